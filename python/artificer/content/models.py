@@ -1,0 +1,275 @@
+"""Content models: the schema of balance.json, enemies.json and waves.json.
+
+This module owns what a well-formed content file looks like (types, ranges,
+unknown keys) and the `Problem` / `ContentError` pair that reports bad
+content. Checks that span several entries or files (unique ids, wave
+numbering, enemy references) live in `artificer.content.loader`.
+
+Units everywhere: px, seconds, px/s. Every model is frozen and forbids
+unknown keys, so a typo in a data file is a reported problem, not a silently
+ignored key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+
+from artificer.errors import ArtificerError
+
+# Ids are lowercase snake case so they read the same in JSON, Python and Rust.
+ID_PATTERN = r"^[a-z][a-z0-9_]*$"
+
+# R-WAVE-1: the run has exactly 20 waves.
+WAVE_COUNT = 20
+
+# Largest enemy radius the core's spatial grid is sized for.
+MAX_ENEMY_RADIUS = 64
+
+
+class ContentModel(BaseModel):
+    """Base of every content model: frozen, no unknown keys, no NaN or infinity."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+
+
+class Element(StrEnum):
+    """Damage elements of R-DMG-2; the order is the core's element index."""
+
+    PHYSICAL = "physical"
+    FIRE = "fire"
+    ICE = "ice"
+    LIGHTNING = "lightning"
+    POISON = "poison"
+    WATER = "water"
+
+
+class Behavior(StrEnum):
+    """How an enemy moves and fights (R-WAVE-2); the order is the core's behaviour index."""
+
+    CHASE = "chase"
+    KEEP_DISTANCE = "keep_distance"
+    SWARM = "swarm"
+    SHIELD = "shield"
+    EXPLODE = "explode"
+    SPLIT = "split"
+
+
+Chance = Annotated[float, Field(ge=0, le=1)]
+Resistance = Annotated[float, Field(ge=0, le=1)]
+
+
+# --- balance.json -----------------------------------------------------------
+
+
+class Arena(ContentModel):
+    """The playfield rectangle."""
+
+    width: float = Field(gt=0, description="Arena width in px.")
+    height: float = Field(gt=0, description="Arena height in px.")
+
+
+class Sim(ContentModel):
+    """Fixed-step simulation settings."""
+
+    tick_hz: int = Field(gt=0, description="Simulation ticks per second (fixed step = 1 / tick_hz).")
+    separation_strength: float = Field(
+        ge=0, description="How hard overlapping enemies push apart, per tick (0 = no separation)."
+    )
+    grid_cells_per_entity: float = Field(
+        gt=0, description="Spatial-grid cell size as a multiple of the largest entity diameter."
+    )
+
+
+class Capacities(ContentModel):
+    """Fixed pool sizes the core preallocates; spawns past a capacity are dropped."""
+
+    enemies: int = Field(ge=1, description="Most enemies alive at once.")
+    projectiles: int = Field(ge=1, description="Most projectiles in flight at once.")
+    pickups: int = Field(ge=1, description="Most pickups on the ground at once.")
+    summons: int = Field(ge=1, description="Most player summons alive at once.")
+    zones: int = Field(ge=1, description="Most area zones (clouds, puddles, blasts) at once.")
+    events: int = Field(ge=1, description="Most events the core reports per step.")
+    commands: int = Field(ge=1, description="Most commands the core accepts per step.")
+
+
+class PlayerStats(ContentModel):
+    """The player's starting stats, before shop upgrades (R-STAT-1)."""
+
+    max_hp: float = Field(gt=0, description="Starting maximum HP.")
+    radius: float = Field(gt=0, description="Collision radius in px.")
+    move_speed: float = Field(gt=0, description="Walking speed in px/s.")
+    armor: float = Field(ge=0, description="Flat damage subtracted from every hit taken (R-DMG-1).")
+    dash_speed: float = Field(gt=0, description="Dash speed in px/s.")
+    dash_duration: float = Field(gt=0, description="How long a dash lasts, in s.")
+    dash_cooldown: float = Field(ge=0, description="Time between dashes, in s.")
+    invulnerability: float = Field(ge=0, description="Invulnerable time after taking a hit, in s.")
+    crit_chance: Chance = Field(description="Chance for a hit to be critical, 0..1.")
+    crit_multiplier: float = Field(ge=1, description="Damage multiplier of a critical hit.")
+    mana_max: float = Field(gt=0, description="Maximum mana.")
+    mana_regen: float = Field(ge=0, description="Mana regained per second.")
+
+
+class PickupSettings(ContentModel):
+    """How dropped pickups (gold, mana) fly to and are collected by the player."""
+
+    pickup_radius: float = Field(gt=0, description="Distance in px at which pickups start flying to the player.")
+    magnet_speed: float = Field(gt=0, description="Speed in px/s of a pickup flying to the player.")
+    collect_radius: float = Field(gt=0, description="Distance in px at which a pickup is collected.")
+    radius: float = Field(gt=0, description="A pickup's own radius in px.")
+
+
+class DefaultWand(ContentModel):
+    """The wand the player starts with: one spell cast on repeat."""
+
+    spell: str = Field(pattern=ID_PATTERN, description="Id of the spell the wand casts.")
+    cast_delay: float = Field(gt=0, description="Seconds between casts.")
+    damage: float = Field(ge=0, description="Base damage of one projectile (R-DMG-1 `base`).")
+    speed: float = Field(gt=0, description="Projectile speed in px/s.")
+    radius: float = Field(gt=0, description="Projectile radius in px.")
+    lifetime: float = Field(gt=0, description="Seconds before the projectile expires.")
+    pierce: int = Field(ge=0, description="Enemies a projectile passes through before it stops.")
+    bounces: int = Field(ge=0, description="Times a projectile bounces off the arena edge.")
+    element: Element = Field(description="Element of the projectile's damage.")
+
+
+class WaveTiming(ContentModel):
+    """Timing shared by all waves (R-WAVE-1)."""
+
+    duration: float = Field(gt=0, description="Default wave length in s.")
+    spawn_telegraph: float = Field(ge=0, description="Seconds a spawn marker shows before the enemies appear.")
+    spawn_safe_radius: float = Field(ge=0, description="No enemy spawns within this many px of the player.")
+    spawn_margin: float = Field(ge=0, description="Spawn points lie this many px inside the arena's edge.")
+
+
+class Balance(ContentModel):
+    """balance.json: the global tuning numbers."""
+
+    arena: Arena = Field(description="The playfield.")
+    sim: Sim = Field(description="Simulation settings.")
+    capacities: Capacities = Field(description="Core pool sizes.")
+    player: PlayerStats = Field(description="Starting player stats.")
+    pickups: PickupSettings = Field(description="Pickup magnet and collection.")
+    default_wand: DefaultWand = Field(description="The starting wand.")
+    wave: WaveTiming = Field(description="Timing shared by all waves.")
+
+
+# --- enemies.json -----------------------------------------------------------
+
+
+class Enemy(ContentModel):
+    """One enemy kind of the R-WAVE-2 roster."""
+
+    id: str = Field(pattern=ID_PATTERN, description="Unique id, named by wave groups.")
+    hp: float = Field(gt=0, description="Hit points.")
+    speed: float = Field(ge=0, description="Movement speed in px/s.")
+    radius: float = Field(gt=0, le=MAX_ENEMY_RADIUS, description="Collision radius in px.")
+    contact_damage: float = Field(ge=0, description="Damage dealt to the player on touch.")
+    armor: float = Field(ge=0, description="Flat damage subtracted from every hit (R-DMG-1).")
+    resistances: dict[Element, Resistance] = Field(
+        default_factory=dict,
+        description="Resistance per element, 0 (none) to 1 (immune); a missing element means 0.",
+    )
+    reward: int = Field(ge=0, description="Gold dropped on death.")
+    behavior: Behavior = Field(description="How the enemy moves and fights.")
+
+    def resistance(self, element: Element) -> float:
+        """This enemy's resistance to `element` (0 when the file does not name it)."""
+        return self.resistances.get(element, 0.0)
+
+    @property
+    def is_resistant(self) -> bool:
+        """Whether any element is resisted at all."""
+        return any(value > 0 for value in self.resistances.values())
+
+
+class EnemyRoster(ContentModel):
+    """enemies.json: the enemy kinds, in the order the core numbers them."""
+
+    enemies: tuple[Enemy, ...] = Field(min_length=1, description="Every enemy kind; file order is the kind index.")
+
+
+# --- waves.json -------------------------------------------------------------
+
+
+class SpawnGroup(ContentModel):
+    """A repeating spawn: `count` enemies at once at t = start, start + every, ... while t < until."""
+
+    enemy: str = Field(pattern=ID_PATTERN, description="Id of an enemy in enemies.json.")
+    count: int = Field(ge=1, description="Enemies spawned together each time.")
+    start: float = Field(ge=0, description="Time of the first spawn, in s from the wave's start.")
+    every: float = Field(gt=0, description="Seconds between spawns.")
+    until: float = Field(gt=0, description="No spawn at or after this time, in s; at most the wave's duration.")
+    elite: bool = Field(default=False, description="Spawn elite versions (tougher, richer).")
+
+    @field_validator("until")
+    @classmethod
+    def _until_after_start(cls, until: float, info: ValidationInfo) -> float:
+        start = info.data.get("start")
+        if start is not None and until <= start:
+            raise ValueError(f"must be later than start ({start:g})")
+        return until
+
+    def spawn_times(self) -> tuple[float, ...]:
+        """The times (s from the wave's start) at which this group spawns."""
+        times: list[float] = []
+        step = 0
+        while (time := self.start + step * self.every) < self.until:
+            times.append(time)
+            step += 1
+        return tuple(times)
+
+    def total_enemies(self) -> int:
+        """How many enemies this group spawns over the wave."""
+        return self.count * len(self.spawn_times())
+
+
+class Wave(ContentModel):
+    """One wave of R-WAVE-1: its number, length and spawn groups."""
+
+    wave: int = Field(ge=1, description="Wave number, 1-based; waves are listed in order.")
+    duration: float = Field(gt=0, description="Wave length in s (boss waves last until the boss dies).")
+    groups: tuple[SpawnGroup, ...] = Field(min_length=1, description="The spawn groups of this wave.")
+
+    def total_enemies(self) -> int:
+        """How many enemies the wave spawns in total."""
+        return sum(group.total_enemies() for group in self.groups)
+
+    def enemy_ids(self) -> frozenset[str]:
+        """The ids of every enemy kind this wave spawns."""
+        return frozenset(group.enemy for group in self.groups)
+
+
+class WaveSchedule(ContentModel):
+    """waves.json: the 20 waves of a run, in order."""
+
+    waves: tuple[Wave, ...] = Field(description=f"Exactly {WAVE_COUNT} waves numbered 1..{WAVE_COUNT}.")
+
+
+# --- problems ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with the content: which file, where in it (JSON path), and why."""
+
+    file: str
+    path: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.file}: {self.path}: {self.reason}"
+
+
+class ContentError(ArtificerError):
+    """The content is bad; `problems` lists every problem found, in file order."""
+
+    def __init__(self, problems: Sequence[Problem]) -> None:
+        self.problems: tuple[Problem, ...] = tuple(problems)
+        count = len(self.problems)
+        header = f"{count} content problem{'s' if count != 1 else ''}"
+        super().__init__("\n".join([header, *(str(problem) for problem in self.problems)]))

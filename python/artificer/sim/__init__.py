@@ -1,0 +1,1 @@
+"""Simulation-side Python helpers: stress-workload scenes and the core stepper wrappers."""

@@ -1,0 +1,113 @@
+//! Damage (R-DMG-1) and what a hit does to its target.
+
+use super::config::ELEMENTS;
+
+/// Damage taken by a vulnerable target (R-DMG-1; "vulnerable → takes 50%
+/// more" in §8's mapping of Slay the Spire's terms).
+pub const VULNERABLE_MULTIPLIER: f32 = 1.5;
+/// A weak attacker deals 25% less (§8).
+pub const WEAK_MULTIPLIER: f32 = 0.75;
+
+/// What an attack brings to the target, before the target's defences.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Attack {
+    pub base: f32,
+    /// Σ flat bonuses (strength, +damage modifiers).
+    pub flat: f32,
+    /// Π multipliers (crit included).
+    pub mult: f32,
+    pub element: usize,
+}
+
+/// What the target brings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Defence {
+    pub resist: [f32; ELEMENTS],
+    pub armor: f32,
+    pub vulnerable: bool,
+}
+
+/// R-DMG-1: `((base + Σflat) × Πmult) × (1 − res) − armor`, then × 1.5 if
+/// the target is vulnerable, minimum 1.
+///
+/// Two cases take no damage at all, and the minimum of 1 does not lift
+/// them: an attack with nothing behind it (base + flat ≤ 0, e.g. a black
+/// hole's pull), and a target immune to the element (res = 1, "1.0 =
+/// complete immunity" in seed 001 §4.5).
+pub fn final_damage(attack: &Attack, defence: &Defence) -> f32 {
+    let raw = (attack.base + attack.flat) * attack.mult;
+    let res = defence.resist[attack.element];
+    if raw <= 0.0 || res >= 1.0 {
+        return 0.0;
+    }
+    let mut dmg = raw * (1.0 - res) - defence.armor;
+    if defence.vulnerable {
+        dmg *= VULNERABLE_MULTIPLIER;
+    }
+    dmg.max(1.0)
+}
+
+/// Damage an enemy's touch does to the player: the same formula with the
+/// player's armor, and no element.
+pub fn contact_damage(contact: f32, attacker_weak: bool, player_armor: f32) -> f32 {
+    if contact <= 0.0 {
+        return 0.0;
+    }
+    let mult = if attacker_weak { WEAK_MULTIPLIER } else { 1.0 };
+    let attack = Attack { base: contact, flat: 0.0, mult, element: 0 };
+    let defence = Defence { resist: [0.0; ELEMENTS], armor: player_armor, vulnerable: false };
+    final_damage(&attack, &defence)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hit(base: f32, flat: f32, mult: f32, element: usize, res: f32, armor: f32, vulnerable: bool) -> f32 {
+        let mut resist = [0.0; ELEMENTS];
+        resist[element] = res;
+        final_damage(&Attack { base, flat, mult, element }, &Defence { resist, armor, vulnerable })
+    }
+
+    /// R-DMG-1 over a table of cases.
+    #[test]
+    fn r_dmg_1_formula_table() {
+        let cases: &[(f32, f32, f32, f32, f32, bool, f32)] = &[
+            // base, flat, mult, res, armor, vulnerable => expected
+            (10.0, 0.0, 1.0, 0.0, 0.0, false, 10.0),
+            (10.0, 5.0, 2.0, 0.0, 0.0, false, 30.0),
+            (10.0, 5.0, 2.0, 0.5, 0.0, false, 15.0),
+            (10.0, 5.0, 2.0, 0.5, 5.0, false, 10.0),
+            (10.0, 5.0, 2.0, 0.5, 5.0, true, 15.0),
+            (10.0, 0.0, 1.0, 0.0, 10.0, false, 1.0),  // armor = damage: minimum 1
+            (10.0, 0.0, 1.0, 0.0, 50.0, false, 1.0),  // armor > damage: minimum 1
+            (10.0, 0.0, 1.0, 0.0, 50.0, true, 1.0),   // vulnerable never lifts a negative
+            (3.0, 0.0, 1.0, 0.9, 0.0, false, 1.0),    // 0.3 rounds up to the minimum
+            (100.0, 0.0, 1.0, 1.0, 0.0, false, 0.0),  // resistance 1.0: immune
+            (100.0, 0.0, 1.0, 1.0, 0.0, true, 0.0),   // immune even when vulnerable
+            (0.0, 0.0, 1.0, 0.0, 0.0, false, 0.0),    // nothing behind it: no damage
+            (4.0, 0.0, 2.0, 0.25, 1.0, true, 7.5),    // crit ×2, res, armor, vulnerable
+        ];
+        for &(base, flat, mult, res, armor, vuln, want) in cases {
+            let got = hit(base, flat, mult, 3, res, armor, vuln);
+            assert!((got - want).abs() < 1e-5, "{base} {flat} {mult} {res} {armor} {vuln}: {got} != {want}");
+        }
+    }
+
+    #[test]
+    fn resistance_is_per_element() {
+        let mut resist = [0.0; ELEMENTS];
+        resist[1] = 1.0; // immune to fire only
+        let d = Defence { resist, armor: 0.0, vulnerable: false };
+        assert_eq!(final_damage(&Attack { base: 10.0, flat: 0.0, mult: 1.0, element: 1 }, &d), 0.0);
+        assert_eq!(final_damage(&Attack { base: 10.0, flat: 0.0, mult: 1.0, element: 2 }, &d), 10.0);
+    }
+
+    #[test]
+    fn weak_attackers_touch_for_less_and_armor_applies() {
+        assert_eq!(contact_damage(8.0, false, 0.0), 8.0);
+        assert_eq!(contact_damage(8.0, true, 0.0), 6.0);
+        assert_eq!(contact_damage(8.0, false, 20.0), 1.0);
+        assert_eq!(contact_damage(0.0, false, 0.0), 0.0);
+    }
+}

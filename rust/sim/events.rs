@@ -1,0 +1,44 @@
+//! What a step tells game flow: a flat list of events, each carrying its
+//! own data (Event Queue). Python decodes them by `kind`; the numbering is
+//! part of the frame contract (mirrored in `artificer.engine.events`).
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum EventKind {
+    /// a = enemy kind, b = 1 if elite, value = reward; x, y = where.
+    EnemyKilled = 1,
+    /// a = attacker enemy kind (-1: a projectile), b = ward absorbed,
+    /// value = HP lost; x, y = the player.
+    PlayerDamaged = 2,
+    /// value = currency; x, y = where it was picked.
+    CurrencyPicked = 3,
+    /// a = look (spell), b = owner (0 player, 1 enemy); x, y = muzzle.
+    ProjectileFired = 4,
+    /// The player's HP reached 0; x, y = where.
+    PlayerDied = 5,
+    /// x, y = dash start; a, b = direction.
+    Dashed = 6,
+    /// a = enemy kind, b = 1 if elite; x, y = where.
+    EnemySpawned = 7,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Event {
+    pub kind: EventKind,
+    pub a: f32,
+    pub b: f32,
+    pub x: f32,
+    pub y: f32,
+    pub value: f32,
+}
+
+impl Event {
+    pub fn new(kind: EventKind, a: f32, b: f32, x: f32, y: f32, value: f32) -> Self {
+        Event { kind, a, b, x, y, value }
+    }
+
+    /// The row written into the events buffer: kind, a, b, x, y, value.
+    pub fn row(&self) -> [f64; 6] {
+        [self.kind as u8 as f64, self.a as f64, self.b as f64, self.x as f64, self.y as f64, self.value as f64]
+    }
+}

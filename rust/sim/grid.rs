@@ -1,0 +1,289 @@
+//! A uniform spatial grid, rebuilt every step by counting sort.
+//!
+//! Cells are at least as wide as the largest query radius, so every point
+//! within reach of a query lies in the 3×3 block of cells around it. The
+//! cells are numbered row-major and the points are copied in cell order
+//! (`x`, `y`, `radius`, `index`), so the three cells of one block row are a
+//! single contiguous run of the copies: a query scans three short runs of
+//! packed floats instead of nine linked buckets.
+//!
+//! Performance notes (benches/README.md has the table):
+//! - The grid spans the points' bounding box, not the arena, and its cell
+//!   count is capped at `cells_per_entity × n` by widening the cells when
+//!   points are sparse. A rebuild is therefore O(n) whatever the arena size:
+//!   1k sparse enemies in a 4000² world pay for ~2k cells, not 62k.
+//! - Reverse-order scatter with decrementing cursors leaves `start[c]` at
+//!   the first point of cell c with no second pass, and keeps points of a
+//!   cell in their original order (a stable sort: determinism).
+
+/// The index runs `[lo, hi)` into the cell-ordered copies that cover the
+/// 3×3 block around a point: one run per block row.
+pub type Runs = [(u32, u32); 3];
+
+#[derive(Clone, Debug, Default)]
+pub struct Grid {
+    x0: f32,
+    y0: f32,
+    cell: f32,
+    inv_cell: f32,
+    cols: i32,
+    rows: i32,
+    /// `start[c]..start[c + 1]` are the points of cell c in the copies.
+    start: Vec<u32>,
+    cell_of: Vec<u32>,
+    /// Cell-ordered copies of the points.
+    pub x: Vec<f32>,
+    pub y: Vec<f32>,
+    pub radius: Vec<f32>,
+    /// The point's index in the caller's arrays.
+    pub index: Vec<u32>,
+}
+
+impl Grid {
+    pub fn len(&self) -> usize {
+        self.x.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.x.is_empty()
+    }
+
+    pub fn cell_size(&self) -> f32 {
+        self.cell
+    }
+
+    pub fn cell_count(&self) -> usize {
+        (self.cols * self.rows) as usize
+    }
+
+    /// Rebuilds over the points `(xs[i], ys[i])` with radii `rs[i]`.
+    /// `reach` is the largest distance any query will look (e.g. the sum of
+    /// the two largest radii); `cells_per_entity` caps the cell count.
+    pub fn rebuild(&mut self, xs: &[f32], ys: &[f32], rs: &[f32], reach: f32, cells_per_entity: f32) {
+        let n = xs.len();
+        debug_assert!(ys.len() == n && rs.len() == n);
+        self.x.resize(n, 0.0);
+        self.y.resize(n, 0.0);
+        self.radius.resize(n, 0.0);
+        self.index.resize(n, 0);
+        self.cell_of.resize(n, 0);
+        if n == 0 {
+            self.cols = 1;
+            self.rows = 1;
+            self.cell = reach.max(1.0);
+            self.inv_cell = 1.0 / self.cell;
+            self.start.clear();
+            self.start.extend_from_slice(&[0, 0]);
+            return;
+        }
+
+        let (mut x0, mut x1, mut y0, mut y1) = (f32::MAX, f32::MIN, f32::MAX, f32::MIN);
+        for i in 0..n {
+            x0 = x0.min(xs[i]);
+            x1 = x1.max(xs[i]);
+            y0 = y0.min(ys[i]);
+            y1 = y1.max(ys[i]);
+        }
+        let (w, h) = (x1 - x0, y1 - y0);
+        let max_cells = (cells_per_entity * n as f32).max(1.0);
+        let sparse_cell = ((w * h) / max_cells).sqrt();
+        let mut cell = reach.max(sparse_cell).max(1e-3);
+        // Thin boxes: area-based sizing can still leave too many cells along
+        // the long side; widen until the count fits.
+        let fits = |c: f32| ((w / c) as f64 + 1.0) * ((h / c) as f64 + 1.0) <= max_cells as f64 * 2.0 + 4.0;
+        while !fits(cell) {
+            cell *= 1.5;
+        }
+        self.x0 = x0;
+        self.y0 = y0;
+        self.cell = cell;
+        self.inv_cell = 1.0 / cell;
+        self.cols = (w * self.inv_cell) as i32 + 1;
+        self.rows = (h * self.inv_cell) as i32 + 1;
+        let cells = (self.cols * self.rows) as usize;
+
+        self.start.clear();
+        self.start.resize(cells + 1, 0);
+        for i in 0..n {
+            let c = self.cell_index(xs[i], ys[i]);
+            self.cell_of[i] = c;
+            self.start[c as usize] += 1;
+        }
+        // Inclusive prefix sums: start[c] = one past the last point of c.
+        let mut sum = 0u32;
+        for s in self.start[..cells].iter_mut() {
+            sum += *s;
+            *s = sum;
+        }
+        self.start[cells] = n as u32;
+        for i in (0..n).rev() {
+            let c = self.cell_of[i] as usize;
+            self.start[c] -= 1;
+            let k = self.start[c] as usize;
+            self.x[k] = xs[i];
+            self.y[k] = ys[i];
+            self.radius[k] = rs[i];
+            self.index[k] = i as u32;
+        }
+    }
+
+    /// The cell of a point inside the grid's box (clamped to the border).
+    #[inline]
+    fn cell_index(&self, x: f32, y: f32) -> u32 {
+        let cx = (((x - self.x0) * self.inv_cell) as i32).clamp(0, self.cols - 1);
+        let cy = (((y - self.y0) * self.inv_cell) as i32).clamp(0, self.rows - 1);
+        (cy * self.cols + cx) as u32
+    }
+
+    /// Column and row of any finite point, possibly outside the grid
+    /// (kept within one cell of the border so arithmetic cannot overflow).
+    #[inline]
+    fn cell_coords(&self, x: f32, y: f32) -> (i32, i32) {
+        let fx = ((x - self.x0) * self.inv_cell).clamp(-2.0, self.cols as f32 + 1.0);
+        let fy = ((y - self.y0) * self.inv_cell).clamp(-2.0, self.rows as f32 + 1.0);
+        // floor() of a value ≥ -2 without a libm call (SSE2 has no round):
+        // truncation is floor for non-negatives.
+        ((fx + 2.0) as i32 - 2, (fy + 2.0) as i32 - 2)
+    }
+
+    /// The three runs of cell-ordered copies around `(x, y)`. Empty runs
+    /// (`lo == hi`) stand for block rows outside the grid.
+    #[inline]
+    pub fn runs(&self, x: f32, y: f32) -> Runs {
+        let (cx, cy) = self.cell_coords(x, y);
+        self.runs_of_cell(cx, cy)
+    }
+
+    #[inline]
+    fn runs_of_cell(&self, cx: i32, cy: i32) -> Runs {
+        let mut runs = [(0u32, 0u32); 3];
+        let lo = (cx - 1).max(0);
+        let hi = (cx + 1).min(self.cols - 1);
+        if lo > hi {
+            return runs;
+        }
+        for (k, row) in (cy - 1..=cy + 1).enumerate() {
+            if row < 0 || row >= self.rows {
+                continue;
+            }
+            let base = row * self.cols;
+            runs[k] = (self.start[(base + lo) as usize], self.start[(base + hi + 1) as usize]);
+        }
+        runs
+    }
+
+    /// Visits every occupied cell once, with the run of its own points and
+    /// the three runs of its 3×3 block. Neighbour queries for points that are
+    /// themselves in the grid go through this, paying for the block once per
+    /// cell rather than once per point.
+    pub fn for_each_cell(&self, mut f: impl FnMut(u32, u32, &Runs)) {
+        self.for_cells_in(0, self.cell_count(), &mut f)
+    }
+
+    /// `for_each_cell` restricted to cells `first..last` (for splitting the
+    /// work into chunks).
+    pub fn for_cells_in(&self, first: usize, last: usize, f: &mut impl FnMut(u32, u32, &Runs)) {
+        for c in first..last {
+            let (a, b) = (self.start[c], self.start[c + 1]);
+            if a == b {
+                continue;
+            }
+            let cx = c as i32 % self.cols;
+            let cy = c as i32 / self.cols;
+            f(a, b, &self.runs_of_cell(cx, cy));
+        }
+    }
+
+    /// The first cell whose points start at or after copy index `k`: used
+    /// to split the cells into chunks of about equal point counts.
+    pub fn cell_at_point(&self, k: usize) -> usize {
+        self.start.partition_point(|&s| (s as usize) < k).min(self.cell_count())
+    }
+
+    /// The index of the first copy in cell `c` (`len()` for `c` = cell count).
+    pub fn first_copy_of_cell(&self, c: usize) -> usize {
+        self.start[c.min(self.cell_count())] as usize
+    }
+
+    /// Every point within `r` of `(x, y)` (strictly closer), by index.
+    /// `r` must not exceed the `reach` the grid was built for.
+    pub fn for_each_within(&self, x: f32, y: f32, r: f32, mut f: impl FnMut(u32)) {
+        debug_assert!(r <= self.cell * 1.0001);
+        let r2 = r * r;
+        for (lo, hi) in self.runs(x, y) {
+            for k in lo as usize..hi as usize {
+                let dx = self.x[k] - x;
+                let dy = self.y[k] - y;
+                if dx * dx + dy * dy < r2 {
+                    f(self.index[k]);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::rng::{Rng, Stream};
+
+    fn scatter(n: usize, size: f32, seed: u64) -> (Vec<f32>, Vec<f32>, Vec<f32>) {
+        let mut rng = Rng::new(seed, Stream::Spawns);
+        let xs = (0..n).map(|_| rng.range(0.0, size)).collect();
+        let ys = (0..n).map(|_| rng.range(0.0, size)).collect();
+        (xs, ys, vec![8.0; n])
+    }
+
+    #[test]
+    fn every_point_is_in_the_copies_once_and_cells_are_sorted() {
+        let (xs, ys, rs) = scatter(500, 1000.0, 1);
+        let mut g = Grid::default();
+        g.rebuild(&xs, &ys, &rs, 16.0, 2.0);
+        let mut seen = vec![false; xs.len()];
+        for k in 0..g.len() {
+            let i = g.index[k] as usize;
+            assert!(!seen[i]);
+            seen[i] = true;
+            assert_eq!((g.x[k], g.y[k]), (xs[i], ys[i]));
+        }
+        assert!(seen.iter().all(|&s| s));
+        assert!(g.cell_count() <= 2 * 500 * 2 + 4, "cells {}", g.cell_count());
+        assert!(g.cell_size() >= 16.0);
+    }
+
+    #[test]
+    fn within_query_matches_brute_force_inside_and_outside_the_box() {
+        let (xs, ys, rs) = scatter(800, 600.0, 2);
+        let mut g = Grid::default();
+        g.rebuild(&xs, &ys, &rs, 24.0, 2.0);
+        let mut rng = Rng::new(9, Stream::Spread);
+        for _ in 0..300 {
+            let (qx, qy) = (rng.range(-50.0, 650.0), rng.range(-50.0, 650.0));
+            let mut got = Vec::new();
+            g.for_each_within(qx, qy, 24.0, |i| got.push(i));
+            got.sort();
+            let want: Vec<u32> = (0..xs.len() as u32)
+                .filter(|&i| {
+                    let (dx, dy) = (xs[i as usize] - qx, ys[i as usize] - qy);
+                    dx * dx + dy * dy < 24.0 * 24.0
+                })
+                .collect();
+            assert_eq!(got, want);
+        }
+    }
+
+    #[test]
+    fn degenerate_boxes_build_one_cell_or_a_thin_row() {
+        let mut g = Grid::default();
+        g.rebuild(&[5.0; 10], &[5.0; 10], &[1.0; 10], 4.0, 2.0);
+        assert_eq!(g.cell_count(), 1);
+        let xs: Vec<f32> = (0..100).map(|i| i as f32 * 1000.0).collect();
+        g.rebuild(&xs, &vec![0.0; 100], &vec![1.0; 100], 4.0, 2.0);
+        assert!(g.cell_count() <= 2 * 100 * 2 + 4);
+        g.rebuild(&[], &[], &[], 4.0, 2.0);
+        assert_eq!(g.len(), 0);
+        let mut n = 0;
+        g.for_each_within(0.0, 0.0, 4.0, |_| n += 1);
+        assert_eq!(n, 0);
+    }
+}

@@ -1,0 +1,21 @@
+//! The simulation: struct-of-arrays pools stepped by plain systems, in the
+//! order documented at the top of `world.rs`.
+
+pub mod combat;
+pub mod commands;
+pub mod config;
+pub mod error;
+pub mod events;
+pub mod grid;
+pub mod hash;
+pub mod ids;
+pub mod movement;
+pub mod player;
+pub mod pools;
+pub mod rng;
+pub mod stress;
+pub mod world;
+
+pub use config::{Behavior, Element, EnemyKind, PlayerParams, PickupParams, Rules, WorldConfig};
+pub use error::CoreError;
+pub use world::{StepCounts, World};

@@ -1,0 +1,199 @@
+//! The player: movement and dash (R-LOOP-2), HP, ward, mana pool, timers.
+
+use super::config::PlayerParams;
+
+/// One frame of the player's intent, decoded from the controls vector.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Controls {
+    /// Movement in [-1, 1]², longer vectors are normalised.
+    pub move_x: f32,
+    pub move_y: f32,
+    /// Aim point in world px (used when `aim_at_point`).
+    pub aim_x: f32,
+    pub aim_y: f32,
+    /// Dash pressed this frame.
+    pub dash: bool,
+    /// Aim mode (setting): false = nearest enemy, true = the aim point.
+    pub aim_at_point: bool,
+}
+
+/// Width of the controls vector in the frame contract.
+pub const CONTROLS_WIDTH: usize = 6;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Player {
+    pub x: f32,
+    pub y: f32,
+    pub radius: f32,
+    pub hp: f32,
+    pub hp_max: f32,
+    pub armor: f32,
+    pub ward: f32,
+    pub strength: f32,
+    pub mana: f32,
+    pub mana_max: f32,
+    /// mana per second (R-MANA-1)
+    pub mana_regen: f32,
+    pub crit_chance: f32,
+    pub crit_multiplier: f32,
+    /// px per tick
+    pub speed: f32,
+    pub dash_speed: f32,
+    pub dash_duration: f32,
+    pub dash_cooldown_max: f32,
+    pub invulnerability: f32,
+    /// Seconds left: dash in progress, dash cooldown, invulnerability.
+    pub dash_left: f32,
+    pub dash_cooldown: f32,
+    pub invulnerable: f32,
+    pub dash_dx: f32,
+    pub dash_dy: f32,
+    /// The last non-zero movement direction (dashing while still uses it).
+    pub face_x: f32,
+    pub face_y: f32,
+    pub moving: bool,
+    pub alive: bool,
+}
+
+impl Player {
+    pub fn new(p: &PlayerParams, x: f32, y: f32, dt: f32) -> Self {
+        Player {
+            x,
+            y,
+            radius: p.radius,
+            hp: p.max_hp,
+            hp_max: p.max_hp,
+            armor: p.armor,
+            ward: 0.0,
+            strength: 0.0,
+            mana: p.mana_max,
+            mana_max: p.mana_max,
+            mana_regen: p.mana_regen,
+            crit_chance: p.crit_chance,
+            crit_multiplier: p.crit_multiplier,
+            speed: p.move_speed * dt,
+            dash_speed: p.dash_speed * dt,
+            dash_duration: p.dash_duration,
+            dash_cooldown_max: p.dash_cooldown,
+            invulnerability: p.invulnerability,
+            dash_left: 0.0,
+            dash_cooldown: 0.0,
+            invulnerable: 0.0,
+            dash_dx: 0.0,
+            dash_dy: 0.0,
+            face_x: 1.0,
+            face_y: 0.0,
+            moving: false,
+            alive: true,
+        }
+    }
+
+    /// Moves the player for one tick; returns true if a dash started.
+    pub fn update(&mut self, c: &Controls, dt: f32, arena_w: f32, arena_h: f32) -> bool {
+        self.dash_cooldown = (self.dash_cooldown - dt).max(0.0);
+        self.invulnerable = (self.invulnerable - dt).max(0.0);
+        self.mana = (self.mana + self.mana_regen * dt).min(self.mana_max);
+        if !self.alive {
+            self.moving = false;
+            return false;
+        }
+        let (mut mx, mut my) = (c.move_x, c.move_y);
+        let len = (mx * mx + my * my).sqrt();
+        if len > 1.0 {
+            mx /= len;
+            my /= len;
+        }
+        self.moving = len > 1e-3;
+        if self.moving {
+            let l = len.max(1e-6);
+            self.face_x = c.move_x / l;
+            self.face_y = c.move_y / l;
+        }
+        let mut dashed = false;
+        if c.dash && self.dash_cooldown <= 0.0 && self.dash_left <= 0.0 {
+            self.dash_left = self.dash_duration;
+            self.dash_cooldown = self.dash_cooldown_max;
+            self.dash_dx = self.face_x;
+            self.dash_dy = self.face_y;
+            dashed = true;
+        }
+        if self.dash_left > 0.0 {
+            self.dash_left = (self.dash_left - dt).max(0.0);
+            self.x += self.dash_dx * self.dash_speed;
+            self.y += self.dash_dy * self.dash_speed;
+            self.moving = true;
+        } else {
+            self.x += mx * self.speed;
+            self.y += my * self.speed;
+        }
+        self.x = self.x.clamp(self.radius, (arena_w - self.radius).max(self.radius));
+        self.y = self.y.clamp(self.radius, (arena_h - self.radius).max(self.radius));
+        dashed
+    }
+
+    /// Takes `amount` after ward; returns (HP lost, ward absorbed).
+    pub fn take_damage(&mut self, amount: f32) -> (f32, f32) {
+        let absorbed = amount.min(self.ward);
+        self.ward -= absorbed;
+        let lost = (amount - absorbed).min(self.hp);
+        self.hp -= lost;
+        self.invulnerable = self.invulnerability;
+        if self.hp <= 0.0 {
+            self.alive = false;
+        }
+        (lost, absorbed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn params() -> PlayerParams {
+        PlayerParams {
+            max_hp: 100.0,
+            radius: 10.0,
+            move_speed: 240.0,
+            armor: 0.0,
+            dash_speed: 900.0,
+            dash_duration: 0.15,
+            dash_cooldown: 1.5,
+            invulnerability: 0.5,
+            crit_chance: 0.0,
+            crit_multiplier: 2.0,
+            mana_max: 100.0,
+            mana_regen: 5.0,
+        }
+    }
+
+    /// R-LOOP-2: the player moves at its speed, dashes, and the dash has a cooldown.
+    #[test]
+    fn r_loop_2_move_dash_and_cooldown() {
+        let dt = 1.0 / 60.0;
+        let mut p = Player::new(&params(), 500.0, 500.0, dt);
+        let right = Controls { move_x: 1.0, ..Default::default() };
+        p.update(&right, dt, 1000.0, 1000.0);
+        assert!((p.x - 504.0).abs() < 1e-3);
+        let dash = Controls { move_x: 1.0, dash: true, ..Default::default() };
+        assert!(p.update(&dash, dt, 1000.0, 1000.0));
+        assert!((p.x - 519.0).abs() < 1e-3, "{}", p.x);
+        for _ in 0..20 {
+            assert!(!p.update(&dash, dt, 1000.0, 1000.0), "cooldown must block a second dash");
+        }
+        for _ in 0..90 {
+            p.update(&right, dt, 1000.0, 1000.0);
+        }
+        assert!(p.update(&dash, dt, 1000.0, 1000.0), "cooldown is over after 1.5 s");
+        assert!(p.x <= 990.0, "stays in the arena");
+    }
+
+    #[test]
+    fn ward_absorbs_first() {
+        let mut p = Player::new(&params(), 0.0, 0.0, 1.0 / 60.0);
+        p.ward = 5.0;
+        assert_eq!(p.take_damage(8.0), (3.0, 5.0));
+        assert_eq!(p.hp, 97.0);
+        assert_eq!(p.take_damage(500.0), (97.0, 0.0));
+        assert!(!p.alive);
+    }
+}

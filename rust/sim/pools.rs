@@ -1,0 +1,281 @@
+//! Struct-of-arrays pools: one column per field, live entities packed in
+//! `0..len`, removal by swap-remove (`compact`), ids from `IdMap`.
+//! Columns keep their capacity, so a steady-state frame allocates nothing.
+
+use super::config::Element;
+use super::ids::{Id, IdMap};
+
+/// How many recently struck enemies a projectile remembers (one hit per
+/// projectile per enemy). Pierce beyond this may re-hit an enemy struck
+/// more than this many hits ago, which needs a projectile to double back.
+pub const HIT_MEMORY: usize = 4;
+
+/// Runs `$body` once per column name, for the pool's bulk operations.
+macro_rules! each_column {
+    ($self:ident, $col:ident => $body:expr; $($name:ident),*) => {
+        $( { let $col = &mut $self.$name; $body; } )*
+    };
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Owner {
+    Player = 0,
+    Enemy = 1,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Enemies {
+    pub ids: IdMap,
+    pub x: Vec<f32>,
+    pub y: Vec<f32>,
+    pub radius: Vec<f32>,
+    /// px per tick
+    pub speed: Vec<f32>,
+    pub hp: Vec<f32>,
+    pub hp_max: Vec<f32>,
+    pub kind: Vec<u16>,
+    pub elite: Vec<bool>,
+    /// Seconds left of the vulnerable / weak statuses.
+    pub vulnerable: Vec<f32>,
+    pub weak: Vec<f32>,
+    /// Killed this frame, removed by `compact` at the end of the step.
+    pub dead: Vec<bool>,
+}
+
+pub struct NewEnemy {
+    pub x: f32,
+    pub y: f32,
+    pub radius: f32,
+    pub speed: f32,
+    pub hp: f32,
+    pub kind: u16,
+    pub elite: bool,
+}
+
+impl Enemies {
+    pub fn len(&self) -> usize {
+        self.x.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.x.is_empty()
+    }
+
+    pub fn push(&mut self, e: NewEnemy) -> Id {
+        let id = self.ids.push();
+        self.x.push(e.x);
+        self.y.push(e.y);
+        self.radius.push(e.radius);
+        self.speed.push(e.speed);
+        self.hp.push(e.hp);
+        self.hp_max.push(e.hp);
+        self.kind.push(e.kind);
+        self.elite.push(e.elite);
+        self.vulnerable.push(0.0);
+        self.weak.push(0.0);
+        self.dead.push(false);
+        id
+    }
+
+    fn swap_remove(&mut self, i: usize) {
+        self.ids.swap_remove(i);
+        each_column!(self, c => { c.swap_remove(i); }; x, y, radius, speed, hp, hp_max);
+        each_column!(self, c => { c.swap_remove(i); }; vulnerable, weak);
+        self.kind.swap_remove(i);
+        self.elite.swap_remove(i);
+        self.dead.swap_remove(i);
+    }
+
+    /// Removes the dead, in a deterministic order.
+    pub fn compact(&mut self) {
+        let mut i = 0;
+        while i < self.len() {
+            if self.dead[i] {
+                self.swap_remove(i);
+            } else {
+                i += 1;
+            }
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.ids.clear();
+        each_column!(self, c => c.clear(); x, y, radius, speed, hp, hp_max, vulnerable, weak);
+        self.kind.clear();
+        self.elite.clear();
+        self.dead.clear();
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Projectiles {
+    pub ids: IdMap,
+    pub x: Vec<f32>,
+    pub y: Vec<f32>,
+    /// px per tick
+    pub vx: Vec<f32>,
+    pub vy: Vec<f32>,
+    pub radius: Vec<f32>,
+    pub damage: Vec<f32>,
+    pub crit_chance: Vec<f32>,
+    pub element: Vec<Element>,
+    /// Enemies it may still strike (pierce + 1), and that number at spawn.
+    pub hits_left: Vec<u32>,
+    pub hits_at_spawn: Vec<u32>,
+    /// Wall bounces left; at 0 a projectile that reaches a wall vanishes.
+    pub bounces: Vec<u32>,
+    /// Seconds left to live (infinity for the stress workload).
+    pub life: Vec<f32>,
+    pub owner: Vec<Owner>,
+    /// What to draw (spell index for the player's, enemy kind for enemies').
+    pub look: Vec<u16>,
+    pub memory: Vec<[Id; HIT_MEMORY]>,
+    pub dead: Vec<bool>,
+}
+
+pub struct NewProjectile {
+    pub x: f32,
+    pub y: f32,
+    pub vx: f32,
+    pub vy: f32,
+    pub radius: f32,
+    pub damage: f32,
+    pub crit_chance: f32,
+    pub element: Element,
+    pub pierce: u32,
+    pub bounces: u32,
+    pub life: f32,
+    pub owner: Owner,
+    pub look: u16,
+}
+
+impl Projectiles {
+    pub fn len(&self) -> usize {
+        self.x.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.x.is_empty()
+    }
+
+    pub fn push(&mut self, p: NewProjectile) -> Id {
+        let id = self.ids.push();
+        let hits = p.pierce.saturating_add(1);
+        self.x.push(p.x);
+        self.y.push(p.y);
+        self.vx.push(p.vx);
+        self.vy.push(p.vy);
+        self.radius.push(p.radius);
+        self.damage.push(p.damage);
+        self.crit_chance.push(p.crit_chance);
+        self.element.push(p.element);
+        self.hits_left.push(hits);
+        self.hits_at_spawn.push(hits);
+        self.bounces.push(p.bounces);
+        self.life.push(p.life);
+        self.owner.push(p.owner);
+        self.look.push(p.look);
+        self.memory.push([Id::NONE; HIT_MEMORY]);
+        self.dead.push(false);
+        id
+    }
+
+    /// Has this projectile already struck `enemy`?
+    #[inline]
+    pub fn remembers(&self, i: usize, enemy: Id) -> bool {
+        self.memory[i].contains(&enemy)
+    }
+
+    /// Remembers `enemy` as struck, forgetting the oldest.
+    #[inline]
+    pub fn remember(&mut self, i: usize, enemy: Id) {
+        let m = &mut self.memory[i];
+        m.rotate_right(1);
+        m[0] = enemy;
+    }
+
+    fn swap_remove(&mut self, i: usize) {
+        self.ids.swap_remove(i);
+        each_column!(self, c => { c.swap_remove(i); }; x, y, vx, vy, radius, damage, crit_chance, life);
+        each_column!(self, c => { c.swap_remove(i); }; hits_left, hits_at_spawn, bounces);
+        self.element.swap_remove(i);
+        self.owner.swap_remove(i);
+        self.look.swap_remove(i);
+        self.memory.swap_remove(i);
+        self.dead.swap_remove(i);
+    }
+
+    pub fn compact(&mut self) {
+        let mut i = 0;
+        while i < self.len() {
+            if self.dead[i] {
+                self.swap_remove(i);
+            } else {
+                i += 1;
+            }
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.ids.clear();
+        each_column!(self, c => c.clear(); x, y, vx, vy, radius, damage, crit_chance, life);
+        each_column!(self, c => c.clear(); hits_left, hits_at_spawn, bounces);
+        self.element.clear();
+        self.owner.clear();
+        self.look.clear();
+        self.memory.clear();
+        self.dead.clear();
+    }
+}
+
+/// Mana crystals (the currency) dropped by dying enemies (R-LOOP-2).
+#[derive(Clone, Debug, Default)]
+pub struct Pickups {
+    pub ids: IdMap,
+    pub x: Vec<f32>,
+    pub y: Vec<f32>,
+    pub value: Vec<u32>,
+    pub radius: Vec<f32>,
+    pub dead: Vec<bool>,
+}
+
+impl Pickups {
+    pub fn len(&self) -> usize {
+        self.x.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.x.is_empty()
+    }
+
+    pub fn push(&mut self, x: f32, y: f32, value: u32, radius: f32) -> Id {
+        let id = self.ids.push();
+        self.x.push(x);
+        self.y.push(y);
+        self.value.push(value);
+        self.radius.push(radius);
+        self.dead.push(false);
+        id
+    }
+
+    fn swap_remove(&mut self, i: usize) {
+        self.ids.swap_remove(i);
+        self.x.swap_remove(i);
+        self.y.swap_remove(i);
+        self.value.swap_remove(i);
+        self.radius.swap_remove(i);
+        self.dead.swap_remove(i);
+    }
+
+    pub fn compact(&mut self) {
+        let mut i = 0;
+        while i < self.len() {
+            if self.dead[i] {
+                self.swap_remove(i);
+            } else {
+                i += 1;
+            }
+        }
+    }
+}

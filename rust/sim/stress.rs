@@ -1,0 +1,145 @@
+//! The standard stress workload (defined in `benches/README.md`), built in
+//! Rust for the criterion benches and the core's tests. The Python stress
+//! tool builds the same workload from `artificer.sim.scene` (numpy's PCG64
+//! instead of PCG32 for the initial positions) and runs it through this
+//! very `World::step`.
+
+use super::config::{Behavior, Element, EnemyKind, PickupParams, PlayerParams, Rules, WorldConfig, ELEMENTS};
+use super::player::Controls;
+use super::pools::{NewProjectile, Owner};
+use super::rng::{Rng, Stream};
+use super::world::World;
+
+pub const WORLD: f32 = 4000.0;
+pub const ENEMY_RADIUS: f32 = 8.0;
+pub const PROJECTILE_RADIUS: f32 = 4.0;
+/// px per frame
+pub const CHASE: f32 = 1.5;
+pub const PROJECTILE_SPEED: f32 = 6.0;
+pub const SEPARATION: f32 = 0.25;
+pub const PIERCE: u32 = 3;
+pub const TICK_HZ: u32 = 60;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layout {
+    Uniform,
+    Crowd,
+}
+
+/// The workload's rules: the player stands still and cannot be hurt,
+/// enemies never die, spent projectiles respawn in place, every frame's
+/// nearest enemy in reach is a hit.
+pub fn stress_rules() -> Rules {
+    Rules {
+        player_fixed: true,
+        player_invulnerable: true,
+        enemies_immortal: true,
+        respawn_spent_projectiles: true,
+        no_hit_memory: true,
+    }
+}
+
+pub fn stress_config(seed: u64) -> WorldConfig {
+    let hz = TICK_HZ as f32;
+    WorldConfig {
+        arena_w: WORLD,
+        arena_h: WORLD,
+        tick_hz: TICK_HZ,
+        separation_strength: SEPARATION,
+        grid_cells_per_entity: 2.0,
+        elite_hp_multiplier: 1.0,
+        elite_reward_multiplier: 1.0,
+        player: PlayerParams {
+            max_hp: 1.0,
+            radius: 1.0,
+            move_speed: 0.0,
+            armor: 0.0,
+            dash_speed: 0.0,
+            dash_duration: 0.0,
+            dash_cooldown: 0.0,
+            invulnerability: 0.0,
+            crit_chance: 0.0,
+            crit_multiplier: 1.0,
+            mana_max: 0.0,
+            mana_regen: 0.0,
+        },
+        pickups: PickupParams { pickup_radius: 0.0, magnet_speed: 0.0, collect_radius: 0.0, radius: 1.0 },
+        enemy_kinds: vec![EnemyKind {
+            name: "stress".into(),
+            hp: 1.0e9,
+            speed: CHASE * hz,
+            radius: ENEMY_RADIUS,
+            contact_damage: 0.0,
+            armor: 0.0,
+            resist: [0.0; ELEMENTS],
+            reward: 0,
+            behavior: Behavior::Chase,
+        }],
+        rules: stress_rules(),
+        seed,
+    }
+}
+
+fn point_in(rng: &mut Rng, layout: Layout, radius: f32) -> (f32, f32) {
+    loop {
+        let (x, y) = match layout {
+            Layout::Uniform => (rng.range(0.0, WORLD), rng.range(0.0, WORLD)),
+            Layout::Crowd => {
+                let (u, v) = (rng.range(-1.0, 1.0), rng.range(-1.0, 1.0));
+                if u * u + v * v > 1.0 {
+                    continue;
+                }
+                (WORLD * 0.5 + u * radius, WORLD * 0.5 + v * radius)
+            }
+        };
+        if (0.0..=WORLD).contains(&x) && (0.0..=WORLD).contains(&y) {
+            return (x, y);
+        }
+    }
+}
+
+/// A stress world of `enemies` and `projectiles`, laid out and seeded.
+pub fn stress_world(enemies: usize, projectiles: usize, layout: Layout, seed: u64) -> World {
+    let mut world = World::new(stress_config(seed)).expect("the stress config is valid");
+    let mut rng = Rng::new(seed, Stream::Spawns);
+    let crowd = (enemies as f32 * 400.0 / std::f32::consts::PI).sqrt();
+    for _ in 0..enemies {
+        let (x, y) = point_in(&mut rng, layout, crowd);
+        world.spawn_enemy(0, false, x, y).expect("kind 0 exists");
+    }
+    let speed = PROJECTILE_SPEED * TICK_HZ as f32;
+    for _ in 0..projectiles {
+        let (x, y) = point_in(&mut rng, layout, crowd * 1.2);
+        let a = rng.range(0.0, std::f32::consts::TAU);
+        world
+            .spawn_projectile(stress_projectile(x, y, libm::cosf(a) * speed, libm::sinf(a) * speed))
+            .expect("finite");
+    }
+    world
+}
+
+/// One projectile of the workload (velocity in px/s).
+pub fn stress_projectile(x: f32, y: f32, vx: f32, vy: f32) -> NewProjectile {
+    NewProjectile {
+        x,
+        y,
+        vx,
+        vy,
+        radius: PROJECTILE_RADIUS,
+        damage: 1.0,
+        crit_chance: 0.0,
+        element: Element::Physical,
+        pierce: PIERCE - 1,
+        bounces: u32::MAX,
+        life: f32::INFINITY,
+        owner: Owner::Player,
+        look: 0,
+    }
+}
+
+/// Steps the workload's 10 warm-up frames.
+pub fn warm_up(world: &mut World) {
+    for _ in 0..10 {
+        world.step(&Controls::default(), &[]);
+    }
+}

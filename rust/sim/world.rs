@@ -1,0 +1,613 @@
+//! The world and its frame pipeline. One `step` runs, in this order:
+//!
+//!  1. commands — game flow's spawns, heals, wards, mana grants, statuses
+//!     (every row checked before any is applied);
+//!  2. player — movement and dash (R-LOOP-2), timers, mana regeneration;
+//!  3. grid — rebuilt over the enemies' start-of-frame positions;
+//!  4. wand — casts at the nearest enemy or the aim point;
+//!  5. projectiles move — straight; off a wall they bounce if they have
+//!     bounces left, else vanish; lifetimes run down;
+//!  6. hits — each player projectile strikes the nearest enemy in reach that
+//!     it has not struck before (one hit per projectile per enemy; pierce);
+//!  7. damage — R-DMG-1 with armor, per-element resistance, crits and
+//!     strength; deaths → `EnemyKilled` events and currency drops;
+//!  8. contact — an enemy touching the player hurts it (ward first), then
+//!     brief invulnerability; enemy projectiles likewise;
+//!  9. enemies move — chase + separation, both from the start-of-frame
+//!     snapshot (R-WAVE-2: they never collapse to a point), kept in bounds;
+//! 10. pickups — pulled in within the pickup radius, collected on touch;
+//! 11. cleanup — statuses tick, the dead are swap-removed.
+//!
+//! Hits (6) and separation (9) read the same grid: enemies move only after
+//! the hits, so one rebuild per frame serves both exactly.
+
+use rayon::prelude::*;
+
+use super::combat::{contact_damage, final_damage, Attack, Defence};
+use super::commands::{Command, Status};
+use super::config::{EnemyKind, Rules, WorldConfig};
+use super::error::{CoreError, CoreResult};
+use super::events::{Event, EventKind};
+use super::grid::Grid;
+use super::hash::StateHasher;
+use super::movement::{move_enemies, move_projectiles, nearest_in_reach, nearest_in_reach_except, separation_pushes, NO_TARGET};
+use super::player::{Controls, Player};
+use super::ids::Id;
+use super::pools::{Enemies, NewEnemy, NewProjectile, Owner, Pickups, Projectiles, HIT_MEMORY};
+use super::rng::Streams;
+use crate::vm::{CastContext, Wand};
+
+/// What one step did, for the caller (the entity counts are the sizes of
+/// the render data, `events` the number of events this frame).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct StepCounts {
+    pub enemies: usize,
+    pub projectiles: usize,
+    pub pickups: usize,
+    pub events: usize,
+    pub hits: u32,
+    pub damage_dealt: f32,
+}
+
+pub struct World {
+    cfg: WorldConfig,
+    dt: f32,
+    frame: u64,
+    pub player: Player,
+    pub enemies: Enemies,
+    pub projectiles: Projectiles,
+    pub pickups: Pickups,
+    pub wand: Wand,
+    rng: Streams,
+    events: Vec<Event>,
+    grid: Grid,
+    pickup_grid: Grid,
+    // Per-frame scratch, kept between frames so steady state allocates nothing.
+    push_x: Vec<f32>,
+    push_y: Vec<f32>,
+    sorted_push_x: Vec<f32>,
+    sorted_push_y: Vec<f32>,
+    targets: Vec<u32>,
+    pool: Option<rayon::ThreadPool>,
+}
+
+impl World {
+    pub fn new(cfg: WorldConfig) -> CoreResult<World> {
+        cfg.validate()?;
+        let dt = cfg.dt();
+        let player = Player::new(&cfg.player, cfg.arena_w * 0.5, cfg.arena_h * 0.5, dt);
+        let rng = Streams::new(cfg.seed);
+        Ok(World {
+            dt,
+            frame: 0,
+            player,
+            enemies: Enemies::default(),
+            projectiles: Projectiles::default(),
+            pickups: Pickups::default(),
+            wand: Wand::Unarmed,
+            rng,
+            events: Vec::new(),
+            grid: Grid::default(),
+            pickup_grid: Grid::default(),
+            push_x: Vec::new(),
+            push_y: Vec::new(),
+            sorted_push_x: Vec::new(),
+            sorted_push_y: Vec::new(),
+            targets: Vec::new(),
+            pool: None,
+            cfg,
+        })
+    }
+
+    pub fn config(&self) -> &WorldConfig {
+        &self.cfg
+    }
+
+    pub fn frame(&self) -> u64 {
+        self.frame
+    }
+
+    pub fn rules(&self) -> Rules {
+        self.cfg.rules
+    }
+
+    pub fn set_rules(&mut self, rules: Rules) {
+        self.cfg.rules = rules;
+    }
+
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+
+    pub fn kinds(&self) -> &[EnemyKind] {
+        &self.cfg.enemy_kinds
+    }
+
+    /// Worker threads for the neighbour searches (1 = on the caller's
+    /// thread). Results are identical for every thread count.
+    pub fn set_threads(&mut self, threads: usize) -> CoreResult<()> {
+        if threads == 0 {
+            return Err(CoreError::arg("threads must be ≥ 1"));
+        }
+        self.pool = if threads == 1 {
+            None
+        } else {
+            Some(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .map_err(|e| CoreError::arg(format!("cannot start {threads} threads: {e}")))?,
+            )
+        };
+        Ok(())
+    }
+
+    pub fn threads(&self) -> usize {
+        self.pool.as_ref().map_or(1, |p| p.current_num_threads())
+    }
+
+    pub fn set_player_position(&mut self, x: f32, y: f32) -> CoreResult<()> {
+        if !(x.is_finite() && y.is_finite()) {
+            return Err(CoreError::arg("player position must be finite"));
+        }
+        self.player.x = x.clamp(0.0, self.cfg.arena_w);
+        self.player.y = y.clamp(0.0, self.cfg.arena_h);
+        Ok(())
+    }
+
+    /// Places an enemy of `kind` directly (spawn commands go through here).
+    pub fn spawn_enemy(&mut self, kind: u16, elite: bool, x: f32, y: f32) -> CoreResult<()> {
+        let k = self
+            .cfg
+            .enemy_kinds
+            .get(kind as usize)
+            .ok_or_else(|| CoreError::arg(format!("unknown enemy kind {kind}")))?;
+        if !(x.is_finite() && y.is_finite()) {
+            return Err(CoreError::arg("spawn position must be finite"));
+        }
+        let hp = if elite { k.hp * self.cfg.elite_hp_multiplier } else { k.hp };
+        let (x, y) = (x.clamp(0.0, self.cfg.arena_w), y.clamp(0.0, self.cfg.arena_h));
+        self.enemies.push(NewEnemy { x, y, radius: k.radius, speed: k.speed * self.dt, hp, kind, elite });
+        self.events.push(Event::new(EventKind::EnemySpawned, kind as f32, elite as u8 as f32, x, y, 0.0));
+        Ok(())
+    }
+
+    /// Places a projectile directly (harnesses and the stress workload);
+    /// velocity in px/s.
+    pub fn spawn_projectile(&mut self, p: NewProjectile) -> CoreResult<()> {
+        let finite = [p.x, p.y, p.vx, p.vy, p.radius, p.damage].iter().all(|v| v.is_finite());
+        if !finite || p.radius < 0.0 || p.life.is_nan() {
+            return Err(CoreError::arg("projectile numbers must be finite (radius ≥ 0)"));
+        }
+        let (vx, vy) = (p.vx * self.dt, p.vy * self.dt);
+        self.projectiles.push(NewProjectile { vx, vy, ..p });
+        Ok(())
+    }
+
+    /// One 60 Hz tick. `commands` are validated first: on error nothing
+    /// has changed.
+    pub fn step(&mut self, controls: &Controls, commands: &[Command]) -> StepCounts {
+        self.events.clear();
+        let mut counts = StepCounts::default();
+        for c in commands {
+            self.apply(c);
+        }
+
+        let (aw, ah) = (self.cfg.arena_w, self.cfg.arena_h);
+        if !self.cfg.rules.player_fixed && self.player.update(controls, self.dt, aw, ah) {
+            let p = &self.player;
+            self.events.push(Event::new(EventKind::Dashed, p.dash_dx, p.dash_dy, p.x, p.y, 0.0));
+        } else if self.cfg.rules.player_fixed {
+            self.player.update(&Controls::default(), self.dt, aw, ah);
+        }
+
+        self.rebuild_grid();
+        self.cast(controls);
+
+        let p = &mut self.projectiles;
+        move_projectiles(
+            &mut p.x, &mut p.y, &mut p.vx, &mut p.vy, &mut p.bounces, &mut p.life, &mut p.dead, self.dt, (aw, ah),
+        );
+        self.find_all_targets();
+        let (hits, dealt) = self.resolve_hits();
+        counts.hits = hits;
+        counts.damage_dealt = dealt;
+        self.contact();
+        self.move_enemies();
+        self.collect_pickups();
+
+        for s in self.enemies.vulnerable.iter_mut().chain(self.enemies.weak.iter_mut()) {
+            *s = (*s - self.dt).max(0.0);
+        }
+        self.enemies.compact();
+        self.projectiles.compact();
+        self.pickups.compact();
+        self.frame += 1;
+
+        counts.enemies = self.enemies.len();
+        counts.projectiles = self.projectiles.len();
+        counts.pickups = self.pickups.len();
+        counts.events = self.events.len();
+        counts
+    }
+
+    fn apply(&mut self, c: &Command) {
+        let p = &mut self.player;
+        match *c {
+            Command::Spawn { kind, elite, x, y } => {
+                // Kinds were checked when the command was decoded.
+                let _ = self.spawn_enemy(kind, elite, x, y);
+            }
+            Command::Heal { amount } => {
+                if p.alive {
+                    p.hp = (p.hp + amount).min(p.hp_max);
+                }
+            }
+            Command::Ward { amount } => p.ward += amount,
+            Command::Mana { amount } => p.mana = (p.mana + amount).min(p.mana_max),
+            Command::Strength { amount } => p.strength += amount,
+            Command::ApplyStatus { status, x, y, seconds } => {
+                if let Some(e) = self.nearest_enemy(x, y) {
+                    let timer = match status {
+                        Status::Vulnerable => &mut self.enemies.vulnerable[e],
+                        Status::Weak => &mut self.enemies.weak[e],
+                    };
+                    *timer = timer.max(seconds);
+                }
+            }
+            Command::ClearEnemies => self.enemies.clear(),
+            Command::CollectPickups => {
+                for i in 0..self.pickups.len() {
+                    let pk = &self.pickups;
+                    self.events.push(Event::new(
+                        EventKind::CurrencyPicked, 0.0, 0.0, pk.x[i], pk.y[i], pk.value[i] as f32,
+                    ));
+                    self.pickups.dead[i] = true;
+                }
+            }
+            Command::DamageNearest { x, y, amount } => {
+                if let Some(e) = self.nearest_enemy(x, y) {
+                    self.damage_enemy(e, amount);
+                }
+            }
+        }
+    }
+
+    /// The live enemy nearest a point. A linear scan: called a few times a
+    /// frame at most, where a ring search of the grid would not pay off.
+    pub fn nearest_enemy(&self, x: f32, y: f32) -> Option<usize> {
+        let e = &self.enemies;
+        let mut best = (f32::INFINITY, None);
+        for i in 0..e.len() {
+            if e.dead[i] {
+                continue;
+            }
+            let (dx, dy) = (e.x[i] - x, e.y[i] - y);
+            let d2 = dx * dx + dy * dy;
+            if d2 < best.0 {
+                best = (d2, Some(i));
+            }
+        }
+        best.1
+    }
+
+    fn rebuild_grid(&mut self) {
+        let max_proj = self.projectiles.radius.iter().copied().fold(0.0, f32::max);
+        let max_enemy = self.cfg.max_enemy_radius();
+        let reach = (2.0 * max_enemy).max(max_enemy + max_proj).max(max_enemy + self.player.radius);
+        let e = &self.enemies;
+        self.grid.rebuild(&e.x, &e.y, &e.radius, reach, self.cfg.grid_cells_per_entity);
+    }
+
+    fn cast(&mut self, controls: &Controls) {
+        if !self.player.alive {
+            return;
+        }
+        let origin = (self.player.x, self.player.y);
+        let aim = if controls.aim_at_point {
+            Some((controls.aim_x, controls.aim_y))
+        } else {
+            self.nearest_enemy(origin.0, origin.1).map(|e| (self.enemies.x[e], self.enemies.y[e]))
+        };
+        self.wand.cast(CastContext {
+            dt: self.dt,
+            origin,
+            aim,
+            crit_chance: self.player.crit_chance,
+            projectiles: &mut self.projectiles,
+            events: &mut self.events,
+        });
+    }
+
+    /// Step 6: every projectile's target, from the grid. The search is the
+    /// hot loop of the frame; it only reads, so it splits across threads.
+    fn find_all_targets(&mut self) {
+        let n = self.projectiles.len();
+        self.targets.clear();
+        self.targets.resize(n, NO_TARGET);
+        let p = &self.projectiles;
+        let grid = &self.grid;
+        let enemy_ids = self.enemies.ids.ids();
+        let memory = !self.cfg.rules.no_hit_memory;
+        let search = |first: usize, out: &mut [u32]| {
+            for (t, target) in out.iter_mut().enumerate() {
+                let i = first + t;
+                *target = if p.owner[i] != Owner::Player || p.dead[i] {
+                    NO_TARGET
+                } else if memory {
+                    nearest_in_reach_except(grid, p.x[i], p.y[i], p.radius[i], |e| {
+                        p.remembers(i, enemy_ids[e as usize])
+                    })
+                } else {
+                    nearest_in_reach(grid, p.x[i], p.y[i], p.radius[i])
+                };
+            }
+        };
+        match &self.pool {
+            Some(pool) if n >= 4096 => {
+                let chunk = n.div_ceil(pool.current_num_threads() * 4);
+                pool.install(|| {
+                    self.targets.par_chunks_mut(chunk).enumerate().for_each(|(c, out)| search(c * chunk, out));
+                });
+            }
+            _ => search(0, &mut self.targets),
+        }
+    }
+
+    /// Step 6–7, in projectile order (deterministic): damage, kills, pierce.
+    fn resolve_hits(&mut self) -> (u32, f32) {
+        let mut hits = 0u32;
+        let mut dealt = 0.0f32;
+        for pi in 0..self.projectiles.len() {
+            let e = self.targets[pi];
+            if e == NO_TARGET || self.enemies.dead[e as usize] {
+                continue;
+            }
+            let e = e as usize;
+            hits += 1;
+            let p = &self.projectiles;
+            let crit = self.rng.crit.chance(p.crit_chance[pi]);
+            let kind = &self.cfg.enemy_kinds[self.enemies.kind[e] as usize];
+            let attack = Attack {
+                base: p.damage[pi],
+                flat: self.player.strength,
+                mult: if crit { self.player.crit_multiplier } else { 1.0 },
+                element: p.element[pi] as usize,
+            };
+            let defence = Defence { resist: kind.resist, armor: kind.armor, vulnerable: self.enemies.vulnerable[e] > 0.0 };
+            dealt += self.damage_enemy(e, final_damage(&attack, &defence));
+
+            let enemy_id = self.enemies.ids.ids()[e];
+            let p = &mut self.projectiles;
+            if !self.cfg.rules.no_hit_memory {
+                p.remember(pi, enemy_id);
+            }
+            p.hits_left[pi] -= 1;
+            if p.hits_left[pi] == 0 {
+                if self.cfg.rules.respawn_spent_projectiles {
+                    p.hits_left[pi] = p.hits_at_spawn[pi];
+                    p.memory[pi] = [Id::NONE; HIT_MEMORY];
+                } else {
+                    p.dead[pi] = true;
+                }
+            }
+        }
+        (hits, dealt)
+    }
+
+    /// Takes `amount` off enemy `e`; on death emits the kill and drops its
+    /// reward as a mana crystal. Returns the damage actually dealt.
+    fn damage_enemy(&mut self, e: usize, amount: f32) -> f32 {
+        let en = &mut self.enemies;
+        if en.dead[e] || amount <= 0.0 {
+            return 0.0;
+        }
+        let dealt = amount.min(en.hp[e]);
+        en.hp[e] -= amount;
+        if en.hp[e] > 0.0 {
+            return dealt;
+        }
+        if self.cfg.rules.enemies_immortal {
+            en.hp[e] = en.hp[e].max(f32::MIN_POSITIVE);
+            return dealt;
+        }
+        en.dead[e] = true;
+        let kind = en.kind[e] as usize;
+        let base_reward = self.cfg.enemy_kinds[kind].reward as f32;
+        let reward = if en.elite[e] { (base_reward * self.cfg.elite_reward_multiplier).round() } else { base_reward };
+        let (x, y) = (en.x[e], en.y[e]);
+        self.events.push(Event::new(EventKind::EnemyKilled, kind as f32, en.elite[e] as u8 as f32, x, y, reward));
+        if reward > 0.0 {
+            self.pickups.push(x, y, reward as u32, self.cfg.pickups.radius);
+        }
+        dealt
+    }
+
+    /// Step 8: touch damage and enemy projectiles against the player.
+    fn contact(&mut self) {
+        if self.cfg.rules.player_invulnerable || !self.player.alive {
+            return;
+        }
+        let (px, py, pr) = (self.player.x, self.player.y, self.player.radius);
+        if self.player.invulnerable <= 0.0 {
+            let mut attacker: Option<(f32, usize)> = None;
+            let e = &self.enemies;
+            self.grid.for_each_within(px, py, pr + self.cfg.max_enemy_radius(), |i| {
+                let i = i as usize;
+                let (dx, dy) = (e.x[i] - px, e.y[i] - py);
+                let d2 = dx * dx + dy * dy;
+                let rr = pr + e.radius[i];
+                if !e.dead[i] && d2 < rr * rr && attacker.is_none_or(|(best, _)| d2 < best) {
+                    attacker = Some((d2, i));
+                }
+            });
+            if let Some((_, i)) = attacker {
+                let kind = self.enemies.kind[i];
+                let k = &self.cfg.enemy_kinds[kind as usize];
+                let dmg = contact_damage(k.contact_damage, self.enemies.weak[i] > 0.0, self.player.armor);
+                self.hurt_player(dmg, kind as f32);
+            }
+        }
+        for i in 0..self.projectiles.len() {
+            let p = &self.projectiles;
+            if p.owner[i] != Owner::Enemy || p.dead[i] || self.player.invulnerable > 0.0 || !self.player.alive {
+                continue;
+            }
+            let (dx, dy) = (p.x[i] - px, p.y[i] - py);
+            let rr = pr + p.radius[i];
+            if dx * dx + dy * dy < rr * rr {
+                let dmg = contact_damage(p.damage[i], false, self.player.armor);
+                self.projectiles.dead[i] = true;
+                self.hurt_player(dmg, -1.0);
+            }
+        }
+    }
+
+    fn hurt_player(&mut self, amount: f32, attacker: f32) {
+        if amount <= 0.0 {
+            return;
+        }
+        let (lost, absorbed) = self.player.take_damage(amount);
+        let (x, y) = (self.player.x, self.player.y);
+        self.events.push(Event::new(EventKind::PlayerDamaged, attacker, absorbed, x, y, lost));
+        if !self.player.alive {
+            self.events.push(Event::new(EventKind::PlayerDied, 0.0, 0.0, x, y, 0.0));
+        }
+    }
+
+    /// Step 9: separation pushes in cell order (threads split the cells),
+    /// scattered back to the enemies, then chase + push.
+    fn move_enemies(&mut self) {
+        let n = self.enemies.len();
+        let grid = &self.grid;
+        let strength = self.cfg.separation_strength;
+        self.sorted_push_x.resize(n, 0.0);
+        self.sorted_push_y.resize(n, 0.0);
+        match &self.pool {
+            Some(pool) if n >= 2048 => {
+                let parts = pool.current_num_threads() * 4;
+                // Cell ranges holding about n / parts points each.
+                let mut bounds: Vec<usize> = (0..=parts).map(|i| grid.cell_at_point(i * n / parts)).collect();
+                bounds[parts] = grid.cell_count();
+                bounds.dedup();
+                let mut jobs = Vec::with_capacity(bounds.len());
+                let (mut rest_x, mut rest_y) = (&mut self.sorted_push_x[..], &mut self.sorted_push_y[..]);
+                let mut copied = 0usize;
+                for w in bounds.windows(2) {
+                    let upto = grid.first_copy_of_cell(w[1]);
+                    let (hx, tx) = std::mem::take(&mut rest_x).split_at_mut(upto - copied);
+                    let (hy, ty) = std::mem::take(&mut rest_y).split_at_mut(upto - copied);
+                    jobs.push(((w[0], w[1]), hx, hy, copied));
+                    rest_x = tx;
+                    rest_y = ty;
+                    copied = upto;
+                }
+                pool.install(|| {
+                    jobs.into_par_iter().for_each(|(cells, ox, oy, from)| {
+                        separation_pushes(grid, strength, cells, ox, oy, from);
+                    });
+                });
+            }
+            _ => separation_pushes(grid, strength, (0, grid.cell_count()), &mut self.sorted_push_x, &mut self.sorted_push_y, 0),
+        }
+        self.push_x.resize(n, 0.0);
+        self.push_y.resize(n, 0.0);
+        for k in 0..n {
+            let i = grid.index[k] as usize;
+            self.push_x[i] = self.sorted_push_x[k];
+            self.push_y[i] = self.sorted_push_y[k];
+        }
+        let e = &mut self.enemies;
+        move_enemies(
+            &mut e.x,
+            &mut e.y,
+            &e.speed,
+            &self.push_x,
+            &self.push_y,
+            (self.player.x, self.player.y),
+            (self.cfg.arena_w, self.cfg.arena_h),
+        );
+    }
+
+    /// Step 10: the magnet (R-LOOP-2) and collection.
+    fn collect_pickups(&mut self) {
+        if self.pickups.is_empty() || !self.player.alive {
+            return;
+        }
+        let pp = &self.cfg.pickups;
+        let (px, py) = (self.player.x, self.player.y);
+        let reach = pp.pickup_radius.max(pp.collect_radius + self.player.radius);
+        let k = &mut self.pickups;
+        self.pickup_grid.rebuild(&k.x, &k.y, &k.radius, reach, self.cfg.grid_cells_per_entity);
+        let pull = pp.magnet_speed * self.dt;
+        let collect = pp.collect_radius + self.player.radius;
+        let events = &mut self.events;
+        self.pickup_grid.for_each_within(px, py, reach, |i| {
+            let i = i as usize;
+            let (dx, dy) = (px - k.x[i], py - k.y[i]);
+            let d = (dx * dx + dy * dy).sqrt();
+            if d < collect {
+                k.dead[i] = true;
+                events.push(Event::new(EventKind::CurrencyPicked, 0.0, 0.0, k.x[i], k.y[i], k.value[i] as f32));
+            } else {
+                let s = pull.min(d) / d;
+                k.x[i] += dx * s;
+                k.y[i] += dy * s;
+            }
+        });
+    }
+
+    /// R-DET-1: a digest of everything that shapes the future of the run.
+    pub fn state_hash(&self) -> u64 {
+        let mut h = StateHasher::new();
+        h.section("frame");
+        h.u64(self.frame);
+        h.section("player");
+        let p = &self.player;
+        for v in [
+            p.x, p.y, p.hp, p.hp_max, p.armor, p.ward, p.strength, p.mana, p.mana_max, p.mana_regen,
+            p.crit_chance, p.dash_left, p.dash_cooldown, p.invulnerable, p.dash_dx, p.dash_dy, p.face_x, p.face_y,
+        ] {
+            h.f32(v);
+        }
+        h.u64(p.alive as u64 | (p.moving as u64) << 1);
+        h.section("enemies");
+        let e = &self.enemies;
+        h.u32s(e.ids.ids().iter().map(|id| id.slot));
+        h.u32s(e.ids.ids().iter().map(|id| id.generation));
+        for col in [&e.x, &e.y, &e.radius, &e.speed, &e.hp, &e.hp_max, &e.vulnerable, &e.weak] {
+            h.f32s(col);
+        }
+        h.u32s(e.kind.iter().map(|&k| k as u32));
+        h.u32s(e.elite.iter().map(|&b| b as u32));
+        h.section("projectiles");
+        let q = &self.projectiles;
+        h.u32s(q.ids.ids().iter().map(|id| id.slot));
+        for col in [&q.x, &q.y, &q.vx, &q.vy, &q.radius, &q.damage, &q.crit_chance, &q.life] {
+            h.f32s(col);
+        }
+        for col in [&q.hits_left, &q.hits_at_spawn, &q.bounces] {
+            h.u32s(col.iter().copied());
+        }
+        h.u32s(q.element.iter().map(|&x| x as u32));
+        h.u32s(q.owner.iter().map(|&x| x as u32));
+        h.u32s(q.look.iter().map(|&x| x as u32));
+        for m in &q.memory {
+            for id in m {
+                h.u64(id.to_bits());
+            }
+        }
+        h.section("pickups");
+        let k = &self.pickups;
+        h.f32s(&k.x);
+        h.f32s(&k.y);
+        h.u32s(k.value.iter().copied());
+        h.section("wand");
+        h.f32(self.wand.timer());
+        h.section("rng");
+        for f in self.rng.fingerprint() {
+            h.u64(f);
+        }
+        h.finish()
+    }
+}

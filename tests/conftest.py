@@ -1,0 +1,14 @@
+"""Shared test setup: make the `artificer` package importable from the source tree.
+
+Without an installed wheel (`maturin develop`), tests import `python/artificer`
+directly; pure-Python tests must not need the Rust extension.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+_PYTHON_SOURCE = Path(__file__).resolve().parent.parent / "python"
+if str(_PYTHON_SOURCE) not in sys.path:
+    sys.path.insert(0, str(_PYTHON_SOURCE))
