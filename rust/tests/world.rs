@@ -1,0 +1,282 @@
+//! The world against references: hits and separation against a brute-force
+//! O(N²) frame on random scenes (R-WAVE-2), determinism (R-DET-1), and the
+//! game pipeline end to end (kills, drops, pickups, contact).
+
+use artificer_core::sim::commands::Command;
+use artificer_core::sim::config::{Element, WorldConfig};
+use artificer_core::sim::events::EventKind;
+use artificer_core::sim::player::Controls;
+use artificer_core::sim::stress::{stress_config, stress_projectile, stress_world, Layout};
+use artificer_core::sim::world::World;
+use artificer_core::vm::{FixedWand, Wand};
+use proptest::prelude::*;
+
+#[derive(Debug, Clone)]
+struct Scene {
+    ex: Vec<f32>,
+    ey: Vec<f32>,
+    px: Vec<f32>,
+    py: Vec<f32>,
+    pvx: Vec<f32>,
+    pvy: Vec<f32>,
+}
+
+fn scene_strategy() -> impl Strategy<Value = Scene> {
+    // A small box so that most entities interact; some at the walls.
+    (1usize..120, 1usize..200).prop_flat_map(|(n, m)| {
+        (
+            proptest::collection::vec((0.0f32..300.0, 0.0f32..300.0), n),
+            proptest::collection::vec((0.0f32..300.0, 0.0f32..300.0, -400.0f32..400.0, -400.0f32..400.0), m),
+        )
+            .prop_map(|(es, ps)| Scene {
+                ex: es.iter().map(|e| e.0).collect(),
+                ey: es.iter().map(|e| e.1).collect(),
+                px: ps.iter().map(|p| p.0).collect(),
+                py: ps.iter().map(|p| p.1).collect(),
+                pvx: ps.iter().map(|p| p.2).collect(),
+                pvy: ps.iter().map(|p| p.3).collect(),
+            })
+    })
+}
+
+const HP: f32 = 1.0e6;
+
+fn world_of(scene: &Scene, threads: usize) -> World {
+    let mut cfg = stress_config(3);
+    cfg.enemy_kinds[0].hp = HP;
+    let mut w = World::new(cfg).unwrap();
+    w.set_threads(threads).unwrap();
+    w.set_player_position(150.0, 150.0).unwrap();
+    for i in 0..scene.ex.len() {
+        w.spawn_enemy(0, false, scene.ex[i], scene.ey[i]).unwrap();
+    }
+    for i in 0..scene.px.len() {
+        w.spawn_projectile(stress_projectile(scene.px[i], scene.py[i], scene.pvx[i], scene.pvy[i])).unwrap();
+    }
+    w
+}
+
+/// The reference frame, written the slow and obvious way.
+fn brute_force_frame(w: &World) -> (Vec<u32>, Vec<f32>, Vec<f32>) {
+    let cfg: &WorldConfig = w.config();
+    let e = &w.enemies;
+    let p = &w.projectiles;
+    let (aw, ah) = (cfg.arena_w, cfg.arena_h);
+    let mut hits_on = vec![0u32; e.len()];
+    for i in 0..p.len() {
+        let (mut x, mut y) = (p.x[i] + p.vx[i], p.y[i] + p.vy[i]);
+        if x < 0.0 { x = -x } else if x > aw { x = 2.0 * aw - x }
+        if y < 0.0 { y = -y } else if y > ah { y = 2.0 * ah - y }
+        let mut best: Option<(f32, usize)> = None;
+        for j in 0..e.len() {
+            let (dx, dy) = (x - e.x[j], y - e.y[j]);
+            let d2 = dx * dx + dy * dy;
+            let rr = p.radius[i] + e.radius[j];
+            if d2 < rr * rr && best.is_none_or(|(b, _)| d2 < b) {
+                best = Some((d2, j));
+            }
+        }
+        if let Some((_, j)) = best {
+            hits_on[j] += 1;
+        }
+    }
+    let (tx, ty) = (w.player.x, w.player.y);
+    let k = cfg.separation_strength;
+    let mut nx = vec![0.0; e.len()];
+    let mut ny = vec![0.0; e.len()];
+    for i in 0..e.len() {
+        let (mut ax, mut ay) = (0.0f32, 0.0f32);
+        for j in 0..e.len() {
+            if i == j {
+                continue;
+            }
+            let (dx, dy) = (e.x[i] - e.x[j], e.y[i] - e.y[j]);
+            let d = (dx * dx + dy * dy).sqrt();
+            let rr = e.radius[i] + e.radius[j];
+            if d < rr && d > 0.0 {
+                ax += dx / d * k * (rr - d);
+                ay += dy / d * k * (rr - d);
+            }
+        }
+        let (dx, dy) = (tx - e.x[i], ty - e.y[i]);
+        let d = (dx * dx + dy * dy).sqrt();
+        let (mut x, mut y) = (e.x[i], e.y[i]);
+        if d > 1e-6 {
+            let s = e.speed[i].min(d);
+            x += dx / d * s;
+            y += dy / d * s;
+        }
+        nx[i] = (x + ax).clamp(0.0, aw);
+        ny[i] = (y + ay).clamp(0.0, ah);
+    }
+    (hits_on, nx, ny)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// R-WAVE-2 + hits: one grid-driven step equals the O(N²) reference.
+    #[test]
+    fn step_matches_brute_force(scene in scene_strategy(), threads in 1usize..3) {
+        let mut w = world_of(&scene, threads);
+        let (hits_on, nx, ny) = brute_force_frame(&w);
+        let counts = w.step(&Controls::default(), &[]);
+        prop_assert_eq!(counts.hits, hits_on.iter().sum::<u32>());
+        for i in 0..w.enemies.len() {
+            prop_assert_eq!(HP - w.enemies.hp[i], hits_on[i] as f32, "hits on enemy {}", i);
+            prop_assert!((w.enemies.x[i] - nx[i]).abs() < 1e-3 && (w.enemies.y[i] - ny[i]).abs() < 1e-3,
+                "enemy {} at ({}, {}), reference ({}, {})", i, w.enemies.x[i], w.enemies.y[i], nx[i], ny[i]);
+        }
+    }
+}
+
+/// R-WAVE-2: a pile of enemies spawned on one point spreads out instead of
+/// staying stacked.
+#[test]
+fn enemies_spawned_on_one_point_spread_out() {
+    let mut w = World::new(stress_config(1)).unwrap();
+    w.set_player_position(3000.0, 3000.0).unwrap();
+    for _ in 0..50 {
+        w.spawn_enemy(0, false, 1000.0, 1000.0).unwrap();
+    }
+    for _ in 0..120 {
+        w.step(&Controls::default(), &[]);
+    }
+    let e = &w.enemies;
+    let mut closest = f32::INFINITY;
+    for i in 0..e.len() {
+        for j in i + 1..e.len() {
+            closest = closest.min(((e.x[i] - e.x[j]).powi(2) + (e.y[i] - e.y[j]).powi(2)).sqrt());
+        }
+    }
+    assert!(closest > 4.0, "enemies still stacked: closest pair {closest} px apart");
+}
+
+fn game_world(seed: u64) -> World {
+    let mut cfg = stress_config(seed);
+    cfg.rules = Default::default();
+    cfg.arena_w = 1600.0;
+    cfg.arena_h = 1000.0;
+    cfg.player.max_hp = 100.0;
+    cfg.player.radius = 12.0;
+    cfg.player.move_speed = 200.0;
+    cfg.player.crit_chance = 0.3;
+    cfg.player.crit_multiplier = 2.0;
+    cfg.player.invulnerability = 0.5;
+    cfg.pickups.pickup_radius = 80.0;
+    cfg.pickups.magnet_speed = 400.0;
+    cfg.pickups.collect_radius = 10.0;
+    let k = &mut cfg.enemy_kinds[0];
+    k.hp = 6.0;
+    k.speed = 50.0;
+    k.contact_damage = 5.0;
+    k.reward = 1;
+    let mut w = World::new(cfg).unwrap();
+    w.wand = Wand::fixed(FixedWand {
+        cast_delay: 0.25,
+        damage: 3.0,
+        speed: 480.0,
+        radius: 4.0,
+        lifetime: 1.5,
+        pierce: 0,
+        bounces: 0,
+        element: Element::Physical,
+        look: 0,
+    });
+    w
+}
+
+/// Scripted inputs: circle-strafe, dash now and then, spawn in rings.
+fn play(w: &mut World, frames: u32) -> Vec<(EventKind, u32)> {
+    let mut log = Vec::new();
+    for f in 0..frames {
+        let a = f as f32 * 0.01;
+        let controls = Controls { move_x: a.cos(), move_y: a.sin(), dash: f % 97 == 0, ..Default::default() };
+        let mut cmds = Vec::new();
+        if f % 30 == 0 {
+            for k in 0..4 {
+                let ang = k as f32 * 1.7 + f as f32;
+                cmds.push(Command::Spawn { kind: 0, elite: k == 0, x: 800.0 + 600.0 * ang.cos(), y: 500.0 + 400.0 * ang.sin() });
+            }
+        }
+        if f == 1000 {
+            cmds.push(Command::Heal { amount: 50.0 });
+        }
+        w.step(&controls, &cmds);
+        log.extend(w.events().iter().map(|e| (e.kind, f)));
+    }
+    log
+}
+
+/// R-DET-1: same seed and inputs ⇒ the same state hash after 5,000 steps;
+/// another seed (crit rolls differ) ⇒ a different one.
+#[test]
+fn r_det_1_same_seed_same_hash_after_5000_steps() {
+    let (mut a, mut b, mut c) = (game_world(11), game_world(11), game_world(12));
+    b.set_threads(2).unwrap();
+    let la = play(&mut a, 5000);
+    let lb = play(&mut b, 5000);
+    play(&mut c, 5000);
+    assert_eq!(a.state_hash(), b.state_hash());
+    assert_eq!(la, lb);
+    assert_ne!(a.state_hash(), c.state_hash());
+    let kills = la.iter().filter(|(k, _)| *k == EventKind::EnemyKilled).count();
+    let picked = la.iter().filter(|(k, _)| *k == EventKind::CurrencyPicked).count();
+    let hurt = la.iter().filter(|(k, _)| *k == EventKind::PlayerDamaged).count();
+    assert!(kills > 50 && picked > 10 && hurt > 0, "kills {kills}, picked {picked}, hurt {hurt}");
+}
+
+/// Kills drop currency that the player picks up within the pickup radius
+/// (R-LOOP-2); contact hurts once, then invulnerability holds.
+#[test]
+fn kills_drop_currency_that_is_pulled_in_and_contact_respects_invulnerability() {
+    let mut w = game_world(5);
+    w.set_player_position(500.0, 500.0).unwrap();
+    w.step(&Controls::default(), &[Command::Spawn { kind: 0, elite: false, x: 560.0, y: 500.0 }]);
+    let mut killed = None;
+    let mut picked = None;
+    for f in 0..120 {
+        w.step(&Controls::default(), &[]);
+        for e in w.events() {
+            match e.kind {
+                EventKind::EnemyKilled => killed = Some(f),
+                EventKind::CurrencyPicked => picked = Some((f, e.value)),
+                _ => {}
+            }
+        }
+    }
+    assert!(killed.is_some(), "the spark bolts kill a 6 HP enemy");
+    let (pf, value) = picked.expect("the crystal 60 px away is pulled in");
+    assert!(pf >= killed.unwrap() && value == 1.0);
+    assert_eq!(w.pickups.len(), 0);
+
+    let mut w = game_world(5);
+    w.wand = Wand::Unarmed;
+    w.set_player_position(500.0, 500.0).unwrap();
+    w.spawn_enemy(0, false, 505.0, 500.0).unwrap();
+    let mut damage_frames = Vec::new();
+    for f in 0..60 {
+        w.step(&Controls::default(), &[]);
+        if w.events().iter().any(|e| e.kind == EventKind::PlayerDamaged) {
+            damage_frames.push(f);
+        }
+    }
+    // 0.5 s invulnerability at 60 Hz: hits 30 frames apart.
+    assert_eq!(damage_frames, vec![0, 30]);
+    assert_eq!(w.player.hp, 90.0);
+}
+
+/// The stress workload keeps its counts constant and finds the expected
+/// order of hits (benches/README.md: about 10,750 at 10k/20k crowd).
+#[test]
+fn stress_workload_counts_stay_constant() {
+    let mut w = stress_world(2000, 4000, Layout::Crowd, 1);
+    let mut hits = 0;
+    for _ in 0..20 {
+        let c = w.step(&Controls::default(), &[]);
+        assert_eq!((c.enemies, c.projectiles), (2000, 4000));
+        hits += c.hits;
+    }
+    let per_frame = hits as f32 / 20.0;
+    assert!((1800.0..2400.0).contains(&per_frame), "{per_frame} hits per frame");
+}
