@@ -146,6 +146,13 @@ class WaveTiming(ContentModel):
     spawn_margin: float = Field(ge=0, description="Spawn points lie this many px inside the arena's edge.")
 
 
+class Elite(ContentModel):
+    """What makes an elite enemy (spawn groups with `elite: true`)."""
+
+    hp_multiplier: float = Field(ge=1, description="An elite's HP is its kind's HP times this.")
+    reward_multiplier: float = Field(ge=1, description="An elite drops its kind's reward times this (rounded).")
+
+
 class Balance(ContentModel):
     """balance.json: the global tuning numbers."""
 
@@ -156,6 +163,7 @@ class Balance(ContentModel):
     pickups: PickupSettings = Field(description="Pickup magnet and collection.")
     default_wand: DefaultWand = Field(description="The starting wand.")
     wave: WaveTiming = Field(description="Timing shared by all waves.")
+    elite: Elite = Field(description="Elite enemy multipliers.")
 
 
 # --- enemies.json -----------------------------------------------------------

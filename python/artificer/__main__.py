@@ -1,0 +1,144 @@
+"""The `artificer` command: play, headless runs, the stress tool, the
+content checker.
+
+    artificer                      play (the window comes with the UI issue)
+    artificer run --headless --seed S --waves K [--json]
+    artificer stress --enemies N --projectiles M --frames F [--layout crowd|uniform] [--json]
+    artificer check-content [--data DIR]
+
+Bad arguments exit 2 with a one-line message; JSON outputs are public
+contracts (keys are only ever added).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import NoReturn, Sequence
+
+EXIT_USAGE = 2
+MAX_SEED = 2**64 - 1
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line on stderr and exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+def _int_in(low: int, high: int, what: str) -> "argparse._ActionType":  # type: ignore[name-defined]
+    def parse(text: str) -> int:
+        try:
+            value = int(text, 10)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{what} must be an integer, got {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{what} must be in {low}..{high}, got {value}")
+        return value
+
+    return parse
+
+
+def build_parser() -> Parser:
+    from artificer import __version__
+
+    parser = Parser(prog="artificer", description="Arcane Artificer: the gun is a program.")
+    parser.add_argument("--version", action="version", version=f"artificer {__version__}")
+    commands = parser.add_subparsers(dest="command", parser_class=Parser)
+
+    commands.add_parser("play", help="play the game (the default)")
+
+    run = commands.add_parser("run", help="a seeded run played by the bot")
+    run.add_argument("--headless", action="store_true", required=True, help="no window (required for now)")
+    run.add_argument("--seed", type=_int_in(0, MAX_SEED, "--seed"), default=0)
+    run.add_argument("--waves", type=_int_in(1, 20, "--waves"), default=3)
+    run.add_argument("--json", action="store_true", help="print one JSON object")
+    run.add_argument("--data", type=Path, default=None, help="content directory (default: the shipped data)")
+
+    stress = commands.add_parser("stress", help="the standard stress workload (benches/README.md)")
+    stress.add_argument("--enemies", type=_int_in(0, 10_000_000, "--enemies"), required=True)
+    stress.add_argument("--projectiles", type=_int_in(0, 10_000_000, "--projectiles"), required=True)
+    stress.add_argument("--frames", type=_int_in(1, 1_000_000, "--frames"), default=200)
+    stress.add_argument("--layout", choices=("uniform", "crowd"), default="crowd")
+    stress.add_argument("--seed", type=_int_in(0, MAX_SEED, "--seed"), default=0)
+    stress.add_argument("--threads", type=_int_in(1, 256, "--threads"), default=1)
+    stress.add_argument("--json", action="store_true", help="print one JSON object")
+
+    check = commands.add_parser("check-content", help="validate the data files")
+    check.add_argument("--data", type=Path, default=None, help="content directory (default: the shipped data)")
+    return parser
+
+
+def _load(data: Path | None) -> "Content":  # type: ignore[name-defined]  # noqa: F821
+    from artificer.content import ContentError, load_content
+
+    try:
+        return load_content(data)
+    except ContentError as err:
+        for problem in err.problems:
+            print(problem, file=sys.stderr)
+        raise SystemExit(EXIT_USAGE) from None
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from artificer.sim.headless import run_headless
+
+    report = run_headless(_load(args.data), args.seed, args.waves)
+    if args.json:
+        print(json.dumps(report, separators=(",", ":"), sort_keys=False))
+    else:
+        for w in report["waves"]:
+            print(
+                f"wave {w['wave']:2}: {w['kills']:4} kills, {w['damage_dealt']:8.1f} dealt, "
+                f"{w['damage_taken']:6.1f} taken, max {w['max_alive']:4} alive, {w['currency']:4} gold"
+            )
+        r = report["result"]
+        print(f"{r['outcome']} at wave {r['wave_reached']} (state {r['state_hash']})")
+    return 0
+
+
+def cmd_stress(args: argparse.Namespace) -> int:
+    from artificer.sim.stress import run_stress
+
+    report = run_stress(args.enemies, args.projectiles, args.frames, args.layout, args.seed, args.threads)
+    if args.json:
+        print(json.dumps(report))
+    else:
+        ms = report["step_ms"]
+        print(
+            f"{args.enemies} enemies / {args.projectiles} projectiles ({args.layout}, {args.threads} thread(s)): "
+            f"median {ms['median']:.3f} ms, p90 {ms['p90']:.3f}, p99 {ms['p99']:.3f}; "
+            f"{report['hits_per_frame']:.0f} hits/frame"
+        )
+    return 0
+
+
+def cmd_check_content(args: argparse.Namespace) -> int:
+    from artificer.content.check import run
+
+    return run(args.data)
+
+
+def cmd_play(_args: argparse.Namespace) -> int:
+    print("Arcane Artificer: the game window comes with the UI issue.")
+    print("Meanwhile, here is a headless run of waves 1-3 played by the bot:\n")
+    return cmd_run(argparse.Namespace(data=None, seed=0, waves=3, json=False))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    handlers = {
+        None: cmd_play,
+        "play": cmd_play,
+        "run": cmd_run,
+        "stress": cmd_stress,
+        "check-content": cmd_check_content,
+    }
+    return handlers[args.command](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,78 @@
+"""Type stubs of the Rust extension `artificer._core` (checked against the
+built module by `mypy.stubtest` in `make test`)."""
+
+from typing import Any, Mapping, final
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = [
+    "World",
+    "__version__",
+    "CONTROLS_WIDTH",
+    "COMMAND_WIDTH",
+    "ENEMY_COLUMNS",
+    "PROJECTILE_COLUMNS",
+    "PICKUP_COLUMNS",
+    "EVENT_COLUMNS",
+    "PLAYER_WIDTH",
+    "ENEMY_FLAG_ELITE",
+    "ENEMY_FLAG_VULNERABLE",
+    "ENEMY_FLAG_WEAK",
+]
+__version__: str
+CONTROLS_WIDTH: int
+COMMAND_WIDTH: int
+ENEMY_COLUMNS: int
+PROJECTILE_COLUMNS: int
+PICKUP_COLUMNS: int
+EVENT_COLUMNS: int
+PLAYER_WIDTH: int
+ENEMY_FLAG_ELITE: int
+ENEMY_FLAG_VULNERABLE: int
+ENEMY_FLAG_WEAK: int
+
+@final
+class World:
+    """The simulation: pools, grid, combat, the wand. One `step` per tick."""
+
+    def __new__(cls, config: Mapping[str, Any], seed: int) -> World: ...
+    def step(
+        self,
+        controls: npt.NDArray[np.float32],
+        commands: npt.NDArray[np.float64],
+        n_commands: int,
+        enemies: npt.NDArray[np.float32],
+        projectiles: npt.NDArray[np.float32],
+        pickups: npt.NDArray[np.float32],
+        player: npt.NDArray[np.float64],
+        events: npt.NDArray[np.float64],
+    ) -> tuple[int, int, int, int, int, float]: ...
+    def read_events(self, events: npt.NDArray[np.float64], start: int) -> int: ...
+    def set_wand(self, wand: Mapping[str, Any], look: int = 0) -> None: ...
+    def clear_wand(self) -> None: ...
+    def set_rules(self, rules_dict: Mapping[str, bool]) -> None: ...
+    def set_threads(self, threads: int) -> None: ...
+    @property
+    def threads(self) -> int: ...
+    def set_player_position(self, x: float, y: float) -> None: ...
+    def spawn_enemies(
+        self, kind: int, x: npt.NDArray[np.float32], y: npt.NDArray[np.float32], elite: bool = False
+    ) -> int: ...
+    def spawn_projectiles(
+        self,
+        x: npt.NDArray[np.float32],
+        y: npt.NDArray[np.float32],
+        vx: npt.NDArray[np.float32],
+        vy: npt.NDArray[np.float32],
+        radius: float,
+        damage: float,
+        pierce: int,
+    ) -> int: ...
+    def state_hash(self) -> int: ...
+    @property
+    def frame(self) -> int: ...
+    @property
+    def enemy_count(self) -> int: ...
+    @property
+    def projectile_count(self) -> int: ...

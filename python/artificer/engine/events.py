@@ -1,0 +1,52 @@
+"""Decoding the core's events (DESIGN §3): what game flow reacts to.
+
+The numbering mirrors `rust/sim/events.rs`; each event row is
+`kind, a, b, x, y, value`.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import Iterator, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+
+class EventKind(IntEnum):
+    """What happened; the meaning of `a`, `b` and `value` per kind."""
+
+    ENEMY_KILLED = 1  # a = enemy kind, b = elite, value = reward
+    PLAYER_DAMAGED = 2  # a = attacker kind (-1: projectile), b = ward absorbed, value = HP lost
+    CURRENCY_PICKED = 3  # value = currency
+    PROJECTILE_FIRED = 4  # a = look (spell), b = owner (0 player, 1 enemy)
+    PLAYER_DIED = 5
+    DASHED = 6  # a, b = direction
+    ENEMY_SPAWNED = 7  # a = enemy kind, b = elite
+
+
+class Event(NamedTuple):
+    kind: EventKind
+    a: float
+    b: float
+    x: float
+    y: float
+    value: float
+
+
+KIND, A, B, X, Y, VALUE = range(6)
+
+
+def decode(rows: npt.NDArray[np.float64]) -> Iterator[Event]:
+    """Events as named tuples, for code that handles them one by one."""
+    for row in rows:
+        yield Event(EventKind(int(row[KIND])), *(float(v) for v in row[1:]))
+
+
+def total(rows: npt.NDArray[np.float64], kind: EventKind) -> float:
+    """Sum of `value` over the events of `kind` (vectorised)."""
+    return float(rows[rows[:, KIND] == kind, VALUE].sum())
+
+
+def count(rows: npt.NDArray[np.float64], kind: EventKind) -> int:
+    return int(np.count_nonzero(rows[:, KIND] == kind))

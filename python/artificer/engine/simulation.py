@@ -1,0 +1,56 @@
+"""`Simulation`: one core `World` with its frame buffers, built from content.
+
+The one place that turns validated content into the plain data the core
+takes (`world_config`), and the one per-frame call into the core (`step`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from artificer import _core
+from artificer.content import Content
+from artificer.engine.frame import Capacity, FrameBuffers, FrameInput, StepCounts
+
+
+def world_config(content: Content, rules: Mapping[str, bool] | None = None) -> dict[str, Any]:
+    """The core's config: balance.json's sections and the enemy roster, in
+    kind order (the index of an enemy in enemies.json is its kind)."""
+    balance = content.balance.model_dump(mode="json")
+    return {
+        "arena": balance["arena"],
+        "sim": balance["sim"],
+        "player": balance["player"],
+        "pickups": balance["pickups"],
+        "elite": balance["elite"],
+        "enemies": [enemy.model_dump(mode="json") for enemy in content.enemies],
+        "rules": dict(rules or {}),
+    }
+
+
+class Simulation:
+    """A world, its `FrameInput` and its `FrameBuffers`.
+
+    Game flow fills `self.input` during a frame and calls `step()`; the
+    input is cleared after each step."""
+
+    def __init__(self, content: Content, seed: int, rules: Mapping[str, bool] | None = None) -> None:
+        self.content = content
+        self.seed = seed
+        self.world = _core.World(world_config(content, rules), seed)
+        caps = content.balance.capacities
+        self.input = FrameInput(caps.commands)
+        self.buffers = FrameBuffers(Capacity(caps.enemies, caps.projectiles, caps.pickups, caps.events))
+        self.tick_hz = content.balance.sim.tick_hz
+
+    def arm_default_wand(self) -> None:
+        """The foundation's wand: balance.json's `default_wand`."""
+        self.world.set_wand(self.content.balance.default_wand.model_dump(mode="json"))
+
+    def step(self) -> StepCounts:
+        counts = self.buffers.step(self.world, self.input)
+        self.input.clear()
+        return counts
+
+    def state_hash(self) -> int:
+        return self.world.state_hash()

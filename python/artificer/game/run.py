@@ -1,0 +1,88 @@
+"""A run of waves (R-LOOP-1) on one `Simulation`, driven by a controller
+(a bot in the simulator, the player's input in the UI).
+
+The shop, relics, potions and the wand lab between waves come with later
+issues; here a run is waves back to back with the starting wand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any, Protocol
+
+from artificer.content import Content
+from artificer.engine import EventKind, Simulation
+from artificer.engine import events as ev
+from artificer.game.waves import WaveDirector
+
+
+class Controller(Protocol):
+    """Decides this tick's controls from what the last frame showed."""
+
+    def control(self, sim: Simulation) -> None: ...
+
+
+@dataclass
+class WaveStats:
+    """One wave's numbers, as the simulator reports them (R-SIM-1)."""
+
+    wave: int
+    kills: int = 0
+    damage_dealt: float = 0.0
+    damage_taken: float = 0.0
+    max_alive: int = 0
+    currency: int = 0
+    frames: int = 0
+    spawned: int = 0
+
+    def as_json(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["damage_dealt"] = round(self.damage_dealt, 3)
+        out["damage_taken"] = round(self.damage_taken, 3)
+        return out
+
+
+class Run:
+    """Waves 1..n with the starting wand; the player's HP carries over."""
+
+    def __init__(self, content: Content, seed: int) -> None:
+        self.content = content
+        self.seed = seed
+        self.sim = Simulation(content, seed)
+        self.sim.arm_default_wand()
+        self.currency = 0
+        self.waves: list[WaveStats] = []
+
+    def play_wave(self, number: int, controller: Controller) -> WaveStats:
+        wave = self.content.wave(number)
+        sim = self.sim
+        director = WaveDirector(self.content, wave, self.seed)
+        stats = WaveStats(wave=number)
+        # R-MANA-1: every wave starts with a full pool.
+        sim.input.grant_mana(self.content.balance.player.mana_max)
+        frames = round(wave.duration * sim.tick_hz)
+        for frame in range(frames):
+            player = (sim.buffers.player_value("x"), sim.buffers.player_value("y"))
+            director.update(frame / sim.tick_hz, player, sim.input)
+            controller.control(sim)
+            counts = sim.step()
+            rows = sim.buffers.event_rows()
+            stats.frames += 1
+            stats.kills += ev.count(rows, EventKind.ENEMY_KILLED)
+            stats.spawned += ev.count(rows, EventKind.ENEMY_SPAWNED)
+            stats.damage_dealt += counts.damage_dealt
+            stats.damage_taken += ev.total(rows, EventKind.PLAYER_DAMAGED)
+            stats.currency += int(ev.total(rows, EventKind.CURRENCY_PICKED))
+            stats.max_alive = max(stats.max_alive, counts.enemies)
+            if ev.count(rows, EventKind.PLAYER_DIED):
+                break
+        else:
+            # R-LOOP-1: the timer ran out; survivors vanish, crystals on the
+            # ground are collected.
+            sim.input.clear_enemies()
+            sim.input.collect_pickups()
+            sim.step()
+            stats.currency += int(ev.total(sim.buffers.event_rows(), EventKind.CURRENCY_PICKED))
+        self.currency += stats.currency
+        self.waves.append(stats)
+        return stats

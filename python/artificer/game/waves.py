@@ -1,0 +1,105 @@
+"""The wave director (R-WAVE-1): turns a wave of waves.json into spawn
+commands over the wave's time.
+
+Each spawn of a group is announced `spawn_telegraph` seconds ahead at a
+point on the arena's edge (`spawn_margin` inside it) that is at least
+`spawn_safe_radius` from the player; the enemies land there when the
+announcement runs out. A group whose first spawn is due before the
+telegraph could run lands `spawn_telegraph` into the wave.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from artificer.content import Content, Wave
+from artificer.engine.frame import FrameInput
+
+
+@dataclass(frozen=True)
+class SpawnMarker:
+    """A spawn announced at `x, y`: `count` enemies of `kind` land at `lands_at`."""
+
+    kind: int
+    count: int
+    elite: bool
+    x: float
+    y: float
+    lands_at: float
+
+
+class WaveDirector:
+    """Spawns one wave. Call `update(t, player_xy, frame_input)` once per
+    tick with the wave's elapsed time; it announces and lands spawns."""
+
+    def __init__(self, content: Content, wave: Wave, seed: int) -> None:
+        balance = content.balance
+        self.timing = balance.wave
+        self.arena = (balance.arena.width, balance.arena.height)
+        self.duration = wave.duration
+        self.rng = np.random.default_rng([seed, wave.wave])
+        due: list[tuple[float, int, int, bool]] = []
+        for order, group in enumerate(wave.groups):
+            kind = content.enemy_index(group.enemy)
+            for t in group.spawn_times():
+                due.append((max(0.0, t - self.timing.spawn_telegraph), order, kind, group.elite))
+        # Stable order: by announce time, then by the group's place in the file.
+        due.sort(key=lambda d: (d[0], d[1]))
+        self._due = due
+        self._counts = [g.count for g in wave.groups]
+        self._next = 0
+        self.pending: list[SpawnMarker] = []
+
+    @property
+    def total_enemies(self) -> int:
+        return sum(self._counts[order] for _, order, *_ in self._due)
+
+    def update(self, t: float, player: tuple[float, float], frame: FrameInput) -> None:
+        while self._next < len(self._due) and self._due[self._next][0] <= t:
+            announce, order, kind, elite = self._due[self._next]
+            x, y = self._edge_point(player)
+            count = self._counts[order]
+            self.pending.append(SpawnMarker(kind, count, elite, x, y, announce + self.timing.spawn_telegraph))
+            self._next += 1
+        landed = [m for m in self.pending if m.lands_at <= t]
+        if landed:
+            self.pending = [m for m in self.pending if m.lands_at > t]
+        for marker in landed:
+            self._land(marker, frame)
+
+    def _land(self, m: SpawnMarker, frame: FrameInput) -> None:
+        """A pack on the marker: a small sunflower spiral so members don't
+        start stacked (separation does the rest, R-WAVE-2)."""
+        radius = 0.0 if m.count == 1 else 6.0 * math.sqrt(m.count)
+        golden = math.pi * (3.0 - math.sqrt(5.0))
+        for i in range(m.count):
+            r = radius * math.sqrt((i + 0.5) / m.count)
+            a = i * golden
+            frame.spawn(m.kind, m.x + r * math.cos(a), m.y + r * math.sin(a), m.elite)
+
+    def _edge_point(self, player: tuple[float, float]) -> tuple[float, float]:
+        """A random point on the arena's inner edge, away from the player;
+        after 32 tries, the edge point farthest from the player."""
+        w, h = self.arena
+        margin = self.timing.spawn_margin
+        best = (-1.0, (margin, margin))
+        for _ in range(32):
+            s = float(self.rng.uniform(0.0, 2.0 * (w + h)))
+            if s < w:
+                p = (s, margin)
+            elif s < w + h:
+                p = (w - margin, s - w)
+            elif s < 2 * w + h:
+                p = (s - w - h, h - margin)
+            else:
+                p = (margin, s - 2 * w - h)
+            p = (min(max(p[0], margin), w - margin), min(max(p[1], margin), h - margin))
+            d = math.dist(p, player)
+            if d >= self.timing.spawn_safe_radius:
+                return p
+            if d > best[0]:
+                best = (d, p)
+        return best[1]

@@ -1,0 +1,62 @@
+"""A simple bot player for headless runs (R-SIM-1): it kites away from the
+nearest enemies, keeps off the walls, dashes out of contact, and walks to
+currency when nothing is close. Vectorised over the frame's enemy rows.
+
+Its tuning is the bot's own (a test harness, not game balance), named here.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from artificer.engine import Simulation
+
+DANGER_RADIUS = 220.0  # enemies closer than this push the bot away
+PANIC_RADIUS = 44.0  # an enemy this close (centre to centre) triggers a dash
+SAFE_RADIUS = 160.0  # with no enemy this close, the bot goes for currency
+WALL_MARGIN = 160.0  # within this of a wall the bot steers back inward
+WALL_WEIGHT = 2.5
+PICKUP_WEIGHT = 1.0
+
+
+class KitingBot:
+    def __init__(self, arena: tuple[float, float]) -> None:
+        self.arena = arena
+
+    def control(self, sim: Simulation) -> None:
+        buffers = sim.buffers
+        px, py = buffers.player_value("x"), buffers.player_value("y")
+        enemies = buffers.enemy_rows()
+        move = np.zeros(2)
+        nearest = np.inf
+        if len(enemies):
+            offset = np.array([px, py]) - enemies[:, :2].astype(np.float64)
+            dist = np.hypot(offset[:, 0], offset[:, 1])
+            nearest = float(dist.min())
+            close = dist < DANGER_RADIUS
+            if close.any():
+                # Each close enemy pushes with weight rising as it nears.
+                weight = (DANGER_RADIUS - dist[close]) / DANGER_RADIUS / np.maximum(dist[close], 1.0)
+                move += (offset[close] * weight[:, None]).sum(axis=0)
+        move += self._walls(px, py)
+        pickups = buffers.pickup_rows()
+        if nearest > SAFE_RADIUS and len(pickups):
+            to_pick = pickups[:, :2].astype(np.float64) - np.array([px, py])
+            d = np.hypot(to_pick[:, 0], to_pick[:, 1])
+            i = int(d.argmin())
+            move += PICKUP_WEIGHT * to_pick[i] / max(float(d[i]), 1.0)
+        norm = float(np.hypot(*move))
+        if norm > 1e-6:
+            sim.input.move(*(move / norm))
+        if nearest < PANIC_RADIUS and buffers.player_value("dash_cooldown") <= 0.0:
+            sim.input.dash()
+
+    def _walls(self, px: float, py: float) -> np.ndarray:
+        w, h = self.arena
+        push = np.zeros(2)
+        for axis, (pos, size) in enumerate(((px, w), (py, h))):
+            if pos < WALL_MARGIN:
+                push[axis] += WALL_WEIGHT * (WALL_MARGIN - pos) / WALL_MARGIN
+            elif pos > size - WALL_MARGIN:
+                push[axis] -= WALL_WEIGHT * (pos - (size - WALL_MARGIN)) / WALL_MARGIN
+        return push

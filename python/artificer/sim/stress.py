@@ -1,0 +1,104 @@
+"""`artificer stress`: the standard stress workload (benches/README.md,
+`artificer.sim.scene`) through the real `World.step`, frame buffers and all.
+
+`CoreStepper` is also the core's entry in `benches/frame_vs_peers.py`, so
+the core and its Python peers run from the very same initial state.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+
+from artificer import _core
+from artificer.engine.frame import Capacity, FrameBuffers, FrameInput
+from artificer.sim import scene as workload
+from artificer.sim.scene import Scene, make_scene
+
+TICK_HZ = 60
+
+RULES = {
+    "player_fixed": True,
+    "player_invulnerable": True,
+    "enemies_immortal": True,
+    "respawn_spent_projectiles": True,
+    "no_hit_memory": True,
+}
+
+
+def stress_config() -> dict[str, Any]:
+    """The workload as core config: one enemy kind, a still and untouchable
+    player at the centre, no pickups."""
+    return {
+        "arena": {"width": workload.WORLD, "height": workload.WORLD},
+        "sim": {"tick_hz": TICK_HZ, "separation_strength": workload.SEPARATION, "grid_cells_per_entity": 2.0},
+        "player": {
+            "max_hp": 1.0, "radius": 1.0, "move_speed": 0.0, "armor": 0.0, "dash_speed": 0.0,
+            "dash_duration": 0.0, "dash_cooldown": 0.0, "invulnerability": 0.0, "crit_chance": 0.0,
+            "crit_multiplier": 1.0, "mana_max": 0.0, "mana_regen": 0.0,
+        },  # fmt: skip
+        "pickups": {"pickup_radius": 0.0, "magnet_speed": 0.0, "collect_radius": 0.0, "radius": 1.0},
+        "elite": {"hp_multiplier": 1.0, "reward_multiplier": 1.0},
+        "enemies": [
+            {
+                "id": "stress", "hp": 1.0e9, "speed": workload.CHASE * TICK_HZ, "radius": workload.ENEMY_RADIUS,
+                "contact_damage": 0.0, "armor": 0.0, "reward": 0, "behavior": "chase",
+            }
+        ],  # fmt: skip
+        "rules": RULES,
+    }
+
+
+class CoreStepper:
+    """The core running a `Scene`: `step()` is one `World.step` through the
+    frame contract and returns that frame's hits."""
+
+    def __init__(self, scene: Scene, threads: int = 1) -> None:
+        self.world = _core.World(stress_config(), scene.seed)
+        self.world.set_threads(threads)
+        self.world.set_player_position(workload.PLAYER_X, workload.PLAYER_Y)
+        self.world.spawn_enemies(0, scene.enemy_x, scene.enemy_y)
+        speed = np.float32(TICK_HZ)
+        self.world.spawn_projectiles(
+            scene.proj_x, scene.proj_y, scene.proj_vx * speed, scene.proj_vy * speed,
+            workload.PROJECTILE_RADIUS, 1.0, workload.PIERCE - 1,
+        )  # fmt: skip
+        n = scene.enemies
+        m = scene.projectiles
+        self.input = FrameInput(1)
+        self.buffers = FrameBuffers(Capacity(max(n, 1), max(m, 1), 1, 16))
+
+    def step(self) -> int:
+        return self.buffers.step(self.world, self.input).hits
+
+
+def percentile(samples_ms: list[float], q: float) -> float:
+    return float(np.percentile(np.asarray(samples_ms), q))
+
+
+def run_stress(enemies: int, projectiles: int, frames: int, layout: str, seed: int, threads: int = 1) -> dict[str, Any]:
+    scene = make_scene(enemies, projectiles, layout, seed)
+    stepper = CoreStepper(scene, threads)
+    for _ in range(workload.WARMUP_FRAMES):
+        stepper.step()
+    times: list[float] = []
+    hits = 0
+    for _ in range(frames):
+        t0 = time.perf_counter_ns()
+        hits += stepper.step()
+        times.append((time.perf_counter_ns() - t0) / 1e6)
+    return {
+        "enemies": enemies,
+        "projectiles": projectiles,
+        "layout": layout,
+        "frames": frames,
+        "threads": threads,
+        "step_ms": {
+            "median": round(percentile(times, 50), 4),
+            "p90": round(percentile(times, 90), 4),
+            "p99": round(percentile(times, 99), 4),
+        },
+        "hits_per_frame": round(hits / max(frames, 1), 1),
+    }

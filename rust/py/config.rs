@@ -1,0 +1,182 @@
+//! Plain Python data (the dicts `artificer.engine` builds from validated
+//! content) into the core's config types, naming the key on any problem.
+
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+use crate::sim::config::{Behavior, Element, EnemyKind, PickupParams, PlayerParams, Rules, WorldConfig, ELEMENTS};
+use crate::sim::CoreError;
+use crate::vm::FixedWand;
+
+/// A dict with the path it was reached by, for messages.
+struct Section<'py> {
+    path: String,
+    dict: Bound<'py, PyDict>,
+}
+
+impl<'py> Section<'py> {
+    fn root(obj: &Bound<'py, PyAny>, path: &str) -> Result<Self, CoreError> {
+        let dict = obj.cast::<PyDict>().map_err(|_| CoreError::arg(format!("{path}: expected a dict")))?.clone();
+        Ok(Section { path: path.into(), dict })
+    }
+
+    fn item(&self, key: &str) -> Result<Bound<'py, PyAny>, CoreError> {
+        self.dict
+            .get_item(key)
+            .ok()
+            .flatten()
+            .ok_or_else(|| CoreError::arg(format!("{}.{key}: missing", self.path)))
+    }
+
+    fn sub(&self, key: &str) -> Result<Section<'py>, CoreError> {
+        Section::root(&self.item(key)?, &format!("{}.{key}", self.path))
+    }
+
+    fn f32(&self, key: &str) -> Result<f32, CoreError> {
+        let v: f64 = self
+            .item(key)?
+            .extract()
+            .map_err(|_| CoreError::arg(format!("{}.{key}: expected a number", self.path)))?;
+        if !v.is_finite() {
+            return Err(CoreError::arg(format!("{}.{key}: expected a finite number, got {v}", self.path)));
+        }
+        Ok(v as f32)
+    }
+
+    fn u32(&self, key: &str) -> Result<u32, CoreError> {
+        self.item(key)?
+            .extract()
+            .map_err(|_| CoreError::arg(format!("{}.{key}: expected an integer ≥ 0", self.path)))
+    }
+
+    fn string(&self, key: &str) -> Result<String, CoreError> {
+        self.item(key)?.extract().map_err(|_| CoreError::arg(format!("{}.{key}: expected a string", self.path)))
+    }
+
+    fn flag(&self, key: &str) -> Result<bool, CoreError> {
+        match self.dict.get_item(key).ok().flatten() {
+            None => Ok(false),
+            Some(v) => v.extract().map_err(|_| CoreError::arg(format!("{}.{key}: expected a bool", self.path))),
+        }
+    }
+}
+
+/// `config`: `{"arena", "sim", "player", "pickups", "elite", "enemies",
+/// optional "rules"}` as built by `artificer.engine.world_config`.
+pub fn world_config(obj: &Bound<'_, PyAny>, seed: u64) -> Result<WorldConfig, CoreError> {
+    let root = Section::root(obj, "config")?;
+    let arena = root.sub("arena")?;
+    let sim = root.sub("sim")?;
+    let player = root.sub("player")?;
+    let pickups = root.sub("pickups")?;
+    let elite = root.sub("elite")?;
+    let rules = match root.dict.get_item("rules").ok().flatten() {
+        Some(r) => rules(&r)?,
+        None => Rules::default(),
+    };
+    let enemies = root.item("enemies")?;
+    let enemies = enemies.cast::<PyList>().map_err(|_| CoreError::arg("config.enemies: expected a list"))?;
+    let mut kinds = Vec::with_capacity(enemies.len());
+    for (i, e) in enemies.iter().enumerate() {
+        kinds.push(enemy_kind(&Section::root(&e, &format!("config.enemies[{i}]"))?)?);
+    }
+    let tick_hz = sim.u32("tick_hz")?;
+    Ok(WorldConfig {
+        arena_w: arena.f32("width")?,
+        arena_h: arena.f32("height")?,
+        tick_hz,
+        separation_strength: sim.f32("separation_strength")?,
+        grid_cells_per_entity: sim.f32("grid_cells_per_entity")?,
+        elite_hp_multiplier: elite.f32("hp_multiplier")?,
+        elite_reward_multiplier: elite.f32("reward_multiplier")?,
+        player: PlayerParams {
+            max_hp: player.f32("max_hp")?,
+            radius: player.f32("radius")?,
+            move_speed: player.f32("move_speed")?,
+            armor: player.f32("armor")?,
+            dash_speed: player.f32("dash_speed")?,
+            dash_duration: player.f32("dash_duration")?,
+            dash_cooldown: player.f32("dash_cooldown")?,
+            invulnerability: player.f32("invulnerability")?,
+            crit_chance: player.f32("crit_chance")?,
+            crit_multiplier: player.f32("crit_multiplier")?,
+            mana_max: player.f32("mana_max")?,
+            mana_regen: player.f32("mana_regen")?,
+        },
+        pickups: PickupParams {
+            pickup_radius: pickups.f32("pickup_radius")?,
+            magnet_speed: pickups.f32("magnet_speed")?,
+            collect_radius: pickups.f32("collect_radius")?,
+            radius: pickups.f32("radius")?,
+        },
+        enemy_kinds: kinds,
+        rules,
+        seed,
+    })
+}
+
+fn enemy_kind(e: &Section<'_>) -> Result<EnemyKind, CoreError> {
+    let mut resist = [0.0f32; ELEMENTS];
+    if let Some(r) = e.dict.get_item("resistances").ok().flatten() {
+        let r = Section::root(&r, &format!("{}.resistances", e.path))?;
+        for (k, _) in r.dict.iter() {
+            let name: String = k.extract().map_err(|_| CoreError::arg(format!("{}: keys are element names", r.path)))?;
+            let element = Element::from_name(&name).map_err(|_| CoreError::arg(format!("{}.{name}: unknown element", r.path)))?;
+            resist[element as usize] = r.f32(&name)?;
+        }
+    }
+    Ok(EnemyKind {
+        name: e.string("id")?,
+        hp: e.f32("hp")?,
+        speed: e.f32("speed")?,
+        radius: e.f32("radius")?,
+        contact_damage: e.f32("contact_damage")?,
+        armor: e.f32("armor")?,
+        resist,
+        reward: e.u32("reward")?,
+        behavior: Behavior::from_name(&e.string("behavior")?).map_err(|err| CoreError::arg(format!("{}: {err}", e.path)))?,
+    })
+}
+
+/// `{"player_fixed": bool, ...}`; missing keys are false.
+pub fn rules(obj: &Bound<'_, PyAny>) -> Result<Rules, CoreError> {
+    let r = Section::root(obj, "rules")?;
+    for (k, _) in r.dict.iter() {
+        let key: String = k.extract().unwrap_or_default();
+        if !RULE_NAMES.contains(&key.as_str()) {
+            return Err(CoreError::arg(format!("rules.{key}: unknown rule (known: {})", RULE_NAMES.join(", "))));
+        }
+    }
+    Ok(Rules {
+        player_fixed: r.flag("player_fixed")?,
+        player_invulnerable: r.flag("player_invulnerable")?,
+        enemies_immortal: r.flag("enemies_immortal")?,
+        respawn_spent_projectiles: r.flag("respawn_spent_projectiles")?,
+        no_hit_memory: r.flag("no_hit_memory")?,
+    })
+}
+
+const RULE_NAMES: [&str; 5] =
+    ["player_fixed", "player_invulnerable", "enemies_immortal", "respawn_spent_projectiles", "no_hit_memory"];
+
+/// balance.json's `default_wand` (the foundation's fixed wand); `look` is
+/// the spell's index for drawing.
+pub fn fixed_wand(obj: &Bound<'_, PyAny>, look: u16) -> Result<FixedWand, CoreError> {
+    let w = Section::root(obj, "wand")?;
+    let element = Element::from_name(&w.string("element")?).map_err(|e| CoreError::arg(format!("wand.element: {e}")))?;
+    let wand = FixedWand {
+        cast_delay: w.f32("cast_delay")?,
+        damage: w.f32("damage")?,
+        speed: w.f32("speed")?,
+        radius: w.f32("radius")?,
+        lifetime: w.f32("lifetime")?,
+        pierce: w.u32("pierce")?,
+        bounces: w.u32("bounces")?,
+        element,
+        look,
+    };
+    if !(wand.cast_delay > 0.0 && wand.speed >= 0.0 && wand.radius >= 0.0 && wand.lifetime > 0.0 && wand.damage >= 0.0) {
+        return Err(CoreError::arg("wand: cast_delay and lifetime must be > 0; damage, speed, radius ≥ 0"));
+    }
+    Ok(wand)
+}

@@ -1,0 +1,343 @@
+//! `World`: the simulation as Python sees it. One `step` per 60 Hz tick
+//! reads the caller's input arrays and writes its output arrays (DESIGN §3),
+//! with the GIL released while the core runs.
+
+use numpy::PyReadonlyArray1;
+use pyo3::prelude::*;
+
+use super::arrays::{readonly1, readonly2, readwrite1, readwrite2, Spec};
+use super::config::{fixed_wand, rules, world_config};
+use crate::sim::commands::{Command, COMMAND_WIDTH};
+use crate::sim::config::Element;
+use crate::sim::events::Event;
+use crate::sim::player::{Controls, CONTROLS_WIDTH};
+use crate::sim::pools::{NewProjectile, Owner};
+use crate::sim::{CoreError, World as CoreWorld};
+use crate::vm::Wand;
+
+/// Column layouts of the frame buffers, exported as module constants so
+/// that Python never hard-codes a column number.
+pub mod layout {
+    pub const ENEMY_COLUMNS: usize = 6; // x, y, kind, radius, hp fraction, flags
+    pub const PROJECTILE_COLUMNS: usize = 7; // x, y, look, radius, vx, vy (px/s), owner
+    pub const PICKUP_COLUMNS: usize = 4; // x, y, value, radius
+    pub const EVENT_COLUMNS: usize = 6; // kind, a, b, x, y, value
+    pub const PLAYER_WIDTH: usize = 14;
+
+    pub const ENEMY_FLAG_ELITE: usize = 1;
+    pub const ENEMY_FLAG_VULNERABLE: usize = 2;
+    pub const ENEMY_FLAG_WEAK: usize = 4;
+
+    pub const CONSTANTS: &[(&str, usize)] = &[
+        ("CONTROLS_WIDTH", super::CONTROLS_WIDTH),
+        ("COMMAND_WIDTH", super::COMMAND_WIDTH),
+        ("ENEMY_COLUMNS", ENEMY_COLUMNS),
+        ("PROJECTILE_COLUMNS", PROJECTILE_COLUMNS),
+        ("PICKUP_COLUMNS", PICKUP_COLUMNS),
+        ("EVENT_COLUMNS", EVENT_COLUMNS),
+        ("PLAYER_WIDTH", PLAYER_WIDTH),
+        ("ENEMY_FLAG_ELITE", ENEMY_FLAG_ELITE),
+        ("ENEMY_FLAG_VULNERABLE", ENEMY_FLAG_VULNERABLE),
+        ("ENEMY_FLAG_WEAK", ENEMY_FLAG_WEAK),
+    ];
+}
+use layout::*;
+
+const CONTROLS: Spec = Spec { name: "controls", dtype: "float32", shape: &[Some(CONTROLS_WIDTH)] };
+const COMMANDS: Spec = Spec { name: "commands", dtype: "float64", shape: &[None, Some(COMMAND_WIDTH)] };
+const ENEMIES: Spec = Spec { name: "enemies", dtype: "float32", shape: &[None, Some(ENEMY_COLUMNS)] };
+const PROJECTILES: Spec = Spec { name: "projectiles", dtype: "float32", shape: &[None, Some(PROJECTILE_COLUMNS)] };
+const PICKUPS: Spec = Spec { name: "pickups", dtype: "float32", shape: &[None, Some(PICKUP_COLUMNS)] };
+const PLAYER: Spec = Spec { name: "player", dtype: "float64", shape: &[Some(PLAYER_WIDTH)] };
+const EVENTS: Spec = Spec { name: "events", dtype: "float64", shape: &[None, Some(EVENT_COLUMNS)] };
+
+#[pyclass(module = "artificer._core")]
+pub struct World {
+    inner: CoreWorld,
+    /// Commands decoded this frame (kept to reuse its capacity).
+    commands: Vec<Command>,
+}
+
+#[pymethods]
+impl World {
+    /// A world from plain config data (see `artificer.engine.world_config`).
+    #[new]
+    fn new(config: &Bound<'_, PyAny>, seed: u64) -> PyResult<Self> {
+        let cfg = world_config(config, seed)?;
+        Ok(World { inner: CoreWorld::new(cfg)?, commands: Vec::new() })
+    }
+
+    /// One tick. Returns `(enemies, projectiles, pickups, events, hits,
+    /// damage_dealt)`: live counts (a render buffer holds the first rows
+    /// that fit), events this frame (the rest are read with `read_events`),
+    /// projectile hits and damage dealt this frame.
+    #[allow(clippy::too_many_arguments)]
+    fn step(
+        &mut self,
+        py: Python<'_>,
+        controls: &Bound<'_, PyAny>,
+        commands: &Bound<'_, PyAny>,
+        n_commands: i64,
+        enemies: &Bound<'_, PyAny>,
+        projectiles: &Bound<'_, PyAny>,
+        pickups: &Bound<'_, PyAny>,
+        player: &Bound<'_, PyAny>,
+        events: &Bound<'_, PyAny>,
+    ) -> PyResult<(usize, usize, usize, usize, u32, f64)> {
+        let controls = decode_controls(&readonly1::<f32>(controls, &CONTROLS)?)?;
+        let command_rows = readonly2::<f64>(commands, &COMMANDS)?;
+        let rows = command_rows.as_array();
+        if n_commands < 0 || n_commands as usize > rows.nrows() {
+            return Err(CoreError::arg(format!(
+                "n_commands must be in 0..={} (the command array's rows), got {n_commands}",
+                rows.nrows()
+            ))
+            .into());
+        }
+        self.commands.clear();
+        let kinds = self.inner.kinds().len();
+        for (i, row) in rows.outer_iter().take(n_commands as usize).enumerate() {
+            let row = row.as_slice().ok_or_else(|| CoreError::arg("commands: rows must be contiguous"))?;
+            self.commands.push(Command::decode(row, i, kinds)?);
+        }
+        let mut enemies = readwrite2::<f32>(enemies, &ENEMIES)?;
+        let mut projectiles = readwrite2::<f32>(projectiles, &PROJECTILES)?;
+        let mut pickups = readwrite2::<f32>(pickups, &PICKUPS)?;
+        let mut player = readwrite1::<f64>(player, &PLAYER)?;
+        let mut events = readwrite2::<f64>(events, &EVENTS)?;
+        let (e_out, p_out, k_out, pl_out, ev_out) = (
+            slice_mut(&mut enemies)?,
+            slice_mut(&mut projectiles)?,
+            slice_mut(&mut pickups)?,
+            player.as_slice_mut().map_err(|_| CoreError::arg("player: not contiguous"))?,
+            slice_mut(&mut events)?,
+        );
+        let (world, cmds) = (&mut self.inner, &self.commands);
+        let counts = py.detach(move || {
+            let counts = world.step(&controls, cmds);
+            write_enemies(world, e_out);
+            write_projectiles(world, p_out);
+            write_pickups(world, k_out);
+            write_player(world, pl_out);
+            write_events(world.events(), 0, ev_out);
+            counts
+        });
+        Ok((counts.enemies, counts.projectiles, counts.pickups, counts.events, counts.hits, counts.damage_dealt as f64))
+    }
+
+    /// Copies this frame's events from index `start` on into `events`
+    /// (for a frame with more events than the buffer has rows); returns how
+    /// many rows were written.
+    fn read_events(&self, events: &Bound<'_, PyAny>, start: i64) -> PyResult<usize> {
+        if start < 0 {
+            return Err(CoreError::arg(format!("start must be ≥ 0, got {start}")).into());
+        }
+        let mut events = readwrite2::<f64>(events, &EVENTS)?;
+        Ok(write_events(self.inner.events(), start as usize, slice_mut(&mut events)?))
+    }
+
+    /// Arms the player with the foundation's fixed wand (balance.json's
+    /// `default_wand` data); `look` is what to draw its projectiles as.
+    #[pyo3(signature = (wand, look = 0))]
+    fn set_wand(&mut self, wand: &Bound<'_, PyAny>, look: u16) -> PyResult<()> {
+        self.inner.wand = Wand::fixed(fixed_wand(wand, look)?);
+        Ok(())
+    }
+
+    /// Disarms the player (the stress workload, or between waves).
+    fn clear_wand(&mut self) {
+        self.inner.wand = Wand::Unarmed;
+    }
+
+    /// Switches harness rules (`player_fixed`, `player_invulnerable`,
+    /// `enemies_immortal`, `respawn_spent_projectiles`, `no_hit_memory`).
+    fn set_rules(&mut self, rules_dict: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.inner.set_rules(rules(rules_dict)?);
+        Ok(())
+    }
+
+    /// Worker threads for the neighbour searches; the state hash is the same
+    /// for every count.
+    fn set_threads(&mut self, threads: i64) -> PyResult<()> {
+        if threads < 1 {
+            return Err(CoreError::arg(format!("threads must be ≥ 1, got {threads}")).into());
+        }
+        Ok(self.inner.set_threads(threads as usize)?)
+    }
+
+    #[getter]
+    fn threads(&self) -> usize {
+        self.inner.threads()
+    }
+
+    fn set_player_position(&mut self, x: f32, y: f32) -> PyResult<()> {
+        Ok(self.inner.set_player_position(x, y)?)
+    }
+
+    /// Places enemies of `kind` directly (harnesses, the stress workload),
+    /// without stepping: float32 arrays of equal length.
+    #[pyo3(signature = (kind, x, y, elite = false))]
+    fn spawn_enemies(
+        &mut self,
+        kind: i64,
+        x: PyReadonlyArray1<'_, f32>,
+        y: PyReadonlyArray1<'_, f32>,
+        elite: bool,
+    ) -> PyResult<usize> {
+        let (x, y) = (x.as_array(), y.as_array());
+        if x.len() != y.len() {
+            return Err(CoreError::arg("spawn_enemies: x and y must have the same length").into());
+        }
+        if kind < 0 || kind as usize >= self.inner.kinds().len() {
+            return Err(CoreError::arg(format!("unknown enemy kind {kind} (there are {} kinds)", self.inner.kinds().len())).into());
+        }
+        for (&px, &py) in x.iter().zip(y.iter()) {
+            self.inner.spawn_enemy(kind as u16, elite, px, py)?;
+        }
+        Ok(x.len())
+    }
+
+    /// Places projectiles directly (harnesses, the stress workload): float32
+    /// arrays of equal length; velocities in px/s. Bounce off every wall
+    /// and never expire.
+    #[pyo3(signature = (x, y, vx, vy, radius, damage, pierce))]
+    #[allow(clippy::too_many_arguments)]
+    fn spawn_projectiles(
+        &mut self,
+        x: PyReadonlyArray1<'_, f32>,
+        y: PyReadonlyArray1<'_, f32>,
+        vx: PyReadonlyArray1<'_, f32>,
+        vy: PyReadonlyArray1<'_, f32>,
+        radius: f32,
+        damage: f32,
+        pierce: i64,
+    ) -> PyResult<usize> {
+        let (x, y, vx, vy) = (x.as_array(), y.as_array(), vx.as_array(), vy.as_array());
+        let n = x.len();
+        if y.len() != n || vx.len() != n || vy.len() != n {
+            return Err(CoreError::arg("spawn_projectiles: x, y, vx, vy must have the same length").into());
+        }
+        if pierce < 0 {
+            return Err(CoreError::arg(format!("pierce must be ≥ 0, got {pierce}")).into());
+        }
+        let all = x.iter().chain(y.iter()).chain(vx.iter()).chain(vy.iter());
+        if all.into_iter().any(|v| !v.is_finite()) {
+            return Err(CoreError::arg("spawn_projectiles: positions and velocities must be finite").into());
+        }
+        for i in 0..n {
+            self.inner.spawn_projectile(NewProjectile {
+                x: x[i],
+                y: y[i],
+                vx: vx[i],
+                vy: vy[i],
+                radius,
+                damage,
+                crit_chance: 0.0,
+                element: Element::Physical,
+                pierce: pierce as u32,
+                bounces: u32::MAX,
+                life: f32::INFINITY,
+                owner: Owner::Player,
+                look: 0,
+            })?;
+        }
+        Ok(n)
+    }
+
+    /// R-DET-1: a digest of the whole simulation state.
+    fn state_hash(&self) -> u64 {
+        self.inner.state_hash()
+    }
+
+    /// Ticks stepped so far.
+    #[getter]
+    fn frame(&self) -> u64 {
+        self.inner.frame()
+    }
+
+    #[getter]
+    fn enemy_count(&self) -> usize {
+        self.inner.enemies.len()
+    }
+
+    #[getter]
+    fn projectile_count(&self) -> usize {
+        self.inner.projectiles.len()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<World frame={} enemies={} projectiles={} pickups={}>",
+            self.inner.frame(),
+            self.inner.enemies.len(),
+            self.inner.projectiles.len(),
+            self.inner.pickups.len()
+        )
+    }
+}
+
+fn slice_mut<'a, T: numpy::Element>(a: &'a mut numpy::PyReadwriteArray2<'_, T>) -> Result<&'a mut [T], CoreError> {
+    a.as_slice_mut().map_err(|_| CoreError::arg("buffer is not contiguous"))
+}
+
+fn decode_controls(c: &PyReadonlyArray1<'_, f32>) -> Result<Controls, CoreError> {
+    let v = c.as_slice().map_err(|_| CoreError::arg("controls: not contiguous"))?;
+    if let Some(i) = v.iter().position(|x| !x.is_finite()) {
+        return Err(CoreError::arg(format!("controls[{i}] is not a finite number ({})", v[i])));
+    }
+    Ok(Controls {
+        move_x: v[0],
+        move_y: v[1],
+        aim_x: v[2],
+        aim_y: v[3],
+        dash: v[4] != 0.0,
+        aim_at_point: v[5] != 0.0,
+    })
+}
+
+fn write_enemies(w: &CoreWorld, out: &mut [f32]) {
+    let e = &w.enemies;
+    for (i, row) in out.chunks_exact_mut(ENEMY_COLUMNS).take(e.len()).enumerate() {
+        let flags = (e.elite[i] as usize * ENEMY_FLAG_ELITE)
+            | ((e.vulnerable[i] > 0.0) as usize * ENEMY_FLAG_VULNERABLE)
+            | ((e.weak[i] > 0.0) as usize * ENEMY_FLAG_WEAK);
+        row.copy_from_slice(&[e.x[i], e.y[i], e.kind[i] as f32, e.radius[i], e.hp[i] / e.hp_max[i], flags as f32]);
+    }
+}
+
+fn write_projectiles(w: &CoreWorld, out: &mut [f32]) {
+    let p = &w.projectiles;
+    for (i, row) in out.chunks_exact_mut(PROJECTILE_COLUMNS).take(p.len()).enumerate() {
+        let (vx, vy) = (p.vx[i] * w.config().tick_hz as f32, p.vy[i] * w.config().tick_hz as f32);
+        row.copy_from_slice(&[p.x[i], p.y[i], p.look[i] as f32, p.radius[i], vx, vy, p.owner[i] as u8 as f32]);
+    }
+}
+
+fn write_pickups(w: &CoreWorld, out: &mut [f32]) {
+    let k = &w.pickups;
+    for (i, row) in out.chunks_exact_mut(PICKUP_COLUMNS).take(k.len()).enumerate() {
+        row.copy_from_slice(&[k.x[i], k.y[i], k.value[i] as f32, k.radius[i]]);
+    }
+}
+
+/// x, y, hp, hp_max, mana, mana_max, ward, strength, invulnerable,
+/// dash_cooldown, dash_left, alive, moving, radius.
+fn write_player(w: &CoreWorld, out: &mut [f64]) {
+    let p = &w.player;
+    let row = [
+        p.x, p.y, p.hp, p.hp_max, p.mana, p.mana_max, p.ward, p.strength, p.invulnerable, p.dash_cooldown,
+        p.dash_left, p.alive as u8 as f32, p.moving as u8 as f32, p.radius,
+    ];
+    for (o, v) in out.iter_mut().zip(row) {
+        *o = v as f64;
+    }
+}
+
+fn write_events(events: &[Event], start: usize, out: &mut [f64]) -> usize {
+    let mut n = 0;
+    for (row, e) in out.chunks_exact_mut(EVENT_COLUMNS).zip(events.iter().skip(start)) {
+        row.copy_from_slice(&e.row());
+        n += 1;
+    }
+    n
+}

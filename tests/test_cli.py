@@ -1,0 +1,83 @@
+"""The `artificer` command's public contracts: the headless run and stress
+JSON (keys only ever added), deterministic output (R-DET-1), and one-line
+usage errors with exit 2."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+ARTIFICER = [sys.executable, "-m", "artificer"]
+
+
+def artificer(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*ARTIFICER, *args], capture_output=True, text=True, timeout=300)
+
+
+def test_version() -> None:
+    out = artificer("--version")
+    assert out.returncode == 0 and out.stdout.startswith("artificer ")
+
+
+def test_headless_run_completes_three_waves_identically_twice() -> None:
+    """R-SIM-1 + R-DET-1: the bot fights waves 1-3; same seed, same bytes."""
+    first = artificer("run", "--headless", "--seed", "42", "--waves", "3", "--json")
+    second = artificer("run", "--headless", "--seed", "42", "--waves", "3", "--json")
+    assert first.returncode == 0, first.stderr
+    assert first.stdout == second.stdout
+    report = json.loads(first.stdout)
+    assert report["seed"] == 42
+    assert [w["wave"] for w in report["waves"]] == [1, 2, 3]
+    for wave in report["waves"]:
+        assert set(wave) >= {"wave", "kills", "damage_dealt", "damage_taken", "max_alive", "currency", "frames"}
+        assert wave["kills"] > 0 and wave["damage_dealt"] > 0 and wave["max_alive"] > 0
+        assert wave["currency"] >= wave["kills"]  # every kill drops at least 1 gold, all collected
+    assert report["result"]["outcome"] in {"died", "survived"}
+    assert report["result"]["wave_reached"] == 3 or report["result"]["outcome"] == "died"
+    assert len(report["result"]["state_hash"]) == 16
+
+
+def test_another_seed_plays_another_run() -> None:
+    a = json.loads(artificer("run", "--headless", "--seed", "1", "--waves", "1", "--json").stdout)
+    b = json.loads(artificer("run", "--headless", "--seed", "2", "--waves", "1", "--json").stdout)
+    assert a["result"]["state_hash"] != b["result"]["state_hash"]
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["run", "--headless", "--seed", "abc"], "--seed must be an integer"),
+        (["run", "--headless", "--seed", "1.5"], "--seed must be an integer"),
+        (["run", "--headless", "--waves", "-2"], "--waves must be in 1..20"),
+        (["run", "--headless", "--waves", "21"], "--waves must be in 1..20"),
+        (["stress", "--enemies", "-5", "--projectiles", "10"], "--enemies must be in 0.."),
+        (["stress", "--enemies", "ten", "--projectiles", "10"], "--enemies must be an integer"),
+        (["stress", "--enemies", "10", "--projectiles", "10", "--frames", "0"], "--frames must be in 1.."),
+        (["stress", "--enemies", "10", "--projectiles", "10", "--layout", "spiral"], "invalid choice"),
+    ],
+)
+def test_bad_arguments_exit_2_with_one_line(args: list[str], message: str) -> None:
+    out = artificer(*args)
+    assert out.returncode == 2
+    assert message in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1, out.stderr
+
+
+def test_stress_json_contract() -> None:
+    out = artificer("stress", "--enemies", "500", "--projectiles", "1000", "--frames", "20", "--json")
+    assert out.returncode == 0, out.stderr
+    report = json.loads(out.stdout)
+    assert set(report) >= {"enemies", "projectiles", "layout", "frames", "step_ms", "hits_per_frame"}
+    assert set(report["step_ms"]) >= {"median", "p90", "p99"}
+    assert (report["enemies"], report["projectiles"], report["layout"]) == (500, 1000, "crowd")
+    assert report["hits_per_frame"] > 100  # a crowd: most projectiles are inside it
+
+
+def test_play_without_a_window_runs_headless() -> None:
+    out = artificer()
+    assert out.returncode == 0
+    assert "window comes with the UI issue" in out.stdout
+    assert "wave  1" in out.stdout
