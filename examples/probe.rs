@@ -1,0 +1,44 @@
+//! A timing probe of the stress workload, outside criterion:
+//! `cargo run --release --example probe -- ENEMIES PROJECTILES ROUNDS [THREADS] [uniform]`.
+//! Each round restores the warmed-up world (frame 10) and times frames
+//! 10..210, as the criterion bench does; prints the median step, the
+//! per-entity cost and the hits per frame.
+
+use std::time::Instant;
+
+use artificer_core::sim::player::Controls;
+use artificer_core::sim::stress::{stress_world, warm_up, Layout};
+
+const FRAMES: usize = 200;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let num = |i: usize, default: usize| args.get(i).map_or(default, |a| a.parse().expect("a number"));
+    let (enemies, projectiles, rounds, threads) = (num(0, 10_000), num(1, 20_000), num(2, 5), num(3, 1));
+    let layout = if args.get(4).is_some_and(|a| a == "uniform") { Layout::Uniform } else { Layout::Crowd };
+    let mut warm = stress_world(enemies, projectiles, layout, 1);
+    warm.set_threads(threads).unwrap();
+    warm_up(&mut warm);
+
+    let mut times = Vec::with_capacity(rounds * FRAMES);
+    let mut hits = 0u64;
+    for _ in 0..rounds {
+        let mut world = warm.clone();
+        for _ in 0..FRAMES {
+            let t = Instant::now();
+            let c = world.step(&Controls::default(), &[]);
+            times.push(t.elapsed().as_secs_f64() * 1e3);
+            hits += c.hits as u64;
+        }
+    }
+    times.sort_by(f64::total_cmp);
+    let median = times[times.len() / 2];
+    let per_entity_ns = median * 1e6 / (enemies + projectiles) as f64;
+    println!(
+        "{enemies}/{projectiles} {layout:?} {threads}t: median {median:.3} ms ({per_entity_ns:.1} ns/entity), \
+         p10 {:.3}, p90 {:.3}, hits/frame {:.0}",
+        times[times.len() / 10],
+        times[times.len() * 9 / 10],
+        hits as f64 / (rounds * FRAMES) as f64
+    );
+}
