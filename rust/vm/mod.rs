@@ -1,9 +1,17 @@
 //! The wand: what the player fires, and when.
 //!
 //! `Wand::cast` is the one interface the world calls each tick. Today the
-//! only wand is the fixed spark bolt of the foundation (one bolt every
-//! `cast_delay` at the aim point); the spell VM (compiled programs with mana
-//! gating, GAME_RULES §3–4) becomes another variant behind the same call.
+//! only wand wired into the world is the fixed spark bolt of the foundation
+//! (one bolt every `cast_delay` at the aim point); the spell VM — `board`,
+//! `compile`, `program`, `exec`, `mana` — becomes another variant behind
+//! the same call.
+
+pub mod board;
+pub mod compile;
+pub mod exec;
+pub mod mana;
+pub mod program;
+pub mod spell;
 
 use crate::sim::config::Element;
 use crate::sim::events::{Event, EventKind};

@@ -1,0 +1,532 @@
+//! The spell VM against GAME_RULES §2–§4: one test per opcode and rule id,
+//! on a small hand-made catalog (the shipped catalog is tested from Python).
+
+use artificer_core::sim::config::Element;
+use artificer_core::vm::board::{CoreDef, Dir, Slot};
+use artificer_core::vm::compile::{Compiler, Recipe};
+use artificer_core::vm::exec::{CastOutput, CastRules, Caster, Senses, VmEvent};
+use artificer_core::vm::mana::{Mana, ManaRules};
+use artificer_core::vm::program::{Program, Warning};
+use artificer_core::vm::spell::*;
+
+fn bolt(damage: f32) -> ActionDef {
+    ActionDef {
+        kind: ActionKind::Projectile,
+        damage,
+        speed: 480.0,
+        radius: 4.0,
+        lifetime: 1.5,
+        spread: 0.0,
+        pierce: 0,
+        bounces: 0,
+        explode_radius: 0.0,
+        chain: 0,
+        chain_range: 0.0,
+        homing: 0.0,
+        path: Path::Straight,
+        zone_pull: 0.0,
+        zone_heal: 0.0,
+        zone_dps: 0.0,
+        summon_period: 0.0,
+        moving_multiplier: 1.0,
+        charge: None,
+    }
+}
+
+fn spell(id: &str, family: Family, cost: f32, cpu: u32, delay: f32, effect: Effect) -> SpellDef {
+    SpellDef { id: id.into(), family, mana_cost: cost, cpu, cast_delay: delay, element: None, effect }
+}
+
+fn modifier(f: impl FnOnce(&mut ShotMod)) -> Effect {
+    let mut m = ShotMod::identity();
+    f(&mut m);
+    Effect::Modifier(m)
+}
+
+/// The test catalog; indices are the constants below.
+fn catalog() -> Vec<SpellDef> {
+    use Family::*;
+    vec![
+        spell("spark_bolt", Action, 5.0, 1, 0.0, Effect::Action(bolt(3.0))),
+        spell("double_cast", Multicast, 2.0, 1, 0.0, Effect::Multicast { count: 2, spread: 10.0 }),
+        spell("triple_cast", Multicast, 4.0, 1, 0.0, Effect::Multicast { count: 3, spread: 20.0 }),
+        spell("spread_mod", Modifier, 0.0, 1, 0.0, modifier(|m| m.spread_add = 30.0)),
+        spell("damage_plus", Modifier, 15.0, 1, 0.1, modifier(|m| m.damage_flat = 5.0)),
+        spell("trigger_on_hit", Trigger, 10.0, 2, 0.0, Effect::Trigger(TriggerDef { kind: TriggerKind::OnHit, delay: 0.0, carrier: bolt(2.0) })),
+        spell("trigger_timer_long", Trigger, 10.0, 2, 0.0, Effect::Trigger(TriggerDef { kind: TriggerKind::Timer, delay: 1.0, carrier: bolt(2.0) })),
+        spell("speed_zero", Modifier, 8.0, 1, 0.0, modifier(|m| m.speed_mult = 0.0)),
+        spell("nuke", Action, 200.0, 3, 1.0, Effect::Action(ActionDef { kind: ActionKind::Blast, explode_radius: 160.0, ..bolt(200.0) })),
+        spell("summon_turret", Action, 30.0, 2, 0.0, Effect::Action(ActionDef { kind: ActionKind::Summon, summon_period: 0.5, lifetime: 8.0, ..bolt(0.0) })),
+        spell("chain_bolt", Action, 60.0, 2, 0.0, Effect::Action(ActionDef { chain: 3, chain_range: 120.0, ..bolt(6.0) })),
+        spell("vampiric", Modifier, 8.0, 1, 0.0, modifier(|m| m.lifesteal_add = 0.2)),
+        spell("loop", Logic, 0.0, 1, 0.0, Effect::Logic(LogicDef::Loop { span: 1, count: 5, grants_budget: false })),
+        spell("gatling_loop", Logic, 0.0, 2, 0.0, Effect::Logic(LogicDef::Loop { span: 1, count: 5, grants_budget: true })),
+        spell("if_moving", Logic, 0.0, 1, 0.0, Effect::Logic(LogicDef::Gate { cond: Cond::Moving, span: 1 })),
+        spell("halt", Logic, 0.0, 1, 0.0, Effect::Logic(LogicDef::Halt)),
+        spell("charge_counter", Logic, 0.0, 1, 0.0, Effect::Logic(LogicDef::ChargeCounter { n: 3 })),
+        spell("kill_combo", Logic, 0.0, 1, 0.0, Effect::Logic(LogicDef::KillCombo { n: 2 })),
+        spell("splitter", Modifier, 0.0, 1, 0.0, modifier(|m| m.splitter = true)),
+        spell("water_wave", Action, 20.0, 2, 0.0, Effect::Action(bolt(4.0))),
+        spell("plasma_storm", Action, 40.0, 3, 0.0, Effect::Action(bolt(30.0))),
+        spell("fire_infusion", Modifier, 8.0, 1, 0.0, modifier(|m| m.element = Some(Element::Fire))),
+        spell("ice_infusion", Modifier, 8.0, 1, 0.0, modifier(|m| m.element = Some(Element::Ice))),
+        spell("if_hp_low", Logic, 0.0, 1, 0.0, Effect::Logic(LogicDef::Gate { cond: Cond::HpLow(0.3), span: 1 })),
+        spell("reg_add_a", Logic, 0.0, 1, 0.0, Effect::Logic(LogicDef::RegAdd { reg: 0, value: 1 })),
+        spell("halt_if_a_lt", Logic, 0.0, 1, 0.0, Effect::Logic(LogicDef::HaltIf(Cond::RegLt(0, 3)))),
+        spell("reg_set_a", Logic, 0.0, 1, 0.0, Effect::Logic(LogicDef::RegSet { reg: 0, value: 0 })),
+        spell("pierce_plus", Modifier, 8.0, 1, 0.0, modifier(|m| m.pierce_add = 2)),
+        spell("big_loop", Logic, 0.0, 1, 0.0, Effect::Logic(LogicDef::Loop { span: 2, count: 1000, grants_budget: false })),
+    ]
+}
+
+fn id(name: &str) -> u16 {
+    catalog().iter().position(|s| s.id == name).unwrap_or_else(|| panic!("no spell {name}")) as u16
+}
+
+fn recipes() -> Vec<Recipe> {
+    vec![Recipe { id: "plasma".into(), inputs: (id("water_wave"), id("chain_bolt")), product: id("plasma_storm"), anywhere: false }]
+}
+
+fn compile(core: &CoreDef, names: &[&str]) -> Program {
+    let cards: Vec<Option<u16>> = names.iter().map(|n| if n.is_empty() { None } else { Some(id(n)) }).collect();
+    let spells = catalog();
+    let recipes = recipes();
+    Compiler::new(&spells, &recipes).compile(core, &cards).unwrap()
+}
+
+fn starter(slots: usize) -> CoreDef {
+    CoreDef::row("starter", slots, 100.0, 5.0, 0.25, 20)
+}
+
+fn caster(core: &CoreDef, names: &[&str], mana: f32) -> Caster {
+    let program = compile(core, names);
+    let mut m = Mana::new(core.mana_max, core.mana_regen, ManaRules::default());
+    m.current = mana;
+    Caster::new(program, m, CastRules::default(), core.cast_delay, core.recharge, core.cpu_limit, core.flags.persistent_memory, core.flags.infinite_spells, 1)
+}
+
+fn senses() -> Senses {
+    Senses { hp: 100.0, hp_max: 100.0, moving: false, nearest_enemy: f32::INFINITY }
+}
+
+/// One cast: (spell ids fired, mana after, events).
+fn cast(c: &mut Caster) -> (Vec<String>, f32, Vec<VmEvent>) {
+    let mut out = CastOutput::default();
+    c.cast(&mut senses(), &mut out);
+    let names = catalog();
+    (out.emissions.iter().map(|e| names[e.spell as usize].id.clone()).collect(), c.mana.current, out.events)
+}
+
+// ---- R-MANA-9: the seed's six runtime tests -------------------------------
+
+/// R-MANA-9 (2): `[damage_plus, spark_bolt]` at full mana spends 20.
+#[test]
+fn r_mana_9_damage_plus_spark_spends_20() {
+    let mut c = caster(&starter(2), &["damage_plus", "spark_bolt"], 100.0);
+    let (fired, mana, _) = cast(&mut c);
+    assert_eq!(fired, ["spark_bolt"]);
+    assert_eq!(mana, 80.0);
+}
+
+/// R-MANA-9 (3), R-MANA-6: mana 3 fires nothing, and the timer still resets.
+#[test]
+fn r_mana_9_three_mana_fires_nothing_and_the_timer_resets() {
+    let mut c = caster(&starter(3), &["spark_bolt", "spark_bolt", "spark_bolt"], 3.0);
+    c.mana.regen = 0.0;
+    let mut out = CastOutput::default();
+    assert!(c.tick(1.0 / 60.0, &mut senses(), &mut out));
+    assert!(out.emissions.is_empty());
+    assert!(matches!(out.events[0], VmEvent::CastAbandoned { node: 0 }));
+    assert!(c.timer > 0.2, "holding your breath: the cast delay still runs ({})", c.timer);
+}
+
+/// R-MANA-9 (4), R-MANA-3: mana 8, double cast, [spark, spark]: the first
+/// fires, the second can't be paid and the rest is abandoned.
+#[test]
+fn r_mana_9_double_cast_with_8_mana_fires_the_first_only() {
+    let mut c = caster(&starter(3), &["double_cast", "spark_bolt", "spark_bolt"], 8.0);
+    let (fired, mana, events) = cast(&mut c);
+    assert_eq!(fired, ["spark_bolt"]);
+    assert_eq!(mana, 1.0);
+    assert!(events.iter().any(|e| matches!(e, VmEvent::CastAbandoned { node: 2 })));
+}
+
+/// R-MANA-9 (6): damage and pierce modifiers still apply when affordable.
+#[test]
+fn r_mana_9_modifiers_behave_when_affordable() {
+    let mut c = caster(&starter(3), &["damage_plus", "pierce_plus", "spark_bolt"], 100.0);
+    let mut out = CastOutput::default();
+    c.cast(&mut senses(), &mut out);
+    let e = out.emissions[0];
+    assert_eq!((e.shot.damage_flat, e.shot.pierce), (5.0, 2));
+    assert_eq!(c.mana.current, 100.0 - 15.0 - 8.0 - 5.0);
+}
+
+// ---- R-VM-3: one cast ------------------------------------------------------
+
+/// R-VM-3: the budget is 1; the second action waits for the next cast, and
+/// nodes after the cast's end cost nothing (R-MANA-4).
+#[test]
+fn r_vm_3_budget_of_one_and_unexecuted_nodes_are_free() {
+    let mut c = caster(&starter(2), &["spark_bolt", "spark_bolt"], 100.0);
+    let (fired, mana, _) = cast(&mut c);
+    assert_eq!((fired.len(), mana), (1, 95.0));
+}
+
+/// R-VM-3 + §3.8 Shotgun: triple cast fires three spread bolts at once.
+#[test]
+fn r_vm_3_shotgun_fires_three_spread_bolts() {
+    let mut c = caster(&starter(5), &["triple_cast", "spread_mod", "spark_bolt", "spark_bolt", "spark_bolt"], 100.0);
+    let mut out = CastOutput::default();
+    c.cast(&mut senses(), &mut out);
+    assert_eq!(out.emissions.len(), 3);
+    let mut angles: Vec<f32> = out.emissions.iter().map(|e| e.angle).collect();
+    angles.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    assert!(angles[0] < -0.05 && angles[2] > 0.05, "fanned out: {angles:?}");
+    assert_eq!(c.mana.current, 100.0 - 4.0 - 0.0 - 15.0);
+}
+
+// ---- R-VM-4/5: triggers and summons ----------------------------------------
+
+/// R-VM-4, R-MANA-5: a trigger's carrier fires now; its payload runs later,
+/// for free; modifiers before it shape the carrier, after it the payload.
+#[test]
+fn r_vm_4_trigger_payload_runs_later_and_free() {
+    let mut c = caster(&starter(4), &["fire_infusion", "trigger_on_hit", "ice_infusion", "spark_bolt"], 100.0);
+    let mut out = CastOutput::default();
+    c.cast(&mut senses(), &mut out);
+    assert_eq!(out.emissions.len(), 1);
+    let carrier = out.emissions[0];
+    assert_eq!(carrier.shot.element, Some(Element::Fire));
+    let (kind, _, payload) = carrier.trigger.expect("a carrier");
+    assert_eq!(kind, TriggerKind::OnHit);
+    assert_eq!(c.mana.current, 100.0 - 8.0 - 10.0, "payload nodes unpaid at cast time");
+    let mut later = CastOutput::default();
+    c.run_free(payload, &mut senses(), &mut later);
+    assert_eq!(later.emissions.len(), 1);
+    assert_eq!(later.emissions[0].shot.element, Some(Element::Ice));
+    assert_eq!(c.mana.current, 82.0, "payloads don't pay");
+}
+
+/// R-VM-4: payloads nest — a trigger inside a payload is a carrier too.
+#[test]
+fn r_vm_4_payloads_nest() {
+    let mut c = caster(&starter(3), &["trigger_on_hit", "trigger_timer_long", "spark_bolt"], 100.0);
+    let mut out = CastOutput::default();
+    c.cast(&mut senses(), &mut out);
+    let (_, _, outer) = out.emissions[0].trigger.unwrap();
+    let mut inner = CastOutput::default();
+    c.run_free(outer, &mut senses(), &mut inner);
+    let (kind, delay, payload) = inner.emissions[0].trigger.unwrap();
+    assert_eq!((kind, delay), (TriggerKind::Timer, 1.0));
+    let mut last = CastOutput::default();
+    c.run_free(payload, &mut senses(), &mut last);
+    assert_eq!(last.emissions.len(), 1);
+}
+
+/// §3.8 Nuke delivery: `[trigger_timer 1s][speed_zero][damage_plus][damage_plus][nuke]`
+/// on a core whose pool affords it (R-MANA-7).
+#[test]
+fn nuke_delivery_compiles_to_a_timed_carrier_with_a_boosted_nuke() {
+    let heavy = CoreDef::row("heavy", 5, 260.0, 10.0, 0.5, 20);
+    let mut c = caster(&heavy, &["trigger_timer_long", "speed_zero", "damage_plus", "damage_plus", "nuke"], 260.0);
+    let mut out = CastOutput::default();
+    c.cast(&mut senses(), &mut out);
+    let (kind, delay, payload) = out.emissions[0].trigger.unwrap();
+    assert_eq!((kind, delay), (TriggerKind::Timer, 1.0));
+    let mut boom = CastOutput::default();
+    c.run_free(payload, &mut senses(), &mut boom);
+    let nuke = boom.emissions[0];
+    assert_eq!(nuke.action.kind, ActionKind::Blast);
+    assert_eq!(nuke.shot.speed_mult, 0.0);
+    assert_eq!(nuke.shot.damage_flat, 10.0);
+}
+
+/// R-MANA-7: nuke costs more than the base pool holds.
+#[test]
+fn r_mana_7_nuke_needs_a_bigger_pool() {
+    let mut c = caster(&starter(1), &["nuke"], 100.0);
+    let (fired, _, events) = cast(&mut c);
+    assert!(fired.is_empty() && matches!(events[0], VmEvent::CastAbandoned { .. }));
+}
+
+/// R-VM-5: a summon takes the following nodes as its own program.
+#[test]
+fn r_vm_5_summon_takes_the_following_nodes() {
+    let mut c = caster(&starter(3), &["summon_turret", "chain_bolt", "vampiric"], 100.0);
+    let mut out = CastOutput::default();
+    c.cast(&mut senses(), &mut out);
+    assert_eq!(out.emissions.len(), 1);
+    let program = out.emissions[0].summon.expect("a summon");
+    assert_eq!(program.len(), 2);
+    assert_eq!(c.mana.current, 70.0);
+    let mut shots = CastOutput::default();
+    c.run_free(program, &mut senses(), &mut shots);
+    assert_eq!(shots.emissions.len(), 1);
+}
+
+// ---- R-VM-6/7/8: logic ----------------------------------------------------
+
+/// R-VM-6, R-MANA-4: a false gate skips its span, and the skipped node is free.
+#[test]
+fn r_vm_6_gate_skips_its_span_for_free() {
+    let mut c = caster(&starter(3), &["if_moving", "damage_plus", "spark_bolt"], 100.0);
+    let mut out = CastOutput::default();
+    c.cast(&mut senses(), &mut out);
+    assert_eq!(out.emissions[0].shot.damage_flat, 0.0);
+    assert_eq!(c.mana.current, 95.0);
+    let mut moving = Senses { moving: true, ..senses() };
+    let mut out = CastOutput::default();
+    c.cast(&mut moving, &mut out);
+    assert_eq!(out.emissions[0].shot.damage_flat, 5.0);
+}
+
+/// R-VM-6: if_hp_low reads the player's HP.
+#[test]
+fn r_vm_6_if_hp_low() {
+    let mut c = caster(&starter(3), &["if_hp_low", "damage_plus", "spark_bolt"], 100.0);
+    let mut hurt = Senses { hp: 20.0, ..senses() };
+    let mut out = CastOutput::default();
+    c.cast(&mut hurt, &mut out);
+    assert_eq!(out.emissions[0].shot.damage_flat, 5.0);
+}
+
+/// R-VM-7: a loop's nodes spend the budget; the gatling loop grants its own.
+#[test]
+fn r_vm_7_loop_spends_budget_gatling_grants_it() {
+    let mut plain = caster(&starter(2), &["loop", "spark_bolt"], 100.0);
+    assert_eq!(cast(&mut plain).0.len(), 1);
+    let mut gatling = caster(&starter(2), &["gatling_loop", "spark_bolt"], 100.0);
+    let (fired, mana, _) = cast(&mut gatling);
+    assert_eq!(fired.len(), 5);
+    assert_eq!(mana, 75.0, "loop bodies pay (R-MANA-5)");
+}
+
+/// R-VM-8: a cast stops after cpu_limit × 8 node-steps.
+#[test]
+fn r_vm_8_step_budget_bounds_a_cast() {
+    let mut c = caster(&starter(3), &["big_loop", "reg_add_a", "if_moving"], 100.0);
+    let (_, _, events) = cast(&mut c);
+    assert!(events.contains(&VmEvent::CpuExhausted));
+    assert!(c.registers[0] <= 20 * 8);
+}
+
+/// R-VM-6: halt ends the cast.
+#[test]
+fn halt_ends_the_cast() {
+    let mut c = caster(&starter(3), &["double_cast", "halt", "spark_bolt"], 100.0);
+    assert!(cast(&mut c).0.is_empty());
+}
+
+/// R-REG-1/2: the raw register program "A+1 → if A<3 end → A=0 → spark"
+/// and the packaged Charge Counter both fire once every 3 casts.
+#[test]
+fn r_reg_2_charge_counter_fires_every_n_casts() {
+    let mut raw = caster(&starter(4), &["reg_add_a", "halt_if_a_lt", "reg_set_a", "spark_bolt"], 100.0);
+    let mut packaged = caster(&starter(2), &["charge_counter", "spark_bolt"], 100.0);
+    let raw_fired: Vec<usize> = (0..6).map(|_| cast(&mut raw).0.len()).collect();
+    let packaged_fired: Vec<usize> = (0..6).map(|_| cast(&mut packaged).0.len()).collect();
+    assert_eq!(raw_fired, [0, 0, 1, 0, 0, 1]);
+    assert_eq!(packaged_fired, [0, 0, 1, 0, 0, 1]);
+}
+
+/// R-REG-2: Kill Combo(2) fires once 2 kills have accumulated, then resets.
+#[test]
+fn r_reg_2_kill_combo() {
+    let mut c = caster(&starter(2), &["kill_combo", "spark_bolt"], 100.0);
+    assert!(cast(&mut c).0.is_empty());
+    c.kills = 2;
+    assert_eq!(cast(&mut c).0.len(), 1);
+    assert_eq!(c.kills, 0);
+    assert!(cast(&mut c).0.is_empty());
+}
+
+/// R-REG-1: registers reset at a wave start unless the memory persists.
+#[test]
+fn r_reg_1_registers_reset_each_wave() {
+    let mut c = caster(&starter(2), &["reg_add_a", "spark_bolt"], 100.0);
+    cast(&mut c);
+    assert_eq!(c.registers[0], 1);
+    c.begin_wave();
+    assert_eq!(c.registers[0], 0);
+}
+
+// ---- R-VM-9, R-VM-1/2: compile diagnostics ------------------------------
+
+/// R-VM-9: cards past the CPU limit are dropped, with the warning.
+#[test]
+fn r_vm_9_cpu_limit_drops_nodes() {
+    let tight = CoreDef::row("tight", 4, 100.0, 5.0, 0.25, 3);
+    let p = compile(&tight, &["damage_plus", "spark_bolt", "chain_bolt", "spark_bolt"]);
+    assert_eq!(p.diagnostics.cpu_used, 5);
+    assert_eq!(p.main.len(), 2);
+    assert_eq!(p.diagnostics.dropped_slots, [2, 3]);
+    assert!(p.diagnostics.warnings.contains(&Warning::CpuExceeded));
+    assert!(p.diagnostics.warnings.contains(&Warning::CpuHigh));
+}
+
+/// R-VM-1/2: no action, a trigger with nothing after it, a modifier that
+/// modifies nothing.
+#[test]
+fn r_vm_1_2_warnings() {
+    let p = compile(&starter(2), &["damage_plus", "halt"]);
+    assert!(!p.can_fire());
+    assert!(p.diagnostics.warnings.contains(&Warning::ModifierModifiesNothing));
+    let p = compile(&starter(2), &["spark_bolt", "trigger_on_hit"]);
+    assert!(p.can_fire());
+    assert!(p.diagnostics.warnings.contains(&Warning::TriggerWithoutAction));
+    let p = compile(&starter(2), &["spark_bolt", "damage_plus"]);
+    assert!(p.diagnostics.warnings.contains(&Warning::ModifierModifiesNothing));
+    let p = compile(&starter(2), &["damage_plus", "spark_bolt"]);
+    assert!(p.diagnostics.warnings.is_empty(), "{:?}", p.diagnostics.warnings);
+    assert_eq!(p.diagnostics.mana_per_cast, 20.0);
+}
+
+/// R-RES-1: water wave + chain bolt side by side fuse into plasma storm.
+#[test]
+fn r_res_1_adjacent_fusion() {
+    let p = compile(&starter(3), &["chain_bolt", "water_wave", "spark_bolt"]);
+    assert_eq!(p.diagnostics.fusions, ["plasma"]);
+    assert_eq!(p.main.len(), 2);
+    assert_eq!(p.nodes[0].spell, id("plasma_storm"));
+    let apart = compile(&starter(3), &["chain_bolt", "spark_bolt", "water_wave"]);
+    assert!(apart.diagnostics.fusions.is_empty());
+}
+
+// ---- R-BOARD-*: boards ----------------------------------------------------
+
+/// R-BOARD-2: a slot's bonus multiplies the neighbour's numbers.
+#[test]
+fn r_board_2_adjacency_bonus() {
+    let mut core = starter(2);
+    core.slots[0].bonus = Some((Dir::Right, 2.0));
+    let mut c = caster(&core, &["", "spark_bolt"], 100.0);
+    let mut out = CastOutput::default();
+    c.cast(&mut senses(), &mut out);
+    assert_eq!(out.emissions[0].action.damage, 6.0);
+}
+
+/// R-BOARD-1/3: a splitter on a fork runs both routes, each with a copy of
+/// the shot state and a budget of 1; a route's cards affect only it.
+#[test]
+fn r_board_3_splitter_routes() {
+    // (0,0) damage_plus → (1,0) splitter → upper (2,0) fire_infusion → (3,0) spark
+    //                                     → lower (2,1) ice_infusion → (3,1) spark
+    let slot = |x, y, next: Vec<usize>| Slot { x, y, bonus: None, next };
+    let mut core = starter(1);
+    core.slots = vec![
+        slot(0, 0, vec![1]),
+        slot(1, 0, vec![2, 4]),
+        slot(2, 0, vec![3]),
+        slot(3, 0, vec![]),
+        slot(2, 1, vec![5]),
+        slot(3, 1, vec![]),
+    ];
+    let mut c = caster(&core, &["damage_plus", "splitter", "fire_infusion", "spark_bolt", "ice_infusion", "spark_bolt"], 100.0);
+    let mut out = CastOutput::default();
+    c.cast(&mut senses(), &mut out);
+    let shots: Vec<(Option<Element>, f32)> = out.emissions.iter().map(|e| (e.shot.element, e.shot.damage_flat)).collect();
+    assert_eq!(shots, [(Some(Element::Fire), 5.0), (Some(Element::Ice), 5.0)]);
+    assert_eq!(c.mana.current, 100.0 - 15.0 - 8.0 - 5.0 - 8.0 - 5.0, "both routes pay (R-MANA-5)");
+}
+
+// ---- R-CORE-4 and R-VM-12 --------------------------------------------------
+
+/// R-VM-12: three sparks on a persistent-memory core, one per cast; the
+/// cast that empties the deck adds the recharge.
+#[test]
+fn r_vm_12_cursor_three_sparks() {
+    let mut core = starter(3);
+    core.flags.persistent_memory = true;
+    core.recharge = 0.5;
+    let mut c = caster(&core, &["spark_bolt", "damage_plus", "spark_bolt"], 100.0);
+    let mut fired = Vec::new();
+    for _ in 0..4 {
+        let mut out = CastOutput::default();
+        let delay = c.cast(&mut senses(), &mut out);
+        fired.push((out.emissions.iter().map(|e| e.shot.damage_flat).collect::<Vec<_>>(), delay, c.cursor));
+    }
+    assert_eq!(fired[0], (vec![0.0], 0.25, 1));
+    assert_eq!(fired[1], (vec![5.0], 0.25 + 0.1 + 0.5, 0), "deck exhausted: wraps, + recharge");
+    assert_eq!(fired[2], (vec![0.0], 0.25, 1));
+}
+
+/// R-VM-12: a double cast that runs off the end wraps to the head.
+#[test]
+fn r_vm_12_cursor_double_cast_wraps() {
+    let mut core = starter(3);
+    core.flags.persistent_memory = true;
+    core.recharge = 0.5;
+    let mut c = caster(&core, &["spark_bolt", "double_cast", "spark_bolt"], 100.0);
+    assert_eq!(cast(&mut c).0.len(), 1); // spark 0, cursor 1
+    let mut out = CastOutput::default();
+    let delay = c.cast(&mut senses(), &mut out);
+    assert_eq!(out.emissions.len(), 2, "double cast: spark 2, wrap, spark 0");
+    assert!((delay - 0.75).abs() < 1e-6);
+    assert_eq!(c.cursor, 1);
+}
+
+/// R-CORE-4 dual_stream: each cast runs the program forward from its head
+/// and again from its tail.
+#[test]
+fn r_core_4_dual_stream() {
+    let mut core = starter(2);
+    core.flags.dual_stream = true;
+    let mut c = caster(&core, &["spark_bolt", "chain_bolt"], 100.0);
+    let (fired, ..) = cast(&mut c);
+    assert_eq!(fired, ["spark_bolt", "chain_bolt"]);
+}
+
+/// R-CORE-4 infinite_spells: pays HP at 1 per 5 mana, never below 1.
+#[test]
+fn r_core_4_infinite_spells_pays_hp() {
+    let mut core = starter(1);
+    core.flags.infinite_spells = true;
+    let mut c = caster(&core, &["chain_bolt"], 0.0);
+    let mut s = Senses { hp: 20.0, ..senses() };
+    let mut out = CastOutput::default();
+    c.cast(&mut s, &mut out);
+    assert_eq!(out.emissions.len(), 1);
+    assert_eq!(s.hp, 8.0);
+    let mut out = CastOutput::default();
+    c.cast(&mut s, &mut out);
+    assert!(out.emissions.is_empty(), "would drop below 1 HP");
+    assert_eq!(s.hp, 8.0);
+}
+
+/// R-VM-11: cast delay = core delay + modifier adds, × (1 − cast speed), floor.
+#[test]
+fn r_vm_11_cast_delay() {
+    let mut c = caster(&starter(2), &["damage_plus", "spark_bolt"], 100.0);
+    let mut out = CastOutput::default();
+    assert!((c.cast(&mut senses(), &mut out) - 0.35).abs() < 1e-6);
+    c.rules.cast_speed = 0.99;
+    assert_eq!(c.cast(&mut senses(), &mut out), 0.02);
+}
+
+/// The lab's trace: one entry per node that took effect, with mana; off by default.
+#[test]
+fn trace_reports_each_node_with_mana() {
+    let mut c = caster(&starter(2), &["damage_plus", "spark_bolt"], 100.0);
+    let (_, _, events) = cast(&mut c);
+    assert!(!events.iter().any(|e| matches!(e, VmEvent::Trace { .. })));
+    c.trace = true;
+    let (_, _, events) = cast(&mut c);
+    let trace: Vec<_> = events.iter().filter_map(|e| match e {
+        VmEvent::Trace { node, mana_before, mana_after } => Some((*node, *mana_before, *mana_after)),
+        _ => None,
+    }).collect();
+    // The second cast follows at once: +5% sustained-fire surcharge (R-MANA-8).
+    assert_eq!(trace, [(0, 80.0, 64.25), (1, 64.25, 59.0)]);
+}
+
+/// The disassembler prints one line per node with its card and op.
+#[test]
+fn disassembler_lists_nodes() {
+    let p = compile(&starter(3), &["trigger_on_hit", "damage_plus", "spark_bolt"]);
+    let names: Vec<String> = catalog().into_iter().map(|s| s.id).collect();
+    let text = p.disassemble(&names);
+    assert!(text.contains("TRIGGER OnHit"), "{text}");
+    assert!(text.contains("payload [1..3)"), "{text}");
+    assert!(text.contains("spark_bolt"), "{text}");
+}

@@ -1,0 +1,162 @@
+//! The mana pool (GAME_RULES §4, seed 002). Every mana decision goes
+//! through `Mana::spend`, so R-MANA-2…8 are enforced in one place.
+
+/// Numbers of the mana rules (balance.json `vm`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ManaRules {
+    /// R-MANA-8: a cast within this many seconds of the last one is "consecutive".
+    pub streak_window: f32,
+    /// +cost per consecutive cast (0.05 = +5%).
+    pub streak_step: f32,
+    /// Largest total surcharge (1.0 = +100%).
+    pub streak_cap: f32,
+    /// Seconds without casting after which the surcharge is gone.
+    pub streak_reset: f32,
+    /// R-CORE-4 `infinite_spells`: HP paid per mana (0.2 = 1 HP per 5 mana).
+    pub hp_per_mana: f32,
+}
+
+impl Default for ManaRules {
+    fn default() -> Self {
+        ManaRules { streak_window: 0.5, streak_step: 0.05, streak_cap: 1.0, streak_reset: 1.0, hp_per_mana: 0.2 }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mana {
+    pub current: f32,
+    pub max: f32,
+    /// per second (R-MANA-1)
+    pub regen: f32,
+    pub rules: ManaRules,
+    /// R-MANA-8: consecutive casts so far, and seconds since the last cast.
+    streak: u32,
+    since_cast: f32,
+    /// The surcharge of the cast in progress (1.0 = none).
+    surcharge: f32,
+}
+
+/// What a payment did.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Paid {
+    Mana(f32),
+    /// `infinite_spells`: paid this much HP instead.
+    Hp(f32),
+    Refused,
+}
+
+impl Mana {
+    pub fn new(max: f32, regen: f32, rules: ManaRules) -> Mana {
+        Mana { current: max, max, regen, rules, streak: 0, since_cast: f32::INFINITY, surcharge: 1.0 }
+    }
+
+    /// R-MANA-1: regeneration runs every frame and caps at max.
+    pub fn tick(&mut self, dt: f32) {
+        self.current = (self.current + self.regen * dt).min(self.max);
+        self.since_cast += dt;
+        if self.since_cast >= self.rules.streak_reset {
+            self.streak = 0;
+        }
+    }
+
+    /// R-MANA-1: switching cores clamps mana into the new pool.
+    pub fn set_pool(&mut self, max: f32, regen: f32) {
+        self.max = max;
+        self.regen = regen;
+        self.current = self.current.clamp(0.0, max);
+    }
+
+    pub fn refill(&mut self) {
+        self.current = self.max;
+    }
+
+    /// A cast starts: fixes its sustained-fire surcharge (R-MANA-8).
+    pub fn begin_cast(&mut self) {
+        if self.since_cast <= self.rules.streak_window {
+            self.streak += 1;
+        }
+        self.since_cast = 0.0;
+        self.surcharge = 1.0 + (self.streak as f32 * self.rules.streak_step).min(self.rules.streak_cap);
+    }
+
+    /// The cost multiplier of the cast in progress.
+    pub fn surcharge(&self) -> f32 {
+        self.surcharge
+    }
+
+    /// The one place mana is spent (R-MANA-2/3): `cost × surcharge` from
+    /// the pool; if it can't pay and `infinite` (R-CORE-4), from `hp` at
+    /// `hp_per_mana`, never leaving less than 1 HP; else refused and
+    /// nothing is taken.
+    pub fn spend(&mut self, cost: f32, infinite: bool, hp: &mut f32) -> Paid {
+        let cost = cost * self.surcharge;
+        if cost <= 0.0 {
+            return Paid::Mana(0.0);
+        }
+        if self.current >= cost {
+            self.current -= cost;
+            return Paid::Mana(cost);
+        }
+        if infinite {
+            let price = cost * self.rules.hp_per_mana;
+            if *hp - price >= 1.0 {
+                *hp -= price;
+                return Paid::Hp(price);
+            }
+        }
+        Paid::Refused
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// R-MANA-9 (1): regeneration rises and caps at max.
+    #[test]
+    fn r_mana_9_regen_rises_and_caps() {
+        let mut m = Mana::new(100.0, 5.0, ManaRules::default());
+        m.current = 90.0;
+        m.tick(1.0);
+        assert_eq!(m.current, 95.0);
+        m.tick(10.0);
+        assert_eq!(m.current, 100.0);
+    }
+
+    /// R-MANA-8: consecutive casts within 0.5 s cost +5% each, capped at
+    /// +100%, and the growth is gone after 1 s without casting.
+    #[test]
+    fn r_mana_8_sustained_fire_growth_and_decay() {
+        let mut m = Mana::new(1000.0, 0.0, ManaRules::default());
+        let mut hp = 10.0;
+        m.begin_cast();
+        assert_eq!(m.spend(10.0, false, &mut hp), Paid::Mana(10.0));
+        m.tick(0.25);
+        m.begin_cast();
+        assert_eq!(m.surcharge(), 1.05);
+        for _ in 0..40 {
+            m.tick(0.25);
+            m.begin_cast();
+        }
+        assert_eq!(m.surcharge(), 2.0);
+        m.tick(1.0);
+        m.begin_cast();
+        assert_eq!(m.surcharge(), 1.0);
+    }
+
+    /// R-MANA-3 and R-CORE-4: refused payments take nothing; infinite
+    /// spells pay 1 HP per 5 mana but never below 1 HP.
+    #[test]
+    fn refusal_and_infinite_spells() {
+        let mut m = Mana::new(100.0, 0.0, ManaRules::default());
+        m.current = 3.0;
+        let mut hp = 10.0;
+        assert_eq!(m.spend(5.0, false, &mut hp), Paid::Refused);
+        assert_eq!((m.current, hp), (3.0, 10.0));
+        assert_eq!(m.spend(20.0, true, &mut hp), Paid::Hp(4.0));
+        assert_eq!(hp, 6.0);
+        assert_eq!(m.spend(30.0, true, &mut hp), Paid::Refused, "would leave 0 HP");
+        assert_eq!(m.spend(25.0, true, &mut hp), Paid::Hp(5.0));
+        assert_eq!(hp, 1.0);
+    }
+}

@@ -1,0 +1,196 @@
+//! The compiled wand (DESIGN §4, the Bytecode pattern): a flat array of
+//! nodes; control flow and payloads are index ranges into it. Execution is
+//! a loop over indices with a step budget — no recursion data can grow.
+
+use std::fmt::Write as _;
+
+use super::spell::{ActionDef, Cond, ShotMod, TriggerKind};
+
+/// A half-open index range `[start, end)` into `Program::nodes`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Span {
+    pub start: u32,
+    pub end: u32,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Span {
+        Span { start: start as u32, end: end as u32 }
+    }
+    pub fn len(&self) -> usize {
+        (self.end - self.start) as usize
+    }
+    pub fn is_empty(&self) -> bool {
+        self.end <= self.start
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Op {
+    /// ACTION: fire a projectile, zone or blast with the shot state.
+    Fire(ActionDef),
+    /// ACTION (summon, R-VM-5): the rest of the block is its own program.
+    Summon { action: ActionDef, program: Span },
+    /// MODIFIER: adds to the shot state.
+    Modify(ShotMod),
+    /// MULTICAST(n): raises the action budget by `extra` = n − 1.
+    Multicast { extra: u32, spread: f32 },
+    /// TRIGGER (R-VM-4): the carrier is the action; `payload` runs later.
+    Trigger { kind: TriggerKind, delay: f32, carrier: ActionDef, payload: Span },
+    /// LOGIC gate (R-VM-6): false ⇒ skip the next `span` nodes.
+    Gate { cond: Cond, span: u32 },
+    HaltIf(Cond),
+    Halt,
+    /// R-VM-7: run the next `span` nodes `count` times.
+    Loop { span: u32, count: u32, grants_budget: bool },
+    RegSet { reg: u8, value: i32 },
+    RegAdd { reg: u8, value: i32 },
+    /// R-REG-2 packaged register cards; `counter` indexes the wand's counters.
+    ChargeCounter { n: u32, counter: u32 },
+    KillCombo { n: u32 },
+    /// R-BOARD-3: both routes run as branches of the cast.
+    Split { upper: Span, lower: Span },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Node {
+    pub op: Op,
+    /// Index of the card in the spell catalog.
+    pub spell: u16,
+    /// Board slot the card sits in (for the lab's highlight).
+    pub slot: u16,
+    /// Mana paid when the node takes effect (R-MANA-2).
+    pub cost: f32,
+    /// Seconds this card adds to the cast delay (R-VM-11).
+    pub delay: f32,
+}
+
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Diagnostics {
+    pub cpu_used: u32,
+    pub cpu_limit: u32,
+    /// Mana of one full cast of the main entry, paying every node once.
+    pub mana_per_cast: f32,
+    /// Recipe ids fused (R-RES-1).
+    pub fusions: Vec<String>,
+    /// Lab warnings (R-VM-1, R-VM-2, R-VM-9): stable codes.
+    pub warnings: Vec<Warning>,
+    /// Slots whose cards were dropped beyond `cpu_limit` (R-VM-9).
+    pub dropped_slots: Vec<u16>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Warning {
+    /// R-VM-2: the main entry has no ACTION: the wand cannot fire.
+    NoAction,
+    /// A TRIGGER with no ACTION after it (its payload does nothing).
+    TriggerWithoutAction,
+    /// A MODIFIER with no ACTION after it.
+    ModifierModifiesNothing,
+    /// R-VM-9: CPU use above 80% of the limit.
+    CpuHigh,
+    /// R-VM-9: nodes past the limit were dropped.
+    CpuExceeded,
+}
+
+impl Warning {
+    pub fn code(self) -> &'static str {
+        match self {
+            Warning::NoAction => "no_action",
+            Warning::TriggerWithoutAction => "trigger_without_action",
+            Warning::ModifierModifiesNothing => "modifier_modifies_nothing",
+            Warning::CpuHigh => "cpu_high",
+            Warning::CpuExceeded => "cpu_exceeded",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Program {
+    pub nodes: Vec<Node>,
+    pub main: Span,
+    /// `dual_stream`: the main program in reverse order (R-CORE-4).
+    pub main_reverse: Option<Span>,
+    pub on_kill: Option<Span>,
+    pub on_hit: Option<Span>,
+    /// How many ChargeCounter nodes (each keeps its own count).
+    pub counters: u32,
+    pub diagnostics: Diagnostics,
+}
+
+impl Program {
+    /// R-VM-2: can this wand enter combat?
+    pub fn can_fire(&self) -> bool {
+        !self.diagnostics.warnings.contains(&Warning::NoAction)
+    }
+
+    /// A listing of the compiled wand, one node a line (clox's disassembler):
+    /// index, slot, card, op and operands, cost.
+    pub fn disassemble(&self, names: &[String]) -> String {
+        let mut out = String::new();
+        let mut block = |title: &str, span: Option<Span>| {
+            if let Some(s) = span {
+                let _ = writeln!(out, "== {title} [{}..{}) ==", s.start, s.end);
+            }
+        };
+        block("main", Some(self.main));
+        block("main (reverse)", self.main_reverse);
+        block("on_kill", self.on_kill);
+        block("on_hit", self.on_hit);
+        for (i, n) in self.nodes.iter().enumerate() {
+            let name = names.get(n.spell as usize).map_or("?", |s| s.as_str());
+            let _ = writeln!(out, "{i:04} s{:<3} {name:<20} {:<44} mana {}", n.slot, describe(&n.op), n.cost);
+        }
+        out
+    }
+}
+
+fn describe(op: &Op) -> String {
+    let span = |s: &Span| format!("[{}..{})", s.start, s.end);
+    match op {
+        Op::Fire(a) => format!("FIRE {:?} dmg {} spd {}", a.kind, a.damage, a.speed),
+        Op::Summon { program, .. } => format!("SUMMON program {}", span(program)),
+        Op::Modify(m) => format!("MODIFY {}", modifier_summary(m)),
+        Op::Multicast { extra, spread } => format!("MULTICAST +{extra} spread {spread}"),
+        Op::Trigger { kind, delay, payload, .. } => format!("TRIGGER {kind:?} {delay}s payload {}", span(payload)),
+        Op::Gate { cond, span } => format!("GATE {cond:?} span {span}"),
+        Op::HaltIf(c) => format!("HALT_IF {c:?}"),
+        Op::Halt => "HALT".into(),
+        Op::Loop { span, count, grants_budget } => format!("LOOP span {span} ×{count}{}", if *grants_budget { " +budget" } else { "" }),
+        Op::RegSet { reg, value } => format!("REG_SET {} = {value}", reg_name(*reg)),
+        Op::RegAdd { reg, value } => format!("REG_ADD {} += {value}", reg_name(*reg)),
+        Op::ChargeCounter { n, counter } => format!("CHARGE_COUNTER every {n} (#{counter})"),
+        Op::KillCombo { n } => format!("KILL_COMBO {n}"),
+        Op::Split { upper, lower } => format!("SPLIT upper {} lower {}", span(upper), span(lower)),
+    }
+}
+
+fn modifier_summary(m: &ShotMod) -> String {
+    let mut parts = Vec::new();
+    if m.damage_flat != 0.0 {
+        parts.push(format!("dmg+{}", m.damage_flat));
+    }
+    if m.damage_mult != 1.0 {
+        parts.push(format!("dmg×{}", m.damage_mult));
+    }
+    if m.speed_mult != 1.0 {
+        parts.push(format!("spd×{}", m.speed_mult));
+    }
+    if m.pierce_add > 0 {
+        parts.push(format!("pierce+{}", m.pierce_add));
+    }
+    if m.bounce_add > 0 {
+        parts.push(format!("bounce+{}", m.bounce_add));
+    }
+    if let Some(e) = m.element {
+        parts.push(e.name().to_string());
+    }
+    if parts.is_empty() {
+        parts.push("…".into());
+    }
+    parts.join(" ")
+}
+
+pub fn reg_name(reg: u8) -> char {
+    (b'A' + reg) as char
+}

@@ -1,0 +1,184 @@
+//! The spell catalog as the VM sees it (Type Object): one `SpellDef` per
+//! card of `data/spells.json`, indexed by its place in the file.
+
+use crate::sim::config::Element;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    Action,
+    Modifier,
+    Multicast,
+    Trigger,
+    Logic,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ActionKind {
+    Projectile,
+    Zone,
+    Summon,
+    Blast,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Path {
+    #[default]
+    Straight,
+    Sine,
+    Orbit,
+}
+
+/// What an ACTION puts into the world, before the shot state shapes it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ActionDef {
+    pub kind: ActionKind,
+    pub damage: f32,
+    /// px/s
+    pub speed: f32,
+    pub radius: f32,
+    /// seconds
+    pub lifetime: f32,
+    /// degrees
+    pub spread: f32,
+    pub pierce: u32,
+    pub bounces: u32,
+    pub explode_radius: f32,
+    pub chain: u32,
+    pub chain_range: f32,
+    pub homing: f32,
+    pub path: Path,
+    pub zone_pull: f32,
+    pub zone_heal: f32,
+    pub zone_dps: f32,
+    pub summon_period: f32,
+    /// R-MOVE-1: damage multiplier while the player moves (1 = none).
+    pub moving_multiplier: f32,
+    /// R-MOVE-3: (seconds still to charge, damage multiplier on release).
+    pub charge: Option<(f32, f32)>,
+}
+
+impl ActionDef {
+    /// R-BOARD-2: an adjacency bonus multiplies the numeric effect.
+    pub fn scaled(mut self, mult: f32) -> Self {
+        self.damage *= mult;
+        self.speed *= mult;
+        self.zone_heal *= mult;
+        self.zone_dps *= mult;
+        self.zone_pull *= mult;
+        self.explode_radius *= mult;
+        self
+    }
+}
+
+/// A MODIFIER's contribution to the shot state (R-VM-10).
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct ShotMod {
+    pub damage_flat: f32,
+    /// Multiplies (1 = none).
+    pub damage_mult: f32,
+    pub speed_mult: f32,
+    pub lifetime_add: f32,
+    pub spread_add: f32,
+    pub bounce_add: u32,
+    pub pierce_add: u32,
+    pub homing_add: f32,
+    pub path: Option<Path>,
+    pub element: Option<Element>,
+    pub status_chance_add: f32,
+    pub crit_add: f32,
+    pub knockback_add: f32,
+    pub size_mult: f32,
+    pub lifesteal_add: f32,
+    /// The splitter card (R-BOARD-3).
+    pub splitter: bool,
+}
+
+impl ShotMod {
+    pub fn identity() -> Self {
+        ShotMod { damage_mult: 1.0, speed_mult: 1.0, size_mult: 1.0, ..Default::default() }
+    }
+
+    pub fn scaled(mut self, mult: f32) -> Self {
+        self.damage_flat *= mult;
+        self.damage_mult = 1.0 + (self.damage_mult - 1.0) * mult;
+        self.speed_mult = 1.0 + (self.speed_mult - 1.0) * mult;
+        self.lifetime_add *= mult;
+        self.bounce_add = (self.bounce_add as f32 * mult).round() as u32;
+        self.pierce_add = (self.pierce_add as f32 * mult).round() as u32;
+        self.homing_add *= mult;
+        self.crit_add *= mult;
+        self.lifesteal_add *= mult;
+        self
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TriggerKind {
+    OnHit,
+    Timer,
+    OnExpire,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TriggerDef {
+    pub kind: TriggerKind,
+    /// seconds (timer triggers)
+    pub delay: f32,
+    pub carrier: ActionDef,
+}
+
+/// What a LOGIC card tests.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Cond {
+    /// Player HP below this fraction of max.
+    HpLow(f32),
+    /// An enemy within this many px of the player.
+    EnemyClose(f32),
+    Moving,
+    Still,
+    ManaAbove(f32),
+    /// Register below / at least a value.
+    RegLt(u8, i32),
+    RegGe(u8, i32),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum LogicDef {
+    Gate { cond: Cond, span: u32 },
+    HaltIf(Cond),
+    Halt,
+    Loop { span: u32, count: u32, grants_budget: bool },
+    RegSet { reg: u8, value: i32 },
+    RegAdd { reg: u8, value: i32 },
+    /// R-REG-2: fire the following nodes once every `n` casts.
+    ChargeCounter { n: u32 },
+    /// R-REG-2: fire the following nodes once `n` kills have accumulated.
+    KillCombo { n: u32 },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Effect {
+    Action(ActionDef),
+    Modifier(ShotMod),
+    Multicast { count: u32, spread: f32 },
+    Trigger(TriggerDef),
+    Logic(LogicDef),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct SpellDef {
+    pub id: String,
+    pub family: Family,
+    pub mana_cost: f32,
+    pub cpu: u32,
+    /// seconds added to the cast delay (R-VM-11)
+    pub cast_delay: f32,
+    pub element: Option<Element>,
+    pub effect: Effect,
+}
+
+impl SpellDef {
+    pub fn is_action(&self) -> bool {
+        matches!(self.effect, Effect::Action(_) | Effect::Trigger(_))
+    }
+}
