@@ -62,7 +62,11 @@ def locations(problems: tuple[Problem, ...]) -> list[tuple[str, str]]:
 def test_shipped_content_loads_clean_and_checker_prints_one_summary_line(capsys: pytest.CaptureFixture[str]) -> None:
     exit_code, lines = checker_lines(DEFAULT_DATA_DIR, capsys)
     assert exit_code == EXIT_OK
-    assert lines == [f"content OK: {len(ROSTER)} enemies, {WAVE_COUNT} waves (data: {DEFAULT_DATA_DIR})"]
+    content = load_content()
+    assert lines == [
+        f"content OK: {len(ROSTER)} enemies, {WAVE_COUNT} waves, {len(content.spells)} spells, "
+        f"{len(content.cores)} cores, {len(content.recipes)} recipes (data: {DEFAULT_DATA_DIR})"
+    ]
 
 
 def test_checker_defaults_to_the_shipped_data(capsys: pytest.CaptureFixture[str]) -> None:
@@ -264,6 +268,10 @@ def test_empty_data_dir_reports_every_file_missing(tmp_path: Path) -> None:
         ("balance.json", "$"),
         ("enemies.json", "$"),
         ("waves.json", "$"),
+        ("spells.json", "$"),
+        ("cores.json", "$"),
+        ("resonance_recipes.json", "$"),
+        ("i18n/en.json", "$"),
     ]
 
 

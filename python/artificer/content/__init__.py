@@ -1,12 +1,26 @@
 """Game content: the validated models of the data files, their loader and checker.
 
-`load_content()` reads balance.json, enemies.json and waves.json and returns a
-`Content`, or raises `ContentError` listing every problem found.
+`load_content()` reads balance.json, enemies.json, waves.json, spells.json,
+cores.json, resonance_recipes.json and i18n/en.json and returns a `Content`,
+or raises `ContentError` listing every problem found.
 """
 
 from __future__ import annotations
 
-from artificer.content.loader import DEFAULT_DATA_DIR, Content, load_content
+from artificer.content.cores import (
+    Board,
+    BoardLayout,
+    Core,
+    CoreCatalog,
+    CoreFlag,
+    DashWave,
+    Direction,
+    Entries,
+    EntryPoint,
+    Slot,
+    SlotBonus,
+)
+from artificer.content.loader import CONTENT_FILES, DEFAULT_DATA_DIR, Content, load_content
 from artificer.content.models import (
     WAVE_COUNT,
     Arena,
@@ -27,27 +41,78 @@ from artificer.content.models import (
     WaveSchedule,
     WaveTiming,
 )
+from artificer.content.recipes import Recipe, RecipeBook, RecipeMatch, TextTable
+from artificer.content.spell_blocks import (
+    ActionBlock,
+    ActionKind,
+    CarrierBlock,
+    Charge,
+    LogicBlock,
+    LogicKind,
+    ModifierBlock,
+    MulticastBlock,
+    ProjectilePath,
+    Register,
+    SummonProgram,
+    TriggerBlock,
+    TriggerKind,
+    ZoneEffect,
+)
+from artificer.content.spells import Spell, SpellCatalog, SpellFamily
 
 __all__ = [
+    "CONTENT_FILES",
     "DEFAULT_DATA_DIR",
     "WAVE_COUNT",
+    "ActionBlock",
+    "ActionKind",
     "Arena",
     "Balance",
     "Behavior",
+    "Board",
+    "BoardLayout",
     "Capacities",
+    "CarrierBlock",
+    "Charge",
     "Content",
     "ContentError",
+    "Core",
+    "CoreCatalog",
+    "CoreFlag",
+    "DashWave",
     "DefaultWand",
+    "Direction",
     "Element",
     "Enemy",
     "EnemyRoster",
+    "Entries",
+    "EntryPoint",
+    "LogicBlock",
+    "LogicKind",
+    "ModifierBlock",
+    "MulticastBlock",
     "PickupSettings",
     "PlayerStats",
     "Problem",
+    "ProjectilePath",
+    "Recipe",
+    "RecipeBook",
+    "RecipeMatch",
+    "Register",
     "Sim",
+    "Slot",
+    "SlotBonus",
     "SpawnGroup",
+    "Spell",
+    "SpellCatalog",
+    "SpellFamily",
+    "SummonProgram",
+    "TextTable",
+    "TriggerBlock",
+    "TriggerKind",
     "Wave",
     "WaveSchedule",
     "WaveTiming",
+    "ZoneEffect",
     "load_content",
 ]

@@ -25,5 +25,8 @@ def run(data_dir: Path | None = None) -> int:
         for problem in error.problems:
             print(problem)
         return EXIT_BAD_CONTENT
-    print(f"content OK: {len(content.enemies)} enemies, {len(content.waves)} waves (data: {directory})")
+    print(
+        f"content OK: {len(content.enemies)} enemies, {len(content.waves)} waves, {len(content.spells)} spells, "
+        f"{len(content.cores)} cores, {len(content.recipes)} recipes (data: {directory})"
+    )
     return EXIT_OK

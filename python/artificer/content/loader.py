@@ -3,25 +3,27 @@
 This module owns turning a data directory into a `Content` or a `ContentError`
 listing every problem (DESIGN §6): unreadable or missing files, JSON syntax
 errors with line and column, schema errors from the models (converted to JSON
-paths such as `$.enemies[3].hp`), and checks that span entries or files:
-unique enemy ids, wave numbering (R-WAVE-1), wave timing, and that every wave
-group names an enemy that exists. A broken file is still reported alongside
-the others; only the cross-checks that need it are skipped.
+paths such as `$.enemies[3].hp`, see `schema_errors`), and checks that span
+entries or files: unique enemy ids, wave numbering (R-WAVE-1), wave timing,
+that every wave group names an enemy that exists, and the VM content's
+references (`references`: spells, cores and boards, recipes, i18n keys).
+A broken file is still reported alongside the others; only the cross-checks
+that need it are skipped.
 """
 
 from __future__ import annotations
 
-import difflib
 import json
-import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar, Union, get_args, get_origin
+from types import MappingProxyType
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
-from pydantic_core import ErrorDetails
 
+from artificer.content import references
+from artificer.content.cores import Core, CoreCatalog
 from artificer.content.models import (
     WAVE_COUNT,
     Balance,
@@ -31,7 +33,12 @@ from artificer.content.models import (
     Problem,
     Wave,
     WaveSchedule,
+    did_you_mean,
 )
+from artificer.content.recipes import Recipe, RecipeBook, TextTable
+from artificer.content.references import CORES_FILE, RECIPES_FILE, SPELLS_FILE, TEXTS_FILE
+from artificer.content.schema_errors import ROOT_PATH, json_path, problems_from_validation
+from artificer.content.spells import Spell, SpellCatalog
 
 DEFAULT_DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 
@@ -39,24 +46,35 @@ BALANCE_FILE = "balance.json"
 ENEMIES_FILE = "enemies.json"
 WAVES_FILE = "waves.json"
 
-ROOT_PATH = "$"
+# Every file load_content reads, in the order problems are reported.
+CONTENT_FILES = (BALANCE_FILE, ENEMIES_FILE, WAVES_FILE, SPELLS_FILE, CORES_FILE, RECIPES_FILE, TEXTS_FILE)
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
 
 @dataclass(frozen=True)
 class Content:
-    """Validated, cross-checked game content: balance, the enemy roster and the waves."""
+    """Validated, cross-checked game content: balance, enemies, waves, and the VM's spells, cores,
+    resonance recipes and English texts."""
 
     balance: Balance
     enemies: tuple[Enemy, ...]
     waves: tuple[Wave, ...]
+    spells: tuple[Spell, ...]
+    cores: tuple[Core, ...]
+    recipes: tuple[Recipe, ...]
+    texts: Mapping[str, str]
     data_dir: Path
     _enemy_indices: dict[str, int] = field(init=False, repr=False, compare=False)
+    _spell_indices: dict[str, int] = field(init=False, repr=False, compare=False)
+    _core_by_id: dict[str, Core] = field(init=False, repr=False, compare=False)
+    _recipe_by_id: dict[str, Recipe] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        indices = {enemy.id: index for index, enemy in enumerate(self.enemies)}
-        object.__setattr__(self, "_enemy_indices", indices)
+        object.__setattr__(self, "_enemy_indices", {enemy.id: index for index, enemy in enumerate(self.enemies)})
+        object.__setattr__(self, "_spell_indices", {spell.id: index for index, spell in enumerate(self.spells)})
+        object.__setattr__(self, "_core_by_id", {core.id: core for core in self.cores})
+        object.__setattr__(self, "_recipe_by_id", {recipe.id: recipe for recipe in self.recipes})
 
     def enemy_index(self, enemy_id: str) -> int:
         """The enemy's position in enemies.json: the kind number the core uses."""
@@ -75,6 +93,38 @@ class Content:
             raise KeyError(f"no wave {number} (waves are 1..{len(self.waves)})")
         return self.waves[number - 1]
 
+    def spell_index(self, spell_id: str) -> int:
+        """The spell's position in spells.json: the spell number the VM uses."""
+        try:
+            return self._spell_indices[spell_id]
+        except KeyError:
+            raise KeyError(f"no spell {spell_id!r} in {SPELLS_FILE}") from None
+
+    def spell(self, spell_id: str) -> Spell:
+        """The spell with this id."""
+        return self.spells[self.spell_index(spell_id)]
+
+    def core(self, core_id: str) -> Core:
+        """The core with this id."""
+        try:
+            return self._core_by_id[core_id]
+        except KeyError:
+            raise KeyError(f"no core {core_id!r} in {CORES_FILE}") from None
+
+    def recipe(self, recipe_id: str) -> Recipe:
+        """The resonance recipe with this id."""
+        try:
+            return self._recipe_by_id[recipe_id]
+        except KeyError:
+            raise KeyError(f"no recipe {recipe_id!r} in {RECIPES_FILE}") from None
+
+    def text(self, key: str) -> str:
+        """The English text of an i18n key."""
+        try:
+            return self.texts[key]
+        except KeyError:
+            raise KeyError(f"no text {key!r} in {TEXTS_FILE}") from None
+
 
 def load_content(data_dir: Path | None = None) -> Content:
     """Load and check every content file in `data_dir` (default: the shipped data).
@@ -86,15 +136,68 @@ def load_content(data_dir: Path | None = None) -> Content:
     balance = _load_file(directory, BALANCE_FILE, Balance, problems)
     roster = _load_file(directory, ENEMIES_FILE, EnemyRoster, problems)
     schedule = _load_file(directory, WAVES_FILE, WaveSchedule, problems)
+    spells = _load_file(directory, SPELLS_FILE, SpellCatalog, problems)
+    cores = _load_file(directory, CORES_FILE, CoreCatalog, problems)
+    recipes = _load_file(directory, RECIPES_FILE, RecipeBook, problems)
+    texts = _load_file(directory, TEXTS_FILE, TextTable, problems)
     if roster is not None:
         problems.extend(check_roster(roster))
     if schedule is not None:
         problems.extend(check_schedule(schedule))
     if roster is not None and schedule is not None:
         problems.extend(check_wave_enemies(schedule, roster))
-    if problems or balance is None or roster is None or schedule is None:
-        raise ContentError(problems)
-    return Content(balance=balance, enemies=roster.enemies, waves=schedule.waves, data_dir=directory)
+    problems.extend(_check_vm_content(balance, spells, cores, recipes, texts))
+    if (
+        problems
+        or balance is None
+        or roster is None
+        or schedule is None
+        or spells is None
+        or cores is None
+        or recipes is None
+        or texts is None
+    ):
+        raise ContentError(_in_file_order(problems))
+    return Content(
+        balance=balance,
+        enemies=roster.enemies,
+        waves=schedule.waves,
+        spells=spells.spells,
+        cores=cores.cores,
+        recipes=recipes.recipes,
+        texts=MappingProxyType(dict(texts.root)),
+        data_dir=directory,
+    )
+
+
+def _check_vm_content(
+    balance: Balance | None,
+    spells: SpellCatalog | None,
+    cores: CoreCatalog | None,
+    recipes: RecipeBook | None,
+    texts: TextTable | None,
+) -> list[Problem]:
+    """The references of the VM's content, each run when the files it needs loaded."""
+    problems: list[Problem] = []
+    if spells is not None:
+        problems.extend(references.check_spells(spells))
+        if balance is not None:
+            problems.extend(references.check_default_wand(balance, spells))
+    if cores is not None:
+        problems.extend(references.check_cores(cores, spells))
+        if spells is not None:
+            problems.extend(references.check_affordable(spells, cores))
+    if recipes is not None:
+        problems.extend(references.check_recipes(recipes, spells))
+    if texts is not None:
+        problems.extend(references.check_texts(texts.root, spells, cores, recipes))
+    return problems
+
+
+def _in_file_order(problems: list[Problem]) -> list[Problem]:
+    """Problems grouped by file in CONTENT_FILES order, each file's in the order found (stable)."""
+    rank = {name: index for index, name in enumerate(CONTENT_FILES)}
+    return sorted(problems, key=lambda problem: rank.get(problem.file, len(rank)))
 
 
 # --- one file ---------------------------------------------------------------
@@ -102,7 +205,7 @@ def load_content(data_dir: Path | None = None) -> Content:
 
 def _load_file(directory: Path, name: str, model: type[ModelT], problems: list[Problem]) -> ModelT | None:
     """Read, parse and validate one file; on failure add its problems and return None."""
-    text = _read_text(directory / name, problems)
+    text = _read_text(directory / name, name, problems)
     if text is None:
         return None
     duplicates = _parse_json(name, text, problems)
@@ -118,15 +221,15 @@ def _load_file(directory: Path, name: str, model: type[ModelT], problems: list[P
         return None
 
 
-def _read_text(path: Path, problems: list[Problem]) -> str | None:
+def _read_text(path: Path, name: str, problems: list[Problem]) -> str | None:
     try:
         return path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        problems.append(Problem(path.name, ROOT_PATH, f"file is missing (expected at {path})"))
+        problems.append(Problem(name, ROOT_PATH, f"file is missing (expected at {path})"))
     except UnicodeDecodeError as error:
-        problems.append(Problem(path.name, ROOT_PATH, f"file is not UTF-8 text ({error.reason} at byte {error.start})"))
+        problems.append(Problem(name, ROOT_PATH, f"file is not UTF-8 text ({error.reason} at byte {error.start})"))
     except OSError as error:
-        problems.append(Problem(path.name, ROOT_PATH, f"cannot read file ({error.strerror or error})"))
+        problems.append(Problem(name, ROOT_PATH, f"cannot read file ({error.strerror or error})"))
     return None
 
 
@@ -172,154 +275,6 @@ def _duplicate_keys(node: Any, location: tuple[str | int, ...]) -> Iterator[tupl
     elif isinstance(node, list):
         for index, value in enumerate(node):
             yield from _duplicate_keys(value, (*location, index))
-
-
-# --- pydantic errors to problems --------------------------------------------
-
-_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-_DICT_KEY_MARKER = "[key]"
-_TYPE_REASONS = {
-    "model_type": "must be an object",
-    "model_attributes_type": "must be an object",
-    "dict_type": "must be an object",
-    "tuple_type": "must be an array",
-    "list_type": "must be an array",
-    "float_type": "must be a number",
-    "int_type": "must be an integer",
-    "int_from_float": "must be an integer",
-    "string_type": "must be a string",
-    "bool_type": "must be true or false",
-    "finite_number": "must be a finite number",
-    "string_pattern_mismatch": "must be a lowercase id (a-z, 0-9 and _, starting with a letter)",
-}
-
-
-def json_path(location: Sequence[str | int]) -> str:
-    """A pydantic error location as a JSON path: ('enemies', 3, 'hp') -> '$.enemies[3].hp'."""
-    parts = [ROOT_PATH]
-    for segment in location:
-        if isinstance(segment, int):
-            parts.append(f"[{segment}]")
-        elif segment == _DICT_KEY_MARKER:
-            continue
-        elif _IDENTIFIER.match(segment):
-            parts.append(f".{segment}")
-        else:
-            parts.append(f"[{json.dumps(segment)}]")
-    return "".join(parts)
-
-
-def problems_from_validation(name: str, model: type[BaseModel], error: ValidationError) -> list[Problem]:
-    """One `Problem` per pydantic error, with a JSON path and a designer-readable reason."""
-    details = error.errors()
-    return [
-        Problem(name, json_path(detail["loc"]), _reason(model, detail))
-        for detail in details
-        if not _is_echo_of_item_errors(detail, details)
-    ]
-
-
-def _is_echo_of_item_errors(detail: ErrorDetails, details: Sequence[ErrorDetails]) -> bool:
-    """Pydantic drops invalid items before checking a length, so "too short" may just echo them."""
-    if detail["type"] != "too_short":
-        return False
-    location = tuple(detail["loc"])
-    return any(
-        len(other["loc"]) > len(location) and tuple(other["loc"])[: len(location)] == location for other in details
-    )
-
-
-def _reason(model: type[BaseModel], detail: ErrorDetails) -> str:
-    kind = detail["type"]
-    location = detail["loc"]
-    if kind == "missing":
-        return "required key is missing"
-    if kind == "extra_forbidden":
-        return _unknown_key_reason(model, location)
-    if location and location[-1] == _DICT_KEY_MARKER:
-        return f"unknown key: {_plain_message(detail)}"
-    if kind in _TYPE_REASONS:
-        return f"{_TYPE_REASONS[kind]}, got {_show(detail['input'])}"
-    if kind == "enum":
-        return f"{_plain_message(detail)}, got {_show(detail['input'])}"
-    return _plain_message(detail)
-
-
-def _plain_message(detail: ErrorDetails) -> str:
-    message = detail["msg"]
-    for prefix, replacement in (("Value error, ", ""), ("Input should be ", "must be ")):
-        if message.startswith(prefix):
-            message = replacement + message[len(prefix) :]
-    if detail["type"] == "too_short":
-        minimum = (detail.get("ctx") or {}).get("min_length", 1)
-        message = f"must have at least {minimum} item{'s' if minimum != 1 else ''}"
-    return message
-
-
-def _show(value: Any) -> str:
-    shown = json.dumps(value) if _is_json(value) else repr(value)
-    return shown if len(shown) <= 40 else shown[:37] + "..."
-
-
-def _is_json(value: Any) -> bool:
-    try:
-        json.dumps(value)
-    except (TypeError, ValueError):
-        return False
-    return True
-
-
-def _unknown_key_reason(model: type[BaseModel], location: Sequence[str | int]) -> str:
-    owner = _model_at(model, location[:-1])
-    key = str(location[-1])
-    if owner is None:
-        return "unknown key"
-    allowed = list(owner.model_fields)
-    suggestion = _closest_name(key, allowed)
-    if suggestion is not None:
-        return f'unknown key; did you mean "{suggestion}"?'
-    return f"unknown key (allowed: {', '.join(allowed)})"
-
-
-def _closest_name(name: str, known: Sequence[str]) -> str | None:
-    """The known name a typo most likely meant: a near spelling, else one that starts the same way."""
-    if not name:
-        return None
-    close = difflib.get_close_matches(name, known, n=1)
-    if close:
-        return close[0]
-    sharing_start = [candidate for candidate in known if name.startswith(candidate) or candidate.startswith(name)]
-    return max(sharing_start, key=len) if sharing_start else None
-
-
-def _model_at(model: type[BaseModel], location: Sequence[str | int]) -> type[BaseModel] | None:
-    """The model class found by following `location` down from `model`, if any."""
-    current: Any = model
-    for segment in location:
-        if isinstance(current, type) and issubclass(current, BaseModel):
-            field_info = current.model_fields.get(segment) if isinstance(segment, str) else None
-            if field_info is None:
-                return None
-            current = field_info.annotation
-        else:
-            current = _item_type(current)
-            if current is None:
-                return None
-    return current if isinstance(current, type) and issubclass(current, BaseModel) else None
-
-
-def _item_type(annotation: Any) -> Any:
-    """The element type of a tuple, list or dict annotation (the value type for a dict)."""
-    origin = get_origin(annotation)
-    arguments = get_args(annotation)
-    if origin in (tuple, list) and arguments:
-        return arguments[0]
-    if origin is dict and len(arguments) == 2:
-        return arguments[1]
-    if origin is Union:
-        candidates = [argument for argument in arguments if argument is not type(None)]
-        return candidates[0] if len(candidates) == 1 else None
-    return None
 
 
 # --- checks across entries and files ----------------------------------------
@@ -383,6 +338,4 @@ def check_wave_enemies(schedule: WaveSchedule, roster: EnemyRoster) -> list[Prob
 
 
 def _unknown_enemy_reason(enemy_id: str, known: list[str]) -> str:
-    reason = f'unknown enemy "{enemy_id}" (not in {ENEMIES_FILE})'
-    suggestion = _closest_name(enemy_id, known)
-    return f'{reason}; did you mean "{suggestion}"?' if suggestion is not None else reason
+    return f'unknown enemy "{enemy_id}" (not in {ENEMIES_FILE}){did_you_mean(enemy_id, known)}'

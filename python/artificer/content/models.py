@@ -12,6 +12,7 @@ ignored key.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -271,6 +272,23 @@ class Problem:
 
     def __str__(self) -> str:
         return f"{self.file}: {self.path}: {self.reason}"
+
+
+def closest_name(name: str, known: Sequence[str]) -> str | None:
+    """The known name a typo most likely meant: a near spelling, else one that starts the same way."""
+    if not name:
+        return None
+    close = difflib.get_close_matches(name, known, n=1)
+    if close:
+        return close[0]
+    sharing_start = [candidate for candidate in known if name.startswith(candidate) or candidate.startswith(name)]
+    return max(sharing_start, key=len) if sharing_start else None
+
+
+def did_you_mean(name: str, known: Sequence[str]) -> str:
+    """'; did you mean "x"?' for a likely typo of a known name, else ''."""
+    suggestion = closest_name(name, known)
+    return f'; did you mean "{suggestion}"?' if suggestion is not None else ""
 
 
 class ContentError(ArtificerError):
