@@ -4,6 +4,7 @@ content checker.
     artificer                      play (the window comes with the UI issue)
     artificer run --headless --seed S --waves K [--json]
     artificer stress --enemies N --projectiles M --frames F [--layout crowd|uniform] [--json]
+    artificer wand --core ID --cards a,b,c [--board FILE.json] [--mana M] [--casts K] [--seconds T] [--json]
     artificer check-content [--data DIR]
 
 Bad arguments exit 2 with a one-line message; JSON outputs are public
@@ -67,6 +68,17 @@ def build_parser() -> Parser:
     stress.add_argument("--threads", type=_int_in(1, 256, "--threads"), default=1)
     stress.add_argument("--json", action="store_true", help="print one JSON object")
 
+    wand = commands.add_parser("wand", help="compile a wand and fire it in a sandbox")
+    wand.add_argument("--core", required=True, help="core id (cores.json)")
+    wand.add_argument("--cards", default="", help="spell ids in slot order, comma-separated (empty = empty slot)")
+    wand.add_argument("--board", type=Path, default=None, help="JSON file mapping slot id to spell id")
+    wand.add_argument("--mana", type=float, default=None, help="starting mana (default: full)")
+    wand.add_argument("--casts", type=_int_in(1, 10_000, "--casts"), default=8)
+    wand.add_argument("--seconds", type=float, default=None, help="fire for this long instead of --casts")
+    wand.add_argument("--moving", action="store_true", help="the player is moving (gates, R-MOVE-1)")
+    wand.add_argument("--json", action="store_true", help="print one JSON object")
+    wand.add_argument("--data", type=Path, default=None, help="content directory (default: the shipped data)")
+
     check = commands.add_parser("check-content", help="validate the data files")
     check.add_argument("--data", type=Path, default=None, help="content directory (default: the shipped data)")
     return parser
@@ -116,6 +128,44 @@ def cmd_stress(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_wand(args: argparse.Namespace) -> int:
+    from artificer.sim.wand import describe, fire_wand
+
+    content = _load(args.data)
+    ids = {spell.id for spell in content.spells}
+    cards: list[str | None] | dict[str, str]
+    if args.board is not None:
+        try:
+            cards = json.loads(args.board.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as err:
+            return _usage(f"--board {args.board}: {err}")
+        if not isinstance(cards, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in cards.items()):
+            return _usage(f"--board {args.board}: expected a JSON object of slot id to spell id")
+    else:
+        cards = [c.strip() or None for c in args.cards.split(",")] if args.cards else []
+    named = cards.values() if isinstance(cards, dict) else cards
+    unknown = [c for c in named if c is not None and c not in ids]
+    if unknown:
+        return _usage(f"unknown spell {', '.join(map(repr, unknown))}")
+    if args.core not in {core.id for core in content.cores}:
+        return _usage(f"unknown core {args.core!r} (cores: {', '.join(c.id for c in content.cores)})")
+    if args.mana is not None and not args.mana >= 0:
+        return _usage(f"--mana must be ≥ 0, got {args.mana}")
+    if args.seconds is not None and not 0 < args.seconds <= 3600:
+        return _usage(f"--seconds must be in (0, 3600], got {args.seconds}")
+    try:
+        report = fire_wand(content, args.core, cards, args.mana, args.casts, args.seconds, args.moving)
+    except ValueError as err:
+        return _usage(str(err))
+    print(json.dumps(report) if args.json else describe(report))
+    return 0
+
+
+def _usage(message: str) -> int:
+    print(f"artificer wand: error: {message}", file=sys.stderr)
+    return EXIT_USAGE
+
+
 def cmd_check_content(args: argparse.Namespace) -> int:
     from artificer.content.check import run
 
@@ -136,6 +186,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "run": cmd_run,
         "stress": cmd_stress,
         "check-content": cmd_check_content,
+        "wand": cmd_wand,
     }
     return handlers[args.command](args)
 

@@ -1,12 +1,14 @@
 """Type stubs of the Rust extension `artificer._core` (checked against the
 built module by `mypy.stubtest` in `make test`)."""
 
-from typing import Any, Mapping, final
+from typing import Any, Mapping, Sequence, final
 
 import numpy as np
 import numpy.typing as npt
 
 __all__ = [
+    "Catalog",
+    "WandSandbox",
     "World",
     "__version__",
     "CONTROLS_WIDTH",
@@ -76,3 +78,26 @@ class World:
     def enemy_count(self) -> int: ...
     @property
     def projectile_count(self) -> int: ...
+
+@final
+class Catalog:
+    """Spells (file order = spell index) and resonance recipes; compiles wands."""
+
+    def __new__(cls, spells: list[Mapping[str, Any]], recipes: list[Mapping[str, Any]]) -> Catalog: ...
+    @property
+    def spell_ids(self) -> list[str]: ...
+    def compile(self, core: Mapping[str, Any], cards: Sequence[str | None]) -> dict[str, Any]: ...
+    def sandbox(
+        self, core: Mapping[str, Any], cards: Sequence[str | None], mana: float | None = None, seed: int = 0
+    ) -> WandSandbox: ...
+
+@final
+class WandSandbox:
+    """A compiled wand firing into nothing: what each cast fires and costs."""
+
+    @property
+    def mana(self) -> float: ...
+    def wait(self, seconds: float) -> None: ...
+    def cast(
+        self, moving: bool = False, hp: float = 100.0, hp_max: float = 100.0, nearest_enemy: float = 64.0
+    ) -> dict[str, Any]: ...

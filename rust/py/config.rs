@@ -9,30 +9,32 @@ use crate::sim::CoreError;
 use crate::vm::FixedWand;
 
 /// A dict with the path it was reached by, for messages.
-struct Section<'py> {
-    path: String,
-    dict: Bound<'py, PyDict>,
+pub(crate) struct Section<'py> {
+    pub path: String,
+    pub dict: Bound<'py, PyDict>,
 }
 
 impl<'py> Section<'py> {
-    fn root(obj: &Bound<'py, PyAny>, path: &str) -> Result<Self, CoreError> {
+    pub fn root(obj: &Bound<'py, PyAny>, path: &str) -> Result<Self, CoreError> {
         let dict = obj.cast::<PyDict>().map_err(|_| CoreError::arg(format!("{path}: expected a dict")))?.clone();
         Ok(Section { path: path.into(), dict })
     }
 
-    fn item(&self, key: &str) -> Result<Bound<'py, PyAny>, CoreError> {
+    /// The value at `key`; a missing key or a `None` value is an error.
+    pub fn item(&self, key: &str) -> Result<Bound<'py, PyAny>, CoreError> {
         self.dict
             .get_item(key)
             .ok()
             .flatten()
+            .filter(|v| !v.is_none())
             .ok_or_else(|| CoreError::arg(format!("{}.{key}: missing", self.path)))
     }
 
-    fn sub(&self, key: &str) -> Result<Section<'py>, CoreError> {
+    pub fn sub(&self, key: &str) -> Result<Section<'py>, CoreError> {
         Section::root(&self.item(key)?, &format!("{}.{key}", self.path))
     }
 
-    fn f32(&self, key: &str) -> Result<f32, CoreError> {
+    pub fn f32(&self, key: &str) -> Result<f32, CoreError> {
         let v: f64 = self
             .item(key)?
             .extract()
@@ -43,18 +45,35 @@ impl<'py> Section<'py> {
         Ok(v as f32)
     }
 
-    fn u32(&self, key: &str) -> Result<u32, CoreError> {
+    pub fn u32(&self, key: &str) -> Result<u32, CoreError> {
         self.item(key)?
             .extract()
             .map_err(|_| CoreError::arg(format!("{}.{key}: expected an integer ≥ 0", self.path)))
     }
 
-    fn string(&self, key: &str) -> Result<String, CoreError> {
+    pub fn string(&self, key: &str) -> Result<String, CoreError> {
         self.item(key)?.extract().map_err(|_| CoreError::arg(format!("{}.{key}: expected a string", self.path)))
     }
 
-    fn flag(&self, key: &str) -> Result<bool, CoreError> {
-        match self.dict.get_item(key).ok().flatten() {
+    /// Whether `key` holds a value (not missing, not `None`).
+    pub fn has(&self, key: &str) -> bool {
+        self.dict.get_item(key).ok().flatten().is_some_and(|v| !v.is_none())
+    }
+
+    pub fn opt_f32(&self, key: &str, default: f32) -> Result<f32, CoreError> {
+        if self.has(key) { self.f32(key) } else { Ok(default) }
+    }
+
+    pub fn opt_u32(&self, key: &str, default: u32) -> Result<u32, CoreError> {
+        if self.has(key) { self.u32(key) } else { Ok(default) }
+    }
+
+    pub fn i32(&self, key: &str) -> Result<i32, CoreError> {
+        self.item(key)?.extract().map_err(|_| CoreError::arg(format!("{}.{key}: expected an integer", self.path)))
+    }
+
+    pub fn flag(&self, key: &str) -> Result<bool, CoreError> {
+        match self.dict.get_item(key).ok().flatten().filter(|v| !v.is_none()) {
             None => Ok(false),
             Some(v) => v.extract().map_err(|_| CoreError::arg(format!("{}.{key}: expected a bool", self.path))),
         }

@@ -3,6 +3,7 @@
 //! rules live here.
 
 mod arrays;
+mod catalog;
 mod config;
 mod errors;
 mod world;
@@ -13,6 +14,8 @@ use pyo3::prelude::*;
 mod _core {
     #[pymodule_export]
     use super::world::World;
+    #[pymodule_export]
+    use super::catalog::{Catalog, WandSandbox};
 
     use super::world::layout;
     use pyo3::prelude::*;

@@ -375,7 +375,7 @@ fn r_vm_1_2_warnings() {
     let p = compile(&starter(2), &["spark_bolt", "trigger_on_hit"]);
     assert!(p.can_fire());
     assert!(p.diagnostics.warnings.contains(&Warning::TriggerWithoutAction));
-    let p = compile(&starter(2), &["spark_bolt", "damage_plus"]);
+    let p = compile(&starter(3), &["damage_plus", "halt", "halt"]);
     assert!(p.diagnostics.warnings.contains(&Warning::ModifierModifiesNothing));
     let p = compile(&starter(2), &["damage_plus", "spark_bolt"]);
     assert!(p.diagnostics.warnings.is_empty(), "{:?}", p.diagnostics.warnings);
@@ -518,6 +518,17 @@ fn trace_reports_each_node_with_mana() {
     }).collect();
     // The second cast follows at once: +5% sustained-fire surcharge (R-MANA-8).
     assert_eq!(trace, [(0, 80.0, 64.25), (1, 64.25, 59.0)]);
+}
+
+/// A modifier after the last action of its block shapes that action (the
+/// vampire turret of §3.8 is written `[…][chain_bolt][vampiric]`).
+#[test]
+fn trailing_modifiers_shape_the_last_action() {
+    let mut c = caster(&starter(3), &["spark_bolt", "damage_plus", "vampiric"], 100.0);
+    let mut out = CastOutput::default();
+    c.cast(&mut senses(), &mut out);
+    assert_eq!((out.emissions[0].shot.damage_flat, out.emissions[0].shot.lifesteal), (5.0, 0.2));
+    assert!(c.program.diagnostics.warnings.is_empty());
 }
 
 /// The disassembler prints one line per node with its card and op.

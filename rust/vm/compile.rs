@@ -62,6 +62,7 @@ impl<'a> Compiler<'a> {
             let route = core.entry(entry).map(|slot| {
                 let mut route = self.walk(core, cards, slot, &mut cpu_left, &mut diagnostics);
                 self.fuse(&mut route, &mut diagnostics);
+                self.hoist_trailing_modifiers(&mut route);
                 route
             });
             routes.push(route);
@@ -161,6 +162,26 @@ impl<'a> Compiler<'a> {
             self.fuse(&mut split.0, d);
             self.fuse(&mut split.1, d);
         }
+    }
+
+    /// Modifiers placed after the last action of a route (with no split to
+    /// carry them on) would modify nothing; they shape that last action
+    /// instead, as if placed just before it. The design document's vampire
+    /// turret, `[…][chain_bolt][vampiric]`, is written that way (§3.8).
+    fn hoist_trailing_modifiers(&self, route: &mut Route) {
+        if let Some(split) = route.split.as_mut() {
+            self.hoist_trailing_modifiers(&mut split.0);
+            self.hoist_trailing_modifiers(&mut split.1);
+            return;
+        }
+        let is_action = |c: &Card| self.spells[c.spell as usize].is_action();
+        let Some(last) = route.cards.iter().rposition(is_action) else { return };
+        let tail = &route.cards[last + 1..];
+        if tail.is_empty() || !tail.iter().all(|c| matches!(self.spells[c.spell as usize].effect, Effect::Modifier(_))) {
+            return;
+        }
+        // Rotate the action to the end: modifiers keep their order, before it.
+        route.cards[last..].rotate_left(1);
     }
 
     /// Appends a route's nodes (and after them its two routes') and returns

@@ -182,6 +182,15 @@ fn modifier_summary(m: &ShotMod) -> String {
     if m.bounce_add > 0 {
         parts.push(format!("bounce+{}", m.bounce_add));
     }
+    if m.spread_add != 0.0 {
+        parts.push(format!("spread+{}", m.spread_add));
+    }
+    if m.lifesteal_add != 0.0 {
+        parts.push(format!("lifesteal+{}", m.lifesteal_add));
+    }
+    if m.splitter {
+        parts.push("splitter".into());
+    }
     if let Some(e) = m.element {
         parts.push(e.name().to_string());
     }

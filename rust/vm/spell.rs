@@ -119,6 +119,27 @@ pub enum TriggerKind {
     OnExpire,
 }
 
+impl TriggerKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            TriggerKind::OnHit => "on_hit",
+            TriggerKind::Timer => "timer",
+            TriggerKind::OnExpire => "on_expire",
+        }
+    }
+}
+
+impl ActionKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            ActionKind::Projectile => "projectile",
+            ActionKind::Zone => "zone",
+            ActionKind::Summon => "summon",
+            ActionKind::Blast => "blast",
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TriggerDef {
     pub kind: TriggerKind,
