@@ -9,12 +9,12 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 use super::config::Section;
-use crate::sim::config::Element;
+use crate::sim::config::{Element, VmParams};
 use crate::sim::CoreError;
 use crate::vm::board::{CoreDef, Dir, Flags, Slot};
 use crate::vm::compile::{Compiler, Recipe};
 use crate::vm::exec::{CastOutput, CastRules, Caster, Emission, Senses, VmEvent};
-use crate::vm::mana::{Mana, ManaRules};
+use crate::vm::mana::Mana;
 use crate::vm::program::Program;
 use crate::vm::spell::*;
 
@@ -79,7 +79,7 @@ impl Catalog {
     fn sandbox(&self, core: &Bound<'_, PyAny>, cards: &Bound<'_, PyAny>, mana: Option<f32>, seed: u64) -> PyResult<WandSandbox> {
         let core_def = core_def(core)?;
         let program = self.compile_cards(&core_def, cards)?;
-        let mut caster = new_caster(program, &core_def, seed);
+        let mut caster = new_caster(program, &core_def, seed, &VmParams::default());
         if let Some(m) = mana {
             if !m.is_finite() || m < 0.0 {
                 return Err(CoreError::arg(format!("mana must be ≥ 0, got {m}")).into());
@@ -91,11 +91,15 @@ impl Catalog {
 }
 
 impl Catalog {
+    pub fn spell_ids_vec(&self) -> Vec<String> {
+        self.names()
+    }
+
     fn names(&self) -> Vec<String> {
         self.spells.iter().map(|s| s.id.clone()).collect()
     }
 
-    fn compile_cards(&self, core: &CoreDef, cards: &Bound<'_, PyAny>) -> Result<Program, CoreError> {
+    pub fn compile_cards(&self, core: &CoreDef, cards: &Bound<'_, PyAny>) -> Result<Program, CoreError> {
         let ids: Vec<Option<String>> = cards.extract().map_err(|_| CoreError::arg("cards: expected a list of spell ids or None"))?;
         if ids.len() > core.capacity() {
             return Err(CoreError::arg(format!("{} cards for core {:?} with {} slots", ids.len(), core.id, core.capacity())));
@@ -111,9 +115,10 @@ impl Catalog {
     }
 }
 
-pub fn new_caster(program: Program, core: &CoreDef, seed: u64) -> Caster {
-    let mana = Mana::new(core.mana_max, core.mana_regen, ManaRules::default());
-    Caster::new(program, mana, CastRules::default(), core.cast_delay, core.recharge, core.cpu_limit, core.flags.persistent_memory, core.flags.infinite_spells, seed)
+pub fn new_caster(program: Program, core: &CoreDef, seed: u64, vm: &VmParams) -> Caster {
+    let mana = Mana::new(core.mana_max, core.mana_regen, vm.mana);
+    let rules = CastRules { step_multiplier: vm.step_multiplier, delay_floor: vm.cast_delay_floor, ..CastRules::default() };
+    Caster::new(program, mana, rules, core.cast_delay, core.recharge, core.cpu_limit, core.flags.persistent_memory, core.flags.infinite_spells, seed)
 }
 
 /// A wand firing into nothing: cast by cast, what fires and what it costs.
@@ -202,7 +207,7 @@ impl WandSandbox {
     }
 }
 
-fn diagnostics_dict<'py>(py: Python<'py>, p: &Program, names: &[String]) -> PyResult<Bound<'py, PyDict>> {
+pub fn diagnostics_dict<'py>(py: Python<'py>, p: &Program, names: &[String]) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     let g = &p.diagnostics;
     d.set_item("cpu_used", g.cpu_used)?;

@@ -4,7 +4,8 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use crate::sim::config::{Behavior, Element, EnemyKind, PickupParams, PlayerParams, Rules, WorldConfig, ELEMENTS};
+use crate::sim::config::{Behavior, Element, EnemyKind, PickupParams, PlayerParams, Rules, VmParams, WorldConfig, ELEMENTS};
+use crate::vm::mana::ManaRules;
 use crate::sim::CoreError;
 use crate::vm::FixedWand;
 
@@ -130,7 +131,31 @@ pub fn world_config(obj: &Bound<'_, PyAny>, seed: u64) -> Result<WorldConfig, Co
         },
         enemy_kinds: kinds,
         rules,
+        vm: match root.has("vm") {
+            true => vm_params(&root.sub("vm")?)?,
+            false => Default::default(),
+        },
         seed,
+    })
+}
+
+/// balance.json `vm`.
+fn vm_params(v: &Section<'_>) -> Result<VmParams, CoreError> {
+    let fire = v.sub("sustained_fire")?;
+    Ok(VmParams {
+        step_multiplier: v.u32("step_multiplier")?,
+        cast_delay_floor: v.f32("cast_delay_floor")?,
+        mana: ManaRules {
+            streak_window: fire.f32("window")?,
+            streak_step: fire.f32("step")?,
+            streak_cap: fire.f32("cap")?,
+            streak_reset: fire.f32("reset_after")?,
+            hp_per_mana: v.f32("infinite_spells_hp_per_mana")?,
+        },
+        sine_amplitude: v.f32("sine_amplitude")?,
+        sine_frequency: v.f32("sine_frequency")?,
+        homing_range: v.f32("homing_range")?,
+        on_kill_interval: v.f32("on_kill_interval")?,
     })
 }
 

@@ -6,6 +6,7 @@ use numpy::PyReadonlyArray1;
 use pyo3::prelude::*;
 
 use super::arrays::{readonly1, readonly2, readwrite1, readwrite2, Spec};
+use super::catalog::{core_def, diagnostics_dict, new_caster, Catalog};
 use super::config::{fixed_wand, rules, world_config};
 use crate::sim::commands::{Command, COMMAND_WIDTH};
 use crate::sim::config::Element;
@@ -144,6 +145,34 @@ impl World {
         Ok(())
     }
 
+    /// Arms the player with a compiled program (the spell VM): `core` a
+    /// cores.json entry with its board expanded, `cards` one spell id or
+    /// None per slot. Returns the compile diagnostics. Mana starts full.
+    #[pyo3(signature = (catalog, core, cards, trace = false))]
+    fn set_spell_wand<'py>(
+        &mut self,
+        py: Python<'py>,
+        catalog: &Bound<'py, Catalog>,
+        core: &Bound<'py, PyAny>,
+        cards: &Bound<'py, PyAny>,
+        trace: bool,
+    ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+        let catalog = catalog.get();
+        let core_def = core_def(core)?;
+        let program = catalog.compile_cards(&core_def, cards)?;
+        let diagnostics = diagnostics_dict(py, &program, &catalog.spell_ids_vec())?;
+        let mut caster = new_caster(program, &core_def, self.inner.config().seed, &self.inner.config().vm);
+        caster.trace = trace;
+        self.inner.set_caster(caster, catalog.spells.iter().map(|s| s.element).collect());
+        Ok(diagnostics)
+    }
+
+    /// Starts a wave for the wand: full mana, registers reset unless the
+    /// core has persistent memory (R-MANA-1, R-REG-1).
+    fn begin_wave(&mut self) {
+        self.inner.begin_wave();
+    }
+
     /// Disarms the player (the stress workload, or between waves).
     fn clear_wand(&mut self) {
         self.inner.wand = Wand::Unarmed;
@@ -239,6 +268,7 @@ impl World {
                 life: f32::INFINITY,
                 owner: Owner::Player,
                 look: 0,
+                behaviour: Default::default(),
             })?;
         }
         Ok(n)

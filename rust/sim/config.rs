@@ -137,6 +137,38 @@ pub struct Rules {
     pub no_hit_memory: bool,
 }
 
+/// The spell VM's numbers in the world (balance.json `vm`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct VmParams {
+    /// R-VM-8: node-steps per CPU point.
+    pub step_multiplier: u32,
+    /// R-VM-11: shortest cast delay, seconds.
+    pub cast_delay_floor: f32,
+    /// R-MANA-8 sustained fire and R-CORE-4 infinite spells.
+    pub mana: crate::vm::mana::ManaRules,
+    /// `Sin(Time)` path: sideways amplitude (px) and frequency (Hz).
+    pub sine_amplitude: f32,
+    pub sine_frequency: f32,
+    /// Homing projectiles look for targets this far away (px).
+    pub homing_range: f32,
+    /// R-CORE-2: an `on_kill` entry runs at most once per this many seconds.
+    pub on_kill_interval: f32,
+}
+
+impl Default for VmParams {
+    fn default() -> Self {
+        VmParams {
+            step_multiplier: 8,
+            cast_delay_floor: 0.02,
+            mana: Default::default(),
+            sine_amplitude: 24.0,
+            sine_frequency: 2.0,
+            homing_range: 320.0,
+            on_kill_interval: 0.1,
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct WorldConfig {
     pub arena_w: f32,
@@ -154,6 +186,7 @@ pub struct WorldConfig {
     pub pickups: PickupParams,
     pub enemy_kinds: Vec<EnemyKind>,
     pub rules: Rules,
+    pub vm: VmParams,
     pub seed: u64,
 }
 

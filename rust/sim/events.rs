@@ -20,6 +20,22 @@ pub enum EventKind {
     Dashed = 6,
     /// a = enemy kind, b = 1 if elite; x, y = where.
     EnemySpawned = 7,
+    /// A cast of the player's program fired; value = things emitted.
+    CastFired = 8,
+    /// R-MANA-3/6: a payment failed; a = node index.
+    CastAbandoned = 9,
+    /// R-VM-8: a cast hit its step budget.
+    CpuExhausted = 10,
+    /// A trigger's payload ran; a = carrier look, b = things emitted; x, y = where.
+    TriggerFired = 11,
+    /// R-VM-5: a = look; x, y = where.
+    SummonSpawned = 12,
+    /// R-RES-1: a fused recipe went into a wave (once per fusion per wand).
+    ResonanceFused = 13,
+    /// The lab's trace (off by default): a = node, b = mana before, value = mana after.
+    Trace = 14,
+    /// An explosion or blast: a = element, b = radius, value = damage; x, y = centre.
+    Exploded = 15,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -4,34 +4,248 @@
 //!
 //! Everything that reads neighbours reads the grid's snapshot of the
 //! start-of-frame positions and writes into per-entity outputs (Jacobi
-//! style), so the result does not depend on iteration order — nor on how
-//! the work is split between threads.
+//! style). The search's results do not depend on iteration order; the
+//! separation's sums follow a fixed order of bands taken from the grid
+//! (`Separation`), so neither depends on how the work is split between
+//! threads.
 
 use super::grid::{Grid, Runs, LANES};
 
 /// No target in reach.
 pub const NO_TARGET: u32 = u32::MAX;
 
-/// Separation pushes for the grid's points in cell order: `out_x[k]` is the
-/// push on copy k (the enemy `grid.index[k]`). Each pair closer than the
-/// sum of their radii pushes each of the two by `strength × overlap`, away
-/// from the other. Covers the cells `first..last`, whose points are the
-/// copies `grid_start..`: `out_*` are that chunk's slices.
+/// Grid points per band of rows in the separation (bands are the unit of
+/// work for threads and of the fixed merge order, see `Separation`).
+const BAND_POINTS: usize = 1024;
+const MAX_BANDS: usize = 32;
+
+/// Scratch of the half-shell separation, kept between frames.
+///
+/// Half shell: each pair of points in adjacent-or-same cells is visited
+/// once (`Grid::for_half_shell_cells`) and pushes both points, equal and
+/// opposite; the full shell computed every pair twice. A point's push is
+/// the sum of what it collects as the first point of its pairs (`own_*`,
+/// per copy) and the reactions later points' pairs push onto it (`recv_*`).
+///
+/// Determinism (R-DET-1): the rows are cut into bands from the grid alone
+/// (about `BAND_POINTS` points each), never from the thread count. A band
+/// writes its points' own pushes and the reactions on its rows and on the
+/// first row of the next band into a private segment of `recv_*`; the
+/// merge then adds own + this band's reactions + the previous band's, in
+/// that fixed order. Every sum is therefore the same on any thread count.
+#[derive(Clone, Debug, Default)]
+pub struct Separation {
+    own_x: Vec<f32>,
+    own_y: Vec<f32>,
+    recv_x: Vec<f32>,
+    recv_y: Vec<f32>,
+    bands: Vec<Band>,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Band {
+    /// Grid rows `rows.0..rows.1`; their points are the copies `copies`.
+    rows: (usize, usize),
+    copies: (usize, usize),
+    /// The band's reactions cover copies `recv_from..recv_to` (its own rows
+    /// and the next band's first row), from `recv_from` rounded down to a
+    /// multiple of `LANES` so that the chunked read-modify-writes of one
+    /// band all fall on the same 4-lane boundaries (a partly overlapping
+    /// reload of a just-stored chunk cannot be store-forwarded).
+    recv_from: usize,
+    recv_to: usize,
+    /// Where the band's segment starts in `recv_*`.
+    recv_at: usize,
+}
+
+impl Band {
+    fn recv_len(&self) -> usize {
+        self.recv_to - self.recv_from + LANES
+    }
+}
+
+impl Separation {
+    fn plan(&mut self, grid: &Grid) {
+        let n = grid.len();
+        let parts = (n / BAND_POINTS).clamp(1, MAX_BANDS);
+        let rows = grid.rows();
+        self.bands.clear();
+        let (mut r0, mut recv_at) = (0usize, 0usize);
+        for part in 1..=parts {
+            let r1 = if part == parts { rows } else { grid.row_at_copy(part * n / parts).min(rows) };
+            if r1 <= r0 {
+                continue;
+            }
+            let copies = (grid.first_copy_of_row(r0), grid.first_copy_of_row(r1));
+            let band = Band {
+                rows: (r0, r1),
+                copies,
+                recv_from: copies.0 & !(LANES - 1),
+                recv_to: grid.first_copy_of_row(r1 + 1),
+                recv_at,
+            };
+            recv_at += band.recv_len();
+            self.bands.push(band);
+            r0 = r1;
+        }
+    }
+}
+
+/// Separation pushes (R-WAVE-2) on every grid point, written to
+/// `push_x[i]`, `push_y[i]` for the enemy i = `grid.index[k]`. Each pair
+/// closer than the sum of their radii pushes each of the two by
+/// `strength × overlap`, away from the other. Bands run on `pool`'s
+/// threads if given, else in order on this thread: same result.
 pub fn separation_pushes(
     grid: &Grid,
     strength: f32,
-    cells: (usize, usize),
-    out_x: &mut [f32],
-    out_y: &mut [f32],
-    copies_from: usize,
+    pool: Option<&rayon::ThreadPool>,
+    s: &mut Separation,
+    push_x: &mut [f32],
+    push_y: &mut [f32],
 ) {
-    grid.for_cells_in(cells.0, cells.1, &mut |a: u32, b: u32, runs: &Runs| {
+    let n = grid.len();
+    if n == 0 {
+        return;
+    }
+    s.plan(grid);
+    s.own_x.resize(n, 0.0);
+    s.own_y.resize(n, 0.0);
+    let total = s.bands.last().map_or(0, |b| b.recv_at + b.recv_len());
+    s.recv_x.clear();
+    s.recv_x.resize(total, 0.0);
+    s.recv_y.clear();
+    s.recv_y.resize(total, 0.0);
+    match pool {
+        Some(pool) if s.bands.len() > 1 => {
+            use rayon::prelude::*;
+            let mut jobs = Vec::with_capacity(s.bands.len());
+            let (mut ox, mut oy) = (&mut s.own_x[..], &mut s.own_y[..]);
+            let (mut rx, mut ry) = (&mut s.recv_x[..], &mut s.recv_y[..]);
+            for band in &s.bands {
+                let (own, recv) = (band.copies.1 - band.copies.0, band.recv_len());
+                let (hox, tox) = std::mem::take(&mut ox).split_at_mut(own);
+                let (hoy, toy) = std::mem::take(&mut oy).split_at_mut(own);
+                let (hrx, trx) = std::mem::take(&mut rx).split_at_mut(recv);
+                let (hry, try_) = std::mem::take(&mut ry).split_at_mut(recv);
+                jobs.push((*band, hox, hoy, hrx, hry));
+                (ox, oy, rx, ry) = (tox, toy, trx, try_);
+            }
+            pool.install(|| {
+                jobs.into_par_iter().for_each(|(band, ox, oy, rx, ry)| separate_band(grid, strength, &band, ox, oy, rx, ry));
+            });
+        }
+        _ => {
+            for band in &s.bands {
+                let own = band.copies.0..band.copies.1;
+                let recv = band.recv_at..band.recv_at + band.recv_len();
+                let (ox, oy) = (&mut s.own_x[own.clone()], &mut s.own_y[own]);
+                let (rx, ry) = (&mut s.recv_x[recv.clone()], &mut s.recv_y[recv]);
+                separate_band(grid, strength, band, ox, oy, rx, ry);
+            }
+        }
+    }
+    // The merge, in a fixed order, scattered back to enemy order.
+    let (own_x, own_y, recv_x, recv_y) = (&s.own_x[..], &s.own_y[..], &s.recv_x[..], &s.recv_y[..]);
+    for (b, band) in s.bands.iter().enumerate() {
+        let prev = if b > 0 { Some(s.bands[b - 1]) } else { None };
+        for k in band.copies.0..band.copies.1 {
+            let r = band.recv_at + k - band.recv_from;
+            let (mut px, mut py) = (own_x[k] + recv_x[r], own_y[k] + recv_y[r]);
+            if let Some(p) = prev.filter(|p| k < p.recv_to) {
+                let q = p.recv_at + k - p.recv_from;
+                px += recv_x[q];
+                py += recv_y[q];
+            }
+            let i = grid.index[k] as usize;
+            push_x[i] = px;
+            push_y[i] = py;
+        }
+    }
+}
+
+/// One band's pairs: own pushes into `own_*` (from the band's first copy),
+/// reactions into its segment `recv_*` (from `band.recv_from`).
+fn separate_band(
+    grid: &Grid,
+    strength: f32,
+    band: &Band,
+    own_x: &mut [f32],
+    own_y: &mut [f32],
+    recv_x: &mut [f32],
+    recv_y: &mut [f32],
+) {
+    let mut recv = Reactions { x: recv_x, y: recv_y, from: band.recv_from };
+    grid.for_half_shell_cells(band.rows, &mut |a: u32, b: u32, right_end: u32, below: (u32, u32)| {
         for k in a as usize..b as usize {
-            let (ax, ay) = push_on(grid, strength, k, runs);
-            out_x[k - copies_from] = ax;
-            out_y[k - copies_from] = ay;
+            let point = (grid.x[k], grid.y[k], grid.radius[k]);
+            let mut acc = ([0.0f32; LANES], [0.0f32; LANES]);
+            pair_pushes(grid, strength, point, (k + 1, right_end as usize), &mut acc, &mut recv);
+            pair_pushes(grid, strength, point, (below.0 as usize, below.1 as usize), &mut acc, &mut recv);
+            let (ax, ay) = acc;
+            own_x[k - band.copies.0] = (ax[0] + ax[1]) + (ax[2] + ax[3]);
+            own_y[k - band.copies.0] = (ay[0] + ay[1]) + (ay[2] + ay[3]);
         }
     });
+}
+
+/// A band's reaction segment: copy m is at `x[m - from]`.
+struct Reactions<'a> {
+    x: &'a mut [f32],
+    y: &'a mut [f32],
+    from: usize,
+}
+
+/// The pairs of a point with the copies `run.0..run.1` (all after it):
+/// the pushes on the point summed per lane into `acc`, the opposite pushes
+/// on the others subtracted from their reactions.
+///
+/// A padded scan like the search's: the run is read in whole chunks of
+/// `LANES`, from `run.0` rounded down, lanes outside the run masked off;
+/// the lane loop is branch-free (SSE2). The push is the full shell's to
+/// the bit: the pair (k, m) gives k `dx·f` and m `−dx·f` (m's own dx is
+/// exactly −dx, f is symmetric); only the order of the sums differs.
+#[inline(always)]
+fn pair_pushes(
+    grid: &Grid,
+    strength: f32,
+    (xi, yi, ri): (f32, f32, f32),
+    (lo, hi): (usize, usize),
+    acc: &mut ([f32; LANES], [f32; LANES]),
+    recv: &mut Reactions,
+) {
+    if lo >= hi {
+        return;
+    }
+    let mut m = lo & !(LANES - 1);
+    while m < hi {
+        let (cx, cy, cr) = (chunk(&grid.x, m), chunk(&grid.y, m), chunk(&grid.radius, m));
+        let at = m - recv.from;
+        let rx: &mut [f32; LANES] = (&mut recv.x[at..at + LANES]).try_into().expect("segments are padded by LANES");
+        let ry: &mut [f32; LANES] = (&mut recv.y[at..at + LANES]).try_into().expect("segments are padded by LANES");
+        for j in 0..LANES {
+            let mj = (m + j) as i32;
+            let live = mask(mj >= lo as i32) & mask(mj < hi as i32);
+            let dx = xi - cx[j];
+            let dy = yi - cy[j];
+            let d2 = dx * dx + dy * dy;
+            let rr = ri + cr[j];
+            let d = d2.sqrt();
+            let apart = mask(d2 > 0.0);
+            let f = strength * (rr - d) / select(apart, d, 1.0);
+            let overlap = live & apart & mask(d2 < rr * rr);
+            // Exactly on top of each other: no direction to push along, so
+            // split them along x by order (the first one goes left).
+            let coincident = live & !apart;
+            let px = select(overlap, dx * f, 0.0) + select(coincident, -strength * rr, 0.0);
+            let py = select(overlap, dy * f, 0.0);
+            acc.0[j] += px;
+            acc.1[j] += py;
+            rx[j] -= px;
+            ry[j] -= py;
+        }
+        m += LANES;
+    }
 }
 
 /// The lanes `m..m + LANES` of a padded copy column.
@@ -64,48 +278,6 @@ fn live_lanes(m: usize, hi: u32) -> [u32; LANES] {
         *l = mask(((m + j) as i32) < hi as i32);
     }
     live
-}
-
-/// The separation push on copy k from the points of its block.
-///
-/// A padded scan: each run is read in whole chunks of `LANES` from `lo`,
-/// lanes at or past `hi` masked off, so a run of up to 4 points (the crowd
-/// averages 2.2 at the start of the window, 5.8 at its end) costs one chunk
-/// and a well-predicted loop exit; the exact-trip scalar loop mispredicted
-/// its exit on nearly every run. The lane loop is branch-free, SSE2.
-#[inline]
-fn push_on(grid: &Grid, strength: f32, k: usize, runs: &Runs) -> (f32, f32) {
-    let (xi, yi, ri) = (grid.x[k], grid.y[k], grid.radius[k]);
-    let (mut ax, mut ay) = ([0.0f32; LANES], [0.0f32; LANES]);
-    for &(lo, hi) in runs {
-        let mut m = lo as usize;
-        loop {
-            let (cx, cy, cr) = (chunk(&grid.x, m), chunk(&grid.y, m), chunk(&grid.radius, m));
-            let live = live_lanes(m, hi);
-            for j in 0..LANES {
-                let dx = xi - cx[j];
-                let dy = yi - cy[j];
-                let d2 = dx * dx + dy * dy;
-                let rr = ri + cr[j];
-                let d = d2.sqrt();
-                let apart = mask(d2 > 0.0);
-                let f = strength * (rr - d) / select(apart, d, 1.0);
-                let overlap = live[j] & apart & mask(d2 < rr * rr);
-                // Exactly on top of each other: no direction to push along,
-                // so split them along x by order.
-                let mj = (m + j) as i32;
-                let coincident = live[j] & !apart & mask(mj != k as i32);
-                let split = select(mask((k as i32) < mj), -strength * rr, strength * rr);
-                ax[j] += select(overlap, dx * f, 0.0) + select(coincident, split, 0.0);
-                ay[j] += select(overlap, dy * f, 0.0);
-            }
-            m += LANES;
-            if m >= hi as usize {
-                break;
-            }
-        }
-    }
-    ((ax[0] + ax[1]) + (ax[2] + ax[3]), (ay[0] + ay[1]) + (ay[2] + ay[3]))
 }
 
 /// Moves each enemy toward the player by its speed (never past the player),

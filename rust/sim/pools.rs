@@ -4,6 +4,8 @@
 
 use super::config::Element;
 use super::ids::{Id, IdMap};
+use crate::vm::program::Span;
+use crate::vm::spell::TriggerKind;
 
 /// How many recently struck enemies a projectile remembers (one hit per
 /// projectile per enemy). Pierce beyond this may re-hit an enemy struck
@@ -140,7 +142,43 @@ pub struct Projectiles {
     /// What to draw (spell index for the player's, enemy kind for enemies').
     pub look: Vec<u16>,
     pub memory: Vec<[Id; HIT_MEMORY]>,
+    /// What spells add beyond flying and striking (rare: most are plain).
+    pub behaviour: Vec<Behaviour>,
     pub dead: Vec<bool>,
+}
+
+/// A trigger's payload riding on its carrier (R-VM-4).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Payload {
+    pub kind: TriggerKind,
+    /// Seconds left for a timer trigger.
+    pub timer: f32,
+    pub span: Span,
+}
+
+/// Spell behaviours of a projectile (R-VM-10): kept in one column so the
+/// hot loops over plain projectiles never read them.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct Behaviour {
+    pub payload: Option<Payload>,
+    /// Explodes for its damage within this radius on hit and on expiry.
+    pub explode_radius: f32,
+    /// Jumps on to this many more enemies within `chain_range` on hit.
+    pub chain: u16,
+    pub chain_range: f32,
+    /// Fraction of damage dealt healed on the player.
+    pub lifesteal: f32,
+    /// Turn rate toward the nearest enemy, 0..1 of the way per tick.
+    pub homing: f32,
+    /// Sine path: sideways wobble (R-VM-10 `Sin(Time)`).
+    pub sine: bool,
+    pub age: f32,
+}
+
+impl Behaviour {
+    pub fn is_plain(&self) -> bool {
+        *self == Behaviour::default()
+    }
 }
 
 pub struct NewProjectile {
@@ -157,6 +195,7 @@ pub struct NewProjectile {
     pub life: f32,
     pub owner: Owner,
     pub look: u16,
+    pub behaviour: Behaviour,
 }
 
 impl Projectiles {
@@ -186,6 +225,7 @@ impl Projectiles {
         self.owner.push(p.owner);
         self.look.push(p.look);
         self.memory.push([Id::NONE; HIT_MEMORY]);
+        self.behaviour.push(p.behaviour);
         self.dead.push(false);
         id
     }
@@ -212,6 +252,7 @@ impl Projectiles {
         self.owner.swap_remove(i);
         self.look.swap_remove(i);
         self.memory.swap_remove(i);
+        self.behaviour.swap_remove(i);
         self.dead.swap_remove(i);
     }
 
@@ -236,6 +277,7 @@ impl Projectiles {
         self.owner.clear();
         self.look.clear();
         self.memory.clear();
+        self.behaviour.clear();
         self.dead.clear();
     }
 }
@@ -286,6 +328,106 @@ impl Pickups {
         while i < self.len() {
             if self.dead[i] {
                 self.swap_remove(i);
+            } else {
+                i += 1;
+            }
+        }
+    }
+}
+
+/// Areas on the ground (R-VM-10 zones: black hole, healing mist, poison pool).
+#[derive(Clone, Debug, Default)]
+pub struct Zones {
+    pub x: Vec<f32>,
+    pub y: Vec<f32>,
+    pub radius: Vec<f32>,
+    /// Seconds left.
+    pub life: Vec<f32>,
+    /// px per tick toward the centre for enemies inside.
+    pub pull: Vec<f32>,
+    /// Player HP per second while inside.
+    pub heal: Vec<f32>,
+    /// Damage per second to enemies inside.
+    pub dps: Vec<f32>,
+    pub element: Vec<Element>,
+    pub look: Vec<u16>,
+}
+
+impl Zones {
+    pub fn len(&self) -> usize {
+        self.x.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.x.is_empty()
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub fn push(&mut self, x: f32, y: f32, radius: f32, life: f32, pull: f32, heal: f32, dps: f32, element: Element, look: u16) {
+        self.x.push(x);
+        self.y.push(y);
+        self.radius.push(radius);
+        self.life.push(life);
+        self.pull.push(pull);
+        self.heal.push(heal);
+        self.dps.push(dps);
+        self.element.push(element);
+        self.look.push(look);
+    }
+
+    /// Removes the expired, in a deterministic order.
+    pub fn compact(&mut self) {
+        let mut i = 0;
+        while i < self.len() {
+            if self.life[i] <= 0.0 {
+                each_column!(self, c => { c.swap_remove(i); }; x, y, radius, life, pull, heal, dps);
+                self.element.swap_remove(i);
+                self.look.swap_remove(i);
+            } else {
+                i += 1;
+            }
+        }
+    }
+}
+
+/// The player's summons (R-VM-5): each casts its own program on a timer.
+#[derive(Clone, Debug, Default)]
+pub struct Summons {
+    pub x: Vec<f32>,
+    pub y: Vec<f32>,
+    pub life: Vec<f32>,
+    pub period: Vec<f32>,
+    pub timer: Vec<f32>,
+    pub program: Vec<Span>,
+    pub look: Vec<u16>,
+}
+
+impl Summons {
+    pub fn len(&self) -> usize {
+        self.x.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.x.is_empty()
+    }
+
+    pub fn push(&mut self, x: f32, y: f32, life: f32, period: f32, program: Span, look: u16) {
+        self.x.push(x);
+        self.y.push(y);
+        self.life.push(life);
+        self.period.push(period);
+        self.timer.push(0.0);
+        self.program.push(program);
+        self.look.push(look);
+    }
+
+    pub fn compact(&mut self) {
+        let mut i = 0;
+        while i < self.len() {
+            if self.life[i] <= 0.0 {
+                each_column!(self, c => { c.swap_remove(i); }; x, y, life, period, timer);
+                self.program.swap_remove(i);
+                self.look.swap_remove(i);
             } else {
                 i += 1;
             }

@@ -76,6 +76,7 @@ pub fn stress_config(seed: u64) -> WorldConfig {
             behavior: Behavior::Chase,
         }],
         rules: stress_rules(),
+        vm: Default::default(),
         seed,
     }
 }
@@ -134,6 +135,7 @@ pub fn stress_projectile(x: f32, y: f32, vx: f32, vy: f32) -> NewProjectile {
         life: f32::INFINITY,
         owner: Owner::Player,
         look: 0,
+        behaviour: Default::default(),
     }
 }
 

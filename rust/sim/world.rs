@@ -33,9 +33,12 @@ use super::hash::StateHasher;
 use super::movement::{move_enemies, move_projectiles, nearest_in_reach_except, nearest_in_runs, separation_pushes, NO_TARGET};
 use super::player::{Controls, Player};
 use super::ids::Id;
-use super::pools::{Enemies, NewEnemy, NewProjectile, Owner, Pickups, Projectiles, HIT_MEMORY};
+use super::pools::{Enemies, NewEnemy, NewProjectile, Owner, Pickups, Projectiles, Summons, Zones, HIT_MEMORY};
 use super::rng::Streams;
 use crate::vm::{CastContext, Wand};
+
+mod spells;
+use spells::BehaviourHit;
 
 /// What one step did, for the caller (the entity counts are the sizes of
 /// the render data, `events` the number of events this frame).
@@ -59,6 +62,8 @@ pub struct World {
     pub projectiles: Projectiles,
     pub pickups: Pickups,
     pub wand: Wand,
+    pub zones: Zones,
+    pub summons: Summons,
     rng: Streams,
     events: Vec<Event>,
     grid: Grid,
@@ -66,13 +71,20 @@ pub struct World {
     // Per-frame scratch, kept between frames so steady state allocates nothing.
     push_x: Vec<f32>,
     push_y: Vec<f32>,
-    sorted_push_x: Vec<f32>,
-    sorted_push_y: Vec<f32>,
+    separation: super::movement::Separation,
     targets: Vec<u32>,
     /// The projectiles that search, row by row, and their targets.
     queries: QueryOrder,
     sorted_targets: Vec<u32>,
     pool: Workers,
+    // The spell VM in the world (sim/world/spells.rs).
+    spell_elements: Vec<Option<crate::sim::config::Element>>,
+    fusions_to_report: u32,
+    vm_out: crate::vm::exec::CastOutput,
+    vm_out_payload: crate::vm::exec::CastOutput,
+    behaviour_hits: Vec<BehaviourHit>,
+    kills_this_frame: Vec<(f32, f32)>,
+    on_kill_cooldown: f32,
 }
 
 /// The worker threads for the neighbour searches (`None`: the caller's
@@ -119,18 +131,26 @@ impl World {
             projectiles: Projectiles::default(),
             pickups: Pickups::default(),
             wand: Wand::Unarmed,
+            zones: Zones::default(),
+            summons: Summons::default(),
             rng,
             events: Vec::new(),
             grid: Grid::default(),
             pickup_grid: Grid::default(),
             push_x: Vec::new(),
             push_y: Vec::new(),
-            sorted_push_x: Vec::new(),
-            sorted_push_y: Vec::new(),
+            separation: Default::default(),
             targets: Vec::new(),
             queries: QueryOrder::default(),
             sorted_targets: Vec::new(),
             pool: Workers(None),
+            spell_elements: Vec::new(),
+            fusions_to_report: 0,
+            vm_out: Default::default(),
+            vm_out_payload: Default::default(),
+            behaviour_hits: Vec::new(),
+            kills_this_frame: Vec::new(),
+            on_kill_cooldown: 0.0,
             cfg,
         })
     }
@@ -230,6 +250,7 @@ impl World {
 
         self.rebuild_grid();
         self.cast(controls);
+        self.steer_projectiles();
 
         let p = &mut self.projectiles;
         move_projectiles(
@@ -239,7 +260,15 @@ impl World {
         let (hits, dealt) = self.resolve_hits();
         counts.hits = hits;
         counts.damage_dealt = dealt;
+        self.behaviour_hits();
+        self.behaviour_deaths();
         self.contact();
+        self.update_zones();
+        self.update_summons();
+        let kills = std::mem::take(&mut self.kills_this_frame);
+        self.program_kills(&kills);
+        self.kills_this_frame = kills;
+        self.kills_this_frame.clear();
         self.move_enemies();
         self.collect_pickups();
 
@@ -340,6 +369,10 @@ impl World {
         } else {
             self.nearest_enemy(origin.0, origin.1).map(|e| (self.enemies.x[e], self.enemies.y[e]))
         };
+        if matches!(self.wand, Wand::Program(_)) {
+            self.cast_program(aim);
+            return;
+        }
         self.wand.cast(CastContext {
             dt: self.dt,
             origin,
@@ -369,11 +402,11 @@ impl World {
         let memory = !self.cfg.rules.no_hit_memory;
         let search = |first: usize, out: &mut [u32]| {
             for (t, target) in out.iter_mut().enumerate() {
-                let k = first + t;
-                let (x, y, r) = (q.x[k], q.y[k], q.radius[k]);
+                let query = q.queries[first + t];
+                let (x, y, r) = (query.x, query.y, query.radius);
                 let runs = grid.runs(x, y);
                 *target = if memory {
-                    let i = q.index[k] as usize;
+                    let i = query.index as usize;
                     nearest_in_reach_except(grid, &runs, x, y, r, |e| p.remembers(i, enemy_ids[e as usize]))
                 } else {
                     nearest_in_runs(grid, &runs, x, y, r)
@@ -390,8 +423,8 @@ impl World {
             }
             _ => search(0, &mut self.sorted_targets),
         }
-        for (k, &target) in self.sorted_targets.iter().enumerate() {
-            self.targets[q.index[k] as usize] = target;
+        for (query, &target) in q.queries.iter().zip(&self.sorted_targets) {
+            self.targets[query.index as usize] = target;
         }
     }
 
@@ -416,7 +449,11 @@ impl World {
                 element: p.element[pi] as usize,
             };
             let defence = Defence { resist: kind.resist, armor: kind.armor, vulnerable: self.enemies.vulnerable[e] > 0.0 };
-            dealt += self.damage_enemy(e, final_damage(&attack, &defence));
+            let done = self.damage_enemy(e, final_damage(&attack, &defence));
+            dealt += done;
+            if !self.projectiles.behaviour[pi].is_plain() {
+                self.behaviour_hits.push(BehaviourHit { projectile: pi as u32, enemy: e as u32, dealt: done });
+            }
 
             let enemy_id = self.enemies.ids.ids()[e];
             let p = &mut self.projectiles;
@@ -457,6 +494,7 @@ impl World {
         let base_reward = self.cfg.enemy_kinds[kind].reward as f32;
         let reward = if en.elite[e] { (base_reward * self.cfg.elite_reward_multiplier).round() } else { base_reward };
         let (x, y) = (en.x[e], en.y[e]);
+        self.kills_this_frame.push((x, y));
         self.events.push(Event::new(EventKind::EnemyKilled, kind as f32, en.elite[e] as u8 as f32, x, y, reward));
         if reward > 0.0 {
             self.pickups.push(x, y, reward as u32, self.cfg.pickups.radius);
@@ -513,6 +551,8 @@ impl World {
         self.events.push(Event::new(EventKind::PlayerDamaged, attacker, absorbed, x, y, lost));
         if !self.player.alive {
             self.events.push(Event::new(EventKind::PlayerDied, 0.0, 0.0, x, y, 0.0));
+        } else {
+            self.program_player_hit();
         }
     }
 
@@ -522,42 +562,12 @@ impl World {
         let n = self.enemies.len();
         let grid = &self.grid;
         let strength = self.cfg.separation_strength;
-        self.sorted_push_x.resize(n, 0.0);
-        self.sorted_push_y.resize(n, 0.0);
-        match &self.pool.0 {
-            Some(pool) if n >= 2048 => {
-                let parts = pool.current_num_threads() * 4;
-                // Cell ranges holding about n / parts points each.
-                let mut bounds: Vec<usize> = (0..=parts).map(|i| grid.cell_at_point(i * n / parts)).collect();
-                bounds[parts] = grid.cell_count();
-                bounds.dedup();
-                let mut jobs = Vec::with_capacity(bounds.len());
-                let (mut rest_x, mut rest_y) = (&mut self.sorted_push_x[..], &mut self.sorted_push_y[..]);
-                let mut copied = 0usize;
-                for w in bounds.windows(2) {
-                    let upto = grid.first_copy_of_cell(w[1]);
-                    let (hx, tx) = std::mem::take(&mut rest_x).split_at_mut(upto - copied);
-                    let (hy, ty) = std::mem::take(&mut rest_y).split_at_mut(upto - copied);
-                    jobs.push(((w[0], w[1]), hx, hy, copied));
-                    rest_x = tx;
-                    rest_y = ty;
-                    copied = upto;
-                }
-                pool.install(|| {
-                    jobs.into_par_iter().for_each(|(cells, ox, oy, from)| {
-                        separation_pushes(grid, strength, cells, ox, oy, from);
-                    });
-                });
-            }
-            _ => separation_pushes(grid, strength, (0, grid.cell_count()), &mut self.sorted_push_x, &mut self.sorted_push_y, 0),
-        }
         self.push_x.resize(n, 0.0);
         self.push_y.resize(n, 0.0);
-        for k in 0..n {
-            let i = grid.index[k] as usize;
-            self.push_x[i] = self.sorted_push_x[k];
-            self.push_y[i] = self.sorted_push_y[k];
-        }
+        // Threads only from 2048 enemies: below, a band's work is shorter
+        // than waking the pool. Same result either way (movement.rs).
+        let pool = self.pool.0.as_ref().filter(|_| n >= 2048);
+        separation_pushes(grid, strength, pool, &mut self.separation, &mut self.push_x, &mut self.push_y);
         let e = &mut self.enemies;
         move_enemies(
             &mut e.x,
@@ -645,6 +655,28 @@ impl World {
         h.u32s(k.value.iter().copied());
         h.section("wand");
         h.f32(self.wand.timer());
+        if let Wand::Program(c) = &self.wand {
+            h.f32(c.mana.current);
+            h.u64(c.cursor as u64 | (c.kills as u64) << 32);
+            h.u32s(c.registers.iter().map(|&r| r as u32));
+            h.u32s(c.counters.iter().copied());
+        }
+        h.section("behaviours");
+        for b in &q.behaviour {
+            if !b.is_plain() {
+                h.f32(b.age);
+                h.f32(b.payload.map_or(-1.0, |p| p.timer));
+                h.u64(b.chain as u64);
+            }
+        }
+        h.section("zones");
+        for col in [&self.zones.x, &self.zones.y, &self.zones.radius, &self.zones.life] {
+            h.f32s(col);
+        }
+        h.section("summons");
+        for col in [&self.summons.x, &self.summons.y, &self.summons.life, &self.summons.timer] {
+            h.f32s(col);
+        }
         h.section("rng");
         for f in self.rng.fingerprint() {
             h.u64(f);

@@ -171,6 +171,8 @@ pub struct Caster {
     /// Kills since the last Kill Combo fired.
     pub kills: u32,
     pub trace: bool,
+    /// Did any node of the cast in progress take effect (R-MANA-8)?
+    took_effect: bool,
     /// Scratch, kept between casts.
     branches: Vec<Branch>,
     /// Random spread (R-VM-3 multicast fan-out, accuracy).
@@ -178,7 +180,7 @@ pub struct Caster {
 }
 
 /// What one call produced.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct CastOutput {
     pub emissions: Vec<Emission>,
     pub events: Vec<VmEvent>,
@@ -217,6 +219,7 @@ impl Caster {
             counters,
             kills: 0,
             trace: false,
+            took_effect: false,
             branches: Vec::new(),
             spread: Rng::new(seed, Stream::Spread),
         }
@@ -260,6 +263,7 @@ impl Caster {
     /// its delay (R-VM-11).
     pub fn cast(&mut self, senses: &mut Senses, out: &mut CastOutput) -> f32 {
         self.mana.begin_cast();
+        self.took_effect = false;
         let before = out.emissions.len();
         let mut delay_add = 0.0;
         let mut steps = self.step_budget();
@@ -280,6 +284,7 @@ impl Caster {
         if end == End::Exhausted {
             out.events.push(VmEvent::CpuExhausted);
         }
+        self.mana.end_cast(self.took_effect);
         let fired = (out.emissions.len() - before) as u32;
         if fired > 0 {
             out.events.push(VmEvent::CastFired { emissions: fired });
@@ -343,9 +348,11 @@ impl Caster {
     /// An `on_kill` / `on_hit` entry (R-CORE-2): a paid cast of that block.
     pub fn run_entry(&mut self, span: Span, senses: &mut Senses, out: &mut CastOutput) {
         self.mana.begin_cast();
+        self.took_effect = false;
         let mut delay = 0.0;
         let mut steps = self.step_budget();
         let (end, ..) = self.run(span, span.start, Shot::default(), 1, Payment::Paid, senses, out, &mut delay, &mut steps);
+        self.mana.end_cast(self.took_effect);
         if end == End::Exhausted {
             out.events.push(VmEvent::CpuExhausted);
         }
@@ -452,6 +459,7 @@ impl Caster {
             if self.mana.spend(node.cost, self.infinite_spells, &mut senses.hp) == Paid::Refused {
                 return Flow::Abandon;
             }
+            self.took_effect = true;
             if self.trace {
                 out.events.push(VmEvent::Trace { node: index, mana_before: before, mana_after: self.mana.current });
             }

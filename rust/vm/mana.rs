@@ -29,9 +29,12 @@ pub struct Mana {
     /// per second (R-MANA-1)
     pub regen: f32,
     pub rules: ManaRules,
-    /// R-MANA-8: consecutive casts so far, and seconds since the last cast.
+    /// R-MANA-8: consecutive casts so far, and seconds since the last cast
+    /// that did anything (an abandoned cast that paid nothing isn't one).
     streak: u32,
     since_cast: f32,
+    /// The streak if the cast in progress goes through.
+    pending_streak: u32,
     /// The surcharge of the cast in progress (1.0 = none).
     surcharge: f32,
 }
@@ -47,16 +50,13 @@ pub enum Paid {
 
 impl Mana {
     pub fn new(max: f32, regen: f32, rules: ManaRules) -> Mana {
-        Mana { current: max, max, regen, rules, streak: 0, since_cast: f32::INFINITY, surcharge: 1.0 }
+        Mana { current: max, max, regen, rules, streak: 0, since_cast: f32::INFINITY, pending_streak: 0, surcharge: 1.0 }
     }
 
     /// R-MANA-1: regeneration runs every frame and caps at max.
     pub fn tick(&mut self, dt: f32) {
         self.current = (self.current + self.regen * dt).min(self.max);
         self.since_cast += dt;
-        if self.since_cast >= self.rules.streak_reset {
-            self.streak = 0;
-        }
     }
 
     /// R-MANA-1: switching cores clamps mana into the new pool.
@@ -70,13 +70,24 @@ impl Mana {
         self.current = self.max;
     }
 
-    /// A cast starts: fixes its sustained-fire surcharge (R-MANA-8).
+    /// A cast starts: fixes its sustained-fire surcharge (R-MANA-8). A cast
+    /// within the window of the last is consecutive and costs one step
+    /// more; after `streak_reset` without casting the growth is gone.
     pub fn begin_cast(&mut self) {
-        if self.since_cast <= self.rules.streak_window {
-            self.streak += 1;
+        if self.since_cast >= self.rules.streak_reset {
+            self.streak = 0;
         }
-        self.since_cast = 0.0;
-        self.surcharge = 1.0 + (self.streak as f32 * self.rules.streak_step).min(self.rules.streak_cap);
+        self.pending_streak = if self.since_cast <= self.rules.streak_window { self.streak + 1 } else { self.streak };
+        self.surcharge = 1.0 + (self.pending_streak as f32 * self.rules.streak_step).min(self.rules.streak_cap);
+    }
+
+    /// A cast ends; `happened` if any node took effect (a cast abandoned at
+    /// its first node, R-MANA-6, neither grows nor refreshes the streak).
+    pub fn end_cast(&mut self, happened: bool) {
+        if happened {
+            self.streak = self.pending_streak;
+            self.since_cast = 0.0;
+        }
     }
 
     /// The cost multiplier of the cast in progress.
@@ -131,15 +142,37 @@ mod tests {
         let mut hp = 10.0;
         m.begin_cast();
         assert_eq!(m.spend(10.0, false, &mut hp), Paid::Mana(10.0));
+        m.end_cast(true);
         m.tick(0.25);
         m.begin_cast();
         assert_eq!(m.surcharge(), 1.05);
+        m.end_cast(true);
         for _ in 0..40 {
             m.tick(0.25);
             m.begin_cast();
+            m.end_cast(true);
         }
-        assert_eq!(m.surcharge(), 2.0);
-        m.tick(1.0);
+        assert_eq!(m.surcharge(), 2.0, "capped at +100%");
+        m.tick(0.75);
+        m.begin_cast();
+        assert_eq!(m.surcharge(), 2.0, "not consecutive, but the growth stays under 1 s");
+        m.end_cast(false);
+        m.tick(0.5);
+        m.begin_cast();
+        assert_eq!(m.surcharge(), 1.0, "1 s without casting: gone");
+    }
+
+    /// R-MANA-6/8: casts abandoned before anything took effect don't grow
+    /// the surcharge (holding your breath is not sustained fire).
+    #[test]
+    fn abandoned_casts_do_not_grow_the_surcharge() {
+        let mut m = Mana::new(100.0, 0.0, ManaRules::default());
+        for _ in 0..10 {
+            m.tick(0.25);
+            m.begin_cast();
+            m.end_cast(false);
+        }
+        m.tick(0.25);
         m.begin_cast();
         assert_eq!(m.surcharge(), 1.0);
     }

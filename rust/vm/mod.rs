@@ -35,11 +35,14 @@ pub struct FixedWand {
     pub look: u16,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub enum Wand {
     /// Fires nothing (the stress workload, or before a wand is set).
     Unarmed,
     Fixed { spell: FixedWand, timer: f32 },
+    /// A compiled program with its mana pool (the spell VM); the world
+    /// casts it (`sim/world/spells.rs`).
+    Program(Box<exec::Caster>),
 }
 
 /// What a cast needs to know about the world around the player.
@@ -62,7 +65,7 @@ impl Wand {
     /// is something to aim at. Returns the number of projectiles fired.
     pub fn cast(&mut self, ctx: CastContext<'_>) -> u32 {
         match self {
-            Wand::Unarmed => 0,
+            Wand::Unarmed | Wand::Program(_) => 0,
             Wand::Fixed { spell, timer } => {
                 *timer -= ctx.dt;
                 if *timer > 0.0 {
@@ -93,6 +96,7 @@ impl Wand {
                     life: spell.lifetime,
                     owner: Owner::Player,
                     look: spell.look,
+                    behaviour: Default::default(),
                 });
                 ctx.events.push(Event::new(EventKind::ProjectileFired, spell.look as f32, 0.0, ox, oy, 1.0));
                 1
@@ -104,6 +108,7 @@ impl Wand {
         match self {
             Wand::Unarmed => 0.0,
             Wand::Fixed { timer, .. } => *timer,
+            Wand::Program(c) => c.timer,
         }
     }
 }

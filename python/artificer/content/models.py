@@ -154,6 +154,35 @@ class Elite(ContentModel):
     reward_multiplier: float = Field(ge=1, description="An elite drops its kind's reward times this (rounded).")
 
 
+class SustainedFire(ContentModel):
+    """R-MANA-8: consecutive casts cost more, up to a cap; the growth decays."""
+
+    window: float = Field(gt=0, description="A cast within this many seconds of the last is consecutive.")
+    step: float = Field(ge=0, description="Cost added per consecutive cast (0.05 = +5%).")
+    cap: float = Field(ge=0, description="Largest total surcharge (1.0 = +100%).")
+    reset_after: float = Field(gt=0, description="Seconds without casting after which the surcharge is gone.")
+
+
+class VmSettings(ContentModel):
+    """The spell VM's numbers (GAME_RULES §3-4)."""
+
+    step_multiplier: int = Field(ge=1, description="R-VM-8: node-steps per CPU point in one cast.")
+    cast_delay_floor: float = Field(gt=0, description="R-VM-11: shortest cast delay in s.")
+    sustained_fire: SustainedFire = Field(description="R-MANA-8 cost growth.")
+    infinite_spells_hp_per_mana: float = Field(gt=0, description="R-CORE-4: HP paid per mana (0.2 = 1 HP per 5).")
+    sine_amplitude: float = Field(ge=0, description="Sine path: sideways amplitude in px.")
+    sine_frequency: float = Field(ge=0, description="Sine path: wobbles per second.")
+    homing_range: float = Field(ge=0, description="Homing projectiles steer toward enemies this close, px.")
+    on_kill_interval: float = Field(ge=0, description="R-CORE-2: an on_kill entry runs at most once per this many s.")
+
+
+class StartingWand(ContentModel):
+    """R-ONB-1: the wand a run starts with."""
+
+    core: str = Field(pattern=ID_PATTERN, description="Id of a core in cores.json.")
+    cards: tuple[str | None, ...] = Field(description="Spell ids in the core's slot order (null: empty slot).")
+
+
 class Balance(ContentModel):
     """balance.json: the global tuning numbers."""
 
@@ -165,6 +194,8 @@ class Balance(ContentModel):
     default_wand: DefaultWand = Field(description="The starting wand.")
     wave: WaveTiming = Field(description="Timing shared by all waves.")
     elite: Elite = Field(description="Elite enemy multipliers.")
+    vm: VmSettings = Field(description="Spell VM settings.")
+    starting_wand: StartingWand = Field(description="The wand a run starts with (R-ONB-1).")
 
 
 # --- enemies.json -----------------------------------------------------------

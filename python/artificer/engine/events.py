@@ -23,6 +23,14 @@ class EventKind(IntEnum):
     PLAYER_DIED = 5
     DASHED = 6  # a, b = direction
     ENEMY_SPAWNED = 7  # a = enemy kind, b = elite
+    CAST_FIRED = 8  # value = things emitted
+    CAST_ABANDONED = 9  # a = node index (R-MANA-3/6)
+    CPU_EXHAUSTED = 10  # R-VM-8
+    TRIGGER_FIRED = 11  # a = carrier look, b = things emitted
+    SUMMON_SPAWNED = 12  # a = look
+    RESONANCE_FUSED = 13  # R-RES-1
+    TRACE = 14  # a = node, b = mana before, value = mana after
+    EXPLODED = 15  # a = element, b = radius, value = damage
 
 
 class Event(NamedTuple):

@@ -6,7 +6,7 @@ takes (`world_config`), and the one per-frame call into the core (`step`).
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from artificer import _core
 from artificer.content import Content
@@ -23,6 +23,7 @@ def world_config(content: Content, rules: Mapping[str, bool] | None = None) -> d
         "player": balance["player"],
         "pickups": balance["pickups"],
         "elite": balance["elite"],
+        "vm": balance["vm"],
         "enemies": [enemy.model_dump(mode="json") for enemy in content.enemies],
         "rules": dict(rules or {}),
     }
@@ -42,6 +43,22 @@ class Simulation:
         self.input = FrameInput(caps.commands)
         self.buffers = FrameBuffers(Capacity(caps.enemies, caps.projectiles, caps.pickups, caps.events))
         self.tick_hz = content.balance.sim.tick_hz
+        self._catalog: _core.Catalog | None = None
+
+    def arm_wand(self, core_id: str, cards: Sequence[str | None] | dict[str, str], trace: bool = False) -> dict[str, Any]:
+        """Arms the player with a spell program (R-VM-1); returns the
+        compile diagnostics (CPU, mana per cast, fusions, warnings)."""
+        from artificer.engine.wand import core_data, place, spell_catalog
+
+        core = self.content.core(core_id)
+        if self._catalog is None:
+            self._catalog = spell_catalog(self.content)
+        return dict(self.world.set_spell_wand(self._catalog, core_data(core), place(core, cards), trace))
+
+    def arm_starting_wand(self) -> dict[str, Any]:
+        """R-ONB-1: balance.json's `starting_wand`."""
+        start = self.content.balance.starting_wand
+        return self.arm_wand(start.core, list(start.cards))
 
     def arm_default_wand(self) -> None:
         """The foundation's wand: balance.json's `default_wand`."""

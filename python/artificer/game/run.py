@@ -49,7 +49,7 @@ class Run:
         self.content = content
         self.seed = seed
         self.sim = Simulation(content, seed)
-        self.sim.arm_default_wand()
+        self.diagnostics = self.sim.arm_starting_wand()
         self.currency = 0
         self.waves: list[WaveStats] = []
 
@@ -58,8 +58,8 @@ class Run:
         sim = self.sim
         director = WaveDirector(self.content, wave, self.seed)
         stats = WaveStats(wave=number)
-        # R-MANA-1: every wave starts with a full pool.
-        sim.input.grant_mana(self.content.balance.player.mana_max)
+        # R-MANA-1: every wave starts with a full pool; R-REG-1 registers reset.
+        sim.world.begin_wave()
         frames = round(wave.duration * sim.tick_hz)
         for frame in range(frames):
             player = (sim.buffers.player_value("x"), sim.buffers.player_value("y"))

@@ -1,0 +1,475 @@
+//! The spell VM in the world: casting the player's program on its timer,
+//! turning emissions into projectiles, zones, blasts and summons, and the
+//! behaviours spells give projectiles — triggers with payloads (on hit,
+//! timer, expire; R-VM-4), explosions, chains, lifesteal, homing, sine
+//! paths — plus zones and summons each frame (R-VM-5, R-VM-10).
+//!
+//! Payloads and summon programs run through `Caster::run_free` (they never
+//! pay, R-MANA-5); the main entry, `on_kill` and `on_hit` pay.
+
+use super::World;
+use crate::sim::combat::{final_damage, Attack, Defence};
+use crate::sim::config::{Element, ELEMENTS};
+use crate::sim::events::{Event, EventKind};
+use crate::sim::pools::{Behaviour, NewProjectile, Owner, Payload};
+use crate::vm::exec::{CastOutput, Caster, Emission, Senses, VmEvent};
+use crate::vm::program::Span;
+use crate::vm::spell::{ActionKind, Path, TriggerKind};
+use crate::vm::Wand;
+
+/// A projectile's hit that its behaviour reacts to.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct BehaviourHit {
+    pub projectile: u32,
+    pub enemy: u32,
+    pub dealt: f32,
+}
+
+/// Where and which way an emission goes.
+#[derive(Clone, Copy, Debug)]
+struct Aim {
+    origin: (f32, f32),
+    dir: (f32, f32),
+    /// Zones and blasts land here.
+    target: (f32, f32),
+}
+
+impl World {
+    /// Arms the player with a compiled program (R-VM-1). `elements[spell]`
+    /// is each spell's own element (a shot without an infusion uses it).
+    pub fn set_caster(&mut self, caster: Caster, elements: Vec<Option<Element>>) {
+        self.player.mana = caster.mana.current;
+        self.player.mana_max = caster.mana.max;
+        // The caster's pool regenerates now (the core's mana_regen, R-MANA-1).
+        self.player.mana_regen = 0.0;
+        self.spell_elements = elements;
+        self.fusions_to_report = caster.program.diagnostics.fusions.len() as u32;
+        self.wand = Wand::Program(Box::new(caster));
+    }
+
+    /// A wave starts: the program's mana fills, registers reset unless the
+    /// core has persistent memory; summons and zones of the last wave go.
+    pub fn begin_wave(&mut self) {
+        if let Wand::Program(caster) = &mut self.wand {
+            caster.begin_wave();
+            self.player.mana = caster.mana.current;
+        }
+        self.zones = Default::default();
+        self.summons = Default::default();
+    }
+
+    /// Step 4 for a program wand: the timer, the cast, the emissions.
+    pub(super) fn cast_program(&mut self, aim_point: Option<(f32, f32)>) {
+        let Wand::Program(mut caster) = std::mem::replace(&mut self.wand, Wand::Unarmed) else { return };
+        let mut out = std::mem::take(&mut self.vm_out);
+        out.clear();
+        let mut senses = self.senses();
+        // Mana granted by commands this frame went to the player's pool.
+        caster.mana.current = self.player.mana.min(caster.mana.max);
+        let cast = caster.tick(self.dt, &mut senses, &mut out);
+        self.player.hp = senses.hp;
+        if cast {
+            for _ in 0..std::mem::take(&mut self.fusions_to_report) {
+                let (x, y) = (self.player.x, self.player.y);
+                self.events.push(Event::new(EventKind::ResonanceFused, 0.0, 0.0, x, y, 0.0));
+            }
+        }
+        let origin = (self.player.x, self.player.y);
+        let target = aim_point.unwrap_or((origin.0 + self.player.face_x * 64.0, origin.1 + self.player.face_y * 64.0));
+        let aim = Aim { origin, dir: unit(target.0 - origin.0, target.1 - origin.1), target };
+        self.emit_all(&caster, &out, aim);
+        self.report_vm_events(&out);
+        self.player.mana = caster.mana.current;
+        self.player.mana_max = caster.mana.max;
+        self.vm_out = out;
+        self.wand = Wand::Program(caster);
+    }
+
+    fn senses(&self) -> Senses {
+        let p = &self.player;
+        let nearest = self
+            .nearest_enemy(p.x, p.y)
+            .map_or(f32::INFINITY, |e| ((self.enemies.x[e] - p.x).powi(2) + (self.enemies.y[e] - p.y).powi(2)).sqrt());
+        Senses { hp: p.hp, hp_max: p.hp_max, moving: p.moving, nearest_enemy: nearest }
+    }
+
+    fn report_vm_events(&mut self, out: &CastOutput) {
+        let (x, y) = (self.player.x, self.player.y);
+        for e in &out.events {
+            let event = match *e {
+                VmEvent::CastFired { emissions } => Event::new(EventKind::CastFired, 0.0, 0.0, x, y, emissions as f32),
+                VmEvent::CastAbandoned { node } => Event::new(EventKind::CastAbandoned, node as f32, 0.0, x, y, 0.0),
+                VmEvent::CpuExhausted => Event::new(EventKind::CpuExhausted, 0.0, 0.0, x, y, 0.0),
+                VmEvent::Trace { node, mana_before, mana_after } => {
+                    Event::new(EventKind::Trace, node as f32, mana_before, x, y, mana_after)
+                }
+            };
+            self.events.push(event);
+        }
+    }
+
+    fn emit_all(&mut self, caster: &Caster, out: &CastOutput, aim: Aim) {
+        for e in &out.emissions {
+            self.emit(caster, e, aim);
+        }
+    }
+
+    /// One emission into the world (R-VM-10: the shot state shapes it).
+    fn emit(&mut self, caster: &Caster, e: &Emission, aim: Aim) {
+        let a = &e.action;
+        let s = &e.shot;
+        let (c, sn) = (e.angle.cos(), e.angle.sin());
+        let dir = (aim.dir.0 * c - aim.dir.1 * sn, aim.dir.0 * sn + aim.dir.1 * c);
+        let element = s.element.or(self.spell_elements.get(e.spell as usize).copied().flatten()).unwrap_or(Element::Physical);
+        let mut damage = (a.damage + s.damage_flat) * s.damage_mult;
+        if self.player.moving {
+            damage *= a.moving_multiplier; // R-MOVE-1
+        }
+        let radius = a.radius * s.size_mult;
+        let look = e.spell;
+        match a.kind {
+            ActionKind::Projectile => {
+                let speed = a.speed * s.speed_mult;
+                let behaviour = Behaviour {
+                    payload: e.trigger.map(|(kind, delay, span)| Payload { kind, timer: delay, span }),
+                    explode_radius: a.explode_radius * s.size_mult,
+                    chain: a.chain as u16,
+                    chain_range: a.chain_range,
+                    lifesteal: s.lifesteal,
+                    homing: (a.homing + s.homing).min(1.0),
+                    sine: s.path.unwrap_or(a.path) == Path::Sine,
+                    age: 0.0,
+                };
+                self.projectiles.push(NewProjectile {
+                    x: aim.origin.0,
+                    y: aim.origin.1,
+                    vx: dir.0 * speed * self.dt,
+                    vy: dir.1 * speed * self.dt,
+                    radius,
+                    damage,
+                    crit_chance: self.player.crit_chance + s.crit,
+                    element,
+                    pierce: a.pierce + s.pierce,
+                    bounces: a.bounces + s.bounce,
+                    life: (a.lifetime + s.lifetime_add).max(self.dt),
+                    owner: Owner::Player,
+                    look,
+                    behaviour,
+                });
+                let (x, y) = aim.origin;
+                self.events.push(Event::new(EventKind::ProjectileFired, look as f32, 0.0, x, y, 1.0));
+            }
+            ActionKind::Blast => {
+                let reach = radius.max(a.explode_radius * s.size_mult);
+                self.blast(aim.target, reach, damage, element, s.lifesteal);
+            }
+            ActionKind::Zone => {
+                let (x, y) = aim.target;
+                let z = &mut self.zones;
+                z.push(x, y, radius, a.lifetime + s.lifetime_add, a.zone_pull * self.dt, a.zone_heal, a.zone_dps, element, look);
+            }
+            ActionKind::Summon => {
+                let program = e.summon.unwrap_or_default();
+                let (x, y) = aim.origin;
+                self.summons.push(x, y, a.lifetime + s.lifetime_add, a.summon_period.max(self.cfg.vm.cast_delay_floor), program, look);
+                self.events.push(Event::new(EventKind::SummonSpawned, look as f32, 0.0, x, y, 0.0));
+            }
+        }
+        let _ = caster;
+    }
+
+    /// Damage to every enemy within `reach` of `at` (explosions, blasts).
+    fn blast(&mut self, at: (f32, f32), reach: f32, damage: f32, element: Element, lifesteal: f32) {
+        let r2 = reach * reach;
+        let mut healed = 0.0;
+        for e in 0..self.enemies.len() {
+            let (dx, dy) = (self.enemies.x[e] - at.0, self.enemies.y[e] - at.1);
+            if self.enemies.dead[e] || dx * dx + dy * dy >= r2 {
+                continue;
+            }
+            let dealt = self.hit_enemy(e, damage, element);
+            healed += dealt * lifesteal;
+        }
+        self.heal_player(healed);
+        self.events.push(Event::new(EventKind::Exploded, element as u8 as f32, reach, at.0, at.1, damage));
+    }
+
+    /// R-DMG-1 for spell damage without a projectile (blasts, chains, zones).
+    fn hit_enemy(&mut self, e: usize, base: f32, element: Element) -> f32 {
+        let kind = &self.cfg.enemy_kinds[self.enemies.kind[e] as usize];
+        let attack = Attack { base, flat: self.player.strength, mult: 1.0, element: element as usize };
+        let defence = Defence { resist: kind.resist, armor: kind.armor, vulnerable: self.enemies.vulnerable[e] > 0.0 };
+        let amount = final_damage(&attack, &defence);
+        self.damage_enemy(e, amount)
+    }
+
+    fn heal_player(&mut self, amount: f32) {
+        if amount > 0.0 && self.player.alive {
+            self.player.hp = (self.player.hp + amount).min(self.player.hp_max);
+        }
+    }
+
+    /// Before projectiles move: homing turns them, sine paths wobble, timer
+    /// payloads count down (and fire where the carrier is, R-VM-4).
+    pub(super) fn steer_projectiles(&mut self) {
+        let vm = self.cfg.vm;
+        for i in 0..self.projectiles.len() {
+            let b = self.projectiles.behaviour[i];
+            if b.is_plain() || self.projectiles.dead[i] {
+                continue;
+            }
+            let (x, y) = (self.projectiles.x[i], self.projectiles.y[i]);
+            let (vx, vy) = (self.projectiles.vx[i], self.projectiles.vy[i]);
+            let speed = (vx * vx + vy * vy).sqrt();
+            if b.homing > 0.0 && speed > 0.0 {
+                if let Some(e) = self.nearest_enemy(x, y) {
+                    let (tx, ty) = (self.enemies.x[e] - x, self.enemies.y[e] - y);
+                    if tx * tx + ty * ty < vm.homing_range * vm.homing_range {
+                        let want = unit(tx, ty);
+                        let cur = (vx / speed, vy / speed);
+                        let turned = unit(cur.0 + (want.0 - cur.0) * b.homing, cur.1 + (want.1 - cur.1) * b.homing);
+                        self.projectiles.vx[i] = turned.0 * speed;
+                        self.projectiles.vy[i] = turned.1 * speed;
+                    }
+                }
+            }
+            let behaviour = &mut self.projectiles.behaviour[i];
+            if b.sine && speed > 0.0 {
+                // Sideways velocity of A·sin(2πft): its derivative, per tick.
+                let w = std::f32::consts::TAU * vm.sine_frequency;
+                let side = vm.sine_amplitude * w * libm::cosf(w * b.age) * self.dt;
+                self.projectiles.x[i] += -vy / speed * side;
+                self.projectiles.y[i] += vx / speed * side;
+            }
+            behaviour.age += self.dt;
+            if let Some(mut p) = b.payload {
+                if p.kind == TriggerKind::Timer {
+                    p.timer -= self.dt;
+                    if p.timer <= 0.0 {
+                        self.projectiles.behaviour[i].payload = None;
+                        self.projectiles.dead[i] = true;
+                        self.fire_payload(p.span, (x, y), unit(vx, vy), i as u32);
+                    } else {
+                        self.projectiles.behaviour[i].payload = Some(p);
+                    }
+                }
+            }
+        }
+    }
+
+    /// After hits: lifesteal, explosions, chains and on-hit payloads.
+    pub(super) fn behaviour_hits(&mut self) {
+        let hits = std::mem::take(&mut self.behaviour_hits);
+        for h in &hits {
+            let (i, e) = (h.projectile as usize, h.enemy as usize);
+            let b = self.projectiles.behaviour[i];
+            let at = (self.enemies.x[e], self.enemies.y[e]);
+            let element = self.projectiles.element[i];
+            self.heal_player(h.dealt * b.lifesteal);
+            if b.explode_radius > 0.0 {
+                self.blast(at, b.explode_radius, self.projectiles.damage[i], element, b.lifesteal);
+            }
+            if b.chain > 0 {
+                self.chain_from(i, e);
+            }
+            if let Some(p) = b.payload {
+                if p.kind == TriggerKind::OnHit {
+                    self.projectiles.behaviour[i].payload = None;
+                    let dir = unit(self.projectiles.vx[i], self.projectiles.vy[i]);
+                    self.fire_payload(p.span, at, dir, i as u32);
+                }
+            }
+        }
+        self.behaviour_hits = hits;
+        self.behaviour_hits.clear();
+    }
+
+    /// Chain lightning: a new bolt from the struck enemy to the nearest
+    /// other enemy within range, one jump fewer, remembering the struck.
+    fn chain_from(&mut self, i: usize, struck: usize) {
+        let b = self.projectiles.behaviour[i];
+        let (x, y) = (self.enemies.x[struck], self.enemies.y[struck]);
+        let mut best = (b.chain_range * b.chain_range, None);
+        for e in 0..self.enemies.len() {
+            if e == struck || self.enemies.dead[e] {
+                continue;
+            }
+            let d2 = (self.enemies.x[e] - x).powi(2) + (self.enemies.y[e] - y).powi(2);
+            if d2 < best.0 {
+                best = (d2, Some(e));
+            }
+        }
+        let Some(next) = best.1 else { return };
+        let p = &self.projectiles;
+        let speed = (p.vx[i] * p.vx[i] + p.vy[i] * p.vy[i]).sqrt().max(1.0);
+        let dir = unit(self.enemies.x[next] - x, self.enemies.y[next] - y);
+        let reach_ticks = (best.0.sqrt() / speed).ceil() + 2.0;
+        let behaviour = Behaviour { chain: b.chain - 1, payload: None, age: 0.0, ..b };
+        let struck_id = self.enemies.ids.ids()[struck];
+        let (radius, damage, crit, element, look) = (p.radius[i], p.damage[i], p.crit_chance[i], p.element[i], p.look[i]);
+        self.projectiles.push(NewProjectile {
+            x,
+            y,
+            vx: dir.0 * speed,
+            vy: dir.1 * speed,
+            radius,
+            damage,
+            crit_chance: crit,
+            element,
+            pierce: 0,
+            bounces: 0,
+            life: reach_ticks * self.dt,
+            owner: Owner::Player,
+            look,
+            behaviour,
+        });
+        let last = self.projectiles.len() - 1;
+        self.projectiles.remember(last, struck_id);
+    }
+
+    /// Projectiles that died this frame: on-expire payloads and explosions
+    /// where they died (R-VM-4 `on_expire`).
+    pub(super) fn behaviour_deaths(&mut self) {
+        for i in 0..self.projectiles.len() {
+            if !self.projectiles.dead[i] || self.projectiles.behaviour[i].is_plain() {
+                continue;
+            }
+            let b = self.projectiles.behaviour[i];
+            let at = (self.projectiles.x[i], self.projectiles.y[i]);
+            if let Some(p) = b.payload {
+                // A timer whose carrier dies first goes off where it died.
+                if matches!(p.kind, TriggerKind::OnExpire | TriggerKind::Timer) {
+                    self.projectiles.behaviour[i].payload = None;
+                    let dir = unit(self.projectiles.vx[i], self.projectiles.vy[i]);
+                    self.fire_payload(p.span, at, dir, i as u32);
+                }
+            }
+            if b.explode_radius > 0.0 && self.projectiles.life[i] <= 0.0 {
+                self.projectiles.behaviour[i].explode_radius = 0.0;
+                let element = self.projectiles.element[i];
+                self.blast(at, b.explode_radius, self.projectiles.damage[i], element, b.lifesteal);
+            }
+        }
+    }
+
+    /// Runs a payload (free) at `at`, heading `dir` (R-VM-4, R-MANA-5).
+    fn fire_payload(&mut self, span: Span, at: (f32, f32), dir: (f32, f32), carrier: u32) {
+        let Wand::Program(mut caster) = std::mem::replace(&mut self.wand, Wand::Unarmed) else { return };
+        let mut out = std::mem::take(&mut self.vm_out_payload);
+        out.clear();
+        let mut senses = self.senses();
+        caster.run_free(span, &mut senses, &mut out);
+        let look = self.projectiles.look.get(carrier as usize).copied().unwrap_or(0);
+        self.events.push(Event::new(EventKind::TriggerFired, look as f32, out.emissions.len() as f32, at.0, at.1, 0.0));
+        let aim = Aim { origin: at, dir, target: at };
+        self.emit_all(&caster, &out, aim);
+        self.vm_out_payload = out;
+        self.wand = Wand::Program(caster);
+    }
+
+    /// Zones (R-VM-10): pull and hurt enemies inside, heal the player inside.
+    pub(super) fn update_zones(&mut self) {
+        for z in 0..self.zones.len() {
+            let (zx, zy, r) = (self.zones.x[z], self.zones.y[z], self.zones.radius[z]);
+            let (pull, dps, heal, element) = (self.zones.pull[z], self.zones.dps[z], self.zones.heal[z], self.zones.element[z]);
+            self.zones.life[z] -= self.dt;
+            for e in 0..self.enemies.len() {
+                let (dx, dy) = (zx - self.enemies.x[e], zy - self.enemies.y[e]);
+                let d2 = dx * dx + dy * dy;
+                if self.enemies.dead[e] || d2 >= r * r {
+                    continue;
+                }
+                if pull > 0.0 {
+                    let d = d2.sqrt().max(1e-3);
+                    let step = pull.min(d) / d;
+                    self.enemies.x[e] += dx * step;
+                    self.enemies.y[e] += dy * step;
+                }
+                if dps > 0.0 {
+                    // Damage over time: resistance applies per tick; armor
+                    // and the minimum of 1 are per hit, so not here.
+                    let kind = &self.cfg.enemy_kinds[self.enemies.kind[e] as usize];
+                    let res = kind.resist[element as usize % ELEMENTS];
+                    self.damage_enemy(e, dps * self.dt * (1.0 - res));
+                }
+            }
+            let (px, py) = (self.player.x, self.player.y);
+            if heal > 0.0 && (px - zx).powi(2) + (py - zy).powi(2) < r * r {
+                self.heal_player(heal * self.dt);
+            }
+        }
+        self.zones.compact();
+    }
+
+    /// Summons (R-VM-5): each casts its own program, free, on its timer,
+    /// at the nearest enemy.
+    pub(super) fn update_summons(&mut self) {
+        for s in 0..self.summons.len() {
+            self.summons.life[s] -= self.dt;
+            self.summons.timer[s] -= self.dt;
+            if self.summons.timer[s] > 0.0 || self.summons.life[s] <= 0.0 {
+                continue;
+            }
+            self.summons.timer[s] += self.summons.period[s];
+            let at = (self.summons.x[s], self.summons.y[s]);
+            let Some(e) = self.nearest_enemy(at.0, at.1) else { continue };
+            let target = (self.enemies.x[e], self.enemies.y[e]);
+            let span = self.summons.program[s];
+            let Wand::Program(mut caster) = std::mem::replace(&mut self.wand, Wand::Unarmed) else { return };
+            let mut out = std::mem::take(&mut self.vm_out_payload);
+            out.clear();
+            let mut senses = self.senses();
+            caster.run_free(span, &mut senses, &mut out);
+            let aim = Aim { origin: at, dir: unit(target.0 - at.0, target.1 - at.1), target };
+            self.emit_all(&caster, &out, aim);
+            self.vm_out_payload = out;
+            self.wand = Wand::Program(caster);
+        }
+        self.summons.compact();
+    }
+
+    /// Kills this frame feed Kill Combo (R-REG-2) and run the `on_kill`
+    /// entry at the kill, at most once per interval (R-CORE-2).
+    pub(super) fn program_kills(&mut self, kills: &[(f32, f32)]) {
+        let Wand::Program(caster) = &mut self.wand else { return };
+        caster.kills += kills.len() as u32;
+        self.on_kill_cooldown = (self.on_kill_cooldown - self.dt).max(0.0);
+        let Some(span) = caster.program.on_kill else { return };
+        let Some(&at) = kills.first() else { return };
+        if self.on_kill_cooldown > 0.0 {
+            return;
+        }
+        self.on_kill_cooldown = self.cfg.vm.on_kill_interval;
+        self.run_entry(span, at);
+    }
+
+    /// The `on_hit` entry: runs at the player when the player is hit.
+    pub(super) fn program_player_hit(&mut self) {
+        let Wand::Program(caster) = &self.wand else { return };
+        let Some(span) = caster.program.on_hit else { return };
+        let at = (self.player.x, self.player.y);
+        self.run_entry(span, at);
+    }
+
+    fn run_entry(&mut self, span: Span, at: (f32, f32)) {
+        let Wand::Program(mut caster) = std::mem::replace(&mut self.wand, Wand::Unarmed) else { return };
+        let mut out = std::mem::take(&mut self.vm_out_payload);
+        out.clear();
+        let mut senses = self.senses();
+        caster.mana.current = self.player.mana.min(caster.mana.max);
+        caster.run_entry(span, &mut senses, &mut out);
+        self.player.hp = senses.hp;
+        self.player.mana = caster.mana.current;
+        let target = self.nearest_enemy(at.0, at.1).map_or(at, |e| (self.enemies.x[e], self.enemies.y[e]));
+        let aim = Aim { origin: at, dir: unit(target.0 - at.0, target.1 - at.1), target };
+        self.emit_all(&caster, &out, aim);
+        self.report_vm_events(&out);
+        self.vm_out_payload = out;
+        self.wand = Wand::Program(caster);
+    }
+}
+
+fn unit(x: f32, y: f32) -> (f32, f32) {
+    let d = (x * x + y * y).sqrt();
+    if d > 1e-6 { (x / d, y / d) } else { (1.0, 0.0) }
+}

@@ -1,0 +1,122 @@
+"""The spell VM inside `world.step` (R-VM-3/4/5, R-MANA-*): the three build
+examples of GAME_RULES §3.8 end to end — what spawns, where, when, and the
+heal — plus the mana HUD value and the events the VM reports."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from artificer.content import load_content
+from artificer.engine import EventKind, Simulation
+from artificer.engine import events as ev
+
+CONTENT = load_content()
+RANGE = {"player_fixed": True, "player_invulnerable": True, "enemies_immortal": True}
+
+
+def range_sim(core: str, cards: list[str], dummies: list[tuple[float, float]]) -> Simulation:
+    """The training range: a still, untouchable player and immortal dummies."""
+    sim = Simulation(CONTENT, seed=9, rules=RANGE)
+    sim.arm_wand(core, cards)
+    sim.world.begin_wave()
+    grunt = CONTENT.enemy_index("grunt")
+    for x, y in dummies:
+        sim.input.spawn(grunt, x, y)
+    return sim
+
+
+def run(sim: Simulation, frames: int) -> list[np.ndarray]:
+    log = []
+    for _ in range(frames):
+        sim.step()
+        log.append(sim.buffers.event_rows().copy())
+    return log
+
+
+def test_shotgun_puts_three_bolts_in_the_air_at_once() -> None:
+    """§3.8 Shotgun through world.step: one cast, three projectiles."""
+    sim = range_sim("starter_wand", ["triple_cast", "spread_mod", "spark_bolt", "spark_bolt", "spark_bolt"], [(1600, 800)])
+    log = run(sim, 2)
+    fired = sum(ev.count(rows, EventKind.PROJECTILE_FIRED) for rows in log)
+    assert fired == 3
+    assert sim.buffers.counts.projectiles == 3
+    vel = sim.buffers.projectile_rows()[:, 4:6]
+    angles = np.degrees(np.arctan2(vel[:, 1], vel[:, 0]))
+    assert angles.max() - angles.min() > 10.0, angles
+
+
+def test_nuke_delivery_stops_after_one_second_and_detonates_there() -> None:
+    """§3.8 Nuke delivery: the carrier flies; after 1 s its timer runs out
+    (R-VM-4) and the nuke appears where the carrier was, standing still
+    (speed zero), and blasts there."""
+    cards = ["trigger_timer_long", "speed_zero", "damage_plus", "damage_plus", "nuke"]
+    sim = range_sim("siege_core", cards, [(2300, 800)])
+    log = run(sim, 400)
+    fired_at = next(i for i, rows in enumerate(log) if ev.count(rows, EventKind.PROJECTILE_FIRED))
+    trigger_at = next(i for i, rows in enumerate(log) if ev.count(rows, EventKind.TRIGGER_FIRED))
+    assert trigger_at - fired_at == pytest.approx(60, abs=2), "the timer runs 1 s"
+    trigger = log[trigger_at][log[trigger_at][:, 0] == EventKind.TRIGGER_FIRED][0]
+    blast_at = next(i for i, rows in enumerate(log) if ev.count(rows, EventKind.EXPLODED))
+    blast = log[blast_at][log[blast_at][:, 0] == EventKind.EXPLODED][0]
+    assert blast_at > trigger_at
+    assert np.hypot(blast[3] - trigger[3], blast[4] - trigger[4]) < 1.0, "the nuke stood still where the carrier stopped"
+    start_x = sim.content.balance.arena.width / 2
+    assert trigger[3] > start_x + 200, "the carrier flew toward the target first"
+
+
+def test_vampire_turret_grows_a_turret_where_the_carrier_hits_and_heals() -> None:
+    """§3.8 Vampire turret: a turret appears where the carrier strikes; its
+    chain lightning strikes enemies and the damage heals the player."""
+    cards = ["trigger_on_hit", "summon_turret", "trigger_on_hit", "chain_bolt", "vampiric"]
+    sim = range_sim("debug_core", cards, [])
+    # Get hurt first: one grunt on the player while it can be hit, then gone.
+    sim.world.set_rules({"player_fixed": True, "enemies_immortal": True})
+    sim.step()
+    px, py = sim.buffers.player_value("x"), sim.buffers.player_value("y")
+    sim.input.spawn(CONTENT.enemy_index("grunt"), px, py)
+    sim.step()
+    sim.input.clear_enemies()
+    sim.step()
+    sim.world.set_rules(RANGE)
+    hurt = sim.buffers.player_value("hp")
+    assert hurt < sim.buffers.player_value("hp_max")
+    for x, y in [(1500, 800), (1540, 830), (1560, 770)]:
+        sim.input.spawn(CONTENT.enemy_index("grunt"), x, y)
+    log = run(sim, 300)
+    planted = np.concatenate([rows[rows[:, 0] == EventKind.SUMMON_SPAWNED] for rows in log])
+    assert len(planted) >= 1, "the carrier's hit plants a turret"
+    assert abs(planted[0][3] - 1500) < 60, "the turret stands where the carrier struck"
+    assert sum(ev.count(rows, EventKind.TRIGGER_FIRED) for rows in log) >= 2
+    assert sim.buffers.player_value("hp") > hurt, "the turret's chain lightning heals the player"
+
+
+def test_mana_bar_follows_the_pool() -> None:
+    """R-MANA-9 (5): the HUD's mana value (player buffer) follows the pool."""
+    sim = range_sim("starter_wand", ["damage_plus", "spark_bolt"], [(1500, 800)])
+    sim.step()
+    assert sim.buffers.player_value("mana") == pytest.approx(80.0, abs=0.2)
+    assert sim.buffers.player_value("mana_max") == 100.0
+    values = []
+    for _ in range(30):
+        sim.step()
+        values.append(sim.buffers.player_value("mana"))
+    assert max(values) > min(values)
+
+
+def test_an_unaffordable_cast_is_reported_and_fires_nothing() -> None:
+    """R-MANA-7 + R-MANA-6: nuke on the starter pool is abandoned every cast."""
+    sim = range_sim("starter_wand", ["nuke"], [(1500, 800)])
+    log = run(sim, 30)
+    assert sum(ev.count(rows, EventKind.CAST_ABANDONED) for rows in log) >= 1
+    assert sum(ev.count(rows, EventKind.PROJECTILE_FIRED) for rows in log) == 0
+
+
+def test_wand_runs_are_deterministic() -> None:
+    """R-DET-1 with the VM: same seed and inputs, same state hash."""
+    hashes = []
+    for _ in range(2):
+        sim = range_sim("forked_core", ["spark_bolt"], [(1500, 800), (1000, 500)])
+        run(sim, 300)
+        hashes.append(sim.state_hash())
+    assert hashes[0] == hashes[1]
