@@ -120,3 +120,37 @@ def test_wand_runs_are_deterministic() -> None:
         run(sim, 300)
         hashes.append(sim.state_hash())
     assert hashes[0] == hashes[1]
+
+
+def test_training_range_measures_real_damage() -> None:
+    """R-LAB-1: the range's dummies stand still and take every hit; a plain
+    spark bolt at a defenceless dummy deals its damage per hit."""
+    from artificer.game.training import TrainingRange
+
+    report = TrainingRange(CONTENT, "starter_wand", ["spark_bolt"]).run(5.0)
+    spark = CONTENT.spell("spark_bolt").action
+    assert spark is not None
+    assert report.hits > 0 and report.casts > 0
+    assert report.damage == pytest.approx(report.hits * spark.damage)
+    assert report.dps == pytest.approx(report.damage / report.seconds)
+
+
+def test_starting_wand_and_dummy_are_cross_checked(tmp_path: object) -> None:
+    """Content names a core, spells and an enemy that exist (one problem each)."""
+    import json
+    import shutil
+    from pathlib import Path
+
+    from artificer.content import DEFAULT_DATA_DIR, ContentError
+
+    data = Path(str(tmp_path)) / "data"
+    shutil.copytree(DEFAULT_DATA_DIR, data)
+    balance = json.loads((data / "balance.json").read_text())
+    balance["starting_wand"]["cards"] = ["spark_bolt", "fizzle"]
+    balance["training_range"]["dummy"] = "scarecrow"
+    (data / "balance.json").write_text(json.dumps(balance))
+    with pytest.raises(ContentError) as err:
+        load_content(data)
+    lines = [str(p) for p in err.value.problems]
+    assert any("$.starting_wand.cards[1]" in line and "fizzle" in line for line in lines), lines
+    assert any("$.training_range.dummy" in line and "scarecrow" in line for line in lines), lines

@@ -197,11 +197,18 @@ pub fn rules(obj: &Bound<'_, PyAny>) -> Result<Rules, CoreError> {
         enemies_immortal: r.flag("enemies_immortal")?,
         respawn_spent_projectiles: r.flag("respawn_spent_projectiles")?,
         no_hit_memory: r.flag("no_hit_memory")?,
+        enemies_still: r.flag("enemies_still")?,
     })
 }
 
-const RULE_NAMES: [&str; 5] =
-    ["player_fixed", "player_invulnerable", "enemies_immortal", "respawn_spent_projectiles", "no_hit_memory"];
+const RULE_NAMES: [&str; 6] = [
+    "player_fixed",
+    "player_invulnerable",
+    "enemies_immortal",
+    "respawn_spent_projectiles",
+    "no_hit_memory",
+    "enemies_still",
+];
 
 /// balance.json's `default_wand` (the foundation's fixed wand); `look` is
 /// the spell's index for drawing.

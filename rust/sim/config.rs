@@ -135,6 +135,8 @@ pub struct Rules {
     /// one hit per projectile per enemy). Off in the stress workload,
     /// where every frame's nearest enemy in reach is a hit.
     pub no_hit_memory: bool,
+    /// Enemies neither chase nor separate (the lab's training dummies).
+    pub enemies_still: bool,
 }
 
 /// The spell VM's numbers in the world (balance.json `vm`).

@@ -36,6 +36,7 @@ pub fn stress_rules() -> Rules {
         enemies_immortal: true,
         respawn_spent_projectiles: true,
         no_hit_memory: true,
+        enemies_still: false,
     }
 }
 

@@ -85,6 +85,7 @@ pub struct World {
     behaviour_hits: Vec<BehaviourHit>,
     kills_this_frame: Vec<(f32, f32)>,
     on_kill_cooldown: f32,
+    damage_this_frame: f32,
 }
 
 /// The worker threads for the neighbour searches (`None`: the caller's
@@ -151,6 +152,7 @@ impl World {
             behaviour_hits: Vec::new(),
             kills_this_frame: Vec::new(),
             on_kill_cooldown: 0.0,
+            damage_this_frame: 0.0,
             cfg,
         })
     }
@@ -259,7 +261,7 @@ impl World {
         self.find_all_targets();
         let (hits, dealt) = self.resolve_hits();
         counts.hits = hits;
-        counts.damage_dealt = dealt;
+        debug_assert!(dealt <= self.damage_this_frame + 1e-3);
         self.behaviour_hits();
         self.behaviour_deaths();
         self.contact();
@@ -271,6 +273,8 @@ impl World {
         self.kills_this_frame.clear();
         self.move_enemies();
         self.collect_pickups();
+        // Every source: projectiles, blasts, chains, zones, commands.
+        counts.damage_dealt = std::mem::take(&mut self.damage_this_frame);
 
         for s in self.enemies.vulnerable.iter_mut().chain(self.enemies.weak.iter_mut()) {
             *s = (*s - self.dt).max(0.0);
@@ -480,13 +484,16 @@ impl World {
         if en.dead[e] || amount <= 0.0 {
             return 0.0;
         }
+        if self.cfg.rules.enemies_immortal {
+            // Dummies take every hit in full and never fall.
+            en.hp[e] = (en.hp[e] - amount).max(f32::MIN_POSITIVE);
+            self.damage_this_frame += amount;
+            return amount;
+        }
         let dealt = amount.min(en.hp[e]);
         en.hp[e] -= amount;
+        self.damage_this_frame += dealt;
         if en.hp[e] > 0.0 {
-            return dealt;
-        }
-        if self.cfg.rules.enemies_immortal {
-            en.hp[e] = en.hp[e].max(f32::MIN_POSITIVE);
             return dealt;
         }
         en.dead[e] = true;
@@ -559,6 +566,9 @@ impl World {
     /// Step 9: separation pushes in cell order (threads split the cells),
     /// scattered back to the enemies, then chase + push.
     fn move_enemies(&mut self) {
+        if self.cfg.rules.enemies_still {
+            return; // the training range's dummies
+        }
         let n = self.enemies.len();
         let grid = &self.grid;
         let strength = self.cfg.separation_strength;

@@ -146,6 +146,8 @@ def load_content(data_dir: Path | None = None) -> Content:
         problems.extend(check_schedule(schedule))
     if roster is not None and schedule is not None:
         problems.extend(check_wave_enemies(schedule, roster))
+    if roster is not None and balance is not None:
+        problems.extend(check_training_dummy(balance, roster))
     problems.extend(_check_vm_content(balance, spells, cores, recipes, texts))
     if (
         problems
@@ -170,6 +172,15 @@ def load_content(data_dir: Path | None = None) -> Content:
     )
 
 
+def check_training_dummy(balance: Balance, roster: EnemyRoster) -> list[Problem]:
+    """R-LAB-1: the training range's dummies are an enemy of the roster."""
+    ids = [enemy.id for enemy in roster.enemies]
+    dummy = balance.training_range.dummy
+    if dummy in ids:
+        return []
+    return [Problem(BALANCE_FILE, "$.training_range.dummy", f'unknown enemy "{dummy}" (enemies: {", ".join(ids)})')]
+
+
 def _check_vm_content(
     balance: Balance | None,
     spells: SpellCatalog | None,
@@ -185,6 +196,8 @@ def _check_vm_content(
             problems.extend(references.check_default_wand(balance, spells))
     if cores is not None:
         problems.extend(references.check_cores(cores, spells))
+        if balance is not None and spells is not None:
+            problems.extend(references.check_starting_wand(balance, spells, cores))
         if spells is not None:
             problems.extend(references.check_affordable(spells, cores))
     if recipes is not None:

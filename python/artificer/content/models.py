@@ -183,6 +183,15 @@ class StartingWand(ContentModel):
     cards: tuple[str | None, ...] = Field(description="Spell ids in the core's slot order (null: empty slot).")
 
 
+class TrainingRange(ContentModel):
+    """R-LAB-1: the lab's training range: a still player and immortal dummies."""
+
+    dummy: str = Field(pattern=ID_PATTERN, description="Enemy id the dummies are made of (their defences apply).")
+    count: int = Field(ge=1, le=64, description="Dummies in the range.")
+    distance: float = Field(gt=0, description="Distance in px from the player to the dummy line.")
+    spacing: float = Field(gt=0, description="Gap in px between dummies.")
+
+
 class Balance(ContentModel):
     """balance.json: the global tuning numbers."""
 
@@ -196,6 +205,7 @@ class Balance(ContentModel):
     elite: Elite = Field(description="Elite enemy multipliers.")
     vm: VmSettings = Field(description="Spell VM settings.")
     starting_wand: StartingWand = Field(description="The wand a run starts with (R-ONB-1).")
+    training_range: TrainingRange = Field(description="The lab's training range (R-LAB-1).")
 
 
 # --- enemies.json -----------------------------------------------------------

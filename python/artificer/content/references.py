@@ -169,6 +169,27 @@ def check_default_wand(balance: Balance, spells: SpellCatalog) -> list[Problem]:
     return []
 
 
+def check_starting_wand(balance: Balance, spells: SpellCatalog, cores: CoreCatalog) -> list[Problem]:
+    """R-ONB-1: the starting wand names a core and spells that exist, and fits the core."""
+    start = balance.starting_wand
+    core_by_id = {core.id: core for core in cores.cores}
+    spell_by_id = {spell.id: spell for spell in spells.spells}
+    if start.core not in core_by_id:
+        known = ", ".join(core_by_id)
+        return [Problem(BALANCE_FILE, location_path("starting_wand", "core"), f'unknown core "{start.core}" (cores: {known})')]
+    problems = [
+        Problem(BALANCE_FILE, location_path("starting_wand", "cards", index), _unknown_spell(card, spell_by_id))
+        for index, card in enumerate(start.cards)
+        if card is not None and card not in spell_by_id
+    ]
+    capacity = core_by_id[start.core].capacity
+    if len(start.cards) > capacity:
+        problems.append(
+            Problem(BALANCE_FILE, location_path("starting_wand", "cards"), f"{len(start.cards)} cards do not fit {capacity} slots")
+        )
+    return problems
+
+
 # --- i18n ---------------------------------------------------------------------------
 
 

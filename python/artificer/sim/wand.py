@@ -6,9 +6,10 @@ The JSON shape is a public contract (keys only ever added):
 `{"core", "cards", "diagnostics": {"cpu_used", "cpu_limit", "mana_per_cast",
 "fusions", "warnings", ...}, "casts": [{"t", "mana_before", "mana_after",
 "abandoned", "delay", "fired": [{"spell", "damage", "element", "payload"}]}],
-"dps"}`. `dps` is the damage per second of everything fired (payloads
-included) if every shot hits a dummy with no defences; dummies that take
-the hits come with the lab's training range.
+"dps"}`. `dps` is measured in the lab's training range (R-LAB-1): the
+wand fires for `--seconds` (default: as long as the listed casts took, at
+least 5 s) at immortal dummies in the real `world.step`, their defences
+applied; `range` has the details.
 """
 
 from __future__ import annotations
@@ -17,10 +18,10 @@ from typing import Any, Sequence
 
 from artificer.content import Content
 from artificer.engine.wand import core_data, place, spell_catalog
+from artificer.game.training import TrainingRange
 
-
-def _damage(fired: list[dict[str, Any]]) -> float:
-    return sum(float(f["damage"]) + _damage(f["payload"]) for f in fired)
+# Shortest training-range run behind a dps figure (s): a few mana cycles.
+MIN_RANGE_SECONDS = 5.0
 
 
 def fire_wand(
@@ -49,7 +50,7 @@ def fire_wand(
         delay = float(cast["delay"])
         sandbox.wait(delay)  # R-MANA-1: regeneration runs between casts
         t += delay
-    damage = sum(_damage(c["fired"]) for c in log)
+    report = TrainingRange(content, core_id, cards, seed).run(max(t, MIN_RANGE_SECONDS))
     return {
         "core": core_id,
         "cards": placed,
@@ -57,7 +58,14 @@ def fire_wand(
         "disassembly": disassembly,
         "casts": log,
         "seconds": round(t, 4),
-        "dps": round(damage / t, 3) if t > 0 else 0.0,
+        "dps": round(report.dps, 3),
+        "range": {
+            "seconds": report.seconds,
+            "damage": round(report.damage, 3),
+            "hits": report.hits,
+            "casts": report.casts,
+            "abandoned": report.abandoned,
+        },
     }
 
 
@@ -75,7 +83,11 @@ def describe(report: dict[str, Any]) -> str:
             f"cast {i + 1:3} t={c['t']:7.3f}s mana {c['mana_before']:7.2f} → {c['mana_after']:7.2f} "
             f"delay {c['delay']:.3f}s: {fired}"
         )
-    lines.append(f"dps if every shot hits: {report['dps']:.2f}")
+    r = report["range"]
+    lines.append(
+        f"training range, {r['seconds']:.1f} s: {r['damage']:.1f} damage in {r['hits']} hits, "
+        f"{r['casts']} casts ({r['abandoned']} abandoned) — {report['dps']:.2f} dps"
+    )
     return "\n".join(lines)
 
 
