@@ -131,7 +131,8 @@ def test_training_range_measures_real_damage() -> None:
     spark = CONTENT.spell("spark_bolt").action
     assert spark is not None
     assert report.hits > 0 and report.casts > 0
-    assert report.damage == pytest.approx(report.hits * spark.damage)
+    crit = CONTENT.balance.player.crit_multiplier  # a few hits crit
+    assert report.hits * spark.damage <= report.damage <= report.hits * spark.damage * crit
     assert report.dps == pytest.approx(report.damage / report.seconds)
 
 
