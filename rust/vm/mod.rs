@@ -11,6 +11,7 @@ pub mod compile;
 pub mod exec;
 pub mod mana;
 pub mod program;
+pub mod sample;
 pub mod spell;
 
 use crate::sim::config::Element;
