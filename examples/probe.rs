@@ -2,7 +2,8 @@
 //! `cargo run --release --example probe -- ENEMIES PROJECTILES ROUNDS [THREADS] [uniform]`.
 //! Each round restores the warmed-up world (frame 10) and times frames
 //! 10..210, as the criterion bench does; prints the median step, the
-//! per-entity cost and the hits per frame.
+//! per-entity cost, the hits per frame and the state hash at frame 210
+//! (equal for every thread count: R-DET-1).
 
 use std::time::Instant;
 
@@ -22,6 +23,7 @@ fn main() {
 
     let mut times = Vec::with_capacity(rounds * FRAMES);
     let mut hits = 0u64;
+    let mut hash = 0u64;
     for _ in 0..rounds {
         let mut world = warm.clone();
         for _ in 0..FRAMES {
@@ -30,13 +32,14 @@ fn main() {
             times.push(t.elapsed().as_secs_f64() * 1e3);
             hits += c.hits as u64;
         }
+        hash = world.state_hash();
     }
     times.sort_by(f64::total_cmp);
     let median = times[times.len() / 2];
     let per_entity_ns = median * 1e6 / (enemies + projectiles) as f64;
     println!(
         "{enemies}/{projectiles} {layout:?} {threads}t: median {median:.3} ms ({per_entity_ns:.1} ns/entity), \
-         p10 {:.3}, p90 {:.3}, hits/frame {:.0}",
+         p10 {:.3}, p90 {:.3}, hits/frame {:.0}, state hash at frame 210 {hash:016x}",
         times[times.len() / 10],
         times[times.len() * 9 / 10],
         hits as f64 / (rounds * FRAMES) as f64

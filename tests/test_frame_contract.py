@@ -31,7 +31,7 @@ def step_args(sim: Simulation, **override: Any) -> list[Any]:
     args = {
         "controls": i.controls, "commands": i.commands, "n_commands": i.n_commands,
         "enemies": b.enemies, "projectiles": b.projectiles, "pickups": b.pickups,
-        "player": b.player, "events": b.events,
+        "player": b.player, "events": b.events, "zones": b.zones, "summons": b.summons,
     }  # fmt: skip
     args.update(override)
     return list(args.values())

@@ -17,6 +17,8 @@ __all__ = [
     "PROJECTILE_COLUMNS",
     "PICKUP_COLUMNS",
     "EVENT_COLUMNS",
+    "ZONE_COLUMNS",
+    "SUMMON_COLUMNS",
     "PLAYER_WIDTH",
     "ENEMY_FLAG_ELITE",
     "ENEMY_FLAG_VULNERABLE",
@@ -29,6 +31,8 @@ ENEMY_COLUMNS: int
 PROJECTILE_COLUMNS: int
 PICKUP_COLUMNS: int
 EVENT_COLUMNS: int
+ZONE_COLUMNS: int
+SUMMON_COLUMNS: int
 PLAYER_WIDTH: int
 ENEMY_FLAG_ELITE: int
 ENEMY_FLAG_VULNERABLE: int
@@ -49,7 +53,9 @@ class World:
         pickups: npt.NDArray[np.float32],
         player: npt.NDArray[np.float64],
         events: npt.NDArray[np.float64],
-    ) -> tuple[int, int, int, int, int, float]: ...
+        zones: npt.NDArray[np.float32],
+        summons: npt.NDArray[np.float32],
+    ) -> tuple[int, int, int, int, int, float, int, int]: ...
     def read_events(self, events: npt.NDArray[np.float64], start: int) -> int: ...
     def set_wand(self, wand: Mapping[str, Any], look: int = 0) -> None: ...
     def clear_wand(self) -> None: ...

@@ -23,6 +23,8 @@ pub mod layout {
     pub const PROJECTILE_COLUMNS: usize = 7; // x, y, look, radius, vx, vy (px/s), owner
     pub const PICKUP_COLUMNS: usize = 4; // x, y, value, radius
     pub const EVENT_COLUMNS: usize = 6; // kind, a, b, x, y, value
+    pub const ZONE_COLUMNS: usize = 5; // x, y, radius, look, life (s)
+    pub const SUMMON_COLUMNS: usize = 4; // x, y, look, life (s)
     pub const PLAYER_WIDTH: usize = 14;
 
     pub const ENEMY_FLAG_ELITE: usize = 1;
@@ -36,6 +38,8 @@ pub mod layout {
         ("PROJECTILE_COLUMNS", PROJECTILE_COLUMNS),
         ("PICKUP_COLUMNS", PICKUP_COLUMNS),
         ("EVENT_COLUMNS", EVENT_COLUMNS),
+        ("ZONE_COLUMNS", ZONE_COLUMNS),
+        ("SUMMON_COLUMNS", SUMMON_COLUMNS),
         ("PLAYER_WIDTH", PLAYER_WIDTH),
         ("ENEMY_FLAG_ELITE", ENEMY_FLAG_ELITE),
         ("ENEMY_FLAG_VULNERABLE", ENEMY_FLAG_VULNERABLE),
@@ -51,6 +55,8 @@ const PROJECTILES: Spec = Spec { name: "projectiles", dtype: "float32", shape: &
 const PICKUPS: Spec = Spec { name: "pickups", dtype: "float32", shape: &[None, Some(PICKUP_COLUMNS)] };
 const PLAYER: Spec = Spec { name: "player", dtype: "float64", shape: &[Some(PLAYER_WIDTH)] };
 const EVENTS: Spec = Spec { name: "events", dtype: "float64", shape: &[None, Some(EVENT_COLUMNS)] };
+const ZONES: Spec = Spec { name: "zones", dtype: "float32", shape: &[None, Some(ZONE_COLUMNS)] };
+const SUMMONS: Spec = Spec { name: "summons", dtype: "float32", shape: &[None, Some(SUMMON_COLUMNS)] };
 
 #[pyclass(module = "artificer._core")]
 pub struct World {
@@ -69,9 +75,9 @@ impl World {
     }
 
     /// One tick. Returns `(enemies, projectiles, pickups, events, hits,
-    /// damage_dealt)`: live counts (a render buffer holds the first rows
-    /// that fit), events this frame (the rest are read with `read_events`),
-    /// projectile hits and damage dealt this frame.
+    /// damage_dealt, zones, summons)`: live counts (a render buffer holds
+    /// the first rows that fit), events this frame (the rest are read with
+    /// `read_events`), projectile hits and damage dealt this frame.
     #[allow(clippy::too_many_arguments)]
     fn step(
         &mut self,
@@ -84,7 +90,9 @@ impl World {
         pickups: &Bound<'_, PyAny>,
         player: &Bound<'_, PyAny>,
         events: &Bound<'_, PyAny>,
-    ) -> PyResult<(usize, usize, usize, usize, u32, f64)> {
+        zones: &Bound<'_, PyAny>,
+        summons: &Bound<'_, PyAny>,
+    ) -> PyResult<(usize, usize, usize, usize, u32, f64, usize, usize)> {
         let controls = decode_controls(&readonly1::<f32>(controls, &CONTROLS)?)?;
         let command_rows = readonly2::<f64>(commands, &COMMANDS)?;
         let rows = command_rows.as_array();
@@ -106,6 +114,9 @@ impl World {
         let mut pickups = readwrite2::<f32>(pickups, &PICKUPS)?;
         let mut player = readwrite1::<f64>(player, &PLAYER)?;
         let mut events = readwrite2::<f64>(events, &EVENTS)?;
+        let mut zones = readwrite2::<f32>(zones, &ZONES)?;
+        let mut summons = readwrite2::<f32>(summons, &SUMMONS)?;
+        let (z_out, s_out) = (slice_mut(&mut zones)?, slice_mut(&mut summons)?);
         let (e_out, p_out, k_out, pl_out, ev_out) = (
             slice_mut(&mut enemies)?,
             slice_mut(&mut projectiles)?,
@@ -121,9 +132,12 @@ impl World {
             write_pickups(world, k_out);
             write_player(world, pl_out);
             write_events(world.events(), 0, ev_out);
+            write_zones(world, z_out);
+            write_summons(world, s_out);
             counts
         });
-        Ok((counts.enemies, counts.projectiles, counts.pickups, counts.events, counts.hits, counts.damage_dealt as f64))
+        let (zones, summons) = (self.inner.zones.len(), self.inner.summons.len());
+        Ok((counts.enemies, counts.projectiles, counts.pickups, counts.events, counts.hits, counts.damage_dealt as f64, zones, summons))
     }
 
     /// Copies this frame's events from index `start` on into `events`
@@ -340,6 +354,20 @@ fn write_projectiles(w: &CoreWorld, out: &mut [f32]) {
     for (i, row) in out.chunks_exact_mut(PROJECTILE_COLUMNS).take(p.len()).enumerate() {
         let (vx, vy) = (p.vx[i] * w.config().tick_hz as f32, p.vy[i] * w.config().tick_hz as f32);
         row.copy_from_slice(&[p.x[i], p.y[i], p.look[i] as f32, p.radius[i], vx, vy, p.owner[i] as u8 as f32]);
+    }
+}
+
+fn write_zones(w: &CoreWorld, out: &mut [f32]) {
+    let z = &w.zones;
+    for (i, row) in out.chunks_exact_mut(ZONE_COLUMNS).take(z.len()).enumerate() {
+        row.copy_from_slice(&[z.x[i], z.y[i], z.radius[i], z.look[i] as f32, z.life[i]]);
+    }
+}
+
+fn write_summons(w: &CoreWorld, out: &mut [f32]) {
+    let s = &w.summons;
+    for (i, row) in out.chunks_exact_mut(SUMMON_COLUMNS).take(s.len()).enumerate() {
+        row.copy_from_slice(&[s.x[i], s.y[i], s.look[i] as f32, s.life[i]]);
     }
 }
 

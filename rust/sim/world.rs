@@ -563,8 +563,9 @@ impl World {
         }
     }
 
-    /// Step 9: separation pushes in cell order (threads split the cells),
-    /// scattered back to the enemies, then chase + push.
+    /// Step 9: separation pushes, each overlapping pair computed once
+    /// (half shell) over row bands fixed by the grid, merged in a fixed
+    /// order (identical for every thread count), then chase + push.
     fn move_enemies(&mut self) {
         if self.cfg.rules.enemies_still {
             return; // the training range's dummies

@@ -22,6 +22,8 @@ CONTROL_FIELDS = ("move_x", "move_y", "aim_x", "aim_y", "dash", "aim_at_point")
 ENEMY_FIELDS = ("x", "y", "kind", "radius", "hp_fraction", "flags")
 PROJECTILE_FIELDS = ("x", "y", "look", "radius", "vx", "vy", "owner")
 PICKUP_FIELDS = ("x", "y", "value", "radius")
+ZONE_FIELDS = ("x", "y", "radius", "look", "life")
+SUMMON_FIELDS = ("x", "y", "look", "life")
 PLAYER_FIELDS = (
     "x", "y", "hp", "hp_max", "mana", "mana_max", "ward", "strength", "invulnerable",
     "dash_cooldown", "dash_left", "alive", "moving", "radius",
@@ -115,6 +117,8 @@ class StepCounts(NamedTuple):
     events: int
     hits: int
     damage_dealt: float
+    zones: int = 0
+    summons: int = 0
 
 
 @dataclass
@@ -123,6 +127,8 @@ class Capacity:
     projectiles: int
     pickups: int
     events: int
+    zones: int = 64
+    summons: int = 64
 
 
 class FrameBuffers:
@@ -139,6 +145,8 @@ class FrameBuffers:
         self.pickups: F32 = _rows(capacity.pickups, _core.PICKUP_COLUMNS, np.float32)
         self.player: F64 = np.zeros(_core.PLAYER_WIDTH, dtype=np.float64)
         self.events: F64 = _rows(capacity.events, _core.EVENT_COLUMNS, np.float64)
+        self.zones: F32 = _rows(capacity.zones, _core.ZONE_COLUMNS, np.float32)
+        self.summons: F32 = _rows(capacity.summons, _core.SUMMON_COLUMNS, np.float32)
         self.counts = StepCounts(0, 0, 0, 0, 0, 0.0)
 
     def step(self, world: _core.World, frame: FrameInput) -> StepCounts:
@@ -146,6 +154,7 @@ class FrameBuffers:
             *world.step(
                 frame.controls, frame.commands, frame.n_commands,
                 self.enemies, self.projectiles, self.pickups, self.player, self.events,
+                self.zones, self.summons,
             )
         )  # fmt: skip
         if counts.events > len(self.events):
@@ -154,6 +163,8 @@ class FrameBuffers:
         self.enemies = _grown(self.enemies, counts.enemies)
         self.projectiles = _grown(self.projectiles, counts.projectiles)
         self.pickups = _grown(self.pickups, counts.pickups)
+        self.zones = _grown(self.zones, counts.zones)
+        self.summons = _grown(self.summons, counts.summons)
         self.counts = counts
         return counts
 
@@ -166,6 +177,12 @@ class FrameBuffers:
 
     def pickup_rows(self) -> F32:
         return self.pickups[: min(self.counts.pickups, len(self.pickups))]
+
+    def zone_rows(self) -> F32:
+        return self.zones[: min(self.counts.zones, len(self.zones))]
+
+    def summon_rows(self) -> F32:
+        return self.summons[: min(self.counts.summons, len(self.summons))]
 
     def event_rows(self) -> F64:
         return self.events[: self.counts.events]

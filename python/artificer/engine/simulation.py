@@ -41,7 +41,9 @@ class Simulation:
         self.world = _core.World(world_config(content, rules), seed)
         caps = content.balance.capacities
         self.input = FrameInput(caps.commands)
-        self.buffers = FrameBuffers(Capacity(caps.enemies, caps.projectiles, caps.pickups, caps.events))
+        self.buffers = FrameBuffers(
+            Capacity(caps.enemies, caps.projectiles, caps.pickups, caps.events, caps.zones, caps.summons)
+        )
         self.tick_hz = content.balance.sim.tick_hz
         self._catalog: _core.Catalog | None = None
 
