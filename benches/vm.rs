@@ -101,6 +101,7 @@ fn payload_step(c: &mut Criterion) {
     let payload = Payload { kind: TriggerKind::OnExpire, timer: 0.0, span: Span { start: 1, end: 2 } };
     for i in 0..5_000 {
         carrying.projectiles.behaviour[i * 4] = Behaviour { payload: Some(payload), ..Behaviour::default() };
+        carrying.projectiles.special[i * 4] = true;
     }
     warm_up(&mut carrying);
     group.bench_function("plain", |b| b.iter(|| plain.step(black_box(&Controls::default()), &[])));

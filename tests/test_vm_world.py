@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from artificer.content import load_content
 from artificer.engine import EventKind, Simulation
@@ -155,3 +157,79 @@ def test_starting_wand_and_dummy_are_cross_checked(tmp_path: object) -> None:
     lines = [str(p) for p in err.value.problems]
     assert any("$.starting_wand.cards[1]" in line and "fizzle" in line for line in lines), lines
     assert any("$.training_range.dummy" in line and "scarecrow" in line for line in lines), lines
+
+
+PLAYABLE = [s.id for s in CONTENT.spells if not s.debug_only]
+
+
+@st.composite
+def boards(draw: st.DrawFn) -> tuple[str, list[str | None]]:
+    core = draw(st.sampled_from([c.id for c in CONTENT.cores]))
+    slots = CONTENT.core(core).capacity
+    return core, draw(st.lists(st.one_of(st.none(), st.sampled_from(PLAYABLE)), min_size=slots, max_size=slots))
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(board=boards(), seed=st.integers(0, 2**32))
+def test_any_wand_in_the_world_replays_and_keeps_mana_and_hp_in_bounds(board: tuple[str, list[str | None]], seed: int) -> None:
+    """R-DET-1, R-MANA-3, R-CORE-4 through world.step: a random wand fights a
+    small pack for 2 s twice — same seed, same state hash; mana never
+    below 0; the player never below 1 HP by paying for spells."""
+    core, cards = board
+
+    def fight() -> tuple[int, float, float]:
+        sim = Simulation(CONTENT, seed, rules={"player_invulnerable": True})
+        sim.arm_wand(core, cards)
+        sim.world.begin_wave()
+        for i in range(12):
+            sim.input.spawn(i % 3, 900.0 + 40 * i, 500.0)
+        low_mana, low_hp = float("inf"), float("inf")
+        for _ in range(120):
+            sim.input.move(0.3, -0.2)
+            sim.step()
+            low_mana = min(low_mana, sim.buffers.player_value("mana"))
+            low_hp = min(low_hp, sim.buffers.player_value("hp"))
+        return sim.state_hash(), low_mana, low_hp
+
+    first, second = fight(), fight()
+    assert first == second
+    assert first[1] >= 0.0 and first[2] >= 1.0
+
+
+def test_a_wand_without_an_action_cannot_start_a_wave() -> None:
+    """R-VM-2: "The wand cannot fire! It needs at least one action spell."."""
+    from artificer.game.run import Run, WandCannotFire
+    from artificer.sim.bot import KitingBot
+
+    run = Run(CONTENT, seed=1)
+    assert not run.arm("starter_wand", ["damage_plus", "if_moving"])["can_fire"]
+    with pytest.raises(WandCannotFire, match="needs at least one action"):
+        run.play_wave(1, KitingBot((2560.0, 1600.0)))
+
+
+def test_mana_leech_restores_mana_per_kill() -> None:
+    """R-MANA-8: each kill restores `mana_leech` mana — in the same fight
+    with and without leech, the frame of the kill ends with that much more."""
+    from artificer import _core
+    from artificer.engine import world_config
+
+    def fight(leech: float) -> tuple[float, int]:
+        sim = Simulation(CONTENT, seed=1)
+        config = world_config(CONTENT)
+        config["player"]["mana_leech"] = leech
+        sim.world = _core.World(config, 1)
+        sim.arm_wand("starter_wand", ["spark_bolt"])
+        sim.world.begin_wave()
+        sim.step()
+        x, y = sim.buffers.player_value("x"), sim.buffers.player_value("y")
+        sim.input.spawn(CONTENT.enemy_index("swarmer"), x + 60, y)
+        for _ in range(90):
+            sim.step()
+            if ev.count(sim.buffers.event_rows(), EventKind.ENEMY_KILLED):
+                return sim.buffers.player_value("mana"), sim.world.frame
+        raise AssertionError("the swarmer was never killed")
+
+    (plain, frame), (leeching, same_frame) = fight(0.0), fight(7.0)
+    assert frame == same_frame
+    mana_max = CONTENT.core("starter_wand").mana_max
+    assert leeching == pytest.approx(min(plain + 7.0, mana_max), abs=1e-3)  # capped at max (R-MANA-1)

@@ -122,6 +122,7 @@ pub fn world_config(obj: &Bound<'_, PyAny>, seed: u64) -> Result<WorldConfig, Co
             crit_multiplier: player.f32("crit_multiplier")?,
             mana_max: player.f32("mana_max")?,
             mana_regen: player.f32("mana_regen")?,
+            mana_leech: player.opt_f32("mana_leech", 0.0)?,
         },
         pickups: PickupParams {
             pickup_radius: pickups.f32("pickup_radius")?,

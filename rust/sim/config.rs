@@ -106,6 +106,8 @@ pub struct PlayerParams {
     pub crit_multiplier: f32,
     pub mana_max: f32,
     pub mana_regen: f32,
+    /// R-MANA-8 / R-STAT-1: mana restored per kill.
+    pub mana_leech: f32,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -34,6 +34,8 @@ pub struct Player {
     pub mana_max: f32,
     /// mana per second (R-MANA-1)
     pub mana_regen: f32,
+    /// mana per kill (R-MANA-8)
+    pub mana_leech: f32,
     pub crit_chance: f32,
     pub crit_multiplier: f32,
     /// px per tick
@@ -69,6 +71,7 @@ impl Player {
             mana: p.mana_max,
             mana_max: p.mana_max,
             mana_regen: p.mana_regen,
+            mana_leech: p.mana_leech,
             crit_chance: p.crit_chance,
             crit_multiplier: p.crit_multiplier,
             speed: p.move_speed * dt,
@@ -163,6 +166,7 @@ mod tests {
             crit_multiplier: 2.0,
             mana_max: 100.0,
             mana_regen: 5.0,
+            mana_leech: 0.0,
         }
     }
 

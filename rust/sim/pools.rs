@@ -144,6 +144,9 @@ pub struct Projectiles {
     pub memory: Vec<[Id; HIT_MEMORY]>,
     /// What spells add beyond flying and striking (rare: most are plain).
     pub behaviour: Vec<Behaviour>,
+    /// `!behaviour.is_plain()` at spawn: one byte the per-frame passes test
+    /// instead of the 40-byte behaviour (20k projectiles: 20 KB, not 800 KB).
+    pub special: Vec<bool>,
     pub dead: Vec<bool>,
 }
 
@@ -225,6 +228,7 @@ impl Projectiles {
         self.owner.push(p.owner);
         self.look.push(p.look);
         self.memory.push([Id::NONE; HIT_MEMORY]);
+        self.special.push(!p.behaviour.is_plain());
         self.behaviour.push(p.behaviour);
         self.dead.push(false);
         id
@@ -253,6 +257,7 @@ impl Projectiles {
         self.look.swap_remove(i);
         self.memory.swap_remove(i);
         self.behaviour.swap_remove(i);
+        self.special.swap_remove(i);
         self.dead.swap_remove(i);
     }
 
@@ -278,6 +283,7 @@ impl Projectiles {
         self.look.clear();
         self.memory.clear();
         self.behaviour.clear();
+        self.special.clear();
         self.dead.clear();
     }
 }

@@ -455,7 +455,7 @@ impl World {
             let defence = Defence { resist: kind.resist, armor: kind.armor, vulnerable: self.enemies.vulnerable[e] > 0.0 };
             let done = self.damage_enemy(e, final_damage(&attack, &defence));
             dealt += done;
-            if !self.projectiles.behaviour[pi].is_plain() {
+            if self.projectiles.special[pi] {
                 self.behaviour_hits.push(BehaviourHit { projectile: pi as u32, enemy: e as u32, dealt: done });
             }
 
@@ -502,6 +502,8 @@ impl World {
         let reward = if en.elite[e] { (base_reward * self.cfg.elite_reward_multiplier).round() } else { base_reward };
         let (x, y) = (en.x[e], en.y[e]);
         self.kills_this_frame.push((x, y));
+        // R-MANA-8: mana leech restores mana on every kill.
+        self.player.mana = (self.player.mana + self.player.mana_leech).min(self.player.mana_max);
         self.events.push(Event::new(EventKind::EnemyKilled, kind as f32, en.elite[e] as u8 as f32, x, y, reward));
         if reward > 0.0 {
             self.pickups.push(x, y, reward as u32, self.cfg.pickups.radius);

@@ -113,6 +113,7 @@ class PlayerStats(ContentModel):
     crit_multiplier: float = Field(ge=1, description="Damage multiplier of a critical hit.")
     mana_max: float = Field(gt=0, description="Maximum mana.")
     mana_regen: float = Field(ge=0, description="Mana regained per second.")
+    mana_leech: float = Field(default=0, ge=0, description="Mana restored per kill (R-STAT-1, R-MANA-8).")
 
 
 class PickupSettings(ContentModel):

@@ -11,9 +11,14 @@ from dataclasses import asdict, dataclass
 from typing import Any, Protocol
 
 from artificer.content import Content
+from artificer.errors import ArtificerError
 from artificer.engine import EventKind, Simulation
 from artificer.engine import events as ev
 from artificer.game.waves import WaveDirector
+
+
+class WandCannotFire(ArtificerError):
+    """R-VM-2: a wave cannot start with a wand whose main entry has no action."""
 
 
 class Controller(Protocol):
@@ -53,7 +58,15 @@ class Run:
         self.currency = 0
         self.waves: list[WaveStats] = []
 
+    def arm(self, core_id: str, cards: list[str | None]) -> dict[str, Any]:
+        """Puts a wand together (the lab); returns its diagnostics."""
+        self.diagnostics = self.sim.arm_wand(core_id, cards)
+        return self.diagnostics
+
     def play_wave(self, number: int, controller: Controller) -> WaveStats:
+        if not self.diagnostics["can_fire"]:
+            # R-VM-2: the lab blocks "Start wave" for a wand without an action.
+            raise WandCannotFire("The wand cannot fire! It needs at least one action spell.")
         wave = self.content.wave(number)
         sim = self.sim
         director = WaveDirector(self.content, wave, self.seed)

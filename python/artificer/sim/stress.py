@@ -37,7 +37,7 @@ def stress_config() -> dict[str, Any]:
         "player": {
             "max_hp": 1.0, "radius": 1.0, "move_speed": 0.0, "armor": 0.0, "dash_speed": 0.0,
             "dash_duration": 0.0, "dash_cooldown": 0.0, "invulnerability": 0.0, "crit_chance": 0.0,
-            "crit_multiplier": 1.0, "mana_max": 0.0, "mana_regen": 0.0,
+            "crit_multiplier": 1.0, "mana_max": 0.0, "mana_regen": 0.0, "mana_leech": 0.0,
         },  # fmt: skip
         "pickups": {"pickup_radius": 0.0, "magnet_speed": 0.0, "collect_radius": 0.0, "radius": 1.0},
         "elite": {"hp_multiplier": 1.0, "reward_multiplier": 1.0},

@@ -214,10 +214,10 @@ impl World {
     pub(super) fn steer_projectiles(&mut self) {
         let vm = self.cfg.vm;
         for i in 0..self.projectiles.len() {
-            let b = self.projectiles.behaviour[i];
-            if b.is_plain() || self.projectiles.dead[i] {
+            if !self.projectiles.special[i] || self.projectiles.dead[i] {
                 continue;
             }
+            let b = self.projectiles.behaviour[i];
             let (x, y) = (self.projectiles.x[i], self.projectiles.y[i]);
             let (vx, vy) = (self.projectiles.vx[i], self.projectiles.vy[i]);
             let speed = (vx * vx + vy * vy).sqrt();
@@ -331,7 +331,7 @@ impl World {
     /// where they died (R-VM-4 `on_expire`).
     pub(super) fn behaviour_deaths(&mut self) {
         for i in 0..self.projectiles.len() {
-            if !self.projectiles.dead[i] || self.projectiles.behaviour[i].is_plain() {
+            if !self.projectiles.dead[i] || !self.projectiles.special[i] {
                 continue;
             }
             let b = self.projectiles.behaviour[i];
