@@ -233,3 +233,62 @@ def test_mana_leech_restores_mana_per_kill() -> None:
     assert frame == same_frame
     mana_max = CONTENT.core("starter_wand").mana_max
     assert leeching == pytest.approx(min(plain + 7.0, mana_max), abs=1e-3)  # capped at max (R-MANA-1)
+
+
+def test_on_kill_and_on_hit_entries_run_where_they_should() -> None:
+    """R-CORE-2: `on_kill` runs at each kill (at most once per 0.1 s) and
+    `on_hit` runs at the player when the player is hit; each pays."""
+    cards = {"m0": "spark_bolt", "k0": "fireball", "h0": "spark_bolt"}
+    sim = Simulation(CONTENT, seed=4, rules={"player_fixed": True})
+    sim.arm_wand("reactive_core", cards)
+    sim.world.begin_wave()
+    sim.step()
+    x, y = sim.buffers.player_value("x"), sim.buffers.player_value("y")
+    swarmer = CONTENT.enemy_index("swarmer")
+    sim.input.spawn(swarmer, x + 150, y)
+    fireball = CONTENT.spell_index("fireball")
+    spark = CONTENT.spell_index("spark_bolt")
+    kill_at, fireball_at = None, None
+    for _ in range(120):
+        sim.step()
+        rows = sim.buffers.event_rows()
+        killed = rows[rows[:, 0] == EventKind.ENEMY_KILLED]
+        if len(killed) and kill_at is None:
+            kill_at = (killed[0][3], killed[0][4])
+            fired = rows[(rows[:, 0] == EventKind.PROJECTILE_FIRED) & (rows[:, 1] == fireball)]
+            if len(fired):
+                fireball_at = (fired[0][3], fired[0][4])
+    assert kill_at is not None and fireball_at is not None, "the on_kill entry fired a fireball"
+    assert np.hypot(kill_at[0] - fireball_at[0], kill_at[1] - fireball_at[1]) < 1.0, "…at the kill"
+
+    sim.input.spawn(CONTENT.enemy_index("grunt"), x + 5, y)
+    for _ in range(3):
+        sim.step()
+        rows = sim.buffers.event_rows()
+        if ev.count(rows, EventKind.PLAYER_DAMAGED):
+            fired = rows[(rows[:, 0] == EventKind.PROJECTILE_FIRED) & (rows[:, 1] == spark)]
+            assert len(fired) >= 1, "the on_hit entry fired at the player's position"
+            assert np.hypot(fired[-1][3] - x, fired[-1][4] - y) < 1.0
+            break
+    else:
+        raise AssertionError("the grunt never touched the player")
+
+
+def test_switching_cores_clamps_mana_into_the_new_pool() -> None:
+    """R-MANA-1: a new wave starts full; switching cores keeps the mana,
+    clamped into the new core's [0, max]."""
+    sim = Simulation(CONTENT, seed=2, rules=RANGE)
+    sim.arm_wand("siege_core", ["spark_bolt"])
+    sim.world.begin_wave()
+    sim.step()
+    spark = CONTENT.spell("spark_bolt").mana_cost  # one cast fired this frame
+    big = CONTENT.core("siege_core").mana_max
+    assert sim.buffers.player_value("mana") == pytest.approx(big - spark, abs=0.5)
+    sim.arm_wand("quickdraw_core", ["spark_bolt"])
+    sim.step()
+    small = CONTENT.core("quickdraw_core").mana_max
+    assert sim.buffers.player_value("mana_max") == small
+    assert sim.buffers.player_value("mana") <= small
+    sim.world.begin_wave()
+    sim.step()
+    assert sim.buffers.player_value("mana") == pytest.approx(small - spark, abs=0.5)

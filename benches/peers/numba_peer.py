@@ -124,8 +124,7 @@ def _step(ex, ey, px, py, vx, vy, pierce, enemy_hits, sx, sy, sidx, fx, fy, ecel
         start[c + 1] += 1
     for c in range(ncells):
         start[c + 1] += start[c]
-    # scatter (ecell is reused as the cursor: stable, so within a cell the
-    # enemies stay in index order)
+    # stable scatter: within a cell the enemies stay in index order
     cursor = start[:ncells].copy()
     for i in range(n):
         c = ecell[i]

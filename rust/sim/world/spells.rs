@@ -37,7 +37,11 @@ struct Aim {
 impl World {
     /// Arms the player with a compiled program (R-VM-1). `elements[spell]`
     /// is each spell's own element (a shot without an infusion uses it).
-    pub fn set_caster(&mut self, caster: Caster, elements: Vec<Option<Element>>) {
+    pub fn set_caster(&mut self, mut caster: Caster, elements: Vec<Option<Element>>) {
+        if let Wand::Program(previous) = &self.wand {
+            // R-MANA-1: switching cores clamps mana into the new pool.
+            caster.mana.current = previous.mana.current.clamp(0.0, caster.mana.max);
+        }
         self.player.mana = caster.mana.current;
         self.player.mana_max = caster.mana.max;
         // The caster's pool regenerates now (the core's mana_regen, R-MANA-1).
