@@ -338,7 +338,7 @@ fn logic_def(l: &Section<'_>) -> Result<LogicDef, CoreError> {
         "loop" => Ok(LogicDef::Loop { span: l.opt_u32("span", 3)?, count: l.opt_u32("count", 5)?, grants_budget: l.flag("grants_budget")? }),
         "reg_set" => Ok(LogicDef::RegSet { reg: register(l)?, value: l.i32("value")? }),
         "reg_add" => Ok(LogicDef::RegAdd { reg: register(l)?, value: l.i32("value")? }),
-        "charge_counter" => Ok(LogicDef::ChargeCounter { n: l.u32("n")? }),
+        "charge_counter" => Ok(LogicDef::ChargeCounter { n: l.u32("n")?, counter: 0 }),
         "kill_combo" => Ok(LogicDef::KillCombo { n: l.u32("n")? }),
         other => Err(CoreError::arg(format!("{}.kind: unknown logic kind {other:?}", l.path))),
     }

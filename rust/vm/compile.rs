@@ -205,22 +205,18 @@ impl<'a> Compiler<'a> {
                     Op::Multicast { extra: n - 1, spread }
                 }
                 Effect::Trigger(t) => Op::Trigger { kind: t.kind, delay: t.delay, carrier: t.carrier.scaled(card.mult), payload: rest },
-                Effect::Logic(l) => match l {
-                    LogicDef::Gate { cond, span } => Op::Gate { cond, span: clamp(span) },
-                    LogicDef::HaltIf(c) => Op::HaltIf(c),
-                    LogicDef::Halt => Op::Halt,
+                Effect::Logic(l) => Op::Logic(match l {
+                    LogicDef::Gate { cond, span } => LogicDef::Gate { cond, span: clamp(span) },
                     LogicDef::Loop { span, count, grants_budget } => {
                         let count = ((count as f32) * card.mult).round().max(1.0) as u32;
-                        Op::Loop { span: clamp(span), count, grants_budget }
+                        LogicDef::Loop { span: clamp(span), count, grants_budget }
                     }
-                    LogicDef::RegSet { reg, value } => Op::RegSet { reg, value },
-                    LogicDef::RegAdd { reg, value } => Op::RegAdd { reg, value },
-                    LogicDef::ChargeCounter { n } => {
+                    LogicDef::ChargeCounter { n, .. } => {
                         program.counters += 1;
-                        Op::ChargeCounter { n, counter: program.counters - 1 }
+                        LogicDef::ChargeCounter { n, counter: program.counters - 1 }
                     }
-                    LogicDef::KillCombo { n } => Op::KillCombo { n },
-                },
+                    other => other,
+                }),
             };
             program.nodes.push(Node { op, spell: card.spell, slot: card.slot, cost: def.mana_cost, delay: def.cast_delay });
         }

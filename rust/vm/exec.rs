@@ -7,7 +7,7 @@
 
 use super::mana::{Mana, Paid};
 use super::program::{Node, Op, Program, Span};
-use super::spell::{ActionDef, Cond, Path, ShotMod, TriggerKind};
+use super::spell::{ActionDef, Cond, LogicDef, Path, ShotMod, TriggerKind};
 use crate::sim::config::Element;
 use crate::sim::rng::{Rng, Stream};
 
@@ -490,14 +490,29 @@ impl Caster {
                 b.pc = payload.end.saturating_sub(1);
                 Flow::Fired
             }
-            Op::Gate { cond, span } => {
+            Op::Logic(logic) => self.logic(logic, index, b, senses),
+            Op::Split { upper, lower } => {
+                // R-BOARD-3: each route gets a copy of the shot state and a
+                // budget of 1; the upper route runs first.
+                for route in [lower, upper] {
+                    branches.push(Branch { pc: route.start, end: route.end, shot: b.shot, budget: 1, fan: (1, 0.0, 0), loops: Vec::new() });
+                }
+                Flow::EndBranch
+            }
+        }
+    }
+
+    /// A LOGIC node taking effect (R-VM-6/7, R-REG-1/2).
+    fn logic(&mut self, logic: LogicDef, index: u32, b: &mut Branch, senses: &Senses) -> Flow {
+        match logic {
+            LogicDef::Gate { cond, span } => {
                 if self.test(cond, senses) { Flow::Next } else { Flow::Skip(span) }
             }
-            Op::HaltIf(cond) => {
+            LogicDef::HaltIf(cond) => {
                 if self.test(cond, senses) { Flow::Halt } else { Flow::Next }
             }
-            Op::Halt => Flow::Halt,
-            Op::Loop { span, count, grants_budget } => {
+            LogicDef::Halt => Flow::Halt,
+            LogicDef::Loop { span, count, grants_budget } => {
                 if span == 0 || count == 0 {
                     return Flow::Skip(span);
                 }
@@ -512,16 +527,16 @@ impl Caster {
                 b.loops.push((body.0, body.1, count));
                 Flow::Next
             }
-            Op::RegSet { reg, value } => {
+            LogicDef::RegSet { reg, value } => {
                 self.registers[reg as usize & 1] = value;
                 Flow::Next
             }
-            Op::RegAdd { reg, value } => {
+            LogicDef::RegAdd { reg, value } => {
                 let r = &mut self.registers[reg as usize & 1];
                 *r = r.saturating_add(value);
                 Flow::Next
             }
-            Op::ChargeCounter { n, counter } => {
+            LogicDef::ChargeCounter { n, counter } => {
                 let c = &mut self.counters[counter as usize];
                 *c += 1;
                 if *c < n {
@@ -531,21 +546,13 @@ impl Caster {
                     Flow::Next
                 }
             }
-            Op::KillCombo { n } => {
+            LogicDef::KillCombo { n } => {
                 if self.kills < n {
                     Flow::Halt
                 } else {
                     self.kills = 0;
                     Flow::Next
                 }
-            }
-            Op::Split { upper, lower } => {
-                // R-BOARD-3: each route gets a copy of the shot state and a
-                // budget of 1; the upper route runs first.
-                for route in [lower, upper] {
-                    branches.push(Branch { pc: route.start, end: route.end, shot: b.shot, budget: 1, fan: (1, 0.0, 0), loops: Vec::new() });
-                }
-                Flow::EndBranch
             }
         }
     }

@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use super::spell::{ActionDef, Cond, ShotMod, TriggerKind};
+use super::spell::{ActionDef, LogicDef, ShotMod, TriggerKind};
 
 /// A half-open index range `[start, end)` into `Program::nodes`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -37,17 +37,9 @@ pub enum Op {
     Multicast { extra: u32, spread: f32 },
     /// TRIGGER (R-VM-4): the carrier is the action; `payload` runs later.
     Trigger { kind: TriggerKind, delay: f32, carrier: ActionDef, payload: Span },
-    /// LOGIC gate (R-VM-6): false ⇒ skip the next `span` nodes.
-    Gate { cond: Cond, span: u32 },
-    HaltIf(Cond),
-    Halt,
-    /// R-VM-7: run the next `span` nodes `count` times.
-    Loop { span: u32, count: u32, grants_budget: bool },
-    RegSet { reg: u8, value: i32 },
-    RegAdd { reg: u8, value: i32 },
-    /// R-REG-2 packaged register cards; `counter` indexes the wand's counters.
-    ChargeCounter { n: u32, counter: u32 },
-    KillCombo { n: u32 },
+    /// LOGIC (R-VM-6/7, R-REG-*): gates, halts, loops, registers and the
+    /// packaged counters; spans clamped to the block, counters numbered.
+    Logic(LogicDef),
     /// R-BOARD-3: both routes run as branches of the cast.
     Split { upper: Span, lower: Span },
 }
@@ -153,15 +145,23 @@ fn describe(op: &Op) -> String {
         Op::Modify(m) => format!("MODIFY {}", modifier_summary(m)),
         Op::Multicast { extra, spread } => format!("MULTICAST +{extra} spread {spread}"),
         Op::Trigger { kind, delay, payload, .. } => format!("TRIGGER {kind:?} {delay}s payload {}", span(payload)),
-        Op::Gate { cond, span } => format!("GATE {cond:?} span {span}"),
-        Op::HaltIf(c) => format!("HALT_IF {c:?}"),
-        Op::Halt => "HALT".into(),
-        Op::Loop { span, count, grants_budget } => format!("LOOP span {span} ×{count}{}", if *grants_budget { " +budget" } else { "" }),
-        Op::RegSet { reg, value } => format!("REG_SET {} = {value}", reg_name(*reg)),
-        Op::RegAdd { reg, value } => format!("REG_ADD {} += {value}", reg_name(*reg)),
-        Op::ChargeCounter { n, counter } => format!("CHARGE_COUNTER every {n} (#{counter})"),
-        Op::KillCombo { n } => format!("KILL_COMBO {n}"),
+        Op::Logic(l) => describe_logic(l),
         Op::Split { upper, lower } => format!("SPLIT upper {} lower {}", span(upper), span(lower)),
+    }
+}
+
+fn describe_logic(l: &LogicDef) -> String {
+    match *l {
+        LogicDef::Gate { cond, span } => format!("GATE {cond:?} span {span}"),
+        LogicDef::HaltIf(c) => format!("HALT_IF {c:?}"),
+        LogicDef::Halt => "HALT".into(),
+        LogicDef::Loop { span, count, grants_budget } => {
+            format!("LOOP span {span} ×{count}{}", if grants_budget { " +budget" } else { "" })
+        }
+        LogicDef::RegSet { reg, value } => format!("REG_SET {} = {value}", reg_name(reg)),
+        LogicDef::RegAdd { reg, value } => format!("REG_ADD {} += {value}", reg_name(reg)),
+        LogicDef::ChargeCounter { n, counter } => format!("CHARGE_COUNTER every {n} (#{counter})"),
+        LogicDef::KillCombo { n } => format!("KILL_COMBO {n}"),
     }
 }
 

@@ -59,7 +59,7 @@ pub fn catalog() -> Vec<SpellDef> {
         spell("gatling_loop", Logic, 0.0, 2, 0.0, Effect::Logic(LogicDef::Loop { span: 1, count: 5, grants_budget: true })),
         spell("if_moving", Logic, 0.0, 1, 0.0, Effect::Logic(LogicDef::Gate { cond: Cond::Moving, span: 1 })),
         spell("halt", Logic, 0.0, 1, 0.0, Effect::Logic(LogicDef::Halt)),
-        spell("charge_counter", Logic, 0.0, 1, 0.0, Effect::Logic(LogicDef::ChargeCounter { n: 3 })),
+        spell("charge_counter", Logic, 0.0, 1, 0.0, Effect::Logic(LogicDef::ChargeCounter { n: 3, counter: 0 })),
         spell("kill_combo", Logic, 0.0, 1, 0.0, Effect::Logic(LogicDef::KillCombo { n: 2 })),
         spell("splitter", Modifier, 0.0, 1, 0.0, modifier(|m| m.splitter = true)),
         spell("water_wave", Action, 20.0, 2, 0.0, Effect::Action(bolt(4.0))),

@@ -171,8 +171,9 @@ pub enum LogicDef {
     Loop { span: u32, count: u32, grants_budget: bool },
     RegSet { reg: u8, value: i32 },
     RegAdd { reg: u8, value: i32 },
-    /// R-REG-2: fire the following nodes once every `n` casts.
-    ChargeCounter { n: u32 },
+    /// R-REG-2: fire the following nodes once every `n` casts; `counter`
+    /// is this card's own count in the wand (assigned by compile).
+    ChargeCounter { n: u32, counter: u32 },
     /// R-REG-2: fire the following nodes once `n` kills have accumulated.
     KillCombo { n: u32 },
 }
