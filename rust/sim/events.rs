@@ -30,7 +30,8 @@ pub enum EventKind {
     TriggerFired = 11,
     /// R-VM-5: a = look; x, y = where.
     SummonSpawned = 12,
-    /// R-RES-1: a fused recipe went into a wave (once per fusion per wand).
+    /// R-RES-1/2: a fused recipe went into a fight (once per fusion per
+    /// wand, at its first cast); a = recipe index in resonance_recipes.json.
     ResonanceFused = 13,
     /// The lab's trace (off by default): a = node, b = mana before, value = mana after.
     Trace = 14,

@@ -79,7 +79,8 @@ pub struct World {
     pool: Workers,
     // The spell VM in the world (sim/world/spells.rs).
     spell_elements: Vec<Option<crate::sim::config::Element>>,
-    fusions_to_report: u32,
+    /// Recipes fused into the wand, reported at its first cast (R-RES-2).
+    fusions_to_report: Vec<u16>,
     vm_out: crate::vm::exec::CastOutput,
     vm_out_payload: crate::vm::exec::CastOutput,
     behaviour_hits: Vec<BehaviourHit>,
@@ -146,7 +147,7 @@ impl World {
             sorted_targets: Vec::new(),
             pool: Workers(None),
             spell_elements: Vec::new(),
-            fusions_to_report: 0,
+            fusions_to_report: Vec::new(),
             vm_out: Default::default(),
             vm_out_payload: Default::default(),
             behaviour_hits: Vec::new(),

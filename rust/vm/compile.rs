@@ -133,7 +133,7 @@ impl<'a> Compiler<'a> {
     /// taking the first card's slot; `anywhere_in_deck` recipes fuse the
     /// first occurrences anywhere in the route (O(N²) scan, few recipes).
     fn fuse(&self, route: &mut Route, d: &mut Diagnostics) {
-        for recipe in self.recipes {
+        for (index, recipe) in self.recipes.iter().enumerate() {
             let (a, b) = recipe.inputs;
             let cards = &mut route.cards;
             if recipe.anywhere {
@@ -144,6 +144,7 @@ impl<'a> Compiler<'a> {
                     cards[first].spell = recipe.product;
                     cards.remove(ia.max(ib));
                     d.fusions.push(recipe.id.clone());
+                    d.fused.push(index as u16);
                 }
             } else {
                 let mut i = 0;
@@ -153,6 +154,7 @@ impl<'a> Compiler<'a> {
                         cards[i].spell = recipe.product;
                         cards.remove(i + 1);
                         d.fusions.push(recipe.id.clone());
+                        d.fused.push(index as u16);
                     }
                     i += 1;
                 }

@@ -63,8 +63,9 @@ pub struct Diagnostics {
     pub cpu_limit: u32,
     /// Mana of one full cast of the main entry, paying every node once.
     pub mana_per_cast: f32,
-    /// Recipe ids fused (R-RES-1).
+    /// Recipe ids fused (R-RES-1), and their indices in the recipe list.
     pub fusions: Vec<String>,
+    pub fused: Vec<u16>,
     /// Lab warnings (R-VM-1, R-VM-2, R-VM-9): stable codes.
     pub warnings: Vec<Warning>,
     /// Slots whose cards were dropped beyond `cpu_limit` (R-VM-9).

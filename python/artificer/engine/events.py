@@ -28,7 +28,7 @@ class EventKind(IntEnum):
     CPU_EXHAUSTED = 10  # R-VM-8
     TRIGGER_FIRED = 11  # a = carrier look, b = things emitted
     SUMMON_SPAWNED = 12  # a = look
-    RESONANCE_FUSED = 13  # R-RES-1
+    RESONANCE_FUSED = 13  # a = recipe index (R-RES-1/2)
     TRACE = 14  # a = node, b = mana before, value = mana after
     EXPLODED = 15  # a = element, b = radius, value = damage
 

@@ -47,7 +47,7 @@ impl World {
         // The caster's pool regenerates now (the core's mana_regen, R-MANA-1).
         self.player.mana_regen = 0.0;
         self.spell_elements = elements;
-        self.fusions_to_report = caster.program.diagnostics.fusions.len() as u32;
+        self.fusions_to_report = caster.program.diagnostics.fused.clone();
         self.wand = Wand::Program(Box::new(caster));
     }
 
@@ -73,9 +73,9 @@ impl World {
         let cast = caster.tick(self.dt, &mut senses, &mut out);
         self.player.hp = senses.hp;
         if cast {
-            for _ in 0..std::mem::take(&mut self.fusions_to_report) {
+            for recipe in std::mem::take(&mut self.fusions_to_report) {
                 let (x, y) = (self.player.x, self.player.y);
-                self.events.push(Event::new(EventKind::ResonanceFused, 0.0, 0.0, x, y, 0.0));
+                self.events.push(Event::new(EventKind::ResonanceFused, recipe as f32, 0.0, x, y, 0.0));
             }
         }
         let origin = (self.player.x, self.player.y);
