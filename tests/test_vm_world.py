@@ -310,3 +310,24 @@ def test_resonance_is_hidden_until_it_fuses_in_a_fight() -> None:
     assert learned == ["plasma_storm"]
     page = codex.page("plasma_storm")
     assert page.discovered and "Plasma Storm" in page.title and "→" in page.text
+
+
+def test_cast_speed_and_cpu_stats_reach_the_wand() -> None:
+    """R-STAT-1 → R-VM-11: cast speed shortens the delay between casts;
+    → R-VM-8: the CPU stat raises the step budget (a long loop that ran out
+    of steps finishes); bad stats are refused."""
+    from artificer import CoreArgumentError
+
+    def casts_in(seconds: float, cast_speed: float) -> int:
+        sim = range_sim("siege_core", ["spark_bolt"], [(1500, 800)])  # a big pool: delay-bound
+        sim.world.set_wand_stats(0, cast_speed, 0.0)
+        fired = 0
+        for _ in range(round(seconds * 60)):
+            sim.step()
+            fired += ev.count(sim.buffers.event_rows(), EventKind.CAST_FIRED)
+        return fired
+
+    assert casts_in(2.0, 0.5) > casts_in(2.0, 0.0)
+    sim = range_sim("starter_wand", ["spark_bolt"], [])
+    with pytest.raises(CoreArgumentError):
+        sim.world.set_wand_stats(-1, 0.0, 0.0)

@@ -181,6 +181,17 @@ impl World {
         Ok(diagnostics)
     }
 
+    /// R-STAT-1 stats the wand reads: `cpu` (whole points: more node-steps
+    /// per cast, R-VM-8), `cast_speed` (0..0.95: shorter cast delays,
+    /// R-VM-11), `accuracy` (0..1: less random spread).
+    fn set_wand_stats(&mut self, cpu: i64, cast_speed: f32, accuracy: f32) -> PyResult<()> {
+        if cpu < 0 || !cast_speed.is_finite() || !accuracy.is_finite() {
+            return Err(CoreError::arg(format!("wand stats out of range: cpu {cpu}, cast_speed {cast_speed}, accuracy {accuracy}")).into());
+        }
+        self.inner.set_wand_stats(cpu.min(u32::MAX as i64) as u32, cast_speed, accuracy);
+        Ok(())
+    }
+
     /// Starts a wave for the wand: full mana, registers reset unless the
     /// core has persistent memory (R-MANA-1, R-REG-1).
     fn begin_wave(&mut self) {

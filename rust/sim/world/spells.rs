@@ -42,6 +42,7 @@ impl World {
             // R-MANA-1: switching cores clamps mana into the new pool.
             caster.mana.current = previous.mana.current.clamp(0.0, caster.mana.max);
         }
+        (caster.rules.cpu_stat, caster.rules.cast_speed, caster.rules.accuracy) = self.wand_stats;
         self.player.mana = caster.mana.current;
         self.player.mana_max = caster.mana.max;
         // The caster's pool regenerates now (the core's mana_regen, R-MANA-1).
@@ -49,6 +50,15 @@ impl World {
         self.spell_elements = elements;
         self.fusions_to_report = caster.program.diagnostics.fused.clone();
         self.wand = Wand::Program(Box::new(caster));
+    }
+
+    /// R-STAT-1 stats the wand reads: CPU (more steps per cast, R-VM-8),
+    /// cast speed (shorter delays, R-VM-11), accuracy (less spread).
+    pub fn set_wand_stats(&mut self, cpu: u32, cast_speed: f32, accuracy: f32) {
+        self.wand_stats = (cpu, cast_speed.clamp(0.0, 0.95), accuracy.clamp(0.0, 1.0));
+        if let Wand::Program(caster) = &mut self.wand {
+            (caster.rules.cpu_stat, caster.rules.cast_speed, caster.rules.accuracy) = self.wand_stats;
+        }
     }
 
     /// A wave starts: the program's mana fills, registers reset unless the
