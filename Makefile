@@ -21,6 +21,7 @@ test-rust:
 
 test-python: $(STAMP)
 	$(PY) -m mypy.stubtest artificer._core
+	$(PY) -m mypy --strict python/artificer
 	$(PY) -m pytest
 
 bench: $(STAMP)

@@ -17,7 +17,10 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import NoReturn, Sequence
+from typing import TYPE_CHECKING, Callable, NoReturn, Sequence
+
+if TYPE_CHECKING:
+    from artificer.content import Content
 
 EXIT_USAGE = 2
 MAX_SEED = 2**64 - 1
@@ -30,7 +33,7 @@ class Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
 
 
-def _int_in(low: int, high: int, what: str) -> "argparse._ActionType":  # type: ignore[name-defined]
+def _int_in(low: int, high: int, what: str) -> Callable[[str], int]:
     def parse(text: str) -> int:
         try:
             value = int(text, 10)
@@ -84,7 +87,7 @@ def build_parser() -> Parser:
     return parser
 
 
-def _load(data: Path | None) -> "Content":  # type: ignore[name-defined]  # noqa: F821
+def _load(data: Path | None) -> Content:
     from artificer.content import ContentError, load_content
 
     try:

@@ -193,6 +193,13 @@ class TrainingRange(ContentModel):
     spacing: float = Field(gt=0, description="Gap in px between dummies.")
 
 
+class LoadoutLimits(ContentModel):
+    """R-CORE-3: how many cores a player carries and how many loose cards wait."""
+
+    max_cores: int = Field(ge=1, description="Cores carried at most, the active one included.")
+    waiting_area: int = Field(ge=0, description="Cards the waiting area holds at most.")
+
+
 class Balance(ContentModel):
     """balance.json: the global tuning numbers."""
 
@@ -207,6 +214,7 @@ class Balance(ContentModel):
     vm: VmSettings = Field(description="Spell VM settings.")
     starting_wand: StartingWand = Field(description="The wand a run starts with (R-ONB-1).")
     training_range: TrainingRange = Field(description="The lab's training range (R-LAB-1).")
+    loadout: LoadoutLimits = Field(description="Carried cores and the waiting area (R-CORE-3).")
 
 
 # --- enemies.json -----------------------------------------------------------

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -191,11 +191,14 @@ class FrameBuffers:
         return float(self.player[PLAYER_FIELDS.index(field)])
 
 
-def _rows(n: int, columns: int, dtype: type[np.floating]) -> npt.NDArray[np.floating]:  # type: ignore[type-arg]
+Float = TypeVar("Float", np.float32, np.float64)
+
+
+def _rows(n: int, columns: int, dtype: type[Float]) -> npt.NDArray[Float]:
     return np.zeros((max(1, n), columns), dtype=dtype)
 
 
-def _grown(buf: npt.NDArray[np.floating], needed: int) -> npt.NDArray[np.floating]:  # type: ignore[type-arg]
+def _grown(buf: npt.NDArray[Float], needed: int) -> npt.NDArray[Float]:
     """`buf`, or a copy with at least `needed` rows (doubling) if it is too small.
     The first frame that overflows draws only the rows that fit; the next
     one has room for all."""

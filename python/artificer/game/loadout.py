@@ -1,0 +1,137 @@
+"""The cores a player carries (R-CORE-3, seed 001 §2 and §5.G5).
+
+At most `max_cores` cores are carried, the active one included; exactly
+one is active in combat, and it is switched only in the shop. Every core
+keeps its own slot contents. A core that leaves the loadout (sold,
+discarded, or swapped for a new one) moves its cards to the waiting area
+(at most `waiting_area` cards); when they would not fit, nothing changes
+and the player is asked to sell or discard cards first. Waiting cards go
+back into any carried core's empty slots in the shop.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from artificer.content import Content
+from artificer.errors import ArtificerError
+
+
+class LoadoutError(ArtificerError):
+    """A loadout change the rules refuse; the message says what to do."""
+
+
+class LoadoutFull(LoadoutError):
+    """Buying one more core: choose a core to sell or discard (R-CORE-3)."""
+
+
+class WaitingAreaFull(LoadoutError):
+    """The cards would not fit the waiting area: sell or discard some first."""
+
+    def __init__(self, message: str, overflow: list[str]) -> None:
+        super().__init__(message)
+        self.overflow = overflow
+
+
+@dataclass
+class CarriedCore:
+    core: str
+    cards: list[str | None]
+
+
+@dataclass
+class Loadout:
+    content: Content
+    cores: list[CarriedCore] = field(default_factory=list)
+    active: str = ""
+    waiting: list[str] = field(default_factory=list)
+
+    @classmethod
+    def starting(cls, content: Content) -> Loadout:
+        start = content.balance.starting_wand
+        loadout = cls(content)
+        loadout.cores.append(CarriedCore(start.core, loadout._slots(start.core, list(start.cards))))
+        loadout.active = start.core
+        return loadout
+
+    @property
+    def limits(self) -> tuple[int, int]:
+        return self.content.balance.loadout.max_cores, self.content.balance.loadout.waiting_area
+
+    def carried(self, core_id: str) -> CarriedCore:
+        for carried in self.cores:
+            if carried.core == core_id:
+                return carried
+        raise LoadoutError(f"not carrying core {core_id!r}")
+
+    def wand(self) -> tuple[str, list[str | None]]:
+        """The active core and its cards, for `Simulation.arm_wand`."""
+        return self.active, list(self.carried(self.active).cards)
+
+    def add_core(self, core_id: str, drop: str | None = None) -> list[str]:
+        """A new core joins (bought, or found). With the loadout full, `drop`
+        names the core to sell or discard; its cards go to the waiting area.
+        Returns the cards moved there."""
+        self.content.core(core_id)  # an unknown id is the caller's KeyError
+        max_cores, _ = self.limits
+        moved: list[str] = []
+        if len(self.cores) >= max_cores:
+            if drop is None:
+                names = ", ".join(c.core for c in self.cores)
+                raise LoadoutFull(f"already carrying {max_cores} cores ({names}): choose one to sell or discard")
+            moved = self.remove_core(drop, replacing=True)
+        self.cores.append(CarriedCore(core_id, self._slots(core_id, [])))
+        if not self.active:
+            self.active = core_id
+        return moved
+
+    def remove_core(self, core_id: str, replacing: bool = False) -> list[str]:
+        """Sells or discards a carried core; its cards move to the waiting area."""
+        gone = self.carried(core_id)
+        if len(self.cores) == 1 and not replacing:
+            raise LoadoutError("the last core cannot be sold: the wand needs a body")
+        cards = [card for card in gone.cards if card is not None]
+        self._check_room(cards)
+        self.cores.remove(gone)
+        self.waiting.extend(cards)
+        if self.active == core_id:
+            self.active = self.cores[0].core if self.cores else ""
+        return cards
+
+    def switch(self, core_id: str, in_shop: bool) -> None:
+        """Makes a carried core the active one — only in the shop."""
+        if not in_shop:
+            raise LoadoutError("the active core is switched only in the shop")
+        self.active = self.carried(core_id).core
+
+    def place(self, card: str, core_id: str, slot: int) -> None:
+        """A waiting card into an empty slot of a carried core (the shop)."""
+        carried = self.carried(core_id)
+        if card not in self.waiting:
+            raise LoadoutError(f"{card!r} is not in the waiting area")
+        if not 0 <= slot < len(carried.cards) or carried.cards[slot] is not None:
+            raise LoadoutError(f"slot {slot} of {core_id!r} is not an empty slot")
+        self.waiting.remove(card)
+        carried.cards[slot] = card
+
+    def discard_waiting(self, card: str) -> None:
+        if card not in self.waiting:
+            raise LoadoutError(f"{card!r} is not in the waiting area")
+        self.waiting.remove(card)
+
+    def _check_room(self, cards: list[str]) -> None:
+        _, room = self.limits
+        free = room - len(self.waiting)
+        if len(cards) > free:
+            overflow = cards[free:] if free >= 0 else cards
+            raise WaitingAreaFull(
+                f"{len(cards)} cards would move to the waiting area, which has room for {max(free, 0)}: "
+                f"sell or discard {len(overflow)} first",
+                overflow,
+            )
+
+    def _slots(self, core_id: str, cards: list[str | None]) -> list[str | None]:
+        capacity = self.content.core(core_id).capacity
+        if len(cards) > capacity:
+            raise LoadoutError(f"{len(cards)} cards do not fit core {core_id!r} ({capacity} slots)")
+        return cards + [None] * (capacity - len(cards))
