@@ -331,3 +331,31 @@ def test_cast_speed_and_cpu_stats_reach_the_wand() -> None:
     sim = range_sim("starter_wand", ["spark_bolt"], [])
     with pytest.raises(CoreArgumentError):
         sim.world.set_wand_stats(-1, 0.0, 0.0)
+
+
+def charge_states(moves: list[tuple[int, bool]]) -> list[int]:
+    """Charge events over a script of (frames, moving) segments."""
+    sim = Simulation(CONTENT, seed=6, rules={"player_invulnerable": True, "enemies_immortal": True, "enemies_still": True})
+    sim.arm_wand("siege_core", ["gravity_singularity"])
+    sim.world.begin_wave()
+    sim.input.spawn(CONTENT.enemy_index("grunt"), 1700, 800)
+    states = []
+    for frames, moving in moves:
+        for _ in range(frames):
+            if moving:
+                sim.input.move(0.0, 1.0)
+            sim.step()
+            rows = sim.buffers.event_rows()
+            states += [int(r[1]) for r in rows[rows[:, 0] == EventKind.CHARGE_STATE_CHANGED]]
+    return states
+
+
+def test_charge_spell_charges_when_still_and_releases_on_moving() -> None:
+    """R-MOVE-3: the ring shows 0.3 s after stopping, is full at 1.5 s; the
+    first cast after moving again releases the overload."""
+    assert charge_states([(100, False), (60, True)]) == [1, 2, 3]
+
+
+def test_moving_before_full_resets_the_charge() -> None:
+    """R-MOVE-3: moving before the charge is full resets it (the ring vanishes)."""
+    assert charge_states([(40, False), (10, True)]) == [1, 0]

@@ -157,6 +157,7 @@ fn vm_params(v: &Section<'_>) -> Result<VmParams, CoreError> {
         sine_frequency: v.f32("sine_frequency")?,
         homing_range: v.f32("homing_range")?,
         on_kill_interval: v.f32("on_kill_interval")?,
+        charge_ring_delay: v.opt_f32("charge_ring_delay", 0.3)?,
     })
 }
 

@@ -157,6 +157,8 @@ pub struct VmParams {
     pub homing_range: f32,
     /// R-CORE-2: an `on_kill` entry runs at most once per this many seconds.
     pub on_kill_interval: f32,
+    /// R-MOVE-3: the charge ring shows this long after the player stops.
+    pub charge_ring_delay: f32,
 }
 
 impl Default for VmParams {
@@ -169,6 +171,7 @@ impl Default for VmParams {
             sine_frequency: 2.0,
             homing_range: 320.0,
             on_kill_interval: 0.1,
+            charge_ring_delay: 0.3,
         }
     }
 }

@@ -37,6 +37,9 @@ pub enum EventKind {
     Trace = 14,
     /// An explosion or blast: a = element, b = radius, value = damage; x, y = centre.
     Exploded = 15,
+    /// R-MOVE-3 charge ring: a = 0 gone, 1 charging (ring shows), 2 full,
+    /// 3 released; value = seconds still so far.
+    ChargeStateChanged = 16,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -81,6 +81,8 @@ pub struct World {
     spell_elements: Vec<Option<crate::sim::config::Element>>,
     /// Recipes fused into the wand, reported at its first cast (R-RES-2).
     fusions_to_report: Vec<u16>,
+    /// R-MOVE-3: the charge of the wand's charge spells.
+    charge: spells::Charge,
     /// R-STAT-1: (CPU, cast speed, accuracy) for whatever wand is armed.
     wand_stats: (u32, f32, f32),
     vm_out: crate::vm::exec::CastOutput,
@@ -151,6 +153,7 @@ impl World {
             spell_elements: Vec::new(),
             fusions_to_report: Vec::new(),
             wand_stats: (0, 0.0, 0.0),
+            charge: Default::default(),
             vm_out: Default::default(),
             vm_out_payload: Default::default(),
             behaviour_hits: Vec::new(),

@@ -175,6 +175,7 @@ class VmSettings(ContentModel):
     sine_frequency: float = Field(ge=0, description="Sine path: wobbles per second.")
     homing_range: float = Field(ge=0, description="Homing projectiles steer toward enemies this close, px.")
     on_kill_interval: float = Field(ge=0, description="R-CORE-2: an on_kill entry runs at most once per this many s.")
+    charge_ring_delay: float = Field(ge=0, description="R-MOVE-3: the charge ring shows this long after stopping, s.")
 
 
 class StartingWand(ContentModel):

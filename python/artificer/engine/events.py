@@ -31,6 +31,7 @@ class EventKind(IntEnum):
     RESONANCE_FUSED = 13  # a = recipe index (R-RES-1/2)
     TRACE = 14  # a = node, b = mana before, value = mana after
     EXPLODED = 15  # a = element, b = radius, value = damage
+    CHARGE_STATE_CHANGED = 16  # a = 0 gone, 1 charging, 2 full, 3 released (R-MOVE-3)
 
 
 class Event(NamedTuple):

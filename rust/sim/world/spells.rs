@@ -25,6 +25,20 @@ pub(super) struct BehaviourHit {
     pub dealt: f32,
 }
 
+/// R-MOVE-3: standing still charges the wand's charge spells; the first
+/// cast after moving again releases the overload; moving before full resets.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(super) struct Charge {
+    /// Seconds a full charge takes (from the wand's charge spell; 0: none).
+    needed: f32,
+    multiplier: f32,
+    still: f32,
+    /// 0 gone, 1 charging, 2 full, 3 released (the `ChargeStateChanged` a).
+    state: u8,
+    /// Moving again with a full charge: the next cast releases it.
+    armed: bool,
+}
+
 /// Where and which way an emission goes.
 #[derive(Clone, Copy, Debug)]
 struct Aim {
@@ -47,6 +61,14 @@ impl World {
         self.player.mana_max = caster.mana.max;
         // The caster's pool regenerates now (the core's mana_regen, R-MANA-1).
         self.player.mana_regen = 0.0;
+        self.charge = Charge::default();
+        if let Some((needed, multiplier)) = caster.program.nodes.iter().find_map(|n| match n.op {
+            crate::vm::program::Op::Fire(a) => a.charge,
+            _ => None,
+        }) {
+            self.charge.needed = needed;
+            self.charge.multiplier = multiplier;
+        }
         self.spell_elements = elements;
         self.fusions_to_report = caster.program.diagnostics.fused.clone();
         self.wand = Wand::Program(Box::new(caster));
@@ -77,6 +99,7 @@ impl World {
         let Wand::Program(mut caster) = std::mem::replace(&mut self.wand, Wand::Unarmed) else { return };
         let mut out = std::mem::take(&mut self.vm_out);
         out.clear();
+        self.update_charge();
         let mut senses = self.senses();
         // Mana granted by commands this frame went to the player's pool.
         caster.mana.current = self.player.mana.min(caster.mana.max);
@@ -97,6 +120,33 @@ impl World {
         self.player.mana_max = caster.mana.max;
         self.vm_out = out;
         self.wand = Wand::Program(caster);
+    }
+
+    /// Step 4a (R-MOVE-3): the charge ring follows the player's stillness.
+    fn update_charge(&mut self) {
+        let c = &mut self.charge;
+        if c.needed <= 0.0 {
+            return;
+        }
+        let before = c.state;
+        if self.player.moving {
+            if c.state == 2 {
+                c.armed = true;
+            }
+            c.still = 0.0;
+            c.state = 0;
+        } else {
+            c.still += self.dt;
+            if c.still >= c.needed {
+                c.state = 2;
+            } else if c.still >= self.cfg.vm.charge_ring_delay {
+                c.state = 1;
+            }
+        }
+        if c.state != before && !(c.armed && c.state == 0) {
+            let (x, y, s, still) = (self.player.x, self.player.y, c.state, c.still);
+            self.events.push(Event::new(EventKind::ChargeStateChanged, s as f32, 0.0, x, y, still));
+        }
     }
 
     fn senses(&self) -> Senses {
@@ -138,6 +188,13 @@ impl World {
         let mut damage = (a.damage + s.damage_flat) * s.damage_mult;
         if self.player.moving {
             damage *= a.moving_multiplier; // R-MOVE-1
+        }
+        if a.charge.is_some() && self.charge.armed {
+            // R-MOVE-3: the overload version of a charge spell.
+            damage *= self.charge.multiplier;
+            self.charge.armed = false;
+            let (x, y) = aim.origin;
+            self.events.push(Event::new(EventKind::ChargeStateChanged, 3.0, 0.0, x, y, 0.0));
         }
         let radius = a.radius * s.size_mult;
         let look = e.spell;
