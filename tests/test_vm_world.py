@@ -359,3 +359,26 @@ def test_charge_spell_charges_when_still_and_releases_on_moving() -> None:
 def test_moving_before_full_resets_the_charge() -> None:
     """R-MOVE-3: moving before the charge is full resets it (the ring vanishes)."""
     assert charge_states([(40, False), (10, True)]) == [1, 0]
+
+
+def test_dash_wave_core_casts_its_spell_along_the_dash_on_a_cooldown() -> None:
+    """R-MOVE-2: a dash on the dash-wave core casts its extra spell along
+    the dash, outside the main program, at most once per its cooldown."""
+    core = CONTENT.core("stormstep_core")
+    assert core.dash_wave is not None
+    wave_spell = CONTENT.spell_index(core.dash_wave.spell)
+    sim = Simulation(CONTENT, seed=8, rules={"player_invulnerable": True})
+    sim.arm_wand("stormstep_core", ["if_moving", "halt"])  # a main program that fires nothing
+    sim.world.begin_wave()
+    waves = []
+    dash_cooldown = CONTENT.balance.player.dash_cooldown
+    for frame in range(round(max(core.dash_wave.cooldown, dash_cooldown) * 60) * 2 + 30):
+        sim.input.move(1.0, 0.0)
+        sim.input.dash()
+        sim.step()
+        rows = sim.buffers.event_rows()
+        fired = rows[(rows[:, 0] == EventKind.PROJECTILE_FIRED) & (rows[:, 1] == wave_spell)]
+        waves += [frame] * len(fired)
+    assert len(waves) >= 2, waves
+    gaps = np.diff(waves) / 60.0
+    assert (gaps >= core.dash_wave.cooldown - 1e-6).all(), gaps

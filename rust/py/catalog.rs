@@ -69,7 +69,7 @@ impl Catalog {
     /// core's slot order) on `core` (a cores.json entry with its board
     /// expanded). Returns the diagnostics and the disassembly.
     fn compile<'py>(&self, py: Python<'py>, core: &Bound<'py, PyAny>, cards: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
-        let core = core_def(core)?;
+        let core = core_def(core, &self.index)?;
         let program = self.compile_cards(&core, cards)?;
         diagnostics_dict(py, &program, &self.names())
     }
@@ -77,7 +77,7 @@ impl Catalog {
     /// A sandboxed wand for the simulator CLI and the lab's range.
     #[pyo3(signature = (core, cards, mana = None, seed = 0))]
     fn sandbox(&self, core: &Bound<'_, PyAny>, cards: &Bound<'_, PyAny>, mana: Option<f32>, seed: u64) -> PyResult<WandSandbox> {
-        let core_def = core_def(core)?;
+        let core_def = core_def(core, &self.index)?;
         let program = self.compile_cards(&core_def, cards)?;
         let mut caster = new_caster(program, &core_def, seed, &VmParams::default());
         if let Some(m) = mana {
@@ -379,7 +379,7 @@ fn spell_def(s: &Section<'_>) -> Result<SpellDef, CoreError> {
 }
 
 /// A cores.json entry with its board expanded to explicit slots and edges.
-pub fn core_def(obj: &Bound<'_, PyAny>) -> Result<CoreDef, CoreError> {
+pub fn core_def(obj: &Bound<'_, PyAny>, spells: &HashMap<String, u16>) -> Result<CoreDef, CoreError> {
     let c = Section::root(obj, "core")?;
     let board = c.sub("board")?;
     let slots_list = board.item("slots")?;
@@ -430,6 +430,15 @@ pub fn core_def(obj: &Bound<'_, PyAny>) -> Result<CoreDef, CoreError> {
         main: entry("main")?.ok_or_else(|| CoreError::arg("core.board.entries.main: missing"))?,
         on_kill: entry("on_kill")?,
         on_hit: entry("on_hit")?,
+        dash_wave: match c.has("dash_wave") {
+            true => {
+                let d = c.sub("dash_wave")?;
+                let id = d.string("spell")?;
+                let spell = *spells.get(&id).ok_or_else(|| CoreError::arg(format!("{}.spell: unknown spell {id:?}", d.path)))?;
+                Some((spell, d.f32("cooldown")?))
+            }
+            false => None,
+        },
         slots,
     })
 }

@@ -172,12 +172,17 @@ impl World {
         trace: bool,
     ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
         let catalog = catalog.get();
-        let core_def = core_def(core)?;
+        let core_def = core_def(core, &catalog.index)?;
         let program = catalog.compile_cards(&core_def, cards)?;
         let diagnostics = diagnostics_dict(py, &program, &catalog.spell_ids_vec())?;
         let mut caster = new_caster(program, &core_def, self.inner.config().seed, &self.inner.config().vm);
         caster.trace = trace;
         self.inner.set_caster(caster, catalog.spells.iter().map(|s| s.element).collect());
+        let dash_wave = core_def.dash_wave.and_then(|(spell, cooldown)| match catalog.spells[spell as usize].effect {
+            crate::vm::spell::Effect::Action(action) => Some((spell, action, cooldown)),
+            _ => None,
+        });
+        self.inner.set_dash_wave(dash_wave);
         Ok(diagnostics)
     }
 

@@ -81,6 +81,9 @@ pub struct World {
     spell_elements: Vec<Option<crate::sim::config::Element>>,
     /// Recipes fused into the wand, reported at its first cast (R-RES-2).
     fusions_to_report: Vec<u16>,
+    /// R-MOVE-2: the dash-wave spell (spell, action, cooldown) and its timer.
+    dash_wave: Option<(u16, crate::vm::spell::ActionDef, f32)>,
+    dash_wave_timer: f32,
     /// R-MOVE-3: the charge of the wand's charge spells.
     charge: spells::Charge,
     /// R-STAT-1: (CPU, cast speed, accuracy) for whatever wand is armed.
@@ -154,6 +157,8 @@ impl World {
             fusions_to_report: Vec::new(),
             wand_stats: (0, 0.0, 0.0),
             charge: Default::default(),
+            dash_wave: None,
+            dash_wave_timer: 0.0,
             vm_out: Default::default(),
             vm_out_payload: Default::default(),
             behaviour_hits: Vec::new(),
@@ -250,9 +255,11 @@ impl World {
         }
 
         let (aw, ah) = (self.cfg.arena_w, self.cfg.arena_h);
+        self.dash_wave_timer = (self.dash_wave_timer - self.dt).max(0.0);
         if !self.cfg.rules.player_fixed && self.player.update(controls, self.dt, aw, ah) {
             let p = &self.player;
             self.events.push(Event::new(EventKind::Dashed, p.dash_dx, p.dash_dy, p.x, p.y, 0.0));
+            self.dash_wave();
         } else if self.cfg.rules.player_fixed {
             self.player.update(&Controls::default(), self.dt, aw, ah);
         }

@@ -72,6 +72,8 @@ pub struct CoreDef {
     pub main: usize,
     pub on_kill: Option<usize>,
     pub on_hit: Option<usize>,
+    /// R-MOVE-2: (spell index, cooldown s) cast along the dash trail.
+    pub dash_wave: Option<(u16, f32)>,
 }
 
 impl CoreDef {
@@ -92,6 +94,7 @@ impl CoreDef {
             main: 0,
             on_kill: None,
             on_hit: None,
+            dash_wave: None,
         }
     }
 

@@ -14,7 +14,7 @@ use crate::sim::events::{Event, EventKind};
 use crate::sim::pools::{Behaviour, NewProjectile, Owner, Payload};
 use crate::vm::exec::{CastOutput, Caster, Emission, Senses, VmEvent};
 use crate::vm::program::Span;
-use crate::vm::spell::{ActionKind, Path, TriggerKind};
+use crate::vm::spell::{ActionDef, ActionKind, Path, TriggerKind};
 use crate::vm::Wand;
 
 /// A projectile's hit that its behaviour reacts to.
@@ -72,6 +72,29 @@ impl World {
         self.spell_elements = elements;
         self.fusions_to_report = caster.program.diagnostics.fused.clone();
         self.wand = Wand::Program(Box::new(caster));
+    }
+
+    /// R-MOVE-2: a dash-wave core's extra spell, `(spell, action, cooldown)`.
+    pub fn set_dash_wave(&mut self, dash_wave: Option<(u16, ActionDef, f32)>) {
+        self.dash_wave = dash_wave;
+        self.dash_wave_timer = 0.0;
+    }
+
+    /// R-MOVE-2: a dash casts the dash-wave spell along the dash, outside
+    /// the main program and without mana, on its own cooldown.
+    pub(super) fn dash_wave(&mut self) {
+        let Some((spell, action, cooldown)) = self.dash_wave else { return };
+        if self.dash_wave_timer > 0.0 || !matches!(self.wand, Wand::Program(_)) {
+            return;
+        }
+        self.dash_wave_timer = cooldown;
+        let Wand::Program(caster) = std::mem::replace(&mut self.wand, Wand::Unarmed) else { return };
+        let origin = (self.player.x, self.player.y);
+        let dir = (self.player.dash_dx, self.player.dash_dy);
+        let emission = Emission { spell, action, shot: Default::default(), angle: 0.0, trigger: None, summon: None };
+        let aim = Aim { origin, dir, target: (origin.0 + dir.0 * 64.0, origin.1 + dir.1 * 64.0) };
+        self.emit(&caster, &emission, aim);
+        self.wand = Wand::Program(caster);
     }
 
     /// R-STAT-1 stats the wand reads: CPU (more steps per cast, R-VM-8),
