@@ -382,3 +382,18 @@ def test_dash_wave_core_casts_its_spell_along_the_dash_on_a_cooldown() -> None:
     assert len(waves) >= 2, waves
     gaps = np.diff(waves) / 60.0
     assert (gaps >= core.dash_wave.cooldown - 1e-6).all(), gaps
+
+
+def test_knockback_shoves_the_struck_enemy_along_the_shot() -> None:
+    """R-VM-10 knockback: a hit pushes its dummy back along the shot."""
+
+    def dummy_x(cards: list[str]) -> float:
+        sim = range_sim("siege_core", cards, [])
+        sim.world.set_rules({**RANGE, "enemies_still": True})
+        x, y = CONTENT.balance.arena.width / 2, CONTENT.balance.arena.height / 2
+        sim.input.spawn(CONTENT.enemy_index("brute"), x + 200, y)
+        run(sim, 40)
+        return float(sim.buffers.enemy_rows()[0][0])
+
+    plain, shoved = dummy_x(["spark_bolt"]), dummy_x(["knockback_plus", "spark_bolt"])
+    assert shoved - plain > 10.0

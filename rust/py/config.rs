@@ -158,6 +158,7 @@ fn vm_params(v: &Section<'_>) -> Result<VmParams, CoreError> {
         homing_range: v.f32("homing_range")?,
         on_kill_interval: v.f32("on_kill_interval")?,
         charge_ring_delay: v.opt_f32("charge_ring_delay", 0.3)?,
+        knockback_seconds: v.opt_f32("knockback_seconds", 0.15)?,
     })
 }
 

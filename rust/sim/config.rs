@@ -159,6 +159,8 @@ pub struct VmParams {
     pub on_kill_interval: f32,
     /// R-MOVE-3: the charge ring shows this long after the player stops.
     pub charge_ring_delay: f32,
+    /// R-VM-10 knockback: a hit shoves the enemy `knockback × this` px.
+    pub knockback_seconds: f32,
 }
 
 impl Default for VmParams {
@@ -172,6 +174,7 @@ impl Default for VmParams {
             homing_range: 320.0,
             on_kill_interval: 0.1,
             charge_ring_delay: 0.3,
+            knockback_seconds: 0.15,
         }
     }
 }

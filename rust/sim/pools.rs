@@ -173,6 +173,8 @@ pub struct Behaviour {
     pub lifesteal: f32,
     /// Turn rate toward the nearest enemy, 0..1 of the way per tick.
     pub homing: f32,
+    /// Shove (px) given to a struck enemy along the projectile's heading.
+    pub knockback: f32,
     /// Sine path: sideways wobble (R-VM-10 `Sin(Time)`).
     pub sine: bool,
     pub age: f32,

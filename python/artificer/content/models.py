@@ -176,6 +176,7 @@ class VmSettings(ContentModel):
     homing_range: float = Field(ge=0, description="Homing projectiles steer toward enemies this close, px.")
     on_kill_interval: float = Field(ge=0, description="R-CORE-2: an on_kill entry runs at most once per this many s.")
     charge_ring_delay: float = Field(ge=0, description="R-MOVE-3: the charge ring shows this long after stopping, s.")
+    knockback_seconds: float = Field(ge=0, description="A hit shoves its enemy by knockback (px/s) times this, px.")
 
 
 class StartingWand(ContentModel):

@@ -230,6 +230,7 @@ impl World {
                     chain: a.chain as u16,
                     chain_range: a.chain_range,
                     lifesteal: s.lifesteal,
+                    knockback: s.knockback * self.cfg.vm.knockback_seconds,
                     homing: (a.homing + s.homing).min(1.0),
                     sine: s.path.unwrap_or(a.path) == Path::Sine,
                     age: 0.0,
@@ -360,6 +361,12 @@ impl World {
             let at = (self.enemies.x[e], self.enemies.y[e]);
             let element = self.projectiles.element[i];
             self.heal_player(h.dealt * b.lifesteal);
+            if b.knockback > 0.0 {
+                let (dx, dy) = unit(self.projectiles.vx[i], self.projectiles.vy[i]);
+                let (aw, ah) = (self.cfg.arena_w, self.cfg.arena_h);
+                self.enemies.x[e] = (self.enemies.x[e] + dx * b.knockback).clamp(0.0, aw);
+                self.enemies.y[e] = (self.enemies.y[e] + dy * b.knockback).clamp(0.0, ah);
+            }
             if b.explode_radius > 0.0 {
                 self.blast(at, b.explode_radius, self.projectiles.damage[i], element, b.lifesteal);
             }
