@@ -53,7 +53,8 @@ def build_parser() -> Parser:
     parser.add_argument("--version", action="version", version=f"artificer {__version__}")
     commands = parser.add_subparsers(dest="command", parser_class=Parser)
 
-    commands.add_parser("play", help="play the game (the default)")
+    play = commands.add_parser("play", help="play the game in a window (the default)")
+    play.add_argument("--frames", type=_int_in(1, 10_000_000, "--frames"), default=None, help="close after N frames (smoke tests)")
 
     run = commands.add_parser("run", help="a seeded run played by the bot")
     run.add_argument("--headless", action="store_true", required=True, help="no window (required for now)")
@@ -69,6 +70,7 @@ def build_parser() -> Parser:
     stress.add_argument("--layout", choices=("uniform", "crowd"), default="crowd")
     stress.add_argument("--seed", type=_int_in(0, MAX_SEED, "--seed"), default=0)
     stress.add_argument("--threads", type=_int_in(1, 256, "--threads"), default=1)
+    stress.add_argument("--render", action="store_true", help="also draw every frame (render_ms, frame_ms)")
     stress.add_argument("--json", action="store_true", help="print one JSON object")
 
     wand = commands.add_parser("wand", help="compile a wand and fire it in a sandbox")
@@ -116,18 +118,27 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_stress(args: argparse.Namespace) -> int:
-    from artificer.sim.stress import run_stress
+    if args.render:
+        from artificer.ui.bench import run_render_stress
 
-    report = run_stress(args.enemies, args.projectiles, args.frames, args.layout, args.seed, args.threads)
+        report = run_render_stress(args.enemies, args.projectiles, args.frames, args.layout, args.seed, args.threads)
+    else:
+        from artificer.sim.stress import run_stress
+
+        report = run_stress(args.enemies, args.projectiles, args.frames, args.layout, args.seed, args.threads)
     if args.json:
         print(json.dumps(report))
     else:
         ms = report["step_ms"]
-        print(
+        line = (
             f"{args.enemies} enemies / {args.projectiles} projectiles ({args.layout}, {args.threads} thread(s)): "
-            f"median {ms['median']:.3f} ms, p90 {ms['p90']:.3f}, p99 {ms['p99']:.3f}; "
-            f"{report['hits_per_frame']:.0f} hits/frame"
+            f"step median {ms['median']:.3f} ms, p90 {ms['p90']:.3f}, p99 {ms['p99']:.3f}"
         )
+        if "render_ms" in report:
+            line += f"; render median {report['render_ms']['median']:.3f} ms; frame median {report['frame_ms']['median']:.3f} ms"
+        else:
+            line += f"; {report['hits_per_frame']:.0f} hits/frame"
+        print(line)
     return 0
 
 
@@ -175,10 +186,20 @@ def cmd_check_content(args: argparse.Namespace) -> int:
     return run(args.data)
 
 
-def cmd_play(_args: argparse.Namespace) -> int:
-    print("Arcane Artificer: the game window comes with the UI issue.")
-    print("Meanwhile, here is a headless run of waves 1-3 played by the bot:\n")
-    return cmd_run(argparse.Namespace(data=None, seed=0, waves=3, json=False))
+def cmd_play(args: argparse.Namespace) -> int:
+    import os
+
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    import pygame
+
+    from artificer.ui.play import play
+
+    try:
+        play(getattr(args, "frames", None))
+    except pygame.error as err:
+        print(f"artificer: cannot open the game window ({err}); try `artificer run --headless`", file=sys.stderr)
+        return 1
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:

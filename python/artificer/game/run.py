@@ -63,39 +63,69 @@ class Run:
         self.diagnostics = self.sim.arm_wand(core_id, cards)
         return self.diagnostics
 
-    def play_wave(self, number: int, controller: Controller) -> WaveStats:
+    def start_wave(self, number: int) -> WaveInProgress:
+        """Begins wave `number`; the caller steps it frame by frame (the
+        arena scene) or `play_wave` runs it to the end (the simulator)."""
         if not self.diagnostics["can_fire"]:
             # R-VM-2: the lab blocks "Start wave" for a wand without an action.
             raise WandCannotFire("The wand cannot fire! It needs at least one action spell.")
-        wave = self.content.wave(number)
-        sim = self.sim
-        director = WaveDirector(self.content, wave, self.seed)
-        stats = WaveStats(wave=number)
+        return WaveInProgress(self, number)
+
+    def play_wave(self, number: int, controller: Controller) -> WaveStats:
+        wave = self.start_wave(number)
+        while not wave.over:
+            controller.control(self.sim)
+            wave.step()
+        return wave.finish()
+
+
+class WaveInProgress:
+    """One wave, one `step()` per tick (R-WAVE-1, R-LOOP-1)."""
+
+    def __init__(self, run: Run, number: int) -> None:
+        self.run = run
+        self.wave = run.content.wave(number)
+        self.director = WaveDirector(run.content, self.wave, run.seed)
+        self.stats = WaveStats(wave=number)
+        self.frames = round(self.wave.duration * run.sim.tick_hz)
+        self.died = False
         # R-MANA-1: every wave starts with a full pool; R-REG-1 registers reset.
-        sim.world.begin_wave()
-        frames = round(wave.duration * sim.tick_hz)
-        for frame in range(frames):
-            player = (sim.buffers.player_value("x"), sim.buffers.player_value("y"))
-            director.update(frame / sim.tick_hz, player, sim.input)
-            controller.control(sim)
-            counts = sim.step()
-            rows = sim.buffers.event_rows()
-            stats.frames += 1
-            stats.kills += ev.count(rows, EventKind.ENEMY_KILLED)
-            stats.spawned += ev.count(rows, EventKind.ENEMY_SPAWNED)
-            stats.damage_dealt += counts.damage_dealt
-            stats.damage_taken += ev.total(rows, EventKind.PLAYER_DAMAGED)
-            stats.currency += int(ev.total(rows, EventKind.CURRENCY_PICKED))
-            stats.max_alive = max(stats.max_alive, counts.enemies)
-            if ev.count(rows, EventKind.PLAYER_DIED):
-                break
-        else:
-            # R-LOOP-1: the timer ran out; survivors vanish, crystals on the
-            # ground are collected.
+        run.sim.world.begin_wave()
+
+    @property
+    def over(self) -> bool:
+        return self.died or self.stats.frames >= self.frames
+
+    @property
+    def seconds_left(self) -> float:
+        return (self.frames - self.stats.frames) / self.run.sim.tick_hz
+
+    def step(self) -> None:
+        """One tick: spawns due, the core's step (the caller set the
+        controls in `run.sim.input`), the wave's statistics."""
+        sim, stats = self.run.sim, self.stats
+        player = (sim.buffers.player_value("x"), sim.buffers.player_value("y"))
+        self.director.update(stats.frames / sim.tick_hz, player, sim.input)
+        counts = sim.step()
+        rows = sim.buffers.event_rows()
+        stats.frames += 1
+        stats.kills += ev.count(rows, EventKind.ENEMY_KILLED)
+        stats.spawned += ev.count(rows, EventKind.ENEMY_SPAWNED)
+        stats.damage_dealt += counts.damage_dealt
+        stats.damage_taken += ev.total(rows, EventKind.PLAYER_DAMAGED)
+        stats.currency += int(ev.total(rows, EventKind.CURRENCY_PICKED))
+        stats.max_alive = max(stats.max_alive, counts.enemies)
+        self.died = self.died or ev.count(rows, EventKind.PLAYER_DIED) > 0
+
+    def finish(self) -> WaveStats:
+        """Ends the wave: on a timer run out (R-LOOP-1) survivors vanish and
+        crystals on the ground are collected."""
+        sim = self.run.sim
+        if not self.died:
             sim.input.clear_enemies()
             sim.input.collect_pickups()
             sim.step()
-            stats.currency += int(ev.total(sim.buffers.event_rows(), EventKind.CURRENCY_PICKED))
-        self.currency += stats.currency
-        self.waves.append(stats)
-        return stats
+            self.stats.currency += int(ev.total(sim.buffers.event_rows(), EventKind.CURRENCY_PICKED))
+        self.run.currency += self.stats.currency
+        self.run.waves.append(self.stats)
+        return self.stats

@@ -1,0 +1,77 @@
+"""`artificer stress --render`: the stress workload with the arena renderer
+and the HUD drawing every frame under the current video driver (the dummy
+driver headless), the camera on the player. Adds `render_ms` and
+`frame_ms` (step + render + HUD) to the stress report.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any
+
+import numpy as np
+
+from artificer.content import load_content
+from artificer.sim import scene as workload
+from artificer.sim.scene import make_scene
+from artificer.sim.stress import CoreStepper, percentile
+
+SCREEN = (1280, 720)
+
+
+def _stats(samples: list[float]) -> dict[str, float]:
+    return {q: round(percentile(samples, p), 4) for q, p in (("median", 50), ("p90", 90), ("p99", 99))}
+
+
+def run_render_stress(enemies: int, projectiles: int, frames: int, layout: str, seed: int, threads: int = 1) -> dict[str, Any]:
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # stdout is the JSON report
+    import pygame
+
+    from artificer.ui.atlas import Atlas
+    from artificer.ui.hud import Hud, HudState
+    from artificer.ui.render import ArenaRenderer, Camera
+
+    pygame.init()
+    try:
+        screen = pygame.display.set_mode(SCREEN)
+        content = load_content()
+        atlas = Atlas.build(content)
+        renderer = ArenaRenderer(atlas, (workload.WORLD, workload.WORLD))
+        camera = Camera(SCREEN)
+        hud = Hud(pygame.font.Font(None, 30), pygame.font.Font(None, 22), atlas.crystal)
+        state = HudState()
+        stepper = CoreStepper(make_scene(enemies, projectiles, layout, seed), threads)
+        buffers = stepper.buffers
+        step_ms: list[float] = []
+        render_ms: list[float] = []
+        drawn = 0
+        for frame in range(workload.WARMUP_FRAMES + frames):
+            t0 = time.perf_counter_ns()
+            stepper.step()
+            t1 = time.perf_counter_ns()
+            camera.follow(buffers.player_value("x"), buffers.player_value("y"), snap=True)
+            drawn = renderer.draw(screen, buffers, camera)
+            hud.draw(screen, buffers, state, (SCREEN[0] / 2, SCREEN[1] / 2))
+            pygame.display.flip()
+            t2 = time.perf_counter_ns()
+            if frame >= workload.WARMUP_FRAMES:
+                step_ms.append((t1 - t0) / 1e6)
+                render_ms.append((t2 - t1) / 1e6)
+        frame_ms = list(np.add(step_ms, render_ms))
+        return {
+            "enemies": enemies,
+            "projectiles": projectiles,
+            "layout": layout,
+            "frames": frames,
+            "threads": threads,
+            "screen": list(SCREEN),
+            "video_driver": pygame.display.get_driver(),
+            "sprites_drawn_last_frame": drawn,
+            "step_ms": _stats(step_ms),
+            "render_ms": _stats(render_ms),
+            "frame_ms": _stats(frame_ms),
+        }
+    finally:
+        pygame.quit()

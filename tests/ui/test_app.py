@@ -1,0 +1,126 @@
+"""App: window opened only in run(), fixed 60 Hz steps with a frame clamp, interpolation alpha, quit paths."""
+
+from __future__ import annotations
+
+from unittest import mock
+
+import pygame
+import pytest
+
+import artificer.ui.app as app_module
+from artificer.ui.app import MAX_FRAME_SECONDS, STEP_SECONDS, WINDOW_TITLE, App
+from artificer.ui.scene import Scene
+
+
+class CountingScene(Scene):
+    def __init__(self) -> None:
+        self.steps: list[float] = []
+        self.alphas: list[float] = []
+        self.focus_lost = 0
+
+    def update(self, dt: float) -> None:
+        self.steps.append(dt)
+
+    def draw(self, surface: pygame.Surface, alpha: float) -> None:
+        self.alphas.append(alpha)
+        surface.fill((10, 20, 30))
+
+    def on_focus_lost(self) -> None:
+        self.focus_lost += 1
+
+
+def fake_clock(monkeypatch: pytest.MonkeyPatch, seconds_per_call: float) -> None:
+    now = [0.0]
+
+    def perf_counter() -> float:
+        now[0] += seconds_per_call
+        return now[0]
+
+    monkeypatch.setattr(app_module.time, "perf_counter", perf_counter)
+
+
+def test_constructing_an_app_opens_no_window() -> None:
+    with mock.patch.object(pygame.display, "set_mode") as set_mode:
+        App(CountingScene)
+    set_mode.assert_not_called()
+
+
+def test_run_opens_a_titled_window_and_stops_after_max_frames(display: pygame.Surface) -> None:
+    app = App(CountingScene)
+    assert app.run(max_frames=3) == 3
+    assert pygame.display.get_caption()[0] == WINDOW_TITLE
+    assert isinstance(app.stack.top, CountingScene)
+
+
+def test_run_initializes_and_shuts_down_pygame_when_nobody_else_did() -> None:
+    pygame.quit()
+    App(CountingScene).run(max_frames=2)
+    assert not pygame.get_init()
+
+
+def test_the_sim_steps_at_a_fixed_60_hz_whatever_the_frame_rate(
+    display: pygame.Surface, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake_clock(monkeypatch, 1 / 30)  # A 30 FPS render: two sim steps per frame.
+    scene = CountingScene()
+    app = App(lambda: scene)
+    app.run(max_frames=10)
+    assert set(scene.steps) == {STEP_SECONDS}
+    assert len(scene.steps) in (19, 20)  # Float remainders may leave the last step for the next frame.
+    assert all(0.0 <= alpha < 1.0 for alpha in scene.alphas)
+
+
+def test_slow_frames_leave_a_fraction_of_a_step_as_the_interpolation_alpha(
+    display: pygame.Surface, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake_clock(monkeypatch, STEP_SECONDS * 0.25)  # Four rendered frames per sim step.
+    scene = CountingScene()
+    App(lambda: scene).run(max_frames=8)
+    assert len(scene.steps) == 2
+    assert scene.alphas[0] == pytest.approx(0.25)
+    assert scene.alphas[2] == pytest.approx(0.75)
+
+
+def test_a_stall_is_clamped_so_the_sim_does_not_spiral(display: pygame.Surface, monkeypatch: pytest.MonkeyPatch) -> None:
+    fake_clock(monkeypatch, 5.0)  # Every frame takes five seconds.
+    scene = CountingScene()
+    App(lambda: scene).run(max_frames=3)
+    per_frame = round(MAX_FRAME_SECONDS / STEP_SECONDS)
+    assert len(scene.steps) <= 3 * per_frame + 1
+
+
+def test_focus_loss_calls_the_top_scenes_on_focus_lost(display: pygame.Surface) -> None:
+    scene = CountingScene()
+    app = App(lambda: scene)
+    pygame.event.post(pygame.event.Event(pygame.WINDOWFOCUSLOST))
+    app.run(max_frames=3)
+    assert scene.focus_lost == 1
+
+
+def test_focus_loss_is_harmless_for_a_scene_without_the_hook(display: pygame.Surface) -> None:
+    app = App(Scene)
+    pygame.event.post(pygame.event.Event(pygame.WINDOWFOCUSLOST))
+    assert app.run(max_frames=2) == 2
+
+
+def test_closing_the_window_exits_every_scene_and_ends_the_loop(display: pygame.Surface) -> None:
+    scene = CountingScene()
+    scene.on_exit = mock.Mock()  # type: ignore[method-assign]
+    app = App(lambda: scene)
+    pygame.event.post(pygame.event.Event(pygame.QUIT))
+    assert app.run(max_frames=100) == 0
+    scene.on_exit.assert_called_once_with()
+    assert app.stack.empty
+
+
+def test_an_fps_cap_is_passed_to_the_clock(display: pygame.Surface, monkeypatch: pytest.MonkeyPatch) -> None:
+    ticks: list[int] = []
+
+    class Clock:
+        def tick(self, framerate: int = 0) -> int:
+            ticks.append(framerate)
+            return 0
+
+    monkeypatch.setattr(app_module.pygame.time, "Clock", Clock)
+    App(CountingScene, fps_cap=144).run(max_frames=2)
+    assert ticks == [144, 144]

@@ -1,0 +1,41 @@
+"""The whole loop under the dummy driver, driven by posted key events:
+title → new run (arena) → a few seconds of wave 1 → pause → abandon →
+summary → back to the title."""
+
+from __future__ import annotations
+
+import pygame
+
+from artificer.content import load_content
+from artificer.ui.play import title_scene
+from artificer.ui.scene import SceneStack
+from artificer.ui.scenes.arena import ArenaScene, PauseScene, SummaryScene
+from artificer.ui.scenes.title import TitleScene
+
+
+def run_frames(stack: SceneStack, surface: pygame.Surface, n: int, keys: tuple[int, ...] = ()) -> None:
+    for key in keys:
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode=""))
+    for _ in range(n):
+        for event in pygame.event.get():
+            stack.handle_event(event)
+        stack.update(1 / 60)
+        stack.draw(surface, 0.0)
+
+
+def test_title_to_arena_to_summary_and_back(display: pygame.Surface, tmp_path: object) -> None:
+    stack = SceneStack()
+    stack.push(title_scene(load_content()))
+    run_frames(stack, display, 5)
+    assert isinstance(stack.top, TitleScene)
+    run_frames(stack, display, 5, (pygame.K_RETURN,))
+    assert isinstance(stack.top, ArenaScene)
+    run_frames(stack, display, 180, (pygame.K_d,))
+    pygame.image.save(display, f"{tmp_path}/arena.png")
+    run_frames(stack, display, 3, (pygame.K_ESCAPE,))
+    assert isinstance(stack.top, PauseScene)
+    run_frames(stack, display, 3, (pygame.K_DOWN, pygame.K_RETURN))
+    assert isinstance(stack.top, SummaryScene)
+    pygame.image.save(display, f"{tmp_path}/summary.png")
+    run_frames(stack, display, 3, (pygame.K_RETURN,))
+    assert isinstance(stack.top, TitleScene) and len(stack) == 1
