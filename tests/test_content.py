@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from artificer.content import DEFAULT_DATA_DIR, WAVE_COUNT, ContentError, Problem, load_content
+from artificer.content import CONTENT_FILES, DEFAULT_DATA_DIR, WAVE_COUNT, ContentError, Problem, load_content
 from artificer.content.check import EXIT_BAD_CONTENT, EXIT_OK, run
 from artificer.errors import ArtificerError
 
@@ -282,7 +282,7 @@ def test_content_error_is_an_artificer_error_listing_each_problem(data_dir: Path
     assert "waves.json: $: file is missing" in str(caught.value)
 
 
-# --- bad content never crashes ------------------------------------------------
+# --- bad content never crashes (every data file) --------------------------
 
 _JSON_LEAVES = st.one_of(
     st.none(),
@@ -290,6 +290,8 @@ _JSON_LEAVES = st.one_of(
     st.integers(min_value=-(10**6), max_value=10**6),
     st.floats(allow_nan=False, allow_infinity=False),
     st.text(max_size=8),
+    # Values that are valid somewhere, so cross-references get exercised too.
+    st.sampled_from(["", "A", "m0", "s9", "grunt", "spark_bolt", "zone", "timer", "loop", "adjacent", "up"]),
     st.just([]),
     st.just({}),
 )
@@ -298,14 +300,16 @@ _JSON_LEAVES = st.one_of(
 def _leaf_paths(node: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     if isinstance(node, dict):
         return [leaf for key, value in node.items() for leaf in _leaf_paths(value, (*path, key))]
-    if isinstance(node, list):
+    if isinstance(node, list) and node:
         return [leaf for index, value in enumerate(node) for leaf in _leaf_paths(value, (*path, index))]
     return [path]
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(file_name=st.sampled_from(["balance.json", "enemies.json", "waves.json"]), data=st.data())
+@settings(max_examples=140, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(file_name=st.sampled_from(CONTENT_FILES), data=st.data())
 def test_any_single_value_change_loads_or_raises_content_error(file_name: str, data: st.DataObject) -> None:
+    """Any one value of any data file changed to anything: the content loads
+    or is refused with problems (file + JSON path), never a traceback."""
     with tempfile.TemporaryDirectory() as scratch:
         directory = Path(scratch)
         shutil.copytree(DEFAULT_DATA_DIR, directory, dirs_exist_ok=True)

@@ -11,14 +11,11 @@ from __future__ import annotations
 
 import json
 import shutil
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from artificer.content import (
     DEFAULT_DATA_DIR,
@@ -604,45 +601,3 @@ def test_unknown_key_in_a_block_gets_a_suggestion(data_dir: Path) -> None:
     (problem,) = problems_of(data_dir)
     assert (problem.file, problem.path) == ("spells.json", f"$.spells[{index}].logic.registr")
     assert problem.reason == 'unknown key; did you mean "register"?'
-
-
-# --- bad content never crashes ------------------------------------------------------------
-
-_VM_FILES = ["spells.json", "cores.json", "resonance_recipes.json", "i18n/en.json"]
-_JSON_LEAVES = st.one_of(
-    st.none(),
-    st.booleans(),
-    st.integers(min_value=-(10**6), max_value=10**6),
-    st.floats(allow_nan=False, allow_infinity=False),
-    st.sampled_from(["", "A", "m0", "s9", "spark_bolt", "zone", "timer", "loop", "adjacent", "up"]),
-    st.just([]),
-    st.just({}),
-)
-
-
-def _leaf_paths(node: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    if isinstance(node, dict):
-        return [leaf for key, value in node.items() for leaf in _leaf_paths(value, (*path, key))]
-    if isinstance(node, list) and node:
-        return [leaf for index, value in enumerate(node) for leaf in _leaf_paths(value, (*path, index))]
-    return [path]
-
-
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(file_name=st.sampled_from(_VM_FILES), data=st.data())
-def test_any_single_value_change_loads_or_raises_content_error(file_name: str, data: st.DataObject) -> None:
-    with tempfile.TemporaryDirectory() as scratch:
-        directory = Path(scratch)
-        shutil.copytree(DEFAULT_DATA_DIR, directory, dirs_exist_ok=True)
-        document = json.loads((directory / file_name).read_text(encoding="utf-8"))
-        *parents, last = data.draw(st.sampled_from(_leaf_paths(document)))
-        target = document
-        for step in parents:
-            target = target[step]
-        target[last] = data.draw(_JSON_LEAVES)
-        (directory / file_name).write_text(json.dumps(document), encoding="utf-8")
-        try:
-            load_content(directory)
-        except ContentError as error:
-            assert error.problems
-            assert all(problem.path.startswith("$") for problem in error.problems)

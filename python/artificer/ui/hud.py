@@ -27,6 +27,8 @@ class HudState:
     #: R-MOVE-3 ring: 0 gone, 1 charging, 2 full (flashing), 3 released.
     charge: int = 0
     charge_since: float = 0.0
+    #: Seconds from the ring showing to full (R-MOVE-3; set from the data).
+    charge_span: float = 1.0
     toasts: list[tuple[str, float]] = field(default_factory=list)
 
     def toast(self, text: str, seconds: float = 2.5) -> None:
@@ -80,7 +82,7 @@ class Hud:
         if full and int(state.charge_since * 8) % 2:
             return  # flashing when full
         colour = (240, 228, 66) if full else (180, 180, 220)
-        sweep = 2 * math.pi if full else min(2 * math.pi, 2 * math.pi * state.charge_since / 1.2)
+        sweep = 2 * math.pi if full else min(2 * math.pi, 2 * math.pi * state.charge_since / max(state.charge_span, 1e-3))
         rect = pygame.Rect(0, 0, 44, 44)
         rect.center = (int(at[0]), int(at[1]))
         pygame.draw.arc(surface, colour, rect, -math.pi / 2, -math.pi / 2 + sweep, 3)

@@ -88,13 +88,11 @@ impl World {
             return;
         }
         self.dash_wave_timer = cooldown;
-        let Wand::Program(caster) = std::mem::replace(&mut self.wand, Wand::Unarmed) else { return };
         let origin = (self.player.x, self.player.y);
         let dir = (self.player.dash_dx, self.player.dash_dy);
         let emission = Emission { spell, action, shot: Default::default(), angle: 0.0, trigger: None, summon: None };
         let aim = Aim { origin, dir, target: (origin.0 + dir.0 * 64.0, origin.1 + dir.1 * 64.0) };
-        self.emit(&caster, &emission, aim);
-        self.wand = Wand::Program(caster);
+        self.emit(&emission, aim);
     }
 
     /// R-STAT-1 stats the wand reads: CPU (more steps per cast, R-VM-8),
@@ -137,7 +135,7 @@ impl World {
         let origin = (self.player.x, self.player.y);
         let target = aim_point.unwrap_or((origin.0 + self.player.face_x * 64.0, origin.1 + self.player.face_y * 64.0));
         let aim = Aim { origin, dir: unit(target.0 - origin.0, target.1 - origin.1), target };
-        self.emit_all(&caster, &out, aim);
+        self.emit_all(&out, aim);
         self.report_vm_events(&out);
         self.player.mana = caster.mana.current;
         self.player.mana_max = caster.mana.max;
@@ -195,14 +193,14 @@ impl World {
         }
     }
 
-    fn emit_all(&mut self, caster: &Caster, out: &CastOutput, aim: Aim) {
+    fn emit_all(&mut self, out: &CastOutput, aim: Aim) {
         for e in &out.emissions {
-            self.emit(caster, e, aim);
+            self.emit(e, aim);
         }
     }
 
     /// One emission into the world (R-VM-10: the shot state shapes it).
-    fn emit(&mut self, caster: &Caster, e: &Emission, aim: Aim) {
+    fn emit(&mut self, e: &Emission, aim: Aim) {
         let a = &e.action;
         let s = &e.shot;
         let (c, sn) = (e.angle.cos(), e.angle.sin());
@@ -270,7 +268,6 @@ impl World {
                 self.events.push(Event::new(EventKind::SummonSpawned, look as f32, 0.0, x, y, 0.0));
             }
         }
-        let _ = caster;
     }
 
     /// Damage to every enemy within `reach` of `at` (explosions, blasts).
@@ -463,7 +460,7 @@ impl World {
         let look = self.projectiles.look.get(carrier as usize).copied().unwrap_or(0);
         self.events.push(Event::new(EventKind::TriggerFired, look as f32, out.emissions.len() as f32, at.0, at.1, 0.0));
         let aim = Aim { origin: at, dir, target: at };
-        self.emit_all(&caster, &out, aim);
+        self.emit_all(&out, aim);
         self.vm_out_payload = out;
         self.wand = Wand::Program(caster);
     }
@@ -522,7 +519,7 @@ impl World {
             let mut senses = self.senses();
             caster.run_free(span, &mut senses, &mut out);
             let aim = Aim { origin: at, dir: unit(target.0 - at.0, target.1 - at.1), target };
-            self.emit_all(&caster, &out, aim);
+            self.emit_all(&out, aim);
             self.vm_out_payload = out;
             self.wand = Wand::Program(caster);
         }
@@ -563,7 +560,7 @@ impl World {
         self.player.mana = caster.mana.current;
         let target = self.nearest_enemy(at.0, at.1).map_or(at, |e| (self.enemies.x[e], self.enemies.y[e]));
         let aim = Aim { origin: at, dir: unit(target.0 - at.0, target.1 - at.1), target };
-        self.emit_all(&caster, &out, aim);
+        self.emit_all(&out, aim);
         self.report_vm_events(&out);
         self.vm_out_payload = out;
         self.wand = Wand::Program(caster);

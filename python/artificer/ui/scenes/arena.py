@@ -40,6 +40,9 @@ class ArenaScene(Scene):
         self.number = 1
         self.wave: WaveInProgress | None = None
         self.hud_state = HudState()
+        charges = [s.action.charge.still_seconds for s in content.spells if s.action is not None and s.action.charge]
+        if charges:
+            self.hud_state.charge_span = max(0.0, min(charges) - content.balance.vm.charge_ring_delay)
         self.breather = 0.0
         self.dash_pressed = False
         self.held: set[int] = set()
