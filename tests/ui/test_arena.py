@@ -16,7 +16,8 @@ import pytest
 
 from artificer.content import load_content
 from artificer.ui.scene import SceneStack
-from artificer.ui.scenes.arena import ArenaScene, PauseScene, SummaryScene
+from artificer.ui.scenes.arena import ArenaScene, PauseScene
+from artificer.ui.scenes.summary import SummaryScene
 
 CONTENT = load_content()
 

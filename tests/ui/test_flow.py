@@ -9,7 +9,8 @@ import pygame
 from artificer.content import load_content
 from artificer.ui.play import title_scene
 from artificer.ui.scene import SceneStack
-from artificer.ui.scenes.arena import ArenaScene, PauseScene, SummaryScene
+from artificer.ui.scenes.arena import ArenaScene, PauseScene
+from artificer.ui.scenes.summary import SummaryScene
 from artificer.ui.scenes.title import TitleScene
 
 

@@ -200,6 +200,7 @@ class LoadoutLimits(ContentModel):
 
     max_cores: int = Field(ge=1, description="Cores carried at most, the active one included.")
     waiting_area: int = Field(ge=0, description="Cards the waiting area holds at most.")
+    backpack: int = Field(ge=1, description="Cards the lab's backpack holds at most (R-LAB-1).")
 
 
 class Balance(ContentModel):

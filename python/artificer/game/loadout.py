@@ -7,11 +7,17 @@ discarded, or swapped for a new one) moves its cards to the waiting area
 (at most `waiting_area` cards); when they would not fit, nothing changes
 and the player is asked to sell or discard cards first. Waiting cards go
 back into any carried core's empty slots in the shop.
+
+The backpack (R-LAB-1) holds the cards the player owns but has not slotted
+(at most `backpack` of them). The lab moves cards with `move(source,
+target)` between backpack places and the active core's slots: onto an
+empty place the card moves, onto a taken one the two cards swap.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
 
 from artificer.content import Content
 from artificer.errors import ArtificerError
@@ -33,6 +39,18 @@ class WaitingAreaFull(LoadoutError):
         self.overflow = overflow
 
 
+@dataclass(frozen=True)
+class Place:
+    """Where a card sits in the lab: `("backpack", index)` or `("slot", index)` of the active core."""
+
+    area: Literal["backpack", "slot"]
+    index: int
+
+
+class BackpackFull(LoadoutError):
+    """The backpack has no room for one more card."""
+
+
 @dataclass
 class CarriedCore:
     core: str
@@ -45,6 +63,7 @@ class Loadout:
     cores: list[CarriedCore] = field(default_factory=list)
     active: str = ""
     waiting: list[str] = field(default_factory=list)
+    backpack: list[str] = field(default_factory=list)
 
     @classmethod
     def starting(cls, content: Content) -> Loadout:
@@ -113,6 +132,53 @@ class Loadout:
             raise LoadoutError(f"slot {slot} of {core_id!r} is not an empty slot")
         self.waiting.remove(card)
         carried.cards[slot] = card
+
+    # --- the lab (R-LAB-1) -------------------------------------------------------------
+
+    def card_at(self, place: Place) -> str | None:
+        """The card at `place` (None: empty, or a backpack index past the last card)."""
+        if place.area == "backpack":
+            return self.backpack[place.index] if 0 <= place.index < len(self.backpack) else None
+        cards = self.carried(self.active).cards
+        if not 0 <= place.index < len(cards):
+            raise LoadoutError(f"the active core has no slot {place.index}")
+        return cards[place.index]
+
+    def move(self, source: Place, target: Place) -> None:
+        """Drag a card from `source` to `target`: into an empty place it moves, onto a card they swap.
+        Dropping into the backpack past its last card appends."""
+        card = self.card_at(source)
+        if card is None:
+            raise LoadoutError("there is no card to move there")
+        if source == target:
+            return
+        slots = self.carried(self.active).cards
+        other = self.card_at(target)
+        if target.area == "slot":
+            slots[target.index] = card
+        elif target.index < len(self.backpack):
+            self.backpack[target.index] = card
+        else:
+            if source.area == "slot" and len(self.backpack) >= self.limits_backpack:
+                raise BackpackFull(f"the backpack holds {self.limits_backpack} cards")
+            self.backpack.append(card)
+        if source.area == "slot":
+            slots[source.index] = other
+        elif other is not None:
+            self.backpack[source.index] = other
+        else:
+            del self.backpack[source.index]
+
+    def stash(self, card: str) -> None:
+        """A new card (bought, found) goes into the backpack."""
+        if len(self.backpack) >= self.limits_backpack:
+            raise BackpackFull(f"the backpack holds {self.limits_backpack} cards: sell one first")
+        self.content.spell(card)  # an unknown id is the caller's KeyError
+        self.backpack.append(card)
+
+    @property
+    def limits_backpack(self) -> int:
+        return self.content.balance.loadout.backpack
 
     def discard_waiting(self, card: str) -> None:
         if card not in self.waiting:

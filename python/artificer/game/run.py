@@ -1,8 +1,9 @@
 """A run of waves (R-LOOP-1) on one `Simulation`, driven by a controller
 (a bot in the simulator, the player's input in the UI).
 
-The shop, relics, potions and the wand lab between waves come with later
-issues; here a run is waves back to back with the starting wand.
+The run owns the player's `Loadout` (cores, slots, backpack, waiting area);
+the lab and the shop change it between waves and `rearm()` hands the
+active core's program to the core. Relics and potions come later.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from artificer.content import Content
 from artificer.errors import ArtificerError
 from artificer.engine import EventKind, Simulation
 from artificer.engine import events as ev
+from artificer.game.loadout import Loadout
 from artificer.game.waves import WaveDirector
 
 
@@ -48,15 +50,22 @@ class WaveStats:
 
 
 class Run:
-    """Waves 1..n with the starting wand; the player's HP carries over."""
+    """Waves 1..n; the player's HP carries over, the loadout is the wand."""
 
     def __init__(self, content: Content, seed: int) -> None:
         self.content = content
         self.seed = seed
         self.sim = Simulation(content, seed)
-        self.diagnostics = self.sim.arm_starting_wand()
+        self.loadout = Loadout.starting(content)
+        self.diagnostics = self.rearm()
         self.currency = 0
         self.waves: list[WaveStats] = []
+
+    def rearm(self) -> dict[str, Any]:
+        """Arms the loadout's active core with its cards; returns the diagnostics."""
+        core, cards = self.loadout.wand()
+        self.diagnostics = self.sim.arm_wand(core, cards)
+        return self.diagnostics
 
     def arm(self, core_id: str, cards: list[str | None]) -> dict[str, Any]:
         """Puts a wand together (the lab); returns its diagnostics."""
