@@ -218,6 +218,8 @@ pub fn diagnostics_dict<'py>(py: Python<'py>, p: &Program, names: &[String]) -> 
     d.set_item("dropped_slots", g.dropped_slots.clone())?;
     d.set_item("can_fire", p.can_fire())?;
     d.set_item("nodes", p.nodes.len())?;
+    // The board slot of each node, so the lab can light up the card a TRACE event names.
+    d.set_item("node_slots", p.nodes.iter().map(|n| n.slot).collect::<Vec<_>>())?;
     d.set_item("disassembly", p.disassemble(names))?;
     Ok(d)
 }

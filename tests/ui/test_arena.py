@@ -85,3 +85,28 @@ def test_no_python_object_per_entity_while_playing(screen: pygame.Surface) -> No
     after = len(gc.get_objects())
     assert arena.run.sim.buffers.counts.enemies > 500
     assert after - before < 500, f"{after - before} objects appeared over 600 frames"
+
+
+def test_a_cleared_wave_opens_the_intermission_and_the_next_wave_starts_when_it_closes(screen: pygame.Surface) -> None:
+    """R-LOOP-1: wave → (shop/lab) → next wave; the arena waits while the between-waves scenes are up."""
+    from artificer.ui.scene import Scene
+
+    calls: list[int] = []
+
+    def intermission(stack: SceneStack, run: object, next_wave: int) -> None:
+        calls.append(next_wave)
+        stack.push(Scene())
+
+    stack = SceneStack()
+    arena = ArenaScene(CONTENT, seed=5, intermission=intermission)
+    stack.push(arena)
+    assert arena.wave is not None
+    arena.wave.frames = arena.wave.stats.frames + 2  # end wave 1 early
+    frames(stack, screen, 3)
+    assert arena.wave is None and calls == []  # the breather shows the result first
+    frames(stack, screen, 200)
+    assert calls == [2] and stack.top is not arena
+    frames(stack, screen, 30)
+    assert arena.wave is None  # nothing moves while the shop is open
+    stack.pop()
+    assert arena.wave is not None and arena.number == 2

@@ -27,9 +27,12 @@ class RangeReport:
 
 
 class TrainingRange:
-    def __init__(self, content: Content, core_id: str, cards: Sequence[str | None] | dict[str, str], seed: int = 0) -> None:
+    def __init__(
+        self, content: Content, core_id: str, cards: Sequence[str | None] | dict[str, str], seed: int = 0, trace: bool = False
+    ) -> None:
+        """`trace`: the VM reports each node it runs (TRACE events), for the lab's slow-motion highlight."""
         self.sim = Simulation(content, seed, rules=RANGE_RULES)
-        self.diagnostics = self.sim.arm_wand(core_id, cards)
+        self.diagnostics = self.sim.arm_wand(core_id, cards, trace=trace)
         self.sim.world.begin_wave()
         setup = content.balance.training_range
         self.sim.step()  # the player buffer now holds where the player stands

@@ -1,9 +1,10 @@
 """The arena (DESIGN §7, R-LOOP-2): waves of a run played with the keyboard
 (WASD / arrows to move, Space to dash; the wand fires by itself at the
 nearest enemy), drawn from the frame buffers, with the HUD; Esc or losing
-focus pauses. Between waves the next one starts after a short breather
-(the shop and the lab come with their own scenes); death or the last
-wave shows the run summary.
+focus pauses. After a cleared wave, a short breather shows the result, then
+the `intermission(stack, run, next_wave)` callback pushes the scenes between
+waves (the shop and its lab); when they pop, the arena resumes with the next
+wave. Death or the last wave shows the run summary.
 """
 
 from __future__ import annotations
@@ -33,12 +34,28 @@ DASH_KEYS = (pygame.K_SPACE,)
 BREATHER_SECONDS = 2.0
 
 
+Intermission = Callable[[SceneStack, Run, int], None]
+
+
 class ArenaScene(Scene):
-    def __init__(self, content: Content, seed: int, on_quit: Callable[[SceneStack], None] | None = None) -> None:
+    def __init__(
+        self,
+        content: Content,
+        seed: int = 0,
+        on_quit: Callable[[SceneStack], None] | None = None,
+        *,
+        run: Run | None = None,
+        intermission: Intermission | None = None,
+        first_wave: int = 1,
+    ) -> None:
+        """Plays `run` (a new one from `seed` if None) from `first_wave`; `intermission(stack, run,
+        next_wave)` pushes the between-waves scenes (None: the next wave follows the breather)."""
         self.content = content
-        self.run = Run(content, seed)
+        self.run = run if run is not None else Run(content, seed)
         self.on_quit = on_quit
-        self.number = 1
+        self.intermission = intermission
+        self.between_waves = False
+        self.number = first_wave
         self.wave: WaveInProgress | None = None
         self.hud_state = HudState()
         charges = [s.action.charge.still_seconds for s in content.spells if s.action is not None and s.action.charge]
@@ -65,6 +82,17 @@ class ArenaScene(Scene):
         self.hud = Hud(pygame.font.Font(None, 30), pygame.font.Font(None, 22), atlas.crystal)
         self._start_wave()
 
+    def on_resume(self) -> None:
+        if not self.between_waves or self.stack is None:
+            return
+        # The shop (and lab) popped: the next wave begins — unless the wand cannot fire (R-VM-2).
+        if not self.run.diagnostics["can_fire"] and self.intermission is not None:
+            self.hud_state.toast(tr("ui.lab.cannot_fire"))
+            self.intermission(self.stack, self.run, self.number)
+            return
+        self.between_waves = False
+        self._start_wave()
+
     def on_focus_lost(self) -> None:
         self._pause()
 
@@ -88,9 +116,14 @@ class ArenaScene(Scene):
     # ---- simulation --------------------------------------------------------
     def update(self, dt: float) -> None:
         if self.wave is None:
+            self.hud_state.tick(dt)
             self.breather -= dt
-            if self.breather <= 0:
-                self._start_wave()
+            if self.breather <= 0 and not self.between_waves:
+                if self.intermission is not None and self.stack is not None:
+                    self.between_waves = True
+                    self.intermission(self.stack, self.run, self.number)
+                else:
+                    self._start_wave()
             return
         sim = self.run.sim
         mx = sum(MOVE_KEYS[k][0] for k in self.held)

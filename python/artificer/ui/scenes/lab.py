@@ -1,0 +1,336 @@
+"""The lab (R-LAB-1, R-VM-2, R-VM-9): the wand editor between waves.
+
+This module owns `LabScene`: the backpack on the left and the active core's
+board on the right (its 2D grid with entry tags, splitter routes and
+adjacency bonuses), card drag-and-drop between them (onto an empty place a
+card moves, onto a card the two swap; a right click sends a slotted card to
+the backpack), the live compile diagnostics under the board (the CPU bar,
+red from 80% with its message; mana per cast; fused recipes; warnings), a
+tooltip per card, and three buttons: **Test** (the training range, T),
+**Start wave** (Enter; blocked with the R-VM-2 message while the main entry
+has no action) and **Back** (Esc, when the lab was opened from the shop).
+
+Every drop recompiles the wand through `Run.rearm()`, so what the panel
+shows is what the core will run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pygame
+
+from artificer.game.loadout import LoadoutError, Place
+from artificer.game.run import Run
+from artificer.ui.cards import CardArt, BoardGeometry, MANA_TEXT, CPU_TEXT
+from artificer.ui.fonts import font
+from artificer.ui.i18n import tr
+from artificer.ui.scene import Scene, SceneStack
+from artificer.ui.widgets import Button, Toasts, panel, tooltip
+
+StackCallback = Callable[[SceneStack], None]
+
+BACKGROUND = (12, 10, 22)
+TITLE = (242, 214, 140)
+TEXT = (220, 216, 240)
+DIM = (150, 144, 180)
+GOOD = (120, 220, 140)
+BAD = (255, 110, 90)
+WARN = (240, 200, 90)
+CPU_BAR = (0, 158, 115)
+CPU_RED = (213, 60, 40)
+BACKPACK_COLUMNS = 4
+# R-VM-9 shows the CPU bar red from this share of the limit on.
+CPU_WARNING_SHARE = 0.8
+#: i18n keys built from data: one per compile warning code and per entry point.
+I18N_DYNAMIC_PREFIXES = ("ui.lab.warning.", "ui.lab.entry.", "ui.card.family.")
+
+
+class LabScene(Scene):
+    """Backpack and board with drag-and-drop, live diagnostics, Test and Start wave."""
+
+    def __init__(
+        self,
+        run: Run,
+        wave: int,
+        on_start_wave: StackCallback | None = None,
+        on_back: StackCallback | None = None,
+        on_test: StackCallback | None = None,
+    ) -> None:
+        """`on_start_wave(stack)` starts wave `wave`; `on_back(stack)` leaves (None: no Back);
+        `on_test(stack)` opens the training range (None: the default `TrainingScene`)."""
+        self.run = run
+        self.wave = wave
+        self.on_start_wave = on_start_wave
+        self.on_back = on_back
+        self.on_test = on_test
+        self.diagnostics: dict[str, Any] = run.rearm()
+        self.toasts = Toasts()
+        self.stack: SceneStack | None = None
+        self.art = CardArt(run.content)
+        self.drag: tuple[Place, str] | None = None
+        self.mouse = (0, 0)
+        self._size = (0, 0)
+        self.board_rect = pygame.Rect(0, 0, 0, 0)
+        self.backpack_rect = pygame.Rect(0, 0, 0, 0)
+        self.diag_rect = pygame.Rect(0, 0, 0, 0)
+        self.backpack_cells: list[pygame.Rect] = []
+        self.geometry: BoardGeometry | None = None
+        self.test_button = Button(pygame.Rect(0, 0, 0, 0), tr("ui.lab.test"), "T")
+        self.start_button = Button(pygame.Rect(0, 0, 0, 0), tr("ui.lab.start_wave"), "Enter")
+        self.back_button = Button(pygame.Rect(0, 0, 0, 0), tr("ui.lab.back"), "Esc")
+        self._layout((1280, 720))
+
+    # ---- lifecycle ---------------------------------------------------------
+    def on_enter(self, stack: SceneStack) -> None:
+        self.stack = stack
+
+    def on_resume(self) -> None:
+        # The shop or the training range may have changed things meanwhile.
+        self.diagnostics = self.run.rearm()
+
+    # ---- queries -------------------------------------------------------------
+    @property
+    def can_start(self) -> bool:
+        """R-VM-2: only a wand with an action in its main entry enters combat."""
+        return bool(self.diagnostics["can_fire"])
+
+    def place_at(self, position: tuple[int, int]) -> Place | None:
+        """The backpack cell or board slot under `position` (a free backpack cell past the cards counts)."""
+        assert self.geometry is not None
+        slot = self.geometry.slot_at(position)
+        if slot is not None:
+            return Place("slot", slot)
+        for index, rect in enumerate(self.backpack_cells):
+            if rect.collidepoint(position):
+                return Place("backpack", index)
+        if self.backpack_rect.collidepoint(position):
+            return Place("backpack", len(self.run.loadout.backpack))
+        return None
+
+    def rect_of(self, place: Place) -> pygame.Rect:
+        """Where `place` is drawn (for tests and the drag ghost)."""
+        assert self.geometry is not None
+        return self.geometry.slots[place.index] if place.area == "slot" else self.backpack_cells[place.index]
+
+    # ---- input ---------------------------------------------------------------
+    def handle_event(self, event: pygame.event.Event) -> pygame.event.Event | None:
+        if event.type == pygame.KEYDOWN:
+            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+                self.start_wave()
+            elif event.key == pygame.K_t:
+                self.open_test()
+            elif event.key == pygame.K_ESCAPE and self.on_back is not None and self.stack is not None:
+                self.on_back(self.stack)
+            else:
+                return event
+            return None
+        if event.type == pygame.MOUSEMOTION:
+            self.mouse = event.pos
+            return None
+        if event.type == pygame.MOUSEBUTTONDOWN:
+            self.mouse = event.pos
+            if event.button == 1:
+                self._press(event.pos)
+            elif event.button == 3:
+                self._to_backpack(event.pos)
+            return None
+        if event.type == pygame.MOUSEBUTTONUP and event.button == 1:
+            self.mouse = event.pos
+            self._drop(event.pos)
+            return None
+        return event
+
+    def _press(self, position: tuple[int, int]) -> None:
+        if self.start_button.contains(position):
+            self.start_wave()
+        elif self.test_button.contains(position):
+            self.open_test()
+        elif self.on_back is not None and self.back_button.contains(position) and self.stack is not None:
+            self.on_back(self.stack)
+        else:
+            place = self.place_at(position)
+            card = self.run.loadout.card_at(place) if place is not None else None
+            if place is not None and card is not None:
+                self.drag = (place, card)
+
+    def _drop(self, position: tuple[int, int]) -> None:
+        if self.drag is None:
+            return
+        source, _ = self.drag
+        self.drag = None
+        target = self.place_at(position)
+        if target is None or target == source:
+            return
+        if target.area == "backpack" and source.area == "backpack":
+            target = Place("backpack", min(target.index, len(self.run.loadout.backpack) - 1))
+        self._move(source, target)
+
+    def _to_backpack(self, position: tuple[int, int]) -> None:
+        place = self.place_at(position)
+        if place is not None and place.area == "slot" and self.run.loadout.card_at(place) is not None:
+            self._move(place, Place("backpack", len(self.run.loadout.backpack)))
+
+    def _move(self, source: Place, target: Place) -> None:
+        try:
+            self.run.loadout.move(source, target)
+        except LoadoutError as refusal:
+            self.toasts.show(tr("ui.lab.backpack_full") if "backpack" in str(refusal) else str(refusal))
+            return
+        self.diagnostics = self.run.rearm()
+
+    def start_wave(self) -> None:
+        """Start the wave, or say why not (R-VM-2)."""
+        if not self.can_start:
+            self.toasts.show(tr("ui.lab.cannot_fire"))
+            return
+        if self.on_start_wave is not None and self.stack is not None:
+            self.on_start_wave(self.stack)
+
+    def open_test(self) -> None:
+        """The training range with the wand as it is now (R-LAB-1)."""
+        if self.stack is None:
+            return
+        if not self.can_start:
+            self.toasts.show(tr("ui.lab.cannot_fire"))
+            return
+        if self.on_test is not None:
+            self.on_test(self.stack)
+            return
+        from artificer.ui.scenes.training import TrainingScene
+
+        core, cards = self.run.loadout.wand()
+        self.stack.push(TrainingScene(self.run.content, core, cards, seed=self.run.seed))
+
+    # ---- simulation ----------------------------------------------------------
+    def update(self, dt: float) -> None:
+        self.toasts.tick(dt)
+
+    # ---- drawing ---------------------------------------------------------------
+    def _layout(self, size: tuple[int, int]) -> None:
+        if size == self._size:
+            return
+        self._size = size
+        w, h = size
+        margin = max(16, w // 60)
+        top = 78
+        left_w = int(w * 0.33)
+        self.backpack_rect = pygame.Rect(margin, top, left_w, h - top - 96)
+        self.board_rect = pygame.Rect(self.backpack_rect.right + margin, top, w - left_w - 3 * margin, int((h - top - 96) * 0.62))
+        self.diag_rect = pygame.Rect(self.board_rect.x, self.board_rect.bottom + 12, self.board_rect.width, h - 96 - self.board_rect.bottom - 12)
+        inner = self.backpack_rect.inflate(-24, -56)
+        inner.y = self.backpack_rect.y + 40
+        capacity = self.run.loadout.limits_backpack
+        rows = -(-capacity // BACKPACK_COLUMNS)
+        gap = 8
+        cell_w = (inner.width - gap * (BACKPACK_COLUMNS - 1)) // BACKPACK_COLUMNS
+        cell_h = min(int(cell_w * 1.15), (inner.height - gap * (rows - 1)) // rows)
+        cell_w = min(cell_w, int(cell_h / 1.15))
+        self.backpack_cells = [
+            pygame.Rect(inner.x + (i % BACKPACK_COLUMNS) * (cell_w + gap), inner.y + (i // BACKPACK_COLUMNS) * (cell_h + gap), cell_w, cell_h)
+            for i in range(capacity)
+        ]
+        core = self.run.content.core(self.run.loadout.active)
+        self.geometry = BoardGeometry.fit(core.layout(), self.board_rect.inflate(-40, -70).move(0, 14))
+        bw, bh = 220, 52
+        y = h - bh - 22
+        self.start_button.rect = pygame.Rect(w - margin - bw, y, bw, bh)
+        self.test_button.rect = pygame.Rect(self.start_button.rect.x - bw - 16, y, bw, bh)
+        self.back_button.rect = pygame.Rect(margin, y, 180, bh)
+
+    def draw(self, surface: pygame.Surface, alpha: float) -> None:
+        self._layout(surface.get_size())
+        assert self.geometry is not None
+        surface.fill(BACKGROUND)
+        w, _ = surface.get_size()
+        loadout = self.run.loadout
+        core = self.run.content.core(loadout.active)
+        heading = font(30, bold=True).render(tr("ui.lab.title", wave=self.wave), True, TITLE)
+        surface.blit(heading, (self.backpack_rect.x, 20))
+        core_name = font(22).render(tr(core.name_key), True, TEXT)
+        surface.blit(core_name, core_name.get_rect(topright=(w - self.backpack_rect.x, 14)))
+        stats = tr("ui.lab.core_stats", mana=core.mana_max, regen=core.mana_regen, delay=core.cast_delay, recharge=core.recharge)
+        line = font(16).render(stats, True, DIM)
+        surface.blit(line, line.get_rect(topright=(w - self.backpack_rect.x, 44)))
+
+        panel(surface, self.backpack_rect, tr("ui.lab.backpack", count=len(loadout.backpack), capacity=loadout.limits_backpack))
+        dragged = self.drag[0] if self.drag is not None else None
+        for index, rect in enumerate(self.backpack_cells):
+            pygame.draw.rect(surface, (24, 22, 38), rect, border_radius=8)
+            if index < len(loadout.backpack) and dragged != Place("backpack", index):
+                surface.blit(self.art.image(loadout.backpack[index], rect.size), rect)
+
+        panel(surface, self.board_rect, tr("ui.lab.board"))
+        self.geometry.draw_furniture(surface)
+        cards = loadout.carried(loadout.active).cards
+        self.geometry.draw_slots(surface, cards, self.art, hidden=dragged.index if dragged is not None and dragged.area == "slot" else None)
+        for slot in self.diagnostics.get("dropped_slots", []):
+            pygame.draw.rect(surface, CPU_RED, self.geometry.slots[slot], 3, border_radius=8)
+
+        self._draw_diagnostics(surface)
+        self.start_button.enabled = self.can_start
+        self.back_button.label = tr("ui.lab.back")
+        for button in (self.test_button, self.start_button):
+            button.draw(surface, self.mouse)
+        if self.on_back is not None:
+            self.back_button.draw(surface, self.mouse)
+        self.toasts.draw(surface, w // 2, 60)
+
+        if self.drag is not None:
+            _, card = self.drag
+            size = self.backpack_cells[0].size
+            ghost = self.art.image(card, size).copy()
+            ghost.set_alpha(220)
+            surface.blit(ghost, ghost.get_rect(center=self.mouse))
+        else:
+            self._draw_tooltip(surface)
+
+    def _draw_diagnostics(self, surface: pygame.Surface) -> None:
+        d = self.diagnostics
+        rect = self.diag_rect
+        panel(surface, rect, tr("ui.lab.diagnostics"))
+        x, y = rect.x + 14, rect.y + 38
+        face = font(18)
+        used, limit = int(d["cpu_used"]), max(1, int(d["cpu_limit"]))
+        share = used / limit
+        red = share >= CPU_WARNING_SHARE
+        bar = pygame.Rect(x, y, rect.width - 28, 18)
+        pygame.draw.rect(surface, (40, 38, 56), bar, border_radius=5)
+        pygame.draw.rect(surface, CPU_RED if red else CPU_BAR, (bar.x, bar.y, int(bar.width * min(1.0, share)), bar.height), border_radius=5)
+        cpu = face.render(tr("ui.lab.cpu", used=used, limit=limit), True, TEXT)
+        surface.blit(cpu, cpu.get_rect(center=bar.center))
+        y = bar.bottom + 8
+        lines: list[tuple[str, tuple[int, int, int]]] = []
+        if red:
+            lines.append((tr("ui.lab.cpu_warning"), BAD))
+        if not d["can_fire"]:
+            lines.append((tr("ui.lab.cannot_fire"), BAD))
+        lines.append((tr("ui.lab.mana_per_cast", mana=float(d["mana_per_cast"])), MANA_TEXT))
+        for recipe_id in d["fusions"]:
+            lines.append((tr("ui.lab.fused", name=tr(self.run.content.recipe(recipe_id).name_key)), GOOD))
+        for code in d["warnings"]:
+            if code in ("no_action", "cpu_high", "cpu_exceeded") and (not d["can_fire"] or red):
+                continue  # already said above, in the rule's own words
+            lines.append((tr(f"ui.lab.warning.{code}"), WARN))
+        for text, colour in lines:
+            if y + face.get_linesize() > rect.bottom - 4:
+                break
+            surface.blit(face.render(text, True, colour), (x, y))
+            y += face.get_linesize()
+
+    def _draw_tooltip(self, surface: pygame.Surface) -> None:
+        place = self.place_at(self.mouse)
+        if place is None:
+            return
+        card = self.run.loadout.card_at(place)
+        if card is None:
+            return
+        spell = self.run.content.spell(card)
+        lines = [
+            (tr(spell.name_key), (255, 240, 200)),
+            (tr(f"ui.card.family.{spell.family}"), DIM),
+            (tr(spell.description_key), TEXT),
+            (tr("ui.card.cost", mana=spell.mana_cost, cpu=spell.cpu), CPU_TEXT),
+        ]
+        tooltip(surface, lines, self.mouse)
