@@ -9,20 +9,36 @@ PY     := $(VENV)/bin/python
 CORE_SOURCES := $(shell find rust -name '*.rs') Cargo.toml Cargo.lock pyproject.toml
 STAMP  := $(VENV)/.core-built
 
-.PHONY: play test test-rust test-python bench wheel clean
+.PHONY: play test test-rust test-python e2e-tools bench wheel clean
 
 play: $(STAMP)
 	$(VENV)/bin/artificer
 
-test: $(STAMP) test-rust test-python
+test: $(STAMP) e2e-tools test-rust test-python
 
 test-rust:
 	cargo test --quiet
 
-test-python: $(STAMP)
+test-python: $(STAMP) e2e-tools
 	$(PY) -m mypy.stubtest artificer._core
 	$(PY) -m mypy --strict python/artificer
 	$(PY) -m pytest
+
+# The window test (tests/e2e) drives the real game under a virtual X server:
+# Xvfb, xdotool to type, xwd (x11-apps) for screenshots. Installed with
+# apt-get when missing and we are root; otherwise the test skips and says why.
+E2E_TOOLS    := Xvfb xdotool xwd
+E2E_PACKAGES := xvfb xdotool x11-apps
+
+e2e-tools:
+	@missing=""; for tool in $(E2E_TOOLS); do command -v $$tool >/dev/null 2>&1 || missing="$$missing $$tool"; done; \
+	if [ -z "$$missing" ]; then exit 0; fi; \
+	if [ "$$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then \
+		echo "e2e-tools: missing$$missing (not root or no apt-get): the window test will skip"; exit 0; fi; \
+	echo "e2e-tools: installing $(E2E_PACKAGES) for the window test"; \
+	export DEBIAN_FRONTEND=noninteractive; \
+	{ apt-get update -qq && apt-get install -y -qq --no-install-recommends $(E2E_PACKAGES) >/dev/null; } \
+		|| echo "e2e-tools: apt-get failed: the window test will skip"
 
 bench: $(STAMP)
 	cargo bench --bench step

@@ -107,6 +107,7 @@ pub fn world_config(obj: &Bound<'_, PyAny>, seed: u64) -> Result<WorldConfig, Co
         tick_hz,
         separation_strength: sim.f32("separation_strength")?,
         grid_cells_per_entity: sim.f32("grid_cells_per_entity")?,
+        hit_events_per_frame: sim.u32("hit_events_per_frame")?,
         elite_hp_multiplier: elite.f32("hp_multiplier")?,
         elite_reward_multiplier: elite.f32("reward_multiplier")?,
         player: PlayerParams {
@@ -201,16 +202,18 @@ pub fn rules(obj: &Bound<'_, PyAny>) -> Result<Rules, CoreError> {
         respawn_spent_projectiles: r.flag("respawn_spent_projectiles")?,
         no_hit_memory: r.flag("no_hit_memory")?,
         enemies_still: r.flag("enemies_still")?,
+        hit_events: r.flag("hit_events")?,
     })
 }
 
-const RULE_NAMES: [&str; 6] = [
+const RULE_NAMES: [&str; 7] = [
     "player_fixed",
     "player_invulnerable",
     "enemies_immortal",
     "respawn_spent_projectiles",
     "no_hit_memory",
     "enemies_still",
+    "hit_events",
 ];
 
 /// balance.json's `default_wand` (the foundation's fixed wand); `look` is

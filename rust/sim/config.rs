@@ -139,6 +139,9 @@ pub struct Rules {
     pub no_hit_memory: bool,
     /// Enemies neither chase nor separate (the lab's training dummies).
     pub enemies_still: bool,
+    /// The frame's biggest hits become `EnemyHit` events (damage numbers,
+    /// the run's biggest hit). Off: no cost.
+    pub hit_events: bool,
 }
 
 /// The spell VM's numbers in the world (balance.json `vm`).
@@ -189,6 +192,8 @@ pub struct WorldConfig {
     /// Grid cells per entity: bounds grid memory and rebuild cost by the
     /// entity count, not the arena area.
     pub grid_cells_per_entity: f32,
+    /// With the `hit_events` rule: how many of a frame's hits are reported.
+    pub hit_events_per_frame: u32,
     /// Elite enemies: HP and reward multipliers.
     pub elite_hp_multiplier: f32,
     pub elite_reward_multiplier: f32,

@@ -40,6 +40,10 @@ pub enum EventKind {
     /// R-MOVE-3 charge ring: a = 0 gone, 1 charging (ring shows), 2 full,
     /// 3 released; value = seconds still so far.
     ChargeStateChanged = 16,
+    /// Damage numbers (only with the `hit_events` rule): the frame's biggest
+    /// hits, at most `sim.hit_events_per_frame`, biggest first; a = enemy
+    /// kind, b = 1 for a killing blow, value = damage dealt; x, y = the enemy.
+    EnemyHit = 17,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]

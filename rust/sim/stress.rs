@@ -37,6 +37,7 @@ pub fn stress_rules() -> Rules {
         respawn_spent_projectiles: true,
         no_hit_memory: true,
         enemies_still: false,
+        hit_events: false,
     }
 }
 
@@ -48,6 +49,7 @@ pub fn stress_config(seed: u64) -> WorldConfig {
         tick_hz: TICK_HZ,
         separation_strength: SEPARATION,
         grid_cells_per_entity: 2.0,
+        hit_events_per_frame: 0,
         elite_hp_multiplier: 1.0,
         elite_reward_multiplier: 1.0,
         player: PlayerParams {

@@ -94,6 +94,8 @@ pub struct World {
     kills_this_frame: Vec<(f32, f32)>,
     on_kill_cooldown: f32,
     damage_this_frame: f32,
+    /// With the `hit_events` rule: (damage, kind, killing blow, x, y) of this frame's hits.
+    hits_this_frame: Vec<(f32, u16, bool, f32, f32)>,
 }
 
 /// The worker threads for the neighbour searches (`None`: the caller's
@@ -165,6 +167,7 @@ impl World {
             kills_this_frame: Vec::new(),
             on_kill_cooldown: 0.0,
             damage_this_frame: 0.0,
+            hits_this_frame: Vec::new(),
             cfg,
         })
     }
@@ -289,6 +292,7 @@ impl World {
         self.collect_pickups();
         // Every source: projectiles, blasts, chains, zones, commands.
         counts.damage_dealt = std::mem::take(&mut self.damage_this_frame);
+        self.report_biggest_hits();
 
         for s in self.enemies.vulnerable.iter_mut().chain(self.enemies.weak.iter_mut()) {
             *s = (*s - self.dt).max(0.0);
@@ -507,6 +511,9 @@ impl World {
         let dealt = amount.min(en.hp[e]);
         en.hp[e] -= amount;
         self.damage_this_frame += dealt;
+        if self.cfg.rules.hit_events {
+            self.hits_this_frame.push((dealt, en.kind[e], en.hp[e] <= 0.0, en.x[e], en.y[e]));
+        }
         if en.hp[e] > 0.0 {
             return dealt;
         }
@@ -523,6 +530,29 @@ impl World {
             self.pickups.push(x, y, reward as u32, self.cfg.pickups.radius);
         }
         dealt
+    }
+
+    /// The `hit_events` rule: the frame's biggest hits as `EnemyHit` events,
+    /// biggest first.
+    fn report_biggest_hits(&mut self) {
+        if self.hits_this_frame.is_empty() {
+            return;
+        }
+        let keep = (self.cfg.hit_events_per_frame as usize).min(self.hits_this_frame.len());
+        let hits = &mut self.hits_this_frame;
+        let biggest_first = |a: &(f32, u16, bool, f32, f32), b: &(f32, u16, bool, f32, f32)| b.0.total_cmp(&a.0);
+        if keep > 0 && keep < hits.len() {
+            // Thousands of hits a frame late in a run: partition, then order only the kept few
+            // (std's selection is deterministic, so equal inputs give equal events).
+            hits.select_nth_unstable_by(keep - 1, biggest_first);
+            hits[..keep].sort_by(biggest_first);
+        } else {
+            hits.sort_by(biggest_first);
+        }
+        for &(damage, kind, lethal, x, y) in &hits[..keep] {
+            self.events.push(Event::new(EventKind::EnemyHit, kind as f32, lethal as u8 as f32, x, y, damage));
+        }
+        hits.clear();
     }
 
     /// Step 8: touch damage and enemy projectiles against the player.

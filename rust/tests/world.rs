@@ -280,3 +280,38 @@ fn stress_workload_counts_stay_constant() {
     let per_frame = hits as f32 / 20.0;
     assert!((1800.0..2400.0).contains(&per_frame), "{per_frame} hits per frame");
 }
+
+/// Damage numbers: with the `hit_events` rule the frame's biggest hits come
+/// out as `EnemyHit` events, biggest first, at most `hit_events_per_frame`,
+/// the killing blow marked; without the rule there are none.
+#[test]
+fn hit_events_report_the_biggest_hits_of_the_frame_only_when_asked() {
+    let hits_in = |rule: bool, cap: u32| {
+        let mut cfg = game_world(3).config().clone();
+        cfg.rules.hit_events = rule;
+        cfg.hit_events_per_frame = cap;
+        let mut w = World::new(cfg).unwrap();
+        w.wand = Wand::Unarmed;
+        w.set_player_position(500.0, 500.0).unwrap();
+        let mut cmds = Vec::new();
+        for (i, amount) in [2.0f32, 5.0, 1.0, 4.0].iter().enumerate() {
+            let x = 700.0 + 40.0 * i as f32;
+            w.spawn_enemy(0, false, x, 500.0).unwrap();
+            cmds.push(Command::DamageNearest { x, y: 500.0, amount: *amount });
+        }
+        w.step(&Controls::default(), &cmds);
+        w.events().iter().filter(|e| e.kind == EventKind::EnemyHit).map(|e| (e.value, e.b)).collect::<Vec<_>>()
+    };
+    assert_eq!(hits_in(false, 8), vec![]);
+    assert_eq!(hits_in(true, 3), vec![(5.0, 0.0), (4.0, 0.0), (2.0, 0.0)]);
+    // 6 HP enemies: a 7-point blow kills and is marked.
+    let mut cfg = game_world(3).config().clone();
+    cfg.rules.hit_events = true;
+    cfg.hit_events_per_frame = 8;
+    let mut w = World::new(cfg).unwrap();
+    w.wand = Wand::Unarmed;
+    w.spawn_enemy(0, false, 700.0, 500.0).unwrap();
+    w.step(&Controls::default(), &[Command::DamageNearest { x: 700.0, y: 500.0, amount: 7.0 }]);
+    let lethal: Vec<_> = w.events().iter().filter(|e| e.kind == EventKind::EnemyHit).map(|e| (e.value, e.b)).collect();
+    assert_eq!(lethal, vec![(6.0, 1.0)]);
+}

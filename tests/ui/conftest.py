@@ -14,10 +14,12 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 from collections.abc import Iterator  # noqa: E402
+from pathlib import Path  # noqa: E402
 
 import pygame  # noqa: E402
 import pytest  # noqa: E402
 
+from artificer import storage  # noqa: E402
 from artificer.ui import i18n  # noqa: E402
 
 SCREEN_SIZE = (1280, 720)
@@ -32,6 +34,15 @@ def display() -> Iterator[pygame.Surface]:
         yield surface
     finally:
         pygame.quit()
+
+
+@pytest.fixture(autouse=True)
+def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every UI test saves under its own `ARTIFICER_HOME` (the run summary writes a PNG, R-SAVE-1),
+    never into the user's real data dir."""
+    home = tmp_path / "home"
+    monkeypatch.setenv(storage.HOME_ENV, str(home))
+    return home
 
 
 @pytest.fixture(autouse=True)

@@ -1,4 +1,5 @@
-"""App: window opened only in run(), fixed 60 Hz steps with a frame clamp, interpolation alpha, quit paths."""
+"""App: window opened only in run() (as the settings say), fixed 60 Hz steps with a frame clamp, interpolation
+alpha, quit paths, the FPS cap."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 import artificer.ui.app as app_module
 from artificer.ui.app import MAX_FRAME_SECONDS, STEP_SECONDS, WINDOW_TITLE, App
 from artificer.ui.scene import Scene
+from artificer.ui.settings import Settings
 
 
 class CountingScene(Scene):
@@ -124,3 +126,41 @@ def test_an_fps_cap_is_passed_to_the_clock(display: pygame.Surface, monkeypatch:
     monkeypatch.setattr(app_module.pygame.time, "Clock", Clock)
     App(CountingScene, fps_cap=144).run(max_frames=2)
     assert ticks == [144, 144]
+
+
+def test_the_window_opens_as_the_settings_say(display: pygame.Surface) -> None:
+    """R-SET-1: the window size and the FPS cap come from the player's settings."""
+    settings = Settings(window_size=(1600, 900), fps_cap=120)
+    app = App(CountingScene, settings=settings)
+    app.run(max_frames=1)
+    window = pygame.display.get_surface()
+    assert window is not None and window.get_size() == (1600, 900)
+    assert app.fps_cap == 120
+    settings.fps_cap = 30  # The settings screen changes the shared object: the loop follows.
+    assert app.fps_cap == 30
+
+
+def test_fullscreen_from_the_settings(display: pygame.Surface) -> None:
+    App(CountingScene, settings=Settings(fullscreen=True)).run(max_frames=1)
+    assert pygame.display.is_fullscreen()
+
+
+def test_the_settings_fps_cap_is_passed_to_the_clock_every_frame(
+    display: pygame.Surface, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ticks: list[int] = []
+
+    class Clock:
+        def tick(self, framerate: int = 0) -> int:
+            ticks.append(framerate)
+            return 0
+
+    settings = Settings(fps_cap=60)
+
+    class Changer(CountingScene):
+        def draw(self, surface: pygame.Surface, alpha: float) -> None:
+            settings.fps_cap = 144  # As if the player picked 144 on the settings screen during frame 1.
+
+    monkeypatch.setattr(app_module.pygame.time, "Clock", Clock)
+    App(Changer, settings=settings).run(max_frames=3)
+    assert ticks[0] == 60 and ticks[-1] == 144

@@ -65,7 +65,7 @@ def test_escape_pauses_and_abandon_shows_the_summary(screen: pygame.Surface) -> 
     played = arena.wave.stats.frames if arena.wave else 0
     frames(stack, screen, 30)
     assert arena.wave is not None and arena.wave.stats.frames == played, "paused: the wave does not advance"
-    frames(stack, screen, 2, keys=[pygame.K_DOWN, pygame.K_RETURN])
+    frames(stack, screen, 2, keys=[pygame.K_UP, pygame.K_RETURN])  # up wraps to Abandon, the last item
     assert isinstance(stack.top, SummaryScene)
 
 
@@ -110,3 +110,20 @@ def test_a_cleared_wave_opens_the_intermission_and_the_next_wave_starts_when_it_
     assert arena.wave is None  # nothing moves while the shop is open
     stack.pop()
     assert arena.wave is not None and arena.number == 2
+
+
+def test_the_pause_menu_opens_the_settings_and_esc_resumes(screen: pygame.Surface) -> None:
+    """DESIGN §7 / R-SET-1: pause offers resume, settings and abandon; Esc on the pause resumes."""
+    from artificer.ui.scenes.settings import SettingsScene
+
+    stack = SceneStack()
+    arena = ArenaScene(CONTENT, seed=2)
+    stack.push(arena)
+    frames(stack, screen, 2, keys=[pygame.K_ESCAPE])
+    assert isinstance(stack.top, PauseScene)
+    frames(stack, screen, 2, keys=[pygame.K_DOWN, pygame.K_RETURN])
+    assert isinstance(stack.top, SettingsScene)
+    frames(stack, screen, 2, keys=[pygame.K_ESCAPE])
+    assert isinstance(stack.top, PauseScene)
+    frames(stack, screen, 2, keys=[pygame.K_ESCAPE])
+    assert stack.top is arena

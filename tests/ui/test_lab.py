@@ -141,3 +141,16 @@ def test_slow_motion_lights_the_card_the_vm_is_running(display: pygame.Surface, 
     # 600 updates at 0.1× are at most ~60 sim frames (fewer: the sim waits while a cast plays back).
     assert 0 < training.frames - frames_before <= 61
     stack.draw(display, 0.0)
+
+
+def test_a_gamepad_starts_the_wave_from_the_lab(display: pygame.Surface) -> None:
+    """A run is playable with a gamepad: A in the lab starts the wave, B goes back."""
+    from artificer.ui.session import Session
+
+    run = Run(CONTENT, 1)
+    started: list[int] = []
+    stack = SceneStack()
+    stack.push(LabScene(run, 1, on_start_wave=lambda s: started.append(1), on_back=lambda s: started.append(-1), session=Session.default()))
+    stack.handle_event(pygame.event.Event(pygame.CONTROLLERBUTTONDOWN, instance_id=0, button=pygame.CONTROLLER_BUTTON_A))
+    stack.handle_event(pygame.event.Event(pygame.CONTROLLERBUTTONDOWN, instance_id=0, button=pygame.CONTROLLER_BUTTON_B))
+    assert started == [1, -1]

@@ -1,14 +1,20 @@
-"""TitleScene: renders headless, keyboard and mouse drive the menu, New run calls back, Quit/Esc end the app."""
+"""TitleScene: renders headless (in CJK too), keyboard, mouse and gamepad drive the menu, New run and Continue
+call back, Settings opens the settings screen, a notice shows as a toast, Quit/Esc end the app."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pygame
+import pytest
 
+from artificer.ui import i18n
 from artificer.ui.app import App
+from artificer.ui.controls import Controls
 from artificer.ui.scene import Scene, SceneStack
-from artificer.ui.scenes.title import TitleScene
+from artificer.ui.scenes.settings import SettingsScene
+from artificer.ui.scenes.title import NOTICE_SECONDS, TitleScene, run_save_path
+from artificer.ui.settings import Action, Settings, settings_path
 
 
 def key(code: int) -> pygame.event.Event:
@@ -60,22 +66,31 @@ def test_new_run_is_selected_first_and_enter_calls_the_callback_with_the_stack(d
     assert calls == [stack]
 
 
-def test_down_skips_the_greyed_settings_and_up_comes_back_to_new_run(display: pygame.Surface) -> None:
+def test_the_menu_is_new_run_continue_settings_quit(display: pygame.Surface) -> None:
+    title, _ = title_on_stack([])
+    assert [item.key for item in title.items] == [
+        "ui.title.new_run", "ui.title.continue", "ui.title.settings", "ui.title.quit"
+    ]  # fmt: skip
+
+
+def test_down_skips_the_greyed_continue_and_up_comes_back_to_new_run(display: pygame.Surface) -> None:
     calls: list[SceneStack] = []
     title, stack = title_on_stack(calls)
     stack.handle_event(key(pygame.K_DOWN))
-    assert title.items[title.selected].key == "ui.title.quit"
+    assert title.items[title.selected].key == "ui.title.settings"
     stack.handle_event(key(pygame.K_UP))
     assert title.items[title.selected].key == "ui.title.new_run"
     stack.handle_event(key(pygame.K_RETURN))
     assert calls == [stack]
 
 
-def test_down_then_down_wraps_to_new_run_and_enter_starts_a_run(display: pygame.Surface) -> None:
+def test_up_from_new_run_wraps_to_quit_and_down_wraps_back_to_start_a_run(display: pygame.Surface) -> None:
     calls: list[SceneStack] = []
     title, stack = title_on_stack(calls)
-    for event in (key(pygame.K_DOWN), key(pygame.K_DOWN), key(pygame.K_RETURN)):
-        assert stack.handle_event(event) is None  # The menu consumes its keys.
+    assert stack.handle_event(key(pygame.K_UP)) is None  # The menu consumes its keys.
+    assert title.items[title.selected].key == "ui.title.quit"
+    for event in (key(pygame.K_DOWN), key(pygame.K_RETURN)):
+        assert stack.handle_event(event) is None
     assert calls == [stack]
 
 
@@ -87,10 +102,10 @@ def test_the_new_run_callback_can_push_the_next_scene(display: pygame.Surface) -
     assert stack.top is arena
 
 
-def test_without_a_callback_new_run_is_greyed_and_quit_is_selected(display: pygame.Surface) -> None:
+def test_without_a_callback_new_run_is_greyed_and_settings_is_selected(display: pygame.Surface) -> None:
     title = TitleScene()
     assert not title.items[0].enabled
-    assert title.items[title.selected].key == "ui.title.quit"
+    assert title.items[title.selected].key == "ui.title.settings"
 
 
 def test_clicking_new_run_calls_the_callback(display: pygame.Surface) -> None:
@@ -107,10 +122,10 @@ def test_hovering_selects_an_enabled_item_but_not_a_greyed_one(display: pygame.S
     title, stack = title_on_stack([])
     stack.draw(display, 0.0)
     keys = [item.key for item in title.items]
-    settings, quit_ = keys.index("ui.title.settings"), keys.index("ui.title.quit")
+    greyed, quit_ = keys.index("ui.title.continue"), keys.index("ui.title.quit")
     stack.handle_event(pygame.event.Event(pygame.MOUSEMOTION, pos=title._item_rects[quit_].center, rel=(0, 0), buttons=(0, 0, 0)))
     assert title.selected == quit_
-    stack.handle_event(pygame.event.Event(pygame.MOUSEMOTION, pos=title._item_rects[settings].center, rel=(0, 0), buttons=(0, 0, 0)))
+    stack.handle_event(pygame.event.Event(pygame.MOUSEMOTION, pos=title._item_rects[greyed].center, rel=(0, 0), buttons=(0, 0, 0)))
     assert title.selected == quit_
 
 
@@ -130,7 +145,7 @@ def test_escape_ends_the_app(display: pygame.Surface) -> None:
 
 def test_choosing_quit_ends_the_app(display: pygame.Surface) -> None:
     app = App(lambda: TitleScene(on_new_run=lambda stack: None))
-    for code in (pygame.K_DOWN, pygame.K_RETURN):
+    for code in (pygame.K_UP, pygame.K_RETURN):
         pygame.event.post(key(code))
     frames = app.run(max_frames=1000)
     assert app.stack.empty
@@ -143,3 +158,127 @@ def test_new_run_through_the_app_pushes_the_next_scene(display: pygame.Surface) 
     pygame.event.post(key(pygame.K_RETURN))
     app.run(max_frames=5)
     assert app.stack.top is arena
+
+
+# --- Continue, Settings, notices, fonts, gamepad ------------------------------------------
+
+
+def test_continue_is_greyed_without_a_run_save_and_enabled_with_one(display: pygame.Surface) -> None:
+    """R-SAVE-1: Continue offers the run in `run.json` of the user data dir, and only when it exists."""
+    resumed: list[SceneStack] = []
+    title = TitleScene(on_new_run=lambda stack: None, on_continue=resumed.append)
+    stack = SceneStack()
+    stack.push(title)
+    keys = [item.key for item in title.items]
+    assert not title.items[keys.index("ui.title.continue")].enabled
+
+    run_save_path().parent.mkdir(parents=True, exist_ok=True)
+    run_save_path().write_text("{}", encoding="utf-8")
+    stack.push(Arena())
+    stack.pop()  # Back on the title: it looks again.
+    assert title.items[keys.index("ui.title.continue")].enabled
+    stack.handle_event(key(pygame.K_DOWN))
+    assert title.items[title.selected].key == "ui.title.continue"
+    stack.handle_event(key(pygame.K_RETURN))
+    assert resumed == [stack]
+
+
+def test_continue_stays_greyed_without_a_callback_even_with_a_save(display: pygame.Surface) -> None:
+    run_save_path().parent.mkdir(parents=True, exist_ok=True)
+    run_save_path().write_text("{}", encoding="utf-8")
+    title = TitleScene(on_new_run=lambda stack: None)
+    assert not next(item for item in title.items if item.key == "ui.title.continue").enabled
+
+
+def test_settings_opens_the_settings_screen_over_the_title(display: pygame.Surface) -> None:
+    settings = Settings()
+    title = TitleScene(on_new_run=lambda stack: None, settings=settings)
+    stack = SceneStack()
+    stack.push(title)
+    for code in (pygame.K_DOWN, pygame.K_RETURN):
+        stack.handle_event(key(code))
+    assert isinstance(stack.top, SettingsScene)
+    assert stack.top.settings is settings
+    stack.handle_event(key(pygame.K_ESCAPE))  # Esc leaves the settings, not the game.
+    assert stack.top is title
+
+
+def test_without_settings_the_title_loads_them_and_toasts_a_corrupt_file(display: pygame.Surface) -> None:
+    """R-SAVE-1: a corrupt settings.json is kept aside and the player is told."""
+    path = settings_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("{not json", encoding="utf-8")
+    title = TitleScene(on_new_run=lambda stack: None)
+    stack = SceneStack()
+    stack.push(title)
+    title.activate([item.key for item in title.items].index("ui.title.settings"))
+    assert isinstance(stack.top, SettingsScene)
+    assert title.settings == Settings()
+    assert title.notices and "settings.json.corrupt" in title.notices[0]
+    assert path.with_name("settings.json.corrupt").is_file()
+
+
+def test_a_notice_shows_at_the_top_then_goes_away(display: pygame.Surface) -> None:
+    with_notice = TitleScene(notices=["Your settings could not be read"])
+    without = TitleScene()
+    for title in (with_notice, without):
+        for _ in range(60):
+            title.update(1 / 60)
+    plain = pygame.Surface(display.get_size())
+    shown = pygame.Surface(display.get_size())
+    without.draw(plain, 0.0)
+    with_notice.draw(shown, 0.0)
+    band = pygame.Rect(0, 0, display.get_width(), 80)
+    assert pygame.image.tobytes(plain.subsurface(band), "RGB") != pygame.image.tobytes(shown.subsurface(band), "RGB")
+    for _ in range(int(NOTICE_SECONDS * 60) + 1):
+        with_notice.update(1 / 60)
+    assert with_notice.notices == []
+
+
+def test_the_title_renders_chinese_with_real_glyphs(
+    display: pygame.Surface, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R-I18N-1: the title's font follows the language, so 魔法工匠 draws as letters, not as missing-glyph boxes.
+
+    The same screen drawn with the name swapped for as many U+FFFF (a noncharacter
+    no font has, so it draws the box) must differ; with a Latin-only font both
+    would be four boxes and the same.
+    """
+    i18n.set_language("zh_CN", strict=True)
+    name = i18n.tr("ui.title.game_name")
+    assert any("\u4e00" <= ch <= "\u9fff" for ch in name)  # Han characters, e.g. 魔法工匠.
+    title, stack = title_on_stack([])
+    stack.draw(display, 0.0)
+    pygame.image.save(display, str(tmp_path / "title_zh_CN.png"))
+    real = display.copy()
+    monkeypatch.setitem(i18n.catalog()._texts, "ui.title.game_name", "\uffff" * len(name))
+    boxed = TitleScene()
+    boxed.draw(display, 0.0)
+    band = pygame.Rect(0, display.get_height() // 8, display.get_width(), display.get_height() // 4)
+    assert pygame.image.tobytes(real.subsurface(band), "RGB") != pygame.image.tobytes(display.subsurface(band), "RGB")
+    assert distinct_colours(real) > 50
+
+
+def test_a_gamepad_moves_the_selection_and_a_confirms(display: pygame.Surface) -> None:
+    calls: list[SceneStack] = []
+    controls = Controls(Settings())
+    title = TitleScene(on_new_run=calls.append, controls=controls)
+    stack = SceneStack()
+    stack.push(title)
+    pad = 3
+    down = pygame.event.Event(pygame.CONTROLLERBUTTONDOWN, instance_id=pad, button=pygame.CONTROLLER_BUTTON_DPAD_DOWN)
+    stack.handle_event(down)
+    assert title.items[title.selected].key == "ui.title.settings"
+    stack.handle_event(pygame.event.Event(pygame.CONTROLLERBUTTONDOWN, instance_id=pad, button=pygame.CONTROLLER_BUTTON_DPAD_UP))
+    stack.handle_event(pygame.event.Event(pygame.CONTROLLERBUTTONDOWN, instance_id=pad, button=pygame.CONTROLLER_BUTTON_A))
+    assert calls == [stack]
+
+
+def test_with_controls_the_rebound_keys_drive_the_menu(display: pygame.Surface) -> None:
+    settings = Settings()
+    settings.bind(Action.MOVE_DOWN, "k")
+    title = TitleScene(on_new_run=lambda stack: None, controls=Controls(settings))
+    stack = SceneStack()
+    stack.push(title)
+    stack.handle_event(key(pygame.K_k))
+    assert title.items[title.selected].key == "ui.title.settings"

@@ -84,6 +84,9 @@ class Sim(ContentModel):
     grid_cells_per_entity: float = Field(
         gt=0, description="Spatial-grid cell size as a multiple of the largest entity diameter."
     )
+    hit_events_per_frame: int = Field(
+        ge=0, le=1024, description="With the hit_events rule: the frame's biggest hits reported (damage numbers)."
+    )
 
 
 class Capacities(ContentModel):
@@ -203,6 +206,110 @@ class LoadoutLimits(ContentModel):
     backpack: int = Field(ge=1, description="Cards the lab's backpack holds at most (R-LAB-1).")
 
 
+# --- the shop (R-SHOP-1, R-CORE-3, R-STAT-1) ------------------------------------------
+
+
+# Rarity tiers 1..4, as spells.json and cores.json number them (`spell_prices` has one price a tier).
+SHOP_TIERS = 4
+
+
+class WandStat(StrEnum):
+    """R-STAT-1 stats shelf C may sell: only those the game applies today, through
+    `World.set_wand_stats(cpu, cast_speed, accuracy)`. A stat joins this list when
+    the game applies it; which of them the shop offers, and at what price, is data."""
+
+    CPU = "cpu"
+    CAST_SPEED = "cast_speed"
+    ACCURACY = "accuracy"
+
+
+class TierOdds(ContentModel):
+    """The chance that one offer is of this tier *or better*, by the wave just cleared (R-SHOP-1).
+
+    `chance = min(cap, (base + per_wave × (wave − from_wave)) × (1 + luck))` from
+    `from_wave` on, 0 before it (Brotato's shape)."""
+
+    tier: int = Field(ge=2, le=SHOP_TIERS, description="The tier (tier 1 is whatever the better tiers leave).")
+    from_wave: int = Field(ge=1, description="The first shop (numbered by the wave just cleared) that can offer it.")
+    base: Chance = Field(description="The chance at from_wave, 0..1.")
+    per_wave: float = Field(ge=0, description="Chance added for each wave after from_wave.")
+    cap: Chance = Field(description="The largest chance, luck included, 0..1.")
+
+
+class ShopReroll(ContentModel):
+    """R-SHOP-1: a reroll costs more each time within a shop; the next shop starts over."""
+
+    base: int = Field(ge=0, description="Gold for the first reroll in the shop after wave 1.")
+    per_wave: int = Field(ge=0, description="Gold added to the first reroll's cost per wave after wave 1.")
+    growth: int = Field(ge=0, description="Gold added by each reroll already made in the same shop.")
+
+
+class CoreOfferCount(ContentModel):
+    """R-SHOP-1: shelf B shows between `min` and `max` cores."""
+
+    min: int = Field(ge=0, description="Fewest cores on shelf B.")
+    max: int = Field(ge=0, description="Most cores on shelf B.")
+
+    @field_validator("max")
+    @classmethod
+    def _max_not_below_min(cls, most: int, info: ValidationInfo) -> int:
+        fewest = info.data.get("min")
+        if fewest is not None and most < fewest:
+            raise ValueError(f"must be at least min ({fewest})")
+        return most
+
+
+class StatOffer(ContentModel):
+    """One stat shelf C can sell (R-STAT-1): what a purchase adds and what it costs."""
+
+    stat: WandStat = Field(description="Which stat (only stats the game applies: cpu, cast_speed, accuracy).")
+    amount: float = Field(gt=0, description="Added to the stat by one purchase (cpu: whole points).")
+    max: float = Field(gt=0, description="The stat is no longer offered once its total reaches this.")
+    price: int = Field(ge=0, description="Gold for the first purchase.")
+    price_step: int = Field(ge=0, description="Gold added to the price by each purchase of this stat in the run.")
+
+
+class ShopSettings(ContentModel):
+    """R-SHOP-1 / R-CORE-3 / R-STAT-1: the shop's numbers (the rules live in `artificer.game.shop`)."""
+
+    spell_offers: int = Field(ge=1, description="Spells on shelf A.")
+    spell_prices: tuple[Annotated[int, Field(ge=0)], ...] = Field(
+        min_length=SHOP_TIERS, max_length=SHOP_TIERS, description="Gold for a spell of tier 1, 2, 3, 4 after wave 1."
+    )
+    core_offers: CoreOfferCount = Field(description="Cores on shelf B.")
+    tier_odds: tuple[TierOdds, ...] = Field(description="Chance of each better tier by wave (tiers 2..4).")
+    price_growth_per_wave: float = Field(
+        ge=0, description="Spells and cores cost this fraction more per wave after wave 1 (0.05 = +5%)."
+    )
+    stat_offers: int = Field(ge=0, description="Stat upgrades on shelf C.")
+    stats: tuple[StatOffer, ...] = Field(description="The stats shelf C draws from.")
+    reroll: ShopReroll = Field(description="Reroll cost.")
+    sell_fraction: float = Field(gt=0, le=1, description="A sale refunds this fraction of the price paid.")
+    sell_floor: int = Field(ge=0, description="A sale refunds at least this much gold.")
+
+    @field_validator("tier_odds")
+    @classmethod
+    def _each_tier_once(cls, odds: tuple[TierOdds, ...]) -> tuple[TierOdds, ...]:
+        tiers = [entry.tier for entry in odds]
+        repeated = sorted({tier for tier in tiers if tiers.count(tier) > 1})
+        if repeated:
+            raise ValueError(f"lists tier {', '.join(map(str, repeated))} more than once")
+        return odds
+
+    @field_validator("stats")
+    @classmethod
+    def _each_stat_once(cls, stats: tuple[StatOffer, ...]) -> tuple[StatOffer, ...]:
+        names = [entry.stat.value for entry in stats]
+        repeated = sorted({name for name in names if names.count(name) > 1})
+        if repeated:
+            raise ValueError(f"lists {', '.join(repeated)} more than once")
+        return stats
+
+    def spell_price(self, tier: int) -> int:
+        """Gold for a spell of `tier` after wave 1."""
+        return self.spell_prices[tier - 1]
+
+
 class Balance(ContentModel):
     """balance.json: the global tuning numbers."""
 
@@ -218,6 +325,7 @@ class Balance(ContentModel):
     starting_wand: StartingWand = Field(description="The wand a run starts with (R-ONB-1).")
     training_range: TrainingRange = Field(description="The lab's training range (R-LAB-1).")
     loadout: LoadoutLimits = Field(description="Carried cores and the waiting area (R-CORE-3).")
+    shop: ShopSettings = Field(description="The shop between waves (R-SHOP-1, R-CORE-3, R-STAT-1).")
 
 
 # --- enemies.json -----------------------------------------------------------

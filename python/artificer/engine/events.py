@@ -32,6 +32,7 @@ class EventKind(IntEnum):
     TRACE = 14  # a = node, b = mana before, value = mana after
     EXPLODED = 15  # a = element, b = radius, value = damage
     CHARGE_STATE_CHANGED = 16  # a = 0 gone, 1 charging, 2 full, 3 released (R-MOVE-3)
+    ENEMY_HIT = 17  # hit_events rule: the frame's biggest hits; a = kind, b = killing blow, value = damage
 
 
 class Event(NamedTuple):

@@ -16,6 +16,7 @@ from artificer.errors import ArtificerError
 from artificer.engine import EventKind, Simulation
 from artificer.engine import events as ev
 from artificer.game.loadout import Loadout
+from artificer.game.shop import Shop, WandStats
 from artificer.game.waves import WaveDirector
 
 
@@ -41,11 +42,15 @@ class WaveStats:
     currency: int = 0
     frames: int = 0
     spawned: int = 0
+    #: R-END-1: the most damage one hit dealt (from the `hit_events` rule's
+    #: ENEMY_HIT events; 0 when a simulation runs without that rule).
+    biggest_hit: float = 0.0
 
     def as_json(self) -> dict[str, Any]:
         out = asdict(self)
         out["damage_dealt"] = round(self.damage_dealt, 3)
         out["damage_taken"] = round(self.damage_taken, 3)
+        out["biggest_hit"] = round(self.biggest_hit, 3)
         return out
 
 
@@ -55,21 +60,28 @@ class Run:
     def __init__(self, content: Content, seed: int) -> None:
         self.content = content
         self.seed = seed
-        self.sim = Simulation(content, seed)
+        # hit_events: the frame's biggest hits come back as events (damage numbers, the biggest hit).
+        self.sim = Simulation(content, seed, rules={"hit_events": True})
         self.loadout = Loadout.starting(content)
-        self.diagnostics = self.rearm()
         self.currency = 0
+        #: R-STAT-1: the stats bought in the shop, applied to whichever wand is armed.
+        self.wand_stats = WandStats()
+        #: R-SHOP-1: the shop between waves (offers, locks, rerolls, prices paid).
+        self.shop = Shop(self)
+        self.diagnostics = self.rearm()
         self.waves: list[WaveStats] = []
 
     def rearm(self) -> dict[str, Any]:
         """Arms the loadout's active core with its cards; returns the diagnostics."""
         core, cards = self.loadout.wand()
         self.diagnostics = self.sim.arm_wand(core, cards)
+        self.wand_stats.apply(self.sim.world)
         return self.diagnostics
 
     def arm(self, core_id: str, cards: list[str | None]) -> dict[str, Any]:
         """Puts a wand together (the lab); returns its diagnostics."""
         self.diagnostics = self.sim.arm_wand(core_id, cards)
+        self.wand_stats.apply(self.sim.world)
         return self.diagnostics
 
     def start_wave(self, number: int) -> WaveInProgress:
@@ -78,6 +90,8 @@ class Run:
         if not self.diagnostics["can_fire"]:
             # R-VM-2: the lab blocks "Start wave" for a wand without an action.
             raise WandCannotFire("The wand cannot fire! It needs at least one action spell.")
+        self.shop.close()  # R-CORE-3: the active core is switched only in the shop
+        self.wand_stats.apply(self.sim.world)
         return WaveInProgress(self, number)
 
     def play_wave(self, number: int, controller: Controller) -> WaveStats:
@@ -124,6 +138,9 @@ class WaveInProgress:
         stats.damage_taken += ev.total(rows, EventKind.PLAYER_DAMAGED)
         stats.currency += int(ev.total(rows, EventKind.CURRENCY_PICKED))
         stats.max_alive = max(stats.max_alive, counts.enemies)
+        hits = rows[rows[:, ev.KIND] == EventKind.ENEMY_HIT, ev.VALUE]
+        if len(hits):
+            stats.biggest_hit = max(stats.biggest_hit, float(hits.max()))
         self.died = self.died or ev.count(rows, EventKind.PLAYER_DIED) > 0
 
     def finish(self) -> WaveStats:

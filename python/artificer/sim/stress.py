@@ -33,7 +33,7 @@ def stress_config() -> dict[str, Any]:
     player at the centre, no pickups."""
     return {
         "arena": {"width": workload.WORLD, "height": workload.WORLD},
-        "sim": {"tick_hz": TICK_HZ, "separation_strength": workload.SEPARATION, "grid_cells_per_entity": 2.0},
+        "sim": {"tick_hz": TICK_HZ, "separation_strength": workload.SEPARATION, "grid_cells_per_entity": 2.0, "hit_events_per_frame": 0},
         "player": {
             "max_hp": 1.0, "radius": 1.0, "move_speed": 0.0, "armor": 0.0, "dash_speed": 0.0,
             "dash_duration": 0.0, "dash_cooldown": 0.0, "invulnerability": 0.0, "crit_chance": 0.0,

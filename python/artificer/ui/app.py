@@ -13,6 +13,10 @@ opens a window or calls `pygame.init()` before `App.run()`):
 - Elapsed time comes from `time.perf_counter`, not `Clock.tick`'s whole
   milliseconds: uncapped frames last well under 1 ms and rounding would lose
   most of the time. `Clock.tick(fps_cap)` only enforces the cap (0 = none).
+- With `settings` (R-SET-1), the window opens at the settings' size, in
+  fullscreen (at the desktop's resolution) or not, with vsync or not, and the
+  FPS cap is read from them every frame, so the settings screen's changes
+  apply at once. `open_window` is how the settings screen changes the mode.
 - On window focus loss the top scene's `on_focus_lost()` is called if it has
   one (the arena pauses); the focus event itself is not forwarded. Closing the
   window clears the stack (every scene gets `on_exit()`) and ends the loop; so
@@ -28,6 +32,7 @@ from collections.abc import Callable
 import pygame
 
 from artificer.ui.scene import Scene, SceneStack
+from artificer.ui.settings import Settings
 
 WINDOW_TITLE = "Arcane Artificer"
 DEFAULT_WINDOW_SIZE = (1280, 720)
@@ -41,6 +46,33 @@ def _dummy_video() -> bool:
     return os.environ.get("SDL_VIDEODRIVER", "").lower() in {"dummy", "offscreen"}
 
 
+def open_window(size: tuple[int, int], *, fullscreen: bool = False, vsync: bool = True) -> pygame.Surface:
+    """Open (or re-open) the window: resizable at `size`, or fullscreen at the desktop's resolution.
+
+    Vsync is asked for and dropped when no renderer here can do it; fullscreen
+    falls back to a window when the display refuses it.
+    """
+    attempts: list[tuple[tuple[int, int], int, bool]] = []
+    if fullscreen:
+        attempts += [((0, 0), pygame.FULLSCREEN, True), ((0, 0), pygame.FULLSCREEN, False)]
+    attempts += [(size, pygame.RESIZABLE, True), (size, pygame.RESIZABLE, False)]
+    error: pygame.error | None = None
+    for mode_size, flags, with_vsync in attempts:
+        if with_vsync and not vsync:
+            continue
+        try:
+            return pygame.display.set_mode(mode_size, flags, vsync=1 if with_vsync else 0)
+        except pygame.error as refused:  # No vsync-capable renderer, or no fullscreen: try the next.
+            error = refused
+    assert error is not None
+    raise error
+
+
+def apply_display_settings(settings: Settings) -> pygame.Surface:
+    """Re-open the window as `settings` say (size, fullscreen, vsync — never vsync under a dummy driver)."""
+    return open_window(settings.window_size, fullscreen=settings.fullscreen, vsync=settings.vsync and not _dummy_video())
+
+
 class App:
     """Owns the window and the loop; `run()` opens the window, pushes the first scene and plays until done."""
 
@@ -51,20 +83,41 @@ class App:
         window_size: tuple[int, int] = DEFAULT_WINDOW_SIZE,
         fps_cap: int = 0,
         vsync: bool | None = None,
+        fullscreen: bool = False,
+        settings: Settings | None = None,
     ) -> None:
         """`first_scene_factory` builds the bottom scene once pygame and the window exist.
 
         `fps_cap` limits rendered frames per second (0 = uncapped). `vsync`
-        None means on, except under a dummy/offscreen video driver.
+        None means on, except under a dummy/offscreen video driver. `settings`,
+        when given, decide the window size, fullscreen, vsync (still off under
+        a dummy driver) and the FPS cap instead of the other arguments.
         """
         self.first_scene_factory = first_scene_factory
+        self.settings = settings
+        if settings is not None:
+            window_size, fullscreen, fps_cap = settings.window_size, settings.fullscreen, settings.fps_cap
+            vsync = settings.vsync and not _dummy_video()
         self.window_size = window_size
-        self.fps_cap = fps_cap
+        self.fullscreen = fullscreen
+        self._fps_cap = fps_cap
         self.vsync = (not _dummy_video()) if vsync is None else vsync
         self.stack = SceneStack()
         self.frames_rendered = 0
         self.steps_simulated = 0
         self._running = False
+
+    @property
+    def fps_cap(self) -> int:
+        """Rendered frames per second at most (0 = no cap); the settings' current value when the app has settings."""
+        return self.settings.fps_cap if self.settings is not None else self._fps_cap
+
+    @fps_cap.setter
+    def fps_cap(self, cap: int) -> None:
+        if self.settings is not None:
+            self.settings.fps_cap = cap
+        else:
+            self._fps_cap = cap
 
     def quit(self) -> None:
         """End the loop after the current frame."""
@@ -90,12 +143,7 @@ class App:
 
     def _open_window(self) -> pygame.Surface:
         pygame.display.set_caption(WINDOW_TITLE)
-        if self.vsync:
-            try:
-                return pygame.display.set_mode(self.window_size, pygame.RESIZABLE, vsync=1)
-            except pygame.error:
-                pass  # No vsync-capable renderer here: fall back to an uncapped software window.
-        return pygame.display.set_mode(self.window_size, pygame.RESIZABLE)
+        return open_window(self.window_size, fullscreen=self.fullscreen, vsync=self.vsync)
 
     def _loop(self, surface: pygame.Surface, max_frames: int | None) -> None:
         clock = pygame.time.Clock()

@@ -40,7 +40,7 @@ def run_render_stress(enemies: int, projectiles: int, frames: int, layout: str, 
         atlas = Atlas.build(content)
         renderer = ArenaRenderer(atlas, (workload.WORLD, workload.WORLD))
         camera = Camera(SCREEN)
-        hud = Hud(pygame.font.Font(None, 30), pygame.font.Font(None, 22), atlas.crystal)
+        hud = Hud(atlas.crystal)
         state = HudState()
         stepper = CoreStepper(make_scene(enemies, projectiles, layout, seed), threads)
         buffers = stepper.buffers

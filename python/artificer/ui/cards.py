@@ -138,7 +138,7 @@ class BoardGeometry:
         return None
 
     def draw_furniture(self, surface: pygame.Surface) -> None:
-        """Routes (arrows from slot to slot), entry tags and adjacency bonuses — drawn under the cards."""
+        """Routes (arrows from slot to slot) and entry tags — drawn under the cards."""
         index = {slot.id: i for i, slot in enumerate(self.layout.slots)}
         for a, b in self.layout.edges:
             _arrow(surface, self.slots[index[a]], self.slots[index[b]], ROUTE)
@@ -148,6 +148,19 @@ class BoardGeometry:
             colour = ENTRY_COLOURS.get(str(entry), ENTRY_COLOURS["main"])
             label = tag_face.render(tr(f"ui.lab.entry.{entry}"), True, colour)
             surface.blit(label, label.get_rect(midbottom=(rect.centerx, rect.top - 2)))
+
+    def draw_slots(self, surface: pygame.Surface, cards: list[str | None], art: CardArt, hidden: int | None = None) -> None:
+        """Empty slots as sockets, filled ones with their card (`hidden`: the slot whose card is being dragged)."""
+        for i, rect in enumerate(self.slots):
+            pygame.draw.rect(surface, SLOT_FILL, rect, border_radius=8)
+            pygame.draw.rect(surface, SLOT_EDGE, rect, 2, border_radius=8)
+            card = cards[i] if i < len(cards) else None
+            if card is not None and i != hidden:
+                surface.blit(art.image(card, rect.size), rect)
+        self.draw_bonuses(surface)
+
+    def draw_bonuses(self, surface: pygame.Surface) -> None:
+        """Adjacency bonuses (R-BOARD-2): an arrow out of the slot toward its neighbour and the ×mult, over the cards."""
         bonus_face = font(max(10, self.cell // 9), bold=True)
         for i, slot in enumerate(self.layout.slots):
             if slot.bonus is None:
@@ -159,15 +172,6 @@ class BoardGeometry:
             pygame.draw.line(surface, BONUS_COLOUR, start, end, 3)
             text = bonus_face.render(f"×{slot.bonus.mult:g}", True, BONUS_COLOUR)
             surface.blit(text, text.get_rect(center=(end[0] + dy * 16 + dx * 4, end[1] - dx * 10 + dy * 4)))
-
-    def draw_slots(self, surface: pygame.Surface, cards: list[str | None], art: CardArt, hidden: int | None = None) -> None:
-        """Empty slots as sockets, filled ones with their card (`hidden`: the slot whose card is being dragged)."""
-        for i, rect in enumerate(self.slots):
-            pygame.draw.rect(surface, SLOT_FILL, rect, border_radius=8)
-            pygame.draw.rect(surface, SLOT_EDGE, rect, 2, border_radius=8)
-            card = cards[i] if i < len(cards) else None
-            if card is not None and i != hidden:
-                surface.blit(art.image(card, rect.size), rect)
 
 
 def _arrow(surface: pygame.Surface, a: pygame.Rect, b: pygame.Rect, colour: tuple[int, int, int]) -> None:

@@ -1,15 +1,28 @@
 """The arena's HUD (DESIGN §7): HP and ward, the mana bar (R-MANA-9), wave
-and timer, currency, the charge ring (R-MOVE-3, driven by its event), toasts.
+and timer, currency, the charge ring (R-MOVE-3, driven by its event), toasts,
+the boss bar, spawn markers (R-WAVE-1) and damage numbers.
+
+Damage numbers come from the core's ENEMY_HIT events (the frame's biggest
+hits, a fixed few per frame, never one per entity) and live in a small ring
+of `MAX_DAMAGE_NUMBERS`; their text images are cached by value. Until bosses
+arrive, the boss bar follows the toughest elite on the field (elites stand
+in for bosses on waves 8, 10 and 20).
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
+import numpy.typing as npt
 import pygame
 
+from artificer import _core
 from artificer.engine.frame import FrameBuffers
+from artificer.game.waves import SpawnMarker
+from artificer.ui.fonts import font
 from artificer.ui.i18n import tr
 
 HP_COLOUR = (213, 94, 0)
@@ -17,6 +30,15 @@ WARD_COLOUR = (200, 200, 230)
 MANA_COLOUR = (86, 140, 233)
 TEXT = (235, 235, 245)
 PANEL = (0, 0, 0, 150)
+BOSS_COLOUR = (204, 121, 167)
+MARKER_COLOUR = (255, 80, 60)
+DAMAGE_COLOUR = (245, 245, 250)
+LETHAL_COLOUR = (240, 228, 66)
+#: i18n keys built from data: enemy names are `enemy.<id>.name`.
+I18N_DYNAMIC_PREFIXES = ("enemy.",)
+MAX_DAMAGE_NUMBERS = 48
+DAMAGE_NUMBER_SECONDS = 0.7
+DAMAGE_NUMBER_RISE = 36.0  # px over its life
 
 
 @dataclass
@@ -30,6 +52,15 @@ class HudState:
     #: Seconds from the ring showing to full (R-MOVE-3; set from the data).
     charge_span: float = 1.0
     toasts: list[tuple[str, float]] = field(default_factory=list)
+    show_damage_numbers: bool = True
+    #: (world x, world y, damage, killing blow, age in s), newest last.
+    damage_numbers: list[tuple[float, float, float, bool, float]] = field(default_factory=list)
+    #: Spawns announced but not landed yet (R-WAVE-1), from the wave director.
+    markers: Sequence[SpawnMarker] = ()
+    #: Seconds into the wave, for the markers' countdown.
+    wave_time: float = 0.0
+    #: Enemy kind → (name, base HP), for the boss bar's label and choice.
+    roster: Sequence[tuple[str, float]] = ()
 
     def toast(self, text: str, seconds: float = 2.5) -> None:
         self.toasts.append((text, seconds))
@@ -37,15 +68,34 @@ class HudState:
     def tick(self, dt: float) -> None:
         self.toasts = [(t, s - dt) for t, s in self.toasts if s - dt > 0]
         self.charge_since += dt
+        self.damage_numbers = [(x, y, v, k, age + dt) for x, y, v, k, age in self.damage_numbers if age + dt < DAMAGE_NUMBER_SECONDS]
+
+    def add_hits(self, hits: npt.NDArray[np.float64]) -> None:
+        """ENEMY_HIT event rows (kind, a, b, x, y, value) become floating numbers (oldest dropped first)."""
+        if not self.show_damage_numbers or not len(hits):
+            return
+        fresh = [(float(r[3]), float(r[4]), float(r[5]), r[2] > 0, 0.0) for r in hits[:MAX_DAMAGE_NUMBERS]]
+        self.damage_numbers = (self.damage_numbers + fresh)[-MAX_DAMAGE_NUMBERS:]
 
 
 class Hud:
-    def __init__(self, font: pygame.font.Font, small: pygame.font.Font, crystal: pygame.Surface) -> None:
-        self.font = font
-        self.small = small
+    def __init__(self, crystal: pygame.Surface) -> None:
+        self.font = font(24, bold=True)
+        self.small = font(17)
         self.crystal = crystal
+        self._numbers: dict[tuple[int, bool], pygame.Surface] = {}
 
-    def draw(self, surface: pygame.Surface, buffers: FrameBuffers, state: HudState, player_screen: tuple[float, float]) -> None:
+    def draw(
+        self,
+        surface: pygame.Surface,
+        buffers: FrameBuffers,
+        state: HudState,
+        player_screen: tuple[float, float],
+        camera_offset: tuple[float, float] = (0.0, 0.0),
+    ) -> None:
+        self._markers(surface, state, camera_offset)
+        self._damage_numbers(surface, state, camera_offset)
+        self._boss_bar(surface, buffers, state)
         w, _ = surface.get_size()
         hp, hp_max = buffers.player_value("hp"), max(1.0, buffers.player_value("hp_max"))
         mana, mana_max = buffers.player_value("mana"), max(1.0, buffers.player_value("mana_max"))
@@ -58,7 +108,7 @@ class Hud:
             self._bar(surface, (22, 20, 280, 4), min(1.0, ward / hp_max), WARD_COLOUR, None)
         self._bar(surface, (22, 46, 280, 14), mana / mana_max, MANA_COLOUR, f"{mana:.0f} / {mana_max:.0f}")
         wave = self.font.render(tr("ui.hud.wave_timer", wave=state.wave, seconds=max(0.0, state.seconds_left)), True, TEXT)
-        surface.blit(wave, (w / 2 - wave.get_width() / 2, 14))
+        surface.blit(wave, (w / 2 - wave.get_width() / 2, 10))
         gold = self.font.render(str(state.currency), True, (120, 220, 255))
         surface.blit(gold, (w - gold.get_width() - 18, 14))
         surface.blit(self.crystal, (w - gold.get_width() - 24 - self.crystal.get_width(), 16))
@@ -66,6 +116,63 @@ class Hud:
         for i, (text, _) in enumerate(state.toasts[-3:]):
             img = self.small.render(text, True, TEXT)
             surface.blit(img, (w / 2 - img.get_width() / 2, 48 + 22 * i))
+
+    def _markers(self, surface: pygame.Surface, state: HudState, offset: tuple[float, float]) -> None:
+        """R-WAVE-1: a pulsing ring where a group will land, closing in as the second runs out."""
+        ox, oy = offset
+        for marker in state.markers:
+            left = max(0.0, marker.lands_at - state.wave_time)
+            x, y = marker.x + ox, marker.y + oy
+            radius = 14 + 10 * math.sqrt(marker.count) * (0.4 + 0.6 * min(1.0, left))
+            colour = (255, 215, 0) if marker.elite else MARKER_COLOUR
+            pygame.draw.circle(surface, colour, (x, y), radius, 2)
+            arm = radius * 0.45
+            pygame.draw.line(surface, colour, (x - arm, y - arm), (x + arm, y + arm), 3)
+            pygame.draw.line(surface, colour, (x - arm, y + arm), (x + arm, y - arm), 3)
+
+    def _damage_numbers(self, surface: pygame.Surface, state: HudState, offset: tuple[float, float]) -> None:
+        ox, oy = offset
+        for x, y, value, lethal, age in state.damage_numbers:
+            image = self._number(value, lethal)
+            image.set_alpha(int(255 * (1.0 - age / DAMAGE_NUMBER_SECONDS) ** 0.5))
+            surface.blit(image, image.get_rect(center=(x + ox, y + oy - 10 - DAMAGE_NUMBER_RISE * age / DAMAGE_NUMBER_SECONDS)))
+
+    def _number(self, value: float, lethal: bool) -> pygame.Surface:
+        key = (max(1, round(value)), lethal)
+        image = self._numbers.get(key)
+        if image is None:
+            if len(self._numbers) > 512:
+                self._numbers.clear()
+            face = font(20 if lethal else 15, bold=True)
+            text = face.render(str(key[0]), True, LETHAL_COLOUR if lethal else DAMAGE_COLOUR)
+            shadow = face.render(str(key[0]), True, (0, 0, 0))
+            image = pygame.Surface((text.get_width() + 2, text.get_height() + 2), pygame.SRCALPHA)
+            image.blit(shadow, (2, 2))
+            image.blit(text, (0, 0))
+            self._numbers[key] = image
+        return image
+
+    def _boss_bar(self, surface: pygame.Surface, buffers: FrameBuffers, state: HudState) -> None:
+        """The toughest elite alive (bosses' stand-in): its name and HP across the bottom."""
+        enemies = buffers.enemy_rows()
+        if not len(enemies) or not state.roster:
+            return
+        elites = enemies[(enemies[:, 5].astype(np.int64) & _core.ENEMY_FLAG_ELITE) > 0]
+        if not len(elites):
+            return
+        base_hp = np.array([hp for _, hp in state.roster], dtype=np.float64)
+        kinds = np.clip(elites[:, 2].astype(np.intp), 0, len(base_hp) - 1)
+        toughest = int(np.argmax(base_hp[kinds] * 1000.0 + elites[:, 4]))
+        kind, fraction = int(kinds[toughest]), float(elites[toughest, 4])
+        w, h = surface.get_size()
+        bar = pygame.Rect(w // 4, h - 44, w // 2, 16)
+        self._bar(surface, (bar.x, bar.y, bar.width, bar.height), fraction, BOSS_COLOUR, None)
+        pygame.draw.rect(surface, (250, 230, 250), bar, 1, border_radius=3)
+        label = tr("ui.hud.elite", name=state.roster[kind][0])
+        if len(elites) > 1:
+            label = tr("ui.hud.elites", name=state.roster[kind][0], count=len(elites))
+        text = self.small.render(label, True, TEXT)
+        surface.blit(text, text.get_rect(midbottom=(bar.centerx, bar.top - 2)))
 
     def _bar(self, surface: pygame.Surface, rect: tuple[int, int, int, int], fraction: float, colour: tuple[int, int, int], label: str | None) -> None:
         x, y, w, h = rect

@@ -9,6 +9,17 @@ crash; in strict mode (tests) any missing key raises `KeyError`, including a
 key present in English but missing from the chosen language's own file.
 The content loader (`artificer check-content`) validates the key format and
 that the English file has every key the content names.
+
+The four languages (zh_CN, en, ko, ja) hold exactly the same keys, and every
+key is used: named by the content, written as a string literal in the code,
+or built at run time under a declared prefix (tests/test_i18n_coverage.py).
+A module that builds keys, e.g. `tr(f"ui.lab.warning.{code}")`, declares
+their prefixes at module level, as a literal tuple the test reads with `ast`:
+
+    I18N_DYNAMIC_PREFIXES: tuple[str, ...] = ("ui.lab.warning.",)
+
+Each prefix ends with "." and must match some key; declare the narrowest one,
+since every key under it counts as used.
 """
 
 from __future__ import annotations

@@ -1,14 +1,35 @@
-"""`artificer play`: the window — title, then runs in the arena."""
+"""`artificer play`: the window, and how its scenes hand over during a run.
+
+The flow: title → New run → the lab before wave 1 → the arena. After each
+cleared wave the arena calls `intermission`, which pushes the shop (the lab
+one click away from it); when the player goes on, the shop (and the lab, if
+open) pop and the arena resumes with the next wave. Death, abandoning or
+the last wave show the summary, which returns to the title.
+
+`play()` loads the settings first (a corrupt file is set aside and the
+title says so), sets the language, and builds the `Session` (settings,
+controls, sound bank) once the window exists.
+"""
 
 from __future__ import annotations
 
+import logging
 import secrets
+from collections.abc import Callable
 
 from artificer.content import Content, load_content
+from artificer.game.run import Run
+from artificer.ui import i18n
+from artificer.ui import settings as settings_file
 from artificer.ui.app import App
+from artificer.ui.controls import Controls
 from artificer.ui.scene import SceneStack
-from artificer.ui.scenes.arena import ArenaScene
+from artificer.ui.scenes.arena import ArenaScene, Intermission
+from artificer.ui.scenes.lab import LabScene
+from artificer.ui.scenes.shop import ShopScene
 from artificer.ui.scenes.title import TitleScene
+from artificer.ui.session import Session
+from artificer.ui.sound import SoundBank
 
 
 def _back_to_title(stack: SceneStack) -> None:
@@ -19,14 +40,66 @@ def _back_to_title(stack: SceneStack) -> None:
         stack.pop()
 
 
-def title_scene(content: Content) -> TitleScene:
-    def new_run(stack: SceneStack) -> None:
-        stack.push(ArenaScene(content, seed=secrets.randbits(32), on_quit=_back_to_title))
+def _pop(count: int) -> Callable[[SceneStack], None]:
+    def pop(stack: SceneStack) -> None:
+        for _ in range(count):
+            stack.pop()
 
-    return TitleScene(on_new_run=new_run)
+    return pop
+
+
+def intermission(session: Session | None) -> Intermission:
+    """Between waves: the shop, with the lab one click away (R-SHOP-1, R-LAB-1)."""
+
+    def between_waves(stack: SceneStack, run: Run, next_wave: int) -> None:
+        def open_lab(stack: SceneStack) -> None:
+            # From the shop's lab, Start wave leaves the lab and the shop; Back returns to the shop.
+            stack.push(LabScene(run, next_wave, on_start_wave=_pop(2), on_back=_pop(1), session=session))
+
+        stack.push(ShopScene(run, next_wave, on_open_lab=open_lab, on_next_wave=_pop(1)))
+
+    return between_waves
+
+
+def new_run(content: Content, stack: SceneStack, seed: int | None = None, session: Session | None = None) -> Run:
+    """A new run: the lab before wave 1; Start wave swaps the lab for the arena."""
+    run = Run(content, secrets.randbits(32) if seed is None else seed)
+
+    def start(stack: SceneStack) -> None:
+        stack.replace(ArenaScene(content, run=run, on_quit=_back_to_title, intermission=intermission(session), session=session))
+
+    stack.push(LabScene(run, 1, on_start_wave=start, on_back=_pop(1), session=session))
+    return run
+
+
+def title_scene(content: Content, session: Session | None = None, notices: tuple[str, ...] = ()) -> TitleScene:
+    session = session if session is not None else Session.default()
+
+    def on_new_run(stack: SceneStack) -> None:
+        new_run(content, stack, session=session)
+
+    return TitleScene(
+        on_new_run=on_new_run,
+        settings=session.settings,
+        sound_bank=session.sound,
+        controls=session.controls,
+        notices=notices,
+    )
 
 
 def play(max_frames: int | None = None) -> int:
     """Opens the game's window; returns the frames rendered."""
     content = load_content()
-    return App(lambda: title_scene(content)).run(max_frames)
+    loaded = settings_file.load()  # a corrupt file → settings.json.corrupt and defaults
+    settings = loaded.settings
+    if loaded.problem:
+        logging.getLogger(__name__).warning("%s", loaded.problem)
+    i18n.set_language(settings.language.value)
+
+    def first_scene() -> TitleScene:
+        # After pygame.init() and the window: the mixer and the gamepads exist now.
+        session = Session(settings, Controls(settings), SoundBank(settings))
+        notice = loaded.notice()
+        return title_scene(content, session, (notice,) if notice else ())
+
+    return App(first_scene, settings=settings).run(max_frames)

@@ -1,7 +1,8 @@
 """The arena (DESIGN §7, R-LOOP-2): waves of a run played with the keyboard
-(WASD / arrows to move, Space to dash; the wand fires by itself at the
-nearest enemy), drawn from the frame buffers, with the HUD; Esc or losing
-focus pauses. After a cleared wave, a short breather shows the result, then
+or a gamepad through the session's `Controls` (WASD / arrows / stick to
+move, Space / A to dash — rebindable; the wand fires by itself at the
+nearest enemy), drawn from the frame buffers, with the HUD and sound
+effects from the frame's events; the pause action or losing focus pauses. After a cleared wave, a short breather shows the result, then
 the `intermission(stack, run, next_wave)` callback pushes the scenes between
 waves (the shop and its lab); when they pop, the arena resumes with the next
 wave. Death or the last wave shows the run summary.
@@ -20,18 +21,23 @@ from artificer.engine import EventKind
 from artificer.engine import events as ev
 from artificer.game.run import Run, WaveInProgress
 from artificer.ui.atlas import Atlas
+from artificer.ui.fonts import font
 from artificer.ui.hud import Hud, HudState
 from artificer.ui.i18n import tr
 from artificer.ui.render import ArenaRenderer, Camera
 from artificer.ui.scene import Scene, SceneStack
+from artificer.ui.session import Session
+from artificer.ui.settings import Action, Context
 from artificer.ui.scenes.summary import SummaryScene
 
-MOVE_KEYS = {
-    pygame.K_a: (-1, 0), pygame.K_LEFT: (-1, 0), pygame.K_d: (1, 0), pygame.K_RIGHT: (1, 0),
-    pygame.K_w: (0, -1), pygame.K_UP: (0, -1), pygame.K_s: (0, 1), pygame.K_DOWN: (0, 1),
-}  # fmt: skip
-DASH_KEYS = (pygame.K_SPACE,)
 BREATHER_SECONDS = 2.0
+#: Sound effect per event kind (the bank rate-limits each, so a frame of 1,000 hits plays one).
+EVENT_SOUNDS = (
+    (EventKind.CAST_FIRED, "cast"),
+    (EventKind.ENEMY_HIT, "hit"),
+    (EventKind.ENEMY_KILLED, "kill"),
+    (EventKind.CURRENCY_PICKED, "pickup"),
+)
 
 
 Intermission = Callable[[SceneStack, Run, int], None]
@@ -47,23 +53,25 @@ class ArenaScene(Scene):
         run: Run | None = None,
         intermission: Intermission | None = None,
         first_wave: int = 1,
+        session: Session | None = None,
     ) -> None:
         """Plays `run` (a new one from `seed` if None) from `first_wave`; `intermission(stack, run,
         next_wave)` pushes the between-waves scenes (None: the next wave follows the breather)."""
         self.content = content
+        self.session = session if session is not None else Session.default()
         self.run = run if run is not None else Run(content, seed)
         self.on_quit = on_quit
         self.intermission = intermission
         self.between_waves = False
         self.number = first_wave
         self.wave: WaveInProgress | None = None
-        self.hud_state = HudState()
+        self.hud_state = HudState(show_damage_numbers=self.session.settings.damage_numbers)
+        self.hud_state.roster = [(tr(f"enemy.{e.id}.name"), e.hp) for e in content.enemies]
         charges = [s.action.charge.still_seconds for s in content.spells if s.action is not None and s.action.charge]
         if charges:
             self.hud_state.charge_span = max(0.0, min(charges) - content.balance.vm.charge_ring_delay)
         self.breather = 0.0
         self.dash_pressed = False
-        self.held: set[int] = set()
         self.stack: SceneStack | None = None
         self.renderer: ArenaRenderer | None = None
         self.camera: Camera | None = None
@@ -79,7 +87,7 @@ class ArenaScene(Scene):
         self.renderer = ArenaRenderer(atlas, arena)
         self.camera = Camera(size)
         self.camera.follow(arena[0] / 2, arena[1] / 2, snap=True)
-        self.hud = Hud(pygame.font.Font(None, 30), pygame.font.Font(None, 22), atlas.crystal)
+        self.hud = Hud(atlas.crystal)
         self._start_wave()
 
     def on_resume(self) -> None:
@@ -94,24 +102,19 @@ class ArenaScene(Scene):
         self._start_wave()
 
     def on_focus_lost(self) -> None:
+        self.session.controls.release_all()
         self._pause()
 
     # ---- input -------------------------------------------------------------
     def handle_event(self, event: pygame.event.Event) -> pygame.event.Event | None:
-        if event.type == pygame.KEYDOWN:
-            if event.key == pygame.K_ESCAPE:
-                self._pause()
-                return None
-            if event.key in DASH_KEYS:
-                self.dash_pressed = True
-                return None
-            if event.key in MOVE_KEYS:
-                self.held.add(event.key)
-                return None
-        if event.type == pygame.KEYUP and event.key in MOVE_KEYS:
-            self.held.discard(event.key)
-            return None
-        return event
+        action = self.session.controls.handle(event, Context.GAMEPLAY)
+        if action == Action.PAUSE:
+            self._pause()
+        elif action == Action.DASH:
+            self.dash_pressed = True
+        elif action is None and event.type not in (pygame.KEYUP, pygame.JOYAXISMOTION, pygame.CONTROLLERAXISMOTION):
+            return event
+        return None
 
     # ---- simulation --------------------------------------------------------
     def update(self, dt: float) -> None:
@@ -126,9 +129,8 @@ class ArenaScene(Scene):
                     self._start_wave()
             return
         sim = self.run.sim
-        mx = sum(MOVE_KEYS[k][0] for k in self.held)
-        my = sum(MOVE_KEYS[k][1] for k in self.held)
-        sim.input.move(float(mx), float(my))
+        self.hud_state.show_damage_numbers = self.session.settings.damage_numbers
+        sim.input.move(*self.session.controls.movement())
         if self.dash_pressed:
             sim.input.dash()
             self.dash_pressed = False
@@ -136,6 +138,8 @@ class ArenaScene(Scene):
         self._react(sim.buffers.event_rows())
         self.hud_state.tick(dt)
         self.hud_state.seconds_left = self.wave.seconds_left
+        self.hud_state.markers = self.wave.director.pending
+        self.hud_state.wave_time = self.wave.stats.frames / sim.tick_hz
         assert self.camera is not None
         self.camera.follow(sim.buffers.player_value("x"), sim.buffers.player_value("y"))
         if self.wave.over:
@@ -143,10 +147,17 @@ class ArenaScene(Scene):
 
     def _react(self, events: npt.NDArray[np.float64]) -> None:
         self.hud_state.currency = self.run.currency + (self.wave.stats.currency if self.wave else 0)
+        self.hud_state.add_hits(events[events[:, 0] == EventKind.ENEMY_HIT])
         charge = events[events[:, 0] == EventKind.CHARGE_STATE_CHANGED]
         if len(charge):
             self.hud_state.charge = int(charge[-1][1])
             self.hud_state.charge_since = 0.0
+            if self.hud_state.charge == 2:
+                self.session.play("charge_full")
+        kinds = events[:, 0]
+        for kind, sound in EVENT_SOUNDS:
+            if np.any(kinds == kind):
+                self.session.play(sound)
         out_of_mana = tr("ui.arena.out_of_mana")
         if ev.count(events, EventKind.CAST_ABANDONED) and not any(t == out_of_mana for t, _ in self.hud_state.toasts):
             self.hud_state.toast(tr("ui.arena.out_of_mana"))
@@ -155,12 +166,14 @@ class ArenaScene(Scene):
         self.wave = self.run.start_wave(self.number)
         self.hud_state.wave = self.number
         self.hud_state.toast(tr("ui.arena.wave", wave=self.number))
+        self.session.play("wave_start")
 
     def _end_wave(self) -> None:
         assert self.wave is not None and self.stack is not None
         stats = self.wave.finish()
         died = self.wave.died
         self.wave = None
+        self.session.play("wave_end")
         if died or self.number >= len(self.content.waves):
             self.stack.push(SummaryScene(self.run, died, self.on_quit))
             return
@@ -181,11 +194,12 @@ class ArenaScene(Scene):
         self.renderer.draw(surface, buffers, self.camera)
         ox, oy = self.camera.offset
         at = (buffers.player_value("x") + ox, buffers.player_value("y") + oy)
-        self.hud.draw(surface, buffers, self.hud_state, at)
+        self.hud.draw(surface, buffers, self.hud_state, at, (ox, oy))
 
 
 class PauseScene(Scene):
-    """Esc / focus loss (DESIGN §7): resume, or abandon the run."""
+    """Pause (DESIGN §7): resume, settings, or abandon the run (kept last in the list).
+    Keyboard, gamepad (through the session's controls) and mouse."""
 
     transparent = True
 
@@ -193,36 +207,60 @@ class PauseScene(Scene):
         self.arena = arena
         self.on_quit = on_quit
         self.choice = 0
-        self.options = (tr("ui.pause.resume"), tr("ui.pause.abandon"))
+        self.keys = ("ui.pause.resume", "ui.pause.settings", "ui.pause.abandon")
+        self.rects: list[pygame.Rect] = []
         self.stack: SceneStack | None = None
 
     def on_enter(self, stack: SceneStack) -> None:
         self.stack = stack
-        self.font = pygame.font.Font(None, 48)
 
     def handle_event(self, event: pygame.event.Event) -> pygame.event.Event | None:
-        if event.type != pygame.KEYDOWN or self.stack is None:
+        if self.stack is None:
             return event
-        if event.key == pygame.K_ESCAPE:
+        if event.type in (pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN):
+            hit = next((i for i, r in enumerate(self.rects) if r.collidepoint(event.pos)), None)
+            if hit is not None:
+                self.choice = hit
+                if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+                    self.activate(hit)
+            return None
+        action = self.arena.session.controls.handle(event, Context.MENU)
+        if action in (Action.BACK, Action.PAUSE):
             self.stack.pop()
-        elif event.key in (pygame.K_UP, pygame.K_w, pygame.K_DOWN, pygame.K_s):
-            self.choice = 1 - self.choice
-        elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
-            if self.choice == 0:
-                self.stack.pop()
-            else:
-                self.stack.pop()
-                self.stack.push(SummaryScene(self.arena.run, True, self.on_quit, abandoned=True))
+        elif action == Action.MOVE_UP:
+            self.choice = (self.choice - 1) % len(self.keys)
+        elif action == Action.MOVE_DOWN:
+            self.choice = (self.choice + 1) % len(self.keys)
+        elif action == Action.CONFIRM or (event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER)):
+            self.activate(self.choice)
         return None
+
+    def activate(self, index: int) -> None:
+        assert self.stack is not None
+        key = self.keys[index]
+        if key == "ui.pause.resume":
+            self.stack.pop()
+        elif key == "ui.pause.settings":
+            from artificer.ui.scenes.settings import SettingsScene
+
+            session = self.arena.session
+            self.stack.push(SettingsScene(session.settings, sound_bank=session.sound, controls=session.controls))
+        else:
+            self.stack.pop()
+            self.stack.push(SummaryScene(self.arena.run, True, self.on_quit, abandoned=True))
 
     def draw(self, surface: pygame.Surface, alpha: float) -> None:
         shade = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
         shade.fill((0, 0, 0, 150))
         surface.blit(shade, (0, 0))
         w, h = surface.get_size()
-        title = self.font.render(tr("ui.pause.title"), True, (240, 240, 250))
-        surface.blit(title, (w / 2 - title.get_width() / 2, h / 2 - 120))
-        for i, text in enumerate(self.options):
+        title = font(52, bold=True).render(tr("ui.pause.title"), True, (240, 240, 250))
+        surface.blit(title, title.get_rect(center=(w // 2, h // 2 - 130)))
+        face = font(34)
+        self.rects = []
+        for i, key in enumerate(self.keys):
             colour = (255, 215, 0) if i == self.choice else (200, 200, 210)
-            img = self.font.render(text, True, colour)
-            surface.blit(img, (w / 2 - img.get_width() / 2, h / 2 - 30 + 60 * i))
+            img = face.render(tr(key), True, colour)
+            rect = img.get_rect(center=(w // 2, h // 2 - 30 + 62 * i))
+            self.rects.append(rect.inflate(60, 16))
+            surface.blit(img, rect)

@@ -27,6 +27,8 @@ from artificer.ui.cards import CardArt, BoardGeometry, MANA_TEXT, CPU_TEXT
 from artificer.ui.fonts import font
 from artificer.ui.i18n import tr
 from artificer.ui.scene import Scene, SceneStack
+from artificer.ui.session import Session
+from artificer.ui.settings import Action, Context
 from artificer.ui.widgets import Button, Toasts, panel, tooltip
 
 StackCallback = Callable[[SceneStack], None]
@@ -41,6 +43,7 @@ WARN = (240, 200, 90)
 CPU_BAR = (0, 158, 115)
 CPU_RED = (213, 60, 40)
 BACKPACK_COLUMNS = 4
+GAMEPAD_EVENTS = (pygame.CONTROLLERBUTTONDOWN, pygame.CONTROLLERBUTTONUP, pygame.CONTROLLERDEVICEADDED, pygame.CONTROLLERDEVICEREMOVED)
 # R-VM-9 shows the CPU bar red from this share of the limit on.
 CPU_WARNING_SHARE = 0.8
 #: i18n keys built from data: one per compile warning code and per entry point.
@@ -57,6 +60,7 @@ class LabScene(Scene):
         on_start_wave: StackCallback | None = None,
         on_back: StackCallback | None = None,
         on_test: StackCallback | None = None,
+        session: Session | None = None,
     ) -> None:
         """`on_start_wave(stack)` starts wave `wave`; `on_back(stack)` leaves (None: no Back);
         `on_test(stack)` opens the training range (None: the default `TrainingScene`)."""
@@ -65,6 +69,7 @@ class LabScene(Scene):
         self.on_start_wave = on_start_wave
         self.on_back = on_back
         self.on_test = on_test
+        self.session = session
         self.diagnostics: dict[str, Any] = run.rearm()
         self.toasts = Toasts()
         self.stack: SceneStack | None = None
@@ -116,6 +121,14 @@ class LabScene(Scene):
 
     # ---- input ---------------------------------------------------------------
     def handle_event(self, event: pygame.event.Event) -> pygame.event.Event | None:
+        if self.session is not None and event.type in GAMEPAD_EVENTS:
+            # A gamepad: A starts the wave, B goes back (cards are dragged with the mouse).
+            action = self.session.controls.handle(event, Context.MENU)
+            if action == Action.CONFIRM:
+                self.start_wave()
+            elif action == Action.BACK and self.on_back is not None and self.stack is not None:
+                self.on_back(self.stack)
+            return None
         if event.type == pygame.KEYDOWN:
             if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
                 self.start_wave()
@@ -217,7 +230,7 @@ class LabScene(Scene):
         top = 78
         left_w = int(w * 0.33)
         self.backpack_rect = pygame.Rect(margin, top, left_w, h - top - 96)
-        self.board_rect = pygame.Rect(self.backpack_rect.right + margin, top, w - left_w - 3 * margin, int((h - top - 96) * 0.62))
+        self.board_rect = pygame.Rect(self.backpack_rect.right + margin, top, w - left_w - 3 * margin, int((h - top - 96) * 0.7))
         self.diag_rect = pygame.Rect(self.board_rect.x, self.board_rect.bottom + 12, self.board_rect.width, h - 96 - self.board_rect.bottom - 12)
         inner = self.backpack_rect.inflate(-24, -56)
         inner.y = self.backpack_rect.y + 40

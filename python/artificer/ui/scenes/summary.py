@@ -1,37 +1,381 @@
-"""The run summary (R-END-1): what the run reached and fought.
+"""The run summary (R-END-1, R-SAVE-1): the run's end, frozen, shown and kept as a picture.
 
-This module owns `SummaryScene`, shown when the player dies, abandons or
-clears the last wave. Enter, Space or Esc leaves through `on_quit(stack)`.
+This module owns:
+
+- `RunSnapshot`: the run's numbers frozen the moment it ends — the outcome
+  (fell / abandoned / victory), highest wave, total damage, biggest hit,
+  kills, time played, gold — and the build (the active core and its cards).
+  A wave still in progress (an abandoned run) counts too.
+- `draw_summary`: the screen itself — the outcome as a glowing title, six
+  stat tiles, and the build snapshot: the active core's board as its 2D
+  grid of slots with routes, entry tags and cards drawn the way the lab
+  draws them (`artificer.ui.cards`).
+- `save_run_image`: the picture written atomically as
+  `<data dir>/runs/YYYY-MM-DD_run_N.png` (N: the next free number that day).
+- `SummaryScene`: on entering it freezes the snapshot, saves the picture
+  and shows where; Enter, Space or Esc leaves through `on_quit(stack)`.
 """
 
 from __future__ import annotations
 
-from typing import Callable
+import io
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date
+from enum import StrEnum
+from pathlib import Path
 
 import pygame
 
-from artificer.game.run import Run
+from artificer import storage
+from artificer.content import Content
+from artificer.game.run import Run, WaveInProgress, WaveStats
+from artificer.ui.cards import BoardGeometry, CardArt
+from artificer.ui.fonts import font
 from artificer.ui.i18n import tr
 from artificer.ui.scene import Scene, SceneStack
+from artificer.ui.widgets import panel
+
+RUNS_DIR_NAME = "runs"
+RUN_IMAGE_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})_run_(\d+)\.png$")
+DEFAULT_SIZE = (1280, 720)
+LEAVE_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_ESCAPE, pygame.K_SPACE)
+
+TEXT = (236, 232, 250)
+DIM = (160, 154, 196)
+FAINT = (110, 104, 140)
+WARN = (255, 150, 110)
+CRYSTAL = (120, 220, 255)
+
+
+class Outcome(StrEnum):
+    """How the run ended (R-END-1 death, an abandon from the pause menu, R-END-2 the last wave cleared)."""
+
+    FELL = "fell"
+    ABANDONED = "abandoned"
+    VICTORY = "victory"
+
+
+@dataclass(frozen=True)
+class Palette:
+    """An outcome's colours: the title, its glow, and the sky behind it."""
+
+    title: tuple[int, int, int]
+    glow: tuple[int, int, int]
+    sky_top: tuple[int, int, int]
+    sky_bottom: tuple[int, int, int]
+
+
+PALETTES = {
+    Outcome.FELL: Palette((255, 138, 112), (200, 40, 50), (44, 14, 30), (8, 5, 14)),
+    Outcome.ABANDONED: Palette((206, 210, 236), (96, 104, 180), (24, 24, 44), (7, 6, 14)),
+    Outcome.VICTORY: Palette((246, 218, 140), (230, 150, 40), (40, 28, 58), (8, 6, 16)),
+}
+
+OUTCOME_TITLES = {
+    Outcome.FELL: "ui.summary.fell",
+    Outcome.ABANDONED: "ui.summary.abandoned",
+    Outcome.VICTORY: "ui.summary.victory",
+}
+
+# (i18n key of the label, accent colour) per stat tile, in reading order.
+STAT_TILES = (
+    ("ui.summary.stat.highest_wave", (242, 214, 140)),
+    ("ui.summary.stat.damage", (230, 159, 0)),
+    ("ui.summary.stat.biggest_hit", (255, 120, 80)),
+    ("ui.summary.stat.kills", (204, 121, 167)),
+    ("ui.summary.stat.time", (86, 180, 233)),
+    ("ui.summary.stat.gold", CRYSTAL),
+)
+
+
+@dataclass(frozen=True)
+class RunSnapshot:
+    """A run's numbers and build, frozen when it ends (R-END-1)."""
+
+    outcome: Outcome
+    highest_wave: int
+    waves_total: int
+    total_damage: float
+    biggest_hit: float
+    kills: int
+    seconds: float
+    gold: int
+    core: str
+    cards: tuple[str | None, ...]
+    seed: int
+    day: date
+
+    @classmethod
+    def of(cls, run: Run, outcome: Outcome, in_progress: WaveStats | None = None, day: date | None = None) -> RunSnapshot:
+        """Freeze `run`; `in_progress` is a wave that never finished (an abandon), counted as played."""
+        unfinished = in_progress if in_progress is not None and all(s is not in_progress for s in run.waves) else None
+        waves = [*run.waves, *([unfinished] if unfinished is not None else [])]
+        core, cards = run.loadout.wand()
+        return cls(
+            outcome=outcome,
+            highest_wave=max((stats.wave for stats in waves), default=0),
+            waves_total=len(run.content.waves),
+            total_damage=sum(stats.damage_dealt for stats in waves),
+            biggest_hit=max((stats.biggest_hit for stats in waves), default=0.0),
+            kills=sum(stats.kills for stats in waves),
+            seconds=sum(stats.frames for stats in waves) / run.sim.tick_hz,
+            # The crystals of an unfinished wave were picked up too: the HUD counted them.
+            gold=run.currency + (unfinished.currency if unfinished is not None else 0),
+            core=core,
+            cards=tuple(cards),
+            seed=run.seed,
+            day=day or date.today(),
+        )
+
+    def values(self) -> tuple[str, ...]:
+        """The six stat values as shown, in `STAT_TILES` order."""
+        return (
+            str(self.highest_wave),
+            f"{self.total_damage:,.0f}",
+            f"{self.biggest_hit:,.0f}",
+            f"{self.kills:,}",
+            format_duration(self.seconds),
+            f"{self.gold:,}",
+        )
+
+
+def format_duration(seconds: float) -> str:
+    """`m:ss`, or `h:mm:ss` from an hour on (digits read the same in every language)."""
+    whole = int(seconds)
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"
+
+
+# --- the picture on disk (R-SAVE-1) ---------------------------------------------------
+
+
+def runs_dir() -> Path:
+    """Where run summaries are kept: `<user data dir>/runs`."""
+    return storage.data_dir() / RUNS_DIR_NAME
+
+
+def next_run_image_path(directory: Path, day: date) -> Path:
+    """`YYYY-MM-DD_run_N.png` in `directory`, N one past the highest of that day (1 for the first)."""
+    stamp = day.isoformat()
+    taken = [
+        int(match.group(2))
+        for path in directory.glob(f"{stamp}_run_*.png")
+        if (match := RUN_IMAGE_NAME.match(path.name)) is not None and match.group(1) == stamp
+    ]
+    return directory / f"{stamp}_run_{max(taken, default=0) + 1}.png"
+
+
+def save_run_image(image: pygame.Surface, directory: Path | None = None, day: date | None = None) -> Path:
+    """Encode `image` as PNG and write it atomically as the day's next run picture; return its path."""
+    directory = directory if directory is not None else runs_dir()
+    directory.mkdir(parents=True, exist_ok=True)
+    encoded = io.BytesIO()
+    pygame.image.save(image, encoded, "png")
+    path = next_run_image_path(directory, day or date.today())
+    storage.write_atomic(path, encoded.getvalue())
+    return path
+
+
+# --- drawing ----------------------------------------------------------------------------
+
+
+def _gradient(size: tuple[int, int], top: tuple[int, int, int], bottom: tuple[int, int, int]) -> pygame.Surface:
+    # A 1×2 surface smoothscaled to the screen: a smooth gradient with no per-row loop.
+    seed = pygame.Surface((1, 2))
+    seed.set_at((0, 0), top)
+    seed.set_at((0, 1), bottom)
+    return pygame.transform.smoothscale(seed, size)
+
+
+def _glowing_title(text: str, size: int, palette: Palette) -> pygame.Surface:
+    face = font(size, bold=True)
+    letters = face.render(text, True, palette.title)
+    pad = size // 2
+    image = pygame.Surface((letters.get_width() + 2 * pad, letters.get_height() + 2 * pad), pygame.SRCALPHA)
+    glow = face.render(text, True, palette.glow)
+    image.blit(glow, (pad, pad))
+    image = pygame.transform.gaussian_blur(image, max(2, size // 5))
+    image.blit(letters, (pad, pad))
+    return image
+
+
+def _crystal(surface: pygame.Surface, centre: tuple[int, int], height: int) -> None:
+    cx, cy = centre
+    half_w, half_h = height * 0.42, height * 0.5
+    points = [(cx, cy - half_h), (cx + half_w, cy), (cx, cy + half_h), (cx - half_w, cy)]
+    pygame.draw.polygon(surface, CRYSTAL, points)
+    pygame.draw.polygon(surface, (230, 250, 255), points, 1)
+
+
+def _stat_tiles(surface: pygame.Surface, area: pygame.Rect, snapshot: RunSnapshot, unit: float) -> None:
+    """The six stats as tiles, two columns by three rows."""
+    columns, rows = 2, (len(STAT_TILES) + 1) // 2
+    gap = int(14 * unit)
+    width = (area.width - gap * (columns - 1)) // columns
+    height = (area.height - gap * (rows - 1)) // rows
+    label_face = font(max(11, int(18 * unit)))
+    value_face = font(max(16, int(46 * unit)), bold=True)
+    pad = int(16 * unit)
+    for index, ((key, accent), value) in enumerate(zip(STAT_TILES, snapshot.values(), strict=True)):
+        column, row = index % columns, index // columns
+        tile = pygame.Rect(area.x + column * (width + gap), area.y + row * (height + gap), width, height)
+        panel(surface, tile)
+        pygame.draw.rect(surface, accent, (tile.x + pad, tile.y + int(14 * unit), max(8, int(30 * unit)), 3), border_radius=2)
+        label = label_face.render(tr(key), True, DIM)
+        surface.blit(label, (tile.x + pad, tile.y + int(24 * unit)))
+        number = value_face.render(value, True, accent)
+        top = tile.bottom - number.get_height() - int(12 * unit)
+        if key == "ui.summary.stat.gold":
+            icon = int(24 * unit)
+            _crystal(surface, (tile.x + pad + icon // 2, top + number.get_height() // 2 + int(2 * unit)), icon)
+            surface.blit(number, (tile.x + pad + icon + int(8 * unit), top))
+        else:
+            surface.blit(number, (tile.x + pad, top))
+
+
+def _build(surface: pygame.Surface, area: pygame.Rect, snapshot: RunSnapshot, content: Content, art: CardArt, unit: float) -> None:
+    core = content.core(snapshot.core)
+    filled = sum(card is not None for card in snapshot.cards)
+    panel(surface, area)
+    heading = font(max(13, int(20 * unit)), bold=True).render(tr("ui.summary.build"), True, DIM)
+    surface.blit(heading, (area.x + 16, area.y + int(12 * unit)))
+    name = font(max(13, int(22 * unit)), bold=True).render(tr(core.name_key), True, TEXT)
+    surface.blit(name, (area.x + 28 + heading.get_width(), area.y + int(11 * unit)))
+    slots = font(max(11, int(16 * unit))).render(
+        tr("ui.summary.slots_filled", filled=filled, capacity=len(snapshot.cards)), True, DIM
+    )
+    surface.blit(slots, slots.get_rect(topright=(area.right - 16, area.y + int(15 * unit))))
+    # Room above the cards for the entry tags, and around them for the bonus marks.
+    board_area = pygame.Rect(area.x + 24, area.y + int(72 * unit), area.width - 48, area.height - int(96 * unit))
+    geometry = BoardGeometry.fit(core.layout(), board_area, max_cell=int(150 * unit))
+    geometry.draw_furniture(surface)
+    geometry.draw_slots(surface, list(snapshot.cards), art)
+    empty_face = font(max(10, geometry.cell // 9))
+    for rect, card in zip(geometry.slots, snapshot.cards, strict=False):
+        if card is None:
+            label = empty_face.render(tr("ui.summary.empty_slot"), True, FAINT)
+            surface.blit(label, label.get_rect(center=rect.center))
+
+
+def draw_summary(surface: pygame.Surface, snapshot: RunSnapshot, content: Content, art: CardArt) -> None:
+    """The summary without its footer: outcome, stats, build — the same on screen and in the PNG."""
+    width, height = surface.get_size()
+    unit = min(width / DEFAULT_SIZE[0], height / DEFAULT_SIZE[1])
+    palette = PALETTES[snapshot.outcome]
+    surface.blit(_gradient((width, height), palette.sky_top, palette.sky_bottom), (0, 0))
+    margin = int(56 * unit)
+
+    title = _glowing_title(tr(OUTCOME_TITLES[snapshot.outcome]), max(24, int(60 * unit)), palette)
+    title_rect = title.get_rect(center=(width // 2, int(78 * unit)))
+    surface.blit(title, title_rect)
+    subtitle = font(max(12, int(20 * unit))).render(
+        tr("ui.summary.subtitle", wave=snapshot.highest_wave, waves=snapshot.waves_total), True, DIM
+    )
+    surface.blit(subtitle, subtitle.get_rect(midtop=(width // 2, int(118 * unit))))
+    rule_y = int(152 * unit)
+    for side in (-1, 1):
+        start = width // 2 + side * int(60 * unit)
+        end = width // 2 + side * int(260 * unit)
+        pygame.draw.line(surface, palette.glow, (start, rule_y), (end, rule_y), 1)
+    pygame.draw.circle(surface, palette.title, (width // 2, rule_y), max(2, int(4 * unit)))
+
+    # Stats on the left, the build on the right: a 3-row board gets as much height as a row gets width.
+    top, bottom = int(168 * unit), height - int(86 * unit)
+    stats = pygame.Rect(margin, top, int(420 * unit), bottom - top)
+    _stat_tiles(surface, stats, snapshot, unit)
+    build = pygame.Rect(stats.right + int(20 * unit), top, width - margin - stats.right - int(20 * unit), bottom - top)
+    _build(surface, build, snapshot, content, art, unit)
+
+
+def _fit_path(key: str, path: str, face: pygame.font.Font, width: int) -> str:
+    """`tr(key, path=…)` with the path cut from its start ('…') until the line fits `width`."""
+    shown = path
+    text = tr(key, path=shown)
+    while face.size(text)[0] > width and len(shown) > 8:
+        shown = shown[len(shown) // 8 + 1 :] if len(shown) > 80 else shown[1:]
+        text = tr(key, path="…" + shown)
+    return text
+
+
+def draw_stamp(surface: pygame.Surface, snapshot: RunSnapshot) -> None:
+    """The PNG's footer: the game, the day and the seed, so a shared picture says where it came from."""
+    width, height = surface.get_size()
+    unit = min(width / DEFAULT_SIZE[0], height / DEFAULT_SIZE[1])
+    text = tr("ui.summary.stamp", game=tr("ui.title.game_name"), date=snapshot.day.isoformat(), seed=snapshot.seed)
+    stamp = font(max(11, int(16 * unit))).render(text, True, FAINT)
+    surface.blit(stamp, stamp.get_rect(midbottom=(width // 2, height - int(28 * unit))))
+
+
+# --- the scene ----------------------------------------------------------------------------
+
+
+def _wave_in_progress(stack: SceneStack, run: Run) -> WaveStats | None:
+    """The stats of `run`'s unfinished wave, from the scene below that plays it (an abandon)."""
+    for scene in reversed(stack.scenes):
+        wave = getattr(scene, "wave", None)
+        if isinstance(wave, WaveInProgress) and wave.run is run and all(stats is not wave.stats for stats in run.waves):
+            return wave.stats
+    return None
 
 
 class SummaryScene(Scene):
-    """The run's end (R-END-1): what was reached and fought. Enter leaves."""
+    """The run's end (R-END-1): frozen stats and build, saved as a PNG on entering; Enter leaves."""
 
-    def __init__(self, run: Run, died: bool, on_quit: Callable[[SceneStack], None] | None, abandoned: bool = False) -> None:
+    def __init__(
+        self,
+        run: Run,
+        died: bool,
+        on_quit: Callable[[SceneStack], None] | None,
+        abandoned: bool = False,
+        *,
+        in_progress: WaveStats | None = None,
+        directory: Path | None = None,
+        day: date | None = None,
+    ) -> None:
+        """`in_progress`: an unfinished wave's stats (None: looked for in the scene below).
+        `directory` and `day` name where the PNG goes (default: the user's runs dir, today)."""
         self.run = run
         self.died = died
         self.abandoned = abandoned
         self.on_quit = on_quit
+        self.in_progress = in_progress
+        self.directory = directory
+        self.day = day
         self.stack: SceneStack | None = None
+        self.snapshot: RunSnapshot | None = None
+        self.saved_path: Path | None = None
+        self.save_error: str | None = None
+        self.art = CardArt(run.content)
+        self._body: pygame.Surface | None = None
+        self._time = 0.0
+
+    @property
+    def outcome(self) -> Outcome:
+        if self.abandoned:
+            return Outcome.ABANDONED
+        return Outcome.FELL if self.died else Outcome.VICTORY
 
     def on_enter(self, stack: SceneStack) -> None:
         self.stack = stack
-        self.big = pygame.font.Font(None, 64)
-        self.font = pygame.font.Font(None, 32)
+        in_progress = self.in_progress or _wave_in_progress(stack, self.run)
+        self.snapshot = RunSnapshot.of(self.run, self.outcome, in_progress, self.day)
+        screen = pygame.display.get_surface()
+        picture = pygame.Surface(screen.get_size() if screen is not None else DEFAULT_SIZE)
+        draw_summary(picture, self.snapshot, self.run.content, self.art)
+        self._body = picture.copy()
+        draw_stamp(picture, self.snapshot)
+        try:
+            self.saved_path = save_run_image(picture, self.directory, self.snapshot.day)
+        except (OSError, pygame.error) as error:
+            # R-SAVE-1: a failed write leaves no half file behind; the player is told, the game goes on.
+            self.save_error = str(error)
 
     def handle_event(self, event: pygame.event.Event) -> pygame.event.Event | None:
-        if event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_ESCAPE, pygame.K_SPACE):
+        if event.type == pygame.KEYDOWN and event.key in LEAVE_KEYS:
             if self.stack is not None:
                 if self.on_quit is not None:
                     self.on_quit(self.stack)
@@ -40,21 +384,27 @@ class SummaryScene(Scene):
             return None
         return event
 
+    def update(self, dt: float) -> None:
+        self._time += dt
+
     def draw(self, surface: pygame.Surface, alpha: float) -> None:
-        surface.fill((10, 8, 18))
-        w, h = surface.get_size()
-        title = tr("ui.summary.abandoned" if self.abandoned else ("ui.summary.fell" if self.died else "ui.summary.victory"))
-        img = self.big.render(title, True, (240, 230, 250))
-        surface.blit(img, (w / 2 - img.get_width() / 2, h * 0.2))
-        waves = self.run.waves
-        lines = [
-            tr("ui.summary.highest_wave", wave=len(waves)),
-            tr("ui.summary.kills", kills=sum(s.kills for s in waves)),
-            tr("ui.summary.damage", damage=sum(s.damage_dealt for s in waves)),
-            tr("ui.summary.gold", gold=self.run.currency),
-            "",
-            tr("ui.summary.continue"),
-        ]
-        for i, line in enumerate(lines):
-            text = self.font.render(line, True, (210, 210, 225))
-            surface.blit(text, (w / 2 - text.get_width() / 2, h * 0.38 + 40 * i))
+        assert self.snapshot is not None, "drawn before on_enter"
+        if self._body is None or self._body.get_size() != surface.get_size():
+            self._body = pygame.Surface(surface.get_size())
+            draw_summary(self._body, self.snapshot, self.run.content, self.art)
+        surface.blit(self._body, (0, 0))
+        width, height = surface.get_size()
+        unit = min(width / DEFAULT_SIZE[0], height / DEFAULT_SIZE[1])
+        face = font(max(11, int(16 * unit)))
+        if self.saved_path is not None:
+            line = _fit_path("ui.summary.saved", str(self.saved_path), face, width - 2 * int(56 * unit))
+            colour = FAINT
+        else:
+            line = tr("ui.summary.save_failed", error=self.save_error or "")
+            colour = WARN
+        saved = face.render(line, True, colour)
+        surface.blit(saved, saved.get_rect(midbottom=(width // 2, height - int(50 * unit))))
+        hint = font(max(12, int(20 * unit)), bold=True).render(tr("ui.summary.continue"), True, TEXT)
+        hint.set_alpha(int(170 + 85 * math.sin(self._time * 3.0)))
+        surface.blit(hint, hint.get_rect(midbottom=(width // 2, height - int(18 * unit))))
+

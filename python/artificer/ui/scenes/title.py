@@ -1,28 +1,56 @@
-"""The title screen: the game's name over drifting sigils, and the main menu.
+"""The title screen: the game's name over drifting sigils, the main menu, and notices.
 
-This module owns `TitleScene`: the menu (New run, Settings — greyed until the
-settings issue —, Quit), its keyboard (Up/Down or W/S, Enter/Space, Esc quits)
-and mouse (hover selects, left click activates) handling, and the animated
-background. "New run" calls the `on_new_run(stack)` callback the scene was
-built with (the caller pushes the next scene); Quit and Esc clear the stack,
-which ends the app. Every string is an i18n key (`ui.title.*`).
+This module owns `TitleScene`: the menu — New run, Continue, Settings, Quit —,
+its input and the animated background. Keyboard: Up/Down (or the bound
+movement keys) choose, Enter/Space confirm, Esc quits; with `Controls`, a
+gamepad's stick/d-pad and A work too. Mouse: hover selects, left click
+activates. "New run" calls `on_new_run(stack)` (the caller pushes the next
+scene); "Continue" calls `on_continue(stack)` and is greyed unless both that
+callback exists and a run is saved (`storage.data_dir()/run.json`, R-SAVE-1);
+"Settings" pushes the `SettingsScene` over the shared `Settings` (loaded from
+disk on first use when none were given); Quit and Esc clear the stack, which
+ends the app. Text is drawn with `artificer.ui.fonts.font`, so CJK titles
+render; every string is an i18n key (`ui.title.*`). Notices (a settings file
+that could not be read) show as toasts at the top, one after another.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 
 import pygame
 
-from artificer.ui.i18n import tr
+from artificer import storage
+from artificer.ui import settings as settings_file
+from artificer.ui.controls import Controls
+from artificer.ui.fonts import font
+from artificer.ui.i18n import catalog, tr
 from artificer.ui.scene import Scene, SceneStack
+from artificer.ui.scenes.settings import SettingsScene
+from artificer.ui.settings import Action, Context, Settings
+from artificer.ui.sound import SoundBank
 
 NewRunCallback = Callable[[SceneStack], None]
+ContinueCallback = Callable[[SceneStack], None]
+
+RUN_SAVE = "run.json"
+NOTICE_SECONDS = 7.0
+NOTICE_FADE = 0.6
+# Without `Controls`, these keys drive the menu (the defaults of the bindings, and the arrows).
+MENU_KEYS: dict[int, Action] = {
+    pygame.K_UP: Action.MOVE_UP,
+    pygame.K_w: Action.MOVE_UP,
+    pygame.K_DOWN: Action.MOVE_DOWN,
+    pygame.K_s: Action.MOVE_DOWN,
+    pygame.K_RETURN: Action.CONFIRM,
+    pygame.K_KP_ENTER: Action.CONFIRM,
+    pygame.K_SPACE: Action.CONFIRM,
+    pygame.K_ESCAPE: Action.BACK,
+}
 
 # Palette: night-indigo background, candle-gold title, arcane violet/cyan accents.
 SKY_TOP = (24, 16, 46)
@@ -35,6 +63,9 @@ ITEM_SELECTED = (255, 240, 200)
 ITEM_DISABLED = (92, 88, 112)
 HIGHLIGHT = (120, 80, 220)
 HINT = (120, 114, 150)
+NOTICE_BG = (60, 24, 16)
+NOTICE_EDGE = (255, 138, 61)
+NOTICE_TEXT = (255, 224, 200)
 SIGIL_COLOURS = ((150, 110, 255), (90, 200, 230), (240, 190, 110), (200, 120, 220))
 
 SIGIL_COUNT = 16
@@ -47,6 +78,7 @@ class MenuItem:
 
     key: str
     action: Callable[[], None] | None
+    note: str = "ui.title.coming_later"  # Shown beside the item while it is greyed.
 
     @property
     def enabled(self) -> bool:
@@ -65,20 +97,9 @@ class _Sigil:
     base_alpha: int
 
 
-def _font_path(bold: bool) -> Path | None:
-    # pygame-gui ships Noto Sans; the later per-language font choice (DESIGN §7) will replace this.
-    name = "NotoSans-Bold.ttf" if bold else "NotoSans-Regular.ttf"
-    try:
-        path = Path(str(resources.files("pygame_gui.data").joinpath(name)))
-    except (ModuleNotFoundError, TypeError):
-        return None
-    return path if path.is_file() else None
-
-
-def _load_font(size: int, bold: bool) -> pygame.font.Font:
-    if not pygame.font.get_init():
-        pygame.font.init()
-    return pygame.font.Font(_font_path(bold), size)
+def run_save_path() -> Path:
+    """Where a run in progress is saved (R-SAVE-1): `run.json` in the user data dir."""
+    return storage.data_dir() / RUN_SAVE
 
 
 def _sigil_image(rng: random.Random, radius: int, colour: tuple[int, int, int]) -> pygame.Surface:
@@ -137,45 +158,72 @@ def _vertical_gradient(size: tuple[int, int], top: tuple[int, int, int], bottom:
 class TitleScene(Scene):
     """The first screen: title, tagline and the main menu over a slow animated background."""
 
-    def __init__(self, on_new_run: NewRunCallback | None = None) -> None:
-        """`on_new_run(stack)` is called when the player picks New run (None: the item is greyed)."""
+    def __init__(
+        self,
+        on_new_run: NewRunCallback | None = None,
+        *,
+        on_continue: ContinueCallback | None = None,
+        settings: Settings | None = None,
+        sound_bank: SoundBank | None = None,
+        controls: Controls | None = None,
+        notices: Sequence[str] = (),
+    ) -> None:
+        """`on_new_run(stack)` / `on_continue(stack)` start or resume a run (None: the item is greyed).
+
+        `settings` are the shared settings the Settings item edits (None: loaded
+        from disk when first needed); `sound_bank` and `controls` are handed to
+        the settings screen (volumes and gamepads apply at once); `notices` are
+        messages for the player, shown as toasts (e.g. `SettingsLoad.notice()`).
+        """
         self._on_new_run = on_new_run
+        self._on_continue = on_continue
+        self.settings = settings
+        self.sound_bank = sound_bank
+        self.controls = controls
+        self.notices: list[str] = [notice for notice in notices if notice]
+        self._notice_time = 0.0
         self._stack: SceneStack | None = None
-        self.items: tuple[MenuItem, ...] = (
-            MenuItem("ui.title.new_run", self._new_run if on_new_run is not None else None),
-            MenuItem("ui.title.settings", None),
-            MenuItem("ui.title.quit", self._quit),
-        )
+        self.items: tuple[MenuItem, ...] = ()
+        self._refresh_items()
         self.selected = self._first_enabled()
         self._time = 0.0
         self._last_dt = 0.0
         self._item_rects: list[pygame.Rect] = []
         self._sigils: list[_Sigil] | None = None
         self._background: pygame.Surface | None = None
-        self._title_cache: tuple[int, pygame.Surface] | None = None
-        # Per scene, not per module: a Font dies with pygame.quit(), and tests init and quit pygame often.
-        self._fonts: dict[tuple[int, bool], pygame.font.Font] = {}
+        self._title_cache: tuple[int, str, pygame.Surface] | None = None
 
     # --- lifecycle ---------------------------------------------------------------
 
     def on_enter(self, stack: SceneStack) -> None:
         self._stack = stack
 
+    def on_resume(self) -> None:
+        # Back from a run (a save may now exist) or from the settings (the language may have changed).
+        self._refresh_items()
+        if not self.items[self.selected].enabled:
+            self.selected = self._first_enabled()
+
+    def _refresh_items(self) -> None:
+        can_continue = self._on_continue is not None and run_save_path().is_file()
+        self.items = (
+            MenuItem("ui.title.new_run", self._new_run if self._on_new_run is not None else None),
+            MenuItem(
+                "ui.title.continue",
+                self._continue if can_continue else None,
+                "ui.title.coming_later" if self._on_continue is None else "ui.title.no_saved_run",
+            ),
+            MenuItem("ui.title.settings", self._open_settings),
+            MenuItem("ui.title.quit", self._quit),
+        )
+
+    def toast(self, text: str) -> None:
+        """Show `text` at the top of the screen for a few seconds (after any notice already showing)."""
+        self.notices.append(text)
+
     # --- input -------------------------------------------------------------------
 
     def handle_event(self, event: pygame.event.Event) -> pygame.event.Event | None:
-        if event.type == pygame.KEYDOWN:
-            if event.key in (pygame.K_UP, pygame.K_w):
-                self._move_selection(-1)
-            elif event.key in (pygame.K_DOWN, pygame.K_s):
-                self._move_selection(+1)
-            elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
-                self.activate(self.selected)
-            elif event.key == pygame.K_ESCAPE:
-                self._quit()
-            else:
-                return event
-            return None
         if event.type == pygame.MOUSEMOTION:
             index = self._item_at(event.pos)
             if index is not None and self.items[index].enabled:
@@ -187,7 +235,23 @@ class TitleScene(Scene):
                 self.selected = index
                 self.activate(index)
             return None
-        return event
+        if self.controls is not None:
+            action = self.controls.handle(event, Context.MENU)
+        elif event.type == pygame.KEYDOWN:
+            action = MENU_KEYS.get(event.key)
+        else:
+            action = None
+        if action is Action.MOVE_UP:
+            self._move_selection(-1)
+        elif action is Action.MOVE_DOWN:
+            self._move_selection(+1)
+        elif action is Action.CONFIRM:
+            self.activate(self.selected)
+        elif event.type == pygame.KEYDOWN and (action is Action.BACK or event.key == pygame.K_ESCAPE):
+            self._quit()  # Esc (or the back key) quits; a gamepad's B does not (too easy to press by accident).
+        elif event.type == pygame.KEYDOWN and action is None:
+            return event
+        return None
 
     def activate(self, index: int) -> None:
         """Run menu item `index`'s action (nothing for a greyed item)."""
@@ -217,6 +281,21 @@ class TitleScene(Scene):
         if self._on_new_run is not None and self._stack is not None:
             self._on_new_run(self._stack)
 
+    def _continue(self) -> None:
+        if self._on_continue is not None and self._stack is not None:
+            self._on_continue(self._stack)
+
+    def _open_settings(self) -> None:
+        if self._stack is None:
+            return
+        if self.settings is None:
+            loaded = settings_file.load()
+            self.settings = loaded.settings
+            notice = loaded.notice()
+            if notice:
+                self.toast(notice)
+        self._stack.push(SettingsScene(self.settings, sound_bank=self.sound_bank, controls=self.controls))
+
     def _quit(self) -> None:
         if self._stack is not None:
             self._stack.clear()
@@ -226,6 +305,11 @@ class TitleScene(Scene):
     def update(self, dt: float) -> None:
         self._time += dt
         self._last_dt = dt
+        if self.notices:
+            self._notice_time += dt
+            if self._notice_time >= NOTICE_SECONDS:
+                self.notices.pop(0)
+                self._notice_time = 0.0
 
     # --- drawing --------------------------------------------------------------------
 
@@ -242,19 +326,30 @@ class TitleScene(Scene):
         title_rect = title.get_rect(center=(width // 2, int(height * 0.27)))
         surface.blit(title, title_rect)
 
-        tagline = self._font(unit, False).render(tr("ui.title.tagline"), True, TAGLINE)
+        tagline = font(unit).render(tr("ui.title.tagline"), True, TAGLINE)
         surface.blit(tagline, tagline.get_rect(midtop=(width // 2, title_rect.bottom - unit // 2)))
 
         self._draw_menu(surface, unit, int(height * 0.54), now)
 
-        hint = self._font(max(10, unit * 3 // 4), False).render(tr("ui.title.controls_hint"), True, HINT)
+        hint = font(max(10, unit * 3 // 4)).render(tr("ui.title.controls_hint"), True, HINT)
         surface.blit(hint, hint.get_rect(midbottom=(width // 2, height - unit)))
+        self._draw_notice(surface, unit)
 
-    def _font(self, size: int, bold: bool = False) -> pygame.font.Font:
-        font = self._fonts.get((size, bold))
-        if font is None:
-            font = self._fonts[(size, bold)] = _load_font(size, bold)
-        return font
+    def _draw_notice(self, surface: pygame.Surface, unit: int) -> None:
+        if not self.notices:
+            return
+        left = NOTICE_SECONDS - self._notice_time
+        fade = min(1.0, self._notice_time / NOTICE_FADE, left / NOTICE_FADE)
+        text = font(max(10, unit * 4 // 5)).render(self.notices[0], True, NOTICE_TEXT)
+        pad = unit // 2
+        box = pygame.Rect(0, 0, min(surface.get_width() - 2 * unit, text.get_width() + 2 * pad), text.get_height() + pad)
+        box.midtop = (surface.get_width() // 2, unit)
+        toast = pygame.Surface(box.size, pygame.SRCALPHA)
+        toast.fill((*NOTICE_BG, 230))
+        pygame.draw.rect(toast, NOTICE_EDGE, toast.get_rect(), 1, unit // 3)
+        toast.blit(text, text.get_rect(center=toast.get_rect().center))
+        toast.set_alpha(int(255 * max(0.0, fade)))
+        surface.blit(toast, box)
 
     def _draw_sigils(self, surface: pygame.Surface, now: float) -> None:
         if self._sigils is None:
@@ -271,25 +366,26 @@ class TitleScene(Scene):
             surface.blit(sigil.image, ((x - margin_x) * width, (y - margin_y) * height))
 
     def _title_image(self, size: int) -> pygame.Surface:
-        if self._title_cache is not None and self._title_cache[0] == size:
-            return self._title_cache[1]
-        font = self._font(size, True)
+        language = catalog().language
+        if self._title_cache is not None and self._title_cache[:2] == (size, language):
+            return self._title_cache[2]
+        title_font = font(size, bold=True)
         text = tr("ui.title.game_name")
-        letters = font.render(text, True, TITLE_GOLD)
+        letters = title_font.render(text, True, TITLE_GOLD)
         pad = size // 2
         image = pygame.Surface((letters.get_width() + 2 * pad, letters.get_height() + 2 * pad), pygame.SRCALPHA)
-        glow = font.render(text, True, TITLE_GLOW)
+        glow = title_font.render(text, True, TITLE_GLOW)
         image.blit(glow, (pad, pad))
         image = pygame.transform.gaussian_blur(image, max(2, size // 6))
         image.blit(glow, (pad, pad), special_flags=pygame.BLEND_RGBA_MAX)
         image.blit(letters, (pad, pad - max(1, size // 40)))
-        self._title_cache = (size, image)
+        self._title_cache = (size, language, image)
         return image
 
     def _draw_menu(self, surface: pygame.Surface, unit: int, top: int, now: float) -> None:
         width = surface.get_width()
-        font = self._font(int(unit * 1.5), False)
-        small = self._font(max(10, unit * 3 // 4), False)
+        item_font = font(int(unit * 1.5))
+        small = font(max(10, unit * 3 // 4))
         line_height = int(unit * 2.6)
         bar_width = unit * 16
         self._item_rects = []
@@ -311,11 +407,11 @@ class TitleScene(Scene):
                     diamond = [(cx, centre_y - r), (cx + r, centre_y), (cx, centre_y + r), (cx - r, centre_y)]
                     pygame.draw.polygon(surface, TITLE_GOLD, diamond)
             colour = ITEM_SELECTED if selected else ITEM_TEXT if item.enabled else ITEM_DISABLED
-            label = font.render(tr(item.key), True, colour)
+            label = item_font.render(tr(item.key), True, colour)
             if item.enabled:
                 surface.blit(label, label.get_rect(center=bar.center))
             else:
-                note = small.render(tr("ui.title.coming_later"), True, ITEM_DISABLED)
+                note = small.render(tr(item.note), True, ITEM_DISABLED)
                 gap = unit // 2
                 total = label.get_width() + gap + note.get_width()
                 left = width // 2 - total // 2

@@ -1,0 +1,474 @@
+"""The shop between waves (R-SHOP-1, R-CORE-3, R-STAT-1) — its rules, no pygame.
+
+This module owns what the shop offers and what buying, selling, rerolling
+and locking do to a `Run`:
+
+- Shelf A: `spell_offers` spells, shelf B: `core_offers.min..max` cores,
+  shelf C: `stat_offers` stat upgrades. A spell or core offer's tier is
+  drawn from `tier_odds(wave, luck)` (Brotato's shape: each better tier
+  opens at a wave, rises per wave to a cap, all × (1 + luck)); when no item
+  of the drawn tier is in the pool, the nearest lower tier that has one
+  (then the nearest higher) is offered.
+- Prices: a spell costs its tier's price, a core its `price`, both grown by
+  `price_growth_per_wave` after wave 1; a stat costs its `price` plus
+  `price_step` per earlier purchase of it in the run.
+- Reroll: redraws every unlocked offer; costs `base + per_wave × (wave − 1)
+  + growth × rerolls made in this shop`, so the next shop starts over.
+- Lock: a locked offer stays through rerolls and into the next shop
+  (re-priced for that wave, still locked until bought or unlocked).
+- Sell: `max(sell_floor, ⌊sell_fraction × price paid⌋)`. The price paid is
+  recorded per card id (a multiset: copies of a card may have cost
+  different prices; a sale refunds the dearest copy) and per core; a card
+  or core that was never bought was paid 0, so it sells for the floor.
+- Cores (R-CORE-3, through `Loadout`): buying a core while carrying
+  `max_cores` raises `LoadoutFull` until the buyer names a core to `drop`,
+  which is sold (its cards go to the waiting area, `WaitingAreaFull` when
+  they would not fit — and then nothing changes); the active core is
+  switched only while the shop is open; waiting cards go back into an empty
+  slot of a carried core, into the backpack, or are sold.
+- Stats (R-STAT-1): `WandStats` keeps the totals the run bought and hands
+  them to the core (`World.set_wand_stats`); the run re-applies them after
+  each `rearm()` and at wave start.
+
+Every refusal raises before anything changes (gold, loadout, shelves).
+Draws come from the shop's own `random.Random`, seeded from the run seed
+and the wave number, so a run's shops replay.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
+
+from artificer.content import Content, CoreFlag
+from artificer.content.models import SHOP_TIERS, ShopSettings, StatOffer, WandStat
+from artificer.errors import ArtificerError
+from artificer.game.loadout import BackpackFull, LoadoutError
+
+if TYPE_CHECKING:
+    from artificer._core import World
+    from artificer.game.run import Run
+
+ShelfName = Literal["spells", "cores", "stats"]
+SHELVES: tuple[ShelfName, ...] = ("spells", "cores", "stats")
+
+
+class ShopError(ArtificerError):
+    """A shop action the rules refuse; the message says why."""
+
+
+class NotEnoughGold(ShopError):
+    """The price is more than the gold the player has."""
+
+    def __init__(self, price: int, gold: int) -> None:
+        super().__init__(f"costs {price} gold, you have {gold}")
+        self.price = price
+        self.gold = gold
+
+
+class ShopClosed(ShopError):
+    """Buying, selling and rerolling happen only while the shop is open (between waves)."""
+
+
+@dataclass
+class Offer:
+    """One item on a shelf: a spell, core or stat id, its tier (1 for stats), its price now."""
+
+    kind: ShelfName
+    item: str
+    tier: int
+    price: int
+    locked: bool = False
+
+
+# Draws one offer for a shelf, given the items already on it.
+_Draw = Callable[[set[str]], "Offer | None"]
+
+
+# --- the rules as functions of the data --------------------------------------------------
+
+
+def tier_odds(settings: ShopSettings, wave: int, luck: float = 0.0) -> dict[int, float]:
+    """R-SHOP-1: the probability of each tier 1..4 for one offer after `wave`, summing to 1.
+
+    Each `tier_odds` entry gives the chance of that tier *or better*; a tier
+    not listed (tier 1) is whatever the better tiers leave."""
+    better: dict[int, float] = {}
+    for entry in settings.tier_odds:
+        if wave < entry.from_wave:
+            better[entry.tier] = 0.0
+            continue
+        raw = entry.base + entry.per_wave * (wave - entry.from_wave)
+        better[entry.tier] = min(entry.cap, max(0.0, raw * (1.0 + luck)))
+    at_least = {SHOP_TIERS + 1: 0.0}
+    for tier in range(SHOP_TIERS, 1, -1):
+        at_least[tier] = max(better.get(tier, 0.0), at_least[tier + 1])
+    at_least[1] = 1.0
+    return {tier: at_least[tier] - at_least[tier + 1] for tier in range(1, SHOP_TIERS + 1)}
+
+
+def draw_tier(odds: dict[int, float], rng: random.Random) -> int:
+    """One tier drawn from `tier_odds`."""
+    roll = rng.random()
+    for tier in range(SHOP_TIERS, 1, -1):
+        if roll < sum(odds[t] for t in range(tier, SHOP_TIERS + 1)):
+            return tier
+    return 1
+
+
+def sale_value(settings: ShopSettings, paid: int) -> int:
+    """R-SHOP-1: a sale refunds half the price paid (`sell_fraction`), at least `sell_floor`."""
+    return max(settings.sell_floor, math.floor(paid * settings.sell_fraction))
+
+
+def reroll_cost(settings: ShopSettings, wave: int, rerolls: int) -> int:
+    """R-SHOP-1: the next reroll's cost after `rerolls` rerolls in the shop after `wave`."""
+    reroll = settings.reroll
+    return reroll.base + reroll.per_wave * max(0, wave - 1) + reroll.growth * rerolls
+
+
+def wave_price(settings: ShopSettings, base: int, wave: int) -> int:
+    """A spell or core's price in the shop after `wave` (prices grow per wave)."""
+    return round(base * (1.0 + settings.price_growth_per_wave * max(0, wave - 1)))
+
+
+def shop_rng(seed: int, wave: int) -> random.Random:
+    """The shop's own generator for the shop after `wave` of the run seeded `seed`.
+    (A str seed hashes the same in every process, unlike `hash()` of a tuple.)"""
+    return random.Random(f"artificer/shop/{seed}/{wave}")
+
+
+# --- stats ---------------------------------------------------------------------------------
+
+
+@dataclass
+class WandStats:
+    """R-STAT-1: the stats the run bought that the wand reads (`World.set_wand_stats`):
+    CPU (whole points), cast speed (0..0.95) and accuracy (0..1)."""
+
+    totals: dict[WandStat, float] = field(default_factory=lambda: {stat: 0.0 for stat in WandStat})
+    purchases: dict[WandStat, int] = field(default_factory=lambda: {stat: 0 for stat in WandStat})
+
+    def add(self, offer: StatOffer) -> None:
+        """One purchase of `offer`'s stat (the total stops at its `max`)."""
+        total = min(offer.max, self.totals[offer.stat] + offer.amount)
+        self.totals[offer.stat] = round(total, 6)  # 0.05 × 3 stays 0.15, not 0.15000000000000002
+        self.purchases[offer.stat] += 1
+
+    def apply(self, world: World) -> None:
+        """Hands the totals to the core (it clamps cast speed and accuracy to their ranges)."""
+        totals = self.totals
+        world.set_wand_stats(int(totals[WandStat.CPU]), totals[WandStat.CAST_SPEED], totals[WandStat.ACCURACY])
+
+
+# --- the shop --------------------------------------------------------------------------------
+
+
+class Shop:
+    """The run's shop: the shelves of the current visit, locks, rerolls, and the prices paid.
+
+    One `Shop` lives on the `Run` for the whole run; `open(wave)` starts the
+    visit after wave `wave` and `close()` ends it (locked offers wait for the
+    next visit)."""
+
+    def __init__(self, run: Run, unlocked: Iterable[str] = ()) -> None:
+        self.run = run
+        #: Ids unlocked with aether (R-META-1): items with an unlock cost are offered only when listed here.
+        self.unlocked: frozenset[str] = frozenset(unlocked)
+        #: R-STAT-1 luck (shop rarity): scales the better tiers' odds; 0 until the luck stat exists.
+        self.luck = 0.0
+        self.wave = 0
+        self.is_open = False
+        self.rerolls = 0
+        self.shelves: dict[ShelfName, list[Offer | None]] = {name: [] for name in SHELVES}
+        self.rng = shop_rng(run.seed, 0)
+        #: The price paid for each owned card, by card id (one entry per copy), and for each carried core.
+        self.paid_cards: dict[str, list[int]] = {}
+        self.paid_cores: dict[str, int] = {}
+
+    # --- the data --------------------------------------------------------------------
+
+    @property
+    def content(self) -> Content:
+        return self.run.content
+
+    @property
+    def settings(self) -> ShopSettings:
+        return self.run.content.balance.shop
+
+    # --- a visit -----------------------------------------------------------------------
+
+    def open(self, wave: int) -> None:
+        """Opens the shop after wave `wave` (1-based): the rerolls start over, locked
+        offers stay (re-priced), the rest is drawn anew. Opening the shop that is
+        already open changes nothing."""
+        if self.is_open and self.wave == wave:
+            return
+        self.wave = wave
+        self.is_open = True
+        self.rerolls = 0
+        self.rng = shop_rng(self.run.seed, wave)
+        for shelf in SHELVES:
+            for offer in self.shelves[shelf]:
+                if offer is not None:
+                    offer.price = self._price(offer.kind, offer.item, offer.tier)
+        self._restock()
+
+    def close(self) -> None:
+        """Leaves the shop (the next wave starts); locked offers wait for the next shop."""
+        self.is_open = False
+
+    @property
+    def reroll_cost(self) -> int:
+        """The next reroll's price in this shop."""
+        return reroll_cost(self.settings, self.wave, self.rerolls)
+
+    def reroll(self) -> None:
+        """Redraws every unlocked offer, for `reroll_cost` gold (R-SHOP-1)."""
+        self._require_open()
+        cost = self.reroll_cost
+        self._charge(cost)
+        self.rerolls += 1
+        self._restock()
+
+    def toggle_lock(self, shelf: ShelfName, index: int) -> bool:
+        """Locks or unlocks an offer (it survives rerolls and the next shop); returns the new state."""
+        self._require_open()
+        offer = self.offer(shelf, index)
+        offer.locked = not offer.locked
+        return offer.locked
+
+    def offer(self, shelf: ShelfName, index: int) -> Offer:
+        """The offer at `index` of `shelf` (a `ShopError` for an empty or missing place)."""
+        places = self.shelves[shelf]
+        offer = places[index] if 0 <= index < len(places) else None
+        if offer is None:
+            raise ShopError(f"nothing for sale at {shelf}[{index}]")
+        return offer
+
+    # --- buying --------------------------------------------------------------------------
+
+    def buy(self, shelf: ShelfName, index: int, drop: str | None = None) -> Offer:
+        """Buys the offer at `shelf[index]`; `drop` names the core to sell for a 4th core."""
+        if shelf == "spells":
+            return self.buy_spell(index)
+        if shelf == "cores":
+            return self.buy_core(index, drop)
+        return self.buy_stat(index)
+
+    def buy_spell(self, index: int) -> Offer:
+        """A spell into the backpack (`NotEnoughGold`, `BackpackFull` refuse it)."""
+        self._require_open()
+        offer = self.offer("spells", index)
+        self._check_gold(offer.price)
+        self.run.loadout.stash(offer.item)
+        self._charge(offer.price)
+        self.paid_cards.setdefault(offer.item, []).append(offer.price)
+        self.shelves["spells"][index] = None
+        return offer
+
+    def buy_core(self, index: int, drop: str | None = None) -> Offer:
+        """R-CORE-3: a core joins the loadout. Carrying the most cores already, it
+        raises `LoadoutFull` until `drop` names a carried core, which is then sold
+        (its sale counts toward the price; its cards go to the waiting area)."""
+        self._require_open()
+        offer = self.offer("cores", index)
+        max_cores, _ = self.run.loadout.limits
+        if len(self.run.loadout.cores) < max_cores:
+            drop = None  # room for one more: nothing is sold
+        refund = self.core_sale_value(drop) if drop is not None else 0
+        self._check_gold(offer.price, refund)
+        if drop is not None:
+            self.run.loadout.carried(drop)  # not carried: a LoadoutError before anything changes
+        self.run.loadout.add_core(offer.item, drop=drop)
+        if drop is not None:
+            self.paid_cores.pop(drop, None)
+        self.run.currency += refund - offer.price
+        self.paid_cores[offer.item] = offer.price
+        self.shelves["cores"][index] = None
+        self.run.rearm()
+        return offer
+
+    def buy_stat(self, index: int) -> Offer:
+        """R-STAT-1: a stat upgrade, applied to the wand at once."""
+        self._require_open()
+        offer = self.offer("stats", index)
+        self._check_gold(offer.price)
+        self._charge(offer.price)
+        self.run.wand_stats.add(self._stat_offer(WandStat(offer.item)))
+        self.run.wand_stats.apply(self.run.sim.world)
+        self.shelves["stats"][index] = None
+        return offer
+
+    # --- selling ------------------------------------------------------------------------
+
+    def card_sale_value(self, card: str) -> int:
+        """What selling one `card` refunds (its dearest copy's price paid, halved, at least the floor)."""
+        paid = self.paid_cards.get(card, [])
+        return sale_value(self.settings, max(paid, default=0))
+
+    def core_sale_value(self, core_id: str) -> int:
+        """What selling a carried core refunds."""
+        return sale_value(self.settings, self.paid_cores.get(core_id, 0))
+
+    def sell_card(self, backpack_index: int) -> int:
+        """Sells the backpack card at `backpack_index`; returns the gold refunded."""
+        self._require_open()
+        backpack = self.run.loadout.backpack
+        if not 0 <= backpack_index < len(backpack):
+            raise ShopError(f"the backpack has no card at {backpack_index}")
+        card = backpack.pop(backpack_index)
+        return self._refund_card(card)
+
+    def sell_waiting(self, card: str) -> int:
+        """Sells a card from the waiting area (R-CORE-3: the way out of an overflow)."""
+        self._require_open()
+        self.run.loadout.discard_waiting(card)
+        return self._refund_card(card)
+
+    def sell_core(self, core_id: str) -> int:
+        """Sells a carried core (not the last one); its cards move to the waiting area
+        (`WaitingAreaFull` when they would not fit: nothing changes)."""
+        self._require_open()
+        refund = self.core_sale_value(core_id)
+        self.run.loadout.remove_core(core_id)
+        self.paid_cores.pop(core_id, None)
+        self.run.currency += refund
+        self.run.rearm()
+        return refund
+
+    # --- the loadout, in the shop -------------------------------------------------------
+
+    def switch_core(self, core_id: str) -> None:
+        """R-CORE-3: makes a carried core the active one — refused once the shop is closed."""
+        self.run.loadout.switch(core_id, in_shop=self.is_open)
+        self.run.rearm()
+
+    def place_waiting(self, card: str, core_id: str, slot: int) -> None:
+        """A waiting card into an empty slot of a carried core."""
+        self._require_open()
+        self.run.loadout.place(card, core_id, slot)
+        if core_id == self.run.loadout.active:
+            self.run.rearm()
+
+    def stash_waiting(self, card: str) -> None:
+        """A waiting card into the backpack (`BackpackFull` refuses it)."""
+        self._require_open()
+        loadout = self.run.loadout
+        if card not in loadout.waiting:
+            raise LoadoutError(f"{card!r} is not in the waiting area")
+        if len(loadout.backpack) >= loadout.limits_backpack:
+            raise BackpackFull(f"the backpack holds {loadout.limits_backpack} cards: sell one first")
+        loadout.waiting.remove(card)
+        loadout.stash(card)
+
+    # --- internals ---------------------------------------------------------------------------
+
+    def _require_open(self) -> None:
+        if not self.is_open:
+            raise ShopClosed("the shop is closed: it opens between waves")
+
+    def _check_gold(self, price: int, extra: int = 0) -> None:
+        if self.run.currency + extra < price:
+            raise NotEnoughGold(price, self.run.currency + extra)
+
+    def _charge(self, price: int) -> None:
+        self._check_gold(price)
+        self.run.currency -= price
+
+    def _refund_card(self, card: str) -> int:
+        refund = self.card_sale_value(card)
+        paid = self.paid_cards.get(card)
+        if paid:
+            paid.remove(max(paid))
+            if not paid:
+                del self.paid_cards[card]
+        self.run.currency += refund
+        return refund
+
+    def _stat_offer(self, stat: WandStat) -> StatOffer:
+        return next(entry for entry in self.settings.stats if entry.stat == stat)
+
+    def _price(self, kind: ShelfName, item: str, tier: int) -> int:
+        if kind == "spells":
+            return wave_price(self.settings, self.settings.spell_price(tier), self.wave)
+        if kind == "cores":
+            return wave_price(self.settings, self.content.core(item).price, self.wave)
+        entry = self._stat_offer(WandStat(item))
+        return entry.price + entry.price_step * self.run.wand_stats.purchases[entry.stat]
+
+    def _restock(self) -> None:
+        """Keeps the locked offers in their places and draws the others (R-SHOP-1)."""
+        settings = self.settings
+        core_count = self.rng.randint(settings.core_offers.min, settings.core_offers.max)
+        self._restock_shelf("spells", settings.spell_offers, self._draw_spell)
+        self._restock_shelf("cores", core_count, self._draw_core)
+        self._restock_shelf("stats", settings.stat_offers, self._draw_stat)
+
+    def _restock_shelf(self, shelf: ShelfName, count: int, draw: _Draw) -> None:
+        carried = {c.core for c in self.run.loadout.cores}
+        locked = {
+            index: offer
+            for index, offer in enumerate(self.shelves[shelf])
+            # A locked core the player has come to carry is no longer for sale.
+            if offer is not None and offer.locked and not (shelf == "cores" and offer.item in carried)
+        }
+        size = max(count, max(locked, default=-1) + 1)
+        places: list[Offer | None] = [locked.get(index) for index in range(size)]
+        for index in range(size):
+            if places[index] is None:
+                taken = {offer.item for offer in places if offer is not None}
+                places[index] = draw(taken)
+        if shelf == "stats":  # an empty stat place (every stat maxed) is not shown
+            places = [offer for offer in places if offer is not None]
+        self.shelves[shelf] = places
+
+    def _draw_spell(self, taken: set[str]) -> Offer | None:
+        carrying_debug = any(self.content.core(c.core).has_flag(CoreFlag.DEBUG_CORE) for c in self.run.loadout.cores)
+        pool = [
+            (spell.id, spell.tier)
+            for spell in self.content.spells
+            if self._unlocked(spell.id, spell.unlock_cost)
+            and ((spell.shop and not spell.debug_only) or (spell.debug_only and carrying_debug))
+        ]
+        return self._draw_by_tier("spells", pool, taken, repeat=True)
+
+    def _draw_core(self, taken: set[str]) -> Offer | None:
+        carried = {c.core for c in self.run.loadout.cores}
+        pool = [
+            (core.id, core.tier)
+            for core in self.content.cores
+            # A price of 0 marks a core that is not sold (the starter).
+            if core.price > 0 and core.id not in carried and self._unlocked(core.id, core.unlock_cost)
+        ]
+        return self._draw_by_tier("cores", pool, taken, repeat=False)
+
+    def _draw_stat(self, taken: set[str]) -> Offer | None:
+        totals = self.run.wand_stats.totals
+        pool = [entry.stat.value for entry in self.settings.stats if totals[entry.stat] < entry.max and entry.stat.value not in taken]
+        if not pool:
+            return None
+        stat = self.rng.choice(pool)
+        return Offer("stats", stat, 1, self._price("stats", stat, 1))
+
+    def _draw_by_tier(self, kind: ShelfName, pool: Sequence[tuple[str, int]], taken: set[str], repeat: bool) -> Offer | None:
+        """An offer of a drawn tier; a tier with nothing left falls back to the nearest lower
+        tier, then the nearest higher. A shelf shows an item twice only when nothing else is
+        left and `repeat` allows it (spells; never cores: a core is carried once)."""
+        tier = draw_tier(tier_odds(self.settings, self.wave, self.luck), self.rng)
+        fresh = [(item, t) for item, t in pool if item not in taken] or (list(pool) if repeat else [])
+        if not fresh:
+            return None
+        order = [*range(tier, 0, -1), *range(tier + 1, SHOP_TIERS + 1)]
+        for candidate_tier in order:
+            items = [item for item, t in fresh if t == candidate_tier]
+            if items:
+                item = self.rng.choice(items)
+                return Offer(kind, item, candidate_tier, self._price(kind, item, candidate_tier))
+        return None
+
+    def _unlocked(self, item: str, unlock_cost: int) -> bool:
+        return unlock_cost == 0 or item in self.unlocked

@@ -1,0 +1,736 @@
+"""The shop between waves (R-SHOP-1, R-CORE-3, R-STAT-1), with the lab one click away (R-LAB-1).
+
+This module owns `ShopScene`: what the shop shows and how the player works it.
+The rules themselves (offers, prices, odds, locks, rerolls, sales, the core
+limit) live in `artificer.game.shop`; the scene calls them and turns each
+refusal into a toast. Its drawn pieces (buttons, price tags, icons, the
+design-space canvas) are `artificer.ui.shop_widgets`.
+
+Layout (1280×720 design units, scaled with the window): shelf A, four spell
+offers (the card, its tier, element and family, mana and CPU, the price and a
+lock; the description in a tooltip) with the reroll button and its price;
+shelf B, the cores on sale (their board, mana, regen, cast delay, CPU and
+slots); shelf C, the stat upgrades. On the right: the carried cores (the
+active one marked; Switch and Sell), the waiting area (pick a card, then an
+empty slot of a core — or send it to the backpack, or sell it), the backpack
+(pick a card to sell it), and the Lab and Next wave buttons. Buying a core
+while carrying the most asks which carried core to sell (R-CORE-3).
+
+Input: the mouse (left click acts, right click lets go); Enter next wave,
+L lab, R reroll, Tab / arrows move the focus, Space chooses, Esc lets go; a
+controller's d-pad moves the focus, A chooses, B lets go, X rerolls, Y opens
+the lab, Start goes on. Every string is an i18n key (`ui.shop.*`; spell and
+core names through their `name_key`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from functools import partial
+from typing import Literal
+
+import pygame
+
+from artificer.content import Core, Spell
+from artificer.content.models import WandStat
+from artificer.game.loadout import BackpackFull, LoadoutError, LoadoutFull, WaitingAreaFull
+from artificer.game.run import Run
+from artificer.game.shop import NotEnoughGold, Offer, ShelfName, ShopError
+from artificer.ui.atlas import ELEMENT_COLOURS
+from artificer.ui.cards import FAMILY_COLOURS, CardArt
+from artificer.ui.i18n import tr
+from artificer.ui.scene import Scene, SceneStack
+from artificer.ui.shop_widgets import (
+    BACKGROUND,
+    CRYSTAL,
+    DESIGN,
+    DIM,
+    FAINT,
+    GOOD,
+    TEXT,
+    TITLE,
+    TOO_DEAR,
+    Canvas,
+    Colour,
+    Hot,
+    Tip,
+    crystal,
+    dashed_rect,
+    ellipsize,
+    mini_board,
+    padlock,
+    stat_icon,
+    stat_text,
+)
+from artificer.ui.widgets import BUTTON_EDGE, BUTTON_FILL, BUTTON_HOVER, PANEL_EDGE, Toasts, panel, wrap
+
+StackCallback = Callable[[SceneStack], None]
+Area = Literal["backpack", "waiting"]
+
+#: i18n keys built from data: element names, stat names and descriptions, card families.
+I18N_DYNAMIC_PREFIXES = ("ui.shop.element.", "ui.shop.stat.", "ui.card.family.")
+
+OFFER_FACE = (22, 19, 38)
+CHIP_FACE = (30, 26, 48)
+NO_ELEMENT = (170, 160, 210)
+STAT_COLOUR = (0, 158, 115)
+#: Rarity colours by tier: silver, blue, violet, gold.
+TIER_COLOURS: dict[int, Colour] = {1: (190, 190, 205), 2: (86, 160, 233), 3: (190, 120, 255), 4: (255, 196, 80)}
+
+
+class ShopScene(Scene):
+    """Shelves A, B and C, the carried cores, the waiting area and the backpack; Lab and Next wave."""
+
+    def __init__(self, run: Run, wave_number: int, on_open_lab: StackCallback | None, on_next_wave: StackCallback | None) -> None:
+        """The shop before wave `wave_number`, i.e. the shop after wave `wave_number − 1` (its
+        odds and prices follow that wave). `on_open_lab(stack)` pushes the lab;
+        `on_next_wave(stack)` goes on to the wave (the shop closes first)."""
+        self.run = run
+        self.wave = wave_number
+        self.on_open_lab = on_open_lab
+        self.on_next_wave = on_next_wave
+        self.stack: SceneStack | None = None
+        self.toasts = Toasts()
+        self.art = CardArt(run.content)
+        self.mouse = (-1, -1)
+        self.time = 0.0
+        #: The focused place's key (keyboard and controller); shown while `keyboard` leads.
+        self.focus: str | None = None
+        self.keyboard = False
+        #: The picked backpack or waiting card: (area, index), or None.
+        self.selected: tuple[Area, int] | None = None
+        #: The core offer waiting for the player to name a core to sell (R-CORE-3), or None.
+        self.drop_for: int | None = None
+        self.hots: list[Hot] = []
+        self._size = DESIGN
+        self._view: Canvas | None = None
+        self._stale = True
+
+    # ---- lifecycle ---------------------------------------------------------
+    def on_enter(self, stack: SceneStack) -> None:
+        self.stack = stack
+        screen = pygame.display.get_surface()
+        if screen is not None:
+            self._size = screen.get_size()
+        self.run.shop.open(max(1, self.wave - 1))
+
+    def on_resume(self) -> None:
+        # The lab may have moved cards meanwhile.
+        self.selected = None
+        self._stale = True
+
+    def update(self, dt: float) -> None:
+        self.time += dt
+        self.toasts.tick(dt)
+
+    # ---- geometry: where things are on screen (tests click these) -----------------
+    @property
+    def view(self) -> Canvas:
+        """The design-space mapping at the current window size."""
+        if self._view is None or self._view.surface.get_size() != self._size:
+            self._view = Canvas(pygame.Surface(self._size))
+        return self._view
+
+    def offer_rect(self, shelf: ShelfName, index: int) -> pygame.Rect:
+        """The offer card at `shelf[index]`."""
+        if shelf == "spells":
+            return self.view.r(36 + index * 208, 124, 196, 226)
+        if shelf == "cores":
+            return self.view.r(36 + index * 228, 414, 216, 196)
+        return self.view.r(528 + index * 112, 414, 104, 196)
+
+    def lock_rect(self, shelf: ShelfName, index: int) -> pygame.Rect:
+        card, px = self.offer_rect(shelf, index), self.view.px
+        return pygame.Rect(card.right - px(28), card.top + px(2), px(24), px(24))
+
+    @property
+    def reroll_rect(self) -> pygame.Rect:
+        return self.view.r(664, 86, 186, 32)
+
+    @property
+    def lab_rect(self) -> pygame.Rect:
+        return self.view.r(874, 640, 180, 56)
+
+    @property
+    def next_wave_rect(self) -> pygame.Rect:
+        return self.view.r(1066, 640, 192, 56)
+
+    def chip_rect(self, area: Area, index: int) -> pygame.Rect:
+        """A backpack or waiting-area place."""
+        if area == "waiting":
+            return self.view.r(886 + index * 74, 372, 68, 36)
+        rows = max(1, math.ceil(self.run.loadout.limits_backpack / 4))
+        height = min(30.0, (140 - 5 * (rows - 1)) / rows)
+        return self.view.r(886 + (index % 4) * 91, 466 + (index // 4) * (height + 5), 85, height)
+
+    def core_row_rect(self, index: int) -> pygame.Rect:
+        """The row of the `index`th carried core."""
+        return self.view.r(886, 114 + index * 68, 360, 62)
+
+    def slot_rect(self, core_index: int, slot: int) -> pygame.Rect:
+        """Slot `slot` of the `core_index`th carried core, in its row's strip."""
+        row, px = self.core_row_rect(core_index), self.view.px
+        return pygame.Rect(row.x + px(12) + slot * (px(17) + px(4)), row.y + px(34), px(17), px(17))
+
+    # ---- actions (each turns a refusal into a toast) -----------------------------
+    def buy(self, shelf: ShelfName, index: int) -> None:
+        """Buys `shelf[index]`; a core beyond the limit opens the choice of a core to sell (R-CORE-3)."""
+        try:
+            offer = self.run.shop.offer(shelf, index)
+        except ShopError:
+            return
+        self._stale = True
+        try:
+            self.run.shop.buy(shelf, index)
+        except LoadoutFull:
+            self.drop_for = index
+            self.focus = None
+            self.toasts.show(tr("ui.shop.choose_core", limit=self.run.loadout.limits[0]))
+            return
+        except (ShopError, LoadoutError) as refusal:
+            self._refused(refusal)
+            return
+        self.toasts.show(tr("ui.shop.bought", name=self._offer_name(offer)))
+
+    def choose_drop(self, core_id: str) -> None:
+        """Sells `core_id` to make room for the core offer waiting in `drop_for`."""
+        index, self.drop_for = self.drop_for, None
+        if index is None:
+            return
+        offer = self.run.shop.offer("cores", index)
+        if self._attempt(lambda: self.run.shop.buy_core(index, drop=core_id)):
+            self.toasts.show(tr("ui.shop.bought", name=self._offer_name(offer)))
+
+    def cancel(self) -> bool:
+        """Closes the choice of a core to sell, or lets go of the picked card; False if neither was open."""
+        if self.drop_for is not None:
+            self.drop_for = None
+        elif self.selected is not None:
+            self.selected = None
+        else:
+            return False
+        self._stale = True
+        return True
+
+    def reroll(self) -> None:
+        self._attempt(self.run.shop.reroll)
+
+    def toggle_lock(self, shelf: ShelfName, index: int) -> None:
+        self._attempt(lambda: self.run.shop.toggle_lock(shelf, index))
+
+    def switch(self, core_id: str) -> None:
+        if self._attempt(lambda: self.run.shop.switch_core(core_id)):
+            self.toasts.show(tr("ui.shop.switched", name=tr(self.run.content.core(core_id).name_key)))
+
+    def sell_core(self, core_id: str) -> None:
+        if len(self.run.loadout.cores) == 1:
+            self.toasts.show(tr("ui.shop.last_core"))
+            return
+        name = tr(self.run.content.core(core_id).name_key)
+        gold = self.run.shop.core_sale_value(core_id)
+        if self._attempt(lambda: self.run.shop.sell_core(core_id)):
+            self.toasts.show(tr("ui.shop.sold", name=name, gold=gold))
+
+    def select(self, area: Area, index: int) -> None:
+        """Picks a backpack or waiting card (picking it again lets go)."""
+        self.selected = None if self.selected == (area, index) else (area, index)
+        if self.selected is not None and area == "waiting":
+            self.toasts.show(tr("ui.shop.waiting_hint"))
+        self._stale = True
+
+    def selected_card(self) -> str | None:
+        """The picked card's id, if a card is picked."""
+        if self.selected is None:
+            return None
+        area, index = self.selected
+        cards = self.run.loadout.backpack if area == "backpack" else self.run.loadout.waiting
+        return cards[index] if 0 <= index < len(cards) else None
+
+    def sell_selected(self) -> None:
+        card = self.selected_card()
+        if card is None or self.selected is None:
+            return
+        area, index = self.selected
+        name = tr(self.run.content.spell(card).name_key)
+        gold = self.run.shop.card_sale_value(card)
+        shop = self.run.shop
+        sell = partial(shop.sell_card, index) if area == "backpack" else partial(shop.sell_waiting, card)
+        if self._attempt(sell):
+            self.selected = None
+            self.toasts.show(tr("ui.shop.sold", name=name, gold=gold))
+
+    def stash_selected(self) -> None:
+        card = self.selected_card()
+        if card is not None and self._attempt(lambda: self.run.shop.stash_waiting(card)):
+            self.selected = None
+
+    def place_selected(self, core_id: str, slot: int) -> None:
+        card = self.selected_card()
+        if card is None or self.selected is None or self.selected[0] != "waiting":
+            return
+        if self._attempt(lambda: self.run.shop.place_waiting(card, core_id, slot)):
+            self.selected = None
+            content = self.run.content
+            self.toasts.show(tr("ui.shop.placed", name=tr(content.spell(card).name_key), core=tr(content.core(core_id).name_key)))
+
+    def open_lab(self) -> None:
+        if self.on_open_lab is not None and self.stack is not None:
+            self.on_open_lab(self.stack)
+
+    def next_wave(self) -> None:
+        """Goes on — unless the wand cannot fire (R-VM-2)."""
+        if not self.run.diagnostics["can_fire"]:
+            self.toasts.show(tr("ui.lab.cannot_fire"))
+            return
+        if self.on_next_wave is not None and self.stack is not None:
+            self.run.shop.close()
+            self.on_next_wave(self.stack)
+
+    def _let_go(self) -> None:
+        self.cancel()
+
+    def _attempt(self, action: Callable[[], object]) -> bool:
+        self._stale = True
+        try:
+            action()
+        except (ShopError, LoadoutError) as refusal:
+            self._refused(refusal)
+            return False
+        return True
+
+    def _refused(self, refusal: Exception) -> None:
+        if isinstance(refusal, NotEnoughGold):
+            self.toasts.show(tr("ui.shop.not_enough_gold", price=refusal.price))
+        elif isinstance(refusal, BackpackFull):
+            self.toasts.show(tr("ui.shop.backpack_full"))
+        elif isinstance(refusal, WaitingAreaFull):
+            self.toasts.show(tr("ui.shop.waiting_full"))
+        else:
+            self.toasts.show(tr("ui.shop.refused"))
+
+    def _offer_name(self, offer: Offer) -> str:
+        if offer.kind == "spells":
+            return tr(self.run.content.spell(offer.item).name_key)
+        if offer.kind == "cores":
+            return tr(self.run.content.core(offer.item).name_key)
+        return tr(f"ui.shop.stat.{offer.item}.name")
+
+    # ---- input ---------------------------------------------------------------
+    def handle_event(self, event: pygame.event.Event) -> pygame.event.Event | None:
+        if event.type == pygame.KEYDOWN:
+            return self._key(event)
+        if event.type == pygame.MOUSEMOTION:
+            self.mouse = event.pos
+            self.keyboard = False
+            return None
+        if event.type == pygame.MOUSEBUTTONDOWN:
+            self.mouse = event.pos
+            if event.button == 1:
+                self.click(event.pos)
+            elif event.button == 3:
+                self.cancel()
+            return None
+        if event.type == pygame.CONTROLLERBUTTONDOWN:
+            return self._controller(event)
+        return event
+
+    def click(self, position: tuple[int, int]) -> None:
+        """A left click at `position` (screen): the topmost place under it acts."""
+        for hot in reversed(self._current_hots()):
+            if hot.rect.collidepoint(position):
+                hot.action()
+                return
+        if self.drop_for is None:
+            self.cancel()
+
+    def _key(self, event: pygame.event.Event) -> pygame.event.Event | None:
+        key, modal = event.key, self.drop_for is not None
+        if key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            self._choose() if modal else self.next_wave()
+        elif key == pygame.K_ESCAPE:
+            if not self.cancel():
+                return event
+        elif key == pygame.K_l and not modal:
+            self.open_lab()
+        elif key == pygame.K_r and not modal:
+            self.reroll()
+        elif key == pygame.K_SPACE:
+            self._choose()
+        elif key == pygame.K_TAB:
+            self._move_focus(-1 if event.mod & pygame.KMOD_SHIFT else 1)
+        elif key in (pygame.K_RIGHT, pygame.K_DOWN):
+            self._move_focus(1)
+        elif key in (pygame.K_LEFT, pygame.K_UP):
+            self._move_focus(-1)
+        else:
+            return event
+        return None
+
+    def _controller(self, event: pygame.event.Event) -> pygame.event.Event | None:
+        button, modal = event.button, self.drop_for is not None
+        if button == pygame.CONTROLLER_BUTTON_A:
+            self._choose()
+        elif button == pygame.CONTROLLER_BUTTON_B:
+            self.cancel()
+        elif button == pygame.CONTROLLER_BUTTON_X and not modal:
+            self.reroll()
+        elif button == pygame.CONTROLLER_BUTTON_Y and not modal:
+            self.open_lab()
+        elif button == pygame.CONTROLLER_BUTTON_START and not modal:
+            self.next_wave()
+        elif button in (pygame.CONTROLLER_BUTTON_DPAD_RIGHT, pygame.CONTROLLER_BUTTON_DPAD_DOWN):
+            self._move_focus(1)
+        elif button in (pygame.CONTROLLER_BUTTON_DPAD_LEFT, pygame.CONTROLLER_BUTTON_DPAD_UP):
+            self._move_focus(-1)
+        else:
+            return event
+        return None
+
+    def _move_focus(self, step: int) -> None:
+        self.keyboard = True
+        keys = [hot.key for hot in self._current_hots()]
+        if keys:
+            index = keys.index(self.focus) if self.focus in keys else (-1 if step > 0 else 0)
+            self.focus = keys[(index + step) % len(keys)]
+
+    def _choose(self) -> None:
+        hot = next((h for h in self._current_hots() if h.key == self.focus), None)
+        if hot is not None:
+            self.keyboard = True
+            hot.action()
+
+    def _current_hots(self) -> list[Hot]:
+        """The places as they are now: redrawn off screen when something changed since the last frame."""
+        if self._stale or not self.hots:
+            self._compose(Canvas(pygame.Surface(self._size), self.mouse, self.time))
+        return self.hots
+
+    # ---- drawing -----------------------------------------------------------
+    def draw(self, surface: pygame.Surface, alpha: float) -> None:
+        self._size = surface.get_size()
+        self._compose(Canvas(surface, self.mouse, self.time))
+
+    def _compose(self, canvas: Canvas) -> None:
+        """Draws the whole shop and records what can be clicked, in focus order."""
+        canvas.surface.fill(BACKGROUND)
+        self._header(canvas)
+        self._shelf_spells(canvas)
+        self._shelf_cores(canvas)
+        self._shelf_stats(canvas)
+        self._carried_cores(canvas)
+        self._waiting_area(canvas)
+        self._backpack(canvas)
+        canvas.button(self.lab_rect, tr("ui.shop.lab"), "L", self.open_lab, "lab")
+        canvas.button(self.next_wave_rect, tr("ui.shop.next_wave"), "Enter", self.next_wave, "next_wave", primary=True)
+        canvas.text(tr("ui.shop.keys_hint"), 13, FAINT, midleft=canvas.r(24, 684).topleft)
+        if self.drop_for is not None:
+            canvas.hots.clear()  # the choice is modal: only its buttons act
+            self._drop_dialog(canvas)
+        self.hots = canvas.hots
+        if self.focus not in {hot.key for hot in self.hots}:
+            self.focus = None
+        if self.keyboard:
+            canvas.focus_ring(self.focus)
+        toasts_at = canvas.r(442, 628)
+        self.toasts.draw(canvas.surface, toasts_at.x, toasts_at.y)
+        canvas.tooltip(self.focus if self.keyboard else None)
+        self._stale = False
+
+    def _header(self, canvas: Canvas) -> None:
+        canvas.text(tr("ui.shop.title", wave=self.wave), 30, TITLE, True, topleft=canvas.r(24, 20).topleft)
+        gold = canvas.text(str(self.run.currency), 30, CRYSTAL, True, midright=canvas.r(1256, 40).topleft)
+        crystal(canvas.surface, (gold.left - canvas.px(18), gold.centery), canvas.px(11))
+
+    # shelf A -------------------------------------------------------------------
+    def _shelf_spells(self, canvas: Canvas) -> None:
+        area = canvas.r(22, 78, 840, 284)
+        panel(canvas.surface, area)
+        canvas.panel_title(area, "A", tr("ui.shop.shelf_spells"))
+        shop = self.run.shop
+        canvas.price_button(
+            self.reroll_rect, tr("ui.shop.reroll"), shop.reroll_cost, self.reroll, "reroll", hint="R",
+            affordable=self.run.currency >= shop.reroll_cost,
+        )  # fmt: skip
+        for index, offer in enumerate(shop.shelves["spells"]):
+            rect = self.offer_rect("spells", index)
+            if offer is None:
+                self._sold_place(canvas, rect)
+            else:
+                self._spell_offer(canvas, rect, self.run.content.spell(offer.item), offer, index)
+
+    def _spell_offer(self, canvas: Canvas, rect: pygame.Rect, spell: Spell, offer: Offer, index: int) -> None:
+        px = canvas.px
+        tier_colour = self._offer_frame(canvas, rect, offer)
+        art_size = (px(78), px(92))
+        canvas.surface.blit(self.art.image(spell.id, art_size), (rect.centerx - art_size[0] // 2, rect.y + px(32)))
+        y, width = rect.y + px(130), rect.width - px(12)
+        canvas.fitted(tr(spell.name_key), 16, True, TEXT, (rect.centerx, y), width)
+        line, colour = self._element_line(spell)
+        canvas.fitted(line, 13, False, colour, (rect.centerx, y + px(22)), width)
+        cost = tr("ui.card.cost", mana=spell.mana_cost, cpu=spell.cpu)
+        canvas.fitted(cost, 13, False, DIM, (rect.centerx, y + px(41)), width)
+        tip = [(tr(spell.name_key), tier_colour), (tr(spell.description_key), TEXT), (line, colour), (cost, DIM)]
+        self._buy_strip(canvas, rect, offer, partial(self.buy, "spells", index), f"spell:{index}", tip)
+        self._lock(canvas, "spells", index, offer)
+
+    # shelf B -------------------------------------------------------------------
+    def _shelf_cores(self, canvas: Canvas) -> None:
+        area = canvas.r(22, 372, 476, 250)
+        panel(canvas.surface, area)
+        canvas.panel_title(area, "B", tr("ui.shop.shelf_cores"))
+        for index, offer in enumerate(self.run.shop.shelves["cores"]):
+            rect = self.offer_rect("cores", index)
+            if offer is None:
+                self._sold_place(canvas, rect)
+            else:
+                self._core_offer(canvas, rect, self.run.content.core(offer.item), offer, index)
+
+    def _core_offer(self, canvas: Canvas, rect: pygame.Rect, core: Core, offer: Offer, index: int) -> None:
+        px = canvas.px
+        tier_colour = self._offer_frame(canvas, rect, offer)
+        canvas.fitted(tr(core.name_key), 16, True, TEXT, (rect.centerx, rect.y + px(30)), rect.width - px(40))
+        board = pygame.Rect(rect.x + px(14), rect.y + px(54), rect.width - px(28), px(38))
+        mini_board(canvas.surface, core, board, tier_colour, px(30))
+        stats = [
+            tr("ui.shop.core_mana", value=core.mana_max),
+            tr("ui.shop.core_regen", value=core.mana_regen),
+            tr("ui.shop.core_delay", value=core.cast_delay),
+            tr("ui.shop.core_cpu", value=core.cpu_limit),
+            tr("ui.shop.core_slots", value=core.capacity),
+        ]
+        for i, text in enumerate(stats):
+            at = (rect.x + px(12) + (i % 2) * (rect.width // 2), rect.y + px(100) + (i // 2) * px(17))
+            canvas.text(text, 13, DIM, topleft=at)
+        tip = [(tr(core.name_key), tier_colour), (tr(core.description_key), TEXT), ("  ·  ".join(stats), DIM)]
+        self._buy_strip(canvas, rect, offer, partial(self.buy, "cores", index), f"core:{index}", tip)
+        self._lock(canvas, "cores", index, offer)
+
+    # shelf C -------------------------------------------------------------------
+    def _shelf_stats(self, canvas: Canvas) -> None:
+        area = canvas.r(510, 372, 352, 250)
+        panel(canvas.surface, area)
+        canvas.panel_title(area, "C", tr("ui.shop.shelf_stats"))
+        for index, offer in enumerate(self.run.shop.shelves["stats"]):
+            rect = self.offer_rect("stats", index)
+            if offer is None:
+                self._sold_place(canvas, rect)
+            else:
+                self._stat_offer(canvas, rect, offer, index)
+
+    def _stat_offer(self, canvas: Canvas, rect: pygame.Rect, offer: Offer, index: int) -> None:
+        px = canvas.px
+        stat = WandStat(offer.item)
+        entry = next(e for e in self.run.content.balance.shop.stats if e.stat == stat)
+        colour = self._offer_frame(canvas, rect, offer, ribbon=False)
+        stat_icon(canvas.surface, stat, (rect.centerx, rect.y + px(50)), px(20), colour)
+        name = tr(f"ui.shop.stat.{stat}.name")
+        canvas.fitted(name, 15, True, TEXT, (rect.centerx, rect.y + px(86)), rect.width - px(8))
+        canvas.text(f"+{stat_text(stat, entry.amount)}", 22, GOOD, True, midtop=(rect.centerx, rect.y + px(106)))
+        now = tr("ui.shop.stat_now", total=stat_text(stat, self.run.wand_stats.totals[stat]))
+        canvas.fitted(now, 12, False, DIM, (rect.centerx, rect.y + px(136)), rect.width - px(8))
+        tip = [(name, colour), (tr(f"ui.shop.stat.{stat}.description"), TEXT)]
+        self._buy_strip(canvas, rect, offer, partial(self.buy, "stats", index), f"stat:{index}", tip)
+        self._lock(canvas, "stats", index, offer)
+
+    # the carried cores, the waiting area, the backpack -----------------------------
+    def _carried_cores(self, canvas: Canvas) -> None:
+        loadout, px = self.run.loadout, canvas.px
+        area = canvas.r(874, 78, 384, 244)
+        panel(canvas.surface, area)
+        canvas.panel_title(area, None, tr("ui.shop.your_cores", count=len(loadout.cores), limit=loadout.limits[0]))
+        for row_index, carried in enumerate(loadout.cores):
+            core = self.run.content.core(carried.core)
+            row = self.core_row_rect(row_index)
+            active = carried.core == loadout.active
+            pygame.draw.rect(canvas.surface, CHIP_FACE, row, border_radius=px(8))
+            pygame.draw.rect(canvas.surface, TITLE if active else PANEL_EDGE, row, 2 if active else 1, border_radius=px(8))
+            name = canvas.text(tr(core.name_key), 15, TEXT, True, topleft=(row.x + px(12), row.y + px(7)))
+            if active:
+                badge = canvas.font(11, True).render(tr("ui.shop.active"), True, BACKGROUND)
+                pill = badge.get_rect(midleft=(name.right + px(10), name.centery)).inflate(px(10), px(4))
+                pygame.draw.rect(canvas.surface, TITLE, pill, border_radius=pill.height // 2)
+                canvas.surface.blit(badge, badge.get_rect(center=pill.center))
+            self._slot_strip(canvas, row_index, carried.core, carried.cards)
+            buttons_x = row.right - px(92)
+            if not active:
+                switch = pygame.Rect(buttons_x, row.y + px(6), px(84), px(24))
+                canvas.button(switch, tr("ui.shop.switch"), "", partial(self.switch, carried.core), f"switch:{carried.core}")
+            sell = pygame.Rect(buttons_x, row.y + px(33), px(84), px(24))
+            canvas.price_button(
+                sell, tr("ui.shop.sell"), self.run.shop.core_sale_value(carried.core), partial(self.sell_core, carried.core),
+                f"sell_core:{carried.core}", enabled=len(loadout.cores) > 1, refund=True,
+            )  # fmt: skip
+        for free in range(len(loadout.cores), loadout.limits[0]):
+            row = self.core_row_rect(free)
+            dashed_rect(canvas.surface, row, FAINT, px(6), px(8))
+            canvas.text(tr("ui.shop.free_core_place"), 13, FAINT, center=row.center)
+
+    def _slot_strip(self, canvas: Canvas, row_index: int, core_id: str, cards: list[str | None]) -> None:
+        """The core's slots in a row: filled ones in their card's colours; while a waiting card
+        is picked, the empty ones glow and take it."""
+        waiting = self.selected_card() if self.selected is not None and self.selected[0] == "waiting" else None
+        glow = 0.5 + 0.5 * math.sin(self.time * 6.0)
+        radius = canvas.px(3)
+        for slot, card in enumerate(cards):
+            rect = self.slot_rect(row_index, slot)
+            if card is None:
+                pygame.draw.rect(canvas.surface, (22, 20, 36), rect, border_radius=radius)
+                if waiting is None:
+                    pygame.draw.rect(canvas.surface, PANEL_EDGE, rect, 1, border_radius=radius)
+                    if canvas.hovered(rect):
+                        canvas.hover_tip = [(tr("ui.shop.slot_empty"), DIM)]
+                    continue
+                edge = tuple(int(a + (b - a) * glow) for a, b in zip(PANEL_EDGE, TITLE))
+                pygame.draw.rect(canvas.surface, edge, rect, 2, border_radius=radius)
+                tip = [(tr("ui.shop.place_here", name=tr(self.run.content.spell(waiting).name_key)), TEXT)]
+                canvas.hots.append(Hot(rect, partial(self.place_selected, core_id, slot), f"slot:{core_id}:{slot}", tip))
+                continue
+            spell = self.run.content.spell(card)
+            pygame.draw.rect(canvas.surface, FAMILY_COLOURS.get(str(spell.family), DIM), rect, border_radius=radius)
+            if spell.element is not None:
+                band = (rect.x, rect.y, rect.width, max(2, rect.height // 4))
+                pygame.draw.rect(canvas.surface, ELEMENT_COLOURS.get(str(spell.element), NO_ELEMENT), band, border_radius=radius)
+            if canvas.hovered(rect):
+                canvas.hover_tip = [(tr(spell.name_key), TEXT), (tr("ui.card.cost", mana=spell.mana_cost, cpu=spell.cpu), DIM)]
+
+    def _waiting_area(self, canvas: Canvas) -> None:
+        loadout = self.run.loadout
+        _, limit = loadout.limits
+        area = canvas.r(874, 330, 384, 88)
+        panel(canvas.surface, area)
+        canvas.panel_title(area, None, tr("ui.shop.waiting", count=len(loadout.waiting), limit=limit))
+        card = self.selected_card() if self.selected is not None and self.selected[0] == "waiting" else None
+        if card is not None:
+            canvas.button(canvas.r(1064, 336, 112, 24), tr("ui.shop.to_backpack"), "", self.stash_selected, "to_backpack")
+            value = self.run.shop.card_sale_value(card)
+            canvas.price_button(canvas.r(1182, 336, 70, 24), tr("ui.shop.sell"), value, self.sell_selected, "sell_waiting", refund=True)
+        elif loadout.waiting:
+            canvas.text(tr("ui.shop.waiting_pick"), 12, FAINT, topright=canvas.r(1250, 342).topleft)
+        for index in range(limit):
+            self._chip(canvas, "waiting", index, loadout.waiting[index] if index < len(loadout.waiting) else None)
+
+    def _backpack(self, canvas: Canvas) -> None:
+        loadout = self.run.loadout
+        area = canvas.r(874, 428, 384, 196)
+        panel(canvas.surface, area)
+        canvas.panel_title(area, None, tr("ui.shop.backpack", count=len(loadout.backpack), limit=loadout.limits_backpack))
+        card = self.selected_card() if self.selected is not None and self.selected[0] == "backpack" else None
+        if card is not None:
+            value = self.run.shop.card_sale_value(card)
+            canvas.price_button(canvas.r(1152, 434, 100, 24), tr("ui.shop.sell"), value, self.sell_selected, "sell_card", refund=True)
+        elif loadout.backpack:
+            canvas.text(tr("ui.shop.backpack_hint"), 12, FAINT, topright=canvas.r(1250, 440).topleft)
+        for index in range(loadout.limits_backpack):
+            self._chip(canvas, "backpack", index, loadout.backpack[index] if index < len(loadout.backpack) else None)
+
+    def _chip(self, canvas: Canvas, area: Area, index: int, card: str | None) -> None:
+        """A card in the backpack or the waiting area: a family-coloured tab and its name."""
+        rect, px = self.chip_rect(area, index), canvas.px
+        radius = px(5)
+        if card is None:
+            pygame.draw.rect(canvas.surface, (18, 16, 30), rect, border_radius=radius)
+            pygame.draw.rect(canvas.surface, (40, 36, 60), rect, 1, border_radius=radius)
+            return
+        spell = self.run.content.spell(card)
+        family = FAMILY_COLOURS.get(str(spell.family), DIM)
+        picked = self.selected == (area, index)
+        pygame.draw.rect(canvas.surface, (44, 38, 72) if picked or canvas.hovered(rect) else CHIP_FACE, rect, border_radius=radius)
+        tab = (rect.x, rect.y, px(5), rect.height)
+        pygame.draw.rect(canvas.surface, family, tab, border_top_left_radius=radius, border_bottom_left_radius=radius)
+        pygame.draw.rect(canvas.surface, TITLE if picked else family, rect, 2 if picked else 1, border_radius=radius)
+        face = canvas.font(12 if area == "backpack" else 11)
+        label = face.render(ellipsize(tr(spell.name_key), face, rect.width - px(12)), True, TEXT)
+        canvas.surface.blit(label, label.get_rect(midleft=(rect.x + px(9), rect.centery)))
+        line, colour = self._element_line(spell)
+        tip = [
+            (tr(spell.name_key), family),
+            (tr(spell.description_key), TEXT),
+            (line, colour),
+            (tr("ui.shop.sell_value", gold=self.run.shop.card_sale_value(card)), CRYSTAL),
+        ]
+        canvas.hots.append(Hot(rect, partial(self.select, area, index), f"{area}:{index}", tip))
+
+    # the choice of a core to sell ------------------------------------------------------
+    def _drop_dialog(self, canvas: Canvas) -> None:
+        assert self.drop_for is not None
+        shade = pygame.Surface(canvas.surface.get_size(), pygame.SRCALPHA)
+        shade.fill((0, 0, 0, 170))
+        canvas.surface.blit(shade, (0, 0))
+        offer = self.run.shop.shelves["cores"][self.drop_for] if self.drop_for < len(self.run.shop.shelves["cores"]) else None
+        if offer is None:
+            self.drop_for = None
+            return
+        cores = self.run.loadout.cores
+        box = canvas.r(380, 200, 520, 150 + 52 * len(cores))
+        pygame.draw.rect(canvas.surface, BACKGROUND, box, border_radius=canvas.px(10))
+        panel(canvas.surface, box)
+        canvas.text(tr("ui.shop.drop_title", name=self._offer_name(offer)), 22, TITLE, True, midtop=(box.centerx, box.y + canvas.px(16)))
+        body = canvas.font(14)
+        top = box.y + canvas.px(56)
+        for line in wrap(tr("ui.shop.drop_body", limit=self.run.loadout.limits[0]), body, box.width - canvas.px(40), 4):
+            image = body.render(line, True, DIM)
+            canvas.surface.blit(image, image.get_rect(midtop=(box.centerx, top)))
+            top += body.get_linesize()
+        for i, carried in enumerate(cores):
+            name = tr(self.run.content.core(carried.core).name_key)
+            canvas.price_button(
+                canvas.r(420, 300 + 52 * i, 440, 42), tr("ui.shop.drop_choice", name=name),
+                self.run.shop.core_sale_value(carried.core), partial(self.choose_drop, carried.core), f"drop:{carried.core}",
+                refund=True,
+            )  # fmt: skip
+        canvas.button(canvas.r(560, 306 + 52 * len(cores), 160, 36), tr("ui.shop.cancel"), "Esc", self._let_go, "cancel")
+        if self.focus is None and canvas.hots:
+            self.focus = canvas.hots[0].key
+
+    # pieces of an offer ---------------------------------------------------------------
+    def _element_line(self, spell: Spell) -> tuple[str, Colour]:
+        """"Fire · Action" in the element's colour."""
+        element = str(spell.element) if spell.element is not None else "none"
+        family = tr(f"ui.card.family.{spell.family}")
+        line = tr("ui.shop.spell_line", element=tr(f"ui.shop.element.{element}"), family=family)
+        return line, ELEMENT_COLOURS.get(element, NO_ELEMENT)
+
+    def _offer_frame(self, canvas: Canvas, rect: pygame.Rect, offer: Offer, ribbon: bool = True) -> Colour:
+        """The offer's card: face, a frame and band in its tier's colour (thicker when locked),
+        a glow under the mouse; returns that colour."""
+        colour = STAT_COLOUR if offer.kind == "stats" else TIER_COLOURS.get(offer.tier, TIER_COLOURS[1])
+        px, radius = canvas.px, canvas.px(10)
+        if canvas.hovered(rect) and self.drop_for is None:
+            halo = rect.inflate(px(12), px(12))
+            glow = pygame.Surface(halo.size, pygame.SRCALPHA)
+            pygame.draw.rect(glow, (*colour, 60), glow.get_rect(), border_radius=radius + px(4))
+            canvas.surface.blit(glow, halo)
+        pygame.draw.rect(canvas.surface, OFFER_FACE, rect, border_radius=radius)
+        band = pygame.Rect(rect.x, rect.y, rect.width, px(26))
+        shade = pygame.Surface(band.size, pygame.SRCALPHA)
+        pygame.draw.rect(shade, (*colour, 70), shade.get_rect(), border_top_left_radius=radius, border_top_right_radius=radius)
+        canvas.surface.blit(shade, band)
+        pygame.draw.rect(canvas.surface, colour, rect, 3 if offer.locked else 2, border_radius=radius)
+        if ribbon:
+            canvas.text(tr("ui.shop.tier", tier=offer.tier), 12, colour, True, midleft=(rect.x + px(10), band.centery))
+        return colour
+
+    def _buy_strip(self, canvas: Canvas, rect: pygame.Rect, offer: Offer, action: Callable[[], None], key: str, tip: Tip) -> None:
+        """The price at the card's foot. The whole card buys (the lock, drawn after, sits on top)."""
+        px = canvas.px
+        strip = pygame.Rect(rect.x + px(10), rect.bottom - px(38), rect.width - px(20), px(30))
+        affordable = self.run.currency >= offer.price
+        lit = canvas.hovered(rect) and self.drop_for is None and affordable
+        pygame.draw.rect(canvas.surface, BUTTON_HOVER if lit else BUTTON_FILL, strip, border_radius=px(7))
+        pygame.draw.rect(canvas.surface, BUTTON_EDGE if affordable else (120, 60, 60), strip, 1, border_radius=px(7))
+        canvas.price_tag(strip.center, offer.price, 17, CRYSTAL if affordable else TOO_DEAR)
+        canvas.hots.append(Hot(rect, action, key, tip))
+
+    def _lock(self, canvas: Canvas, shelf: ShelfName, index: int, offer: Offer) -> None:
+        rect = self.lock_rect(shelf, index)
+        hovered = canvas.hovered(rect)
+        if offer.locked or hovered:
+            pygame.draw.rect(canvas.surface, (50, 42, 20) if offer.locked else (40, 36, 60), rect, border_radius=canvas.px(6))
+        padlock(canvas.surface, rect, TITLE if offer.locked else (TEXT if hovered else DIM), offer.locked)
+        tip = [(tr("ui.shop.unlock" if offer.locked else "ui.shop.lock"), TEXT)]
+        canvas.hots.append(Hot(rect, partial(self.toggle_lock, shelf, index), f"lock:{shelf}:{index}", tip))
+
+    def _sold_place(self, canvas: Canvas, rect: pygame.Rect) -> None:
+        dashed_rect(canvas.surface, rect, FAINT, canvas.px(8), canvas.px(10))
+        canvas.text(tr("ui.shop.sold_out"), 15, FAINT, True, center=rect.center)
