@@ -127,3 +127,62 @@ def test_the_pause_menu_opens_the_settings_and_esc_resumes(screen: pygame.Surfac
     assert isinstance(stack.top, PauseScene)
     frames(stack, screen, 2, keys=[pygame.K_ESCAPE])
     assert stack.top is arena
+
+
+def _session(**changes: object) -> "Session":
+    from artificer.ui.session import Session
+
+    session = Session.default()
+    for name, value in changes.items():
+        setattr(session.settings, name, value)
+    return session
+
+
+@pytest.mark.parametrize("side", [-1, 1])
+def test_mouse_aim_fires_toward_the_cursor(screen: pygame.Surface, monkeypatch: pytest.MonkeyPatch, side: int) -> None:
+    """R-SET-1 aim mode "mouse": the wand's shots leave toward the cursor, not the nearest enemy."""
+    from artificer.ui.settings import AimMode
+
+    stack = SceneStack()
+    arena = ArenaScene(CONTENT, seed=2, session=_session(aim_mode=AimMode.MOUSE))
+    centre = (screen.get_width() // 2, screen.get_height() // 2)
+    monkeypatch.setattr(pygame.mouse, "get_focused", lambda: True)
+    monkeypatch.setattr(pygame.mouse, "get_pos", lambda: (centre[0] + side * 300, centre[1]))
+    stack.push(arena)
+    frames(stack, screen, 40)
+    shots = arena.run.sim.buffers.projectile_rows()
+    mine = shots[shots[:, 6] == 0]
+    assert len(mine) > 0
+    assert np.all(np.sign(mine[:, 4]) == side), "every shot flies toward the cursor's side"
+
+
+def test_the_colour_blind_setting_redraws_enemies_in_the_okabe_ito_palette(screen: pygame.Surface) -> None:
+    """R-SET-1: with the colour-blind palette on, enemy sprites take its colours (shapes stay distinct)."""
+    from artificer.ui.palette import COLOUR_BLIND
+
+    plain = ArenaScene(CONTENT, seed=2)
+    safe = ArenaScene(CONTENT, seed=2, session=_session(colour_blind=True))
+    for arena in (plain, safe):
+        SceneStack().push(arena)
+    brute = CONTENT.enemy_index("brute")
+    def centre_colour(arena: ArenaScene) -> tuple[int, int, int]:
+        assert arena.renderer is not None
+        sprite = arena.renderer.atlas.enemies[brute]
+        return tuple(sprite.get_at((sprite.get_width() // 2, sprite.get_height() // 4))[:3])  # type: ignore[return-value]
+    assert centre_colour(safe) == COLOUR_BLIND.enemy("brute")
+    assert centre_colour(plain) != centre_colour(safe)
+
+
+def test_getting_hurt_shakes_the_screen_only_when_the_setting_allows(screen: pygame.Surface) -> None:
+    """R-SET-1 screen shake: a hit on the player jolts the view; at 0 it stays still."""
+    for strength, moves in ((1.0, True), (0.0, False)):
+        arena = ArenaScene(CONTENT, seed=2, session=_session(screen_shake=strength))
+        stack = SceneStack()
+        stack.push(arena)
+        frames(stack, screen, 1)
+        arena.shake = 1.0
+        arena.draw(screen, 0.0)
+        first = pygame.surfarray.array3d(screen).copy()
+        arena.draw(screen, 0.0)
+        second = pygame.surfarray.array3d(screen)
+        assert bool(np.any(first != second)) is moves

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import pygame
 
 from artificer.content import Content
+from artificer.ui.palette import Palette
 
 # Okabe–Ito, colour-blind safe; shapes differ too, so colour is never the only signal.
 ELEMENT_COLOURS = {
@@ -86,10 +87,13 @@ class Atlas:
     player: pygame.Surface
 
     @classmethod
-    def build(cls, content: Content) -> Atlas:
+    def build(cls, content: Content, palette: Palette | None = None) -> Atlas:
+        """The sprites; with `palette` (the colour-blind setting) enemies and elements take its colours."""
         enemies, elites = [], []
         for enemy in content.enemies:
             sides, colour = ENEMY_STYLE.get(enemy.id, FALLBACK_STYLE)
+            if palette is not None:
+                colour = palette.enemy(enemy.id, colour)
             enemies.append(_enemy_sprite(enemy.radius, sides, colour).convert_alpha())
             elite = _enemy_sprite(enemy.radius * 1.15, sides, colour)
             pygame.draw.circle(elite, (255, 215, 0), (elite.get_width() / 2, elite.get_height() / 2), elite.get_width() / 2 - 1, 2)
@@ -100,7 +104,8 @@ class Atlas:
             radius = spell.action.radius if spell.action is not None else 4.0
             if spell.trigger is not None:
                 radius = spell.trigger.carrier.radius
-            spells.append(_glow(min(radius, 24.0), ELEMENT_COLOURS[element]).convert_alpha())
+            tint = palette.element(element, ELEMENT_COLOURS[element]) if palette is not None else ELEMENT_COLOURS[element]
+            spells.append(_glow(min(radius, 24.0), tint).convert_alpha())
         enemy_shots = [_glow(4.0, (255, 80, 120)).convert_alpha() for _ in content.enemies]
         crystal = pygame.Surface((12, 14), pygame.SRCALPHA)
         pygame.draw.polygon(crystal, (120, 220, 255), [(6, 0), (12, 7), (6, 14), (0, 7)])

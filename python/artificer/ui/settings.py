@@ -51,7 +51,7 @@ class Language(StrEnum):
 
 
 class AimMode(StrEnum):
-    """How the wand aims. Only AUTO exists in the core today; MOUSE is stored for when it does."""
+    """How the wand aims: at the nearest enemy, or toward the mouse cursor (the core's aim point)."""
 
     AUTO = "auto"  # At the nearest enemy.
     MOUSE = "mouse"  # At the cursor.

@@ -10,6 +10,7 @@ wave. Death or the last wave shows the run summary.
 
 from __future__ import annotations
 
+import random
 from typing import Callable
 
 import numpy as np
@@ -27,10 +28,14 @@ from artificer.ui.i18n import tr
 from artificer.ui.render import ArenaRenderer, Camera
 from artificer.ui.scene import Scene, SceneStack
 from artificer.ui.session import Session
-from artificer.ui.settings import Action, Context
+from artificer.ui.palette import COLOUR_BLIND
+from artificer.ui.settings import Action, AimMode, Context
 from artificer.ui.scenes.summary import SummaryScene
 
 BREATHER_SECONDS = 2.0
+#: Screen shake when the player is hurt: pixels at full strength (× the shake setting), decay per second.
+SHAKE_PIXELS = 9.0
+SHAKE_DECAY = 3.0
 #: Sound effect per event kind (the bank rate-limits each, so a frame of 1,000 hits plays one).
 EVENT_SOUNDS = (
     (EventKind.CAST_FIRED, "cast"),
@@ -72,6 +77,8 @@ class ArenaScene(Scene):
             self.hud_state.charge_span = max(0.0, min(charges) - content.balance.vm.charge_ring_delay)
         self.breather = 0.0
         self.dash_pressed = False
+        self.shake = 0.0
+        self._jitter = random.Random(seed)  # presentation only: never touches the sim
         self.stack: SceneStack | None = None
         self.renderer: ArenaRenderer | None = None
         self.camera: Camera | None = None
@@ -83,7 +90,8 @@ class ArenaScene(Scene):
         screen = pygame.display.get_surface()
         size = screen.get_size() if screen is not None else (1280, 720)
         arena = (self.content.balance.arena.width, self.content.balance.arena.height)
-        atlas = Atlas.build(self.content)
+        self._colour_blind = self.session.settings.colour_blind
+        atlas = Atlas.build(self.content, COLOUR_BLIND if self._colour_blind else None)
         self.renderer = ArenaRenderer(atlas, arena)
         self.camera = Camera(size)
         self.camera.follow(arena[0] / 2, arena[1] / 2, snap=True)
@@ -91,6 +99,12 @@ class ArenaScene(Scene):
         self._start_wave()
 
     def on_resume(self) -> None:
+        if self.session.settings.colour_blind != self._colour_blind and self.renderer is not None:
+            # The colour-blind palette was switched in the settings: redraw the sprites.
+            self._colour_blind = self.session.settings.colour_blind
+            atlas = Atlas.build(self.content, COLOUR_BLIND if self._colour_blind else None)
+            self.renderer = ArenaRenderer(atlas, self.renderer.arena)
+            self.hud = Hud(atlas.crystal)
         if not self.between_waves or self.stack is None:
             return
         # The shop (and lab) popped: the next wave begins — unless the wand cannot fire (R-VM-2).
@@ -131,12 +145,17 @@ class ArenaScene(Scene):
         sim = self.run.sim
         self.hud_state.show_damage_numbers = self.session.settings.damage_numbers
         sim.input.move(*self.session.controls.movement())
+        if self.session.settings.aim_mode == AimMode.MOUSE and pygame.mouse.get_focused() and self.camera is not None and not self.session.controls.gamepads:
+            mx, my = pygame.mouse.get_pos()
+            ox, oy = self.camera.offset
+            sim.input.aim_at(mx - ox, my - oy)
         if self.dash_pressed:
             sim.input.dash()
             self.dash_pressed = False
         self.wave.step()
         self._react(sim.buffers.event_rows())
         self.hud_state.tick(dt)
+        self.shake = max(0.0, self.shake - SHAKE_DECAY * dt)
         self.hud_state.seconds_left = self.wave.seconds_left
         self.hud_state.markers = self.wave.director.pending
         self.hud_state.wave_time = self.wave.stats.frames / sim.tick_hz
@@ -155,6 +174,8 @@ class ArenaScene(Scene):
             if self.hud_state.charge == 2:
                 self.session.play("charge_full")
         kinds = events[:, 0]
+        if np.any(kinds == EventKind.PLAYER_DAMAGED):
+            self.shake = min(1.0, self.shake + 0.6)
         for kind, sound in EVENT_SOUNDS:
             if np.any(kinds == kind):
                 self.session.play(sound)
@@ -191,8 +212,14 @@ class ArenaScene(Scene):
         if self.camera.screen != surface.get_size():
             self.camera.screen = surface.get_size()
         buffers = self.run.sim.buffers
+        amplitude = SHAKE_PIXELS * self.shake * self.session.settings.screen_shake
+        dx, dy = (self._jitter.uniform(-amplitude, amplitude), self._jitter.uniform(-amplitude, amplitude)) if amplitude > 0.5 else (0.0, 0.0)
+        self.camera.x -= dx
+        self.camera.y -= dy
         self.renderer.draw(surface, buffers, self.camera)
         ox, oy = self.camera.offset
+        self.camera.x += dx
+        self.camera.y += dy
         at = (buffers.player_value("x") + ox, buffers.player_value("y") + oy)
         self.hud.draw(surface, buffers, self.hud_state, at, (ox, oy))
 
