@@ -62,6 +62,8 @@ def build_parser() -> Parser:
     run.add_argument("--waves", type=_int_in(1, 20, "--waves"), default=3)
     run.add_argument("--json", action="store_true", help="print one JSON object")
     run.add_argument("--data", type=Path, default=None, help="content directory (default: the shipped data)")
+    run.add_argument("--build", default=None, help="shop between waves toward this archetype of data/builds.json")
+    run.add_argument("--timing", action="store_true", help="add wall time and step p50/p99 (varies run to run)")
 
     stress = commands.add_parser("stress", help="the standard stress workload (benches/README.md)")
     stress.add_argument("--enemies", type=_int_in(0, 10_000_000, "--enemies"), required=True)
@@ -103,7 +105,25 @@ def _load(data: Path | None) -> Content:
 def cmd_run(args: argparse.Namespace) -> int:
     from artificer.sim.headless import run_headless
 
-    report = run_headless(_load(args.data), args.seed, args.waves)
+    content = _load(args.data)
+    build = None
+    if args.build is not None:
+        from artificer.content import ContentError
+        from artificer.content.builds import load_builds
+        from artificer.content.models import did_you_mean
+
+        try:
+            builds = load_builds(content, args.data)
+        except ContentError as err:
+            for problem in err.problems:
+                print(problem, file=sys.stderr)
+            return EXIT_USAGE
+        if args.build not in builds:
+            known = ", ".join(builds) or "none"
+            print(f"artificer run: unknown build {args.build!r}{did_you_mean(args.build, list(builds))} (builds: {known})", file=sys.stderr)
+            return EXIT_USAGE
+        build = builds[args.build]
+    report = run_headless(content, args.seed, args.waves, build=build, timing=args.timing)
     if args.json:
         print(json.dumps(report, separators=(",", ":"), sort_keys=False))
     else:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from artificer.content.builds import load_builds
 from artificer.content.loader import DEFAULT_DATA_DIR, load_content
 from artificer.content.models import ContentError
 
@@ -21,6 +22,7 @@ def run(data_dir: Path | None = None) -> int:
     directory = Path(data_dir) if data_dir is not None else DEFAULT_DATA_DIR
     try:
         content = load_content(directory)
+        load_builds(content, directory)
     except ContentError as error:
         for problem in error.problems:
             print(problem)

@@ -8,7 +8,7 @@ active core's program to the core. Relics and potions come later.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
 from artificer.content import Content
@@ -45,12 +45,18 @@ class WaveStats:
     #: R-END-1: the most damage one hit dealt (from the `hit_events` rule's
     #: ENEMY_HIT events; 0 when a simulation runs without that rule).
     biggest_hit: float = 0.0
+    #: Damage taken per attacker: an enemy id, or "projectile" for enemy shots and blasts.
+    damage_taken_by_source: dict[str, float] = field(default_factory=dict)
+    #: Damage dealt per second of the wave (set when the wave ends).
+    dps: float = 0.0
 
     def as_json(self) -> dict[str, Any]:
         out = asdict(self)
         out["damage_dealt"] = round(self.damage_dealt, 3)
         out["damage_taken"] = round(self.damage_taken, 3)
         out["biggest_hit"] = round(self.biggest_hit, 3)
+        out["damage_taken_by_source"] = {k: round(v, 3) for k, v in sorted(self.damage_taken_by_source.items())}
+        out["dps"] = round(self.dps, 3)
         return out
 
 
@@ -112,6 +118,7 @@ class WaveInProgress:
         self.stats = WaveStats(wave=number)
         self.frames = round(self.wave.duration * run.sim.tick_hz)
         self.died = False
+        self._source_names = [enemy.id for enemy in run.content.enemies]
         # R-MANA-1: every wave starts with a full pool; R-REG-1 registers reset.
         run.sim.world.begin_wave()
 
@@ -136,6 +143,10 @@ class WaveInProgress:
         stats.spawned += ev.count(rows, EventKind.ENEMY_SPAWNED)
         stats.damage_dealt += counts.damage_dealt
         stats.damage_taken += ev.total(rows, EventKind.PLAYER_DAMAGED)
+        hurt = rows[rows[:, ev.KIND] == EventKind.PLAYER_DAMAGED]
+        for attacker, amount in zip(hurt[:, ev.A], hurt[:, ev.VALUE]):
+            source = self._source_names[int(attacker)] if 0 <= attacker < len(self._source_names) else "projectile"
+            stats.damage_taken_by_source[source] = stats.damage_taken_by_source.get(source, 0.0) + float(amount)
         stats.currency += int(ev.total(rows, EventKind.CURRENCY_PICKED))
         stats.max_alive = max(stats.max_alive, counts.enemies)
         hits = rows[rows[:, ev.KIND] == EventKind.ENEMY_HIT, ev.VALUE]
@@ -153,5 +164,7 @@ class WaveInProgress:
             sim.step()
             self.stats.currency += int(ev.total(sim.buffers.event_rows(), EventKind.CURRENCY_PICKED))
         self.run.currency += self.stats.currency
+        seconds = self.stats.frames / sim.tick_hz
+        self.stats.dps = self.stats.damage_dealt / seconds if seconds > 0 else 0.0
         self.run.waves.append(self.stats)
         return self.stats

@@ -1,30 +1,55 @@
 """`artificer run --headless`: a seeded run of waves 1..K played by the
 kiting bot, reported as one JSON-ready dict (a public contract: keys are
 only ever added). Same seed ⇒ the same report, byte for byte (R-DET-1).
+
+With a build (`--build ID`, from `data/builds.json`) a `ShoppingBot` visits
+the shop after every wave but the last and buys toward the archetype; each
+wave's report then lists its `purchases`. With `timing=True` the report
+gains `timing` (wall seconds and the step's p50/p99 in ms) — the only part
+that changes from one run of the same seed to the next.
 """
 
 from __future__ import annotations
 
+import time
 from typing import Any
+
+import numpy as np
 
 from artificer.content import Content
 from artificer.game.run import Run
 from artificer.sim.bot import KitingBot
+from artificer.content.builds import Build
+from artificer.sim.shopper import ShoppingBot
 
 
-def run_headless(content: Content, seed: int, waves: int) -> dict[str, Any]:
+def run_headless(content: Content, seed: int, waves: int, build: Build | None = None, timing: bool = False) -> dict[str, Any]:
+    started = time.perf_counter()
     run = Run(content, seed)
     arena = (content.balance.arena.width, content.balance.arena.height)
     bot = KitingBot(arena)
+    shopper = ShoppingBot(build) if build is not None else None
     outcome = "survived"
+    step_ns: list[int] = []
+    reports: list[dict[str, Any]] = []
     for number in range(1, waves + 1):
-        stats = run.play_wave(number, bot)
-        if stats.frames < round(content.wave(number).duration * content.balance.sim.tick_hz):
+        wave = run.start_wave(number)
+        while not wave.over:
+            bot.control(run.sim)
+            t0 = time.perf_counter_ns()
+            wave.step()
+            step_ns.append(time.perf_counter_ns() - t0)
+        stats = wave.finish()
+        report = stats.as_json()
+        reports.append(report)
+        if wave.died:
             outcome = "died"
             break
-    return {
+        if shopper is not None and number < waves:
+            report["purchases"] = shopper.shop(run, number)
+    out: dict[str, Any] = {
         "seed": seed,
-        "waves": [w.as_json() for w in run.waves],
+        "waves": reports,
         "result": {
             "wave_reached": len(run.waves),
             "outcome": outcome,
@@ -33,3 +58,16 @@ def run_headless(content: Content, seed: int, waves: int) -> dict[str, Any]:
             "frames": run.sim.world.frame,
         },
     }
+    if build is not None:
+        out["build"] = build.id
+        out["result"]["wand"] = {"core": run.loadout.active, "cards": run.loadout.wand()[1]}
+    if timing:
+        steps_ms = np.array(step_ns, dtype=np.float64) / 1e6
+        out["timing"] = {
+            "wall_s": round(time.perf_counter() - started, 3),
+            "step_ms": {
+                "median": round(float(np.median(steps_ms)), 4) if len(steps_ms) else 0.0,
+                "p99": round(float(np.percentile(steps_ms, 99)), 4) if len(steps_ms) else 0.0,
+            },
+        }
+    return out

@@ -1,0 +1,69 @@
+"""Build archetypes for the headless simulator (R-SIM-1): `data/builds.json`.
+
+This module owns the archetype file — each build names the core it wants,
+the cards it wants on that core's board in slot order, and the stats it
+buys first — and its validation: the schema through pydantic, then every
+spell and core id checked against the content, one `Problem` per mistake.
+The file is optional (a data directory without it has no builds);
+`artificer check-content` reports its problems with the rest.
+The bot that shops toward a build is `artificer.sim.shopper`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import Field, ValidationError
+
+from artificer.content.loader import Content
+from artificer.content.models import ID_PATTERN, ContentError, ContentModel, Problem, WandStat, did_you_mean
+from artificer.content.schema_errors import problems_from_validation
+
+BUILDS_FILE = "builds.json"
+
+
+class Build(ContentModel):
+    """One archetype: the core it plays, the board it wants, the stats it buys."""
+
+    id: str = Field(pattern=ID_PATTERN, description="Name given to `artificer run --build`.")
+    core: str = Field(pattern=ID_PATTERN, description="The core the build wants (bought when offered, then active).")
+    board: tuple[str | None, ...] = Field(min_length=1, description="Cards in that core's slot order (null: leave empty).")
+    stats: tuple[WandStat, ...] = Field(default=(), description="Stat upgrades to buy with gold left over, in order.")
+
+
+class BuildBook(ContentModel):
+    builds: tuple[Build, ...] = Field(min_length=1, description="The archetypes.")
+
+
+def load_builds(content: Content, data_dir: Path | None = None) -> dict[str, Build]:
+    """The builds of `data_dir/builds.json` (default: the content's data dir), checked against `content`;
+    none when the file does not exist. Raises `ContentError` listing every problem."""
+    path = Path(data_dir if data_dir is not None else content.data_dir) / BUILDS_FILE
+    problems: list[Problem] = []
+    try:
+        book = BuildBook.model_validate_json(path.read_text(encoding="utf-8"), strict=True)
+    except FileNotFoundError:
+        return {}
+    except ValidationError as error:
+        raise ContentError(problems_from_validation(BUILDS_FILE, BuildBook, error)) from None
+    spells = {spell.id for spell in content.spells}
+    cores = {core.id: core for core in content.cores}
+    seen: set[str] = set()
+    for index, build in enumerate(book.builds):
+        where = f"$.builds[{index}]"
+        if build.id in seen:
+            problems.append(Problem(BUILDS_FILE, f"{where}.id", f'duplicate build id "{build.id}"'))
+        seen.add(build.id)
+        core = cores.get(build.core)
+        if core is None:
+            problems.append(Problem(BUILDS_FILE, f"{where}.core", f'unknown core "{build.core}"{did_you_mean(build.core, sorted(cores))}'))
+        elif len(build.board) > core.capacity:
+            problems.append(Problem(BUILDS_FILE, f"{where}.board", f"{len(build.board)} cards do not fit {build.core} ({core.capacity} slots)"))
+        for slot, card in enumerate(build.board):
+            if card is not None and card not in spells:
+                problems.append(Problem(BUILDS_FILE, f"{where}.board[{slot}]", f'unknown spell "{card}"{did_you_mean(card, sorted(spells))}'))
+    if problems:
+        raise ContentError(problems)
+    return {build.id: build for build in book.builds}
+
+

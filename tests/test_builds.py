@@ -1,0 +1,100 @@
+"""Build archetypes and the shopping bot of the headless simulator (R-SIM-1, R-SHOP-1)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from artificer.content import ContentError, load_content
+from artificer.content.builds import BUILDS_FILE, load_builds
+from artificer.content.check import run as check_content
+from artificer.content.loader import DEFAULT_DATA_DIR
+from artificer.game.run import Run
+from artificer.sim.headless import run_headless
+from artificer.sim.shopper import ShoppingBot
+
+CONTENT = load_content()
+BUILDS = load_builds(CONTENT)
+
+
+def _data_with_builds(tmp_path: Path, builds: object) -> Path:
+    data = tmp_path / "data"
+    shutil.copytree(DEFAULT_DATA_DIR, data)
+    (data / BUILDS_FILE).write_text(json.dumps(builds), encoding="utf-8")
+    return data
+
+
+def test_the_shipped_builds_name_real_cores_and_spells_and_can_fire() -> None:
+    assert {"spark", "shotgun", "nuke", "turret", "elemental"} <= set(BUILDS)
+    run = Run(CONTENT, 1)
+    for build in BUILDS.values():
+        assert run.arm(build.core, list(build.board))["can_fire"], build.id
+
+
+def test_a_bad_build_gets_one_clear_problem_per_mistake(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = _data_with_builds(
+        tmp_path,
+        {"builds": [{"id": "x", "core": "starter_wnd", "board": ["spark_bolt", "fire_bal"], "stats": ["cpu"]}]},
+    )
+    with pytest.raises(ContentError) as error:
+        load_builds(CONTENT, data)
+    lines = [str(problem) for problem in error.value.problems]
+    assert lines == [
+        'builds.json: $.builds[0].core: unknown core "starter_wnd"; did you mean "starter_wand"?',
+        'builds.json: $.builds[0].board[1]: unknown spell "fire_bal"; did you mean "fireball"?',
+    ]
+    assert check_content(data) == 2
+    assert capsys.readouterr().out.splitlines() == lines
+
+
+def test_the_shopping_bot_buys_only_toward_its_build_and_lays_the_board_out_in_its_order() -> None:
+    """R-SHOP-1 through the real shop: purchases are the build's cards, core or stats; owned cards sit in the build's order."""
+    build = BUILDS["spark"]
+    run = Run(CONTENT, 11)
+    run.currency = 400  # rich enough to buy whatever the shelves offer
+    bot = ShoppingBot(build)
+    bought: list[str] = []
+    for wave in range(1, 8):
+        bought += bot.shop(run, wave)
+        run.shop.close()
+    allowed = {f"spells:{card}" for card in build.board if card} | {f"cores:{build.core}"} | {f"stats:{s}" for s in build.stats}
+    assert bought and set(bought) <= allowed
+    cards = [c for c in run.loadout.carried(run.loadout.active).cards if c is not None]
+    owned_of_build = [c for c in build.board if c is not None and c in cards]
+    assert [c for c in cards if c in owned_of_build][: len(owned_of_build)] == owned_of_build
+    wanted = Counter(c for c in build.board if c)
+    assert all(Counter(c.split(":")[1] for c in bought if c.startswith("spells:"))[card] <= n for card, n in wanted.items())
+    assert run.diagnostics["can_fire"]
+
+
+def test_a_headless_run_with_a_build_is_the_same_twice_and_reports_purchases_and_sources() -> None:
+    """R-DET-1 with shopping: the same seed and build give the same report, byte for byte."""
+    first = run_headless(CONTENT, 4, 3, build=BUILDS["turret"])
+    second = run_headless(CONTENT, 4, 3, build=BUILDS["turret"])
+    assert json.dumps(first) == json.dumps(second)
+    assert first["build"] == "turret"
+    assert "purchases" in first["waves"][0]
+    for wave in first["waves"]:
+        assert {"dps", "damage_taken_by_source", "max_alive", "currency"} <= set(wave)
+        assert sum(wave["damage_taken_by_source"].values()) == pytest.approx(wave["damage_taken"], abs=0.01)
+
+
+@pytest.mark.parametrize("build", sorted(BUILDS))
+def test_a_20_wave_headless_run_with_each_archetype_ends_without_error(build: str) -> None:
+    report = run_headless(CONTENT, 2, 20, build=BUILDS[build], timing=True)
+    result = report["result"]
+    assert result["outcome"] in {"died", "survived"}
+    assert result["wave_reached"] == len(report["waves"]) >= 1
+    assert report["timing"]["step_ms"]["p99"] >= report["timing"]["step_ms"]["median"] > 0
+
+
+def test_an_unknown_build_name_is_a_usage_error_with_the_known_names(capsys: pytest.CaptureFixture[str]) -> None:
+    from artificer.__main__ import main
+
+    assert main(["run", "--headless", "--waves", "1", "--build", "sparks"]) == 2
+    err = capsys.readouterr().err
+    assert 'unknown build \'sparks\'; did you mean "spark"?' in err and "turret" in err
