@@ -14,16 +14,16 @@ from dataclasses import dataclass
 import pygame
 
 from artificer.content import Content
-from artificer.ui.palette import Palette
+from artificer.ui.palette import OKABE_ITO, Palette
 
 # Okabe–Ito, colour-blind safe; shapes differ too, so colour is never the only signal.
 ELEMENT_COLOURS = {
     "physical": (230, 230, 230),
-    "fire": (230, 159, 0),
-    "ice": (86, 180, 233),
-    "lightning": (240, 228, 66),
-    "poison": (0, 158, 115),
-    "water": (0, 114, 178),
+    "fire": OKABE_ITO["orange"],
+    "ice": OKABE_ITO["sky_blue"],
+    "lightning": OKABE_ITO["yellow"],
+    "poison": OKABE_ITO["bluish_green"],
+    "water": OKABE_ITO["blue"],
 }
 ENEMY_STYLE = {  # kind id → (polygon sides, 0 = circle; colour)
     "grunt": (0, (213, 94, 0)),
