@@ -64,7 +64,7 @@ def test_shipped_content_loads_clean_and_checker_prints_one_summary_line(capsys:
     assert exit_code == EXIT_OK
     content = load_content()
     assert lines == [
-        f"content OK: {len(ROSTER)} enemies, {WAVE_COUNT} waves, {len(content.spells)} spells, "
+        f"content OK: {len(content.enemies)} enemies, {WAVE_COUNT} waves, {len(content.spells)} spells, "
         f"{len(content.cores)} cores, {len(content.recipes)} recipes (data: {DEFAULT_DATA_DIR})"
     ]
 

@@ -82,7 +82,7 @@ def test_nan_and_inf_in_inputs(sim: Simulation) -> None:
 def test_unknown_enemy_kind(sim: Simulation) -> None:
     sim.input.spawn(0, 100.0, 100.0)
     sim.input.spawn(len(sim.content.enemies), 100.0, 100.0)
-    refused(sim, r"commands\[1\]: unknown enemy kind 9")
+    refused(sim, rf"commands\[1\]: unknown enemy kind {len(sim.content.enemies)} ")
     with pytest.raises(CoreArgumentError, match="unknown enemy kind"):
         sim.world.spawn_enemies(-1, np.zeros(1, np.float32), np.zeros(1, np.float32))
 

@@ -397,3 +397,29 @@ def test_knockback_shoves_the_struck_enemy_along_the_shot() -> None:
 
     plain, shoved = dummy_x(["spark_bolt"]), dummy_x(["knockback_plus", "spark_bolt"])
     assert shoved - plain > 10.0
+
+
+@pytest.mark.parametrize("moving", [False, True])
+def test_moving_bonus_spells_hit_harder_while_the_player_moves(moving: bool) -> None:
+    """R-MOVE-1: `electro_dash_bolt` deals ×1.5 while the player moves (hits read from ENEMY_HIT events)."""
+    sim = Simulation(CONTENT, seed=9, rules={"player_invulnerable": True, "enemies_immortal": True, "enemies_still": True, "hit_events": True})
+    sim.arm_wand("starter_wand", ["electro_dash_bolt"])
+    sim.world.begin_wave()
+    if moving:
+        sim.input.move(0.0, 0.2)  # the first cast goes off on this very step
+    sim.step()
+    px, py = sim.buffers.player_value("x"), sim.buffers.player_value("y")
+    sim.input.spawn(CONTENT.enemy_index("grunt"), px + 160.0, py)
+    hits: list[float] = []
+    for _ in range(90):
+        if moving:
+            sim.input.move(0.0, 0.2 if len(hits) % 2 == 0 else -0.2)  # dither up and down: moving, staying in line
+        sim.step()
+        rows = sim.buffers.event_rows()
+        hits += rows[rows[:, 0] == EventKind.ENEMY_HIT, 5].tolist()
+    base = next(s for s in CONTENT.spells if s.id == "electro_dash_bolt").action
+    assert base is not None and hits
+    expected = base.damage * (1.5 if moving else 1.0)
+    # Crits double some hits; every hit is the (multiplied) base or its crit.
+    assert set(round(h, 3) for h in hits) <= {round(expected, 3), round(expected * CONTENT.balance.player.crit_multiplier, 3)}
+    assert round(expected, 3) in {round(h, 3) for h in hits}

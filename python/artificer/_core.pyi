@@ -8,6 +8,7 @@ import numpy.typing as npt
 
 __all__ = [
     "Catalog",
+    "SpriteRasterizer",
     "WandSandbox",
     "World",
     "__version__",
@@ -23,6 +24,13 @@ __all__ = [
     "ENEMY_FLAG_ELITE",
     "ENEMY_FLAG_VULNERABLE",
     "ENEMY_FLAG_WEAK",
+    "ENEMY_FLAG_BURNING",
+    "ENEMY_FLAG_CHILLED",
+    "ENEMY_FLAG_FROZEN",
+    "ENEMY_FLAG_SHOCKED",
+    "ENEMY_FLAG_POISONED",
+    "ENEMY_FLAG_WET",
+    "RNG_STREAMS",
 ]
 __version__: str
 CONTROLS_WIDTH: int
@@ -37,6 +45,14 @@ PLAYER_WIDTH: int
 ENEMY_FLAG_ELITE: int
 ENEMY_FLAG_VULNERABLE: int
 ENEMY_FLAG_WEAK: int
+ENEMY_FLAG_BURNING: int
+ENEMY_FLAG_CHILLED: int
+ENEMY_FLAG_FROZEN: int
+ENEMY_FLAG_SHOCKED: int
+ENEMY_FLAG_POISONED: int
+ENEMY_FLAG_WET: int
+#: R-SAVE-1: the length of `World.rng_state()`.
+RNG_STREAMS: int
 
 @final
 class World:
@@ -65,6 +81,8 @@ class World:
     def begin_wave(self) -> None: ...
     def set_wand_stats(self, cpu: int, cast_speed: float, accuracy: float) -> None: ...
     def set_rules(self, rules_dict: Mapping[str, bool]) -> None: ...
+    def set_attunement(self, points: dict[str, float]) -> None: ...
+    def attunement(self) -> dict[str, float]: ...
     def set_threads(self, threads: int) -> None: ...
     @property
     def threads(self) -> int: ...
@@ -82,6 +100,17 @@ class World:
         damage: float,
         pierce: int,
     ) -> int: ...
+    # R-SAVE-1: what a run's save carries into a fresh world between waves. The streams'
+    # positions (`RNG_STREAMS` counts: crit, spread, drops, spawns); HP and max HP
+    # (0 < hp <= hp_max); a program wand's (cursor, [A, B], counters, kills), R-VM-12,
+    # R-REG-1. Bad values raise `CoreArgumentError`.
+    def rng_state(self) -> list[int]: ...
+    def set_rng_state(self, state: Sequence[int]) -> None: ...
+    def player_hp(self) -> tuple[float, float]: ...
+    def set_player_hp(self, hp: float, hp_max: float) -> None: ...
+    def player_position(self) -> tuple[float, float]: ...
+    def wand_memory(self) -> tuple[int, list[int], list[int], int] | None: ...
+    def set_wand_memory(self, cursor: int, registers: Sequence[int], counters: Sequence[int], kills: int) -> None: ...
     def state_hash(self) -> int: ...
     @property
     def frame(self) -> int: ...
@@ -112,3 +141,27 @@ class WandSandbox:
     def cast(
         self, moving: bool = False, hp: float = 100.0, hp_max: float = 100.0, nearest_enemy: float = 64.0
     ) -> dict[str, Any]: ...
+
+@final
+class SpriteRasterizer:
+    """Draws layers of sprites (frame-buffer rows) into a window surface's
+    pixels: culled, clipped, premultiplied source-over, GIL released.
+    Bad arguments raise `CoreArgumentError`."""
+
+    def __new__(cls, sprites: Sequence[npt.NDArray[np.uint8]], threads: int = 1) -> SpriteRasterizer: ...
+    @property
+    def sprite_count(self) -> int: ...
+    @property
+    def threads(self) -> int: ...
+    def set_threads(self, threads: int) -> None: ...
+    @staticmethod
+    def supports(bytes_per_pixel: int, masks: tuple[int, int, int, int]) -> bool: ...
+    def draw(
+        self,
+        pixels: npt.NDArray[np.uint8],
+        size: tuple[int, int],
+        pitch: int,
+        masks: tuple[int, int, int, int],
+        offset: tuple[float, float],
+        layers: Sequence[tuple[npt.NDArray[np.float32], int | npt.NDArray[np.int32]]],
+    ) -> int: ...

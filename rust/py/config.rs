@@ -4,7 +4,10 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use crate::sim::config::{Behavior, Element, EnemyKind, PickupParams, PlayerParams, Rules, VmParams, WorldConfig, ELEMENTS};
+use crate::sim::config::{
+    Behavior, DeathBlast, Element, EnemyKind, PickupParams, PlayerParams, RangedAttack, Rules, Shield, Split, StatusParams, VmParams,
+    WorldConfig, ELEMENTS,
+};
 use crate::vm::mana::ManaRules;
 use crate::sim::CoreError;
 use crate::vm::FixedWand;
@@ -97,8 +100,21 @@ pub fn world_config(obj: &Bound<'_, PyAny>, seed: u64) -> Result<WorldConfig, Co
     let enemies = root.item("enemies")?;
     let enemies = enemies.cast::<PyList>().map_err(|_| CoreError::arg("config.enemies: expected a list"))?;
     let mut kinds = Vec::with_capacity(enemies.len());
+    let mut splits = Vec::new();
     for (i, e) in enemies.iter().enumerate() {
-        kinds.push(enemy_kind(&Section::root(&e, &format!("config.enemies[{i}]"))?)?);
+        let section = Section::root(&e, &format!("config.enemies[{i}]"))?;
+        kinds.push(enemy_kind(&section)?);
+        if section.has("split") {
+            splits.push((i, section.sub("split")?));
+        }
+    }
+    // `split.into` names a kind; the core numbers kinds by position.
+    for (i, split) in splits {
+        let into = split.string("into")?;
+        let Some(child) = kinds.iter().position(|k| k.name == into) else {
+            return Err(CoreError::arg(format!("{}.into: unknown enemy {into:?}", split.path)));
+        };
+        kinds[i].split = Some(Split { into: child as u16, count: split.u32("count")?, spread: split.f32("spread")? });
     }
     let tick_hz = sim.u32("tick_hz")?;
     Ok(WorldConfig {
@@ -137,6 +153,10 @@ pub fn world_config(obj: &Bound<'_, PyAny>, seed: u64) -> Result<WorldConfig, Co
             true => vm_params(&root.sub("vm")?)?,
             false => Default::default(),
         },
+        statuses: match root.has("statuses") {
+            true => status_params(&root.sub("statuses")?)?,
+            false => Default::default(),
+        },
         seed,
     })
 }
@@ -163,6 +183,38 @@ fn vm_params(v: &Section<'_>) -> Result<VmParams, CoreError> {
     })
 }
 
+/// balance.json `statuses` (R-DMG-2, R-STAT-1 attunement); Python's
+/// `StatusesBalance` documents the schema.
+fn status_params(v: &Section<'_>) -> Result<StatusParams, CoreError> {
+    let mut chance = [0.0f32; ELEMENTS];
+    let c = v.sub("chance")?;
+    for (k, _) in c.dict.iter() {
+        let name: String = k.extract().map_err(|_| CoreError::arg(format!("{}: keys are element names", c.path)))?;
+        let element = Element::from_name(&name).map_err(|_| CoreError::arg(format!("{}.{name}: unknown element", c.path)))?;
+        chance[element as usize] = c.f32(&name)?;
+    }
+    let (burn, chill, freeze, shock) = (v.sub("burn")?, v.sub("chill")?, v.sub("freeze")?, v.sub("shock")?);
+    let (poison, wet, att) = (v.sub("poison")?, v.sub("wet")?, v.sub("attunement")?);
+    Ok(StatusParams {
+        chance,
+        burn_dps: burn.f32("dps")?,
+        burn_seconds: burn.f32("seconds")?,
+        chill_slow: chill.f32("slow")?,
+        chill_seconds: chill.f32("seconds")?,
+        chills_to_freeze: chill.u32("to_freeze")?,
+        freeze_seconds: freeze.f32("seconds")?,
+        shock_multiplier: shock.f32("multiplier")?,
+        shock_seconds: shock.f32("seconds")?,
+        poison_dps: poison.f32("dps_per_stack")?,
+        poison_seconds: poison.f32("seconds")?,
+        poison_max_stacks: poison.u32("max_stacks")?,
+        wet_seconds: wet.f32("seconds")?,
+        wet_lightning_multiplier: wet.f32("lightning_multiplier")?,
+        attunement_damage: att.f32("damage_per_point")?,
+        attunement_chance: att.f32("chance_per_point")?,
+    })
+}
+
 fn enemy_kind(e: &Section<'_>) -> Result<EnemyKind, CoreError> {
     let mut resist = [0.0f32; ELEMENTS];
     if let Some(r) = e.dict.get_item("resistances").ok().flatten() {
@@ -183,6 +235,42 @@ fn enemy_kind(e: &Section<'_>) -> Result<EnemyKind, CoreError> {
         resist,
         reward: e.u32("reward")?,
         behavior: Behavior::from_name(&e.string("behavior")?).map_err(|err| CoreError::arg(format!("{}: {err}", e.path)))?,
+        attack: match e.has("attack") {
+            true => Some(ranged_attack(&e.sub("attack")?)?),
+            false => None,
+        },
+        shield: match e.has("shield") {
+            true => {
+                let s = e.sub("shield")?;
+                Some(Shield { arc_degrees: s.f32("arc")?, reflect_damage: s.f32("reflect_damage")? })
+            }
+            false => None,
+        },
+        explode: match e.has("explode") {
+            true => {
+                let b = e.sub("explode")?;
+                let element = Element::from_name(&b.string("element")?)
+                    .map_err(|err| CoreError::arg(format!("{}.element: {err}", b.path)))?;
+                Some(DeathBlast { radius: b.f32("radius")?, damage: b.f32("damage")?, element })
+            }
+            false => None,
+        },
+        // Filled in by `world_config` once every kind's id is known.
+        split: None,
+    })
+}
+
+/// enemies.json `attack` (an archer's shots and band).
+fn ranged_attack(a: &Section<'_>) -> Result<RangedAttack, CoreError> {
+    Ok(RangedAttack {
+        every: a.f32("every")?,
+        speed: a.f32("speed")?,
+        damage: a.f32("damage")?,
+        radius: a.f32("radius")?,
+        lifetime: a.f32("lifetime")?,
+        min_distance: a.f32("min_distance")?,
+        max_distance: a.f32("max_distance")?,
+        strafe: a.f32("strafe")?,
     })
 }
 

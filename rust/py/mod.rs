@@ -6,6 +6,7 @@ mod arrays;
 mod catalog;
 mod config;
 mod errors;
+mod render;
 mod world;
 
 use pyo3::prelude::*;
@@ -16,6 +17,8 @@ mod _core {
     use super::world::World;
     #[pymodule_export]
     use super::catalog::{Catalog, WandSandbox};
+    #[pymodule_export]
+    use super::render::SpriteRasterizer;
 
     use super::world::layout;
     use pyo3::prelude::*;

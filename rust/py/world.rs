@@ -13,6 +13,8 @@ use crate::sim::config::Element;
 use crate::sim::events::Event;
 use crate::sim::player::{Controls, CONTROLS_WIDTH};
 use crate::sim::pools::{NewProjectile, Owner};
+use crate::sim::rng::STREAM_COUNT;
+use crate::sim::world::WandMemory;
 use crate::sim::{CoreError, World as CoreWorld};
 use crate::vm::Wand;
 
@@ -30,6 +32,13 @@ pub mod layout {
     pub const ENEMY_FLAG_ELITE: usize = 1;
     pub const ENEMY_FLAG_VULNERABLE: usize = 2;
     pub const ENEMY_FLAG_WEAK: usize = 4;
+    // R-DMG-2 statuses.
+    pub const ENEMY_FLAG_BURNING: usize = 8;
+    pub const ENEMY_FLAG_CHILLED: usize = 16;
+    pub const ENEMY_FLAG_FROZEN: usize = 32;
+    pub const ENEMY_FLAG_SHOCKED: usize = 64;
+    pub const ENEMY_FLAG_POISONED: usize = 128;
+    pub const ENEMY_FLAG_WET: usize = 256;
 
     pub const CONSTANTS: &[(&str, usize)] = &[
         ("CONTROLS_WIDTH", super::CONTROLS_WIDTH),
@@ -44,6 +53,14 @@ pub mod layout {
         ("ENEMY_FLAG_ELITE", ENEMY_FLAG_ELITE),
         ("ENEMY_FLAG_VULNERABLE", ENEMY_FLAG_VULNERABLE),
         ("ENEMY_FLAG_WEAK", ENEMY_FLAG_WEAK),
+        ("ENEMY_FLAG_BURNING", ENEMY_FLAG_BURNING),
+        ("ENEMY_FLAG_CHILLED", ENEMY_FLAG_CHILLED),
+        ("ENEMY_FLAG_FROZEN", ENEMY_FLAG_FROZEN),
+        ("ENEMY_FLAG_SHOCKED", ENEMY_FLAG_SHOCKED),
+        ("ENEMY_FLAG_POISONED", ENEMY_FLAG_POISONED),
+        ("ENEMY_FLAG_WET", ENEMY_FLAG_WET),
+        // R-SAVE-1: the length of `World.rng_state()`.
+        ("RNG_STREAMS", crate::sim::rng::STREAM_COUNT),
     ];
 }
 use layout::*;
@@ -197,6 +214,26 @@ impl World {
         Ok(())
     }
 
+    /// R-STAT-1 attunement: `{element name: points}` (each ≥ 0; +3% damage
+    /// and +2% status chance per point for that element, numbers from
+    /// balance.json `statuses.attunement`). Elements not named get 0.
+    fn set_attunement(&mut self, points: &Bound<'_, pyo3::types::PyDict>) -> PyResult<()> {
+        let mut out = [0.0f32; crate::sim::config::ELEMENTS];
+        for (k, v) in points.iter() {
+            let name: String = k.extract().map_err(|_| CoreError::arg("attunement keys are element names"))?;
+            let element = crate::sim::config::Element::from_name(&name)
+                .map_err(|_| CoreError::arg(format!("attunement: unknown element {name:?}")))?;
+            out[element as usize] = v.extract().map_err(|_| CoreError::arg(format!("attunement.{name}: expected a number")))?;
+        }
+        Ok(self.inner.set_attunement(out)?)
+    }
+
+    /// Attunement points per element name.
+    fn attunement(&self) -> std::collections::BTreeMap<&'static str, f32> {
+        let a = self.inner.attunement();
+        crate::sim::config::Element::ALL.iter().map(|e| (e.name(), a[*e as usize])).collect()
+    }
+
     /// Starts a wave for the wand: full mana, registers reset unless the
     /// core has persistent memory (R-MANA-1, R-REG-1).
     fn begin_wave(&mut self) {
@@ -304,6 +341,79 @@ impl World {
         Ok(n)
     }
 
+    // --- R-SAVE-1: what a run's save carries into a fresh world between waves ---------------
+
+    /// Each random stream's position, as a list of `RNG_STREAMS` counts (crit,
+    /// spread, drops, spawns): with the seed, the streams' whole state.
+    fn rng_state(&self) -> Vec<u64> {
+        self.inner.rng_positions().to_vec()
+    }
+
+    /// Puts the random streams where `rng_state()` reported them: exactly
+    /// `RNG_STREAMS` integers in 0..2**64, else a `CoreArgumentError`.
+    fn set_rng_state(&mut self, state: &Bound<'_, PyAny>) -> PyResult<()> {
+        let items: Vec<Bound<'_, PyAny>> = state
+            .extract()
+            .map_err(|_| CoreError::arg(format!("rng_state must be a list of {STREAM_COUNT} integers")))?;
+        if items.len() != STREAM_COUNT {
+            return Err(CoreError::arg(format!("rng_state must hold {STREAM_COUNT} integers, got {}", items.len())).into());
+        }
+        let mut positions = [0u64; STREAM_COUNT];
+        for (i, (item, position)) in items.iter().zip(positions.iter_mut()).enumerate() {
+            let is_int = item.is_instance_of::<pyo3::types::PyInt>() && !item.is_instance_of::<pyo3::types::PyBool>();
+            *position = item
+                .extract::<u64>()
+                .ok()
+                .filter(|_| is_int)
+                .ok_or_else(|| CoreError::arg(format!("rng_state[{i}] must be an integer in 0..2**64, got {item}")))?;
+        }
+        self.inner.set_rng_positions(positions);
+        Ok(())
+    }
+
+    /// The player's `(hp, hp_max)`.
+    fn player_hp(&self) -> (f32, f32) {
+        (self.inner.player.hp, self.inner.player.hp_max)
+    }
+
+    /// Sets the player's HP and max HP between waves (0 < hp ≤ hp_max, finite).
+    fn set_player_hp(&mut self, hp: f32, hp_max: f32) -> PyResult<()> {
+        Ok(self.inner.set_player_hp(hp, hp_max)?)
+    }
+
+    /// The player's `(x, y)` now (the frame buffers show it only after a step).
+    fn player_position(&self) -> (f32, f32) {
+        (self.inner.player.x, self.inner.player.y)
+    }
+
+    /// The armed program wand's memory `(cursor, [register A, B], counters, kills)`,
+    /// which a persistent_memory core keeps between waves (R-VM-12, R-REG-1);
+    /// `None` when no program wand is armed.
+    fn wand_memory(&self) -> Option<(u32, [i32; 2], Vec<u32>, u32)> {
+        self.inner.wand_memory().map(|m| (m.cursor, m.registers, m.counters, m.kills))
+    }
+
+    /// Restores `wand_memory()` into the armed program wand (the same program):
+    /// a `CoreArgumentError` for no program, a cursor outside its main block,
+    /// counters that are not the program's, or numbers out of range.
+    fn set_wand_memory(&mut self, cursor: i64, registers: Vec<i64>, counters: Vec<i64>, kills: i64) -> PyResult<()> {
+        let unsigned = |name: &str, v: i64| {
+            u32::try_from(v).map_err(|_| CoreError::arg(format!("wand memory: {name} must be in 0..2**32, got {v}")))
+        };
+        let [a, b] = registers[..] else {
+            return Err(CoreError::arg(format!("wand memory: 2 registers expected, got {}", registers.len())).into());
+        };
+        let register = |v: i64| i32::try_from(v).map_err(|_| CoreError::arg(format!("wand memory: register {v} is not a 32-bit integer")));
+        let counters = counters.iter().map(|&c| unsigned("a counter", c)).collect::<Result<Vec<u32>, CoreError>>()?;
+        let memory = WandMemory {
+            cursor: unsigned("cursor", cursor)?,
+            registers: [register(a)?, register(b)?],
+            counters,
+            kills: unsigned("kills", kills)?,
+        };
+        Ok(self.inner.set_wand_memory(memory)?)
+    }
+
     /// R-DET-1: a digest of the whole simulation state.
     fn state_hash(&self) -> u64 {
         self.inner.state_hash()
@@ -360,7 +470,13 @@ fn write_enemies(w: &CoreWorld, out: &mut [f32]) {
     for (i, row) in out.chunks_exact_mut(ENEMY_COLUMNS).take(e.len()).enumerate() {
         let flags = (e.elite[i] as usize * ENEMY_FLAG_ELITE)
             | ((e.vulnerable[i] > 0.0) as usize * ENEMY_FLAG_VULNERABLE)
-            | ((e.weak[i] > 0.0) as usize * ENEMY_FLAG_WEAK);
+            | ((e.weak[i] > 0.0) as usize * ENEMY_FLAG_WEAK)
+            | ((e.burn[i] > 0.0) as usize * ENEMY_FLAG_BURNING)
+            | ((e.chill[i] > 0.0) as usize * ENEMY_FLAG_CHILLED)
+            | ((e.frozen[i] > 0.0) as usize * ENEMY_FLAG_FROZEN)
+            | ((e.shock[i] > 0.0) as usize * ENEMY_FLAG_SHOCKED)
+            | ((e.poison[i] > 0.0) as usize * ENEMY_FLAG_POISONED)
+            | ((e.wet[i] > 0.0) as usize * ENEMY_FLAG_WET);
         row.copy_from_slice(&[e.x[i], e.y[i], e.kind[i] as f32, e.radius[i], e.hp[i] / e.hp_max[i], flags as f32]);
     }
 }

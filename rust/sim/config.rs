@@ -18,6 +18,9 @@ pub enum Element {
 
 pub const ELEMENTS: usize = 6;
 
+/// Most children one split may make (content checks the same bound).
+pub const MAX_SPLIT: u32 = 16;
+
 impl Element {
     pub const ALL: [Element; ELEMENTS] = [
         Element::Physical,
@@ -47,9 +50,10 @@ impl Element {
     }
 }
 
-/// Movement behaviour tags of the enemy roster (R-WAVE-2). Only the
-/// movement differs here; ranged attacks, shields, blasts and splits are
-/// game rules that build on these tags.
+/// Behaviour tags of the enemy roster (R-WAVE-2). `Chase` and `Swarm`
+/// walk straight at the player; the others carry their numbers in a block
+/// of the kind (`attack`, `shield`, `explode`, `split`), which the core acts
+/// on (sim/world/enemies.rs). `validate` holds tag and block together.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Behavior {
     Chase,
@@ -74,6 +78,61 @@ impl Behavior {
     }
 }
 
+/// An archer's shots and the distance band it keeps (`keep_distance`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RangedAttack {
+    /// Seconds between shots (the first one this long after spawning).
+    pub every: f32,
+    /// The shot: px/s, damage (through the player's armor), px, seconds.
+    pub speed: f32,
+    pub damage: f32,
+    pub radius: f32,
+    pub lifetime: f32,
+    /// The band it holds: it approaches beyond `max_distance`, backs off
+    /// inside `min_distance` (px from the player).
+    pub min_distance: f32,
+    pub max_distance: f32,
+    /// Sideways share of its speed while inside the band (0..1).
+    pub strafe: f32,
+}
+
+/// A reflector's frontal shield (`shield`, R-WAVE-1): physical,
+/// non-piercing projectiles striking it from inside the arc come back as
+/// enemy projectiles.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Shield {
+    /// Width of the arc in degrees, centred on the direction to the player.
+    pub arc_degrees: f32,
+    /// A reflected shot's damage as a share of the original's.
+    pub reflect_damage: f32,
+}
+
+impl Shield {
+    /// cos of half the arc: a hit is frontal when the cosine of its angle
+    /// off the facing is at least this.
+    pub fn min_cos(&self) -> f32 {
+        libm::cosf((self.arc_degrees * 0.5).to_radians())
+    }
+}
+
+/// An exploder's death blast (`explode`): hurts the player and other
+/// enemies within `radius`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DeathBlast {
+    pub radius: f32,
+    pub damage: f32,
+    pub element: Element,
+}
+
+/// A splitter's death (`split`): `count` enemies of kind `into` around
+/// where it died, `spread` px away; they never split again.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Split {
+    pub into: u16,
+    pub count: u32,
+    pub spread: f32,
+}
+
 /// A "breed" (Type Object): the numbers shared by every enemy of a kind.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EnemyKind {
@@ -88,6 +147,19 @@ pub struct EnemyKind {
     pub resist: [f32; ELEMENTS],
     pub reward: u32,
     pub behavior: Behavior,
+    /// The behaviour blocks; each present exactly for its tag.
+    pub attack: Option<RangedAttack>,
+    pub shield: Option<Shield>,
+    pub explode: Option<DeathBlast>,
+    pub split: Option<Split>,
+}
+
+impl EnemyKind {
+    /// Whether dying does more than drop a reward (a blast, a split).
+    #[inline]
+    pub fn acts_on_death(&self) -> bool {
+        self.explode.is_some() || self.split.is_some()
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -182,6 +254,98 @@ impl Default for VmParams {
     }
 }
 
+/// R-DMG-2 statuses and R-STAT-1 attunement (balance.json `statuses`).
+///
+/// An element hit rolls its element's status with probability
+/// `chance[element] + attunement_chance × points[element]` (physical has no
+/// status). Durations in seconds, damage per second.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StatusParams {
+    /// Base chance per element, in `Element` order (physical ignored).
+    pub chance: [f32; ELEMENTS],
+    pub burn_dps: f32,
+    pub burn_seconds: f32,
+    /// Speed multiplier while chilled (0..=1).
+    pub chill_slow: f32,
+    pub chill_seconds: f32,
+    /// This many chills (within one chill's duration of each other) freeze.
+    pub chills_to_freeze: u32,
+    pub freeze_seconds: f32,
+    /// Damage taken while shocked is multiplied by this.
+    pub shock_multiplier: f32,
+    pub shock_seconds: f32,
+    /// Damage per second per poison stack.
+    pub poison_dps: f32,
+    pub poison_seconds: f32,
+    pub poison_max_stacks: u32,
+    pub wet_seconds: f32,
+    /// Lightning on a wet target: damage × this (reaction "electrified").
+    pub wet_lightning_multiplier: f32,
+    /// R-STAT-1: per attunement point, + this fraction of damage / of status chance.
+    pub attunement_damage: f32,
+    pub attunement_chance: f32,
+}
+
+impl Default for StatusParams {
+    /// No element applies a status (every chance 0); the rest as balance.json.
+    fn default() -> Self {
+        StatusParams {
+            chance: [0.0; ELEMENTS],
+            burn_dps: 4.0,
+            burn_seconds: 3.0,
+            chill_slow: 0.6,
+            chill_seconds: 2.0,
+            chills_to_freeze: 3,
+            freeze_seconds: 1.5,
+            shock_multiplier: 1.2,
+            shock_seconds: 2.0,
+            poison_dps: 2.0,
+            poison_seconds: 4.0,
+            poison_max_stacks: 5,
+            wet_seconds: 4.0,
+            wet_lightning_multiplier: 1.5,
+            attunement_damage: 0.03,
+            attunement_chance: 0.02,
+        }
+    }
+}
+
+impl StatusParams {
+    fn validate(&self) -> CoreResult<()> {
+        for (i, c) in self.chance.iter().enumerate() {
+            if !(0.0..=1.0).contains(c) {
+                return Err(CoreError::content(format!("statuses.chance.{} must be in 0..1, got {c}", Element::ALL[i].name())));
+            }
+        }
+        let non_negative = [
+            ("burn_dps", self.burn_dps),
+            ("burn_seconds", self.burn_seconds),
+            ("chill_seconds", self.chill_seconds),
+            ("freeze_seconds", self.freeze_seconds),
+            ("shock_multiplier", self.shock_multiplier),
+            ("shock_seconds", self.shock_seconds),
+            ("poison_dps", self.poison_dps),
+            ("poison_seconds", self.poison_seconds),
+            ("wet_seconds", self.wet_seconds),
+            ("wet_lightning_multiplier", self.wet_lightning_multiplier),
+            ("attunement_damage", self.attunement_damage),
+            ("attunement_chance", self.attunement_chance),
+        ];
+        for (name, v) in non_negative {
+            if !(v.is_finite() && v >= 0.0) {
+                return Err(CoreError::content(format!("statuses.{name} must be a number ≥ 0, got {v}")));
+            }
+        }
+        if !(0.0..=1.0).contains(&self.chill_slow) {
+            return Err(CoreError::content(format!("statuses.chill_slow must be in 0..1, got {}", self.chill_slow)));
+        }
+        if self.chills_to_freeze == 0 || self.poison_max_stacks == 0 || self.poison_max_stacks > 255 || self.chills_to_freeze > 255 {
+            return Err(CoreError::content("statuses.chills_to_freeze and poison_max_stacks must be in 1..=255"));
+        }
+        Ok(())
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct WorldConfig {
     pub arena_w: f32,
@@ -202,6 +366,7 @@ pub struct WorldConfig {
     pub enemy_kinds: Vec<EnemyKind>,
     pub rules: Rules,
     pub vm: VmParams,
+    pub statuses: StatusParams,
     pub seed: u64,
 }
 
@@ -249,6 +414,7 @@ impl WorldConfig {
                 return Err(CoreError::content(format!("{name} must be a number ≥ 0, got {v}")));
             }
         }
+        self.statuses.validate()?;
         if self.tick_hz == 0 {
             return Err(CoreError::content("sim.tick_hz must be > 0"));
         }
@@ -264,6 +430,50 @@ impl WorldConfig {
                 && k.resist.iter().all(|r| (0.0..=1.0).contains(r));
             if !ok {
                 return Err(CoreError::content(format!("enemy kind {i} ({}) has out-of-range numbers", k.name)));
+            }
+            self.validate_behaviour(i, k)?;
+        }
+        Ok(())
+    }
+
+    /// A kind's behaviour block: present exactly for its tag, numbers in range.
+    fn validate_behaviour(&self, i: usize, k: &EnemyKind) -> CoreResult<()> {
+        let bad = |why: &str| Err(CoreError::content(format!("enemy kind {i} ({}): {why}", k.name)));
+        let pairs = [
+            (Behavior::KeepDistance, k.attack.is_some(), "attack"),
+            (Behavior::Shield, k.shield.is_some(), "shield"),
+            (Behavior::Explode, k.explode.is_some(), "explode"),
+            (Behavior::Split, k.split.is_some(), "split"),
+        ];
+        for (tag, present, block) in pairs {
+            if (k.behavior == tag) != present {
+                return bad(&format!("an {block} block goes with, and only with, its behaviour"));
+            }
+        }
+        let finite_non_negative = |v: &[f32]| v.iter().all(|x| x.is_finite() && *x >= 0.0);
+        if let Some(a) = k.attack {
+            let ok = finite_non_negative(&[a.every, a.speed, a.damage, a.radius, a.lifetime, a.min_distance, a.max_distance])
+                && a.every > 0.0
+                && a.lifetime > 0.0
+                && a.min_distance < a.max_distance
+                && (0.0..=1.0).contains(&a.strafe);
+            if !ok {
+                return bad("attack numbers out of range");
+            }
+        }
+        if let Some(s) = k.shield {
+            if !(s.arc_degrees > 0.0 && s.arc_degrees <= 360.0 && finite_non_negative(&[s.reflect_damage])) {
+                return bad("shield numbers out of range");
+            }
+        }
+        if let Some(b) = k.explode {
+            if !finite_non_negative(&[b.radius, b.damage]) {
+                return bad("explode numbers out of range");
+            }
+        }
+        if let Some(s) = k.split {
+            if s.into as usize >= self.enemy_kinds.len() || !finite_non_negative(&[s.spread]) || s.count > MAX_SPLIT {
+                return bad("split names an unknown kind or has numbers out of range");
             }
         }
         Ok(())

@@ -44,6 +44,19 @@ pub enum EventKind {
     /// hits, at most `sim.hit_events_per_frame`, biggest first; a = enemy
     /// kind, b = 1 for a killing blow, value = damage dealt; x, y = the enemy.
     EnemyHit = 17,
+    /// R-DMG-2 element reaction on an enemy: a = reaction (`Reaction`),
+    /// b = enemy kind, value = damage of the hit (0 if none); x, y = the enemy.
+    ElementReaction = 18,
+}
+
+/// What an `ElementReaction` event's `a` names (R-DMG-2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Reaction {
+    /// Lightning on a wet target: ×1.5 damage.
+    Electrified = 1,
+    /// Fire on a wet target: the wet is gone.
+    Dried = 2,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -48,6 +48,20 @@ pub struct Enemies {
     /// Seconds left of the vulnerable / weak statuses.
     pub vulnerable: Vec<f32>,
     pub weak: Vec<f32>,
+    /// Seconds to the next shot (kinds with an `attack`; unused otherwise).
+    pub cooldown: Vec<f32>,
+    /// Born of a split: never splits again.
+    pub offspring: Vec<bool>,
+    /// R-DMG-2 statuses: seconds left of each (0 = none).
+    pub burn: Vec<f32>,
+    pub chill: Vec<f32>,
+    pub frozen: Vec<f32>,
+    pub shock: Vec<f32>,
+    pub poison: Vec<f32>,
+    pub wet: Vec<f32>,
+    /// Chills gathered toward a freeze; poison stacks.
+    pub chills: Vec<u8>,
+    pub poison_stacks: Vec<u8>,
     /// Killed this frame, removed by `compact` at the end of the step.
     pub dead: Vec<bool>,
 }
@@ -60,6 +74,8 @@ pub struct NewEnemy {
     pub hp: f32,
     pub kind: u16,
     pub elite: bool,
+    pub cooldown: f32,
+    pub offspring: bool,
 }
 
 impl Enemies {
@@ -83,6 +99,11 @@ impl Enemies {
         self.elite.push(e.elite);
         self.vulnerable.push(0.0);
         self.weak.push(0.0);
+        self.cooldown.push(e.cooldown);
+        self.offspring.push(e.offspring);
+        each_column!(self, c => c.push(0.0); burn, chill, frozen, shock, poison, wet);
+        self.chills.push(0);
+        self.poison_stacks.push(0);
         self.dead.push(false);
         id
     }
@@ -90,9 +111,11 @@ impl Enemies {
     fn swap_remove(&mut self, i: usize) {
         self.ids.swap_remove(i);
         each_column!(self, c => { c.swap_remove(i); }; x, y, radius, speed, hp, hp_max);
-        each_column!(self, c => { c.swap_remove(i); }; vulnerable, weak);
+        each_column!(self, c => { c.swap_remove(i); }; vulnerable, weak, cooldown);
         self.kind.swap_remove(i);
         self.elite.swap_remove(i);
+        self.offspring.swap_remove(i);
+        each_column!(self, c => { c.swap_remove(i); }; burn, chill, frozen, shock, poison, wet, chills, poison_stacks);
         self.dead.swap_remove(i);
     }
 
@@ -112,9 +135,11 @@ impl Enemies {
 
     pub fn clear(&mut self) {
         self.ids.clear();
-        each_column!(self, c => c.clear(); x, y, radius, speed, hp, hp_max, vulnerable, weak);
+        each_column!(self, c => c.clear(); x, y, radius, speed, hp, hp_max, vulnerable, weak, cooldown);
+        each_column!(self, c => c.clear(); burn, chill, frozen, shock, poison, wet, chills, poison_stacks);
         self.kind.clear();
         self.elite.clear();
+        self.offspring.clear();
         self.dead.clear();
     }
 }

@@ -15,18 +15,37 @@ pub enum Stream {
     Spawns = 4,
 }
 
+/// A PCG32 stream and how many numbers it has given (its position, what a
+/// save keeps: R-SAVE-1).
 #[derive(Clone, Debug)]
-pub struct Rng(Pcg32);
+pub struct Rng {
+    pcg: Pcg32,
+    draws: u64,
+}
 
 impl Rng {
     pub fn new(seed: u64, stream: Stream) -> Self {
-        Rng(Pcg32::new(seed, stream as u64))
+        Rng::at(seed, stream, 0)
+    }
+
+    /// The stream `stream` of `seed` after `draws` numbers: the same generator
+    /// as `new` followed by `draws` draws, reached by PCG's jump-ahead (O(log n)).
+    pub fn at(seed: u64, stream: Stream, draws: u64) -> Self {
+        let mut pcg = Pcg32::new(seed, stream as u64);
+        pcg.advance(draws);
+        Rng { pcg, draws }
+    }
+
+    /// How many numbers the stream has given (mod 2^64, PCG32's period).
+    pub fn draws(&self) -> u64 {
+        self.draws
     }
 
     /// Uniform in [0, 1), from the top 24 bits (exact in f32).
     #[inline]
     pub fn unit(&mut self) -> f32 {
-        (self.0.next_u32() >> 8) as f32 * (1.0 / 16_777_216.0)
+        self.draws = self.draws.wrapping_add(1);
+        (self.pcg.next_u32() >> 8) as f32 * (1.0 / 16_777_216.0)
     }
 
     /// Uniform in [lo, hi).
@@ -49,7 +68,7 @@ impl Rng {
 
     /// A fingerprint of the stream's position, for the state hash.
     pub fn fingerprint(&self) -> u64 {
-        self.0.clone().next_u64()
+        self.pcg.clone().next_u64()
     }
 }
 
@@ -80,7 +99,31 @@ impl Streams {
             self.spawns.fingerprint(),
         ]
     }
+
+    /// Each stream's position (crit, spread, drops, spawns): what a save keeps (R-SAVE-1).
+    pub fn positions(&self) -> [u64; STREAM_COUNT] {
+        [
+            self.crit.draws(),
+            self.spread.draws(),
+            self.drops.draws(),
+            self.spawns.draws(),
+        ]
+    }
+
+    /// The streams of `seed` at `positions` (from `positions()`): a save restored.
+    pub fn at(seed: u64, positions: [u64; STREAM_COUNT]) -> Self {
+        let [crit, spread, drops, spawns] = positions;
+        Streams {
+            crit: Rng::at(seed, Stream::Crit, crit),
+            spread: Rng::at(seed, Stream::Spread, spread),
+            drops: Rng::at(seed, Stream::Drops, drops),
+            spawns: Rng::at(seed, Stream::Spawns, spawns),
+        }
+    }
 }
+
+/// How many streams `Streams` holds (the length of `positions()`).
+pub const STREAM_COUNT: usize = 4;
 
 #[cfg(test)]
 mod tests {
@@ -97,5 +140,24 @@ mod tests {
         assert_eq!(xa, xb);
         assert_ne!(xa, xc);
         assert!(xa.iter().all(|v| (0.0..1.0).contains(v)));
+    }
+
+    /// R-SAVE-1: a stream rebuilt at its position goes on exactly where the old one was.
+    #[test]
+    fn a_stream_restored_at_its_position_continues_the_same() {
+        let mut a = Streams::new(11);
+        for _ in 0..37 {
+            a.crit.unit();
+        }
+        for _ in 0..5 {
+            a.spawns.unit();
+        }
+        assert_eq!(a.positions(), [37, 0, 0, 5]);
+        let mut b = Streams::at(11, a.positions());
+        assert_eq!(a.fingerprint(), b.fingerprint());
+        let xa: Vec<f32> = (0..8).map(|_| a.crit.unit()).collect();
+        let xb: Vec<f32> = (0..8).map(|_| b.crit.unit()).collect();
+        assert_eq!(xa, xb);
+        assert_eq!(b.positions(), [45, 0, 0, 5]);
     }
 }

@@ -78,9 +78,14 @@ pub fn stress_config(seed: u64) -> WorldConfig {
             resist: [0.0; ELEMENTS],
             reward: 0,
             behavior: Behavior::Chase,
+            attack: None,
+            shield: None,
+            explode: None,
+            split: None,
         }],
         rules: stress_rules(),
         vm: Default::default(),
+        statuses: Default::default(),
         seed,
     }
 }

@@ -315,3 +315,7 @@ fn hit_events_report_the_biggest_hits_of_the_frame_only_when_asked() {
     let lethal: Vec<_> = w.events().iter().filter(|e| e.kind == EventKind::EnemyHit).map(|e| (e.value, e.b)).collect();
     assert_eq!(lethal, vec![(6.0, 1.0)]);
 }
+
+// R-DMG-2 statuses and reactions, R-STAT-1 attunement (their own file, run with these).
+#[path = "statuses.rs"]
+mod statuses;

@@ -294,7 +294,7 @@ def _duplicate_keys(node: Any, location: tuple[str | int, ...]) -> Iterator[tupl
 
 
 def check_roster(roster: EnemyRoster) -> list[Problem]:
-    """Enemy ids are unique (the core numbers kinds by file order)."""
+    """Enemy ids are unique (the core numbers kinds by file order); a split names an enemy that exists."""
     problems: list[Problem] = []
     first_index: dict[str, int] = {}
     for index, enemy in enumerate(roster.enemies):
@@ -303,6 +303,11 @@ def check_roster(roster: EnemyRoster) -> list[Problem]:
             problems.append(Problem(ENEMIES_FILE, f"$.enemies[{index}].id", reason))
         else:
             first_index[enemy.id] = index
+    known = [enemy.id for enemy in roster.enemies]
+    for index, enemy in enumerate(roster.enemies):
+        if enemy.split is not None and enemy.split.into not in known:
+            reason = _unknown_enemy_reason(enemy.split.into, known)
+            problems.append(Problem(ENEMIES_FILE, f"$.enemies[{index}].split.into", reason))
     return problems
 
 

@@ -310,6 +310,80 @@ class ShopSettings(ContentModel):
         return self.spell_prices[tier - 1]
 
 
+class BurnSettings(ContentModel):
+    """Fire's status: damage over time."""
+
+    dps: float = Field(ge=0, description="Damage per second while burning (no armor, no resistance).")
+    seconds: float = Field(gt=0, description="How long a burn lasts; a new one refreshes it.")
+
+
+class ChillSettings(ContentModel):
+    """Ice's status: a slow; enough chills freeze."""
+
+    slow: Chance = Field(description="Speed multiplier while chilled (0.6 = 60% of its speed).")
+    seconds: float = Field(gt=0, description="How long a chill lasts; the chill count resets when it runs out.")
+    to_freeze: int = Field(ge=1, le=255, description="This many chills (each within the last one's duration) freeze.")
+
+
+class FreezeSettings(ContentModel):
+    """A frozen enemy does not move."""
+
+    seconds: float = Field(gt=0, description="How long a freeze lasts.")
+
+
+class ShockSettings(ContentModel):
+    """Lightning's status: takes more damage."""
+
+    multiplier: float = Field(ge=1, description="Damage taken while shocked is multiplied by this (1.2 = +20%).")
+    seconds: float = Field(gt=0, description="How long a shock lasts.")
+
+
+class PoisonSettings(ContentModel):
+    """Poison's status: stacking damage over time."""
+
+    dps_per_stack: float = Field(ge=0, description="Damage per second per stack.")
+    seconds: float = Field(gt=0, description="How long poison lasts; each application adds a stack and refreshes it.")
+    max_stacks: int = Field(ge=1, le=255, description="Most stacks at once.")
+
+
+class WetSettings(ContentModel):
+    """Water's status: lightning hits harder; fire dries it."""
+
+    seconds: float = Field(gt=0, description="How long wet lasts.")
+    lightning_multiplier: float = Field(ge=1, description="Lightning on a wet target: damage x this (electrified).")
+
+
+class AttunementSettings(ContentModel):
+    """R-STAT-1: what one attunement point in an element gives."""
+
+    damage_per_point: float = Field(ge=0, description="Damage bonus per point (0.03 = +3%).")
+    chance_per_point: float = Field(ge=0, description="Status chance added per point (0.02 = +2 points of percent).")
+
+
+class StatusSettings(ContentModel):
+    """R-DMG-2 statuses. A hit of an element applies its status (fire burn,
+    ice chill, lightning shock, poison poison, water wet) with probability
+    `chance[element]` + attunement points x `attunement.chance_per_point`;
+    physical has none. The chance is per element, not per spell: a spell's
+    element (infusions included) decides its status."""
+
+    chance: dict[Element, Chance] = Field(description="Base status chance per element (elements not named: 0).")
+    burn: BurnSettings
+    chill: ChillSettings
+    freeze: FreezeSettings
+    shock: ShockSettings
+    poison: PoisonSettings
+    wet: WetSettings
+    attunement: AttunementSettings
+
+    @field_validator("chance")
+    @classmethod
+    def _physical_has_no_status(cls, chance: dict[Element, float]) -> dict[Element, float]:
+        if chance.get(Element.PHYSICAL, 0.0) != 0.0:
+            raise ValueError("physical has no status: leave it out of statuses.chance")
+        return chance
+
+
 class Balance(ContentModel):
     """balance.json: the global tuning numbers."""
 
@@ -326,9 +400,67 @@ class Balance(ContentModel):
     training_range: TrainingRange = Field(description="The lab's training range (R-LAB-1).")
     loadout: LoadoutLimits = Field(description="Carried cores and the waiting area (R-CORE-3).")
     shop: ShopSettings = Field(description="The shop between waves (R-SHOP-1, R-CORE-3, R-STAT-1).")
+    statuses: StatusSettings = Field(description="R-DMG-2 statuses and reactions, R-STAT-1 attunement.")
 
 
 # --- enemies.json -----------------------------------------------------------
+
+
+# Most children one split may make (the core's `MAX_SPLIT`).
+MAX_SPLIT = 16
+
+
+class EnemyAttack(ContentModel):
+    """An archer's shots and the distance band it keeps (behavior keep_distance)."""
+
+    every: float = Field(gt=0, description="Seconds between shots; the first comes this long after spawning.")
+    speed: float = Field(gt=0, description="Shot speed in px/s.")
+    damage: float = Field(ge=0, description="Shot damage to the player (before the player's armor).")
+    radius: float = Field(gt=0, le=MAX_ENEMY_RADIUS, description="Shot radius in px.")
+    lifetime: float = Field(gt=0, description="Seconds a shot flies; it shoots only when the player is within speed x lifetime.")
+    min_distance: float = Field(ge=0, description="Closer to the player than this (px), it backs off.")
+    max_distance: float = Field(gt=0, description="Farther from the player than this (px), it approaches.")
+    strafe: Chance = Field(description="Sideways share of its speed, 0 (none) to 1 (full speed sideways).")
+
+    @field_validator("max_distance")
+    @classmethod
+    def _band_is_ordered(cls, max_distance: float, info: ValidationInfo) -> float:
+        min_distance = info.data.get("min_distance")
+        if min_distance is not None and max_distance <= min_distance:
+            raise ValueError(f"must be greater than min_distance ({min_distance:g})")
+        return max_distance
+
+
+class EnemyShield(ContentModel):
+    """A reflector's frontal shield (behavior shield, R-WAVE-1)."""
+
+    arc: float = Field(gt=0, le=360, description="Width of the frontal arc in degrees, centred on the direction to the player.")
+    reflect_damage: float = Field(ge=0, description="A reflected shot's damage as a share of the original's.")
+
+
+class EnemyBlast(ContentModel):
+    """An exploder's death blast (behavior explode): hurts the player and other enemies."""
+
+    radius: float = Field(gt=0, description="Reach in px from where it died (to the centres of what it hits).")
+    damage: float = Field(ge=0, description="Damage, through each target's armor and resistances (R-DMG-1).")
+    element: Element = Field(description="Element of the damage.")
+
+
+class EnemySplit(ContentModel):
+    """A splitter's death (behavior split): children that never split again."""
+
+    into: str = Field(pattern=ID_PATTERN, description="Id of the children's enemy kind in enemies.json.")
+    count: int = Field(ge=1, le=MAX_SPLIT, description="Children per split.")
+    spread: float = Field(ge=0, description="Distance in px from where it died to each child.")
+
+
+# Each behaviour with a block of numbers, and the block's field name.
+BEHAVIOR_BLOCKS = {
+    Behavior.KEEP_DISTANCE: "attack",
+    Behavior.SHIELD: "shield",
+    Behavior.EXPLODE: "explode",
+    Behavior.SPLIT: "split",
+}
 
 
 class Enemy(ContentModel):
@@ -346,6 +478,34 @@ class Enemy(ContentModel):
     )
     reward: int = Field(ge=0, description="Gold dropped on death.")
     behavior: Behavior = Field(description="How the enemy moves and fights.")
+    # Declared after `behavior` so that their check can see it.
+    attack: EnemyAttack | None = Field(
+        default=None, validate_default=True, description="Shots and distance band; required for keep_distance."
+    )
+    shield: EnemyShield | None = Field(
+        default=None, validate_default=True, description="Frontal reflecting shield; required for shield."
+    )
+    explode: EnemyBlast | None = Field(
+        default=None, validate_default=True, description="Death blast; required for explode."
+    )
+    split: EnemySplit | None = Field(
+        default=None, validate_default=True, description="Children on death; required for split."
+    )
+
+    @field_validator("attack", "shield", "explode", "split")
+    @classmethod
+    def _block_matches_behavior(cls, block: object, info: ValidationInfo) -> object:
+        behavior = info.data.get("behavior")
+        name = info.field_name
+        if behavior is None or name is None:
+            return block  # the behaviour is broken, and already reported
+        wanted = BEHAVIOR_BLOCKS.get(behavior)
+        if wanted == name and block is None:
+            raise ValueError(f'behavior "{behavior}" requires {_a(name)} {name} block')
+        if wanted != name and block is not None:
+            owner = next(b for b, field in BEHAVIOR_BLOCKS.items() if field == name)
+            raise ValueError(f'only behavior "{owner}" takes {_a(name)} {name} block (this enemy is "{behavior}")')
+        return block
 
     def resistance(self, element: Element) -> float:
         """This enemy's resistance to `element` (0 when the file does not name it)."""
@@ -355,6 +515,10 @@ class Enemy(ContentModel):
     def is_resistant(self) -> bool:
         """Whether any element is resisted at all."""
         return any(value > 0 for value in self.resistances.values())
+
+
+def _a(word: str) -> str:
+    return "an" if word[0] in "aeiou" else "a"
 
 
 class EnemyRoster(ContentModel):

@@ -33,6 +33,14 @@ class EventKind(IntEnum):
     EXPLODED = 15  # a = element, b = radius, value = damage
     CHARGE_STATE_CHANGED = 16  # a = 0 gone, 1 charging, 2 full, 3 released (R-MOVE-3)
     ENEMY_HIT = 17  # hit_events rule: the frame's biggest hits; a = kind, b = killing blow, value = damage
+    ELEMENT_REACTION = 18  # R-DMG-2: a = Reaction, b = enemy kind
+
+
+class Reaction(IntEnum):
+    """An ELEMENT_REACTION's `a` (R-DMG-2; the alchemy journal's entries)."""
+
+    ELECTRIFIED = 1  # lightning on a wet target: x1.5
+    DRIED = 2  # fire on a wet target: the wet is gone
 
 
 class Event(NamedTuple):

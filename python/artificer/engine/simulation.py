@@ -24,6 +24,7 @@ def world_config(content: Content, rules: Mapping[str, bool] | None = None) -> d
         "pickups": balance["pickups"],
         "elite": balance["elite"],
         "vm": balance["vm"],
+        "statuses": balance["statuses"],
         "enemies": [enemy.model_dump(mode="json") for enemy in content.enemies],
         "rules": dict(rules or {}),
     }

@@ -18,6 +18,7 @@ import numpy as np
 
 from artificer.content import Content
 from artificer.game.run import Run
+from artificer.game.save import settle
 from artificer.sim.bot import KitingBot
 from artificer.content.builds import Build
 from artificer.sim.shopper import ShoppingBot
@@ -45,8 +46,12 @@ def run_headless(content: Content, seed: int, waves: int, build: Build | None = 
         if wave.died:
             outcome = "died"
             break
-        if shopper is not None and number < waves:
-            report["purchases"] = shopper.shop(run, number)
+        if number < waves:
+            # As the game does when it saves between waves: the world is rebuilt from the run's
+            # snapshot (game/save.py), so a simulated run plays what a played one would.
+            settle(run, number + 1)
+            if shopper is not None:
+                report["purchases"] = shopper.shop(run, number)
     out: dict[str, Any] = {
         "seed": seed,
         "waves": reports,

@@ -35,6 +35,7 @@ ENEMY_STYLE = {  # kind id → (polygon sides, 0 = circle; colour)
     "armored": (4, (150, 150, 160)),
     "exploder": (8, (255, 90, 60)),
     "splitter": (5, (0, 158, 115)),
+    "splitling": (4, (90, 200, 160)),
 }
 FALLBACK_STYLE = (7, (200, 200, 200))
 

@@ -6,6 +6,13 @@ one click away from it); when the player goes on, the shop (and the lab, if
 open) pop and the arena resumes with the next wave. Death, abandoning or
 the last wave show the summary, which returns to the title.
 
+Saves (R-SAVE-1): the run is saved (and settled, `artificer.game.save`) the
+moment the shop opens between waves; the summary deletes the save, and so
+does the first wave of a new run. Continue on the title loads the save and
+resumes at the shop before the saved next wave, the arena underneath; a save
+that cannot be used is set aside as `run.json.corrupt`, the title says so in
+a toast and greys Continue.
+
 `play()` loads the settings first (a corrupt file is set aside and the
 title says so), sets the language, and builds the `Session` (settings,
 controls, sound bank) once the window exists.
@@ -18,11 +25,13 @@ import secrets
 from collections.abc import Callable
 
 from artificer.content import Content, load_content
+from artificer.game import save
 from artificer.game.run import Run
 from artificer.ui import i18n
 from artificer.ui import settings as settings_file
 from artificer.ui.app import App
 from artificer.ui.controls import Controls
+from artificer.ui.i18n import tr
 from artificer.ui.scene import SceneStack
 from artificer.ui.scenes.arena import ArenaScene, Intermission
 from artificer.ui.scenes.lab import LabScene
@@ -56,7 +65,14 @@ def intermission(session: Session | None) -> Intermission:
             # From the shop's lab, Start wave leaves the lab and the shop; Back returns to the shop.
             stack.push(LabScene(run, next_wave, on_start_wave=_pop(2), on_back=_pop(1), session=session))
 
-        stack.push(ShopScene(run, next_wave, on_open_lab=open_lab, on_next_wave=_pop(1)))
+        shop = ShopScene(run, next_wave, on_open_lab=open_lab, on_next_wave=_pop(1))
+        try:
+            # R-SAVE-1: the run is saved as the shop opens (a failed write leaves the old file whole).
+            save.save_run(run, next_wave)
+        except OSError as error:
+            logging.getLogger(__name__).warning("the run could not be saved: %s", error)
+            shop.toasts.show(tr("ui.shop.save_failed", error=str(error)))
+        stack.push(shop)
 
     return between_waves
 
@@ -66,10 +82,26 @@ def new_run(content: Content, stack: SceneStack, seed: int | None = None, sessio
     run = Run(content, secrets.randbits(32) if seed is None else seed)
 
     def start(stack: SceneStack) -> None:
+        save.delete_run_save()  # the new run is the run in progress now
         stack.replace(ArenaScene(content, run=run, on_quit=_back_to_title, intermission=intermission(session), session=session))
 
     stack.push(LabScene(run, 1, on_start_wave=start, on_back=_pop(1), session=session))
     return run
+
+
+def continue_run(content: Content, stack: SceneStack, loaded: save.LoadedRun, session: Session | None = None) -> None:
+    """A saved run goes on: the arena, between waves, under the shop before the saved next wave."""
+    stack.push(
+        ArenaScene(
+            content,
+            run=loaded.run,
+            on_quit=_back_to_title,
+            intermission=intermission(session),
+            first_wave=loaded.next_wave,
+            session=session,
+            resume_between_waves=True,
+        )
+    )
 
 
 def title_scene(content: Content, session: Session | None = None, notices: tuple[str, ...] = ()) -> TitleScene:
@@ -78,13 +110,23 @@ def title_scene(content: Content, session: Session | None = None, notices: tuple
     def on_new_run(stack: SceneStack) -> None:
         new_run(content, stack, session=session)
 
-    return TitleScene(
+    def on_continue(stack: SceneStack) -> None:
+        loaded = save.load_run(content)
+        if isinstance(loaded, save.LoadedRun):
+            continue_run(content, stack, loaded, session)
+        elif loaded is not None:
+            # R-SAVE-1: the file is set aside as run.json.corrupt; Continue greys out.
+            title.toast(tr("ui.title.save_problem", file=loaded.kept_as))
+
+    title = TitleScene(
         on_new_run=on_new_run,
+        on_continue=on_continue,
         settings=session.settings,
         sound_bank=session.sound,
         controls=session.controls,
         notices=notices,
     )
+    return title
 
 
 def play(max_frames: int | None = None) -> int:

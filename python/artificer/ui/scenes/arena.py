@@ -59,9 +59,12 @@ class ArenaScene(Scene):
         intermission: Intermission | None = None,
         first_wave: int = 1,
         session: Session | None = None,
+        resume_between_waves: bool = False,
     ) -> None:
         """Plays `run` (a new one from `seed` if None) from `first_wave`; `intermission(stack, run,
-        next_wave)` pushes the between-waves scenes (None: the next wave follows the breather)."""
+        next_wave)` pushes the between-waves scenes (None: the next wave follows the breather).
+        `resume_between_waves` (a saved run continued): enter between waves, so the intermission
+        comes before `first_wave`."""
         self.content = content
         self.session = session if session is not None else Session.default()
         self.run = run if run is not None else Run(content, seed)
@@ -83,6 +86,7 @@ class ArenaScene(Scene):
         self.renderer: ArenaRenderer | None = None
         self.camera: Camera | None = None
         self.hud: Hud | None = None
+        self.resume_between_waves = resume_between_waves
 
     # ---- lifecycle -------------------------------------------------------
     def on_enter(self, stack: SceneStack) -> None:
@@ -96,6 +100,11 @@ class ArenaScene(Scene):
         self.camera = Camera(size)
         self.camera.follow(arena[0] / 2, arena[1] / 2, snap=True)
         self.hud = Hud(atlas.crystal)
+        if self.resume_between_waves and self.intermission is not None:
+            self.between_waves = True
+            self.camera.follow(*self.run.sim.world.player_position(), snap=True)
+            self.intermission(stack, self.run, self.number)
+            return
         self._start_wave()
 
     def on_resume(self) -> None:

@@ -32,6 +32,7 @@ import pygame
 from artificer import storage
 from artificer.content import Content
 from artificer.game.run import Run, WaveInProgress, WaveStats
+from artificer.game.save import delete_run_save
 from artificer.ui.cards import BoardGeometry, CardArt
 from artificer.ui.fonts import font
 from artificer.ui.i18n import tr
@@ -361,6 +362,7 @@ class SummaryScene(Scene):
 
     def on_enter(self, stack: SceneStack) -> None:
         self.stack = stack
+        delete_run_save()  # R-SAVE-1: the run is over (death, abandon, victory); its save goes
         in_progress = self.in_progress or _wave_in_progress(stack, self.run)
         self.snapshot = RunSnapshot.of(self.run, self.outcome, in_progress, self.day)
         screen = pygame.display.get_surface()

@@ -20,11 +20,10 @@ import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 import pygame
 
-from artificer import storage
+from artificer.game.save import run_save_path
 from artificer.ui import settings as settings_file
 from artificer.ui.controls import Controls
 from artificer.ui.fonts import font
@@ -37,7 +36,6 @@ from artificer.ui.sound import SoundBank
 NewRunCallback = Callable[[SceneStack], None]
 ContinueCallback = Callable[[SceneStack], None]
 
-RUN_SAVE = "run.json"
 NOTICE_SECONDS = 7.0
 NOTICE_FADE = 0.6
 # Without `Controls`, these keys drive the menu (the defaults of the bindings, and the arrows).
@@ -95,11 +93,6 @@ class _Sigil:
     sway: float  # Horizontal sway amplitude (fraction of the screen) and phase.
     phase: float
     base_alpha: int
-
-
-def run_save_path() -> Path:
-    """Where a run in progress is saved (R-SAVE-1): `run.json` in the user data dir."""
-    return storage.data_dir() / RUN_SAVE
 
 
 def _sigil_image(rng: random.Random, radius: int, colour: tuple[int, int, int]) -> pygame.Surface:
@@ -284,6 +277,8 @@ class TitleScene(Scene):
     def _continue(self) -> None:
         if self._on_continue is not None and self._stack is not None:
             self._on_continue(self._stack)
+            # A save that could not be used was set aside (R-SAVE-1): Continue greys out.
+            self.on_resume()
 
     def _open_settings(self) -> None:
         if self._stack is None:

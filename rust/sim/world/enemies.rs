@@ -1,0 +1,218 @@
+//! Enemy behaviours beyond the chase (R-WAVE-2), each driven by its kind's
+//! block of `enemies.json`:
+//!
+//! - archer (`attack`): holds a distance band from the player, strafing a
+//!   little, and shoots an aimed enemy projectile every `every` seconds;
+//! - reflector (`shield`): a physical, non-piercing projectile striking it
+//!   from inside its frontal arc comes back as an enemy projectile, and the
+//!   reflector takes nothing (R-WAVE-1);
+//! - exploder (`explode`): dying, it bursts — the player once, through the
+//!   player's damage path, and other enemies through theirs (kills reward
+//!   and can set off other exploders);
+//! - splitter (`split`): dying, it leaves `count` children that never split.
+//!
+//! Hot loops stay lean: the shield is one `Option` test per hit in
+//! `resolve_hits`; the archer pass runs only if some kind shoots and skips
+//! every other enemy on a byte; deaths queue only for kinds that act on
+//! death and are handled here, in queue order (deterministic, R-DET-1).
+
+use super::World;
+use crate::sim::combat::{contact_damage, final_damage, Attack, Defence, WEAK_MULTIPLIER};
+use crate::sim::config::{DeathBlast, Element, Shield, Split};
+use crate::sim::events::{Event, EventKind};
+use crate::sim::ids::Id;
+use crate::sim::pools::{Behaviour, NewProjectile, Owner, HIT_MEMORY};
+
+/// An archer's planned position this frame (before the separation push).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct ArcherStep {
+    pub enemy: u32,
+    pub x: f32,
+    pub y: f32,
+}
+
+impl World {
+    /// Step 9a, before the chase: each archer plans its step within its
+    /// band from the start-of-frame positions, and shoots when its cooldown
+    /// is over and the player is within the shot's reach.
+    pub(super) fn archers(&mut self) {
+        self.archer_steps.clear();
+        if !self.any_archers {
+            return;
+        }
+        let (px, py) = (self.player.x, self.player.y);
+        let target_alive = self.player.alive;
+        for i in 0..self.enemies.len() {
+            let kind = self.enemies.kind[i];
+            let Some(a) = self.cfg.enemy_kinds[kind as usize].attack else { continue };
+            if self.enemies.dead[i] {
+                continue;
+            }
+            let e = &mut self.enemies;
+            let (x, y) = (e.x[i], e.y[i]);
+            let (dx, dy) = (px - x, py - y);
+            let d = (dx * dx + dy * dy).sqrt();
+            let to_player = if d > 1e-6 { (dx / d, dy / d) } else { (1.0, 0.0) };
+            // Approach beyond the band, back off inside it, drift sideways
+            // always (each archer its own way round, by its id).
+            let radial = if d > a.max_distance {
+                1.0
+            } else if d < a.min_distance {
+                -1.0
+            } else {
+                0.0
+            };
+            let side = if e.ids.ids()[i].slot % 2 == 0 { 1.0 } else { -1.0 };
+            let (mut mx, mut my) = (to_player.0 * radial - to_player.1 * side * a.strafe, to_player.1 * radial + to_player.0 * side * a.strafe);
+            let m = (mx * mx + my * my).sqrt();
+            if m > 1.0 {
+                (mx, my) = (mx / m, my / m);
+            }
+            // Never step past the player when closing in.
+            let step = if radial > 0.0 { e.speed[i].min(d - a.max_distance) } else { e.speed[i] };
+            self.archer_steps.push(ArcherStep { enemy: i as u32, x: x + mx * step, y: y + my * step });
+
+            e.cooldown[i] = (e.cooldown[i] - self.dt).max(0.0);
+            if e.cooldown[i] > 0.0 || !target_alive || d > a.speed * a.lifetime {
+                continue;
+            }
+            e.cooldown[i] = a.every;
+            let (vx, vy) = (to_player.0 * a.speed * self.dt, to_player.1 * a.speed * self.dt);
+            self.projectiles.push(NewProjectile {
+                x,
+                y,
+                vx,
+                vy,
+                radius: a.radius,
+                damage: a.damage,
+                crit_chance: 0.0,
+                element: Element::Physical,
+                pierce: 0,
+                bounces: 0,
+                life: a.lifetime,
+                owner: Owner::Enemy,
+                look: kind,
+                behaviour: Behaviour::default(),
+            });
+            self.events.push(Event::new(EventKind::ProjectileFired, kind as f32, 1.0, x, y, 1.0));
+        }
+    }
+
+    /// Step 9c, after the chase moved everyone: archers go where they
+    /// planned, plus their separation push, inside the arena.
+    pub(super) fn place_archers(&mut self) {
+        let (aw, ah) = (self.cfg.arena_w, self.cfg.arena_h);
+        for s in &self.archer_steps {
+            let i = s.enemy as usize;
+            self.enemies.x[i] = (s.x + self.push_x[i]).clamp(0.0, aw);
+            self.enemies.y[i] = (s.y + self.push_y[i]).clamp(0.0, ah);
+        }
+    }
+
+    /// Step 6 (`resolve_hits`), a player projectile striking a shielded
+    /// enemy: if the shot is physical, does not pierce, is not a chain and
+    /// comes from inside the frontal arc (from where it was at the start of
+    /// the frame), it is reflected and becomes an enemy projectile. Returns
+    /// whether it was. Kept out of line: the hit loop stays small.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn reflect(&mut self, pi: usize, e: usize, shield: Shield) -> bool {
+        let p = &self.projectiles;
+        let chain = p.special[pi] && p.behaviour[pi].chain_range > 0.0;
+        if p.element[pi] != Element::Physical || p.hits_at_spawn[pi] > 1 || chain {
+            return false;
+        }
+        let (ex, ey) = (self.enemies.x[e], self.enemies.y[e]);
+        let facing = unit(self.player.x - ex, self.player.y - ey);
+        let (vx, vy) = (p.vx[pi], p.vy[pi]);
+        let from = (p.x[pi] - vx - ex, p.y[pi] - vy - ey);
+        let from = if from.0 * from.0 + from.1 * from.1 > 1e-6 { unit(from.0, from.1) } else { unit(-vx, -vy) };
+        if facing.0 * from.0 + facing.1 * from.1 < shield.min_cos() {
+            return false;
+        }
+        // Mirrored off the shield's face (head-on: straight back).
+        let vn = vx * facing.0 + vy * facing.1;
+        let (rx, ry) = if vn < 0.0 { (vx - 2.0 * vn * facing.0, vy - 2.0 * vn * facing.1) } else { (vx, vy) };
+        let kind = self.enemies.kind[e];
+        let p = &mut self.projectiles;
+        p.vx[pi] = rx;
+        p.vy[pi] = ry;
+        p.owner[pi] = Owner::Enemy;
+        p.damage[pi] *= shield.reflect_damage;
+        p.crit_chance[pi] = 0.0;
+        p.look[pi] = kind;
+        p.bounces[pi] = 0;
+        p.hits_left[pi] = 1;
+        p.hits_at_spawn[pi] = 1;
+        p.memory[pi] = [Id::NONE; HIT_MEMORY];
+        // The shield swallows what the spell carried (payloads, blasts…).
+        p.behaviour[pi] = Behaviour::default();
+        p.special[pi] = false;
+        let (x, y) = (p.x[pi], p.y[pi]);
+        self.events.push(Event::new(EventKind::ProjectileFired, kind as f32, 1.0, x, y, 1.0));
+        true
+    }
+
+    /// Deaths of kinds that act on death, in the order they died; blasts
+    /// may kill more, which join the queue and go off in turn.
+    pub(super) fn enemy_deaths(&mut self) {
+        let mut next = 0;
+        while next < self.dying.len() {
+            let e = self.dying[next] as usize;
+            next += 1;
+            let k = &self.cfg.enemy_kinds[self.enemies.kind[e] as usize];
+            let (explode, split) = (k.explode, k.split);
+            if let Some(b) = explode {
+                self.death_blast(e, b);
+            }
+            if let Some(s) = split {
+                if !self.enemies.offspring[e] {
+                    self.split(e, s);
+                }
+            }
+        }
+        self.dying.clear();
+    }
+
+    /// An exploder's burst where it died: the player once (ward, armor and
+    /// invulnerability as any hit), then every other live enemy whose
+    /// centre is within the radius (R-DMG-1 with its defences).
+    fn death_blast(&mut self, e: usize, b: DeathBlast) {
+        let (x, y) = (self.enemies.x[e], self.enemies.y[e]);
+        let kind = self.enemies.kind[e];
+        let weak = self.enemies.weak[e] > 0.0;
+        let r2 = b.radius * b.radius;
+        self.events.push(Event::new(EventKind::Exploded, b.element as u8 as f32, b.radius, x, y, b.damage));
+        let p = &self.player;
+        let in_reach = (p.x - x).powi(2) + (p.y - y).powi(2) < r2;
+        if in_reach && p.alive && p.invulnerable <= 0.0 && !self.cfg.rules.player_invulnerable {
+            self.hurt_player(contact_damage(b.damage, weak, self.player.armor), kind as f32);
+        }
+        let attack = Attack { base: b.damage, flat: 0.0, mult: if weak { WEAK_MULTIPLIER } else { 1.0 }, element: b.element as usize };
+        for o in 0..self.enemies.len() {
+            let en = &self.enemies;
+            if o == e || en.dead[o] || (en.x[o] - x).powi(2) + (en.y[o] - y).powi(2) >= r2 {
+                continue;
+            }
+            let k = &self.cfg.enemy_kinds[en.kind[o] as usize];
+            let defence = Defence { resist: k.resist, armor: k.armor, vulnerable: en.vulnerable[o] > 0.0 };
+            self.damage_enemy(o, final_damage(&attack, &defence));
+        }
+    }
+
+    /// A splitter's children, evenly round where it died.
+    fn split(&mut self, e: usize, s: Split) {
+        let (x, y, elite) = (self.enemies.x[e], self.enemies.y[e], self.enemies.elite[e]);
+        for c in 0..s.count {
+            let angle = std::f32::consts::TAU * c as f32 / s.count as f32;
+            let (cx, cy) = (x + s.spread * libm::cosf(angle), y + s.spread * libm::sinf(angle));
+            // Kinds were checked with the config.
+            let _ = self.spawn(s.into, elite, cx, cy, true);
+        }
+    }
+}
+
+fn unit(x: f32, y: f32) -> (f32, f32) {
+    let d = (x * x + y * y).sqrt();
+    if d > 1e-6 { (x / d, y / d) } else { (1.0, 0.0) }
+}

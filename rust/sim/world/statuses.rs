@@ -1,0 +1,141 @@
+//! R-DMG-2 statuses and reactions, R-STAT-1 attunement.
+//!
+//! Statuses live in the enemy pool as timers (seconds left) and stacks.
+//! A projectile hit of an element first applies the element's reactions
+//! (lightning on wet: electrified ×`wet_lightning_multiplier`; fire on wet:
+//! dried, wet removed), then rolls the element's status on the crit stream
+//! (one draw per hit, only where the chance is above 0: hits of elements
+//! without a chance draw nothing, so worlds without statuses keep their
+//! random sequence). The tick pass runs only while some status is live.
+
+use super::World;
+use crate::sim::config::{Element, ELEMENTS};
+use crate::sim::events::{Event, EventKind, Reaction};
+
+impl World {
+    /// R-STAT-1: attunement points per element (`Element` order), each ≥ 0.
+    pub fn set_attunement(&mut self, points: [f32; ELEMENTS]) -> crate::sim::error::CoreResult<()> {
+        if points.iter().any(|p| !(p.is_finite() && *p >= 0.0)) {
+            return Err(crate::sim::error::CoreError::arg("attunement points must be finite and ≥ 0"));
+        }
+        self.attunement = points;
+        self.elements_act = self.cfg.statuses.chance.iter().chain(&points).any(|&c| c > 0.0);
+        Ok(())
+    }
+
+    pub fn attunement(&self) -> [f32; ELEMENTS] {
+        self.attunement
+    }
+
+    /// The damage multiplier a hit of `element` on enemy `e` gets from
+    /// attunement and wet (the electrified reaction's event goes out here).
+    pub(super) fn element_multiplier(&mut self, e: usize, element: usize) -> f32 {
+        let s = &self.cfg.statuses;
+        let mut mult = 1.0 + s.attunement_damage * self.attunement[element];
+        if element == Element::Lightning as usize && self.enemies.wet[e] > 0.0 {
+            mult *= s.wet_lightning_multiplier;
+            self.reaction(e, Reaction::Electrified);
+        }
+        mult
+    }
+
+    /// After a hit of `element` on enemy `e` (alive or not): fire dries a
+    /// wet target, then the element's status roll.
+    pub(super) fn element_hit(&mut self, e: usize, element: usize) {
+        if element == Element::Fire as usize && self.enemies.wet[e] > 0.0 {
+            self.enemies.wet[e] = 0.0;
+            self.reaction(e, Reaction::Dried);
+        }
+        if self.enemies.dead[e] || element == Element::Physical as usize {
+            return;
+        }
+        let s = self.cfg.statuses;
+        let chance = s.chance[element] + s.attunement_chance * self.attunement[element];
+        if chance <= 0.0 || !self.rng.crit.chance(chance) {
+            return;
+        }
+        self.statuses_live = true;
+        let en = &mut self.enemies;
+        match Element::ALL[element] {
+            Element::Fire => en.burn[e] = en.burn[e].max(s.burn_seconds),
+            Element::Ice => {
+                en.chill[e] = en.chill[e].max(s.chill_seconds);
+                en.chills[e] = en.chills[e].saturating_add(1);
+                if en.chills[e] as u32 >= s.chills_to_freeze {
+                    en.chills[e] = 0;
+                    en.chill[e] = 0.0;
+                    en.frozen[e] = en.frozen[e].max(s.freeze_seconds);
+                }
+            }
+            Element::Lightning => en.shock[e] = en.shock[e].max(s.shock_seconds),
+            Element::Poison => {
+                en.poison[e] = s.poison_seconds;
+                en.poison_stacks[e] = (en.poison_stacks[e] as u32 + 1).min(s.poison_max_stacks) as u8;
+            }
+            Element::Water => en.wet[e] = en.wet[e].max(s.wet_seconds),
+            Element::Physical => {}
+        }
+    }
+
+    fn reaction(&mut self, e: usize, r: Reaction) {
+        let en = &self.enemies;
+        self.events.push(Event::new(EventKind::ElementReaction, r as u8 as f32, en.kind[e] as f32, en.x[e], en.y[e], 0.0));
+    }
+
+    /// Once per frame, before the deaths act: burn and poison hurt through
+    /// `damage_enemy` (kills drop rewards), every timer runs down. Skipped
+    /// while no status is live (the stress workload never has one).
+    pub(super) fn tick_statuses(&mut self) {
+        if !self.statuses_live {
+            return;
+        }
+        let dt = self.dt;
+        let s = self.cfg.statuses;
+        let mut live = false;
+        for e in 0..self.enemies.len() {
+            if self.enemies.dead[e] {
+                continue;
+            }
+            let en = &self.enemies;
+            let dot = if en.burn[e] > 0.0 { s.burn_dps } else { 0.0 }
+                + if en.poison[e] > 0.0 { s.poison_dps * en.poison_stacks[e] as f32 } else { 0.0 };
+            if dot > 0.0 {
+                self.damage_enemy(e, dot * dt);
+            }
+            let en = &mut self.enemies;
+            for t in [&mut en.burn[e], &mut en.chill[e], &mut en.frozen[e], &mut en.shock[e], &mut en.poison[e], &mut en.wet[e]] {
+                *t = (*t - dt).max(0.0);
+                live |= *t > 0.0;
+            }
+            if en.chill[e] == 0.0 {
+                en.chills[e] = 0;
+            }
+            if en.poison[e] == 0.0 {
+                en.poison_stacks[e] = 0;
+            }
+        }
+        self.statuses_live = live;
+    }
+
+    /// Step 9's speeds into `speed_now`: chilled enemies slowed, frozen ones
+    /// still. False while no status is live (the pool's speeds apply as they
+    /// are). Archers' planned steps are not slowed.
+    pub(super) fn status_speeds(&mut self) -> bool {
+        if !self.statuses_live {
+            return false;
+        }
+        let en = &self.enemies;
+        let slow = self.cfg.statuses.chill_slow;
+        self.speed_now.clear();
+        self.speed_now.extend((0..en.len()).map(|e| {
+            if en.frozen[e] > 0.0 {
+                0.0
+            } else if en.chill[e] > 0.0 {
+                en.speed[e] * slow
+            } else {
+                en.speed[e]
+            }
+        }));
+        true
+    }
+}
