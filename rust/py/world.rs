@@ -228,6 +228,53 @@ impl World {
         Ok(self.inner.set_attunement(out)?)
     }
 
+    /// R-STAT-1 player stats bought in the shop, each a bonus on top of
+    /// balance.json `player`: max HP points (raising it heals as much;
+    /// lowering never kills), armor points, move speed share (0.1 = +10%),
+    /// crit chance (0..1), pickup radius px, mana regen per second, mana per
+    /// kill. Each finite and ≥ 0, else `CoreArgumentError`.
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (*, max_hp_bonus=0.0, armor=0.0, move_speed_bonus=0.0, crit_chance_bonus=0.0, pickup_radius_bonus=0.0, mana_regen_bonus=0.0, mana_leech=0.0))]
+    fn set_player_stats(
+        &mut self,
+        max_hp_bonus: f32,
+        armor: f32,
+        move_speed_bonus: f32,
+        crit_chance_bonus: f32,
+        pickup_radius_bonus: f32,
+        mana_regen_bonus: f32,
+        mana_leech: f32,
+    ) -> PyResult<()> {
+        let stats = crate::sim::PlayerStats {
+            max_hp_bonus,
+            armor,
+            move_speed_bonus,
+            crit_chance_bonus,
+            pickup_radius_bonus,
+            mana_regen_bonus,
+            mana_leech,
+        };
+        Ok(self.inner.set_player_stats(stats)?)
+    }
+
+    /// The player's current stats: `{armor, move_speed (px/s), crit_chance,
+    /// pickup_radius (px), mana_regen, mana_leech}` after the bonuses.
+    fn player_stats(&self) -> std::collections::BTreeMap<&'static str, f32> {
+        let p = &self.inner.player;
+        let cfg = self.inner.config();
+        let reach = cfg.pickups.pickup_radius + self.inner.player_stats().pickup_radius_bonus;
+        [
+            ("armor", p.armor),
+            ("move_speed", p.speed / cfg.dt()),
+            ("crit_chance", p.crit_chance),
+            ("pickup_radius", reach),
+            ("mana_regen", p.mana_regen),
+            ("mana_leech", p.mana_leech),
+        ]
+        .into_iter()
+        .collect()
+    }
+
     /// Attunement points per element name.
     fn attunement(&self) -> std::collections::BTreeMap<&'static str, f32> {
         let a = self.inner.attunement();

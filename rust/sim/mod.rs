@@ -18,4 +18,4 @@ pub mod world;
 
 pub use config::{Behavior, Element, EnemyKind, PlayerParams, PickupParams, Rules, WorldConfig};
 pub use error::CoreError;
-pub use world::{StepCounts, World};
+pub use world::{PlayerStats, StepCounts, World};

@@ -121,6 +121,8 @@ pub struct World {
     dying: Vec<u32>,
     /// R-STAT-1 attunement points per element (0 by default).
     attunement: [f32; super::config::ELEMENTS],
+    /// R-STAT-1 player stats bought in the shop (`set_player_stats`), on top of `cfg.player`.
+    player_stats: PlayerStats,
     /// Some enemy may have a status (world/statuses.rs): the tick pass runs.
     statuses_live: bool,
     /// Some status chance or attunement point is above 0: hits do the
@@ -205,6 +207,7 @@ impl World {
             archer_steps: Vec::new(),
             dying: Vec::new(),
             attunement: [0.0; super::config::ELEMENTS],
+            player_stats: PlayerStats::default(),
             statuses_live: false,
             elements_act: cfg.statuses.chance.iter().any(|&c| c > 0.0),
             speed_now: Vec::new(),
@@ -730,7 +733,7 @@ impl World {
         }
         let pp = &self.cfg.pickups;
         let (px, py) = (self.player.x, self.player.y);
-        let reach = pp.pickup_radius.max(pp.collect_radius + self.player.radius);
+        let reach = (pp.pickup_radius + self.player_stats.pickup_radius_bonus).max(pp.collect_radius + self.player.radius);
         let k = &mut self.pickups;
         self.pickup_grid.rebuild(&k.x, &k.y, &k.radius, reach, self.cfg.grid_cells_per_entity);
         let pull = pp.magnet_speed * self.dt;
@@ -834,6 +837,26 @@ impl World {
     }
 }
 
+/// R-STAT-1 player stats bought in the shop (`World::set_player_stats`):
+/// bonuses on top of balance.json `player`.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PlayerStats {
+    /// Max HP points added.
+    pub max_hp_bonus: f32,
+    /// Armor points added (taken off every hit on the player, R-DMG-1).
+    pub armor: f32,
+    /// Move speed share added (0.1 = +10%).
+    pub move_speed_bonus: f32,
+    /// Crit chance added (0..1).
+    pub crit_chance_bonus: f32,
+    /// Magnet reach added, px.
+    pub pickup_radius_bonus: f32,
+    /// Mana per second added.
+    pub mana_regen_bonus: f32,
+    /// Mana restored per kill, added (R-MANA-8).
+    pub mana_leech: f32,
+}
+
 /// R-SAVE-1: what a run's save restores into a fresh world between waves
 /// (the rest of the between-waves state lives in Python; mana is not saved,
 /// R-MANA-1).
@@ -846,6 +869,49 @@ impl World {
     /// Puts every random stream of this world's seed at `positions` (from `rng_positions`).
     pub fn set_rng_positions(&mut self, positions: [u64; super::rng::STREAM_COUNT]) {
         self.rng = Streams::at(self.cfg.seed, positions);
+    }
+
+    /// R-STAT-1: the player stats bought in the shop, each a bonus on top of
+    /// balance.json `player` (and `pickups.pickup_radius`); every field finite
+    /// and ≥ 0 (a `CoreError::Argument` otherwise, nothing changed). Raising
+    /// the max HP bonus heals by the same amount; lowering it caps HP at the
+    /// new max and never kills. Crit chance stops at 1.
+    pub fn set_player_stats(&mut self, stats: PlayerStats) -> CoreResult<()> {
+        let fields = [
+            ("max_hp_bonus", stats.max_hp_bonus),
+            ("armor", stats.armor),
+            ("move_speed_bonus", stats.move_speed_bonus),
+            ("crit_chance_bonus", stats.crit_chance_bonus),
+            ("pickup_radius_bonus", stats.pickup_radius_bonus),
+            ("mana_regen_bonus", stats.mana_regen_bonus),
+            ("mana_leech", stats.mana_leech),
+        ];
+        if let Some((name, v)) = fields.iter().find(|(_, v)| !(v.is_finite() && *v >= 0.0)) {
+            return Err(CoreError::arg(format!("player stat {name} must be finite and ≥ 0, got {v}")));
+        }
+        let base = &self.cfg.player;
+        let p = &mut self.player;
+        let grow = stats.max_hp_bonus - self.player_stats.max_hp_bonus;
+        p.hp_max = (p.hp_max + grow).max(1.0);
+        if p.alive {
+            let healed = if grow > 0.0 { p.hp + grow } else { p.hp };
+            p.hp = healed.min(p.hp_max);
+        }
+        p.armor = base.armor + stats.armor;
+        p.speed = base.move_speed * (1.0 + stats.move_speed_bonus) * self.dt;
+        p.crit_chance = (base.crit_chance + stats.crit_chance_bonus).min(1.0);
+        // A program wand's pool regenerates by its core's mana_regen (set_caster):
+        // the player's own regen is then the bonus alone.
+        let base_regen = if matches!(self.wand, Wand::Program(_)) { 0.0 } else { base.mana_regen };
+        p.mana_regen = base_regen + stats.mana_regen_bonus;
+        p.mana_leech = base.mana_leech + stats.mana_leech;
+        self.player_stats = stats;
+        Ok(())
+    }
+
+    /// The player stats last set by `set_player_stats`.
+    pub fn player_stats(&self) -> PlayerStats {
+        self.player_stats
     }
 
     /// Sets the player's HP and max HP (0 < hp ≤ hp_max, both finite); the player is alive.

@@ -319,3 +319,24 @@ fn hit_events_report_the_biggest_hits_of_the_frame_only_when_asked() {
 // R-DMG-2 statuses and reactions, R-STAT-1 attunement (their own file, run with these).
 #[path = "statuses.rs"]
 mod statuses;
+
+/// R-STAT-1: `set_player_stats` rejects bad numbers without changing anything;
+/// raising max HP heals as much, lowering it caps HP and never kills.
+#[test]
+fn player_stats_validate_and_max_hp_heals_and_never_kills() {
+    use artificer_core::sim::world::PlayerStats;
+    let mut w = World::new(stress_config(1)).unwrap();
+    let base = w.player.clone();
+    for bad in [-1.0, f32::NAN, f32::INFINITY] {
+        assert!(w.set_player_stats(PlayerStats { armor: bad, ..PlayerStats::default() }).is_err());
+        assert!(w.set_player_stats(PlayerStats { max_hp_bonus: bad, ..PlayerStats::default() }).is_err());
+    }
+    assert_eq!(w.player, base);
+    w.set_player_hp(10.0, 100.0).unwrap();
+    w.set_player_stats(PlayerStats { max_hp_bonus: 25.0, armor: 2.0, ..PlayerStats::default() }).unwrap();
+    assert_eq!((w.player.hp, w.player.hp_max, w.player.armor), (35.0, 125.0, base.armor + 2.0));
+    w.set_player_hp(120.0, 125.0).unwrap();
+    w.set_player_stats(PlayerStats::default()).unwrap();
+    assert_eq!((w.player.hp, w.player.hp_max), (100.0, 100.0));
+    assert!(w.player.alive && w.player.hp > 0.0);
+}

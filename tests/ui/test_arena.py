@@ -186,3 +186,33 @@ def test_getting_hurt_shakes_the_screen_only_when_the_setting_allows(screen: pyg
         arena.draw(screen, 0.0)
         second = pygame.surfarray.array3d(screen)
         assert bool(np.any(first != second)) is moves
+
+
+def test_drawing_interpolates_between_the_last_two_steps(screen: pygame.Surface) -> None:
+    """DESIGN §7: the sim steps at 60 Hz and frames are drawn in between: the player and the camera are drawn
+    `alpha` of the way from where the step before left them to where the last step put them."""
+    stack = SceneStack()
+    arena = ArenaScene(CONTENT, seed=2, session=_session(screen_shake=0.0))
+    stack.push(arena)
+    frames(stack, screen, 40, keys=[pygame.K_RIGHT])  # walking right at full speed
+    assert arena._previous is not None and arena.camera is not None
+    _, _, player_before, player_before_y = arena._previous
+    # Hold the camera still across the step, so the player's own interpolation shows on screen
+    # (a following camera keeps a walking player at the same screen spot).
+    arena._previous = (arena.camera.x, arena.camera.y, player_before, player_before_y)
+    camera_before = camera_now = arena.camera.x
+    player_now = arena.run.sim.buffers.player_value("x")
+    assert player_now - player_before > 2.0, "the player moved during the last step"
+    drawn, expected = [], []
+    for alpha in (0.0, 0.999):
+        arena.draw(screen, alpha)
+        pixels = pygame.surfarray.array3d(screen)
+        white = np.argwhere((pixels[:, :, 0] == 250) & (pixels[:, :, 1] == 250) & (pixels[:, :, 2] == 255))
+        assert len(white) > 0
+        player = player_before + (player_now - player_before) * alpha
+        camera = camera_before + (camera_now - camera_before) * alpha
+        drawn.append(float(white[:, 0].mean()))
+        expected.append(player + screen.get_width() / 2 - camera)
+        assert drawn[-1] == pytest.approx(expected[-1], abs=2.0)  # the sprite lands on whole pixels
+    assert drawn[1] - drawn[0] == pytest.approx(expected[1] - expected[0], abs=1.0)
+    assert abs(expected[1] - expected[0]) > 1.0, "the two alphas are told apart"

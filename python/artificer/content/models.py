@@ -214,13 +214,32 @@ SHOP_TIERS = 4
 
 
 class WandStat(StrEnum):
-    """R-STAT-1 stats shelf C may sell: only those the game applies today, through
-    `World.set_wand_stats(cpu, cast_speed, accuracy)`. A stat joins this list when
-    the game applies it; which of them the shop offers, and at what price, is data."""
+    """R-STAT-1 stats shelf C may sell, each applied by `artificer.game.shop.WandStats.apply`:
+    the wand's through `World.set_wand_stats(cpu, cast_speed, accuracy)`, the player's through
+    `World.set_player_stats`, attunement (one stat per element) through `World.set_attunement`,
+    luck through the shop's tier odds. Which of them the shop offers, and at what price, is data."""
 
     CPU = "cpu"
     CAST_SPEED = "cast_speed"
     ACCURACY = "accuracy"
+    MAX_HP = "max_hp"
+    ARMOR = "armor"
+    MOVE_SPEED = "move_speed"
+    MANA_LEECH = "mana_leech"
+    CRIT_CHANCE = "crit_chance"
+    PICKUP_RADIUS = "pickup_radius"
+    MANA_REGEN = "mana_regen"
+    LUCK = "luck"
+    ATTUNEMENT_PHYSICAL = "attunement_physical"
+    ATTUNEMENT_FIRE = "attunement_fire"
+    ATTUNEMENT_ICE = "attunement_ice"
+    ATTUNEMENT_LIGHTNING = "attunement_lightning"
+    ATTUNEMENT_POISON = "attunement_poison"
+    ATTUNEMENT_WATER = "attunement_water"
+
+
+#: The prefix of the per-element attunement stats (`attunement_fire` → element `fire`).
+ATTUNEMENT_PREFIX = "attunement_"
 
 
 class TierOdds(ContentModel):
@@ -262,7 +281,7 @@ class CoreOfferCount(ContentModel):
 class StatOffer(ContentModel):
     """One stat shelf C can sell (R-STAT-1): what a purchase adds and what it costs."""
 
-    stat: WandStat = Field(description="Which stat (only stats the game applies: cpu, cast_speed, accuracy).")
+    stat: WandStat = Field(description="Which stat (R-STAT-1; see WandStat).")
     amount: float = Field(gt=0, description="Added to the stat by one purchase (cpu: whole points).")
     max: float = Field(gt=0, description="The stat is no longer offered once its total reaches this.")
     price: int = Field(ge=0, description="Gold for the first purchase.")

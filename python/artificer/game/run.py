@@ -81,13 +81,13 @@ class Run:
         """Arms the loadout's active core with its cards; returns the diagnostics."""
         core, cards = self.loadout.wand()
         self.diagnostics = self.sim.arm_wand(core, cards)
-        self.wand_stats.apply(self.sim.world)
+        self.wand_stats.apply(self.sim.world, self.shop)
         return self.diagnostics
 
     def arm(self, core_id: str, cards: list[str | None]) -> dict[str, Any]:
         """Puts a wand together (the lab); returns its diagnostics."""
         self.diagnostics = self.sim.arm_wand(core_id, cards)
-        self.wand_stats.apply(self.sim.world)
+        self.wand_stats.apply(self.sim.world, self.shop)
         return self.diagnostics
 
     def start_wave(self, number: int) -> WaveInProgress:
@@ -97,7 +97,7 @@ class Run:
             # R-VM-2: the lab blocks "Start wave" for a wand without an action.
             raise WandCannotFire("The wand cannot fire! It needs at least one action spell.")
         self.shop.close()  # R-CORE-3: the active core is switched only in the shop
-        self.wand_stats.apply(self.sim.world)
+        self.wand_stats.apply(self.sim.world, self.shop)
         return WaveInProgress(self, number)
 
     def play_wave(self, number: int, controller: Controller) -> WaveStats:

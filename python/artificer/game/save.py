@@ -173,6 +173,18 @@ class WandStatsSave(SaveModel):
     totals: dict[WandStat, float]
     purchases: dict[WandStat, int]
 
+    @model_validator(mode="before")
+    @classmethod
+    def _stats_added_later(cls, data: Any) -> Any:
+        """A save from before a stat existed holds no entry for it: 0 bought."""
+        if isinstance(data, dict):
+            data = dict(data)
+            for name in ("totals", "purchases"):
+                table = data.get(name)
+                if isinstance(table, dict):
+                    data[name] = {stat.value: 0 for stat in WandStat} | table
+        return data
+
     @model_validator(mode="after")
     def _every_stat(self) -> WandStatsSave:
         for name, table in (("totals", self.totals), ("purchases", self.purchases)):

@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from artificer.content import Content, CoreFlag
-from artificer.content.models import SHOP_TIERS, ShopSettings, StatOffer, WandStat
+from artificer.content.models import ATTUNEMENT_PREFIX, SHOP_TIERS, ShopSettings, StatOffer, WandStat
 from artificer.errors import ArtificerError
 from artificer.game.loadout import BackpackFull, LoadoutError
 
@@ -146,8 +146,9 @@ def shop_rng(seed: int, wave: int) -> random.Random:
 
 @dataclass
 class WandStats:
-    """R-STAT-1: the stats the run bought that the wand reads (`World.set_wand_stats`):
-    CPU (whole points), cast speed (0..0.95) and accuracy (0..1)."""
+    """R-STAT-1: the stats the run bought: the wand's (`World.set_wand_stats`: CPU in whole
+    points, cast speed 0..0.95, accuracy 0..1), the player's (`World.set_player_stats`),
+    attunement per element (`World.set_attunement`) and luck (the shop's tier odds)."""
 
     totals: dict[WandStat, float] = field(default_factory=lambda: {stat: 0.0 for stat in WandStat})
     purchases: dict[WandStat, int] = field(default_factory=lambda: {stat: 0 for stat in WandStat})
@@ -158,10 +159,25 @@ class WandStats:
         self.totals[offer.stat] = round(total, 6)  # 0.05 × 3 stays 0.15, not 0.15000000000000002
         self.purchases[offer.stat] += 1
 
-    def apply(self, world: World) -> None:
-        """Hands the totals to the core (it clamps cast speed and accuracy to their ranges)."""
+    def apply(self, world: World, shop: Shop | None = None) -> None:
+        """Hands the totals to the core (it clamps cast speed and accuracy to their ranges):
+        the wand's stats, the player's, attunement per element; and luck to `shop`."""
         totals = self.totals
         world.set_wand_stats(int(totals[WandStat.CPU]), totals[WandStat.CAST_SPEED], totals[WandStat.ACCURACY])
+        world.set_player_stats(
+            max_hp_bonus=totals[WandStat.MAX_HP],
+            armor=totals[WandStat.ARMOR],
+            move_speed_bonus=totals[WandStat.MOVE_SPEED],
+            crit_chance_bonus=totals[WandStat.CRIT_CHANCE],
+            pickup_radius_bonus=totals[WandStat.PICKUP_RADIUS],
+            mana_regen_bonus=totals[WandStat.MANA_REGEN],
+            mana_leech=totals[WandStat.MANA_LEECH],
+        )
+        world.set_attunement(
+            {stat.value.removeprefix(ATTUNEMENT_PREFIX): total for stat, total in totals.items() if stat.value.startswith(ATTUNEMENT_PREFIX)}
+        )
+        if shop is not None:
+            shop.luck = totals[WandStat.LUCK]
 
 
 # --- the shop --------------------------------------------------------------------------------
@@ -178,7 +194,7 @@ class Shop:
         self.run = run
         #: Ids unlocked with aether (R-META-1): items with an unlock cost are offered only when listed here.
         self.unlocked: frozenset[str] = frozenset(unlocked)
-        #: R-STAT-1 luck (shop rarity): scales the better tiers' odds; 0 until the luck stat exists.
+        #: R-STAT-1 luck (shop rarity): scales the better tiers' odds; the luck stat bought (`WandStats.apply`).
         self.luck = 0.0
         self.wave = 0
         self.is_open = False
@@ -299,7 +315,7 @@ class Shop:
         self._check_gold(offer.price)
         self._charge(offer.price)
         self.run.wand_stats.add(self._stat_offer(WandStat(offer.item)))
-        self.run.wand_stats.apply(self.run.sim.world)
+        self.run.wand_stats.apply(self.run.sim.world, self)
         self.shelves["stats"][index] = None
         return offer
 

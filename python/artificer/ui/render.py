@@ -98,8 +98,20 @@ class ArenaRenderer:
         self._pickup_half = _halves([atlas.crystal])
         self._summon_half = _halves([atlas.turret])
 
-    def draw(self, surface: pygame.Surface, buffers: FrameBuffers, camera: Camera) -> int:
-        """Draws the world; returns how many sprites were blitted."""
+    def draw(
+        self,
+        surface: pygame.Surface,
+        buffers: FrameBuffers,
+        camera: Camera,
+        shift: float = 0.0,
+        player: tuple[float, float] | None = None,
+    ) -> int:
+        """Draws the world; returns how many sprites were blitted.
+
+        Interpolation (the sim steps at 60 Hz, frames come faster): projectiles
+        are drawn `shift` seconds along their velocity (negative: back toward
+        the previous step) and the player at `player` (world px) when given;
+        enemies have no velocity column and are drawn where the last step left them."""
         ox, oy = camera.offset
         w, h = surface.get_size()
         surface.fill(BACKGROUND)
@@ -112,11 +124,16 @@ class ArenaRenderer:
             pygame.draw.circle(disk, (*colour, 60), (r + 1, r + 1), r)
             pygame.draw.circle(disk, (*colour, 160), (r + 1, r + 1), r, 2)
             surface.blit(disk, (x - r - 1, y - r - 1))
+        shots = buffers.projectile_rows()
+        if shift != 0.0 and len(shots):
+            shots = shots.copy()
+            shots[:, 0:2] += shots[:, 4:6] * np.float32(shift)
         if self.rasterizer is not None and _core.SpriteRasterizer.supports(surface.get_bytesize(), surface.get_masks()):
-            drawn += self._rasterize(self.rasterizer, surface, buffers, ox, oy)
+            drawn += self._rasterize(self.rasterizer, surface, buffers, shots, ox, oy)
         else:
-            drawn += self._fblits(surface, buffers, ox, oy, w, h)
-        px, py = buffers.player_value("x") + ox, buffers.player_value("y") + oy
+            drawn += self._fblits(surface, buffers, shots, ox, oy, w, h)
+        px, py = player if player is not None else (buffers.player_value("x"), buffers.player_value("y"))
+        px, py = px + ox, py + oy
         sprite = self.atlas.player
         if buffers.player_value("invulnerable") > 0 and int(pygame.time.get_ticks() / 80) % 2:
             sprite = sprite.copy()
@@ -136,9 +153,14 @@ class ArenaRenderer:
         return np.where(shots[:, 6] > 0, np.int32(self._enemy_shot), looks).astype(np.int32)
 
     def _rasterize(
-        self, rasterizer: _core.SpriteRasterizer, surface: pygame.Surface, buffers: FrameBuffers, ox: float, oy: float
+        self,
+        rasterizer: _core.SpriteRasterizer,
+        surface: pygame.Surface,
+        buffers: FrameBuffers,
+        shots: npt.NDArray[np.float32],
+        ox: float,
+        oy: float,
     ) -> int:
-        shots = buffers.projectile_rows()
         looks = self._spell_sprites_of(shots)
         looks += np.int32(self._first_spell)
         enemies = buffers.enemy_rows()
@@ -155,12 +177,13 @@ class ArenaRenderer:
         finally:
             del pixels
 
-    def _fblits(self, surface: pygame.Surface, buffers: FrameBuffers, ox: float, oy: float, w: int, h: int) -> int:
+    def _fblits(
+        self, surface: pygame.Surface, buffers: FrameBuffers, shots: npt.NDArray[np.float32], ox: float, oy: float, w: int, h: int
+    ) -> int:
         drawn = self._batch(surface, buffers.pickup_rows(), ox, oy, w, h, self._pickup_table, None, self._pickup_half)
         drawn += self._batch(surface, buffers.summon_rows(), ox, oy, w, h, self._summon_table, None, self._summon_half)
         enemies = buffers.enemy_rows()
         drawn += self._batch(surface, enemies, ox, oy, w, h, self._enemy_sprites, self._enemy_sprites_of(enemies), self._enemy_half)
-        shots = buffers.projectile_rows()
         drawn += self._batch(surface, shots, ox, oy, w, h, self._spell_sprites, self._spell_sprites_of(shots), self._spell_half)
         return drawn
 

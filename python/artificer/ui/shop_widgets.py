@@ -41,7 +41,7 @@ DISABLED_TEXT = (110, 106, 128)
 PRIMARY_FILL = (150, 112, 40)
 PRIMARY_HOVER = (190, 146, 60)
 #: Stats shown as a share (cast speed 0.05 → "5%"); the others as whole points.
-PERCENT_STATS = frozenset({WandStat.CAST_SPEED, WandStat.ACCURACY})
+PERCENT_STATS = frozenset({WandStat.CAST_SPEED, WandStat.ACCURACY, WandStat.MOVE_SPEED, WandStat.CRIT_CHANCE, WandStat.LUCK})
 
 
 @dataclass
@@ -99,10 +99,13 @@ class Canvas:
 
     def fitted(self, text: str, size: float, bold: bool, colour: Colour, midtop: tuple[int, int], width: int) -> None:
         """One line centred at `midtop`, shrunk (then cut with '…') to fit `width`."""
-        face = self.font(size, bold)
-        floor = self.px(size * 0.75)
-        while face.size(text)[0] > width and face.get_height() > floor:
-            face = font(face.get_height() - 2, bold)
+        pixels = max(8, self.px(size))
+        face = font(pixels, bold)
+        floor = max(8, self.px(size * 0.75))
+        # Shrink by the font's size (its line height is larger than its size: shrinking by that grew it).
+        while face.size(text)[0] > width and pixels - 1 >= floor:
+            pixels -= 1
+            face = font(pixels, bold)
         image = face.render(ellipsize(text, face, width), True, colour)
         self.surface.blit(image, image.get_rect(midtop=midtop))
 

@@ -59,8 +59,9 @@ impl World {
         (caster.rules.cpu_stat, caster.rules.cast_speed, caster.rules.accuracy) = self.wand_stats;
         self.player.mana = caster.mana.current;
         self.player.mana_max = caster.mana.max;
-        // The caster's pool regenerates now (the core's mana_regen, R-MANA-1).
-        self.player.mana_regen = 0.0;
+        // The caster's pool regenerates now (the core's mana_regen, R-MANA-1);
+        // the player's regen is only the R-STAT-1 bonus bought.
+        self.player.mana_regen = self.player_stats.mana_regen_bonus;
         self.charge = Charge::default();
         if let Some((needed, multiplier)) = caster.program.nodes.iter().find_map(|n| match n.op {
             crate::vm::program::Op::Fire(a) => a.charge,

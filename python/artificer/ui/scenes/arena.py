@@ -80,6 +80,8 @@ class ArenaScene(Scene):
             self.hud_state.charge_span = max(0.0, min(charges) - content.balance.vm.charge_ring_delay)
         self.breather = 0.0
         self.dash_pressed = False
+        #: Camera x, y and player x, y after the step before the last (for interpolated drawing).
+        self._previous: tuple[float, float, float, float] | None = None
         self.shake = 0.0
         self._jitter = random.Random(seed)  # presentation only: never touches the sim
         self.stack: SceneStack | None = None
@@ -152,6 +154,9 @@ class ArenaScene(Scene):
                     self._start_wave()
             return
         sim = self.run.sim
+        # What the last step showed: draw() interpolates from here to the next step's state.
+        assert self.camera is not None
+        self._previous = (self.camera.x, self.camera.y, sim.buffers.player_value("x"), sim.buffers.player_value("y"))
         self.hud_state.show_damage_numbers = self.session.settings.damage_numbers
         sim.input.move(*self.session.controls.movement())
         if self.session.settings.aim_mode == AimMode.MOUSE and pygame.mouse.get_focused() and self.camera is not None and not self.session.controls.gamepads:
@@ -223,13 +228,22 @@ class ArenaScene(Scene):
         buffers = self.run.sim.buffers
         amplitude = SHAKE_PIXELS * self.shake * self.session.settings.screen_shake
         dx, dy = (self._jitter.uniform(-amplitude, amplitude), self._jitter.uniform(-amplitude, amplitude)) if amplitude > 0.5 else (0.0, 0.0)
+        # Render interpolated (DESIGN §7): camera, player and shots between the last two steps,
+        # `alpha` of the way; outside a wave (nothing moves) the last step as it is.
+        cx, cy = self.camera.x, self.camera.y
+        px, py = buffers.player_value("x"), buffers.player_value("y")
+        shift = 0.0
+        if self._previous is not None and self.wave is not None:
+            pcx, pcy, ppx, ppy = self._previous
+            self.camera.x, self.camera.y = pcx + (cx - pcx) * alpha, pcy + (cy - pcy) * alpha
+            px, py = ppx + (px - ppx) * alpha, ppy + (py - ppy) * alpha
+            shift = -(1.0 - alpha) / self.run.sim.tick_hz
         self.camera.x -= dx
         self.camera.y -= dy
-        self.renderer.draw(surface, buffers, self.camera)
+        self.renderer.draw(surface, buffers, self.camera, shift=shift, player=(px, py))
         ox, oy = self.camera.offset
-        self.camera.x += dx
-        self.camera.y += dy
-        at = (buffers.player_value("x") + ox, buffers.player_value("y") + oy)
+        self.camera.x, self.camera.y = cx, cy
+        at = (px + ox, py + oy)
         self.hud.draw(surface, buffers, self.hud_state, at, (ox, oy))
 
 
