@@ -216,3 +216,25 @@ def test_drawing_interpolates_between_the_last_two_steps(screen: pygame.Surface)
         assert drawn[-1] == pytest.approx(expected[-1], abs=2.0)  # the sprite lands on whole pixels
     assert drawn[1] - drawn[0] == pytest.approx(expected[1] - expected[0], abs=1.0)
     assert abs(expected[1] - expected[0]) > 1.0, "the two alphas are told apart"
+
+
+def test_spawn_markers_show_where_a_group_will_land_before_it_lands(screen: pygame.Surface) -> None:
+    """R-WAVE-1: a group is announced by a marker on the HUD before its enemies appear there."""
+    from artificer.ui.hud import MARKER_COLOUR
+
+    stack = SceneStack()
+    arena = ArenaScene(CONTENT, seed=2, session=_session(screen_shake=0.0))
+    stack.push(arena)
+    for _ in range(180):
+        frames(stack, screen, 1)
+        if arena.hud_state.markers:
+            break
+    assert arena.hud_state.markers, "wave 1 announces a group within 3 s"
+    marker = arena.hud_state.markers[0]
+    assert marker.lands_at > arena.hud_state.wave_time  # not landed yet
+    assert arena.camera is not None
+    arena.camera.x, arena.camera.y = marker.x, marker.y  # look at the marker
+    arena._previous = None
+    arena.draw(screen, 0.0)
+    centre = (screen.get_width() // 2, screen.get_height() // 2)
+    assert tuple(screen.get_at(centre))[:3] == MARKER_COLOUR  # the marker's cross

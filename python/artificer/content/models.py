@@ -149,6 +149,7 @@ class WaveTiming(ContentModel):
     spawn_telegraph: float = Field(ge=0, description="Seconds a spawn marker shows before the enemies appear.")
     spawn_safe_radius: float = Field(ge=0, description="No enemy spawns within this many px of the player.")
     spawn_margin: float = Field(ge=0, description="Spawn points lie this many px inside the arena's edge.")
+    breather: float = Field(ge=0, description="Seconds the cleared wave's result shows before the shop opens.")
 
 
 class Elite(ContentModel):

@@ -79,22 +79,22 @@ def _content(info: ValidationInfo) -> Content | None:
     return found if isinstance(found, Content) else None
 
 
-def _spell_known(content: Content | None, spell_id: str) -> str:
+def _known(content: Content | None, what: str, item_id: str) -> str:
+    """`item_id` if the content has that spell or core (`what`); a ValueError naming it otherwise."""
     if content is not None:
         try:
-            content.spell(spell_id)
+            content.spell(item_id) if what == "spell" else content.core(item_id)
         except KeyError:
-            raise ValueError(f"unknown spell {spell_id!r}") from None
-    return spell_id
+            raise ValueError(f"unknown {what} {item_id!r}") from None
+    return item_id
+
+
+def _spell_known(content: Content | None, spell_id: str) -> str:
+    return _known(content, "spell", spell_id)
 
 
 def _core_known(content: Content | None, core_id: str) -> str:
-    if content is not None:
-        try:
-            content.core(core_id)
-        except KeyError:
-            raise ValueError(f"unknown core {core_id!r}") from None
-    return core_id
+    return _known(content, "core", core_id)
 
 
 class SaveModel(BaseModel):

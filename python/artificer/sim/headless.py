@@ -14,14 +14,13 @@ from __future__ import annotations
 import time
 from typing import Any
 
-import numpy as np
-
 from artificer.content import Content
 from artificer.game.run import Run
 from artificer.game.save import settle
 from artificer.sim.bot import KitingBot
 from artificer.content.builds import Build
 from artificer.sim.shopper import ShoppingBot
+from artificer.sim.stress import latency_summary
 
 
 def run_headless(content: Content, seed: int, waves: int, build: Build | None = None, timing: bool = False) -> dict[str, Any]:
@@ -67,12 +66,8 @@ def run_headless(content: Content, seed: int, waves: int, build: Build | None = 
         out["build"] = build.id
         out["result"]["wand"] = {"core": run.loadout.active, "cards": run.loadout.wand()[1]}
     if timing:
-        steps_ms = np.array(step_ns, dtype=np.float64) / 1e6
         out["timing"] = {
             "wall_s": round(time.perf_counter() - started, 3),
-            "step_ms": {
-                "median": round(float(np.median(steps_ms)), 4) if len(steps_ms) else 0.0,
-                "p99": round(float(np.percentile(steps_ms, 99)), 4) if len(steps_ms) else 0.0,
-            },
+            "step_ms": latency_summary([ns / 1e6 for ns in step_ns]),
         }
     return out

@@ -78,6 +78,13 @@ def percentile(samples_ms: list[float], q: float) -> float:
     return float(np.percentile(np.asarray(samples_ms), q))
 
 
+def latency_summary(samples_ms: list[float]) -> dict[str, float]:
+    """`{"median", "p90", "p99"}` of a list of times in ms, rounded (the tools' JSON shape); zeros when empty."""
+    if not samples_ms:
+        return {"median": 0.0, "p90": 0.0, "p99": 0.0}
+    return {q: round(percentile(samples_ms, p), 4) for q, p in (("median", 50), ("p90", 90), ("p99", 99))}
+
+
 def run_stress(enemies: int, projectiles: int, frames: int, layout: str, seed: int, threads: int = 1) -> dict[str, Any]:
     scene = make_scene(enemies, projectiles, layout, seed)
     stepper = CoreStepper(scene, threads)
@@ -95,10 +102,6 @@ def run_stress(enemies: int, projectiles: int, frames: int, layout: str, seed: i
         "layout": layout,
         "frames": frames,
         "threads": threads,
-        "step_ms": {
-            "median": round(percentile(times, 50), 4),
-            "p90": round(percentile(times, 90), 4),
-            "p99": round(percentile(times, 99), 4),
-        },
+        "step_ms": latency_summary(times),
         "hits_per_frame": round(hits / max(frames, 1), 1),
     }

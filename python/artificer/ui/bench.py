@@ -23,7 +23,7 @@ import numpy as np
 from artificer.content import load_content
 from artificer.sim import scene as workload
 from artificer.sim.scene import make_scene
-from artificer.sim.stress import CoreStepper, percentile
+from artificer.sim.stress import CoreStepper, latency_summary
 
 SCREEN = (1280, 720)
 
@@ -38,10 +38,6 @@ class _Collections:
     def __call__(self, phase: str, info: dict[str, int]) -> None:
         if phase == "start" and self.counting:
             self.runs[info["generation"]] += 1
-
-
-def _stats(samples: list[float]) -> dict[str, float]:
-    return {q: round(percentile(samples, p), 4) for q, p in (("median", 50), ("p90", 90), ("p99", 99))}
 
 
 def run_render_stress(enemies: int, projectiles: int, frames: int, layout: str, seed: int, threads: int = 1) -> dict[str, Any]:
@@ -96,9 +92,9 @@ def run_render_stress(enemies: int, projectiles: int, frames: int, layout: str, 
             "sprites_drawn_last_frame": drawn,
             "renderer": "fblits" if renderer.rasterizer is None else f"rasterizer ({renderer.rasterizer.threads} thread(s))",
             "gc_collections": dict(zip(("gen0", "gen1", "gen2"), collections.runs)),
-            "step_ms": _stats(step_ms),
-            "render_ms": _stats(render_ms),
-            "frame_ms": _stats(frame_ms),
+            "step_ms": latency_summary(step_ms),
+            "render_ms": latency_summary(render_ms),
+            "frame_ms": latency_summary(frame_ms),
         }
     finally:
         if collections in gc.callbacks:

@@ -32,7 +32,6 @@ from artificer.ui.palette import COLOUR_BLIND
 from artificer.ui.settings import Action, AimMode, Context
 from artificer.ui.scenes.summary import SummaryScene
 
-BREATHER_SECONDS = 2.0
 #: Screen shake when the player is hurt: pixels at full strength (× the shake setting), decay per second.
 SHAKE_PIXELS = 9.0
 SHAKE_DECAY = 3.0
@@ -214,7 +213,7 @@ class ArenaScene(Scene):
             return
         self.hud_state.toast(tr("ui.arena.wave_cleared", wave=stats.wave, kills=stats.kills, gold=stats.currency))
         self.number += 1
-        self.breather = BREATHER_SECONDS
+        self.breather = self.content.balance.wave.breather
 
     def _pause(self) -> None:
         if self.stack is not None and self.stack.top is self:

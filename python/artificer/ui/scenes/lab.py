@@ -21,7 +21,7 @@ from typing import Any
 
 import pygame
 
-from artificer.game.loadout import LoadoutError, Place
+from artificer.game.loadout import BackpackFull, LoadoutError, Place
 from artificer.game.run import Run
 from artificer.ui.cards import CardArt, BoardGeometry, MANA_TEXT, CPU_TEXT
 from artificer.ui.fonts import font
@@ -188,8 +188,11 @@ class LabScene(Scene):
     def _move(self, source: Place, target: Place) -> None:
         try:
             self.run.loadout.move(source, target)
+        except BackpackFull:
+            self.toasts.show(tr("ui.lab.backpack_full"))
+            return
         except LoadoutError as refusal:
-            self.toasts.show(tr("ui.lab.backpack_full") if "backpack" in str(refusal) else str(refusal))
+            self.toasts.show(str(refusal))
             return
         self.diagnostics = self.run.rearm()
 
