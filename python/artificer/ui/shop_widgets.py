@@ -5,9 +5,9 @@ This module owns `Canvas` — one frame of a screen drawn at any window size fro
 design coordinates (`r`, `px`, `font`), which records every clickable place it
 draws (`Hot`: where, what it does, its tooltip, its focus key) so the scene can
 route clicks, the keyboard focus and tooltips to what is on screen — and the
-icons: the crystal (the currency), a padlock, the stat glyphs, a core's board in
-small, a dashed outline. Texts come in already translated; fonts follow the
-language (`artificer.ui.fonts`).
+icons: the crystal (the currency), a padlock, a core's board in small, a dashed
+outline. The stat and talent glyphs are `artificer.ui.icons`' (re-exported here).
+Texts come in already translated; fonts follow the language (`artificer.ui.fonts`).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ import pygame
 from artificer.content import Core
 from artificer.content.models import WandStat
 from artificer.ui.fonts import font
+from artificer.ui.icons import stat_icon as stat_icon, talent_icon as talent_icon
 from artificer.ui.widgets import BUTTON_EDGE, BUTTON_FILL, BUTTON_HOVER, PANEL_EDGE, tooltip
 
 Colour = tuple[int, int, int]
@@ -237,30 +238,6 @@ def padlock(surface: pygame.Surface, rect: pygame.Rect, colour: Colour, locked: 
     shackle.midbottom = (body.centerx + (0 if locked else int(w * 0.14)), body.top + int(w * 0.2) - lift)
     pygame.draw.rect(surface, colour, shackle, max(2, w // 10), border_top_left_radius=w, border_top_right_radius=w)
     pygame.draw.rect(surface, colour, body, 0 if locked else max(1, w // 12), border_radius=max(2, w // 10))
-
-
-def stat_icon(surface: pygame.Surface, stat: WandStat, centre: tuple[int, int], r: int, colour: Colour) -> None:
-    """A chip for CPU, chevrons for cast speed, a crosshair for accuracy."""
-    cx, cy = centre
-    if stat == WandStat.CPU:
-        chip = pygame.Rect(0, 0, r * 1.3, r * 1.3)
-        chip.center = centre
-        for i in range(3):
-            offset = -r * 0.4 + i * r * 0.4
-            for dx, dy in ((0, -1), (0, 1), (-1, 0), (1, 0)):
-                start = (cx + (offset if dy else dx * r * 0.65), cy + (offset if dx else dy * r * 0.65))
-                pygame.draw.line(surface, colour, start, (start[0] + dx * r * 0.3, start[1] + dy * r * 0.3), 2)
-        pygame.draw.rect(surface, colour, chip, 2, border_radius=3)
-        pygame.draw.rect(surface, colour, chip.inflate(-r * 0.7, -r * 0.7), border_radius=2)
-    elif stat == WandStat.CAST_SPEED:
-        for shift in (-0.45, 0.25):
-            points = [(cx + r * shift, cy - r * 0.7), (cx + r * (shift + 0.45), cy), (cx + r * shift, cy + r * 0.7)]
-            pygame.draw.lines(surface, colour, False, points, 4)
-    else:
-        pygame.draw.circle(surface, colour, centre, r * 0.8, 2)
-        pygame.draw.circle(surface, colour, centre, max(2, r * 0.18))
-        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-            pygame.draw.line(surface, colour, (cx + dx * r * 0.45, cy + dy * r * 0.45), (cx + dx * r * 1.05, cy + dy * r * 1.05), 2)
 
 
 def mini_board(surface: pygame.Surface, core: Core, area: pygame.Rect, colour: Colour, max_cell: float) -> None:
