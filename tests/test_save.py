@@ -68,7 +68,7 @@ def persistent_memory(run: Run) -> None:
     """A persistent_memory core (R-VM-12 cursor, R-REG-1 registers kept between waves), bought and switched to."""
     run.loadout.add_core("persistent_memory")
     carried = run.loadout.carried("persistent_memory")
-    carried.cards[:3] = ["spark_bolt", "spark_bolt", "spark_bolt"]
+    carried.cards[:4] = ["spark_bolt", "spark_bolt", "spark_bolt", "spark_bolt"]
     run.loadout.switch("persistent_memory", in_shop=True)
     run.rearm()
 

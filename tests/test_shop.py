@@ -367,6 +367,7 @@ def test_stats_are_reapplied_after_rearm_and_at_wave_start() -> None:
         wave = run.start_wave(1)
         fired = 0
         for _ in range(120):
+            run.sim.input.aim_at(0.0, 0.0)  # fire at will: no enemy is in reach this early
             wave.step()
             fired += ev.count(run.sim.buffers.event_rows(), EventKind.CAST_FIRED)
         return fired

@@ -185,3 +185,28 @@ def test_physical_status_chance_is_one_problem(tmp_path: Path) -> None:
     with pytest.raises(ContentError) as caught:
         edited_content(tmp_path, lambda s: s["chance"].update(physical=0.5))
     assert [(p.file, p.path) for p in caught.value.problems] == [("balance.json", "$.statuses.chance")]
+
+
+def archer_shots(content: Any, element: str, seconds: int) -> int:
+    """Enemy shots of an immortal archer 200 px away while the player's ice
+    (or other) wand keeps hitting it."""
+    rules = {"player_fixed": True, "player_invulnerable": True, "enemies_immortal": True}
+    sim = Simulation(content, seed=5, rules=rules)
+    sim.step()
+    px, py = sim.buffers.player_value("x"), sim.buffers.player_value("y")
+    sim.input.spawn(content.enemy_index("archer"), px + 200.0, py)
+    sim.world.set_wand(wand(content, element))
+    shots = 0
+    for _ in range(seconds * content.balance.sim.tick_hz):
+        sim.step()
+        rows = sim.buffers.event_rows()
+        shots += int(np.count_nonzero((rows[:, 0] == EventKind.PROJECTILE_FIRED) & (rows[:, 2] == 1.0)))
+    return shots
+
+
+def test_r_dmg_2_a_frozen_archer_does_not_fire(tmp_path: Path) -> None:
+    """R-DMG-2: an archer kept frozen by ice hits never shoots; hit by
+    physical shots it shoots on its cooldown."""
+    content = edited_content(tmp_path, every_chance(1.0))
+    assert archer_shots(content, "physical", 4) >= 1
+    assert archer_shots(content, "ice", 4) == 0

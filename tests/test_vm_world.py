@@ -28,9 +28,13 @@ def range_sim(core: str, cards: list[str], dummies: list[tuple[float, float]]) -
     return sim
 
 
-def run(sim: Simulation, frames: int) -> list[np.ndarray]:
+def run(sim: Simulation, frames: int, aim: tuple[float, float] | None = None) -> list[np.ndarray]:
+    """Steps `frames` frames; with `aim`, the player aims there (mouse aim: the wand fires
+    whatever the distance) instead of auto-aiming within its reach."""
     log = []
     for _ in range(frames):
+        if aim is not None:
+            sim.input.aim_at(*aim)
         sim.step()
         log.append(sim.buffers.event_rows().copy())
     return log
@@ -54,7 +58,7 @@ def test_nuke_delivery_stops_after_one_second_and_detonates_there() -> None:
     (speed zero), and blasts there."""
     cards = ["trigger_timer_long", "speed_zero", "damage_plus", "damage_plus", "nuke"]
     sim = range_sim("siege_core", cards, [(2300, 800)])
-    log = run(sim, 400)
+    log = run(sim, 400, aim=(2300, 800))  # beyond auto-aim's reach
     fired_at = next(i for i, rows in enumerate(log) if ev.count(rows, EventKind.PROJECTILE_FIRED))
     trigger_at = next(i for i, rows in enumerate(log) if ev.count(rows, EventKind.TRIGGER_FIRED))
     assert trigger_at - fired_at == pytest.approx(60, abs=2), "the timer runs 1 s"
@@ -261,7 +265,7 @@ def test_on_kill_and_on_hit_entries_run_where_they_should() -> None:
     assert kill_at is not None and fireball_at is not None, "the on_kill entry fired a fireball"
     assert np.hypot(kill_at[0] - fireball_at[0], kill_at[1] - fireball_at[1]) < 1.0, "…at the kill"
 
-    sim.input.spawn(CONTENT.enemy_index("grunt"), x + 5, y)
+    sim.input.spawn(CONTENT.enemy_index("brute"), x + 5, y)  # tough enough to outlive the main spark
     for _ in range(3):
         sim.step()
         rows = sim.buffers.event_rows()
@@ -271,7 +275,7 @@ def test_on_kill_and_on_hit_entries_run_where_they_should() -> None:
             assert np.hypot(fired[-1][3] - x, fired[-1][4] - y) < 1.0
             break
     else:
-        raise AssertionError("the grunt never touched the player")
+        raise AssertionError("the brute never touched the player")
 
 
 def test_switching_cores_clamps_mana_into_the_new_pool() -> None:
@@ -280,6 +284,7 @@ def test_switching_cores_clamps_mana_into_the_new_pool() -> None:
     sim = Simulation(CONTENT, seed=2, rules=RANGE)
     sim.arm_wand("siege_core", ["spark_bolt"])
     sim.world.begin_wave()
+    sim.input.aim_at(0.0, 0.0)
     sim.step()
     spark = CONTENT.spell("spark_bolt").mana_cost  # one cast fired this frame
     big = CONTENT.core("siege_core").mana_max
@@ -290,6 +295,7 @@ def test_switching_cores_clamps_mana_into_the_new_pool() -> None:
     assert sim.buffers.player_value("mana_max") == small
     assert sim.buffers.player_value("mana") <= small
     sim.world.begin_wave()
+    sim.input.aim_at(0.0, 0.0)
     sim.step()
     assert sim.buffers.player_value("mana") == pytest.approx(small - spark, abs=0.5)
 

@@ -140,6 +140,7 @@ pub fn world_config(obj: &Bound<'_, PyAny>, seed: u64) -> Result<WorldConfig, Co
             mana_max: player.f32("mana_max")?,
             mana_regen: player.f32("mana_regen")?,
             mana_leech: player.opt_f32("mana_leech", 0.0)?,
+            auto_aim_range: player.opt_f32("auto_aim_range", f32::INFINITY)?,
         },
         pickups: PickupParams {
             pickup_radius: pickups.f32("pickup_radius")?,
@@ -212,6 +213,10 @@ fn status_params(v: &Section<'_>) -> Result<StatusParams, CoreError> {
         wet_lightning_multiplier: wet.f32("lightning_multiplier")?,
         attunement_damage: att.f32("damage_per_point")?,
         attunement_chance: att.f32("chance_per_point")?,
+        zone_status_interval: match v.has("zone") {
+            true => v.sub("zone")?.opt_f32("status_interval", 1.0)?,
+            false => 1.0,
+        },
     })
 }
 

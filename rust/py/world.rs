@@ -418,6 +418,19 @@ impl World {
         Ok(())
     }
 
+    /// R-END-1 Last Will: arms (True) or disarms (False) the player's one
+    /// survival of a lethal hit at 1 HP; a run save stores `last_will` and
+    /// calls this on the restored world.
+    fn set_last_will(&mut self, armed: bool) {
+        self.inner.set_last_will(armed);
+    }
+
+    /// Whether Last Will is armed (False once it has spared the player).
+    #[getter]
+    fn last_will(&self) -> bool {
+        self.inner.last_will()
+    }
+
     /// The player's `(hp, hp_max)`.
     fn player_hp(&self) -> (f32, f32) {
         (self.inner.player.hp, self.inner.player.hp_max)

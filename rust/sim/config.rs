@@ -180,6 +180,9 @@ pub struct PlayerParams {
     pub mana_regen: f32,
     /// R-MANA-8 / R-STAT-1: mana restored per kill.
     pub mana_leech: f32,
+    /// Auto-aim (no aim point): the wand fires at the nearest enemy within
+    /// this many px and holds fire, mana regenerating, while none is.
+    pub auto_aim_range: f32,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -284,6 +287,11 @@ pub struct StatusParams {
     /// R-STAT-1: per attunement point, + this fraction of damage / of status chance.
     pub attunement_damage: f32,
     pub attunement_chance: f32,
+    /// Seconds between a damaging zone's status rolls on the enemies inside
+    /// (balance.json `statuses.zone.status_interval`, 1 when absent): a zone
+    /// hurts every tick, but its status is rolled as one hit per interval,
+    /// not 60 times a second (world/spells.rs `update_zones`).
+    pub zone_status_interval: f32,
 }
 
 impl Default for StatusParams {
@@ -306,6 +314,7 @@ impl Default for StatusParams {
             wet_lightning_multiplier: 1.5,
             attunement_damage: 0.03,
             attunement_chance: 0.02,
+            zone_status_interval: 1.0,
         }
     }
 }
@@ -335,6 +344,9 @@ impl StatusParams {
             if !(v.is_finite() && v >= 0.0) {
                 return Err(CoreError::content(format!("statuses.{name} must be a number ≥ 0, got {v}")));
             }
+        }
+        if !(self.zone_status_interval.is_finite() && self.zone_status_interval > 0.0) {
+            return Err(CoreError::content(format!("statuses.zone.status_interval must be a number > 0, got {}", self.zone_status_interval)));
         }
         if !(0.0..=1.0).contains(&self.chill_slow) {
             return Err(CoreError::content(format!("statuses.chill_slow must be in 0..1, got {}", self.chill_slow)));
@@ -413,6 +425,10 @@ impl WorldConfig {
             if !(v.is_finite() && v >= 0.0) {
                 return Err(CoreError::content(format!("{name} must be a number ≥ 0, got {v}")));
             }
+        }
+        // Unlimited (infinity) is allowed: the harnesses aim at any distance.
+        if !(self.player.auto_aim_range > 0.0) {
+            return Err(CoreError::content(format!("player.auto_aim_range must be > 0, got {}", self.player.auto_aim_range)));
         }
         self.statuses.validate()?;
         if self.tick_hz == 0 {

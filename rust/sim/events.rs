@@ -47,6 +47,11 @@ pub enum EventKind {
     /// R-DMG-2 element reaction on an enemy: a = reaction (`Reaction`),
     /// b = enemy kind, value = damage of the hit (0 if none); x, y = the enemy.
     ElementReaction = 18,
+    /// R-END-1 Last Will spared the player a lethal hit (and is spent):
+    /// a = attacker enemy kind (-1: a projectile), value = HP left (1, or
+    /// less if it was below 1); x, y = the player. Follows the hit's
+    /// `PlayerDamaged`.
+    LastWill = 19,
 }
 
 /// What an `ElementReaction` event's `a` names (R-DMG-2).

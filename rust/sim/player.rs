@@ -55,6 +55,9 @@ pub struct Player {
     pub face_y: f32,
     pub moving: bool,
     pub alive: bool,
+    /// R-END-1 Last Will armed: the next lethal hit leaves 1 HP instead and
+    /// disarms it (once per run; game flow arms it, run saves carry it).
+    pub last_will: bool,
 }
 
 impl Player {
@@ -88,6 +91,7 @@ impl Player {
             face_y: 0.0,
             moving: false,
             alive: true,
+            last_will: false,
         }
     }
 
@@ -134,11 +138,17 @@ impl Player {
         dashed
     }
 
-    /// Takes `amount` after ward; returns (HP lost, ward absorbed).
+    /// Takes `amount` after ward; returns (HP lost, ward absorbed). R-END-1:
+    /// with Last Will armed, a hit that would bring HP to 0 leaves it at 1
+    /// (never raises it) and disarms Last Will.
     pub fn take_damage(&mut self, amount: f32) -> (f32, f32) {
         let absorbed = amount.min(self.ward);
         self.ward -= absorbed;
-        let lost = (amount - absorbed).min(self.hp);
+        let mut lost = (amount - absorbed).min(self.hp);
+        if self.last_will && self.hp > 0.0 && lost >= self.hp {
+            lost = (self.hp - 1.0).max(0.0);
+            self.last_will = false;
+        }
         self.hp -= lost;
         self.invulnerable = self.invulnerability;
         if self.hp <= 0.0 {
@@ -167,6 +177,7 @@ mod tests {
             mana_max: 100.0,
             mana_regen: 5.0,
             mana_leech: 0.0,
+            auto_aim_range: f32::INFINITY,
         }
     }
 
@@ -199,5 +210,21 @@ mod tests {
         assert_eq!(p.hp, 97.0);
         assert_eq!(p.take_damage(500.0), (97.0, 0.0));
         assert!(!p.alive);
+    }
+
+    /// R-END-1: armed Last Will turns one lethal hit into 1 HP left; a
+    /// player below 1 HP keeps what it has (never healed).
+    #[test]
+    fn r_end_1_last_will_leaves_one_hp_once() {
+        let mut p = Player::new(&params(), 0.0, 0.0, 1.0 / 60.0);
+        p.last_will = true;
+        assert_eq!(p.take_damage(30.0), (30.0, 0.0), "not lethal: Last Will stays armed");
+        assert!(p.last_will);
+        assert_eq!(p.take_damage(500.0), (69.0, 0.0));
+        assert_eq!((p.hp, p.alive, p.last_will), (1.0, true, false));
+        p.hp = 0.5;
+        p.last_will = true;
+        assert_eq!(p.take_damage(9.0), (0.0, 0.0));
+        assert_eq!((p.hp, p.alive, p.last_will), (0.5, true, false));
     }
 }

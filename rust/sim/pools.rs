@@ -62,6 +62,9 @@ pub struct Enemies {
     /// Chills gathered toward a freeze; poison stacks.
     pub chills: Vec<u8>,
     pub poison_stacks: Vec<u8>,
+    /// Auto-aim: until this frame, shots in flight are expected to kill
+    /// the enemy, so the wand aims at another (0 = never claimed).
+    pub claimed_until: Vec<u64>,
     /// Killed this frame, removed by `compact` at the end of the step.
     pub dead: Vec<bool>,
 }
@@ -104,6 +107,7 @@ impl Enemies {
         each_column!(self, c => c.push(0.0); burn, chill, frozen, shock, poison, wet);
         self.chills.push(0);
         self.poison_stacks.push(0);
+        self.claimed_until.push(0);
         self.dead.push(false);
         id
     }
@@ -116,6 +120,7 @@ impl Enemies {
         self.elite.swap_remove(i);
         self.offspring.swap_remove(i);
         each_column!(self, c => { c.swap_remove(i); }; burn, chill, frozen, shock, poison, wet, chills, poison_stacks);
+        self.claimed_until.swap_remove(i);
         self.dead.swap_remove(i);
     }
 
@@ -140,6 +145,7 @@ impl Enemies {
         self.kind.clear();
         self.elite.clear();
         self.offspring.clear();
+        self.claimed_until.clear();
         self.dead.clear();
     }
 }
@@ -384,6 +390,9 @@ pub struct Zones {
     pub dps: Vec<f32>,
     pub element: Vec<Element>,
     pub look: Vec<u16>,
+    /// Ticks until the zone's next status roll (0: this frame; R-DMG-2,
+    /// world/spells.rs `update_zones`).
+    pub status_in: Vec<u32>,
 }
 
 impl Zones {
@@ -406,6 +415,7 @@ impl Zones {
         self.dps.push(dps);
         self.element.push(element);
         self.look.push(look);
+        self.status_in.push(0);
     }
 
     /// Removes the expired, in a deterministic order.
@@ -416,6 +426,7 @@ impl Zones {
                 each_column!(self, c => { c.swap_remove(i); }; x, y, radius, life, pull, heal, dps);
                 self.element.swap_remove(i);
                 self.look.swap_remove(i);
+                self.status_in.swap_remove(i);
             } else {
                 i += 1;
             }

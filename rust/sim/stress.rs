@@ -66,6 +66,7 @@ pub fn stress_config(seed: u64) -> WorldConfig {
             mana_max: 0.0,
             mana_regen: 0.0,
             mana_leech: 0.0,
+            auto_aim_range: f32::INFINITY,
         },
         pickups: PickupParams { pickup_radius: 0.0, magnet_speed: 0.0, collect_radius: 0.0, radius: 1.0 },
         enemy_kinds: vec![EnemyKind {

@@ -14,18 +14,21 @@
 //!     strength; R-DMG-2 element work per hit (attunement, wet reactions,
 //!     the status roll on the crit stream; world/statuses.rs); deaths →
 //!     `EnemyKilled` events and currency drops; spell behaviours (blasts,
-//!     chains, payloads), then contact (8), zones and summons, then burn
-//!     and poison (the status tick: all status timers run down), which may
-//!     kill too;
+//!     chains, payloads — blasts do the same element work), then contact
+//!     (8), zones (a zone's status roll once per interval) and summons,
+//!     then burn and poison (the status tick: all status timers run down),
+//!     which may kill too;
 //!  8. contact — an enemy touching the player hurts it (ward first), then
-//!     brief invulnerability; enemy projectiles likewise; then the deaths
+//!     brief invulnerability; enemy projectiles likewise (a lethal hit with
+//!     R-END-1 Last Will armed leaves 1 HP and spends it); then the deaths
 //!     that act — exploders burst, splitters split, in the order they died
 //!     (world/enemies.rs) — and once more after the `on_kill` entry;
 //!  9. enemies move — archers plan their band and shoot; chase +
 //!     separation, both from the start-of-frame snapshot (R-WAVE-2: they
 //!     never collapse to a point), chilled enemies slowed, frozen ones
-//!     still; archers take their planned step instead of the chase; all
-//!     kept in bounds;
+//!     still; archers take their planned step instead of the chase (slowed
+//!     and stopped alike; a frozen archer does not shoot); all kept in
+//!     bounds;
 //! 10. pickups — pulled in within the pickup radius, collected on touch;
 //! 11. cleanup — vulnerable and weak tick, the dead are swap-removed.
 //!
@@ -409,6 +412,26 @@ impl World {
         }
     }
 
+    /// Auto-aim (R-LOOP-2): the nearest enemy within `auto_aim_range` that
+    /// no shot in flight is expected to kill. None when there is none (the
+    /// wand holds its fire and its mana until a shot lands or misses).
+    fn auto_aim_target(&self, (x, y): (f32, f32)) -> Option<usize> {
+        let e = &self.enemies;
+        let reach = self.cfg.player.auto_aim_range;
+        let mut best = (reach * reach, None);
+        for i in 0..e.len() {
+            if e.dead[i] || e.claimed_until[i] > self.frame {
+                continue;
+            }
+            let (dx, dy) = (e.x[i] - x, e.y[i] - y);
+            let d2 = dx * dx + dy * dy;
+            if d2 <= best.0 {
+                best = (d2, Some(i));
+            }
+        }
+        best.1
+    }
+
     /// The live enemy nearest a point. A linear scan: called a few times a
     /// frame at most, where a ring search of the grid would not pay off.
     pub fn nearest_enemy(&self, x: f32, y: f32) -> Option<usize> {
@@ -442,15 +465,23 @@ impl World {
         let origin = (self.player.x, self.player.y);
         // An unarmed wand fires nothing whatever the aim: skip the linear
         // nearest-enemy scan (~10 µs at 10k enemies, every frame).
+        let mut target = None;
         let aim = if matches!(self.wand, Wand::Unarmed) {
             None
         } else if controls.aim_at_point {
             Some((controls.aim_x, controls.aim_y))
         } else {
-            self.nearest_enemy(origin.0, origin.1).map(|e| (self.enemies.x[e], self.enemies.y[e]))
+            target = self.auto_aim_target(origin);
+            target.map(|e| (self.enemies.x[e], self.enemies.y[e]))
         };
         if matches!(self.wand, Wand::Program(_)) {
-            self.cast_program(aim);
+            if aim.is_none() && !controls.aim_at_point {
+                self.hold_program();
+            } else if self.cast_program(aim) {
+                if let Some(e) = target {
+                    self.claim(e);
+                }
+            }
             return;
         }
         self.wand.cast(CastContext {
@@ -681,9 +712,13 @@ impl World {
         if amount <= 0.0 {
             return;
         }
+        let armed = self.player.last_will;
         let (lost, absorbed) = self.player.take_damage(amount);
         let (x, y) = (self.player.x, self.player.y);
         self.events.push(Event::new(EventKind::PlayerDamaged, attacker, absorbed, x, y, lost));
+        if armed && !self.player.last_will {
+            self.events.push(Event::new(EventKind::LastWill, attacker, 0.0, x, y, self.player.hp));
+        }
         if !self.player.alive {
             self.events.push(Event::new(EventKind::PlayerDied, 0.0, 0.0, x, y, 0.0));
         } else {
@@ -767,7 +802,7 @@ impl World {
         ] {
             h.f32(v);
         }
-        h.u64(p.alive as u64 | (p.moving as u64) << 1);
+        h.u64(p.alive as u64 | (p.moving as u64) << 1 | (p.last_will as u64) << 2);
         h.section("enemies");
         let e = &self.enemies;
         h.u32s(e.ids.ids().iter().map(|id| id.slot));
@@ -782,6 +817,7 @@ impl World {
             h.f32s(col);
         }
         h.u32s(e.chills.iter().zip(&e.poison_stacks).map(|(&c, &p)| c as u32 | (p as u32) << 8));
+        h.u32s(e.claimed_until.iter().map(|&f| f as u32));
         h.f32s(&self.attunement);
         h.section("projectiles");
         let q = &self.projectiles;
@@ -825,6 +861,7 @@ impl World {
         for col in [&self.zones.x, &self.zones.y, &self.zones.radius, &self.zones.life] {
             h.f32s(col);
         }
+        h.u32s(self.zones.status_in.iter().copied());
         h.section("summons");
         for col in [&self.summons.x, &self.summons.y, &self.summons.life, &self.summons.timer] {
             h.f32s(col);
@@ -912,6 +949,19 @@ impl World {
     /// The player stats last set by `set_player_stats`.
     pub fn player_stats(&self) -> PlayerStats {
         self.player_stats
+    }
+
+    /// R-END-1: arms (or disarms) Last Will — the next lethal hit on the
+    /// player (contact, enemy shot, exploder blast) leaves 1 HP and disarms
+    /// it, with a `LastWill` event. A run save keeps `last_will()` and sets
+    /// it back on the restored world.
+    pub fn set_last_will(&mut self, armed: bool) {
+        self.player.last_will = armed;
+    }
+
+    /// Whether Last Will is armed (not yet spent).
+    pub fn last_will(&self) -> bool {
+        self.player.last_will
     }
 
     /// Sets the player's HP and max HP (0 < hp ≤ hp_max, both finite); the player is alive.

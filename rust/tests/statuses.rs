@@ -3,10 +3,10 @@
 //! chance extremes, attunement per element, and determinism (R-DET-1) on
 //! one thread and two with statuses everywhere.
 
-use artificer_core::sim::config::{Behavior, Element, EnemyKind, StatusParams, WorldConfig, ELEMENTS};
+use artificer_core::sim::config::{Behavior, Element, EnemyKind, RangedAttack, StatusParams, WorldConfig, ELEMENTS};
 use artificer_core::sim::events::EventKind;
 use artificer_core::sim::player::Controls;
-use artificer_core::sim::pools::{NewProjectile, Owner};
+use artificer_core::sim::pools::{Behaviour, NewProjectile, Owner};
 use artificer_core::sim::stress::stress_config;
 use artificer_core::sim::world::World;
 
@@ -51,6 +51,7 @@ fn params() -> StatusParams {
         wet_lightning_multiplier: 1.5,
         attunement_damage: 0.03,
         attunement_chance: 0.02,
+        zone_status_interval: 1.0,
     }
 }
 
@@ -298,8 +299,8 @@ fn r_stat_1_attunement_raises_damage_and_chance_for_its_element_only() {
     assert!(w.set_attunement([-1.0; ELEMENTS]).is_err());
 }
 
-/// R-DET-1: with statuses rolling everywhere, the same seed gives the
-/// same state hash on one thread and on two.
+/// R-DET-1: with statuses rolling everywhere (shots, explosions, chains,
+/// zones), the same seed gives the same state hash on one thread and on two.
 #[test]
 fn r_det_1_statuses_hash_the_same_on_one_and_two_threads() {
     let run = |threads: usize| {
@@ -320,7 +321,17 @@ fn r_det_1_statuses_hash_the_same_on_one_and_two_threads() {
             let (x, y, a) = (200.0 + 1600.0 * next(), 200.0 + 1600.0 * next(), next() * std::f32::consts::TAU);
             let element = Element::ALL[(next() * ELEMENTS as f32) as usize % ELEMENTS];
             let p = NewProjectile { vx: a.cos() * 300.0, vy: a.sin() * 300.0, life: 3.0, bounces: 2, pierce: 2, ..shot_at(x, y, 5.0, element) };
-            w.spawn_projectile(p).unwrap();
+            // Some explode and some chain: area hits roll statuses too.
+            let behaviour = match w.projectiles.len() % 10 {
+                0 => Behaviour { explode_radius: 40.0, ..Default::default() },
+                1 => Behaviour { chain: 2, chain_range: 120.0, ..Default::default() },
+                _ => Behaviour::default(),
+            };
+            w.spawn_projectile(NewProjectile { behaviour, ..p }).unwrap();
+        }
+        for (i, element) in Element::ALL.iter().enumerate() {
+            let (x, y) = (300.0 + 250.0 * i as f32, 1000.0);
+            w.zones.push(x, y, 120.0, 3.0, 0.0, 0.0, 4.0, *element, 0);
         }
         let mut hashes = Vec::new();
         for f in 0..240 {
@@ -335,4 +346,222 @@ fn r_det_1_statuses_hash_the_same_on_one_and_two_threads() {
     let (one, two) = (run(1), run(2));
     assert!(one.1 < 2500, "some died");
     assert_eq!(one, two);
+}
+
+// --- R-DMG-2 from area hits: blasts, chains, zones ---------------------------
+
+/// Enemy 1 stands this far right of enemy 0 (both still).
+const NEIGHBOUR: f32 = 30.0;
+
+fn pair(statuses: StatusParams) -> World {
+    let mut w = world(statuses, 1000.0, 0.0);
+    w.spawn_enemy(0, false, CENTRE.0 + AWAY + NEIGHBOUR, CENTRE.1).unwrap();
+    w
+}
+
+/// R-DMG-2: an explosion is a hit of its element on every enemy it
+/// reaches: a fire blast burns the neighbour the shot never touched, and
+/// attunement raises its damage (10 points: ×1.3). With no chance and no
+/// attunement (the stress workload's case) it is a plain hit: 10, no burn.
+#[test]
+fn r_dmg_2_a_fire_blast_can_set_burn_and_gets_attunement() {
+    let blast = |chance: f32, points: f32| {
+        let mut w = pair(with_chance(Element::Fire, chance));
+        let mut attunement = [0.0; ELEMENTS];
+        attunement[Element::Fire as usize] = points;
+        w.set_attunement(attunement).unwrap();
+        let behaviour = Behaviour { explode_radius: 2.0 * NEIGHBOUR, ..Default::default() };
+        let (x, y) = (w.enemies.x[0], w.enemies.y[0]);
+        w.spawn_projectile(NewProjectile { behaviour, ..shot_at(x, y, 10.0, Element::Fire) }).unwrap();
+        let counts = w.step(&Controls::default(), &[]);
+        assert_eq!(counts.hits, 1, "the shot strikes enemy 0 only");
+        assert!(w.events().iter().any(|e| e.kind == EventKind::Exploded));
+        (w.enemies.burn[1], 1000.0 - w.enemies.hp[1])
+    };
+    let (burn, lost) = blast(1.0, 10.0);
+    assert!(burn > 0.0, "the blast set burn on the neighbour");
+    // The blast's 10 × 1.3, and the frame's first burn tick (10/s).
+    assert!((lost - 13.0 - 10.0 / 60.0).abs() < 1e-3, "blast 10 × 1.3 attunement, got {lost}");
+    assert_eq!(blast(0.0, 0.0), (0.0, 10.0), "no element work: 10, no burn");
+}
+
+/// R-DMG-2: a lightning chain's bolt is a lightning hit: on a wet enemy it
+/// deals ×1.5 and reports the electrified reaction.
+#[test]
+fn r_dmg_2_a_lightning_chain_on_a_wet_enemy_deals_one_and_a_half_and_reacts() {
+    let mut w = pair(with_chance(Element::Water, 1.0));
+    let (x1, y1) = (w.enemies.x[1], w.enemies.y[1]);
+    w.spawn_projectile(shot_at(x1, y1, 1.0, Element::Water)).unwrap();
+    w.step(&Controls::default(), &[]);
+    assert!(w.enemies.wet[1] > 0.0 && w.enemies.wet[0] == 0.0, "only the neighbour is wet");
+    let before = w.enemies.hp[1];
+
+    let behaviour = Behaviour { chain: 1, chain_range: 200.0, ..Default::default() };
+    let (x0, y0) = (w.enemies.x[0], w.enemies.y[0]);
+    let bolt = NewProjectile { vx: 600.0, behaviour, ..shot_at(x0, y0, 10.0, Element::Lightning) };
+    w.spawn_projectile(bolt).unwrap();
+    let mut reactions = Vec::new();
+    for _ in 0..30 {
+        w.step(&Controls::default(), &[]);
+        reactions.extend(w.events().iter().filter(|e| e.kind == EventKind::ElementReaction).map(|e| e.a));
+    }
+    assert!((1000.0 - w.enemies.hp[0] - 10.0).abs() < 1e-3, "the dry first target: 10");
+    let lost = before - w.enemies.hp[1];
+    assert!((lost - 15.0).abs() < 1e-3, "the chained bolt on the wet neighbour: 10 × 1.5, got {lost}");
+    assert_eq!(reactions, vec![1.0], "electrified, once");
+}
+
+/// A damaging poison zone of `life` seconds on enemy 0; returns its poison
+/// stacks after each frame.
+fn poison_zone_stacks(interval: f32, life: f32, frames: usize) -> Vec<u8> {
+    let mut s = with_chance(Element::Poison, 1.0);
+    s.poison_max_stacks = 50;
+    s.zone_status_interval = interval;
+    let mut w = world(s, 1.0e6, 0.0);
+    let (x, y) = (w.enemies.x[0], w.enemies.y[0]);
+    w.zones.push(x, y, 50.0, life, 0.0, 0.0, 0.5, Element::Poison, 0);
+    (0..frames)
+        .map(|_| {
+            w.step(&Controls::default(), &[]);
+            w.enemies.poison_stacks[0]
+        })
+        .collect()
+}
+
+/// R-DMG-2 zones: a poison pool hurts every tick but strikes (rolls its
+/// status) once per `statuses.zone.status_interval` — on the frame it
+/// lands, then every interval in whole ticks: at chance 1, one stack a
+/// second, not sixty; at 0.5 s, two a second.
+#[test]
+fn r_dmg_2_a_poison_zone_stacks_poison_once_per_interval() {
+    let stacks = poison_zone_stacks(1.0, 3.5, 240);
+    assert_eq!(stacks[0], 1, "the first roll on the frame the zone lands");
+    assert_eq!(stacks[59], 1);
+    assert_eq!(stacks[60], 2);
+    assert_eq!(stacks[119], 2);
+    assert_eq!(stacks[120], 3);
+    assert_eq!(stacks[180], 4);
+    assert_eq!(stacks[239], 4, "3.5 s of zone: rolls at 0, 1, 2, 3 s");
+    let fast = poison_zone_stacks(0.5, 10.0, 60);
+    assert_eq!(fast[59], 2, "every 0.5 s: two rolls in the first second");
+}
+
+/// R-DMG-2: a zone's ticks are damage over time (its dps, no armor, no
+/// minimum of 1) with the element's damage multiplier; a wet target in a
+/// lightning zone reports electrified once per strike, not every tick.
+#[test]
+fn r_dmg_2_a_lightning_zone_on_wet_reacts_once_per_interval() {
+    let mut w = world(with_chance(Element::Water, 1.0), 1000.0, 0.0);
+    hit(&mut w, 1.0, Element::Water);
+    w.enemies.wet[0] = 100.0; // stays wet for the whole test
+    let before = w.enemies.hp[0];
+    let (x, y) = (w.enemies.x[0], w.enemies.y[0]);
+    w.zones.push(x, y, 50.0, 2.0, 0.0, 0.0, 6.0, Element::Lightning, 0);
+    let mut reactions = 0;
+    for _ in 0..90 {
+        w.step(&Controls::default(), &[]);
+        reactions += w.events().iter().filter(|e| e.kind == EventKind::ElementReaction).count();
+    }
+    assert_eq!(reactions, 2, "strikes at 0 s and 1 s");
+    let lost = before - w.enemies.hp[0];
+    assert!((lost - 6.0 * 1.5 * 1.5).abs() < 0.01, "6/s × 1.5 wet for 1.5 s, got {lost}");
+}
+
+// --- R-DMG-2 on archers ------------------------------------------------------
+
+fn archer_world() -> World {
+    let mut cfg = config(with_chance(Element::Ice, 1.0), 1000.0, 90.0);
+    cfg.statuses.freeze_seconds = 3.0;
+    cfg.enemy_kinds[0].behavior = Behavior::KeepDistance;
+    cfg.enemy_kinds[0].attack = Some(RangedAttack {
+        every: 1.0,
+        speed: 300.0,
+        damage: 7.0,
+        radius: 5.0,
+        lifetime: 3.0,
+        min_distance: 150.0,
+        max_distance: 250.0,
+        strafe: 0.0,
+    });
+    let mut w = World::new(cfg).unwrap();
+    w.set_player_position(CENTRE.0, CENTRE.1).unwrap();
+    w
+}
+
+/// R-DMG-2: a chilled archer closes in at `chill_slow` of an unchilled
+/// one's pace (90 px/s: 1.5 px a frame, chilled 0.75).
+#[test]
+fn r_dmg_2_a_chilled_archer_moves_slower_than_an_unchilled_one() {
+    let pace = |chilled: bool| {
+        let mut w = archer_world();
+        w.spawn_enemy(0, false, CENTRE.0 + 700.0, CENTRE.1).unwrap();
+        if chilled {
+            hit(&mut w, 1.0, Element::Ice);
+            assert!(w.enemies.chill[0] > 0.0 && w.enemies.frozen[0] == 0.0);
+        } else {
+            idle(&mut w, 1);
+        }
+        let x = w.enemies.x[0];
+        idle(&mut w, 10);
+        (x - w.enemies.x[0]) / 10.0
+    };
+    let (free, chilled) = (pace(false), pace(true));
+    assert!((free - 1.5).abs() < 1e-3, "unchilled: 1.5 px a frame, got {free}");
+    assert!((chilled - 0.75).abs() < 1e-3, "chilled: 0.75 px a frame, got {chilled}");
+}
+
+/// R-DMG-2: a frozen archer neither moves nor shoots for the freeze; once
+/// thawed it shoots again within its cooldown.
+#[test]
+fn r_dmg_2_a_frozen_archer_does_not_fire() {
+    let mut w = archer_world();
+    w.spawn_enemy(0, false, CENTRE.0 + 200.0, CENTRE.1).unwrap();
+    let shots = |w: &World| w.events().iter().filter(|e| e.kind == EventKind::ProjectileFired && e.b == 1.0).count();
+    for _ in 0..3 {
+        hit(&mut w, 1.0, Element::Ice);
+    }
+    assert!(w.enemies.frozen[0] > 0.0, "three chills freeze");
+    let at = (w.enemies.x[0], w.enemies.y[0]);
+    let mut fired = 0;
+    for _ in 0..170 {
+        w.step(&Controls::default(), &[]);
+        fired += shots(&w);
+    }
+    assert!(w.enemies.frozen[0] > 0.0, "still frozen");
+    assert_eq!(fired, 0, "frozen for ~3 s: no shot (unfrozen: one a second)");
+    assert_eq!((w.enemies.x[0], w.enemies.y[0]), at, "frozen: no step");
+    for _ in 0..70 {
+        w.step(&Controls::default(), &[]);
+        fired += shots(&w);
+    }
+    assert_eq!(w.enemies.frozen[0], 0.0);
+    assert!(fired >= 1, "thawed: it shoots again");
+}
+
+// --- R-DMG-2: status ticks are not hits ---------------------------------------
+
+/// R-DMG-2 / R-DMG-1: armor is taken off each hit, not off burn and
+/// poison ticks: an enemy with armor 100 (every hit down to the minimum of
+/// 1) still loses the full 10/s of burn and 2/s per poison stack.
+#[test]
+fn r_dmg_2_burn_and_poison_hurt_an_armored_enemy_in_full() {
+    let mut s = params();
+    s.chance[Element::Fire as usize] = 1.0;
+    s.chance[Element::Poison as usize] = 1.0;
+    let mut cfg = config(s, 1000.0, 0.0);
+    cfg.enemy_kinds[0].armor = 100.0;
+    let mut w = World::new(cfg).unwrap();
+    w.set_player_position(CENTRE.0, CENTRE.1).unwrap();
+    w.spawn_enemy(0, false, CENTRE.0 + AWAY, CENTRE.1).unwrap();
+    let (fire_hit, _) = hit(&mut w, 5.0, Element::Fire);
+    let (poison_hit, _) = hit(&mut w, 5.0, Element::Poison);
+    assert!(w.enemies.burn[0] > 0.0 && w.enemies.poison_stacks[0] == 1);
+    // Each hit: 5 − 100 armor → the minimum of 1, plus the ticks of its frame.
+    assert!(fire_hit < 1.5 && poison_hit < 1.5, "armor cut the hits: {fire_hit}, {poison_hit}");
+    let hp = w.enemies.hp[0];
+    let ticked = idle(&mut w, 60);
+    // A second of both (burn has 2 − 2/60 s left): 10/s of burn, 2/s of one poison stack.
+    let want = 10.0 + 2.0;
+    assert!((ticked - want).abs() < 0.1, "ticks ignore armor: {ticked}, want {want}");
+    assert!((hp - w.enemies.hp[0] - ticked).abs() < 1e-3);
 }

@@ -82,6 +82,35 @@ fn r_mana_9_double_cast_with_8_mana_fires_the_first_only() {
     assert!(events.iter().any(|e| matches!(e, VmEvent::CastAbandoned { node: 2 })));
 }
 
+/// R-MANA-6 generalised: a cast abandoned before anything fired costs
+/// nothing — the multicast and modifier it paid for come back.
+#[test]
+fn r_mana_6_a_cast_that_fires_nothing_costs_nothing() {
+    let mut c = caster(&starter(3), &["double_cast", "damage_plus", "spark_bolt"], 18.0);
+    let (fired, mana, events) = cast(&mut c);
+    assert!(fired.is_empty());
+    assert!(events.iter().any(|e| matches!(e, VmEvent::CastAbandoned { node: 2 })));
+    assert_eq!(mana, 18.0, "double cast (2) and damage plus (15) are not spent on nothing");
+}
+
+/// R-MANA-3 with the refund: a wand that opens with a multicast fires
+/// again once its pool refills — it does not pay the multicast on every
+/// attempt and starve (the "death spiral").
+#[test]
+fn r_mana_3_a_multicast_first_wand_recovers_from_an_empty_pool() {
+    let mut c = caster(&starter(4), &["double_cast", "spark_bolt", "spark_bolt", "spark_bolt"], 0.0);
+    let mut fired = 0;
+    for _ in 0..600 {
+        let mut out = CastOutput::default();
+        c.tick(1.0 / 60.0, &mut senses(), &mut out);
+        fired += out.emissions.len();
+    }
+    // 10 s at 5 mana/s: 50 mana, 5 per spark and 2 per double cast. Without
+    // the refund the pool never climbs past the double cast (2 mana an
+    // attempt, 1.25 regained between attempts) and nothing ever fires.
+    assert!(fired >= 5, "the wand kept firing as its mana came back ({fired} shots)");
+}
+
 /// R-MANA-9 (6): damage and pierce modifiers still apply when affordable.
 #[test]
 fn r_mana_9_modifiers_behave_when_affordable() {

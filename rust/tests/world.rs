@@ -340,3 +340,65 @@ fn player_stats_validate_and_max_hp_heals_and_never_kills() {
     assert_eq!((w.player.hp, w.player.hp_max), (100.0, 100.0));
     assert!(w.player.alive && w.player.hp > 0.0);
 }
+
+/// R-END-1 Last Will: armed, a lethal contact hit leaves the player at 1 HP,
+/// reports `LastWill` (after the hit's `PlayerDamaged`) and disarms; the
+/// next lethal hit kills. Unarmed, the first one kills. The flag is state.
+#[test]
+fn r_end_1_last_will_survives_one_lethal_hit_at_one_hp() {
+    let touching = |armed: bool| {
+        let mut w = game_world(5);
+        w.wand = Wand::Unarmed;
+        w.set_player_position(500.0, 500.0).unwrap();
+        w.set_player_hp(5.0, 100.0).unwrap();
+        w.set_last_will(armed);
+        w.spawn_enemy(0, false, 505.0, 500.0).unwrap();
+        w
+    };
+    let unarmed = touching(false);
+    let mut w = touching(true);
+    assert!(w.last_will());
+    assert_ne!(w.state_hash(), unarmed.state_hash(), "Last Will is part of the state hash");
+
+    w.step(&Controls::default(), &[]);
+    let kinds: Vec<EventKind> = w.events().iter().map(|e| e.kind).collect();
+    let at = kinds.iter().position(|&k| k == EventKind::LastWill).expect("a LastWill event");
+    assert_eq!(kinds[at - 1], EventKind::PlayerDamaged, "the hit is reported first");
+    let spared = w.events()[at];
+    assert_eq!((spared.a, spared.value), (0.0, 1.0), "attacker kind 0, 1 HP left");
+    assert!(!kinds.contains(&EventKind::PlayerDied));
+    assert_eq!((w.player.hp, w.player.alive, w.last_will()), (1.0, true, false));
+
+    // Invulnerability (0.5 s) runs out; the second lethal hit kills.
+    let mut died = None;
+    for f in 1..40 {
+        w.step(&Controls::default(), &[]);
+        if w.events().iter().any(|e| e.kind == EventKind::PlayerDied) {
+            died = Some(f);
+        }
+        assert!(w.events().iter().all(|e| e.kind != EventKind::LastWill), "Last Will spares once");
+    }
+    assert_eq!(died, Some(30));
+    assert!(!w.player.alive && w.player.hp == 0.0);
+
+    let mut w = unarmed;
+    w.step(&Controls::default(), &[]);
+    assert!(w.events().iter().any(|e| e.kind == EventKind::PlayerDied), "unarmed: the first lethal hit kills");
+    assert!(w.events().iter().all(|e| e.kind != EventKind::LastWill));
+    assert!(!w.player.alive);
+}
+
+/// R-END-1: a hit that is not lethal leaves Last Will armed.
+#[test]
+fn r_end_1_last_will_stays_armed_through_non_lethal_hits() {
+    let mut w = game_world(5);
+    w.wand = Wand::Unarmed;
+    w.set_player_position(500.0, 500.0).unwrap();
+    w.set_last_will(true);
+    w.spawn_enemy(0, false, 505.0, 500.0).unwrap();
+    w.step(&Controls::default(), &[]);
+    assert_eq!(w.player.hp, 95.0);
+    assert!(w.last_will());
+    w.set_last_will(false);
+    assert!(!w.last_will());
+}

@@ -171,8 +171,6 @@ pub struct Caster {
     /// Kills since the last Kill Combo fired.
     pub kills: u32,
     pub trace: bool,
-    /// Did any node of the cast in progress take effect (R-MANA-8)?
-    took_effect: bool,
     /// Scratch, kept between casts.
     branches: Vec<Branch>,
     /// Random spread (R-VM-3 multicast fan-out, accuracy).
@@ -219,7 +217,6 @@ impl Caster {
             counters,
             kills: 0,
             trace: false,
-            took_effect: false,
             branches: Vec::new(),
             spread: Rng::new(seed, Stream::Spread),
         }
@@ -259,11 +256,18 @@ impl Caster {
         true
     }
 
+    /// A frame with nothing in reach (auto-aim): mana regenerates and the
+    /// timer runs down to ready, but nothing is cast — the wand fires the
+    /// moment a target comes into reach.
+    pub fn hold(&mut self, dt: f32) {
+        self.mana.tick(dt);
+        self.timer = (self.timer - dt).max(0.0);
+    }
+
     /// One cast of the main entry (both streams on `dual_stream`). Returns
     /// its delay (R-VM-11).
     pub fn cast(&mut self, senses: &mut Senses, out: &mut CastOutput) -> f32 {
         self.mana.begin_cast();
-        self.took_effect = false;
         let before = out.emissions.len();
         let mut delay_add = 0.0;
         let mut steps = self.step_budget();
@@ -284,8 +288,8 @@ impl Caster {
         if end == End::Exhausted {
             out.events.push(VmEvent::CpuExhausted);
         }
-        self.mana.end_cast(self.took_effect);
         let fired = (out.emissions.len() - before) as u32;
+        senses.hp += self.mana.end_cast(fired > 0);
         if fired > 0 {
             out.events.push(VmEvent::CastFired { emissions: fired });
         }
@@ -348,11 +352,11 @@ impl Caster {
     /// An `on_kill` / `on_hit` entry (R-CORE-2): a paid cast of that block.
     pub fn run_entry(&mut self, span: Span, senses: &mut Senses, out: &mut CastOutput) {
         self.mana.begin_cast();
-        self.took_effect = false;
+        let before = out.emissions.len();
         let mut delay = 0.0;
         let mut steps = self.step_budget();
         let (end, ..) = self.run(span, span.start, Shot::default(), 1, Payment::Paid, senses, out, &mut delay, &mut steps);
-        self.mana.end_cast(self.took_effect);
+        senses.hp += self.mana.end_cast(out.emissions.len() > before);
         if end == End::Exhausted {
             out.events.push(VmEvent::CpuExhausted);
         }
@@ -459,7 +463,6 @@ impl Caster {
             if self.mana.spend(node.cost, self.infinite_spells, &mut senses.hp) == Paid::Refused {
                 return Flow::Abandon;
             }
-            self.took_effect = true;
             if self.trace {
                 out.events.push(VmEvent::Trace { node: index, mana_before: before, mana_after: self.mana.current });
             }

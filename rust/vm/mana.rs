@@ -37,6 +37,10 @@ pub struct Mana {
     pending_streak: u32,
     /// The surcharge of the cast in progress (1.0 = none).
     surcharge: f32,
+    /// What the cast in progress has paid so far, in mana and in HP
+    /// (`infinite_spells`): refunded if the cast fires nothing.
+    cast_mana: f32,
+    cast_hp: f32,
 }
 
 /// What a payment did.
@@ -50,7 +54,18 @@ pub enum Paid {
 
 impl Mana {
     pub fn new(max: f32, regen: f32, rules: ManaRules) -> Mana {
-        Mana { current: max, max, regen, rules, streak: 0, since_cast: f32::INFINITY, pending_streak: 0, surcharge: 1.0 }
+        Mana {
+            current: max,
+            max,
+            regen,
+            rules,
+            streak: 0,
+            since_cast: f32::INFINITY,
+            pending_streak: 0,
+            surcharge: 1.0,
+            cast_mana: 0.0,
+            cast_hp: 0.0,
+        }
     }
 
     /// R-MANA-1: regeneration runs every frame and caps at max.
@@ -79,15 +94,28 @@ impl Mana {
         }
         self.pending_streak = if self.since_cast <= self.rules.streak_window { self.streak + 1 } else { self.streak };
         self.surcharge = 1.0 + (self.pending_streak as f32 * self.rules.streak_step).min(self.rules.streak_cap);
+        self.cast_mana = 0.0;
+        self.cast_hp = 0.0;
     }
 
-    /// A cast ends; `happened` if any node took effect (a cast abandoned at
-    /// its first node, R-MANA-6, neither grows nor refreshes the streak).
-    pub fn end_cast(&mut self, happened: bool) {
-        if happened {
+    /// A cast ends; `fired` if it emitted anything. R-MANA-6 generalised:
+    /// a cast that fires nothing costs nothing — the modifiers and
+    /// multicasts it paid for before being abandoned (R-MANA-3) are
+    /// refunded, and it neither grows nor refreshes the streak. Without
+    /// this, a wand that opens with a multicast pays that node on every
+    /// attempt once its pool runs low and never fires again. Returns the
+    /// HP to give back (`infinite_spells`).
+    pub fn end_cast(&mut self, fired: bool) -> f32 {
+        if fired {
             self.streak = self.pending_streak;
             self.since_cast = 0.0;
+            return 0.0;
         }
+        self.current = (self.current + self.cast_mana).min(self.max);
+        let hp = self.cast_hp;
+        self.cast_mana = 0.0;
+        self.cast_hp = 0.0;
+        hp
     }
 
     /// The cost multiplier of the cast in progress.
@@ -106,12 +134,14 @@ impl Mana {
         }
         if self.current >= cost {
             self.current -= cost;
+            self.cast_mana += cost;
             return Paid::Mana(cost);
         }
         if infinite {
             let price = cost * self.rules.hp_per_mana;
             if *hp - price >= 1.0 {
                 *hp -= price;
+                self.cast_hp += price;
                 return Paid::Hp(price);
             }
         }

@@ -1,8 +1,9 @@
 """Build archetypes for the headless simulator (R-SIM-1): `data/builds.json`.
 
 This module owns the archetype file — each build names the core it wants,
-the cards it wants on that core's board in slot order, and the stats it
-buys first — and its validation: the schema through pydantic, then every
+the cards it wants on that core's board in slot order, the stats it
+buys first, and the aether unlocks (R-META-1) it assumes, so that cards
+with an unlock cost can be offered — and its validation: the schema through pydantic, then every
 spell and core id checked against the content, one `Problem` per mistake.
 The file is optional (a data directory without it has no builds);
 `artificer check-content` reports its problems with the rest.
@@ -29,6 +30,9 @@ class Build(ContentModel):
     core: str = Field(pattern=ID_PATTERN, description="The core the build wants (bought when offered, then active).")
     board: tuple[str | None, ...] = Field(min_length=1, description="Cards in that core's slot order (null: leave empty).")
     stats: tuple[WandStat, ...] = Field(default=(), description="Stat upgrades to buy with gold left over, in order.")
+    unlocks: tuple[str, ...] = Field(
+        default=(), description="Spells and cores with an unlock cost the build assumes unlocked with aether (R-META-1)."
+    )
 
 
 class BuildBook(ContentModel):
@@ -62,6 +66,12 @@ def load_builds(content: Content, data_dir: Path | None = None) -> dict[str, Bui
         for slot, card in enumerate(build.board):
             if card is not None and card not in spells:
                 problems.append(Problem(BUILDS_FILE, f"{where}.board[{slot}]", f'unknown spell "{card}"{did_you_mean(card, sorted(spells))}'))
+        costs = {spell.id: spell.unlock_cost for spell in content.spells} | {core.id: core.unlock_cost for core in content.cores}
+        for slot, item in enumerate(build.unlocks):
+            if item not in costs:
+                problems.append(Problem(BUILDS_FILE, f"{where}.unlocks[{slot}]", f'unknown spell or core "{item}"{did_you_mean(item, sorted(costs))}'))
+            elif costs[item] == 0:
+                problems.append(Problem(BUILDS_FILE, f"{where}.unlocks[{slot}]", f'"{item}" needs no unlock (its unlock cost is 0)'))
     if problems:
         raise ContentError(problems)
     return {build.id: build for build in book.builds}

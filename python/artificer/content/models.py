@@ -117,6 +117,9 @@ class PlayerStats(ContentModel):
     mana_max: float = Field(gt=0, description="Maximum mana.")
     mana_regen: float = Field(ge=0, description="Mana regained per second.")
     mana_leech: float = Field(default=0, ge=0, description="Mana restored per kill (R-STAT-1, R-MANA-8).")
+    auto_aim_range: float = Field(
+        gt=0, description="Auto-aim fires at the nearest enemy within this many px; with none that close the wand holds fire."
+    )
 
 
 class PickupSettings(ContentModel):
@@ -380,6 +383,14 @@ class AttunementSettings(ContentModel):
     chance_per_point: float = Field(ge=0, description="Status chance added per point (0.02 = +2 points of percent).")
 
 
+class ZoneStatusSettings(ContentModel):
+    """How often a damaging zone's element strikes the enemies inside it."""
+
+    status_interval: float = Field(
+        gt=0, description="Seconds between a zone's status rolls (and reactions) on each enemy inside it; its damage ticks every frame."
+    )
+
+
 class StatusSettings(ContentModel):
     """R-DMG-2 statuses. A hit of an element applies its status (fire burn,
     ice chill, lightning shock, poison poison, water wet) with probability
@@ -394,6 +405,7 @@ class StatusSettings(ContentModel):
     shock: ShockSettings
     poison: PoisonSettings
     wet: WetSettings
+    zone: ZoneStatusSettings
     attunement: AttunementSettings
 
     @field_validator("chance")

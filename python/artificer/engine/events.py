@@ -34,6 +34,7 @@ class EventKind(IntEnum):
     CHARGE_STATE_CHANGED = 16  # a = 0 gone, 1 charging, 2 full, 3 released (R-MOVE-3)
     ENEMY_HIT = 17  # hit_events rule: the frame's biggest hits; a = kind, b = killing blow, value = damage
     ELEMENT_REACTION = 18  # R-DMG-2: a = Reaction, b = enemy kind
+    LAST_WILL = 19  # R-END-1: a lethal hit spared (Last Will spent); a = attacker kind (-1: projectile), value = HP left
 
 
 class Reaction(IntEnum):

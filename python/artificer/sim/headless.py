@@ -29,6 +29,8 @@ def run_headless(content: Content, seed: int, waves: int, build: Build | None = 
     arena = (content.balance.arena.width, content.balance.arena.height)
     bot = KitingBot(arena)
     shopper = ShoppingBot(build) if build is not None else None
+    if shopper is not None:
+        shopper.prepare(run)
     outcome = "survived"
     step_ns: list[int] = []
     reports: list[dict[str, Any]] = []

@@ -1,11 +1,13 @@
 """The shopping bot of the headless simulator (R-SIM-1): shops toward a build.
 
-This module owns `ShoppingBot`: between waves it buys the build's core when
-offered and switches to it, buys the cards the board still lacks (rerolling
-a few times for them), lays the owned cards out in the build's order
-(keeping the old layout if the new one could not fire, R-VM-2), and spends
-what is left on the build's stats. Its tuning (how many rerolls, what to
-keep in reserve) is a tool's, named below, not game data.
+This module owns `ShoppingBot`: between waves it looks over the shelves and
+buys, in this order, the build's core (and switches to it), the cards the
+board still lacks, and the build's stats in the build's order of priority;
+then rerolls while the gold lasts and looks again. Until it carries the
+build's core it keeps a share of that core's price. Last it lays the owned
+cards out in the build's order (keeping the old layout if the new one could
+not fire, R-VM-2). Its tuning (how many rerolls, what to keep in reserve) is
+a tool's, named below, not game data.
 """
 
 from __future__ import annotations
@@ -17,9 +19,11 @@ from artificer.game.loadout import LoadoutError
 from artificer.game.run import Run
 from artificer.game.shop import ShopError
 
-#: Rerolls the bot makes per shop when the board still lacks cards, and the gold it keeps for buying after one.
-MAX_REROLLS = 3
-REROLL_RESERVE = 15
+#: Rerolls the bot makes per shop at most, and the gold it must have beyond a reroll's price to make one.
+MAX_REROLLS = 5
+REROLL_RESERVE = 20
+#: The share of its build's core's price the bot keeps while it does not carry that core.
+CORE_SAVINGS = 1.0
 
 
 class ShoppingBot:
@@ -28,22 +32,33 @@ class ShoppingBot:
     def __init__(self, build: Build) -> None:
         self.build = build
 
+    def prepare(self, run: Run) -> None:
+        """At the run's start: the aether unlocks the build assumes (R-META-1) open the shop to them."""
+        run.shop.unlocked = run.shop.unlocked | frozenset(self.build.unlocks)
+
     def shop(self, run: Run, wave: int) -> list[str]:
         """One shop visit after wave `wave`; returns the purchases as `"shelf:item"`."""
         shop = run.shop
         shop.open(wave)
         bought: list[str] = []
-        self._buy_core(run, bought)
-        self._buy_cards(run, bought)
-        rerolls = 0
-        while self._missing(run) and rerolls < MAX_REROLLS and run.currency >= shop.reroll_cost + REROLL_RESERVE:
-            shop.reroll()
-            rerolls += 1
+        for rerolls in range(MAX_REROLLS + 1):
+            if rerolls:
+                shop.reroll()
             self._buy_core(run, bought)
             self._buy_cards(run, bought)
+            while self._buy_one_stat(run, self._reserve(run), bought):
+                pass
+            # Reroll with gold to spare, or to look for the build's core once it can be paid for.
+            if run.currency - max(self._reserve(run), 0) < shop.reroll_cost + REROLL_RESERVE:
+                break
         self.arrange(run)
-        self._buy_stats(run, bought)
         return bought
+
+    def _reserve(self, run: Run) -> int:
+        """Gold kept back: a share of the build's core's price until it is carried."""
+        if any(carried.core == self.build.core for carried in run.loadout.cores):
+            return 0
+        return round(run.content.core(self.build.core).price * CORE_SAVINGS)
 
     def _missing(self, run: Run) -> Counter[str]:
         """Cards the build's board wants that the player does not own yet."""
@@ -84,16 +99,21 @@ class ShoppingBot:
                 continue
             bought.append(f"spells:{offer.item}")
 
-    def _buy_stats(self, run: Run, bought: list[str]) -> None:
-        for stat in self.build.stats:
-            for index, offer in enumerate(run.shop.shelves["stats"]):
-                if offer is None or offer.item != stat or offer.price > run.currency:
+    def _buy_one_stat(self, run: Run, reserve: int, bought: list[str]) -> bool:
+        """Buys the first of the build's stats on the shelf it can pay for; the build's first
+        stat (its engine) is bought even out of the savings."""
+        shelf = run.shop.shelves["stats"]
+        for rank, stat in enumerate(self.build.stats):
+            for index, offer in enumerate(shelf):
+                if offer is None or offer.item != stat or offer.price > run.currency - (reserve if rank else 0):
                     continue
                 try:
                     run.shop.buy_stat(index)
                 except ShopError:
                     continue
                 bought.append(f"stats:{offer.item}")
+                return True
+        return False
 
     def _take_back_waiting(self, run: Run) -> None:
         """Cards a sold core left in the waiting area go back to the backpack while there is room."""
@@ -131,7 +151,12 @@ class ShoppingBot:
             if card is not None and pool[card] > 0 and slots[index] is None:
                 pool[card] -= 1
                 slots[index] = card
+        # A core just bought starts empty: the other owned cards fill its free slots, in order,
+        # so that it fires until the build's own cards arrive.
         rest = list(pool.elements())
+        for index, slot in enumerate(slots):
+            if slot is None and rest:
+                slots[index] = rest.pop(0)
         carried.cards[:] = slots
         loadout.backpack[:] = rest
         if len(rest) > loadout.limits_backpack or not run.rearm()["can_fire"]:

@@ -2,7 +2,8 @@
 //! block of `enemies.json`:
 //!
 //! - archer (`attack`): holds a distance band from the player, strafing a
-//!   little, and shoots an aimed enemy projectile every `every` seconds;
+//!   little, and shoots an aimed enemy projectile every `every` seconds
+//!   (chilled: slower steps; frozen: no step, no shot — R-DMG-2);
 //! - reflector (`shield`): a physical, non-piercing projectile striking it
 //!   from inside its frontal arc comes back as an enemy projectile, and the
 //!   reflector takes nothing (R-WAVE-1);
@@ -34,7 +35,9 @@ pub(super) struct ArcherStep {
 impl World {
     /// Step 9a, before the chase: each archer plans its step within its
     /// band from the start-of-frame positions, and shoots when its cooldown
-    /// is over and the player is within the shot's reach.
+    /// is over and the player is within the shot's reach. R-DMG-2: chill
+    /// shortens the step, freeze stops it and the shooting (the cooldown
+    /// waits until the archer thaws).
     pub(super) fn archers(&mut self) {
         self.archer_steps.clear();
         if !self.any_archers {
@@ -48,6 +51,7 @@ impl World {
             if self.enemies.dead[i] {
                 continue;
             }
+            let (speed, frozen) = (self.status_speed(i), self.is_frozen(i));
             let e = &mut self.enemies;
             let (x, y) = (e.x[i], e.y[i]);
             let (dx, dy) = (px - x, py - y);
@@ -69,8 +73,11 @@ impl World {
                 (mx, my) = (mx / m, my / m);
             }
             // Never step past the player when closing in.
-            let step = if radial > 0.0 { e.speed[i].min(d - a.max_distance) } else { e.speed[i] };
+            let step = if radial > 0.0 { speed.min(d - a.max_distance) } else { speed };
             self.archer_steps.push(ArcherStep { enemy: i as u32, x: x + mx * step, y: y + my * step });
+            if frozen {
+                continue;
+            }
 
             e.cooldown[i] = (e.cooldown[i] - self.dt).max(0.0);
             if e.cooldown[i] > 0.0 || !target_alive || d > a.speed * a.lifetime {

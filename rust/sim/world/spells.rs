@@ -116,9 +116,33 @@ impl World {
         self.summons = Default::default();
     }
 
+    /// After a cast aimed at enemy `e`: if the projectiles it fired carry
+    /// enough damage to kill it, it is claimed for their flight time (plus
+    /// a tick), and auto-aim picks another target meanwhile — shots are not
+    /// wasted on an enemy already as good as dead.
+    pub(super) fn claim(&mut self, e: usize) {
+        let (mut damage, mut speed) = (0.0f32, f32::INFINITY);
+        for em in &self.vm_out.emissions {
+            if em.action.kind == ActionKind::Projectile && em.trigger.is_none() {
+                damage += (em.action.damage + em.shot.damage_flat) * em.shot.damage_mult;
+                speed = speed.min(em.action.speed * em.shot.speed_mult);
+            }
+        }
+        let en = &self.enemies;
+        let armor = self.cfg.enemy_kinds[en.kind[e] as usize].armor;
+        if speed <= 0.0 || !speed.is_finite() || damage - armor < en.hp[e] {
+            return;
+        }
+        let (dx, dy) = (en.x[e] - self.player.x, en.y[e] - self.player.y);
+        let distance = (dx * dx + dy * dy).sqrt();
+        let frames = (distance / speed * self.cfg.tick_hz as f32).ceil() as u64 + 1;
+        self.enemies.claimed_until[e] = self.frame + frames;
+    }
+
     /// Step 4 for a program wand: the timer, the cast, the emissions.
-    pub(super) fn cast_program(&mut self, aim_point: Option<(f32, f32)>) {
-        let Wand::Program(mut caster) = std::mem::replace(&mut self.wand, Wand::Unarmed) else { return };
+    /// Returns whether anything was cast.
+    pub(super) fn cast_program(&mut self, aim_point: Option<(f32, f32)>) -> bool {
+        let Wand::Program(mut caster) = std::mem::replace(&mut self.wand, Wand::Unarmed) else { return false };
         let mut out = std::mem::take(&mut self.vm_out);
         out.clear();
         self.update_charge();
@@ -140,8 +164,21 @@ impl World {
         self.report_vm_events(&out);
         self.player.mana = caster.mana.current;
         self.player.mana_max = caster.mana.max;
+        let fired = cast && !out.emissions.is_empty();
         self.vm_out = out;
         self.wand = Wand::Program(caster);
+        fired
+    }
+
+    /// Step 4 for a program wand with nothing in reach (auto-aim): mana
+    /// regenerates and the timer runs down; nothing is cast.
+    pub(super) fn hold_program(&mut self) {
+        let Wand::Program(caster) = &mut self.wand else { return };
+        caster.mana.current = self.player.mana.min(caster.mana.max);
+        caster.hold(self.dt);
+        self.player.mana = caster.mana.current;
+        self.player.mana_max = caster.mana.max;
+        self.update_charge();
     }
 
     /// Step 4a (R-MOVE-3): the charge ring follows the player's stillness.
@@ -287,13 +324,21 @@ impl World {
         self.events.push(Event::new(EventKind::Exploded, element as u8 as f32, reach, at.0, at.1, damage));
     }
 
-    /// R-DMG-1 for spell damage without a projectile (blasts, chains, zones).
+    /// R-DMG-1 for spell damage without a projectile (blasts and
+    /// explosions), with R-DMG-2's element work as a projectile hit has it
+    /// (attunement, wet reactions, the status roll) behind the same
+    /// `elements_act` flag. Chain bolts are projectiles: `resolve_hits`.
     fn hit_enemy(&mut self, e: usize, base: f32, element: Element) -> f32 {
+        let element = element as usize;
+        let mult = if self.elements_act { self.element_multiplier(e, element) } else { 1.0 };
         let kind = &self.cfg.enemy_kinds[self.enemies.kind[e] as usize];
-        let attack = Attack { base, flat: self.player.strength, mult: 1.0, element: element as usize };
+        let attack = Attack { base, flat: self.player.strength, mult, element };
         let defence = Defence { resist: kind.resist, armor: kind.armor, vulnerable: self.enemies.vulnerable[e] > 0.0 };
-        let amount = final_damage(&attack, &defence);
-        self.damage_enemy(e, amount)
+        let dealt = self.damage_enemy(e, final_damage(&attack, &defence));
+        if self.elements_act {
+            self.element_hit(e, element);
+        }
+        dealt
     }
 
     fn heal_player(&mut self, amount: f32) {
@@ -467,11 +512,26 @@ impl World {
     }
 
     /// Zones (R-VM-10): pull and hurt enemies inside, heal the player inside.
+    ///
+    /// R-DMG-2: a zone's damage is over time, so its per-tick share gets the
+    /// element's damage multiplier (attunement, wet × lightning) but is not
+    /// a hit. A zone that hurts (dps > 0) instead strikes everyone inside
+    /// once every `statuses.zone_status_interval` seconds — on the frame it
+    /// lands, then every interval, counted in whole ticks so the rate is
+    /// exact: that strike reports the reactions (electrified, dried) and
+    /// rolls the element's status, so a poison pool at chance 1 adds one
+    /// stack per interval to each enemy inside, not sixty a second. Each
+    /// zone keeps its own count: an enemy in two zones is struck by both.
     pub(super) fn update_zones(&mut self) {
+        let interval = (self.cfg.statuses.zone_status_interval / self.dt).round().max(1.0) as u32;
         for z in 0..self.zones.len() {
             let (zx, zy, r) = (self.zones.x[z], self.zones.y[z], self.zones.radius[z]);
             let (pull, dps, heal, element) = (self.zones.pull[z], self.zones.dps[z], self.zones.heal[z], self.zones.element[z]);
+            let element = element as usize % ELEMENTS;
             self.zones.life[z] -= self.dt;
+            let strikes = self.zones.status_in[z] == 0;
+            self.zones.status_in[z] = if strikes { interval - 1 } else { self.zones.status_in[z] - 1 };
+            let element_work = self.elements_act && dps > 0.0;
             for e in 0..self.enemies.len() {
                 let (dx, dy) = (zx - self.enemies.x[e], zy - self.enemies.y[e]);
                 let d2 = dx * dx + dy * dy;
@@ -488,8 +548,16 @@ impl World {
                     // Damage over time: resistance applies per tick; armor
                     // and the minimum of 1 are per hit, so not here.
                     let kind = &self.cfg.enemy_kinds[self.enemies.kind[e] as usize];
-                    let res = kind.resist[element as usize % ELEMENTS];
-                    self.damage_enemy(e, dps * self.dt * (1.0 - res));
+                    let res = kind.resist[element];
+                    let mult = match (element_work, strikes) {
+                        (false, _) => 1.0,
+                        (true, true) => self.element_multiplier(e, element),
+                        (true, false) => self.element_damage_multiplier(e, element),
+                    };
+                    self.damage_enemy(e, dps * self.dt * (1.0 - res) * mult);
+                }
+                if element_work && strikes {
+                    self.element_hit(e, element);
                 }
             }
             let (px, py) = (self.player.x, self.player.y);

@@ -1,12 +1,26 @@
 //! R-DMG-2 statuses and reactions, R-STAT-1 attunement.
 //!
 //! Statuses live in the enemy pool as timers (seconds left) and stacks.
-//! A projectile hit of an element first applies the element's reactions
-//! (lightning on wet: electrified ×`wet_lightning_multiplier`; fire on wet:
-//! dried, wet removed), then rolls the element's status on the crit stream
-//! (one draw per hit, only where the chance is above 0: hits of elements
-//! without a chance draw nothing, so worlds without statuses keep their
-//! random sequence). The tick pass runs only while some status is live.
+//! Every hit of an element — a projectile's (chain bolts are projectiles),
+//! a blast's or explosion's, a damaging zone's roll — first applies the
+//! element's reactions (lightning on wet: electrified
+//! ×`wet_lightning_multiplier`; fire on wet: dried, wet removed), then
+//! rolls the element's status on the crit stream (one draw per hit, only
+//! where the chance is above 0: hits of elements without a chance draw
+//! nothing, so worlds without statuses keep their random sequence). A
+//! zone hurts every tick but rolls once per `zone_status_interval` per
+//! enemy inside (world/spells.rs `update_zones`). Exploders' death blasts
+//! are physical and do no element work. All of it sits behind
+//! `elements_act`: the stress workload pays nothing. The tick pass runs
+//! only while some status is live.
+//!
+//! Armor applies per hit (R-DMG-1), never to status ticks: burn and poison
+//! go straight through `damage_enemy`, so an armored enemy still loses
+//! their full damage per second.
+//!
+//! Chill slows and freeze stops every mover, archers' planned steps
+//! included (`status_speed`); a frozen archer does not shoot either, and
+//! its shot cooldown waits while it is frozen.
 
 use super::World;
 use crate::sim::config::{Element, ELEMENTS};
@@ -30,13 +44,22 @@ impl World {
     /// The damage multiplier a hit of `element` on enemy `e` gets from
     /// attunement and wet (the electrified reaction's event goes out here).
     pub(super) fn element_multiplier(&mut self, e: usize, element: usize) -> f32 {
-        let s = &self.cfg.statuses;
-        let mut mult = 1.0 + s.attunement_damage * self.attunement[element];
         if element == Element::Lightning as usize && self.enemies.wet[e] > 0.0 {
-            mult *= s.wet_lightning_multiplier;
             self.reaction(e, Reaction::Electrified);
         }
-        mult
+        self.element_damage_multiplier(e, element)
+    }
+
+    /// `element_multiplier` without the reaction's event: for a zone's
+    /// per-tick damage, which reports its reactions once per status roll.
+    pub(super) fn element_damage_multiplier(&self, e: usize, element: usize) -> f32 {
+        let s = &self.cfg.statuses;
+        let mult = 1.0 + s.attunement_damage * self.attunement[element];
+        if element == Element::Lightning as usize && self.enemies.wet[e] > 0.0 {
+            mult * s.wet_lightning_multiplier
+        } else {
+            mult
+        }
     }
 
     /// After a hit of `element` on enemy `e` (alive or not): fire dries a
@@ -84,7 +107,9 @@ impl World {
 
     /// Once per frame, before the deaths act: burn and poison hurt through
     /// `damage_enemy` (kills drop rewards), every timer runs down. Skipped
-    /// while no status is live (the stress workload never has one).
+    /// while no status is live (the stress workload never has one). These
+    /// ticks are not hits: armor (per hit, R-DMG-1) and resistance do not
+    /// apply to them; shock does, as to every source.
     pub(super) fn tick_statuses(&mut self) {
         if !self.statuses_live {
             return;
@@ -119,23 +144,35 @@ impl World {
 
     /// Step 9's speeds into `speed_now`: chilled enemies slowed, frozen ones
     /// still. False while no status is live (the pool's speeds apply as they
-    /// are). Archers' planned steps are not slowed.
+    /// are). Archers' planned steps read `status_speed` alike.
     pub(super) fn status_speeds(&mut self) -> bool {
         if !self.statuses_live {
             return false;
         }
-        let en = &self.enemies;
-        let slow = self.cfg.statuses.chill_slow;
-        self.speed_now.clear();
-        self.speed_now.extend((0..en.len()).map(|e| {
-            if en.frozen[e] > 0.0 {
-                0.0
-            } else if en.chill[e] > 0.0 {
-                en.speed[e] * slow
-            } else {
-                en.speed[e]
-            }
-        }));
+        let mut speeds = std::mem::take(&mut self.speed_now);
+        speeds.clear();
+        speeds.extend((0..self.enemies.len()).map(|e| self.status_speed(e)));
+        self.speed_now = speeds;
         true
+    }
+
+    /// Enemy `e`'s speed this frame, px per tick: ×`chill_slow` while
+    /// chilled, 0 while frozen (R-DMG-2).
+    pub(super) fn status_speed(&self, e: usize) -> f32 {
+        let en = &self.enemies;
+        if !self.statuses_live {
+            en.speed[e]
+        } else if en.frozen[e] > 0.0 {
+            0.0
+        } else if en.chill[e] > 0.0 {
+            en.speed[e] * self.cfg.statuses.chill_slow
+        } else {
+            en.speed[e]
+        }
+    }
+
+    /// Enemy `e` is frozen (R-DMG-2): it neither moves nor shoots.
+    pub(super) fn is_frozen(&self, e: usize) -> bool {
+        self.statuses_live && self.enemies.frozen[e] > 0.0
     }
 }
