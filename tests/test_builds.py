@@ -52,7 +52,8 @@ def test_a_bad_build_gets_one_clear_problem_per_mistake(tmp_path: Path, capsys: 
 
 
 def test_the_shopping_bot_buys_only_toward_its_build_and_lays_the_board_out_in_its_order() -> None:
-    """R-SHOP-1 through the real shop: purchases are the build's cards, core or stats; owned cards sit in the build's order."""
+    """R-SHOP-1 through the real shop: purchases are the build's cards, core or stats, or a talent (R-END-1, once);
+    owned cards sit in the build's order."""
     build = BUILDS["spark"]
     run = Run(CONTENT, 11)
     run.currency = 400  # rich enough to buy whatever the shelves offer
@@ -61,8 +62,11 @@ def test_the_shopping_bot_buys_only_toward_its_build_and_lays_the_board_out_in_i
     for wave in range(1, 8):
         bought += bot.shop(run, wave)
         run.shop.close()
+    talents = {f"stats:{entry.talent}" for entry in CONTENT.balance.shop.talents}
     allowed = {f"spells:{card}" for card in build.board if card} | {f"cores:{build.core}"} | {f"stats:{s}" for s in build.stats}
-    assert bought and set(bought) <= allowed
+    assert bought and set(bought) <= allowed | talents
+    # R-END-1: a talent (Last Will) is bought at most once per run.
+    assert all(bought.count(talent) <= 1 for talent in talents)
     cards = [c for c in run.loadout.carried(run.loadout.active).cards if c is not None]
     owned_of_build = [c for c in build.board if c is not None and c in cards]
     assert [c for c in cards if c in owned_of_build][: len(owned_of_build)] == owned_of_build

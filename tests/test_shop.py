@@ -44,7 +44,9 @@ def test_shelves_show_four_spells_one_or_two_cores_and_the_stat_upgrades() -> No
         assert len(shelves["spells"]) == SETTINGS.spell_offers == 4
         assert SETTINGS.core_offers.min <= len(shelves["cores"]) <= SETTINGS.core_offers.max
         assert 1 <= len(shelves["cores"]) <= 2
-        assert len(shelves["stats"]) == SETTINGS.stat_offers
+        # Shelf C: the stat upgrades, then at most one place per talent (R-END-1 Last Will).
+        assert len([o for o in shelves["stats"] if o is not None and o.talent is None]) == SETTINGS.stat_offers
+        assert len(shelves["stats"]) <= SETTINGS.stat_offers + len(SETTINGS.talents)
         assert all(o is not None and CONTENT.spell(o.item).shop for o in shelves["spells"])
         carried = {c.core for c in run.loadout.cores}
         assert all(o is not None and o.item not in carried and CONTENT.core(o.item).price > 0 for o in shelves["cores"])

@@ -238,3 +238,60 @@ def test_spawn_markers_show_where_a_group_will_land_before_it_lands(screen: pyga
     arena.draw(screen, 0.0)
     centre = (screen.get_width() // 2, screen.get_height() // 2)
     assert tuple(screen.get_at(centre))[:3] == MARKER_COLOUR  # the marker's cross
+
+
+def test_r_end_1_last_will_spent_shows_a_toast_plays_its_sound_and_flashes(screen: pygame.Surface) -> None:
+    """A lethal hit in the arena with Last Will armed: 1 HP left, the toast and the sound, a brief flash;
+    the HUD's Last Will mark shows while armed and goes once spent."""
+    from artificer.content.models import Talent
+    from artificer.ui.i18n import tr
+
+    played: list[str] = []
+    session = _session(screen_shake=0.0)
+    session.play = played.append  # type: ignore[method-assign]
+    arena = ArenaScene(CONTENT, seed=2, session=session)
+    arena.run.gain_talent(Talent.LAST_WILL)
+    stack = SceneStack()
+    stack.push(arena)
+    frames(stack, screen, 1)
+    assert arena.hud_state.last_will is True
+    world = arena.run.sim.world
+    world.set_player_hp(5.0, world.player_hp()[1])
+    x, y = world.player_position()
+    arena.run.sim.input.spawn(CONTENT.enemy_index("brute"), x + 5.0, y)
+    for _ in range(10):
+        frames(stack, screen, 1)
+        if "last_will" in played:
+            break
+    assert "last_will" in played
+    assert any(text == tr("ui.arena.last_will") for text, _ in arena.hud_state.toasts)
+    assert world.player_hp()[0] == 1.0 and arena.wave is not None and not arena.wave.died
+    assert arena.wave.stats.last_will_spent
+    assert arena.hud_state.last_will is False
+    assert arena.flash > 0.0
+    arena.draw(screen, 0.0)
+    flashed = pygame.surfarray.array3d(screen).astype(int).mean()
+    arena.flash = 0.0
+    arena.draw(screen, 0.0)
+    assert flashed > pygame.surfarray.array3d(screen).astype(int).mean() + 10, "the flash brightens the arena"
+
+
+def test_r_end_1_the_hud_marks_an_armed_last_will_beside_the_hp_bar(screen: pygame.Surface) -> None:
+    from artificer.content.models import Talent
+    from artificer.ui.hud import LAST_WILL_COLOUR, LAST_WILL_MARK
+
+    def mark_pixels(arena: ArenaScene) -> int:
+        arena.draw(screen, 0.0)
+        x, y = LAST_WILL_MARK
+        patch = pygame.surfarray.array3d(screen)[x - 12 : x + 12, y - 12 : y + 12].astype(int)
+        return int((np.abs(patch - LAST_WILL_COLOUR).sum(axis=2) < 60).sum())
+
+    plain = ArenaScene(CONTENT, seed=2, session=_session(screen_shake=0.0))
+    armed = ArenaScene(CONTENT, seed=2, session=_session(screen_shake=0.0))
+    armed.run.gain_talent(Talent.LAST_WILL)
+    for arena in (plain, armed):
+        stack = SceneStack()
+        stack.push(arena)
+        frames(stack, screen, 1)
+    assert mark_pixels(armed) > 20
+    assert mark_pixels(plain) == 0

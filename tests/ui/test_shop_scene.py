@@ -223,3 +223,50 @@ def test_a_controller_reaches_next_wave_and_the_lab(display: pygame.Surface, but
     scene, stack, run, calls = shop_on_stack()
     post(stack, pygame.event.Event(pygame.CONTROLLERBUTTONDOWN, button=button, instance_id=0))
     assert (calls.next_wave if expected == "next_wave" else calls.lab) == [stack]
+
+
+# --- R-END-1: the Last Will talent on shelf C --------------------------------------------------------
+
+
+def talent_shop(gold: int = 500) -> tuple[ShopScene, SceneStack, Run, int]:
+    """A shop (after wave 3, ShopScene before wave 4) whose shelf C offers Last Will, and its place."""
+    for seed in range(200):
+        scene, stack, run, _ = shop_on_stack(gold=gold, wave=4, seed=seed)
+        index = next((i for i, o in enumerate(run.shop.shelves["stats"]) if o is not None and o.talent is not None), None)
+        if index is not None:
+            return scene, stack, run, index
+    raise AssertionError("no seed in 200 offers Last Will")
+
+
+def test_r_end_1_shelf_c_draws_a_talent_offer_beside_the_stats(display: pygame.Surface) -> None:
+    """Four places fit the panel; the talent's card is drawn in its own colour; its tooltip names it."""
+    from artificer.ui.i18n import tr
+    from artificer.ui.scenes.shop import TALENT_COLOUR
+
+    scene, stack, run, index = talent_shop(gold=120)
+    assert index == len(run.shop.shelves["stats"]) - 1 == 3
+    rects = [scene.offer_rect("stats", i) for i in range(len(run.shop.shelves["stats"]))]
+    panel = scene.view.r(510, 372, 352, 250)
+    assert all(panel.contains(rect) for rect in rects)
+    assert all(a.right < b.left for a, b in zip(rects, rects[1:])), "the places do not overlap"
+    scene.mouse = rects[index].center
+    stack.draw(display, 0.0)
+    pygame.image.save(display, "/tmp/shop_talent.png")
+    edge = display.get_at((rects[index].centerx, rects[index].bottom - 1))[:3]
+    assert edge == TALENT_COLOUR
+    hot = next(h for h in scene.hots if h.key == f"stat:{index}")
+    assert hot.tip is not None and hot.tip[0][0] == tr("ui.shop.talent.last_will.name")
+
+
+def test_r_end_1_a_posted_click_on_the_talent_buys_it_and_arms_last_will(display: pygame.Surface) -> None:
+    from artificer.content.models import Talent
+
+    scene, stack, run, index = talent_shop(gold=500)
+    stack.draw(display, 0.0)
+    price = run.shop.offer("stats", index).price
+    post(stack, click(scene.offer_rect("stats", index).center))
+    assert run.currency == 500 - price
+    assert run.talents == {Talent.LAST_WILL} and run.sim.world.last_will is True
+    assert run.shop.shelves["stats"][index] is None
+    assert scene.toasts.items
+    stack.draw(display, 0.0)  # the emptied place draws as sold

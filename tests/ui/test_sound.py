@@ -27,7 +27,7 @@ def clock() -> FakeClock:
 
 
 def test_every_event_the_lead_wires_has_a_sound() -> None:
-    assert set(SOUND_NAMES) == {"cast", "hit", "kill", "pickup", "charge_full", "wave_start", "wave_end"}
+    assert set(SOUND_NAMES) == {"cast", "hit", "kill", "pickup", "charge_full", "wave_start", "wave_end", "last_will"}
 
 
 @pytest.mark.parametrize("name", SOUND_NAMES)

@@ -246,6 +246,16 @@ class WandStat(StrEnum):
 ATTUNEMENT_PREFIX = "attunement_"
 
 
+class Talent(StrEnum):
+    """Talents shelf C may offer, each bought at most once per run. What a talent does is code
+    (`artificer.game.shop.Shop.buy_stat`), so the ids are a closed set; when and for how much
+    the shop offers one is data (`TalentOffer`).
+
+    LAST_WILL (R-END-1): survives one lethal hit at 1 HP (`World.set_last_will`)."""
+
+    LAST_WILL = "last_will"
+
+
 class TierOdds(ContentModel):
     """The chance that one offer is of this tier *or better*, by the wave just cleared (R-SHOP-1).
 
@@ -292,6 +302,15 @@ class StatOffer(ContentModel):
     price_step: int = Field(ge=0, description="Gold added to the price by each purchase of this stat in the run.")
 
 
+class TalentOffer(ContentModel):
+    """A talent shelf C may add as an extra place (R-SHOP-1, R-END-1): never once the run owns it."""
+
+    talent: Talent = Field(description="Which talent (see Talent).")
+    price: int = Field(ge=0, description="Gold for it (it is bought once, so the price does not step).")
+    from_wave: int = Field(ge=1, description="The first shop (numbered by the wave just cleared) that can offer it.")
+    chance: Chance = Field(description="The chance, 0..1, that a restock (opening or a reroll) offers it.")
+
+
 class ShopSettings(ContentModel):
     """R-SHOP-1 / R-CORE-3 / R-STAT-1: the shop's numbers (the rules live in `artificer.game.shop`)."""
 
@@ -306,6 +325,9 @@ class ShopSettings(ContentModel):
     )
     stat_offers: int = Field(ge=0, description="Stat upgrades on shelf C.")
     stats: tuple[StatOffer, ...] = Field(description="The stats shelf C draws from.")
+    talents: tuple[TalentOffer, ...] = Field(
+        default=(), description="Talents shelf C may add after its stats, each once per run (R-END-1 Last Will)."
+    )
     reroll: ShopReroll = Field(description="Reroll cost.")
     sell_fraction: float = Field(gt=0, le=1, description="A sale refunds this fraction of the price paid.")
     sell_floor: int = Field(ge=0, description="A sale refunds at least this much gold.")
@@ -327,6 +349,15 @@ class ShopSettings(ContentModel):
         if repeated:
             raise ValueError(f"lists {', '.join(repeated)} more than once")
         return stats
+
+    @field_validator("talents")
+    @classmethod
+    def _each_talent_once(cls, talents: tuple[TalentOffer, ...]) -> tuple[TalentOffer, ...]:
+        names = [entry.talent.value for entry in talents]
+        repeated = sorted({name for name in names if names.count(name) > 1})
+        if repeated:
+            raise ValueError(f"lists talent {', '.join(repeated)} more than once")
+        return talents
 
     def spell_price(self, tier: int) -> int:
         """Gold for a spell of `tier` after wave 1."""

@@ -3,7 +3,10 @@
 
 The run owns the player's `Loadout` (cores, slots, backpack, waiting area);
 the lab and the shop change it between waves and `rearm()` hands the
-active core's program to the core. Relics and potions come later.
+active core's program to the core. It also owns the talents bought (R-END-1:
+Last Will, armed in the core's world when bought; re-arming the wand or
+re-applying the stats never touches it, so a spent Last Will stays spent).
+Relics and potions come later.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
 from artificer.content import Content
+from artificer.content.models import Talent
 from artificer.errors import ArtificerError
 from artificer.engine import EventKind, Simulation
 from artificer.engine import events as ev
@@ -49,6 +53,8 @@ class WaveStats:
     damage_taken_by_source: dict[str, float] = field(default_factory=dict)
     #: Damage dealt per second of the wave (set when the wave ends).
     dps: float = 0.0
+    #: R-END-1: Last Will spared the player from a lethal hit in this wave (a LAST_WILL event).
+    last_will_spent: bool = False
 
     def as_json(self) -> dict[str, Any]:
         out = asdict(self)
@@ -72,10 +78,19 @@ class Run:
         self.currency = 0
         #: R-STAT-1: the stats bought in the shop, applied to whichever wand is armed.
         self.wand_stats = WandStats()
+        #: R-END-1: the talents the run bought (each once per run; a spent one stays owned).
+        self.talents: set[Talent] = set()
         #: R-SHOP-1: the shop between waves (offers, locks, rerolls, prices paid).
         self.shop = Shop(self)
         self.diagnostics = self.rearm()
         self.waves: list[WaveStats] = []
+
+    def gain_talent(self, talent: Talent) -> None:
+        """The run owns `talent` from now on and it takes effect: Last Will (R-END-1) is armed in
+        the core's world until a lethal hit spends it."""
+        self.talents.add(talent)
+        if talent == Talent.LAST_WILL:
+            self.sim.world.set_last_will(True)
 
     def rearm(self) -> dict[str, Any]:
         """Arms the loadout's active core with its cards; returns the diagnostics."""
@@ -152,6 +167,8 @@ class WaveInProgress:
         hits = rows[rows[:, ev.KIND] == EventKind.ENEMY_HIT, ev.VALUE]
         if len(hits):
             stats.biggest_hit = max(stats.biggest_hit, float(hits.max()))
+        if ev.count(rows, EventKind.LAST_WILL):
+            stats.last_will_spent = True
         self.died = self.died or ev.count(rows, EventKind.PLAYER_DIED) > 0
 
     def finish(self) -> WaveStats:

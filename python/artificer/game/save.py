@@ -7,13 +7,15 @@ it back into a fresh `Run` (`load_run`), and deleting it when the run ends
 
 What a save holds: the seed and the next wave; the currency; the loadout
 (every carried core with its slots, the active core, the waiting area, the
-backpack); the stats bought; the shop between visits (its shelves with their
+backpack); the stats and talents bought; the shop between visits (its shelves with their
 locks, the prices paid per card and per core that sales refund, the rerolls,
 its wave, its generator's state while it is open); the past waves' stats;
-and from the core's world the player's HP, max HP and position, the random
+and from the core's world the player's HP, max HP and position, whether
+Last Will is still armed (R-END-1: owned but spent stays spent), the random
 streams' positions and the program wand's memory (the cursor, registers and
 counters a persistent_memory core keeps, R-VM-12, R-REG-1). Mana is not saved
-(R-MANA-1: every wave starts full).
+(R-MANA-1: every wave starts full). A save from before talents existed has
+none owned and Last Will not armed.
 
 Continuing must be playing on: a saved run resumes with the same next shop
 and the same next wave. A world mid-run holds more than that (shots still in
@@ -26,8 +28,8 @@ paths — go on now, or quit and Continue later — play the same game
 save does not keep: shots in flight vanish and the dash, invulnerability and
 cast timers restart, between waves.
 
-A file that does not parse, fails the schema, names a core or spell the
-content lacks, or has another version is moved aside as `run.json.corrupt`
+A file that does not parse, fails the schema, names a core, spell or talent
+the content (or the game) lacks, or has another version is moved aside as `run.json.corrupt`
 and `load_run` returns a `SaveProblem` (the title says so, and offers a new
 run).
 """
@@ -47,11 +49,11 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationIn
 
 from artificer import _core, storage
 from artificer.content import Content
-from artificer.content.models import SHOP_TIERS, WandStat
+from artificer.content.models import SHOP_TIERS, Talent, WandStat
 from artificer.errors import ArtificerError
 from artificer.game.loadout import CarriedCore, Loadout
 from artificer.game.run import Run, WaveStats
-from artificer.game.shop import SHELVES, Offer, ShelfName, WandStats, shop_rng
+from artificer.game.shop import SHELVES, TALENT_IDS, Offer, ShelfName, WandStats, shop_rng
 
 RUN_FILE = "run.json"
 #: The schema's version; a file of another version is set aside (there is no older one to convert yet).
@@ -199,7 +201,7 @@ class OfferSave(SaveModel):
     """One place on a shelf (`artificer.game.shop.Offer`)."""
 
     kind: ShelfName
-    item: str = Field(description="A spell id, core id or stat name, by `kind`.")
+    item: str = Field(description="A spell id, core id, or stat name or talent id (stats), by `kind`.")
     tier: int = Field(ge=1, le=SHOP_TIERS)
     price: int = Field(ge=0)
     locked: bool
@@ -212,7 +214,7 @@ class OfferSave(SaveModel):
                 _spell_known(content, self.item)
             elif self.kind == "cores":
                 _core_known(content, self.item)
-            else:
+            elif self.item not in TALENT_IDS:
                 WandStat(self.item)
         except ValueError as error:
             raise ValueError(f"item: {error}") from None
@@ -296,6 +298,7 @@ class PlayerSave(SaveModel):
     hp_max: float = Field(gt=0, allow_inf_nan=False)
     x: float = Field(ge=0, allow_inf_nan=False)
     y: float = Field(ge=0, allow_inf_nan=False)
+    last_will: bool = Field(default=False, description="R-END-1: Last Will is armed (`World.last_will`); absent in older saves.")
 
     @model_validator(mode="after")
     def _hp_within_max(self, info: ValidationInfo) -> PlayerSave:
@@ -341,6 +344,7 @@ class RunSave(SaveModel):
     currency: int = Field(ge=0)
     loadout: LoadoutSave
     wand_stats: WandStatsSave
+    talents: list[Talent] = Field(default_factory=list, description="R-END-1: the talents the run owns (absent in older saves).")
     shop: ShopSave
     #: The past waves, for the summary (one per wave played, in order).
     waves: list[WaveStats]
@@ -358,6 +362,13 @@ class RunSave(SaveModel):
                 number = getattr(stats, entry.name)
                 if isinstance(number, (int, float)) and (not math.isfinite(number) or number < 0):
                     raise ValueError(f"{index}.{entry.name}: must be a finite number ≥ 0")
+        return value
+
+    @field_validator("talents")
+    @classmethod
+    def _each_talent_once(cls, value: list[Talent]) -> list[Talent]:
+        if len(set(value)) != len(value):
+            raise ValueError("a talent is listed twice")
         return value
 
     @field_validator("rng_state")
@@ -407,6 +418,7 @@ def snapshot(run: Run, next_wave: int) -> RunSave:
             "backpack": list(run.loadout.backpack),
         },
         "wand_stats": {"totals": dict(run.wand_stats.totals), "purchases": dict(run.wand_stats.purchases)},
+        "talents": sorted(talent.value for talent in run.talents),
         "shop": {
             "wave": shop.wave,
             "is_open": shop.is_open,
@@ -421,7 +433,7 @@ def snapshot(run: Run, next_wave: int) -> RunSave:
             "rng_state": rng_state,
         },
         "waves": [dataclasses.asdict(stats) for stats in run.waves],
-        "player": {"hp": hp, "hp_max": hp_max, "x": x, "y": y},
+        "player": {"hp": hp, "hp_max": hp_max, "x": x, "y": y, "last_will": world.last_will},
         "rng_state": world.rng_state(),
         "wand_memory": None if memory is None else {"cursor": memory[0], "registers": memory[1], "counters": memory[2], "kills": memory[3]},
     }
@@ -443,6 +455,7 @@ def restore(content: Content, save: RunSave) -> Run:
         backpack=list(loadout.backpack),
     )
     run.wand_stats = WandStats(totals=dict(save.wand_stats.totals), purchases=dict(save.wand_stats.purchases))
+    run.talents = set(save.talents)
     _restore_shop(run, save.shop)
     run.waves = copy.deepcopy(save.waves)
     run.rearm()
@@ -450,6 +463,8 @@ def restore(content: Content, save: RunSave) -> Run:
     world.set_rng_state(save.rng_state)
     world.set_player_hp(save.player.hp, save.player.hp_max)
     world.set_player_position(save.player.x, save.player.y)
+    # Owned is not armed: a spent Last Will comes back owned (never offered again) and disarmed.
+    world.set_last_will(save.player.last_will)
     if save.wand_memory is not None:
         memory = save.wand_memory
         world.set_wand_memory(memory.cursor, list(memory.registers), memory.counters, memory.kills)

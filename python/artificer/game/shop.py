@@ -29,6 +29,12 @@ and locking do to a `Run`:
 - Stats (R-STAT-1): `WandStats` keeps the totals the run bought and hands
   them to the core (`World.set_wand_stats`); the run re-applies them after
   each `rearm()` and at wave start.
+- Talents (R-END-1 Last Will): after the stat draws of a restock, each
+  talent of `talents` the run does not own, from its `from_wave` on, is
+  added to shelf C with its `chance` (one draw each, so the stat draws keep
+  their sequence). Its offer's `item` is the talent id (`Offer.talent`);
+  buying it (`buy_stat`, as for a stat) hands it to `Run.gain_talent`. An
+  owned talent is never offered again, even once spent.
 
 Every refusal raises before anything changes (gold, loadout, shelves).
 Draws come from the shop's own `random.Random`, seeded from the run seed
@@ -44,7 +50,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from artificer.content import Content, CoreFlag
-from artificer.content.models import ATTUNEMENT_PREFIX, SHOP_TIERS, ShopSettings, StatOffer, WandStat
+from artificer.content.models import ATTUNEMENT_PREFIX, SHOP_TIERS, ShopSettings, StatOffer, Talent, TalentOffer, WandStat
 from artificer.errors import ArtificerError
 from artificer.game.loadout import BackpackFull, LoadoutError
 
@@ -54,6 +60,8 @@ if TYPE_CHECKING:
 
 ShelfName = Literal["spells", "cores", "stats"]
 SHELVES: tuple[ShelfName, ...] = ("spells", "cores", "stats")
+#: The talent ids, which shelf C's offers may hold besides stat names (the two sets do not meet).
+TALENT_IDS: frozenset[str] = frozenset(talent.value for talent in Talent)
 
 
 class ShopError(ArtificerError):
@@ -75,13 +83,18 @@ class ShopClosed(ShopError):
 
 @dataclass
 class Offer:
-    """One item on a shelf: a spell, core or stat id, its tier (1 for stats), its price now."""
+    """One item on a shelf: a spell, core, stat or talent id, its tier (1 for stats and talents), its price now."""
 
     kind: ShelfName
     item: str
     tier: int
     price: int
     locked: bool = False
+
+    @property
+    def talent(self) -> Talent | None:
+        """The talent a shelf C offer sells (its `item` is the talent id); None for a stat or another shelf's item."""
+        return Talent(self.item) if self.kind == "stats" and self.item in TALENT_IDS else None
 
 
 # Draws one offer for a shelf, given the items already on it.
@@ -227,6 +240,8 @@ class Shop:
         self.is_open = True
         self.rerolls = 0
         self.rng = shop_rng(self.run.seed, wave)
+        # A locked talent the data no longer sells (a save from older content) leaves the shelf.
+        self.shelves["stats"] = [o for o in self.shelves["stats"] if o is None or o.talent is None or self._talent_offer(o.talent)]
         for shelf in SHELVES:
             for offer in self.shelves[shelf]:
                 if offer is not None:
@@ -309,10 +324,19 @@ class Shop:
         return offer
 
     def buy_stat(self, index: int) -> Offer:
-        """R-STAT-1: a stat upgrade, applied to the wand at once."""
+        """R-STAT-1: a stat upgrade, applied to the wand at once; or a talent (R-END-1), the run's
+        for good (`Run.gain_talent`: Last Will arms the world)."""
         self._require_open()
         offer = self.offer("stats", index)
         self._check_gold(offer.price)
+        talent = offer.talent
+        if talent is not None:
+            if talent in self.run.talents:
+                raise ShopError(f"the run already has the talent {talent.value!r}")
+            self._charge(offer.price)
+            self.run.gain_talent(talent)
+            self.shelves["stats"][index] = None
+            return offer
         self._charge(offer.price)
         self.run.wand_stats.add(self._stat_offer(WandStat(offer.item)))
         self.run.wand_stats.apply(self.run.sim.world, self)
@@ -408,11 +432,19 @@ class Shop:
     def _stat_offer(self, stat: WandStat) -> StatOffer:
         return next(entry for entry in self.settings.stats if entry.stat == stat)
 
+    def _talent_offer(self, talent: Talent) -> TalentOffer | None:
+        return next((entry for entry in self.settings.talents if entry.talent == talent), None)
+
     def _price(self, kind: ShelfName, item: str, tier: int) -> int:
         if kind == "spells":
             return wave_price(self.settings, self.settings.spell_price(tier), self.wave)
         if kind == "cores":
             return wave_price(self.settings, self.content.core(item).price, self.wave)
+        if item in TALENT_IDS:
+            talent = self._talent_offer(Talent(item))
+            if talent is None:
+                raise ShopError(f"the shop does not sell the talent {item!r}")
+            return talent.price
         entry = self._stat_offer(WandStat(item))
         return entry.price + entry.price_step * self.run.wand_stats.purchases[entry.stat]
 
@@ -422,7 +454,13 @@ class Shop:
         core_count = self.rng.randint(settings.core_offers.min, settings.core_offers.max)
         self._restock_shelf("spells", settings.spell_offers, self._draw_spell)
         self._restock_shelf("cores", core_count, self._draw_core)
+        # Talents sit after the stats: taken off for the stat draws, the locked ones put back after them.
+        stats_shelf = self.shelves["stats"]
+        owned = self.run.talents
+        locked_talents = [o for o in stats_shelf if o is not None and o.talent is not None and o.locked and o.talent not in owned]
+        self.shelves["stats"] = [offer for offer in stats_shelf if offer is None or offer.talent is None]
         self._restock_shelf("stats", settings.stat_offers, self._draw_stat)
+        self.shelves["stats"] += locked_talents + self._draw_talents({offer.talent for offer in locked_talents})
 
     def _restock_shelf(self, shelf: ShelfName, count: int, draw: _Draw) -> None:
         carried = {c.core for c in self.run.loadout.cores}
@@ -469,6 +507,17 @@ class Shop:
             return None
         stat = self.rng.choice(pool)
         return Offer("stats", stat, 1, self._price("stats", stat, 1))
+
+    def _draw_talents(self, on_shelf: set[Talent | None]) -> list[Offer]:
+        """R-END-1 / R-SHOP-1: each talent the run does not own and that is not on the shelf yet,
+        from its `from_wave` on, is offered with its `chance` (one draw each, after the stats)."""
+        offers: list[Offer] = []
+        for entry in self.settings.talents:
+            if entry.talent in self.run.talents or entry.talent in on_shelf or self.wave < entry.from_wave:
+                continue
+            if self.rng.random() < entry.chance:
+                offers.append(Offer("stats", entry.talent.value, 1, entry.price))
+        return offers
 
     def _draw_by_tier(self, kind: ShelfName, pool: Sequence[tuple[str, int]], taken: set[str], repeat: bool) -> Offer | None:
         """An offer of a drawn tier; a tier with nothing left falls back to the nearest lower

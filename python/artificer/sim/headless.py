@@ -5,8 +5,10 @@ only ever added). Same seed ⇒ the same report, byte for byte (R-DET-1).
 With a build (`--build ID`, from `data/builds.json`) a `ShoppingBot` visits
 the shop after every wave but the last and buys toward the archetype; each
 wave's report then lists its `purchases`. With `timing=True` the report
-gains `timing` (wall seconds and the step's p50/p99 in ms) — the only part
-that changes from one run of the same seed to the next.
+gains `timing` (wall seconds, the step's median/p90/p99 in ms over the whole
+run, and the same per wave with its most enemies alive — the late waves are
+the stress case) — the only part that changes from one run of the same seed
+to the next.
 """
 
 from __future__ import annotations
@@ -33,9 +35,11 @@ def run_headless(content: Content, seed: int, waves: int, build: Build | None = 
         shopper.prepare(run)
     outcome = "survived"
     step_ns: list[int] = []
+    wave_starts: list[int] = []
     reports: list[dict[str, Any]] = []
     for number in range(1, waves + 1):
         wave = run.start_wave(number)
+        wave_starts.append(len(step_ns))
         while not wave.over:
             bot.control(run.sim)
             t0 = time.perf_counter_ns()
@@ -68,8 +72,15 @@ def run_headless(content: Content, seed: int, waves: int, build: Build | None = 
         out["build"] = build.id
         out["result"]["wand"] = {"core": run.loadout.active, "cards": run.loadout.wand()[1]}
     if timing:
+        step_ms = [ns / 1e6 for ns in step_ns]
+        bounds = [*wave_starts, len(step_ms)]
         out["timing"] = {
             "wall_s": round(time.perf_counter() - started, 3),
-            "step_ms": latency_summary([ns / 1e6 for ns in step_ns]),
+            "step_ms": latency_summary(step_ms),
+            "waves": [
+                {"wave": report["wave"], "max_alive": report["max_alive"], "step_ms": latency_summary(step_ms[a:b])}
+                for report, a, b in zip(reports, bounds, bounds[1:])
+                if b > a
+            ],
         }
     return out

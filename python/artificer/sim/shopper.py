@@ -2,7 +2,8 @@
 
 This module owns `ShoppingBot`: between waves it looks over the shelves and
 buys, in this order, the build's core (and switches to it), the cards the
-board still lacks, and the build's stats in the build's order of priority;
+board still lacks, the build's stats in the build's order of priority, and
+any talent on the shelf (R-END-1 Last Will) it can pay for beyond its reserve;
 then rerolls while the gold lasts and looks again. Until it carries the
 build's core it keeps a share of that core's price. Last it lays the owned
 cards out in the build's order (keeping the old layout if the new one could
@@ -48,6 +49,7 @@ class ShoppingBot:
             self._buy_cards(run, bought)
             while self._buy_one_stat(run, self._reserve(run), bought):
                 pass
+            self._buy_talents(run, self._reserve(run), bought)
             # Reroll with gold to spare, or to look for the build's core once it can be paid for.
             if run.currency - max(self._reserve(run), 0) < shop.reroll_cost + REROLL_RESERVE:
                 break
@@ -114,6 +116,17 @@ class ShoppingBot:
                 bought.append(f"stats:{offer.item}")
                 return True
         return False
+
+    def _buy_talents(self, run: Run, reserve: int, bought: list[str]) -> None:
+        """Buys each talent on shelf C it can pay for beyond `reserve` (recorded as `"stats:<talent>"`)."""
+        for index, offer in enumerate(run.shop.shelves["stats"]):
+            if offer is None or offer.talent is None or offer.price > run.currency - reserve:
+                continue
+            try:
+                run.shop.buy_stat(index)
+            except ShopError:
+                continue
+            bought.append(f"stats:{offer.item}")
 
     def _take_back_waiting(self, run: Run) -> None:
         """Cards a sold core left in the waiting area go back to the backpack while there is room."""

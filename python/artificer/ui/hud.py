@@ -1,5 +1,5 @@
-"""The arena's HUD (DESIGN §7): HP and ward, the mana bar (R-MANA-9), wave
-and timer, currency, the charge ring (R-MOVE-3, driven by its event), toasts,
+"""The arena's HUD (DESIGN §7): HP and ward (and the Last Will mark beside
+them while it is armed, R-END-1), the mana bar (R-MANA-9), wave and timer, currency, the charge ring (R-MOVE-3, driven by its event), toasts,
 the boss bar, spawn markers (R-WAVE-1) and damage numbers.
 
 Damage numbers come from the core's ENEMY_HIT events (the frame's biggest
@@ -24,6 +24,7 @@ from artificer.engine.frame import FrameBuffers
 from artificer.game.waves import SpawnMarker
 from artificer.ui.fonts import font
 from artificer.ui.i18n import tr
+from artificer.ui.icons import talent_icon
 
 HP_COLOUR = (213, 94, 0)
 WARD_COLOUR = (200, 200, 230)
@@ -34,9 +35,13 @@ BOSS_COLOUR = (204, 121, 167)
 MARKER_COLOUR = (255, 80, 60)
 DAMAGE_COLOUR = (245, 245, 250)
 LETHAL_COLOUR = (240, 228, 66)
+#: The Last Will mark beside the HP bar (the shop's talent colour).
+LAST_WILL_COLOUR = (230, 159, 0)
 #: i18n keys built from data: enemy names are `enemy.<id>.name`.
 I18N_DYNAMIC_PREFIXES = ("enemy.",)
 MAX_DAMAGE_NUMBERS = 48
+#: Where the Last Will mark sits: right of the HP/mana panel, level with the HP bar.
+LAST_WILL_MARK = (330, 29)
 DAMAGE_NUMBER_SECONDS = 0.7
 DAMAGE_NUMBER_RISE = 36.0  # px over its life
 
@@ -61,6 +66,8 @@ class HudState:
     wave_time: float = 0.0
     #: Enemy kind → (name, base HP), for the boss bar's label and choice.
     roster: Sequence[tuple[str, float]] = ()
+    #: R-END-1: Last Will is armed (`World.last_will`): its mark shows beside the HP bar.
+    last_will: bool = False
 
     def toast(self, text: str, seconds: float = 2.5) -> None:
         self.toasts.append((text, seconds))
@@ -107,6 +114,8 @@ class Hud:
         if ward > 0:
             self._bar(surface, (22, 20, 280, 4), min(1.0, ward / hp_max), WARD_COLOUR, None)
         self._bar(surface, (22, 46, 280, 14), mana / mana_max, MANA_COLOUR, f"{mana:.0f} / {mana_max:.0f}")
+        if state.last_will:
+            self._last_will_mark(surface)
         wave = self.font.render(tr("ui.hud.wave_timer", wave=state.wave, seconds=max(0.0, state.seconds_left)), True, TEXT)
         surface.blit(wave, (w / 2 - wave.get_width() / 2, 10))
         gold = self.font.render(str(state.currency), True, (120, 220, 255))
@@ -116,6 +125,14 @@ class Hud:
         for i, (text, _) in enumerate(state.toasts[-3:]):
             img = self.small.render(text, True, TEXT)
             surface.blit(img, (w / 2 - img.get_width() / 2, 48 + 22 * i))
+
+    def _last_will_mark(self, surface: pygame.Surface) -> None:
+        """R-END-1: a small Last Will glyph on a dark disc right of the HP bar."""
+        centre = (LAST_WILL_MARK[0], LAST_WILL_MARK[1])
+        backdrop = pygame.Surface((30, 30), pygame.SRCALPHA)
+        pygame.draw.circle(backdrop, PANEL, (15, 15), 15)
+        surface.blit(backdrop, (centre[0] - 15, centre[1] - 15))
+        talent_icon(surface, centre, 10, LAST_WILL_COLOUR)
 
     def _markers(self, surface: pygame.Surface, state: HudState, offset: tuple[float, float]) -> None:
         """R-WAVE-1: a pulsing ring where a group will land, closing in as the second runs out."""

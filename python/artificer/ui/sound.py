@@ -1,4 +1,5 @@
-"""Sound effects, synthesised at start-up (no audio files): cast, hit, kill, pickup, charge_full, wave_start, wave_end.
+"""Sound effects, synthesised at start-up (no audio files): cast, hit, kill, pickup, charge_full, wave_start, wave_end,
+last_will.
 
 This module owns `SoundBank`: each effect is a short numpy waveform built
 from a few sine partials, pitch sweeps and filtered noise under a smooth
@@ -49,6 +50,7 @@ DURATION: dict[str, float] = {
     "charge_full": 0.5,
     "wave_start": 0.7,
     "wave_end": 0.85,
+    "last_will": 0.95,
 }
 SOUND_NAMES: tuple[str, ...] = tuple(DURATION)
 
@@ -61,6 +63,7 @@ MIN_INTERVAL: dict[str, float] = {
     "charge_full": 0.25,
     "wave_start": 0.5,
     "wave_end": 0.5,
+    "last_will": 0.5,
 }
 #: Pitch factors of the variants played in turn (frequent effects only).
 VARIANTS: dict[str, tuple[float, ...]] = {"cast": (1.0, 1.06, 0.95), "hit": (1.0, 0.92, 1.08), "kill": (1.0, 1.07, 0.94)}
@@ -155,6 +158,15 @@ def synthesise(name: str, rate: int = DEFAULT_SAMPLE_RATE, pitch: float = 1.0) -
         for step, f in enumerate((523.25, 659.25, 783.99, 1046.5)):
             bells += _tone(t, f * p, None, (1.0, 0.3, 0.08)) * _envelope(t, 0.006, 0.22, start=0.09 * step)
         return _finish(bells, rate, 0.4)
+    if name == "last_will":  # R-END-1: two low heartbeats, then a glassy D-minor chord rising out of them.
+        beats = np.zeros_like(t)
+        for start in (0.0, 0.2):
+            beats += _tone(t, 95 * p, 60 * p, (1.0, 0.3)) * _envelope(t, 0.006, 0.06, start=start)
+        rise = sum(
+            (_tone(t, f * p, f * 1.5 * p, (1.0, 0.2)) for f in (293.7, 349.2, 440.0)),
+            np.zeros_like(t),
+        )
+        return _finish(beats + 0.35 * rise * _envelope(t, 0.2, 0.3, start=0.35), rate, 0.45)
     raise KeyError(f"no sound effect named {name!r}")
 
 

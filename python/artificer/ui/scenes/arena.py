@@ -5,7 +5,9 @@ nearest enemy), drawn from the frame buffers, with the HUD and sound
 effects from the frame's events; the pause action or losing focus pauses. After a cleared wave, a short breather shows the result, then
 the `intermission(stack, run, next_wave)` callback pushes the scenes between
 waves (the shop and its lab); when they pop, the arena resumes with the next
-wave. Death or the last wave shows the run summary.
+wave. Death or the last wave shows the run summary. Last Will (R-END-1)
+spent by a lethal hit shows a toast, plays its sound and flashes the screen
+once; while it is armed the HUD marks it beside the HP bar.
 """
 
 from __future__ import annotations
@@ -35,6 +37,10 @@ from artificer.ui.scenes.summary import SummaryScene
 #: Screen shake when the player is hurt: pixels at full strength (× the shake setting), decay per second.
 SHAKE_PIXELS = 9.0
 SHAKE_DECAY = 3.0
+#: R-END-1 Last Will spent: a warm flash over the arena, its peak opacity (0..255) and decay per second (~0.4 s).
+FLASH_COLOUR = (255, 214, 150)
+FLASH_ALPHA = 110
+FLASH_DECAY = 2.5
 #: Sound effect per event kind (the bank rate-limits each, so a frame of 1,000 hits plays one).
 EVENT_SOUNDS = (
     (EventKind.CAST_FIRED, "cast"),
@@ -82,6 +88,8 @@ class ArenaScene(Scene):
         #: Camera x, y and player x, y after the step before the last (for interpolated drawing).
         self._previous: tuple[float, float, float, float] | None = None
         self.shake = 0.0
+        #: The Last Will flash, 1 when spent, fading to 0.
+        self.flash = 0.0
         self._jitter = random.Random(seed)  # presentation only: never touches the sim
         self.stack: SceneStack | None = None
         self.renderer: ArenaRenderer | None = None
@@ -101,6 +109,7 @@ class ArenaScene(Scene):
         self.camera = Camera(size)
         self.camera.follow(arena[0] / 2, arena[1] / 2, snap=True)
         self.hud = Hud(atlas.crystal)
+        self.hud_state.last_will = self.run.sim.world.last_will
         if self.resume_between_waves and self.intermission is not None:
             self.between_waves = True
             self.camera.follow(*self.run.sim.world.player_position(), snap=True)
@@ -169,6 +178,8 @@ class ArenaScene(Scene):
         self._react(sim.buffers.event_rows())
         self.hud_state.tick(dt)
         self.shake = max(0.0, self.shake - SHAKE_DECAY * dt)
+        self.flash = max(0.0, self.flash - FLASH_DECAY * dt)
+        self.hud_state.last_will = sim.world.last_will
         self.hud_state.seconds_left = self.wave.seconds_left
         self.hud_state.markers = self.wave.director.pending
         self.hud_state.wave_time = self.wave.stats.frames / sim.tick_hz
@@ -192,6 +203,11 @@ class ArenaScene(Scene):
         for kind, sound in EVENT_SOUNDS:
             if np.any(kinds == kind):
                 self.session.play(sound)
+        if np.any(kinds == EventKind.LAST_WILL):
+            # R-END-1: a lethal hit spared at 1 HP; Last Will is spent.
+            self.hud_state.toast(tr("ui.arena.last_will"), 3.0)
+            self.session.play("last_will")
+            self.flash = 1.0
         out_of_mana = tr("ui.arena.out_of_mana")
         if ev.count(events, EventKind.CAST_ABANDONED) and not any(t == out_of_mana for t, _ in self.hud_state.toasts):
             self.hud_state.toast(tr("ui.arena.out_of_mana"))
@@ -243,6 +259,10 @@ class ArenaScene(Scene):
         ox, oy = self.camera.offset
         self.camera.x, self.camera.y = cx, cy
         at = (px + ox, py + oy)
+        if self.flash > 0.0:
+            veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+            veil.fill((*FLASH_COLOUR, round(FLASH_ALPHA * self.flash)))
+            surface.blit(veil, (0, 0))
         self.hud.draw(surface, buffers, self.hud_state, at, (ox, oy))
 
 

@@ -10,7 +10,8 @@ Layout (1280×720 design units, scaled with the window): shelf A, four spell
 offers (the card, its tier, element and family, mana and CPU, the price and a
 lock; the description in a tooltip) with the reroll button and its price;
 shelf B, the cores on sale (their board, mana, regen, cast delay, CPU and
-slots); shelf C, the stat upgrades. On the right: the carried cores (the
+slots); shelf C, the stat upgrades and, when one is offered, a talent (R-END-1
+Last Will: its own colour, "once per run"; the places narrow to make room). On the right: the carried cores (the
 active one marked; Switch and Sell), the waiting area (pick a card, then an
 empty slot of a core — or send it to the backpack, or sell it), the backpack
 (pick a card to sell it), and the Lab and Next wave buttons. Buying a core
@@ -33,7 +34,7 @@ from typing import Literal
 import pygame
 
 from artificer.content import Core, Spell
-from artificer.content.models import WandStat
+from artificer.content.models import Talent, WandStat
 from artificer.game.loadout import BackpackFull, LoadoutError, LoadoutFull, WaitingAreaFull
 from artificer.game.run import Run
 from artificer.game.shop import NotEnoughGold, Offer, ShelfName, ShopError
@@ -62,19 +63,25 @@ from artificer.ui.shop_widgets import (
     padlock,
     stat_icon,
     stat_text,
+    talent_icon,
 )
 from artificer.ui.widgets import BUTTON_EDGE, BUTTON_FILL, BUTTON_HOVER, PANEL_EDGE, Toasts, panel, wrap
 
 StackCallback = Callable[[SceneStack], None]
 Area = Literal["backpack", "waiting"]
 
-#: i18n keys built from data: element names, stat names and descriptions, card families.
-I18N_DYNAMIC_PREFIXES = ("ui.shop.element.", "ui.shop.stat.", "ui.card.family.")
+#: i18n keys built from data: element names, stat and talent names and descriptions, card families.
+I18N_DYNAMIC_PREFIXES = ("ui.shop.element.", "ui.shop.stat.", "ui.shop.talent.", "ui.card.family.")
 
 OFFER_FACE = (22, 19, 38)
 CHIP_FACE = (30, 26, 48)
 NO_ELEMENT = (170, 160, 210)
 STAT_COLOUR = (0, 158, 115)
+#: A talent's frame and glyph (R-END-1): Okabe–Ito orange, apart from the stats' green.
+TALENT_COLOUR = (230, 159, 0)
+#: Shelf C's places: they share this width (design units) from x = 528, `STAT_GAP` apart.
+STAT_SHELF_WIDTH = 328
+STAT_GAP = 8
 #: Rarity colours by tier: silver, blue, violet, gold.
 TIER_COLOURS: dict[int, Colour] = {1: (190, 190, 205), 2: (86, 160, 233), 3: (190, 120, 255), 4: (255, 196, 80)}
 
@@ -138,7 +145,10 @@ class ShopScene(Scene):
             return self.view.r(36 + index * 208, 124, 196, 226)
         if shelf == "cores":
             return self.view.r(36 + index * 228, 414, 216, 196)
-        return self.view.r(528 + index * 112, 414, 104, 196)
+        # Three places are 104 wide; a fourth (a talent after the stats) narrows them all to fit the panel.
+        places = max(3, len(self.run.shop.shelves["stats"]))
+        width = (STAT_SHELF_WIDTH - STAT_GAP * (places - 1)) / places
+        return self.view.r(528 + index * (width + STAT_GAP), 414, width, 196)
 
     def lock_rect(self, shelf: ShelfName, index: int) -> pygame.Rect:
         card, px = self.offer_rect(shelf, index), self.view.px
@@ -314,6 +324,8 @@ class ShopScene(Scene):
             return tr(self.run.content.spell(offer.item).name_key)
         if offer.kind == "cores":
             return tr(self.run.content.core(offer.item).name_key)
+        if offer.talent is not None:
+            return tr(f"ui.shop.talent.{offer.talent}.name")
         return tr(f"ui.shop.stat.{offer.item}.name")
 
     # ---- input ---------------------------------------------------------------
@@ -515,6 +527,8 @@ class ShopScene(Scene):
             rect = self.offer_rect("stats", index)
             if offer is None:
                 self._sold_place(canvas, rect)
+            elif offer.talent is not None:
+                self._talent_offer(canvas, rect, offer, offer.talent, index)
             else:
                 self._stat_offer(canvas, rect, offer, index)
 
@@ -530,6 +544,18 @@ class ShopScene(Scene):
         now = tr("ui.shop.stat_now", total=stat_text(stat, self.run.wand_stats.totals[stat]))
         canvas.fitted(now, 12, False, DIM, (rect.centerx, rect.y + px(136)), rect.width - px(8))
         tip = [(name, colour), (tr(f"ui.shop.stat.{stat}.description"), TEXT)]
+        self._buy_strip(canvas, rect, offer, partial(self.buy, "stats", index), f"stat:{index}", tip)
+        self._lock(canvas, "stats", index, offer)
+
+    def _talent_offer(self, canvas: Canvas, rect: pygame.Rect, offer: Offer, talent: Talent, index: int) -> None:
+        """R-END-1: a talent on shelf C — its glyph, name and "once per run"; the description in the tooltip."""
+        px = canvas.px
+        colour = self._offer_frame(canvas, rect, offer, ribbon=False)
+        talent_icon(canvas.surface, (rect.centerx, rect.y + px(52)), px(20), colour)
+        name = tr(f"ui.shop.talent.{talent}.name")
+        canvas.fitted(name, 15, True, TEXT, (rect.centerx, rect.y + px(86)), rect.width - px(8))
+        canvas.fitted(tr("ui.shop.once_per_run"), 12, False, colour, (rect.centerx, rect.y + px(112)), rect.width - px(8))
+        tip = [(name, colour), (tr(f"ui.shop.talent.{talent}.description"), TEXT)]
         self._buy_strip(canvas, rect, offer, partial(self.buy, "stats", index), f"stat:{index}", tip)
         self._lock(canvas, "stats", index, offer)
 
@@ -694,7 +720,12 @@ class ShopScene(Scene):
     def _offer_frame(self, canvas: Canvas, rect: pygame.Rect, offer: Offer, ribbon: bool = True) -> Colour:
         """The offer's card: face, a frame and band in its tier's colour (thicker when locked),
         a glow under the mouse; returns that colour."""
-        colour = STAT_COLOUR if offer.kind == "stats" else TIER_COLOURS.get(offer.tier, TIER_COLOURS[1])
+        if offer.talent is not None:
+            colour = TALENT_COLOUR
+        elif offer.kind == "stats":
+            colour = STAT_COLOUR
+        else:
+            colour = TIER_COLOURS.get(offer.tier, TIER_COLOURS[1])
         px, radius = canvas.px, canvas.px(10)
         if canvas.hovered(rect) and self.drop_for is None:
             halo = rect.inflate(px(12), px(12))
