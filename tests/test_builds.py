@@ -94,6 +94,10 @@ def test_a_20_wave_headless_run_with_each_archetype_ends_without_error(build: st
     assert result["outcome"] in {"died", "survived"}
     assert result["wave_reached"] == len(report["waves"]) >= 1
     assert report["timing"]["step_ms"]["p99"] >= report["timing"]["step_ms"]["median"] > 0
+    per_wave = report["timing"]["waves"]
+    assert [w["wave"] for w in per_wave] == [w["wave"] for w in report["waves"]]
+    assert [w["max_alive"] for w in per_wave] == [w["max_alive"] for w in report["waves"]]
+    assert all(w["step_ms"]["p99"] >= w["step_ms"]["median"] > 0 for w in per_wave)
 
 
 def test_an_unknown_build_name_is_a_usage_error_with_the_known_names(capsys: pytest.CaptureFixture[str]) -> None:

@@ -3,12 +3,14 @@ locks, buying and selling, cores and the waiting area, stats, seeding."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
+from collections import Counter
 
 import pytest
 
-from artificer.content import load_content
-from artificer.content.models import WandStat
+from artificer.content import Content, load_content
+from artificer.content.models import SpellFamily, WandStat
 from artificer.game.loadout import BackpackFull, LoadoutError, LoadoutFull, WaitingAreaFull
 from artificer.game.run import Run
 from artificer.game.shop import (
@@ -385,3 +387,35 @@ def test_a_maxed_stat_is_no_longer_offered() -> None:
         run.wand_stats.totals[entry.stat] = entry.max
     run.shop.reroll()
     assert run.shop.shelves["stats"] == []
+
+
+def _spell_offers(content: Content, draws: int) -> Counter[str]:
+    run = Run(content, 3)
+    run.currency = 10**9
+    seen: Counter[str] = Counter()
+    run.shop.open(5)
+    for _ in range(draws):
+        seen.update(offer.item for offer in run.shop.shelves["spells"] if offer is not None)
+        run.shop.reroll()
+    return seen
+
+
+def test_family_weights_make_actions_commoner_than_logic_within_a_tier() -> None:
+    """R-SHOP-1 (data: shop.family_weights): within a drawn tier, a spell's chance follows its
+    family's weight — the actions a board needs come up more often than niche logic chips;
+    a weight of 0 keeps a family off the shelf."""
+    weights = CONTENT.balance.shop.family_weights
+    assert weights[SpellFamily.ACTION] > weights[SpellFamily.LOGIC]
+    seen = _spell_offers(CONTENT, 1500)
+    tier2 = [s for s in CONTENT.spells if s.tier == 2 and s.shop and not s.debug_only and s.unlock_cost == 0]
+    per_card = {family: [seen[s.id] for s in tier2 if s.family == family] for family in (SpellFamily.ACTION, SpellFamily.LOGIC)}
+    action = sum(per_card[SpellFamily.ACTION]) / len(per_card[SpellFamily.ACTION])
+    logic = sum(per_card[SpellFamily.LOGIC]) / len(per_card[SpellFamily.LOGIC])
+    expected = weights[SpellFamily.ACTION] / weights[SpellFamily.LOGIC]
+    assert action / logic == pytest.approx(expected, rel=0.25)
+
+    shop = CONTENT.balance.shop.model_copy(update={"family_weights": {SpellFamily.LOGIC: 0.0}})
+    no_logic = dataclasses.replace(CONTENT, balance=CONTENT.balance.model_copy(update={"shop": shop}))
+    seen = _spell_offers(no_logic, 300)
+    assert not any(seen[s.id] for s in CONTENT.spells if s.family == SpellFamily.LOGIC)
+    assert sum(seen.values()) > 0

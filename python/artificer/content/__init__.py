@@ -58,7 +58,8 @@ from artificer.content.spell_blocks import (
     TriggerKind,
     ZoneEffect,
 )
-from artificer.content.spells import Spell, SpellCatalog, SpellFamily
+from artificer.content.models import SpellFamily
+from artificer.content.spells import Spell, SpellCatalog
 
 __all__ = [
     "CONTENT_FILES",

@@ -217,6 +217,16 @@ class LoadoutLimits(ContentModel):
 SHOP_TIERS = 4
 
 
+class SpellFamily(StrEnum):
+    """The five chip families of §3; the order is the VM's family index."""
+
+    ACTION = "action"
+    MODIFIER = "modifier"
+    MULTICAST = "multicast"
+    TRIGGER = "trigger"
+    LOGIC = "logic"
+
+
 class WandStat(StrEnum):
     """R-STAT-1 stats shelf C may sell, each applied by `artificer.game.shop.WandStats.apply`:
     the wand's through `World.set_wand_stats(cpu, cast_speed, accuracy)`, the player's through
@@ -317,6 +327,10 @@ class ShopSettings(ContentModel):
     spell_offers: int = Field(ge=1, description="Spells on shelf A.")
     spell_prices: tuple[Annotated[int, Field(ge=0)], ...] = Field(
         min_length=SHOP_TIERS, max_length=SHOP_TIERS, description="Gold for a spell of tier 1, 2, 3, 4 after wave 1."
+    )
+    family_weights: dict[SpellFamily, Annotated[float, Field(ge=0)]] = Field(
+        default_factory=dict,
+        description="Within a drawn tier, how likely a spell of each family is next to the others (a family not named: 1).",
     )
     core_offers: CoreOfferCount = Field(description="Cores on shelf B.")
     tier_odds: tuple[TierOdds, ...] = Field(description="Chance of each better tier by wave (tiers 2..4).")

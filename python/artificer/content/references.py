@@ -16,7 +16,8 @@ from artificer.content.board_rules import board_issues
 from artificer.content.cores import Core, CoreCatalog, CoreFlag
 from artificer.content.models import Balance, Problem, did_you_mean
 from artificer.content.recipes import Recipe, RecipeBook
-from artificer.content.spells import Spell, SpellCatalog, SpellFamily
+from artificer.content.models import SpellFamily
+from artificer.content.spells import Spell, SpellCatalog
 
 BALANCE_FILE = "balance.json"
 SPELLS_FILE = "spells.json"

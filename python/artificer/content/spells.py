@@ -12,11 +12,10 @@ px, seconds, px/s, degrees for spreads, mana for costs.
 
 from __future__ import annotations
 
-from enum import StrEnum
 
 from pydantic import Field, ValidationInfo, field_validator
 
-from artificer.content.models import ID_PATTERN, ContentModel, Element
+from artificer.content.models import ID_PATTERN, ContentModel, Element, SpellFamily
 from artificer.content.spell_blocks import (
     ActionBlock,
     LogicBlock,
@@ -28,16 +27,6 @@ from artificer.content.spell_blocks import (
 # The cast delay a spell may take away: fast spells shave a little, never all of it (R-VM-11).
 MIN_CAST_DELAY_ADD = -0.2
 MAX_TIER = 4
-
-
-class SpellFamily(StrEnum):
-    """The five chip families of §3; the order is the VM's family index."""
-
-    ACTION = "action"
-    MODIFIER = "modifier"
-    MULTICAST = "multicast"
-    TRIGGER = "trigger"
-    LOGIC = "logic"
 
 
 # --- the spell ------------------------------------------------------------------

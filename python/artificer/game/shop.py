@@ -482,13 +482,16 @@ class Shop:
 
     def _draw_spell(self, taken: set[str]) -> Offer | None:
         carrying_debug = any(self.content.core(c.core).has_flag(CoreFlag.DEBUG_CORE) for c in self.run.loadout.cores)
-        pool = [
-            (spell.id, spell.tier)
+        family_weights = self.settings.family_weights
+        spells = [
+            spell
             for spell in self.content.spells
             if self._unlocked(spell.id, spell.unlock_cost)
             and ((spell.shop and not spell.debug_only) or (spell.debug_only and carrying_debug))
         ]
-        return self._draw_by_tier("spells", pool, taken, repeat=True)
+        weights = {spell.id: family_weights.get(spell.family, 1.0) for spell in spells}
+        pool = [(spell.id, spell.tier) for spell in spells if weights[spell.id] > 0]
+        return self._draw_by_tier("spells", pool, taken, repeat=True, weights=weights)
 
     def _draw_core(self, taken: set[str]) -> Offer | None:
         carried = {c.core for c in self.run.loadout.cores}
@@ -519,10 +522,13 @@ class Shop:
                 offers.append(Offer("stats", entry.talent.value, 1, entry.price))
         return offers
 
-    def _draw_by_tier(self, kind: ShelfName, pool: Sequence[tuple[str, int]], taken: set[str], repeat: bool) -> Offer | None:
+    def _draw_by_tier(
+        self, kind: ShelfName, pool: Sequence[tuple[str, int]], taken: set[str], repeat: bool, weights: dict[str, float] | None = None
+    ) -> Offer | None:
         """An offer of a drawn tier; a tier with nothing left falls back to the nearest lower
         tier, then the nearest higher. A shelf shows an item twice only when nothing else is
-        left and `repeat` allows it (spells; never cores: a core is carried once)."""
+        left and `repeat` allows it (spells; never cores: a core is carried once). Within the
+        tier, items are equally likely, or as likely as their `weights` say."""
         tier = draw_tier(tier_odds(self.settings, self.wave, self.luck), self.rng)
         fresh = [(item, t) for item, t in pool if item not in taken] or (list(pool) if repeat else [])
         if not fresh:
@@ -531,7 +537,10 @@ class Shop:
         for candidate_tier in order:
             items = [item for item, t in fresh if t == candidate_tier]
             if items:
-                item = self.rng.choice(items)
+                if weights is None:
+                    item = self.rng.choice(items)
+                else:
+                    item = self.rng.choices(items, [weights[i] for i in items])[0]
                 return Offer(kind, item, candidate_tier, self._price(kind, item, candidate_tier))
         return None
 

@@ -18,7 +18,7 @@ from collections import Counter
 from artificer.content.builds import Build
 from artificer.game.loadout import LoadoutError
 from artificer.game.run import Run
-from artificer.game.shop import ShopError
+from artificer.game.shop import ShopError, wave_price
 
 #: Rerolls the bot makes per shop at most, and the gold it must have beyond a reroll's price to make one.
 MAX_REROLLS = 5
@@ -47,11 +47,11 @@ class ShoppingBot:
                 shop.reroll()
             self._buy_core(run, bought)
             self._buy_cards(run, bought)
-            while self._buy_one_stat(run, self._reserve(run), bought):
+            while self._buy_one_stat(run, self._reserve(run) + self._card_budget(run), bought):
                 pass
-            self._buy_talents(run, self._reserve(run), bought)
-            # Reroll with gold to spare, or to look for the build's core once it can be paid for.
-            if run.currency - max(self._reserve(run), 0) < shop.reroll_cost + REROLL_RESERVE:
+            self._buy_talents(run, self._reserve(run) + self._card_budget(run), bought)
+            # Reroll while the gold lasts: for the cards still missing, or to spend on stats.
+            if run.currency - self._reserve(run) < shop.reroll_cost + REROLL_RESERVE:
                 break
         self.arrange(run)
         return bought
@@ -61,6 +61,15 @@ class ShoppingBot:
         if any(carried.core == self.build.core for carried in run.loadout.cores):
             return 0
         return round(run.content.core(self.build.core).price * CORE_SAVINGS)
+
+    def _card_budget(self, run: Run) -> int:
+        """Gold kept for the board's next missing card: the price of the cheapest one's tier now
+        (0 when the board is complete). Only the build's first stat is bought out of it."""
+        tiers = [run.content.spell(card).tier for card in self._missing(run)]
+        if not tiers:
+            return 0
+        settings = run.shop.settings
+        return wave_price(settings, settings.spell_price(min(tiers)), run.shop.wave)
 
     def _missing(self, run: Run) -> Counter[str]:
         """Cards the build's board wants that the player does not own yet."""
