@@ -118,12 +118,8 @@ class ShoppingBot:
             for index, offer in enumerate(shelf):
                 if offer is None or offer.item != stat or offer.price > run.currency - (reserve if rank else 0):
                     continue
-                try:
-                    run.shop.buy_stat(index)
-                except ShopError:
-                    continue
-                bought.append(f"stats:{offer.item}")
-                return True
+                if self._take_from_shelf_c(run, index, bought):
+                    return True
         return False
 
     def _buy_talents(self, run: Run, reserve: int, bought: list[str]) -> None:
@@ -131,11 +127,17 @@ class ShoppingBot:
         for index, offer in enumerate(run.shop.shelves["stats"]):
             if offer is None or offer.talent is None or offer.price > run.currency - reserve:
                 continue
-            try:
-                run.shop.buy_stat(index)
-            except ShopError:
-                continue
-            bought.append(f"stats:{offer.item}")
+            self._take_from_shelf_c(run, index, bought)
+
+    @staticmethod
+    def _take_from_shelf_c(run: Run, index: int, bought: list[str]) -> bool:
+        """Buys place `index` of shelf C (a stat or a talent); False if the shop refuses."""
+        try:
+            offer = run.shop.buy_stat(index)
+        except ShopError:
+            return False
+        bought.append(f"stats:{offer.item}")
+        return True
 
     def _take_back_waiting(self, run: Run) -> None:
         """Cards a sold core left in the waiting area go back to the backpack while there is room."""
