@@ -65,7 +65,8 @@ def test_shipped_content_loads_clean_and_checker_prints_one_summary_line(capsys:
     content = load_content()
     assert lines == [
         f"content OK: {len(content.enemies)} enemies, {WAVE_COUNT} waves, {len(content.spells)} spells, "
-        f"{len(content.cores)} cores, {len(content.recipes)} recipes (data: {DEFAULT_DATA_DIR})"
+        f"{len(content.cores)} cores, {len(content.recipes)} recipes, {len(content.relics.relics)} relics, "
+        f"{len(content.potions.potions)} potions (data: {DEFAULT_DATA_DIR})"
     ]
 
 
@@ -271,6 +272,8 @@ def test_empty_data_dir_reports_every_file_missing(tmp_path: Path) -> None:
         ("spells.json", "$"),
         ("cores.json", "$"),
         ("resonance_recipes.json", "$"),
+        ("relics.json", "$"),
+        ("potions.json", "$"),
         ("i18n/en.json", "$"),
     ]
 

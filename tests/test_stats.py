@@ -295,7 +295,9 @@ def test_buying_player_stats_in_the_shop_changes_the_world() -> None:
     expect = {e.stat: e.amount for e in SETTINGS.stats}
     run = bought_run(WandStat.MAX_HP)
     world = run.sim.world
-    assert world.player_hp() == (100.0 + expect[WandStat.MAX_HP], 100.0 + expect[WandStat.MAX_HP])
+    # A run starts with iron_heart's max HP (R-REL-1) on top of balance.json's.
+    start = CONTENT.balance.player.max_hp + CONTENT.relics.relic("iron_heart").value
+    assert world.player_hp() == (start + expect[WandStat.MAX_HP], start + expect[WandStat.MAX_HP])
     for stat in (WandStat.ARMOR, WandStat.MOVE_SPEED, WandStat.CRIT_CHANCE, WandStat.PICKUP_RADIUS, WandStat.MANA_LEECH, WandStat.ATTUNEMENT_FIRE):
         entry = next(e for e in SETTINGS.stats if e.stat == stat)
         run.shop.shelves["stats"] = [Offer("stats", stat.value, 1, entry.price)]
@@ -310,7 +312,7 @@ def test_buying_player_stats_in_the_shop_changes_the_world() -> None:
     assert stats["mana_leech"] == pytest.approx(expect[WandStat.MANA_LEECH])
     assert world.attunement()["fire"] == expect[WandStat.ATTUNEMENT_FIRE]
     # Re-arming re-applies the same totals: no second heal.
-    assert world.player_hp() == (100.0 + expect[WandStat.MAX_HP], 100.0 + expect[WandStat.MAX_HP])
+    assert world.player_hp() == (start + expect[WandStat.MAX_HP], start + expect[WandStat.MAX_HP])
 
 
 # --- saves ------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use crate::sim::config::{
+use crate::sim::config::{DEFAULT_TURN_SECONDS, 
     Behavior, DeathBlast, Element, EnemyKind, PickupParams, PlayerParams, RangedAttack, Rules, Shield, Split, StatusParams, VmParams,
     WorldConfig, ELEMENTS,
 };
@@ -157,6 +157,11 @@ pub fn world_config(obj: &Bound<'_, PyAny>, seed: u64) -> Result<WorldConfig, Co
         statuses: match root.has("statuses") {
             true => status_params(&root.sub("statuses")?)?,
             false => Default::default(),
+        },
+        // balance.json `turn` (§8); absent, the rules' 3 seconds.
+        turn_seconds: match root.has("turn") {
+            true => root.sub("turn")?.opt_f32("seconds", DEFAULT_TURN_SECONDS)?,
+            false => DEFAULT_TURN_SECONDS,
         },
         seed,
     })

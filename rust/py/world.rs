@@ -282,9 +282,94 @@ impl World {
     }
 
     /// Starts a wave for the wand: full mana, registers reset unless the
-    /// core has persistent memory (R-MANA-1, R-REG-1).
+    /// core has persistent memory (R-MANA-1, R-REG-1); the turn clock,
+    /// strength (0) and the relics' per-wave counters restart.
     fn begin_wave(&mut self) {
         self.inner.begin_wave();
+    }
+
+    /// R-REL-1/2 relic rules in the core; all 0 = off, every number ≥ 0
+    /// (else `CoreArgumentError`, nothing changed). pen_nib: every Nth fired
+    /// ACTION of a wave deals ×2; akabeko: the wave's first fired ACTION
+    /// +bonus base damage; the_boot: a hit of more than 0 but less than the
+    /// floor deals the floor; thorns (bronze_scales): an enemy whose touch
+    /// hurts the player takes this straight off its HP; first_cast_budget
+    /// (bag_of_prep): the wave's first cast +N action budget;
+    /// hurt_cast_budget (centennial_puzzle): after the wave's first HP loss,
+    /// the next cast +N; hurt_ward (self_forming_clay): each HP loss, +N ward
+    /// at the next turn; vulnerable_weak_turns (champion_belt): applying
+    /// vulnerable also applies weak for N turns.
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (*, pen_nib_period=0, akabeko_bonus=0.0, the_boot_floor=0.0, thorns=0.0, first_cast_budget=0, hurt_cast_budget=0, hurt_ward=0.0, vulnerable_weak_turns=0.0))]
+    fn set_relic_rules(
+        &mut self,
+        pen_nib_period: i64,
+        akabeko_bonus: f32,
+        the_boot_floor: f32,
+        thorns: f32,
+        first_cast_budget: i64,
+        hurt_cast_budget: i64,
+        hurt_ward: f32,
+        vulnerable_weak_turns: f32,
+    ) -> PyResult<()> {
+        let whole = |name: &str, v: i64| {
+            u32::try_from(v).map_err(|_| CoreError::arg(format!("relic rule {name} must be a whole number in 0..2**32, got {v}")))
+        };
+        let rules = crate::sim::relics::RelicRules {
+            pen_nib_period: whole("pen_nib_period", pen_nib_period)?,
+            akabeko_bonus,
+            the_boot_floor,
+            thorns,
+            first_cast_budget: whole("first_cast_budget", first_cast_budget)?,
+            hurt_cast_budget: whole("hurt_cast_budget", hurt_cast_budget)?,
+            hurt_ward,
+            vulnerable_weak_turns,
+        };
+        Ok(self.inner.set_relic_rules(rules)?)
+    }
+
+    /// The relic rules last set, by `set_relic_rules`' keyword names.
+    fn relic_rules(&self) -> std::collections::BTreeMap<&'static str, f64> {
+        let r = self.inner.relic_rules();
+        [
+            ("pen_nib_period", r.pen_nib_period as f64),
+            ("akabeko_bonus", r.akabeko_bonus as f64),
+            ("the_boot_floor", r.the_boot_floor as f64),
+            ("thorns", r.thorns as f64),
+            ("first_cast_budget", r.first_cast_budget as f64),
+            ("hurt_cast_budget", r.hurt_cast_budget as f64),
+            ("hurt_ward", r.hurt_ward as f64),
+            ("vulnerable_weak_turns", r.vulnerable_weak_turns as f64),
+        ]
+        .into_iter()
+        .collect()
+    }
+
+    /// §8: the turn's length in seconds of wave time (balance.json
+    /// `turn.seconds`, in whole ticks), the same for every core.
+    #[getter]
+    fn turn_seconds(&self) -> f64 {
+        self.inner.turn_seconds() as f64
+    }
+
+    /// Whole turns since the wave began (`begin_wave`).
+    #[getter]
+    fn turn(&self) -> u64 {
+        self.inner.turn()
+    }
+
+    /// R-REL-2 strength: flat damage on every projectile and blast hit.
+    /// `begin_wave` resets it to 0 — set the run's permanent strength
+    /// (vajra) after it; the `strength` command adds to it for the wave
+    /// (warrior_elixir). Finite, else `CoreArgumentError`.
+    fn set_strength(&mut self, value: f32) -> PyResult<()> {
+        Ok(self.inner.set_strength(value)?)
+    }
+
+    /// The strength now.
+    #[getter]
+    fn strength(&self) -> f64 {
+        self.inner.strength() as f64
     }
 
     /// Disarms the player (the stress workload, or between waves).

@@ -9,14 +9,23 @@ pub const VULNERABLE_MULTIPLIER: f32 = 1.5;
 pub const WEAK_MULTIPLIER: f32 = 0.75;
 
 /// What an attack brings to the target, before the target's defences.
+///
+/// R-REL-2 for the player's hits: `base` is the fired ACTION's damage with
+/// akabeko and pen_nib already in it (`relics::fired_damage`), `flat` is
+/// strength, `mult` carries weak (×0.75 for a weak attacker — only enemies
+/// are ever weak today) with crits and the element's bonuses, and
+/// `boot_floor` is the_boot (0 = off; enemies' attacks never have it).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Attack {
     pub base: f32,
     /// Σ flat bonuses (strength, +damage modifiers).
     pub flat: f32,
-    /// Π multipliers (crit included).
+    /// Π multipliers (crit and weak included).
     pub mult: f32,
     pub element: usize,
+    /// the_boot: a hit that would deal more than 0 but less than this
+    /// deals this, before vulnerable (0 = off).
+    pub boot_floor: f32,
 }
 
 /// What the target brings.
@@ -35,16 +44,31 @@ pub struct Defence {
 /// hole's pull), and a target immune to the element (res = 1, "1.0 =
 /// complete immunity" in seed 001 §4.5).
 pub fn final_damage(attack: &Attack, defence: &Defence) -> f32 {
+    final_damage_booted(attack, defence).0
+}
+
+/// `final_damage`, and whether the_boot lifted the hit. R-REL-2 puts the_boot
+/// after weak and before vulnerable: the hit as R-DMG-1 has it before
+/// vulnerable — at least 1, by its minimum — is lifted to `boot_floor` when
+/// below it ("hits of 1–4 become 5"), then vulnerable multiplies. The hits
+/// of no damage above stay 0 ("0 stays 0"). With `boot_floor` 0 this is
+/// R-DMG-1 exactly.
+#[inline]
+pub fn final_damage_booted(attack: &Attack, defence: &Defence) -> (f32, bool) {
     let raw = (attack.base + attack.flat) * attack.mult;
     let res = defence.resist[attack.element];
     if raw <= 0.0 || res >= 1.0 {
-        return 0.0;
+        return (0.0, false);
     }
     let mut dmg = raw * (1.0 - res) - defence.armor;
+    let lifted = dmg.max(1.0) < attack.boot_floor;
+    if lifted {
+        dmg = attack.boot_floor;
+    }
     if defence.vulnerable {
         dmg *= VULNERABLE_MULTIPLIER;
     }
-    dmg.max(1.0)
+    (dmg.max(1.0), lifted)
 }
 
 /// Damage an enemy's touch does to the player: the same formula with the
@@ -54,7 +78,7 @@ pub fn contact_damage(contact: f32, attacker_weak: bool, player_armor: f32) -> f
         return 0.0;
     }
     let mult = if attacker_weak { WEAK_MULTIPLIER } else { 1.0 };
-    let attack = Attack { base: contact, flat: 0.0, mult, element: 0 };
+    let attack = Attack { base: contact, flat: 0.0, mult, element: 0, boot_floor: 0.0 };
     let defence = Defence { resist: [0.0; ELEMENTS], armor: player_armor, vulnerable: false };
     final_damage(&attack, &defence)
 }
@@ -66,7 +90,7 @@ mod tests {
     fn hit(base: f32, flat: f32, mult: f32, element: usize, res: f32, armor: f32, vulnerable: bool) -> f32 {
         let mut resist = [0.0; ELEMENTS];
         resist[element] = res;
-        final_damage(&Attack { base, flat, mult, element }, &Defence { resist, armor, vulnerable })
+        final_damage(&Attack { base, flat, mult, element, boot_floor: 0.0 }, &Defence { resist, armor, vulnerable })
     }
 
     /// R-DMG-1 over a table of cases.
@@ -99,8 +123,8 @@ mod tests {
         let mut resist = [0.0; ELEMENTS];
         resist[1] = 1.0; // immune to fire only
         let d = Defence { resist, armor: 0.0, vulnerable: false };
-        assert_eq!(final_damage(&Attack { base: 10.0, flat: 0.0, mult: 1.0, element: 1 }, &d), 0.0);
-        assert_eq!(final_damage(&Attack { base: 10.0, flat: 0.0, mult: 1.0, element: 2 }, &d), 10.0);
+        assert_eq!(final_damage(&Attack { base: 10.0, flat: 0.0, mult: 1.0, element: 1, boot_floor: 0.0 }, &d), 0.0);
+        assert_eq!(final_damage(&Attack { base: 10.0, flat: 0.0, mult: 1.0, element: 2, boot_floor: 0.0 }, &d), 10.0);
     }
 
     #[test]

@@ -36,6 +36,8 @@ pub enum Command {
     CollectPickups,
     /// op 9: `value` damage to the enemy nearest (x, y), no element.
     DamageNearest { x: f32, y: f32, amount: f32 },
+    /// op 10: op 5 with `value` in turns (§8: the core's turn, `World::turn_seconds`).
+    ApplyStatusTurns { status: Status, x: f32, y: f32, turns: f32 },
 }
 
 pub mod op {
@@ -48,6 +50,7 @@ pub mod op {
     pub const CLEAR_ENEMIES: u8 = 7;
     pub const COLLECT_PICKUPS: u8 = 8;
     pub const DAMAGE_NEAREST: u8 = 9;
+    pub const APPLY_STATUS_TURNS: u8 = 10;
 }
 
 impl Command {
@@ -82,13 +85,17 @@ impl Command {
             op::HEAL => Command::Heal { amount: amount("heal")? },
             op::WARD => Command::Ward { amount: amount("ward")? },
             op::MANA => Command::Mana { amount: amount("mana")? },
-            op::APPLY_STATUS => {
+            op::APPLY_STATUS | op::APPLY_STATUS_TURNS => {
                 let status = match a as i64 {
                     1 if a == 1.0 => Status::Vulnerable,
                     2 if a == 2.0 => Status::Weak,
                     _ => return Err(bad(format!("unknown status {a}"))),
                 };
-                Command::ApplyStatus { status, x: xf, y: yf, seconds: amount("status seconds")? }
+                if opv as u8 == op::APPLY_STATUS {
+                    Command::ApplyStatus { status, x: xf, y: yf, seconds: amount("status seconds")? }
+                } else {
+                    Command::ApplyStatusTurns { status, x: xf, y: yf, turns: amount("status turns")? }
+                }
             }
             op::STRENGTH => Command::Strength { amount: v },
             op::CLEAR_ENEMIES => Command::ClearEnemies,
@@ -115,6 +122,8 @@ mod tests {
             [2.0, 0.0, 0.0, 0.0, 0.0, -5.0],     // negative heal
             [1.0, 0.0, 0.0, f64::NAN, 0.0, 0.0], // NaN
             [5.0, 9.0, 0.0, 0.0, 0.0, 1.0],      // unknown status
+            [10.0, 2.0, 0.0, 0.0, 0.0, -1.0],    // negative turns
+            [10.0, 3.0, 0.0, 0.0, 0.0, 1.0],     // unknown status, in turns
         ] {
             let err = Command::decode(&row, 4, 3).unwrap_err();
             assert!(err.to_string().starts_with("commands[4]: "), "{err}");

@@ -379,12 +379,23 @@ pub struct WorldConfig {
     pub rules: Rules,
     pub vm: VmParams,
     pub statuses: StatusParams,
+    /// §8: a turn — one wand cycle — is this many seconds of wave time
+    /// (balance.json `turn.seconds`, 3 when absent), counted in whole ticks.
+    pub turn_seconds: f32,
     pub seed: u64,
 }
+
+/// §8's turn when balance.json has no `turn.seconds`.
+pub const DEFAULT_TURN_SECONDS: f32 = 3.0;
 
 impl WorldConfig {
     pub fn dt(&self) -> f32 {
         1.0 / self.tick_hz as f32
+    }
+
+    /// Ticks in a turn: `turn_seconds` at `tick_hz`, rounded, at least 1.
+    pub fn turn_ticks(&self) -> u64 {
+        ((self.turn_seconds as f64 * self.tick_hz as f64).round() as u64).max(1)
     }
 
     /// Checks what the core relies on; content validation in Python should
@@ -431,6 +442,9 @@ impl WorldConfig {
             return Err(CoreError::content(format!("player.auto_aim_range must be > 0, got {}", self.player.auto_aim_range)));
         }
         self.statuses.validate()?;
+        if !(self.turn_seconds.is_finite() && self.turn_seconds > 0.0) {
+            return Err(CoreError::content(format!("turn.seconds must be a number > 0, got {}", self.turn_seconds)));
+        }
         if self.tick_hz == 0 {
             return Err(CoreError::content("sim.tick_hz must be > 0"));
         }

@@ -52,6 +52,10 @@ pub enum EventKind {
     /// less if it was below 1); x, y = the player. Follows the hit's
     /// `PlayerDamaged`.
     LastWill = 19,
+    /// R-REL-1 a relic rule acted (HUD flash): a = which (`relics::RelicRule`),
+    /// b, x, y and value as the rule says there. At most one a frame for
+    /// the_boot (value = hits lifted).
+    Relic = 20,
 }
 
 /// What an `ElementReaction` event's `a` names (R-DMG-2).

@@ -12,6 +12,7 @@ pub mod ids;
 pub mod movement;
 pub mod player;
 pub mod pools;
+pub mod relics;
 pub mod rng;
 pub mod stress;
 pub mod world;

@@ -87,6 +87,7 @@ pub fn stress_config(seed: u64) -> WorldConfig {
         rules: stress_rules(),
         vm: Default::default(),
         statuses: Default::default(),
+        turn_seconds: super::config::DEFAULT_TURN_SECONDS,
         seed,
     }
 }

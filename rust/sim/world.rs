@@ -1,17 +1,19 @@
 //! The world and its frame pipeline. One `step` runs, in this order:
 //!
 //!  1. commands — game flow's spawns, heals, wards, mana grants, statuses
-//!     (every row checked before any is applied);
+//!     (every row checked before any is applied); then the wave clock
+//!     ticks (a new turn lands self_forming_clay's ward; world/relics.rs);
 //!  2. player — movement and dash (R-LOOP-2), timers, mana regeneration;
 //!  3. grid — rebuilt over the enemies' start-of-frame positions;
-//!  4. wand — casts at the nearest enemy or the aim point;
+//!  4. wand — casts at the aim point, or (auto-aim) at the nearest enemy in
+//!     reach that no shot in flight will already kill, holding otherwise;
 //!  5. projectiles move — straight; off a wall they bounce if they have
 //!     bounces left, else vanish; lifetimes run down;
 //!  6. hits — each player projectile strikes the nearest enemy in reach that
 //!     it has not struck before (one hit per projectile per enemy; pierce);
 //!     a reflector's shield turns frontal physical shots back instead;
 //!  7. damage — R-DMG-1 with armor, per-element resistance, crits and
-//!     strength; R-DMG-2 element work per hit (attunement, wet reactions,
+//!     strength, in R-REL-2's order with the relics (sim/relics.rs); R-DMG-2 element work per hit (attunement, wet reactions,
 //!     the status roll on the crit stream; world/statuses.rs); deaths →
 //!     `EnemyKilled` events and currency drops; spell behaviours (blasts,
 //!     chains, payloads — blasts do the same element work), then contact
@@ -19,7 +21,7 @@
 //!     then burn and poison (the status tick: all status timers run down),
 //!     which may kill too;
 //!  8. contact — an enemy touching the player hurts it (ward first), then
-//!     brief invulnerability; enemy projectiles likewise (a lethal hit with
+//!     brief invulnerability, and takes bronze_scales' thorns; enemy projectiles likewise (a lethal hit with
 //!     R-END-1 Last Will armed leaves 1 HP and spends it); then the deaths
 //!     that act — exploders burst, splitters split, in the order they died
 //!     (world/enemies.rs) — and once more after the `on_kill` entry;
@@ -30,7 +32,8 @@
 //!     and stopped alike; a frozen archer does not shoot); all kept in
 //!     bounds;
 //! 10. pickups — pulled in within the pickup radius, collected on touch;
-//! 11. cleanup — vulnerable and weak tick, the dead are swap-removed.
+//! 11. cleanup — the_boot's event, vulnerable and weak tick, the dead are
+//!     swap-removed.
 //!
 //! Hits (6) and separation (9) read the same grid: enemies move only after
 //! the hits, so one rebuild per frame serves both exactly. Children of a
@@ -39,7 +42,7 @@
 
 use rayon::prelude::*;
 
-use super::combat::{contact_damage, final_damage, Attack, Defence};
+use super::combat::{contact_damage, final_damage, final_damage_booted, Attack, Defence};
 use super::commands::{Command, Status};
 use super::config::{EnemyKind, Rules, WorldConfig};
 use super::error::{CoreError, CoreResult};
@@ -54,6 +57,7 @@ use super::rng::Streams;
 use crate::vm::{CastContext, Wand};
 
 mod enemies;
+mod relics;
 mod spells;
 mod statuses;
 use enemies::ArcherStep;
@@ -133,6 +137,12 @@ pub struct World {
     elements_act: bool,
     /// Step 9's speeds while statuses are live (chill, freeze).
     speed_now: Vec<f32>,
+    /// R-REL-1/2 relic rules (`set_relic_rules`) and their per-wave state (world/relics.rs).
+    relic_rules: super::relics::RelicRules,
+    relic: super::relics::RelicState,
+    /// Ticks since `begin_wave` (the turn clock) and ticks per turn (§8).
+    wave_ticks: u64,
+    turn_ticks: u64,
 }
 
 /// The worker threads for the neighbour searches (`None`: the caller's
@@ -214,6 +224,10 @@ impl World {
             statuses_live: false,
             elements_act: cfg.statuses.chance.iter().any(|&c| c > 0.0),
             speed_now: Vec::new(),
+            relic_rules: Default::default(),
+            relic: Default::default(),
+            wave_ticks: 0,
+            turn_ticks: cfg.turn_ticks(),
             cfg,
         })
     }
@@ -309,6 +323,7 @@ impl World {
         for c in commands {
             self.apply(c);
         }
+        self.advance_turn_clock();
 
         let (aw, ah) = (self.cfg.arena_w, self.cfg.arena_h);
         self.dash_wave_timer = (self.dash_wave_timer - self.dt).max(0.0);
@@ -351,6 +366,7 @@ impl World {
         // Every source: projectiles, blasts, chains, zones, commands.
         counts.damage_dealt = std::mem::take(&mut self.damage_this_frame);
         self.report_biggest_hits();
+        self.report_boot();
 
         for s in self.enemies.vulnerable.iter_mut().chain(self.enemies.weak.iter_mut()) {
             *s = (*s - self.dt).max(0.0);
@@ -382,15 +398,8 @@ impl World {
             Command::Ward { amount } => p.ward += amount,
             Command::Mana { amount } => p.mana = (p.mana + amount).min(p.mana_max),
             Command::Strength { amount } => p.strength += amount,
-            Command::ApplyStatus { status, x, y, seconds } => {
-                if let Some(e) = self.nearest_enemy(x, y) {
-                    let timer = match status {
-                        Status::Vulnerable => &mut self.enemies.vulnerable[e],
-                        Status::Weak => &mut self.enemies.weak[e],
-                    };
-                    *timer = timer.max(seconds);
-                }
-            }
+            Command::ApplyStatus { status, x, y, seconds } => self.apply_status(status, x, y, seconds),
+            Command::ApplyStatusTurns { status, x, y, turns } => self.apply_status(status, x, y, self.turns_to_seconds(turns)),
             Command::ClearEnemies => {
                 self.enemies.clear();
                 self.dying.clear();
@@ -409,6 +418,20 @@ impl World {
                     self.damage_enemy(e, amount);
                 }
             }
+        }
+    }
+
+    /// A status for `seconds` on the live enemy nearest (x, y); the longer
+    /// timer wins. Vulnerable brings champion_belt's weak.
+    fn apply_status(&mut self, status: Status, x: f32, y: f32, seconds: f32) {
+        let Some(e) = self.nearest_enemy(x, y) else { return };
+        let timer = match status {
+            Status::Vulnerable => &mut self.enemies.vulnerable[e],
+            Status::Weak => &mut self.enemies.weak[e],
+        };
+        *timer = timer.max(seconds);
+        if status == Status::Vulnerable {
+            self.champion_weak(e);
         }
     }
 
@@ -484,7 +507,7 @@ impl World {
             }
             return;
         }
-        self.wand.cast(CastContext {
+        let fired = self.wand.cast(CastContext {
             dt: self.dt,
             origin,
             aim,
@@ -492,6 +515,11 @@ impl World {
             projectiles: &mut self.projectiles,
             events: &mut self.events,
         });
+        if fired > 0 {
+            // The fixed wand's bolt is a fired ACTION too (pen_nib, akabeko).
+            let last = self.projectiles.len() - 1;
+            self.projectiles.damage[last] = self.fired_action(self.projectiles.damage[last], origin);
+        }
     }
 
     /// Step 6: every projectile's target, from the grid. The search is the
@@ -571,9 +599,19 @@ impl World {
             // +0.93% without it.
             let mult = if self.elements_act { crit_mult * self.element_multiplier(e, element) } else { crit_mult };
             let kind = &self.cfg.enemy_kinds[self.enemies.kind[e] as usize];
-            let attack = Attack { base, flat: self.player.strength, mult, element };
+            let boot_floor = self.relic_rules.the_boot_floor;
+            let attack = Attack { base, flat: self.player.strength, mult, element, boot_floor };
             let defence = Defence { resist: kind.resist, armor: kind.armor, vulnerable: self.enemies.vulnerable[e] > 0.0 };
-            let done = self.damage_enemy(e, final_damage(&attack, &defence));
+            // the_boot behind its flag: off (the stress workload), a hit is
+            // R-DMG-1 alone, with no count to keep.
+            let amount = if boot_floor > 0.0 {
+                let (amount, lifted) = final_damage_booted(&attack, &defence);
+                self.relic.boot_lifts += lifted as u32;
+                amount
+            } else {
+                final_damage(&attack, &defence)
+            };
+            let done = self.damage_enemy(e, amount);
             if self.elements_act {
                 self.element_hit(e, element);
             }
@@ -602,6 +640,7 @@ impl World {
 
     /// Takes `amount` off enemy `e`; on death emits the kill and drops its
     /// reward as a mana crystal. Returns the damage actually dealt.
+    #[inline(never)]
     fn damage_enemy(&mut self, e: usize, amount: f32) -> f32 {
         let en = &mut self.enemies;
         if en.dead[e] || amount <= 0.0 {
@@ -609,6 +648,17 @@ impl World {
         }
         // R-DMG-2: a shocked enemy takes more from every source.
         let amount = if self.statuses_live && en.shock[e] > 0.0 { amount * self.cfg.statuses.shock_multiplier } else { amount };
+        self.take_off_hp(e, amount)
+    }
+
+    /// `amount` straight off enemy `e`'s HP (no multiplier of any kind);
+    /// on death emits the kill and drops its reward. Returns the damage dealt.
+    #[inline(always)]
+    fn take_off_hp(&mut self, e: usize, amount: f32) -> f32 {
+        let en = &mut self.enemies;
+        if en.dead[e] || amount <= 0.0 {
+            return 0.0;
+        }
         if self.cfg.rules.enemies_immortal {
             // Dummies take every hit in full and never fall.
             en.hp[e] = (en.hp[e] - amount).max(f32::MIN_POSITIVE);
@@ -691,6 +741,9 @@ impl World {
                 let k = &self.cfg.enemy_kinds[kind as usize];
                 let dmg = contact_damage(k.contact_damage, self.enemies.weak[i] > 0.0, self.player.armor);
                 self.hurt_player(dmg, kind as f32);
+                if dmg > 0.0 {
+                    self.thorns(i);
+                }
             }
         }
         for i in 0..self.projectiles.len() {
@@ -716,6 +769,7 @@ impl World {
         let (lost, absorbed) = self.player.take_damage(amount);
         let (x, y) = (self.player.x, self.player.y);
         self.events.push(Event::new(EventKind::PlayerDamaged, attacker, absorbed, x, y, lost));
+        self.relics_on_hp_loss(lost);
         if armed && !self.player.last_will {
             self.events.push(Event::new(EventKind::LastWill, attacker, 0.0, x, y, self.player.hp));
         }
@@ -866,6 +920,7 @@ impl World {
         for col in [&self.summons.x, &self.summons.y, &self.summons.life, &self.summons.timer] {
             h.f32s(col);
         }
+        self.hash_relics(&mut h);
         h.section("rng");
         for f in self.rng.fingerprint() {
             h.u64(f);

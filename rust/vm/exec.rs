@@ -171,6 +171,10 @@ pub struct Caster {
     /// Kills since the last Kill Combo fired.
     pub kills: u32,
     pub trace: bool,
+    /// Extra action budget for the next main cast (§8 "draw": bag_of_prep,
+    /// centennial_puzzle), on top of its 1; the cast spends it. The world
+    /// offers it before each tick and takes it back after.
+    pub bonus_budget: u32,
     /// Scratch, kept between casts.
     branches: Vec<Branch>,
     /// Random spread (R-VM-3 multicast fan-out, accuracy).
@@ -217,6 +221,7 @@ impl Caster {
             counters,
             kills: 0,
             trace: false,
+            bonus_budget: 0,
             branches: Vec::new(),
             spread: Rng::new(seed, Stream::Spread),
         }
@@ -272,15 +277,18 @@ impl Caster {
         let mut delay_add = 0.0;
         let mut steps = self.step_budget();
         let main = self.program.main;
+        // The main stream's budget: 1 and any bonus (the reverse stream of a
+        // dual_stream core keeps its own 1).
+        let budget = 1u32.saturating_add(std::mem::take(&mut self.bonus_budget));
         let mut end;
         if self.persistent_memory {
-            let (e, wrapped) = self.cast_from_cursor(senses, out, &mut delay_add, &mut steps);
+            let (e, wrapped) = self.cast_from_cursor(budget, senses, out, &mut delay_add, &mut steps);
             end = e;
             if wrapped {
                 delay_add += self.recharge;
             }
         } else {
-            end = self.run(main, main.start, Shot::default(), 1, Payment::Paid, senses, out, &mut delay_add, &mut steps).0;
+            end = self.run(main, main.start, Shot::default(), budget, Payment::Paid, senses, out, &mut delay_add, &mut steps).0;
         }
         if let (Some(reverse), End::Done | End::Halted) = (self.program.main_reverse, end) {
             end = self.run(reverse, reverse.start, Shot::default(), 1, Payment::Paid, senses, out, &mut delay_add, &mut steps).0;
@@ -298,7 +306,7 @@ impl Caster {
 
     /// R-VM-12: resume after the last action of the previous cast; running
     /// off the end wraps to the head (the caller adds `recharge`).
-    fn cast_from_cursor(&mut self, senses: &mut Senses, out: &mut CastOutput, delay_add: &mut f32, steps: &mut u32) -> (End, bool) {
+    fn cast_from_cursor(&mut self, budget: u32, senses: &mut Senses, out: &mut CastOutput, delay_add: &mut f32, steps: &mut u32) -> (End, bool) {
         let main = self.program.main;
         let mut wrapped = false;
         if self.cursor >= main.end {
@@ -306,7 +314,7 @@ impl Caster {
         }
         let start = self.cursor;
         let mut shot = Shot::default();
-        let mut budget = 1;
+        let mut budget = budget;
         loop {
             let (end, last_action, left_shot, left_budget) =
                 self.run(main, self.cursor, shot, budget, Payment::Paid, senses, out, delay_add, steps);

@@ -29,6 +29,6 @@ def run(data_dir: Path | None = None) -> int:
         return EXIT_BAD_CONTENT
     print(
         f"content OK: {len(content.enemies)} enemies, {len(content.waves)} waves, {len(content.spells)} spells, "
-        f"{len(content.cores)} cores, {len(content.recipes)} recipes (data: {directory})"
+        f"{len(content.cores)} cores, {len(content.recipes)} recipes, {len(content.relics.relics)} relics, {len(content.potions.potions)} potions (data: {directory})"
     )
     return EXIT_OK

@@ -35,7 +35,9 @@ from artificer.content.models import (
     WaveSchedule,
     did_you_mean,
 )
+from artificer.content.potions import POTIONS_FILE, PotionBook, check_potion_texts
 from artificer.content.recipes import Recipe, RecipeBook, TextTable
+from artificer.content.relics import RELICS_FILE, RelicBook, check_relics
 from artificer.content.references import CORES_FILE, RECIPES_FILE, SPELLS_FILE, TEXTS_FILE
 from artificer.content.schema_errors import ROOT_PATH, json_path, problems_from_validation
 from artificer.content.spells import Spell, SpellCatalog
@@ -47,7 +49,7 @@ ENEMIES_FILE = "enemies.json"
 WAVES_FILE = "waves.json"
 
 # Every file load_content reads, in the order problems are reported.
-CONTENT_FILES = (BALANCE_FILE, ENEMIES_FILE, WAVES_FILE, SPELLS_FILE, CORES_FILE, RECIPES_FILE, TEXTS_FILE)
+CONTENT_FILES = (BALANCE_FILE, ENEMIES_FILE, WAVES_FILE, SPELLS_FILE, CORES_FILE, RECIPES_FILE, RELICS_FILE, POTIONS_FILE, TEXTS_FILE)
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
@@ -65,6 +67,10 @@ class Content:
     recipes: tuple[Recipe, ...]
     texts: Mapping[str, str]
     data_dir: Path
+    #: R-REL-1: relics.json (the relics by id, the start relics, the pool, the prices).
+    relics: RelicBook
+    #: R-POT-1/2: potions.json (the potions by id, the drop chance, the belt's slots, the shop's price).
+    potions: PotionBook
     _enemy_indices: dict[str, int] = field(init=False, repr=False, compare=False)
     _spell_indices: dict[str, int] = field(init=False, repr=False, compare=False)
     _core_by_id: dict[str, Core] = field(init=False, repr=False, compare=False)
@@ -140,6 +146,12 @@ def load_content(data_dir: Path | None = None) -> Content:
     cores = _load_file(directory, CORES_FILE, CoreCatalog, problems)
     recipes = _load_file(directory, RECIPES_FILE, RecipeBook, problems)
     texts = _load_file(directory, TEXTS_FILE, TextTable, problems)
+    relics = _load_file(directory, RELICS_FILE, RelicBook, problems)
+    if relics is not None:
+        problems.extend(check_relics(relics, None if texts is None else texts.root))
+    potions = _load_file(directory, POTIONS_FILE, PotionBook, problems)
+    if potions is not None and texts is not None:
+        problems.extend(check_potion_texts(potions, texts.root))
     if roster is not None:
         problems.extend(check_roster(roster))
     if schedule is not None:
@@ -158,6 +170,8 @@ def load_content(data_dir: Path | None = None) -> Content:
         or cores is None
         or recipes is None
         or texts is None
+        or relics is None
+        or potions is None
     ):
         raise ContentError(_in_file_order(problems))
     return Content(
@@ -169,6 +183,8 @@ def load_content(data_dir: Path | None = None) -> Content:
         recipes=recipes.recipes,
         texts=MappingProxyType(dict(texts.root)),
         data_dir=directory,
+        relics=relics,
+        potions=potions,
     )
 
 

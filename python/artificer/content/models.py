@@ -461,6 +461,13 @@ class StatusSettings(ContentModel):
         return chance
 
 
+class TurnSettings(ContentModel):
+    """GAME_RULES §8: a "turn" is a fixed beat of wave time, the same for every core, counted
+    from the wave's start (weak durations, self_forming_clay's ward). The core owns the clock."""
+
+    seconds: float = Field(gt=0, description="Length of one turn in seconds.")
+
+
 class Balance(ContentModel):
     """balance.json: the global tuning numbers."""
 
@@ -478,6 +485,7 @@ class Balance(ContentModel):
     loadout: LoadoutLimits = Field(description="Carried cores and the waiting area (R-CORE-3).")
     shop: ShopSettings = Field(description="The shop between waves (R-SHOP-1, R-CORE-3, R-STAT-1).")
     statuses: StatusSettings = Field(description="R-DMG-2 statuses and reactions, R-STAT-1 attunement.")
+    turn: TurnSettings = Field(description="The turn beat of relics and potions (§8).")
 
 
 # --- enemies.json -----------------------------------------------------------

@@ -35,6 +35,7 @@ class EventKind(IntEnum):
     ENEMY_HIT = 17  # hit_events rule: the frame's biggest hits; a = kind, b = killing blow, value = damage
     ELEMENT_REACTION = 18  # R-DMG-2: a = Reaction, b = enemy kind
     LAST_WILL = 19  # R-END-1: a lethal hit spared (Last Will spent); a = attacker kind (-1: projectile), value = HP left
+    RELIC = 20  # R-REL-1: a relic rule acted (HUD flash); a = RelicRule, b/value per rule; the_boot at most once a frame
 
 
 class Reaction(IntEnum):
@@ -42,6 +43,20 @@ class Reaction(IntEnum):
 
     ELECTRIFIED = 1  # lightning on a wet target: x1.5
     DRIED = 2  # fire on a wet target: the wet is gone
+
+
+class RelicRule(IntEnum):
+    """A RELIC event's `a`: which relic rule of the core acted
+    (rust/sim/relics.rs; `World.set_relic_rules`)."""
+
+    PEN_NIB = 1  # a fired ACTION doubled; value = its number in the wave
+    AKABEKO = 2  # the wave's first fired ACTION boosted; value = the bonus
+    THE_BOOT = 3  # hits lifted to the floor this frame (one event a frame); value = how many
+    THORNS = 4  # bronze_scales: b = attacker kind, value = damage dealt; x, y = the attacker
+    FIRST_CAST_BUDGET = 5  # bag_of_prep: the wave's first cast; value = extra budget
+    HURT_CAST_BUDGET = 6  # centennial_puzzle: the wave's first HP loss; value = extra budget for the next cast
+    HURT_WARD = 7  # self_forming_clay: a turn began with ward; value = the ward
+    CHAMPION_WEAK = 8  # champion_belt: weak came with vulnerable; b = enemy kind, value = weak seconds
 
 
 class Event(NamedTuple):

@@ -42,6 +42,7 @@ class Op(IntEnum):
     CLEAR_ENEMIES = 7
     COLLECT_PICKUPS = 8
     DAMAGE_NEAREST = 9
+    APPLY_STATUS_TURNS = 10
 
 
 class Status(IntEnum):
@@ -97,7 +98,13 @@ class FrameInput:
         """On the enemy nearest (x, y)."""
         self.command(Op.APPLY_STATUS, status, 0.0, x, y, seconds)
 
+    def apply_status_turns(self, status: Status, x: float, y: float, turns: float) -> None:
+        """On the enemy nearest (x, y), for `turns` of the core's turn (§8,
+        `World.turn_seconds`): e.g. cursed_vial's weak 3."""
+        self.command(Op.APPLY_STATUS_TURNS, status, 0.0, x, y, turns)
+
     def strength(self, amount: float) -> None:
+        """Adds strength for the rest of the wave (warrior_elixir); `begin_wave` resets it."""
         self.command(Op.STRENGTH, value=amount)
 
     def clear_enemies(self) -> None:

@@ -17,7 +17,7 @@ def world_config(content: Content, rules: Mapping[str, bool] | None = None) -> d
     """The core's config: balance.json's sections and the enemy roster, in
     kind order (the index of an enemy in enemies.json is its kind)."""
     balance = content.balance.model_dump(mode="json")
-    return {
+    config = {
         "arena": balance["arena"],
         "sim": balance["sim"],
         "player": balance["player"],
@@ -25,9 +25,11 @@ def world_config(content: Content, rules: Mapping[str, bool] | None = None) -> d
         "elite": balance["elite"],
         "vm": balance["vm"],
         "statuses": balance["statuses"],
+        "turn": balance["turn"],
         "enemies": [enemy.model_dump(mode="json") for enemy in content.enemies],
         "rules": dict(rules or {}),
     }
+    return config
 
 
 class Simulation:

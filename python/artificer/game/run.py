@@ -6,11 +6,16 @@ the lab and the shop change it between waves and `rearm()` hands the
 active core's program to the core. It also owns the talents bought (R-END-1:
 Last Will, armed in the core's world when bought; re-arming the wand or
 re-applying the stats never touches it, so a spent Last Will stays spent).
-Relics and potions come later.
+It owns its relics (`artificer.game.relics.RunRelics`, R-REL-1..3): their
+passive bonuses join the stats bought (`apply_stats`), their wave hooks run
+at the wave's start, on its kills and at its end, and elite waves award one.
+It owns the potion belt (`artificer.game.potions.PotionBelt`, R-POT-1/2): a
+won wave rolls its drop and the wave's potion strength ends in `finish`.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
@@ -20,6 +25,8 @@ from artificer.errors import ArtificerError
 from artificer.engine import EventKind, Simulation
 from artificer.engine import events as ev
 from artificer.game.loadout import Loadout
+from artificer.game.potions import PotionBelt, PotionDrop
+from artificer.game.relics import RunRelics, relic_rng, wave_relic_count
 from artificer.game.shop import Shop, WandStats
 from artificer.game.waves import WaveDirector
 
@@ -55,6 +62,13 @@ class WaveStats:
     dps: float = 0.0
     #: R-END-1: Last Will spared the player from a lethal hit in this wave (a LAST_WILL event).
     last_will_spent: bool = False
+    #: R-REL-3: relics the won wave awarded (an elite wave gives one).
+    relics: list[str] = field(default_factory=list)
+    #: R-REL-3: currency given instead of relics when every relic was owned.
+    relic_currency: int = 0
+    #: R-POT-2: potions the won wave dropped into the belt, and potions drunk during the wave.
+    potions_found: int = 0
+    potions_used: int = 0
 
     def as_json(self) -> dict[str, Any]:
         out = asdict(self)
@@ -80,6 +94,10 @@ class Run:
         self.wand_stats = WandStats()
         #: R-END-1: the talents the run bought (each once per run; a spent one stays owned).
         self.talents: set[Talent] = set()
+        #: R-REL-1: the relics owned (a new run starts with relics.json `start`: iron_heart).
+        self.relics = RunRelics.starting(content.relics)
+        #: R-POT-2: the potion belt (3 slots; the Artisan's Belt relic sets `potions.slots` to 5).
+        self.potions = PotionBelt(content.potions)
         #: R-SHOP-1: the shop between waves (offers, locks, rerolls, prices paid).
         self.shop = Shop(self)
         self.diagnostics = self.rearm()
@@ -92,17 +110,42 @@ class Run:
         if talent == Talent.LAST_WILL:
             self.sim.world.set_last_will(True)
 
+    def apply_stats(self) -> None:
+        """Hands the core the stats bought with the relics' passive bonuses on top (R-STAT-1,
+        R-REL-1), and the relics' rules of the core."""
+        self.wand_stats.apply(self.sim.world, self.shop, self.relics.player_bonus())
+        self.relics.apply_rules(self.sim.world)
+        # R-POT-2: the Artisan's Belt (potion_belt) sets the belt's usable slots.
+        self.potions.slots = self.relics.potion_slots(self.content.potions.base_slots)
+
+    def gain_relic(self, relic_id: str) -> None:
+        """R-REL-1: the run owns `relic_id` from now on and its passive effect applies at once
+        (more max HP heals as much; the core's rules change)."""
+        self.relics.add(relic_id)
+        self.apply_stats()
+
+    def award_relic(self, purpose: str) -> str | None:
+        """R-REL-3: an unowned relic of the pool, drawn by the run's seed and `purpose`, is the
+        run's; when every relic is owned, relics.json `all_owned_currency` is given instead.
+        Returns the relic's id, or None when currency was given."""
+        relic_id = self.relics.draw(relic_rng(self.seed, purpose))
+        if relic_id is None:
+            self.currency += self.content.relics.all_owned_currency
+            return None
+        self.gain_relic(relic_id)
+        return relic_id
+
     def rearm(self) -> dict[str, Any]:
         """Arms the loadout's active core with its cards; returns the diagnostics."""
         core, cards = self.loadout.wand()
         self.diagnostics = self.sim.arm_wand(core, cards)
-        self.wand_stats.apply(self.sim.world, self.shop)
+        self.apply_stats()
         return self.diagnostics
 
     def arm(self, core_id: str, cards: list[str | None]) -> dict[str, Any]:
         """Puts a wand together (the lab); returns its diagnostics."""
         self.diagnostics = self.sim.arm_wand(core_id, cards)
-        self.wand_stats.apply(self.sim.world, self.shop)
+        self.apply_stats()
         return self.diagnostics
 
     def start_wave(self, number: int) -> WaveInProgress:
@@ -112,7 +155,7 @@ class Run:
             # R-VM-2: the lab blocks "Start wave" for a wand without an action.
             raise WandCannotFire("The wand cannot fire! It needs at least one action spell.")
         self.shop.close()  # R-CORE-3: the active core is switched only in the shop
-        self.wand_stats.apply(self.sim.world, self.shop)
+        self.apply_stats()
         return WaveInProgress(self, number)
 
     def play_wave(self, number: int, controller: Controller) -> WaveStats:
@@ -134,8 +177,14 @@ class WaveInProgress:
         self.frames = round(self.wave.duration * run.sim.tick_hz)
         self.died = False
         self._source_names = [enemy.id for enemy in run.content.enemies]
+        #: Currency picked up this wave before golden_idol's share (R-REL-1).
+        self._picked = 0.0
+        #: R-POT-2: the won wave's potion roll, once `finish` ran (the UI toasts it).
+        self.potion_drop: PotionDrop | None = None
         # R-MANA-1: every wave starts with a full pool; R-REG-1 registers reset.
         run.sim.world.begin_wave()
+        # R-REL-1 wave_start: vajra's strength, anchor's ward, blood_vial's heal, the core's relic rules.
+        run.relics.wave_start(run.sim.world, run.sim.input)
 
     @property
     def over(self) -> bool:
@@ -154,7 +203,9 @@ class WaveInProgress:
         counts = sim.step()
         rows = sim.buffers.event_rows()
         stats.frames += 1
-        stats.kills += ev.count(rows, EventKind.ENEMY_KILLED)
+        kills = ev.count(rows, EventKind.ENEMY_KILLED)
+        stats.kills += kills
+        self.run.relics.on_kills(kills, sim.input)  # R-REL-1 vampire_fang, healed in the next step
         stats.spawned += ev.count(rows, EventKind.ENEMY_SPAWNED)
         stats.damage_dealt += counts.damage_dealt
         stats.damage_taken += ev.total(rows, EventKind.PLAYER_DAMAGED)
@@ -162,7 +213,7 @@ class WaveInProgress:
         for attacker, amount in zip(hurt[:, ev.A], hurt[:, ev.VALUE]):
             source = self._source_names[int(attacker)] if 0 <= attacker < len(self._source_names) else "projectile"
             stats.damage_taken_by_source[source] = stats.damage_taken_by_source.get(source, 0.0) + float(amount)
-        stats.currency += int(ev.total(rows, EventKind.CURRENCY_PICKED))
+        self._pick(ev.total(rows, EventKind.CURRENCY_PICKED))
         stats.max_alive = max(stats.max_alive, counts.enemies)
         hits = rows[rows[:, ev.KIND] == EventKind.ENEMY_HIT, ev.VALUE]
         if len(hits):
@@ -171,16 +222,34 @@ class WaveInProgress:
             stats.last_will_spent = True
         self.died = self.died or ev.count(rows, EventKind.PLAYER_DIED) > 0
 
+    def _pick(self, amount: float) -> None:
+        """Currency picked up; R-REL-1 golden_idol adds its share (rounded down over the wave)."""
+        self._picked += amount
+        self.stats.currency = math.floor(self._picked * self.run.relics.currency_multiplier() + 1e-9)
+
     def finish(self) -> WaveStats:
         """Ends the wave: on a timer run out (R-LOOP-1) survivors vanish and
         crystals on the ground are collected."""
-        sim = self.run.sim
+        run, sim = self.run, self.run.sim
+        # R-POT-1: the wave's potion strength ends (applied by the step below); R-POT-2: a won wave's drop.
+        self.potion_drop = run.potions.end_wave(run, self)
         if not self.died:
+            # R-REL-1 wave_end: burning_blood, meat_on_bone (on the HP the wave ended with).
+            run.relics.wave_end(*sim.world.player_hp(), won=True, frame=sim.input)
             sim.input.clear_enemies()
             sim.input.collect_pickups()
             sim.step()
-            self.stats.currency += int(ev.total(sim.buffers.event_rows(), EventKind.CURRENCY_PICKED))
-        self.run.currency += self.stats.currency
+            self._pick(ev.total(sim.buffers.event_rows(), EventKind.CURRENCY_PICKED))
+        run.currency += self.stats.currency
+        if not self.died:
+            # R-REL-3: an elite wave awards a relic (a boss wave more); all owned: currency instead.
+            for draw in range(wave_relic_count(self.wave, run.content.relics)):
+                before = run.currency
+                relic_id = run.award_relic(f"wave/{self.wave.wave}/{draw}")
+                if relic_id is None:
+                    self.stats.relic_currency += run.currency - before
+                else:
+                    self.stats.relics.append(relic_id)
         seconds = self.stats.frames / sim.tick_hz
         self.stats.dps = self.stats.damage_dealt / seconds if seconds > 0 else 0.0
         self.run.waves.append(self.stats)

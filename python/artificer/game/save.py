@@ -13,9 +13,14 @@ its wave, its generator's state while it is open); the past waves' stats;
 and from the core's world the player's HP, max HP and position, whether
 Last Will is still armed (R-END-1: owned but spent stays spent), the random
 streams' positions and the program wand's memory (the cursor, registers and
-counters a persistent_memory core keeps, R-VM-12, R-REG-1). Mana is not saved
+counters a persistent_memory core keeps, R-VM-12, R-REG-1); the potion belt
+(R-POT-2: its usable slots and the potion in each; a save from before potions
+has none) and the shop's potion for sale. Mana is not saved
 (R-MANA-1: every wave starts full). A save from before talents existed has
-none owned and Last Will not armed.
+none owned and Last Will not armed. The relics owned, in the order gained,
+and their per-run state (R-REL-1: vajra's strength, vampire_fang's kills) and
+the shop's relic for sale; a save from before relics has none — its max HP
+was saved as it was, so no relic's bonus is applied twice.
 
 Continuing must be playing on: a saved run resumes with the same next shop
 and the same next wave. A world mid-run holds more than that (shots still in
@@ -51,7 +56,9 @@ from artificer import _core, storage
 from artificer.content import Content
 from artificer.content.models import SHOP_TIERS, Talent, WandStat
 from artificer.errors import ArtificerError
+from artificer.content.potions import HUD_SLOTS
 from artificer.game.loadout import CarriedCore, Loadout
+from artificer.game.relics import RunRelics
 from artificer.game.run import Run, WaveStats
 from artificer.game.shop import SHELVES, TALENT_IDS, Offer, ShelfName, WandStats, shop_rng
 
@@ -89,6 +96,12 @@ def _known(content: Content | None, what: str, item_id: str) -> str:
         except KeyError:
             raise ValueError(f"unknown {what} {item_id!r}") from None
     return item_id
+
+
+def _potion_known(content: Content | None, potion_id: str) -> str:
+    if content is not None and potion_id not in content.potions.potions:
+        raise ValueError(f"unknown potion {potion_id!r}")
+    return potion_id
 
 
 def _spell_known(content: Content | None, spell_id: str) -> str:
@@ -238,6 +251,12 @@ class ShopSave(SaveModel):
         default=None,
         description="While the shop is open: its generator's `getstate()` words and index (a closed shop reseeds on opening).",
     )
+    potion: str | None = Field(default=None, description="R-POT-2: the potion for sale (None: bought; absent in older saves).")
+
+    @field_validator("potion")
+    @classmethod
+    def _known_potion(cls, value: str | None, info: ValidationInfo) -> str | None:
+        return None if value is None else _potion_known(_content(info), value)
 
     @field_validator("paid_cards")
     @classmethod
@@ -268,6 +287,16 @@ class ShopSave(SaveModel):
             unknown = sorted(set(value) - known)
             if unknown:
                 raise ValueError(f"unknown spell or core ids: {', '.join(unknown)}")
+        return value
+
+    relic: str | None = Field(default=None, description="R-REL-3: the relic for sale (None: bought or none left; absent in older saves).")
+
+    @field_validator("relic")
+    @classmethod
+    def _known_relic(cls, value: str | None, info: ValidationInfo) -> str | None:
+        content = _content(info)
+        if value is not None and content is not None and value not in content.relics.relics:
+            raise ValueError(f"unknown relic {value!r}")
         return value
 
     @field_validator("rng_state")
@@ -335,6 +364,41 @@ class WandMemorySave(SaveModel):
         return value
 
 
+class PotionsSave(SaveModel):
+    """R-POT-2: the potion belt — how many slots are usable, and the potion (or null) in each of the 5."""
+
+    slots: int = Field(ge=0, le=HUD_SLOTS)
+    held: list[str | None] = Field(max_length=HUD_SLOTS)
+
+    @field_validator("held")
+    @classmethod
+    def _known_potions(cls, value: list[str | None], info: ValidationInfo) -> list[str | None]:
+        content = _content(info)
+        for potion in value:
+            if potion is not None:
+                _potion_known(content, potion)
+        return value
+
+
+class RelicsSave(SaveModel):
+    """R-REL-1: the relics the run owns, in the order gained, and their per-run state."""
+
+    owned: list[str] = Field(default_factory=list, description="Relic ids of relics.json, each once.")
+    strength: float = Field(default=0.0, ge=0, allow_inf_nan=False, description="vajra: the strength gained so far.")
+    kills: int = Field(default=0, ge=0, description="vampire_fang: kills since its last heal.")
+
+    @field_validator("owned")
+    @classmethod
+    def _known_relics(cls, value: list[str], info: ValidationInfo) -> list[str]:
+        if len(set(value)) != len(value):
+            raise ValueError("a relic is listed twice")
+        content = _content(info)
+        unknown = [relic for relic in value if content is not None and relic not in content.relics.relics]
+        if unknown:
+            raise ValueError(f"unknown relic ids: {', '.join(unknown)}")
+        return value
+
+
 class RunSave(SaveModel):
     """run.json (R-SAVE-1), version 1: a run between waves, before the shop after `next_wave − 1`."""
 
@@ -345,12 +409,14 @@ class RunSave(SaveModel):
     loadout: LoadoutSave
     wand_stats: WandStatsSave
     talents: list[Talent] = Field(default_factory=list, description="R-END-1: the talents the run owns (absent in older saves).")
+    relics: RelicsSave = Field(default_factory=RelicsSave, description="R-REL-1: relics owned (absent in older saves: none).")
     shop: ShopSave
     #: The past waves, for the summary (one per wave played, in order).
     waves: list[WaveStats]
     player: PlayerSave
     rng_state: list[int] = Field(description="The core's random streams' positions (`World.rng_state`).")
     wand_memory: WandMemorySave | None = None
+    potions: PotionsSave | None = Field(default=None, description="R-POT-2: the potion belt (absent in older saves: no potions).")
 
     @field_validator("waves")
     @classmethod
@@ -419,6 +485,7 @@ def snapshot(run: Run, next_wave: int) -> RunSave:
         },
         "wand_stats": {"totals": dict(run.wand_stats.totals), "purchases": dict(run.wand_stats.purchases)},
         "talents": sorted(talent.value for talent in run.talents),
+        "relics": {"owned": list(run.relics.owned), "strength": run.relics.strength, "kills": run.relics.kills},
         "shop": {
             "wave": shop.wave,
             "is_open": shop.is_open,
@@ -430,11 +497,14 @@ def snapshot(run: Run, next_wave: int) -> RunSave:
             "paid_cores": dict(shop.paid_cores),
             "unlocked": sorted(shop.unlocked),
             "luck": shop.luck,
+            "relic": shop.relic,
             "rng_state": rng_state,
+            "potion": shop.potion,
         },
         "waves": [dataclasses.asdict(stats) for stats in run.waves],
         "player": {"hp": hp, "hp_max": hp_max, "x": x, "y": y, "last_will": world.last_will},
         "rng_state": world.rng_state(),
+        "potions": {"slots": run.potions.slots, "held": list(run.potions.held)},
         "wand_memory": None if memory is None else {"cursor": memory[0], "registers": memory[1], "counters": memory[2], "kills": memory[3]},
     }
     return RunSave.model_validate(data, context={"content": run.content})
@@ -456,8 +526,12 @@ def restore(content: Content, save: RunSave) -> Run:
     )
     run.wand_stats = WandStats(totals=dict(save.wand_stats.totals), purchases=dict(save.wand_stats.purchases))
     run.talents = set(save.talents)
+    run.relics = RunRelics(content.relics, save.relics.owned, save.relics.strength, save.relics.kills)
     _restore_shop(run, save.shop)
     run.waves = copy.deepcopy(save.waves)
+    if save.potions is not None:
+        run.potions.slots = save.potions.slots
+        run.potions.held = list(save.potions.held) + [None] * (HUD_SLOTS - len(save.potions.held))
     run.rearm()
     world = run.sim.world
     world.set_rng_state(save.rng_state)
@@ -478,10 +552,12 @@ def _restore_shop(run: Run, saved: ShopSave) -> None:
     shop.rerolls = saved.rerolls
     shop.unlocked = frozenset(saved.unlocked)
     shop.luck = saved.luck
+    shop.relic = saved.relic
     for shelf in SHELVES:
         shop.shelves[shelf] = [None if offer is None else Offer(**offer.model_dump()) for offer in getattr(saved, shelf)]
     shop.paid_cards = {card: list(prices) for card, prices in saved.paid_cards.items()}
     shop.paid_cores = dict(saved.paid_cores)
+    shop.potion = saved.potion
     shop.rng = shop_rng(run.seed, saved.wave)
     if saved.rng_state is not None:
         shop.rng = random.Random()

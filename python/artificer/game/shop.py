@@ -35,6 +35,16 @@ and locking do to a `Run`:
   their sequence). Its offer's `item` is the talent id (`Offer.talent`);
   buying it (`buy_stat`, as for a stat) hands it to `Run.gain_talent`. An
   owned talent is never offered again, even once spent.
+- Relic (R-SHOP-1, R-REL-3): apart from the shelves, each visit offers one
+  relic the run does not own (`relic`, drawn at opening by `relic_rng`, so the
+  shelves' draws are unchanged; none when every relic is owned; not
+  rerolled), for relics.json `shop_price`; `buy_relic` hands it to
+  `Run.gain_relic`.
+- Potion (R-POT-2): apart from the shelves, each visit offers one random
+  potion (`potion`, drawn at opening by `potions.potion_for_sale` from its
+  own generator; not rerolled) for potions.json `shopPrice`; `buy_potion`
+  puts it in the belt's first empty slot, refused (`PotionBeltFull`) when
+  the belt is full.
 
 Every refusal raises before anything changes (gold, loadout, shelves).
 Draws come from the shop's own `random.Random`, seeded from the run seed
@@ -45,7 +55,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
@@ -53,6 +63,8 @@ from artificer.content import Content, CoreFlag
 from artificer.content.models import ATTUNEMENT_PREFIX, SHOP_TIERS, ShopSettings, StatOffer, Talent, TalentOffer, WandStat
 from artificer.errors import ArtificerError
 from artificer.game.loadout import BackpackFull, LoadoutError
+from artificer.game.potions import potion_for_sale
+from artificer.game.relics import relic_rng
 
 if TYPE_CHECKING:
     from artificer._core import World
@@ -75,6 +87,10 @@ class NotEnoughGold(ShopError):
         super().__init__(f"costs {price} gold, you have {gold}")
         self.price = price
         self.gold = gold
+
+
+class PotionBeltFull(ShopError):
+    """R-POT-2: the shop's potion is refused while every usable belt slot holds one."""
 
 
 class ShopClosed(ShopError):
@@ -172,18 +188,20 @@ class WandStats:
         self.totals[offer.stat] = round(total, 6)  # 0.05 × 3 stays 0.15, not 0.15000000000000002
         self.purchases[offer.stat] += 1
 
-    def apply(self, world: World, shop: Shop | None = None) -> None:
+    def apply(self, world: World, shop: Shop | None = None, bonus: Mapping[str, float] | None = None) -> None:
         """Hands the totals to the core (it clamps cast speed and accuracy to their ranges):
-        the wand's stats, the player's, attunement per element; and luck to `shop`."""
+        the wand's stats, the player's, attunement per element; and luck to `shop`. `bonus`
+        (R-REL-1: the relics' `max_hp_bonus`, `mana_regen_bonus`) adds to the player's."""
         totals = self.totals
+        extra = bonus or {}
         world.set_wand_stats(int(totals[WandStat.CPU]), totals[WandStat.CAST_SPEED], totals[WandStat.ACCURACY])
         world.set_player_stats(
-            max_hp_bonus=totals[WandStat.MAX_HP],
+            max_hp_bonus=totals[WandStat.MAX_HP] + extra.get("max_hp_bonus", 0.0),
             armor=totals[WandStat.ARMOR],
             move_speed_bonus=totals[WandStat.MOVE_SPEED],
             crit_chance_bonus=totals[WandStat.CRIT_CHANCE],
             pickup_radius_bonus=totals[WandStat.PICKUP_RADIUS],
-            mana_regen_bonus=totals[WandStat.MANA_REGEN],
+            mana_regen_bonus=totals[WandStat.MANA_REGEN] + extra.get("mana_regen_bonus", 0.0),
             mana_leech=totals[WandStat.MANA_LEECH],
         )
         world.set_attunement(
@@ -217,6 +235,10 @@ class Shop:
         #: The price paid for each owned card, by card id (one entry per copy), and for each carried core.
         self.paid_cards: dict[str, list[int]] = {}
         self.paid_cores: dict[str, int] = {}
+        #: R-REL-3: the relic for sale this visit (None: every relic owned, or bought).
+        self.relic: str | None = None
+        #: R-POT-2: the potion for sale this visit (None: bought).
+        self.potion: str | None = None
 
     # --- the data --------------------------------------------------------------------
 
@@ -247,6 +269,8 @@ class Shop:
                 if offer is not None:
                     offer.price = self._price(offer.kind, offer.item, offer.tier)
         self._restock()
+        self.relic = self.run.relics.draw(relic_rng(self.run.seed, f"shop/{wave}"))
+        self.potion = potion_for_sale(self.content.potions, self.run.seed, wave)
 
     def close(self) -> None:
         """Leaves the shop (the next wave starts); locked offers wait for the next shop."""
@@ -339,9 +363,44 @@ class Shop:
             return offer
         self._charge(offer.price)
         self.run.wand_stats.add(self._stat_offer(WandStat(offer.item)))
-        self.run.wand_stats.apply(self.run.sim.world, self)
+        self.run.apply_stats()
         self.shelves["stats"][index] = None
         return offer
+
+    @property
+    def relic_price(self) -> int:
+        """R-SHOP-1: the relic's price (relics.json `shop_price`)."""
+        return self.content.relics.shop_price
+
+    def buy_relic(self) -> str:
+        """R-REL-3: the visit's relic becomes the run's (`Run.gain_relic`); returns its id."""
+        self._require_open()
+        relic_id = self.relic
+        if relic_id is None:
+            raise ShopError("no relic for sale in this shop")
+        self._charge(self.relic_price)
+        self.run.gain_relic(relic_id)
+        self.relic = None
+        return relic_id
+
+    @property
+    def potion_price(self) -> int:
+        """R-POT-2: potions.json `shopPrice` (the same in every shop)."""
+        return self.content.potions.shop_price
+
+    def buy_potion(self) -> str:
+        """R-POT-2: the visit's potion into the belt's first empty slot; returns its id.
+        `PotionBeltFull` refuses it when every usable slot holds a potion."""
+        self._require_open()
+        potion_id = self.potion
+        if potion_id is None:
+            raise ShopError("no potion for sale in this shop")
+        if self.run.potions.full:
+            raise PotionBeltFull(f"the potion belt's {self.run.potions.slots} slots are full")
+        self._charge(self.potion_price)
+        self.run.potions.add(potion_id)
+        self.potion = None
+        return potion_id
 
     # --- selling ------------------------------------------------------------------------
 

@@ -1,6 +1,8 @@
 """A simple bot player for headless runs (R-SIM-1): it kites away from the
 nearest enemies, keeps off the walls, dashes out of contact, and walks to
 currency when nothing is close. Vectorised over the frame's enemy rows.
+During a wave it drinks a healing potion when its HP falls below
+`DRINK_BELOW` of the maximum (R-POT-1, `drink_when_hurt`).
 
 Its tuning is the bot's own (a test harness, not game balance), named here.
 """
@@ -9,7 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from artificer.content.potions import PotionEffect
 from artificer.engine import Simulation
+from artificer.game.potions import PotionError
+from artificer.game.run import Run, WaveInProgress
 
 DANGER_RADIUS = 220.0  # enemies closer than this push the bot away
 PANIC_RADIUS = 44.0  # an enemy this close (centre to centre) triggers a dash
@@ -17,6 +22,7 @@ SAFE_RADIUS = 160.0  # with no enemy this close, the bot goes for currency
 WALL_MARGIN = 160.0  # within this of a wall the bot steers back inward
 WALL_WEIGHT = 2.5
 PICKUP_WEIGHT = 1.0
+DRINK_BELOW = 0.4  # a healing potion is drunk below this share of max HP
 
 
 class KitingBot:
@@ -60,3 +66,21 @@ class KitingBot:
             elif pos > size - WALL_MARGIN:
                 push[axis] -= WALL_WEIGHT * (pos - (size - WALL_MARGIN)) / WALL_MARGIN
         return push
+
+
+def drink_when_hurt(run: Run, wave: WaveInProgress) -> bool:
+    """R-POT-1: below `DRINK_BELOW` of max HP, drinks the first healing potion of the belt; True if it did."""
+    buffers = run.sim.buffers
+    hp, hp_max = buffers.player_value("hp"), buffers.player_value("hp_max")
+    if hp <= 0 or hp >= DRINK_BELOW * hp_max:
+        return False
+    belt = run.potions
+    for index in range(belt.slots):
+        potion = belt.potion_at(index)
+        if potion is not None and belt.book.potion(potion).effect == PotionEffect.HEAL:
+            try:
+                belt.use(run, wave, index)
+            except PotionError:
+                return False
+            return True
+    return False

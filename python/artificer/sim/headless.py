@@ -1,6 +1,7 @@
 """`artificer run --headless`: a seeded run of waves 1..K played by the
-kiting bot, reported as one JSON-ready dict (a public contract: keys are
-only ever added). Same seed ⇒ the same report, byte for byte (R-DET-1).
+kiting bot (which drinks a healing potion when hurt, R-POT-1), reported as
+one JSON-ready dict (a public contract: keys are only ever added). Same
+seed ⇒ the same report, byte for byte (R-DET-1).
 
 With a build (`--build ID`, from `data/builds.json`) a `ShoppingBot` visits
 the shop after every wave but the last and buys toward the archetype; each
@@ -19,7 +20,7 @@ from typing import Any
 from artificer.content import Content
 from artificer.game.run import Run
 from artificer.game.save import settle
-from artificer.sim.bot import KitingBot
+from artificer.sim.bot import KitingBot, drink_when_hurt
 from artificer.content.builds import Build
 from artificer.sim.shopper import ShoppingBot
 from artificer.sim.stress import latency_summary
@@ -42,6 +43,7 @@ def run_headless(content: Content, seed: int, waves: int, build: Build | None = 
         wave_starts.append(len(step_ns))
         while not wave.over:
             bot.control(run.sim)
+            drink_when_hurt(run, wave)
             t0 = time.perf_counter_ns()
             wave.step()
             step_ns.append(time.perf_counter_ns() - t0)

@@ -195,7 +195,7 @@ impl World {
         if in_reach && p.alive && p.invulnerable <= 0.0 && !self.cfg.rules.player_invulnerable {
             self.hurt_player(contact_damage(b.damage, weak, self.player.armor), kind as f32);
         }
-        let attack = Attack { base: b.damage, flat: 0.0, mult: if weak { WEAK_MULTIPLIER } else { 1.0 }, element: b.element as usize };
+        let attack = Attack { base: b.damage, flat: 0.0, mult: if weak { WEAK_MULTIPLIER } else { 1.0 }, element: b.element as usize, boot_floor: 0.0 };
         for o in 0..self.enemies.len() {
             let en = &self.enemies;
             if o == e || en.dead[o] || (en.x[o] - x).powi(2) + (en.y[o] - y).powi(2) >= r2 {

@@ -8,7 +8,7 @@
 //! pay, R-MANA-5); the main entry, `on_kill` and `on_hit` pay.
 
 use super::World;
-use crate::sim::combat::{final_damage, Attack, Defence};
+use crate::sim::combat::{final_damage_booted, Attack, Defence};
 use crate::sim::config::{Element, ELEMENTS};
 use crate::sim::events::{Event, EventKind};
 use crate::sim::pools::{Behaviour, NewProjectile, Owner, Payload};
@@ -106,14 +106,18 @@ impl World {
     }
 
     /// A wave starts: the program's mana fills, registers reset unless the
-    /// core has persistent memory; summons and zones of the last wave go.
+    /// core has persistent memory; summons and zones of the last wave go,
+    /// and so does the ward (GAME_RULES §8: block → ward, it lasts the
+    /// wave); the turn clock, strength and the relics' counters restart.
     pub fn begin_wave(&mut self) {
         if let Wand::Program(caster) = &mut self.wand {
             caster.begin_wave();
             self.player.mana = caster.mana.current;
         }
+        self.player.ward = 0.0;
         self.zones = Default::default();
         self.summons = Default::default();
+        self.begin_relic_wave();
     }
 
     /// After a cast aimed at enemy `e`: if the projectiles it fired carry
@@ -149,7 +153,13 @@ impl World {
         let mut senses = self.senses();
         // Mana granted by commands this frame went to the player's pool.
         caster.mana.current = self.player.mana.min(caster.mana.max);
+        // bag_of_prep / centennial_puzzle: offered to this tick's cast, spent only if it casts.
+        caster.bonus_budget = self.main_cast_budget();
         let cast = caster.tick(self.dt, &mut senses, &mut out);
+        caster.bonus_budget = 0;
+        if cast {
+            self.main_cast_done();
+        }
         self.player.hp = senses.hp;
         if cast {
             for recipe in std::mem::take(&mut self.fusions_to_report) {
@@ -255,6 +265,10 @@ impl World {
             let (x, y) = aim.origin;
             self.events.push(Event::new(EventKind::ChargeStateChanged, 3.0, 0.0, x, y, 0.0));
         }
+        if matches!(a.kind, ActionKind::Projectile | ActionKind::Blast) {
+            // R-REL-2: akabeko and pen_nib on the fired ACTION (sim/relics.rs).
+            damage = self.fired_action(damage, aim.origin);
+        }
         let radius = a.radius * s.size_mult;
         let look = e.spell;
         match a.kind {
@@ -324,17 +338,20 @@ impl World {
         self.events.push(Event::new(EventKind::Exploded, element as u8 as f32, reach, at.0, at.1, damage));
     }
 
-    /// R-DMG-1 for spell damage without a projectile (blasts and
-    /// explosions), with R-DMG-2's element work as a projectile hit has it
+    /// R-DMG-1 (in R-REL-2's order: strength, the_boot) for spell damage
+    /// without a projectile (blasts and explosions), with R-DMG-2's element work as a projectile hit has it
     /// (attunement, wet reactions, the status roll) behind the same
     /// `elements_act` flag. Chain bolts are projectiles: `resolve_hits`.
     fn hit_enemy(&mut self, e: usize, base: f32, element: Element) -> f32 {
         let element = element as usize;
         let mult = if self.elements_act { self.element_multiplier(e, element) } else { 1.0 };
         let kind = &self.cfg.enemy_kinds[self.enemies.kind[e] as usize];
-        let attack = Attack { base, flat: self.player.strength, mult, element };
+        let boot_floor = self.relic_rules.the_boot_floor;
+        let attack = Attack { base, flat: self.player.strength, mult, element, boot_floor };
         let defence = Defence { resist: kind.resist, armor: kind.armor, vulnerable: self.enemies.vulnerable[e] > 0.0 };
-        let dealt = self.damage_enemy(e, final_damage(&attack, &defence));
+        let (amount, lifted) = final_damage_booted(&attack, &defence);
+        self.relic.boot_lifts += lifted as u32;
+        let dealt = self.damage_enemy(e, amount);
         if self.elements_act {
             self.element_hit(e, element);
         }

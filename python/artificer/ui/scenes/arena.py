@@ -8,6 +8,14 @@ waves (the shop and its lab); when they pop, the arena resumes with the next
 wave. Death or the last wave shows the run summary. Last Will (R-END-1)
 spent by a lethal hit shows a toast, plays its sound and flashes the screen
 once; while it is armed the HUD marks it beside the HP bar.
+
+Potions (R-POT-1/2, `artificer.ui.potion_belt`): the belt's five slots sit at
+the top right; a click on a slot, its key (1–5) or the gamepad's Y (again:
+the next potion) opens its Use / Discard / Close menu (the mouse, the same key
+again to drink, d-pad left/right and A, B or Esc to close); a hovered slot
+shows its tooltip. A targeted potion aims at the enemy nearest the last place
+the cursor pointed in the world (the player with a gamepad). A won wave's
+potion, or the full belt that missed it, is toasted.
 """
 
 from __future__ import annotations
@@ -27,11 +35,12 @@ from artificer.ui.atlas import Atlas
 from artificer.ui.fonts import font
 from artificer.ui.hud import Hud, HudState
 from artificer.ui.i18n import tr
+from artificer.ui.potion_belt import PotionBeltView, drink, throw_away
 from artificer.ui.render import ArenaRenderer, Camera
 from artificer.ui.scene import Scene, SceneStack
 from artificer.ui.session import Session
 from artificer.ui.palette import COLOUR_BLIND
-from artificer.ui.settings import Action, AimMode, Context
+from artificer.ui.settings import Action, AimMode, Context, key_label
 from artificer.ui.scenes.summary import SummaryScene
 
 #: Screen shake when the player is hurt: pixels at full strength (× the shake setting), decay per second.
@@ -51,6 +60,8 @@ EVENT_SOUNDS = (
 
 
 Intermission = Callable[[SceneStack, Run, int], None]
+#: R-POT-2: the potion keys, slot 1 to 5.
+POTION_ACTIONS = (Action.POTION_1, Action.POTION_2, Action.POTION_3, Action.POTION_4, Action.POTION_5)
 
 
 class ArenaScene(Scene):
@@ -96,6 +107,10 @@ class ArenaScene(Scene):
         self.camera: Camera | None = None
         self.hud: Hud | None = None
         self.resume_between_waves = resume_between_waves
+        #: R-POT-2: the belt's slots, tooltip and menu; where the cursor last pointed in the world (screen).
+        self.potion_view = PotionBeltView()
+        self.mouse: tuple[int, int] = (-1, -1)
+        self.aim_point: tuple[int, int] | None = None
 
     # ---- lifecycle -------------------------------------------------------
     def on_enter(self, stack: SceneStack) -> None:
@@ -140,7 +155,12 @@ class ArenaScene(Scene):
 
     # ---- input -------------------------------------------------------------
     def handle_event(self, event: pygame.event.Event) -> pygame.event.Event | None:
+        if self._potion_event(event):
+            return None
         action = self.session.controls.handle(event, Context.GAMEPLAY)
+        if action in POTION_ACTIONS:
+            self.potion_key(POTION_ACTIONS.index(action))
+            return None
         if action == Action.PAUSE:
             self._pause()
         elif action == Action.DASH:
@@ -148,6 +168,92 @@ class ArenaScene(Scene):
         elif action is None and event.type not in (pygame.KEYUP, pygame.JOYAXISMOTION, pygame.CONTROLLERAXISMOTION):
             return event
         return None
+
+    # ---- potions (R-POT-1/2) ---------------------------------------------------
+    def _potion_event(self, event: pygame.event.Event) -> bool:
+        """The mouse on the belt and its menu, and the menu's own keys and buttons; True if consumed."""
+        view = self.potion_view
+        if event.type == pygame.MOUSEMOTION:
+            self.mouse = event.pos
+            if view.hit(event.pos) is None:
+                self.aim_point = event.pos
+            return False
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            self.mouse = event.pos
+            hit = view.hit(event.pos)
+            if hit is None:
+                self.aim_point = event.pos
+                if view.menu is None:
+                    return False
+                view.close()
+            elif hit.button is not None:
+                self.potion_button(hit.slot, hit.button)
+            elif view.menu == hit.slot:
+                view.close()
+            else:
+                view.open(hit.slot)
+            return True
+        if view.menu is None:
+            if event.type == pygame.CONTROLLERBUTTONDOWN and event.button == pygame.CONTROLLER_BUTTON_Y and self.session.settings.gamepad:
+                self._open_next_potion()
+                return True
+            return False
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+            view.close()
+            return True
+        if event.type == pygame.CONTROLLERBUTTONDOWN and self.session.settings.gamepad:
+            button = event.button
+            if button == pygame.CONTROLLER_BUTTON_Y:
+                self._open_next_potion()
+            elif button in (pygame.CONTROLLER_BUTTON_DPAD_LEFT, pygame.CONTROLLER_BUTTON_DPAD_RIGHT):
+                view.step_choice(-1 if button == pygame.CONTROLLER_BUTTON_DPAD_LEFT else 1)
+            elif button == pygame.CONTROLLER_BUTTON_A:
+                self.potion_button(view.menu, ("use", "discard", "close")[view.choice])
+            elif button == pygame.CONTROLLER_BUTTON_B:
+                view.close()
+            else:
+                return False
+            return True
+        return False
+
+    def _open_next_potion(self) -> None:
+        """The gamepad's Y: the menu of the next slot holding a potion (after the open one)."""
+        belt, view = self.run.potions, self.potion_view
+        start = -1 if view.menu is None else view.menu
+        filled = [(start + step) % len(belt.held) for step in range(1, len(belt.held) + 1)]
+        slot = next((index for index in filled if belt.potion_at(index) is not None), None)
+        if slot is not None:
+            view.open(slot)
+
+    def potion_key(self, index: int) -> None:
+        """A potion key (1–5): opens that slot's menu; pressed again with it open, drinks it."""
+        if self.potion_view.menu == index:
+            self.potion_button(index, "use")
+        else:
+            self.potion_view.open(index)
+
+    def potion_button(self, index: int, button: str) -> None:
+        """The menu's Use, Discard or Close on slot `index`; refusals are toasts (R-POT-2)."""
+        view = self.potion_view
+        if button == "close":
+            view.close()
+            return
+        if button == "discard":
+            done, message = throw_away(self.run, index)
+        else:
+            done, message = drink(self.run, self.wave, index, self._potion_target())
+            if done:
+                self.session.play("pickup")
+        self.hud_state.toast(message)
+        if done:
+            view.close()
+
+    def _potion_target(self) -> tuple[float, float] | None:
+        """R-POT-1: the world point under the cursor's last place in the world; None (the player) with a gamepad."""
+        if self.session.controls.gamepads or self.aim_point is None or self.camera is None:
+            return None
+        ox, oy = self.camera.offset
+        return (self.aim_point[0] - ox, self.aim_point[1] - oy)
 
     # ---- simulation --------------------------------------------------------
     def update(self, dt: float) -> None:
@@ -222,6 +328,10 @@ class ArenaScene(Scene):
         assert self.wave is not None and self.stack is not None
         stats = self.wave.finish()
         died = self.wave.died
+        drop = self.wave.potion_drop
+        if drop is not None and drop.potion is not None:
+            name = tr(self.run.potions.book.potion(drop.potion).name)
+            self.hud_state.toast(tr("ui.potion.found" if drop.kept else "ui.potion.belt_full", name=name), 3.5)
         self.wave = None
         self.session.play("wave_end")
         if died or self.number >= len(self.content.waves):
@@ -264,6 +374,10 @@ class ArenaScene(Scene):
             veil.fill((*FLASH_COLOUR, round(FLASH_ALPHA * self.flash)))
             surface.blit(veil, (0, 0))
         self.hud.draw(surface, buffers, self.hud_state, at, (ox, oy))
+        self.potion_view.topright = (surface.get_width() - 18, 50)
+        bindings = self.session.settings.key_bindings
+        keys = tuple(key_label(bindings[action]) if action in bindings else "" for action in POTION_ACTIONS)
+        self.potion_view.draw(surface, self.run, self.mouse, keys, in_wave=self.wave is not None)
 
 
 class PauseScene(Scene):

@@ -17,6 +17,11 @@ empty slot of a core — or send it to the backpack, or sell it), the backpack
 (pick a card to sell it), and the Lab and Next wave buttons. Buying a core
 while carrying the most asks which carried core to sell (R-CORE-3).
 
+Potions (R-POT-2): in the header, the visit's potion (its glyph, name and
+price; a click buys it, refused with a toast when the belt is full) and the
+belt's five slots (`artificer.ui.potion_belt`: hover for the tooltip, click
+for Use / Discard / Close — Use is refused here, outside a wave; Discard works).
+
 Input: the mouse (left click acts, right click lets go); Enter next wave,
 L lab, R reroll, Tab / arrows move the focus, Space chooses, Esc lets go; a
 controller's d-pad moves the focus, A chooses, B lets go, X rerolls, Y opens
@@ -37,10 +42,12 @@ from artificer.content import Core, Spell
 from artificer.content.models import Talent, WandStat
 from artificer.game.loadout import BackpackFull, LoadoutError, LoadoutFull, WaitingAreaFull
 from artificer.game.run import Run
-from artificer.game.shop import NotEnoughGold, Offer, ShelfName, ShopError
+from artificer.game.shop import NotEnoughGold, Offer, PotionBeltFull, ShelfName, ShopError
 from artificer.ui.atlas import ELEMENT_COLOURS
 from artificer.ui.cards import FAMILY_COLOURS, CardArt
 from artificer.ui.i18n import tr
+from artificer.ui.icons_potions import potion_icon
+from artificer.ui.potion_belt import MENU_BUTTONS, PotionBeltView, drink, potion_lines, throw_away
 from artificer.ui.scene import Scene, SceneStack
 from artificer.ui.shop_widgets import (
     BACKGROUND,
@@ -113,6 +120,8 @@ class ShopScene(Scene):
         self._size = DESIGN
         self._view: Canvas | None = None
         self._stale = True
+        #: R-POT-2: the belt's slots, tooltip and menu, in the header.
+        self.potion_view = PotionBeltView()
 
     # ---- lifecycle ---------------------------------------------------------
     def on_enter(self, stack: SceneStack) -> None:
@@ -153,6 +162,17 @@ class ShopScene(Scene):
     def lock_rect(self, shelf: ShelfName, index: int) -> pygame.Rect:
         card, px = self.offer_rect(shelf, index), self.view.px
         return pygame.Rect(card.right - px(28), card.top + px(2), px(24), px(24))
+
+    @property
+    def potion_offer_rect(self) -> pygame.Rect:
+        """R-POT-2: the visit's potion, in the header."""
+        return self.view.r(452, 14, 204, 54)
+
+    def potion_slot_rect(self, index: int) -> pygame.Rect:
+        """Slot `index` of the potion belt, in the header right of the potion for sale."""
+        self.potion_view.scale = self.view.scale
+        self.potion_view.topleft = self.view.r(670, 21).topleft
+        return self.potion_view.slot_rect(index)
 
     @property
     def reroll_rect(self) -> pygame.Rect:
@@ -283,6 +303,41 @@ class ShopScene(Scene):
             self.selected = None
             content = self.run.content
             self.toasts.show(tr("ui.shop.placed", name=tr(content.spell(card).name_key), core=tr(content.core(core_id).name_key)))
+
+    def buy_potion(self) -> None:
+        """R-POT-2: the visit's potion into the belt; a full belt is refused with a toast."""
+        potion_id = self.run.shop.potion
+        self._stale = True
+        try:
+            self.run.shop.buy_potion()
+        except PotionBeltFull:
+            self.toasts.show(tr("ui.shop.belt_full"))
+            return
+        except ShopError as refusal:
+            self._refused(refusal)
+            return
+        if potion_id is not None:
+            self.toasts.show(tr("ui.shop.bought", name=tr(self.run.content.potions.potion(potion_id).name)))
+
+    def potion_slot(self, index: int) -> None:
+        """A click on a belt slot: opens (or closes) its menu when it holds a potion."""
+        view = self.potion_view
+        self._stale = True
+        if view.menu == index or self.run.potions.potion_at(index) is None:
+            view.close()
+        else:
+            view.open(index)
+
+    def potion_button(self, index: int, button: str) -> None:
+        """The potion menu's buttons in the shop: Use is refused (not in a wave), Discard works (R-POT-2)."""
+        self._stale = True
+        if button == "close":
+            self.potion_view.close()
+            return
+        done, message = throw_away(self.run, index) if button == "discard" else drink(self.run, None, index, None)
+        self.toasts.show(message)
+        if done:
+            self.potion_view.close()
 
     def open_lab(self) -> None:
         if self.on_open_lab is not None and self.stack is not None:
@@ -436,6 +491,7 @@ class ShopScene(Scene):
         canvas.button(self.lab_rect, tr("ui.shop.lab"), "L", self.open_lab, "lab")
         canvas.button(self.next_wave_rect, tr("ui.shop.next_wave"), "Enter", self.next_wave, "next_wave", primary=True)
         canvas.text(tr("ui.shop.keys_hint"), 13, FAINT, midleft=canvas.r(24, 684).topleft)
+        self._potions(canvas)
         if self.drop_for is not None:
             canvas.hots.clear()  # the choice is modal: only its buttons act
             self._drop_dialog(canvas)
@@ -453,6 +509,37 @@ class ShopScene(Scene):
         canvas.text(tr("ui.shop.title", wave=self.wave), 30, TITLE, True, topleft=canvas.r(24, 20).topleft)
         gold = canvas.text(str(self.run.currency), 30, CRYSTAL, True, midright=canvas.r(1256, 40).topleft)
         crystal(canvas.surface, (gold.left - canvas.px(18), gold.centery), canvas.px(11))
+
+    # potions (R-POT-2) -------------------------------------------------------------
+    def _potions(self, canvas: Canvas) -> None:
+        """The potion for sale and the belt; the belt's menu or tooltip on top of the shelves."""
+        px, rect = canvas.px, self.potion_offer_rect
+        potion_id = self.run.shop.potion
+        if potion_id is None:
+            dashed_rect(canvas.surface, rect, FAINT, px(6), px(8))
+            canvas.text(tr("ui.shop.sold_out"), 14, FAINT, True, center=rect.center)
+        else:
+            potion = self.run.content.potions.potion(potion_id)
+            price = self.run.shop.potion_price
+            affordable = self.run.currency >= price and not self.run.potions.full
+            lit = canvas.hovered(rect) and self.drop_for is None
+            pygame.draw.rect(canvas.surface, (44, 38, 72) if lit else CHIP_FACE, rect, border_radius=px(8))
+            pygame.draw.rect(canvas.surface, TITLE if lit else PANEL_EDGE, rect, 1, border_radius=px(8))
+            potion_icon(canvas.surface, potion.icon, (rect.x + px(28), rect.centery), px(20))
+            canvas.text(tr("ui.shop.potion"), 11, DIM, topleft=(rect.x + px(54), rect.y + px(6)))
+            name_width = rect.width - px(120)
+            canvas.fitted(tr(potion.name), 15, True, TEXT, (rect.x + px(54) + name_width // 2, rect.y + px(24)), name_width)
+            canvas.price_tag((rect.right - px(32), rect.centery), price, 17, CRYSTAL if affordable else TOO_DEAR)
+            canvas.hots.append(Hot(rect, self.buy_potion, "potion_offer", [(text, colour) for text, colour in potion_lines(self.run, potion)]))
+        self.potion_slot_rect(0)  # places the view at this window size
+        view = self.potion_view
+        for index in range(len(self.run.potions.held)):
+            slot = self.potion_slot_rect(index)
+            canvas.hots.append(Hot(slot, partial(self.potion_slot, index), f"potion_slot:{index}"))
+        view.draw(canvas.surface, self.run, canvas.mouse, keys=(), in_wave=False)
+        if view.menu is not None:
+            for name, button in zip(MENU_BUTTONS, view.buttons):
+                canvas.hots.append(Hot(button, partial(self.potion_button, view.menu, name), f"potion_menu:{name}"))
 
     # shelf A -------------------------------------------------------------------
     def _shelf_spells(self, canvas: Canvas) -> None:

@@ -1,0 +1,182 @@
+"""Relics (R-REL-1, R-REL-3): the schema of `data/relics.json` and its checks.
+
+This module owns what a well-formed relics file looks like — the seed 000
+schema (`{relics: {id: {name, desc, hook, effect, value, icon}}, relicPool,
+startRelic}`) in this game's words: every relic's i18n name and description
+keys, its hook (when it acts), its effect (what it does, a closed set: the
+code behind each lives in `artificer.game.relics`), its value, and the name
+of its procedurally drawn icon; the run's start relics, the pool the
+acquisition draws from, the shop's price and the currency given instead when
+every relic is owned. The checks across entries (an effect on the wrong hook,
+an unknown id in `start` or `pool`, a missing icon or text, an icon drawn
+for two relics) report one `Problem` each; the loader adds them to the rest.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from enum import StrEnum
+
+from pydantic import Field
+
+from artificer.content.models import ID_PATTERN, ContentModel, Problem, did_you_mean
+from artificer.content.recipes import I18nKey
+
+RELICS_FILE = "relics.json"
+
+
+class RelicHook(StrEnum):
+    """When a relic acts (R-REL-1; seed 000's combatStart / combatEnd / onPlayerDamaged /
+    CalcPlayerAttack / AddRelic, with combat read as wave)."""
+
+    WAVE_START = "wave_start"
+    WAVE_END = "wave_end"
+    PLAYER_DAMAGED = "player_damaged"
+    ATTACK_CALC = "attack_calc"
+    PASSIVE = "passive"
+
+
+class RelicEffect(StrEnum):
+    """What a relic does; each effect belongs to one hook (`EFFECT_HOOKS`)."""
+
+    #: passive: max HP + value (iron_heart, strawberry).
+    MAX_HP = "max_hp"
+    #: passive: mana regen + value per second (energy_core).
+    MANA_REGEN = "mana_regen"
+    #: passive: heal value for every `every` kills (vampire_fang).
+    HEAL_PER_KILLS = "heal_per_kills"
+    #: passive: currency picked up × (1 + value) (golden_idol).
+    CURRENCY_BONUS = "currency_bonus"
+    #: passive: the potion belt holds value slots (potion_belt).
+    POTION_SLOTS = "potion_slots"
+    #: wave_end: heal value when the wave is won (burning_blood).
+    HEAL_ON_WIN = "heal_on_win"
+    #: wave_end: heal value when HP is at most `threshold` of max HP (meat_on_bone).
+    HEAL_WHEN_LOW = "heal_when_low"
+    #: wave_start: + value permanent strength, each wave (vajra).
+    STRENGTH = "strength"
+    #: wave_start: value ward (anchor).
+    WARD = "ward"
+    #: wave_start: heal value (blood_vial).
+    HEAL = "heal"
+    #: wave_start: the wave's first cast + value action budget (bag_of_prep).
+    FIRST_CAST_BUDGET = "first_cast_budget"
+    #: player_damaged: the enemy that hit takes value, straight off its HP (bronze_scales).
+    THORNS = "thorns"
+    #: player_damaged: first HP loss in a wave: the next cast + value action budget (centennial_puzzle).
+    HURT_CAST_BUDGET = "hurt_cast_budget"
+    #: player_damaged: + value ward at the next turn (self_forming_clay).
+    HURT_WARD = "hurt_ward"
+    #: attack_calc: every value-th fired ACTION of a wave deals double (pen_nib).
+    PEN_NIB_PERIOD = "pen_nib_period"
+    #: attack_calc: hits between 1 and value − 1 become value (the_boot).
+    DAMAGE_FLOOR = "damage_floor"
+    #: attack_calc: the wave's first ACTION + value base damage (akabeko).
+    FIRST_ACTION_BONUS = "first_action_bonus"
+    #: attack_calc: applying vulnerable also applies weak for value turns (champion_belt).
+    VULNERABLE_WEAK = "vulnerable_weak"
+
+
+EFFECT_HOOKS: Mapping[RelicEffect, RelicHook] = {
+    RelicEffect.MAX_HP: RelicHook.PASSIVE,
+    RelicEffect.MANA_REGEN: RelicHook.PASSIVE,
+    RelicEffect.HEAL_PER_KILLS: RelicHook.PASSIVE,
+    RelicEffect.CURRENCY_BONUS: RelicHook.PASSIVE,
+    RelicEffect.POTION_SLOTS: RelicHook.PASSIVE,
+    RelicEffect.HEAL_ON_WIN: RelicHook.WAVE_END,
+    RelicEffect.HEAL_WHEN_LOW: RelicHook.WAVE_END,
+    RelicEffect.STRENGTH: RelicHook.WAVE_START,
+    RelicEffect.WARD: RelicHook.WAVE_START,
+    RelicEffect.HEAL: RelicHook.WAVE_START,
+    RelicEffect.FIRST_CAST_BUDGET: RelicHook.WAVE_START,
+    RelicEffect.THORNS: RelicHook.PLAYER_DAMAGED,
+    RelicEffect.HURT_CAST_BUDGET: RelicHook.PLAYER_DAMAGED,
+    RelicEffect.HURT_WARD: RelicHook.PLAYER_DAMAGED,
+    RelicEffect.PEN_NIB_PERIOD: RelicHook.ATTACK_CALC,
+    RelicEffect.DAMAGE_FLOOR: RelicHook.ATTACK_CALC,
+    RelicEffect.FIRST_ACTION_BONUS: RelicHook.ATTACK_CALC,
+    RelicEffect.VULNERABLE_WEAK: RelicHook.ATTACK_CALC,
+}
+
+#: Effects whose value counts something, so it must be a whole number ≥ 1.
+WHOLE_EFFECTS = frozenset({RelicEffect.POTION_SLOTS, RelicEffect.PEN_NIB_PERIOD, RelicEffect.FIRST_CAST_BUDGET, RelicEffect.HURT_CAST_BUDGET})
+
+
+class Relic(ContentModel):
+    """One relic of relics.json (R-REL-1)."""
+
+    name_key: I18nKey = Field(description="i18n key of the relic's name.")
+    description_key: I18nKey = Field(description="i18n key of what the relic does, shown in its tooltip (R-REL-4).")
+    hook: RelicHook = Field(description="When it acts: wave_start, wave_end, player_damaged, attack_calc or passive.")
+    effect: RelicEffect = Field(description="What it does (see RelicEffect); must belong to `hook`.")
+    value: float = Field(ge=0, description="The effect's number (HP, ward, strength, a share, a period…).")
+    every: int = Field(default=0, ge=0, description="heal_per_kills: heal `value` for every this many kills.")
+    threshold: float = Field(default=0.0, ge=0, le=1, description="heal_when_low: heal when HP ≤ this share of max HP.")
+    icon: str = Field(pattern=ID_PATTERN, description="The name of its icon, drawn by the game (artificer.ui.icons_relics).")
+
+
+class RelicBook(ContentModel):
+    """relics.json: the relics by id, the run's start relics, the acquisition pool and prices (R-REL-3)."""
+
+    start: tuple[str, ...] = Field(description="Relics every run starts with (R-REL-1: iron_heart).")
+    pool: tuple[str, ...] = Field(min_length=1, description="Relics that waves and the shop draw from (only unowned ones).")
+    shop_price: int = Field(ge=0, description="R-SHOP-1: the gold price of the shop's relic.")
+    all_owned_currency: int = Field(ge=0, description="R-REL-3: gold given instead of a relic when the pool holds none unowned.")
+    boss_bonus_relics: int = Field(ge=0, description="R-REL-3: relics a boss wave gives besides an elite wave's one.")
+    relics: dict[str, Relic] = Field(min_length=1, description="Every relic, by id.")
+
+    def relic(self, relic_id: str) -> Relic:
+        """The relic with this id (a KeyError naming the file otherwise)."""
+        try:
+            return self.relics[relic_id]
+        except KeyError:
+            raise KeyError(f"no relic {relic_id!r} in {RELICS_FILE}") from None
+
+
+def check_relics(book: RelicBook, texts: Mapping[str, str] | None) -> list[Problem]:
+    """Cross-entry checks of relics.json: ids, hooks, icons and texts (one `Problem` each).
+    Duplicate ids are duplicate JSON keys, which the loader reports."""
+    problems: list[Problem] = []
+    ids = sorted(book.relics)
+    icons: dict[str, str] = {}
+    for relic_id, relic in book.relics.items():
+        where = f"$.relics.{relic_id}"
+        if not _is_id(relic_id):
+            problems.append(Problem(RELICS_FILE, where, f'relic id "{relic_id}" must be lowercase snake case'))
+        expected = EFFECT_HOOKS[relic.effect]
+        if relic.hook != expected:
+            reason = f'effect "{relic.effect}" acts on hook "{expected}", not "{relic.hook}"'
+            problems.append(Problem(RELICS_FILE, f"{where}.hook", reason))
+        if relic.effect in WHOLE_EFFECTS and (relic.value < 1 or relic.value != int(relic.value)):
+            problems.append(Problem(RELICS_FILE, f"{where}.value", f'effect "{relic.effect}" needs a whole number ≥ 1, got {relic.value:g}'))
+        if relic.effect == RelicEffect.HEAL_PER_KILLS and relic.every < 1:
+            problems.append(Problem(RELICS_FILE, f"{where}.every", "heal_per_kills needs every ≥ 1 (kills per heal)"))
+        if relic.effect == RelicEffect.HEAL_WHEN_LOW and relic.threshold <= 0:
+            problems.append(Problem(RELICS_FILE, f"{where}.threshold", "heal_when_low needs a threshold above 0"))
+        if relic.icon in icons:
+            problems.append(Problem(RELICS_FILE, f"{where}.icon", f'icon "{relic.icon}" is already the icon of "{icons[relic.icon]}"'))
+        else:
+            icons[relic.icon] = relic_id
+        if texts is not None:
+            for field in ("name_key", "description_key"):
+                key = getattr(relic, field)
+                if key not in texts:
+                    problems.append(Problem(RELICS_FILE, f"{where}.{field}", f'no text for "{key}" in i18n/en.json (R-I18N-1)'))
+    for list_name in ("start", "pool"):
+        seen: set[str] = set()
+        for index, relic_id in enumerate(getattr(book, list_name)):
+            path = f"$.{list_name}[{index}]"
+            if relic_id not in book.relics:
+                problems.append(Problem(RELICS_FILE, path, f'unknown relic "{relic_id}"{did_you_mean(relic_id, ids)}'))
+            elif relic_id in seen:
+                problems.append(Problem(RELICS_FILE, path, f'relic "{relic_id}" is listed twice'))
+            seen.add(relic_id)
+    for index, relic_id in enumerate(book.pool):
+        if relic_id in book.start:
+            problems.append(Problem(RELICS_FILE, f"$.pool[{index}]", f'start relic "{relic_id}" cannot be drawn again'))
+    return problems
+
+
+def _is_id(text: str) -> bool:
+    return re.fullmatch(ID_PATTERN, text) is not None

@@ -1,0 +1,196 @@
+"""The run's relics (R-REL-1..3) — what they do and when, no pygame.
+
+This module owns the relics a run holds (`RunRelics`: owned ids in the order
+gained, and the per-run state some keep: vajra's permanent strength,
+vampire_fang's kills toward the next heal) and what each hook does:
+
+- passive (on pickup, and whenever the world is rebuilt): max HP and mana
+  regen are bonuses on top of the stats bought (`player_bonus`, handed to
+  `World.set_player_stats` with them by `Run.apply_stats`: raising max HP
+  heals the same amount, as on pickup); golden_idol multiplies the currency
+  picked up (`currency_multiplier`); vampire_fang heals every `every` kills
+  (`on_kills`); potion_belt sets the belt's slots (`potion_slots`, read by
+  the potions rules);
+- wave_start (`wave_start`, after `World.begin_wave`, which resets strength
+  to 0): vajra adds its value to the run's permanent strength, which is
+  then set in the world (`World.set_strength`); anchor wards, blood_vial heals
+  (frame commands, applied in the wave's first step);
+- wave_end (`wave_end`, in the wave's last step, won waves only): both
+  conditions read the HP the wave ended with — burning_blood heals, and
+  meat_on_bone heals when that HP is at most its threshold of max HP;
+- player_damaged and attack_calc: rules of the core (`core_rules`, handed to
+  `World.set_relic_rules`): bronze_scales' thorns, centennial_puzzle's and
+  bag_of_prep's action budget, self_forming_clay's ward, pen_nib, the_boot,
+  akabeko, champion_belt. The run re-applies them whenever its relics change
+  and at every wave start (the world is rebuilt between waves, `game.save`).
+
+Acquisition (R-REL-3): `draw` picks an unowned relic of the pool with a
+generator seeded from the run seed and what the draw is for (`relic_rng`),
+so a run's rewards replay; with none left the caller gives
+`all_owned_currency` instead. An elite wave (a spawn group with elites)
+gives one relic, a boss wave `boss_bonus_relics` more (`wave_relic_count`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from artificer.content import Wave
+from artificer.content.relics import Relic, RelicBook, RelicEffect
+
+if TYPE_CHECKING:
+    from artificer._core import World
+    from artificer.engine.frame import FrameInput
+
+
+
+def relic_rng(seed: int, purpose: str) -> random.Random:
+    """A generator for one relic draw of the run seeded `seed` (`purpose` names the draw:
+    "wave/10/0", "shop/7"), so draws replay without a saved generator state."""
+    return random.Random(f"artificer/relics/{seed}/{purpose}")
+
+
+def wave_relic_count(wave: Wave, book: RelicBook) -> int:
+    """R-REL-3: relics a won wave gives: one for an elite wave (a spawn group of elites),
+    `boss_bonus_relics` more for a boss wave (a wave marked `boss`, once waves.json has bosses)."""
+    elite = any(group.elite for group in wave.groups)
+    boss = bool(getattr(wave, "boss", False))
+    return (1 if elite or boss else 0) + (book.boss_bonus_relics if boss else 0)
+
+
+def relic_text_values(relic: Relic) -> dict[str, float]:
+    """The values a relic's description formats with: `{value}`, `{every}`, `{percent}`
+    (golden_idol's share or meat_on_bone's threshold, in percent)."""
+    share = relic.threshold if relic.effect == RelicEffect.HEAL_WHEN_LOW else relic.value
+    return {"value": relic.value, "every": relic.every, "percent": round(share * 100, 6)}
+
+
+class RunRelics:
+    """The relics a run owns, in the order gained, and their per-run state."""
+
+    def __init__(self, book: RelicBook, owned: Iterable[str] = (), strength: float = 0.0, kills: int = 0) -> None:
+        self.book = book
+        self.owned: list[str] = []
+        #: R-REL-1 vajra: the strength the run has gained so far, set in the world at each wave start.
+        self.strength = strength
+        #: R-REL-1 vampire_fang: kills since its last heal.
+        self.kills = kills
+        for relic_id in owned:
+            self.add(relic_id)
+
+    @classmethod
+    def starting(cls, book: RelicBook) -> RunRelics:
+        """A new run's relics: `start` of relics.json (R-REL-1: iron_heart)."""
+        return cls(book, book.start)
+
+    # --- owning ------------------------------------------------------------------------
+
+    def add(self, relic_id: str) -> Relic:
+        """The run owns `relic_id` from now on (a KeyError for an unknown id, a ValueError for one
+        already owned). The caller re-applies the stats and the core's rules (`Run.gain_relic`)."""
+        relic = self.book.relic(relic_id)
+        if relic_id in self.owned:
+            raise ValueError(f"the run already owns the relic {relic_id!r}")
+        self.owned.append(relic_id)
+        return relic
+
+    def __contains__(self, relic_id: object) -> bool:
+        return relic_id in self.owned
+
+    def relics(self) -> list[Relic]:
+        return [self.book.relic(relic_id) for relic_id in self.owned]
+
+    def unowned(self) -> list[str]:
+        """R-REL-3: the pool's relics the run does not own, in pool order."""
+        return [relic_id for relic_id in self.book.pool if relic_id not in self.owned]
+
+    def draw(self, rng: random.Random, exclude: Sequence[str] = ()) -> str | None:
+        """R-REL-3: an unowned relic of the pool (not in `exclude`), or None when none is left."""
+        candidates = [relic_id for relic_id in self.unowned() if relic_id not in exclude]
+        return rng.choice(candidates) if candidates else None
+
+    # --- effects as numbers ---------------------------------------------------------------
+
+    def total(self, effect: RelicEffect) -> float:
+        """The sum of the values of the owned relics with `effect` (0 when none)."""
+        return sum(relic.value for relic in self.relics() if relic.effect == effect)
+
+    def player_bonus(self) -> dict[str, float]:
+        """Passive bonuses on top of the stats bought (`World.set_player_stats` keywords)."""
+        return {"max_hp_bonus": self.total(RelicEffect.MAX_HP), "mana_regen_bonus": self.total(RelicEffect.MANA_REGEN)}
+
+    def currency_multiplier(self) -> float:
+        """R-REL-1 golden_idol: currency picked up × this."""
+        return 1.0 + self.total(RelicEffect.CURRENCY_BONUS)
+
+    def potion_slots(self, base: int) -> int:
+        """R-POT-2: the potion belt's slots: `base`, or the most a potion_belt relic gives."""
+        slots = [int(relic.value) for relic in self.relics() if relic.effect == RelicEffect.POTION_SLOTS]
+        return max([base, *slots])
+
+    def core_rules(self) -> dict[str, Any]:
+        """R-REL-1/2: the player_damaged and attack_calc relics as the core's rule parameters
+        (`World.set_relic_rules` keywords; 0 = off)."""
+        periods = [int(r.value) for r in self.relics() if r.effect == RelicEffect.PEN_NIB_PERIOD]
+        floors = [r.value for r in self.relics() if r.effect == RelicEffect.DAMAGE_FLOOR]
+        return {
+            "pen_nib_period": min(periods, default=0),
+            "akabeko_bonus": self.total(RelicEffect.FIRST_ACTION_BONUS),
+            "the_boot_floor": max(floors, default=0.0),
+            "thorns": self.total(RelicEffect.THORNS),
+            "first_cast_budget": int(self.total(RelicEffect.FIRST_CAST_BUDGET)),
+            "hurt_cast_budget": int(self.total(RelicEffect.HURT_CAST_BUDGET)),
+            "hurt_ward": self.total(RelicEffect.HURT_WARD),
+            "vulnerable_weak_turns": self.total(RelicEffect.VULNERABLE_WEAK),
+        }
+
+    # --- hooks -----------------------------------------------------------------------------
+
+    def apply_rules(self, world: World) -> None:
+        """Hands the core its relic rules (whenever relics change, at every wave start)."""
+        world.set_relic_rules(**self.core_rules())
+
+    def wave_start(self, world: World, frame: FrameInput) -> None:
+        """R-REL-1 wave_start, after `World.begin_wave`: vajra's strength grows and is set in the
+        world; anchor's ward and blood_vial's heal are queued for the wave's first step."""
+        self.strength += self.total(RelicEffect.STRENGTH)
+        world.set_strength(self.strength)
+        self.apply_rules(world)
+        ward = self.total(RelicEffect.WARD)
+        if ward > 0:
+            frame.ward(ward)
+        heal = self.total(RelicEffect.HEAL)
+        if heal > 0:
+            frame.heal(heal)
+
+    def on_kills(self, kills: int, frame: FrameInput) -> float:
+        """R-REL-1 vampire_fang: counts `kills`; queues a heal of its value per `every` kills
+        (for the next step). Returns the HP queued."""
+        fangs = [r for r in self.relics() if r.effect == RelicEffect.HEAL_PER_KILLS and r.every > 0]
+        if not fangs or kills <= 0:
+            return 0.0
+        # Two relics of this effect (not in the shipped data) share the shorter count.
+        times, self.kills = divmod(self.kills + kills, min(relic.every for relic in fangs))
+        heal = times * sum(relic.value for relic in fangs)
+        if heal > 0:
+            frame.heal(heal)
+        return heal
+
+    def wave_end(self, hp: float, hp_max: float, won: bool, frame: FrameInput) -> float:
+        """R-REL-1 wave_end, on a won wave only: burning_blood heals; meat_on_bone heals when the
+        HP the wave ended with is at most its threshold of max HP. Queued for the wave's last
+        step; returns the HP queued."""
+        if not won:
+            return 0.0
+        heal = 0.0
+        for relic in self.relics():
+            if relic.effect == RelicEffect.HEAL_ON_WIN:
+                heal += relic.value
+            elif relic.effect == RelicEffect.HEAL_WHEN_LOW and hp <= relic.threshold * hp_max:
+                heal += relic.value
+        if heal > 0:
+            frame.heal(heal)
+        return heal
+

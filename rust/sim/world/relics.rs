@@ -1,0 +1,198 @@
+//! Relic rules in the world (R-REL-1/2; the rules and the attack order:
+//! `sim/relics.rs`): the wave's turn clock, strength, fired ACTIONs
+//! (pen_nib, akabeko), the hooks on the player's hurt (bronze_scales,
+//! centennial_puzzle, self_forming_clay), the main cast's extra budget
+//! (bag_of_prep, centennial_puzzle) and champion_belt's weak.
+//!
+//! "Turn" (§8 preamble) is one wand cycle: a fixed beat of
+//! `WorldConfig::turn_seconds` of wave time, counted in whole ticks from
+//! `begin_wave`; it is defined here once and used for self_forming_clay's
+//! ward and for statuses given in turns (champion_belt, the
+//! `ApplyStatusTurns` command).
+//!
+//! With every rule off the hot loops do no extra work: the per-hit cost is
+//! the_boot's one compare in `final_damage_booted`; everything else runs
+//! per emission, per cast or per hurt.
+
+use super::World;
+use crate::sim::error::{CoreError, CoreResult};
+use crate::sim::events::{Event, EventKind};
+use crate::sim::hash::StateHasher;
+use crate::sim::relics::{fired_damage, pen_nib_fires, RelicRule, RelicRules, RelicState};
+
+impl World {
+    /// Sets the relic rules (all 0 = off); refused, nothing changed, if a
+    /// number is negative or not finite. Takes effect at once; the wave's
+    /// counters are not reset (that is `begin_wave`'s).
+    pub fn set_relic_rules(&mut self, rules: RelicRules) -> CoreResult<()> {
+        rules.validate()?;
+        self.relic_rules = rules;
+        Ok(())
+    }
+
+    pub fn relic_rules(&self) -> RelicRules {
+        self.relic_rules
+    }
+
+    /// The relics' state in this wave.
+    pub fn relic_state(&self) -> RelicState {
+        self.relic
+    }
+
+    /// R-REL-2 strength: flat damage on every hit of the player's (projectiles,
+    /// blasts). `begin_wave` resets it to 0; game flow adds the run's
+    /// permanent strength (vajra) after it, and the `Strength` command adds
+    /// more for the wave (warrior_elixir).
+    pub fn set_strength(&mut self, value: f32) -> CoreResult<()> {
+        if !value.is_finite() {
+            return Err(CoreError::arg(format!("strength must be finite, got {value}")));
+        }
+        self.player.strength = value;
+        Ok(())
+    }
+
+    pub fn strength(&self) -> f32 {
+        self.player.strength
+    }
+
+    /// The turn's length in seconds: `turn_seconds` rounded to whole ticks.
+    pub fn turn_seconds(&self) -> f32 {
+        self.turn_ticks as f32 / self.cfg.tick_hz as f32
+    }
+
+    /// Whole turns since the wave began.
+    pub fn turn(&self) -> u64 {
+        self.wave_ticks / self.turn_ticks
+    }
+
+    /// `turns` turns in seconds (statuses given in turns).
+    pub fn turns_to_seconds(&self, turns: f32) -> f32 {
+        turns * self.turn_seconds()
+    }
+
+    /// `begin_wave`'s part: the clock, strength and every per-wave counter restart.
+    pub(super) fn begin_relic_wave(&mut self) {
+        self.wave_ticks = 0;
+        self.relic = RelicState::default();
+        self.player.strength = 0.0;
+    }
+
+    /// Step 1b: the wave clock ticks; on a turn's first tick, the ward
+    /// waiting from the last turn's HP losses lands (self_forming_clay).
+    pub(super) fn advance_turn_clock(&mut self) {
+        self.wave_ticks += 1;
+        if self.wave_ticks % self.turn_ticks == 0 && self.relic.pending_ward > 0.0 {
+            let ward = std::mem::take(&mut self.relic.pending_ward);
+            if self.player.alive {
+                self.player.ward += ward;
+                self.relic_event(RelicRule::HurtWard, 0.0, (self.player.x, self.player.y), ward);
+            }
+        }
+    }
+
+    /// A fired ACTION (what counts: `sim/relics.rs`) of `damage`: counts it
+    /// and returns its damage with akabeko and pen_nib (R-REL-2's first terms).
+    pub(super) fn fired_action(&mut self, damage: f32, at: (f32, f32)) -> f32 {
+        let rules = self.relic_rules;
+        if damage <= 0.0 || !rules.boosts_actions() {
+            return damage;
+        }
+        self.relic.actions_fired = self.relic.actions_fired.saturating_add(1);
+        let n = self.relic.actions_fired;
+        let akabeko = if n == 1 { rules.akabeko_bonus } else { 0.0 };
+        let pen_nib = pen_nib_fires(rules.pen_nib_period, n);
+        if akabeko > 0.0 {
+            self.relic_event(RelicRule::Akabeko, 0.0, at, akabeko);
+        }
+        if pen_nib {
+            self.relic_event(RelicRule::PenNib, 0.0, at, n as f32);
+        }
+        fired_damage(damage, akabeko, pen_nib)
+    }
+
+    /// Extra action budget for the main cast about to be tried: bag_of_prep's
+    /// on the wave's first, centennial_puzzle's when waiting. Taken only if
+    /// the cast happens (`main_cast_done`).
+    pub(super) fn main_cast_budget(&self) -> u32 {
+        let first = if self.relic.first_cast_done { 0 } else { self.relic_rules.first_cast_budget };
+        first.saturating_add(self.relic.pending_budget)
+    }
+
+    /// A main cast happened: its extra budget is spent.
+    pub(super) fn main_cast_done(&mut self) {
+        if !self.relic.first_cast_done {
+            self.relic.first_cast_done = true;
+            let extra = self.relic_rules.first_cast_budget;
+            if extra > 0 {
+                self.relic_event(RelicRule::FirstCastBudget, 0.0, (self.player.x, self.player.y), extra as f32);
+            }
+        }
+        self.relic.pending_budget = 0;
+    }
+
+    /// The player lost `lost` HP (> 0): centennial_puzzle (the wave's first
+    /// loss) and self_forming_clay (each loss) take note.
+    pub(super) fn relics_on_hp_loss(&mut self, lost: f32) {
+        if lost <= 0.0 {
+            return;
+        }
+        let rules = self.relic_rules;
+        let at = (self.player.x, self.player.y);
+        if !self.relic.hurt_budget_done {
+            self.relic.hurt_budget_done = true;
+            if rules.hurt_cast_budget > 0 {
+                self.relic.pending_budget = self.relic.pending_budget.saturating_add(rules.hurt_cast_budget);
+                self.relic_event(RelicRule::HurtCastBudget, 0.0, at, rules.hurt_cast_budget as f32);
+            }
+        }
+        self.relic.pending_ward += rules.hurt_ward;
+    }
+
+    /// bronze_scales: enemy `e` touched the player for damage; if it is
+    /// alive it takes the thorns straight off its HP — no vulnerable, shock
+    /// or armor — and a kill by them rewards as any kill.
+    pub(super) fn thorns(&mut self, e: usize) {
+        let thorns = self.relic_rules.thorns;
+        if thorns <= 0.0 || self.enemies.dead[e] {
+            return;
+        }
+        let (kind, x, y) = (self.enemies.kind[e], self.enemies.x[e], self.enemies.y[e]);
+        let dealt = self.take_off_hp(e, thorns);
+        self.relic_event(RelicRule::Thorns, kind as f32, (x, y), dealt);
+    }
+
+    /// champion_belt: vulnerable was applied to enemy `e`; weak comes along.
+    pub(super) fn champion_weak(&mut self, e: usize) {
+        let turns = self.relic_rules.vulnerable_weak_turns;
+        if turns <= 0.0 || self.enemies.dead[e] {
+            return;
+        }
+        let seconds = self.turns_to_seconds(turns);
+        self.enemies.weak[e] = self.enemies.weak[e].max(seconds);
+        let (kind, x, y) = (self.enemies.kind[e], self.enemies.x[e], self.enemies.y[e]);
+        self.relic_event(RelicRule::ChampionWeak, kind as f32, (x, y), seconds);
+    }
+
+    /// the_boot's one event a frame (a flood otherwise: every small hit).
+    pub(super) fn report_boot(&mut self) {
+        let lifts = std::mem::take(&mut self.relic.boot_lifts);
+        if lifts > 0 {
+            self.relic_event(RelicRule::TheBoot, 0.0, (self.player.x, self.player.y), lifts as f32);
+        }
+    }
+
+    fn relic_event(&mut self, rule: RelicRule, b: f32, (x, y): (f32, f32), value: f32) {
+        self.events.push(Event::new(EventKind::Relic, rule as u8 as f32, b, x, y, value));
+    }
+
+    pub(super) fn hash_relics(&self, h: &mut StateHasher) {
+        h.section("relics");
+        let r = &self.relic_rules;
+        for v in [r.akabeko_bonus, r.the_boot_floor, r.thorns, r.hurt_ward, r.vulnerable_weak_turns, self.relic.pending_ward] {
+            h.f32(v);
+        }
+        h.u32s([r.pen_nib_period, r.first_cast_budget, r.hurt_cast_budget, self.relic.actions_fired, self.relic.pending_budget].into_iter());
+        h.u64(self.wave_ticks);
+        h.u64(self.relic.first_cast_done as u64 | (self.relic.hurt_budget_done as u64) << 1);
+    }
+}
