@@ -16,6 +16,12 @@ again to drink, d-pad left/right and A, B or Esc to close); a hovered slot
 shows its tooltip. A targeted potion aims at the enemy nearest the last place
 the cursor pointed in the world (the player with a gamepad). A won wave's
 potion, or the full belt that missed it, is toasted.
+
+Relics (R-REL-4, `artificer.ui.relic_row`): the row of owned relics sits
+under the HP/mana box (hover a slot for its tooltip); a relic a won wave
+awards is toasted ("Relic found"), as is the gold given instead when every
+relic is owned; a relic rule of the core acting (a RELIC event) flashes its
+slot — no toast.
 """
 
 from __future__ import annotations
@@ -30,12 +36,13 @@ import pygame
 from artificer.content import Content
 from artificer.engine import EventKind
 from artificer.engine import events as ev
-from artificer.game.run import Run, WaveInProgress
+from artificer.game.run import Run, WaveInProgress, WaveStats
 from artificer.ui.atlas import Atlas
 from artificer.ui.fonts import font
 from artificer.ui.hud import Hud, HudState
 from artificer.ui.i18n import tr
 from artificer.ui.potion_belt import PotionBeltView, drink, throw_away
+from artificer.ui.relic_row import RelicRowView
 from artificer.ui.render import ArenaRenderer, Camera
 from artificer.ui.scene import Scene, SceneStack
 from artificer.ui.session import Session
@@ -109,6 +116,8 @@ class ArenaScene(Scene):
         self.resume_between_waves = resume_between_waves
         #: R-POT-2: the belt's slots, tooltip and menu; where the cursor last pointed in the world (screen).
         self.potion_view = PotionBeltView()
+        #: R-REL-4: the relic row under the HP/mana box (its top: the box's bottom, 86, + 8).
+        self.relic_view = RelicRowView((12, 94))
         self.mouse: tuple[int, int] = (-1, -1)
         self.aim_point: tuple[int, int] | None = None
 
@@ -257,6 +266,7 @@ class ArenaScene(Scene):
 
     # ---- simulation --------------------------------------------------------
     def update(self, dt: float) -> None:
+        self.relic_view.tick(dt)
         if self.wave is None:
             self.hud_state.tick(dt)
             self.breather -= dt
@@ -304,6 +314,8 @@ class ArenaScene(Scene):
             if self.hud_state.charge == 2:
                 self.session.play("charge_full")
         kinds = events[:, 0]
+        for rule in np.unique(events[kinds == EventKind.RELIC][:, ev.A]):
+            self.relic_view.flash_rule(self.run.relics, int(rule))
         if np.any(kinds == EventKind.PLAYER_DAMAGED):
             self.shake = min(1.0, self.shake + 0.6)
         for kind, sound in EVENT_SOUNDS:
@@ -332,6 +344,7 @@ class ArenaScene(Scene):
         if drop is not None and drop.potion is not None:
             name = tr(self.run.potions.book.potion(drop.potion).name)
             self.hud_state.toast(tr("ui.potion.found" if drop.kept else "ui.potion.belt_full", name=name), 3.5)
+        self.relic_toasts(stats)
         self.wave = None
         self.session.play("wave_end")
         if died or self.number >= len(self.content.waves):
@@ -340,6 +353,14 @@ class ArenaScene(Scene):
         self.hud_state.toast(tr("ui.arena.wave_cleared", wave=stats.wave, kills=stats.kills, gold=stats.currency))
         self.number += 1
         self.breather = self.content.balance.wave.breather
+
+    def relic_toasts(self, stats: WaveStats) -> None:
+        """R-REL-3: the relics the won wave awarded, or the gold given instead when all are owned."""
+        for relic_id in stats.relics:
+            self.hud_state.toast(tr("ui.relic.found", name=tr(self.run.relics.book.relic(relic_id).name_key)), 3.5)
+            self.relic_view.flash(relic_id)
+        if stats.relic_currency:
+            self.hud_state.toast(tr("ui.relic.all_owned", gold=stats.relic_currency), 3.5)
 
     def _pause(self) -> None:
         if self.stack is not None and self.stack.top is self:
@@ -374,6 +395,7 @@ class ArenaScene(Scene):
             veil.fill((*FLASH_COLOUR, round(FLASH_ALPHA * self.flash)))
             surface.blit(veil, (0, 0))
         self.hud.draw(surface, buffers, self.hud_state, at, (ox, oy))
+        self.relic_view.draw(surface, self.run.relics, self.mouse)
         self.potion_view.topright = (surface.get_width() - 18, 50)
         bindings = self.session.settings.key_bindings
         keys = tuple(key_label(bindings[action]) if action in bindings else "" for action in POTION_ACTIONS)

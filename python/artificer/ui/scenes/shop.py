@@ -22,6 +22,12 @@ price; a click buys it, refused with a toast when the belt is full) and the
 belt's five slots (`artificer.ui.potion_belt`: hover for the tooltip, click
 for Use / Discard / Close — Use is refused here, outside a wave; Discard works).
 
+Relics (R-REL-3/4): in the header, right of the belt, the visit's relic (its
+glyph, name and price; hover for its description; a click buys it, refused
+with a toast when the gold is short; sold out once bought or when every relic
+is owned); at the foot, left, the row of relics owned
+(`artificer.ui.relic_row`, hover for the tooltip); the toasts sit right of it.
+
 Input: the mouse (left click acts, right click lets go); Enter next wave,
 L lab, R reroll, Tab / arrows move the focus, Space chooses, Esc lets go; a
 controller's d-pad moves the focus, A chooses, B lets go, X rerolls, Y opens
@@ -47,7 +53,9 @@ from artificer.ui.atlas import ELEMENT_COLOURS
 from artificer.ui.cards import FAMILY_COLOURS, CardArt
 from artificer.ui.i18n import tr
 from artificer.ui.icons_potions import potion_icon
+from artificer.ui.icons_relics import relic_icon
 from artificer.ui.potion_belt import MENU_BUTTONS, PotionBeltView, drink, potion_lines, throw_away
+from artificer.ui.relic_row import RelicRowView, relic_lines
 from artificer.ui.scene import Scene, SceneStack
 from artificer.ui.shop_widgets import (
     BACKGROUND,
@@ -122,6 +130,8 @@ class ShopScene(Scene):
         self._stale = True
         #: R-POT-2: the belt's slots, tooltip and menu, in the header.
         self.potion_view = PotionBeltView()
+        #: R-REL-4: the relics owned, at the foot of the shop.
+        self.relic_view = RelicRowView()
 
     # ---- lifecycle ---------------------------------------------------------
     def on_enter(self, stack: SceneStack) -> None:
@@ -139,6 +149,7 @@ class ShopScene(Scene):
     def update(self, dt: float) -> None:
         self.time += dt
         self.toasts.tick(dt)
+        self.relic_view.tick(dt)
 
     # ---- geometry: where things are on screen (tests click these) -----------------
     @property
@@ -173,6 +184,17 @@ class ShopScene(Scene):
         self.potion_view.scale = self.view.scale
         self.potion_view.topleft = self.view.r(670, 21).topleft
         return self.potion_view.slot_rect(index)
+
+    @property
+    def relic_offer_rect(self) -> pygame.Rect:
+        """R-REL-3: the visit's relic, in the header right of the potion belt."""
+        return self.view.r(898, 14, 232, 54)
+
+    def relic_slot_rect(self, index: int) -> pygame.Rect:
+        """Slot `index` of the relic row, at the foot of the shop (left of the toasts)."""
+        self.relic_view.scale = self.view.scale
+        self.relic_view.topleft = self.view.r(24, 626).topleft
+        return self.relic_view.slot_rect(index)
 
     @property
     def reroll_rect(self) -> pygame.Rect:
@@ -318,6 +340,15 @@ class ShopScene(Scene):
             return
         if potion_id is not None:
             self.toasts.show(tr("ui.shop.bought", name=tr(self.run.content.potions.potion(potion_id).name)))
+
+    def buy_relic(self) -> None:
+        """R-REL-3: the visit's relic becomes the run's; short of gold, a toast says so."""
+        relic_id = self.run.shop.relic
+        if relic_id is None:
+            return
+        if self._attempt(self.run.shop.buy_relic):
+            self.relic_view.flash(relic_id)
+            self.toasts.show(tr("ui.shop.bought", name=tr(self.run.content.relics.relic(relic_id).name_key)))
 
     def potion_slot(self, index: int) -> None:
         """A click on a belt slot: opens (or closes) its menu when it holds a potion."""
@@ -492,6 +523,7 @@ class ShopScene(Scene):
         canvas.button(self.next_wave_rect, tr("ui.shop.next_wave"), "Enter", self.next_wave, "next_wave", primary=True)
         canvas.text(tr("ui.shop.keys_hint"), 13, FAINT, midleft=canvas.r(24, 684).topleft)
         self._potions(canvas)
+        self._relics(canvas)
         if self.drop_for is not None:
             canvas.hots.clear()  # the choice is modal: only its buttons act
             self._drop_dialog(canvas)
@@ -500,7 +532,7 @@ class ShopScene(Scene):
             self.focus = None
         if self.keyboard:
             canvas.focus_ring(self.focus)
-        toasts_at = canvas.r(442, 628)
+        toasts_at = canvas.r(686, 628)
         self.toasts.draw(canvas.surface, toasts_at.x, toasts_at.y)
         canvas.tooltip(self.focus if self.keyboard else None)
         self._stale = False
@@ -540,6 +572,30 @@ class ShopScene(Scene):
         if view.menu is not None:
             for name, button in zip(MENU_BUTTONS, view.buttons):
                 canvas.hots.append(Hot(button, partial(self.potion_button, view.menu, name), f"potion_menu:{name}"))
+
+    # relics (R-REL-3/4) ----------------------------------------------------------------
+    def _relics(self, canvas: Canvas) -> None:
+        """The relic for sale, and the row of relics owned with its tooltip."""
+        px, rect = canvas.px, self.relic_offer_rect
+        relic_id = self.run.shop.relic
+        if relic_id is None:
+            dashed_rect(canvas.surface, rect, FAINT, px(6), px(8))
+            canvas.text(tr("ui.shop.sold_out"), 14, FAINT, True, center=rect.center)
+        else:
+            relic = self.run.content.relics.relic(relic_id)
+            price = self.run.shop.relic_price
+            affordable = self.run.currency >= price
+            lit = canvas.hovered(rect) and self.drop_for is None
+            pygame.draw.rect(canvas.surface, (44, 38, 72) if lit else CHIP_FACE, rect, border_radius=px(8))
+            pygame.draw.rect(canvas.surface, TITLE if lit else PANEL_EDGE, rect, 1, border_radius=px(8))
+            relic_icon(canvas.surface, relic.icon, (rect.x + px(28), rect.centery), px(19))
+            canvas.text(tr("ui.shop.relic"), 11, DIM, topleft=(rect.x + px(54), rect.y + px(6)))
+            name_width = rect.width - px(120)
+            canvas.fitted(tr(relic.name_key), 15, True, TEXT, (rect.x + px(54) + name_width // 2, rect.y + px(24)), name_width)
+            canvas.price_tag((rect.right - px(32), rect.centery), price, 17, CRYSTAL if affordable else TOO_DEAR)
+            canvas.hots.append(Hot(rect, self.buy_relic, "relic_offer", relic_lines(relic)))
+        self.relic_slot_rect(0)  # places the row at this window size
+        self.relic_view.draw(canvas.surface, self.run.relics, canvas.mouse)
 
     # shelf A -------------------------------------------------------------------
     def _shelf_spells(self, canvas: Canvas) -> None:
