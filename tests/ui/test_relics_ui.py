@@ -14,7 +14,8 @@ from artificer.content import load_content
 from artificer.engine import EventKind, RelicRule
 from artificer.game.run import Run, WaveStats
 from artificer.ui.i18n import tr
-from artificer.ui.icons_relics import DRAWINGS, EXTENT, relic_image
+from artificer.ui.icon_pen import EXTENT
+from artificer.ui.icons_relics import DRAWINGS, relic_image
 from artificer.ui.relic_row import SLOT_PITCH, SLOT_SIZE, SLOTS
 from artificer.ui.scene import SceneStack
 from artificer.ui.scenes.arena import ArenaScene

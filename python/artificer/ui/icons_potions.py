@@ -24,12 +24,11 @@ from functools import lru_cache
 import pygame
 
 from artificer.content.potions import PotionIcon
+from artificer.ui.icon_pen import Pen
 
 Colour = tuple[int, int, int]
-Point = tuple[float, float]
 
-EXTENT = 1.1
-SUPERSAMPLE = 4
+
 GLASS = (225, 235, 245)
 GLASS_SHADE = (150, 165, 185)
 CORK = (168, 120, 72)
@@ -47,45 +46,12 @@ LIQUID: dict[PotionIcon, Colour] = {
 }
 
 
-class _Pen:
-    """Draws in icon units on a transparent square `SUPERSAMPLE`× the final size."""
-
-    def __init__(self, r: int) -> None:
-        self.half = math.ceil(EXTENT * r) * SUPERSAMPLE
-        self.unit = r * SUPERSAMPLE
-        self.surface = pygame.Surface((2 * self.half, 2 * self.half), pygame.SRCALPHA)
-
-    def p(self, x: float, y: float) -> tuple[int, int]:
-        return round(self.half + x * self.unit), round(self.half + y * self.unit)
-
-    def n(self, length: float) -> int:
-        return max(1, round(length * self.unit))
-
-    def circle(self, colour: Colour | tuple[int, int, int, int], x: float, y: float, radius: float, width: float = 0) -> None:
-        pygame.draw.circle(self.surface, colour, self.p(x, y), self.n(radius), self.n(width) if width else 0)
-
-    def poly(self, colour: Colour | tuple[int, int, int, int], points: list[Point], width: float = 0) -> None:
-        pygame.draw.polygon(self.surface, colour, [self.p(x, y) for x, y in points], self.n(width) if width else 0)
-
-    def rect(self, colour: Colour | tuple[int, int, int, int], x: float, y: float, w: float, h: float, radius: float = 0, width: float = 0) -> None:
-        left, top = self.p(x, y)
-        shape = pygame.Rect(left, top, self.n(w), self.n(h))
-        pygame.draw.rect(self.surface, colour, shape, self.n(width) if width else 0, border_radius=self.n(radius) if radius else -1)
-
-    def line(self, colour: Colour | tuple[int, int, int, int], a: Point, b: Point, width: float) -> None:
-        pygame.draw.line(self.surface, colour, self.p(*a), self.p(*b), self.n(width))
-
-    def done(self, r: int) -> pygame.Surface:
-        size = 2 * math.ceil(EXTENT * r)
-        return pygame.transform.smoothscale(self.surface, (size, size))
-
-
-def _cork(pen: _Pen, x: float, top: float, w: float) -> None:
+def _cork(pen: Pen, x: float, top: float, w: float) -> None:
     pen.rect(OUTLINE, x - w / 2 - 0.05, top - 0.05, w + 0.1, 0.3, 0.06)
     pen.rect(CORK, x - w / 2, top, w, 0.2, 0.04)
 
 
-def _round_flask(pen: _Pen, liquid: Colour) -> None:
+def _round_flask(pen: Pen, liquid: Colour) -> None:
     pen.rect(OUTLINE, -0.24, -0.72, 0.48, 0.6)
     pen.rect(GLASS, -0.18, -0.7, 0.36, 0.6)
     pen.circle(OUTLINE, 0, 0.3, 0.68)
@@ -96,7 +62,7 @@ def _round_flask(pen: _Pen, liquid: Colour) -> None:
     _cork(pen, 0, -0.92, 0.36)
 
 
-def _bomb(pen: _Pen, body: Colour) -> None:
+def _bomb(pen: Pen, body: Colour) -> None:
     pen.circle(OUTLINE, -0.06, 0.2, 0.74)
     pen.circle(body, -0.06, 0.2, 0.66)
     pen.rect(OUTLINE, 0.08, -0.56, 0.36, 0.3, 0.05)
@@ -107,7 +73,7 @@ def _bomb(pen: _Pen, body: Colour) -> None:
     pen.circle((255, 255, 255, 120), -0.32, -0.02, 0.14)
 
 
-def _tall_bottle(pen: _Pen, liquid: Colour) -> None:
+def _tall_bottle(pen: Pen, liquid: Colour) -> None:
     pen.rect(OUTLINE, -0.46, -0.46, 0.92, 1.46, 0.22)
     pen.rect(GLASS, -0.38, -0.38, 0.76, 1.3, 0.18)
     pen.rect(liquid, -0.38, -0.1, 0.76, 1.02, 0.16)
@@ -121,7 +87,7 @@ def _tall_bottle(pen: _Pen, liquid: Colour) -> None:
     _cork(pen, 0, -1.0, 0.3)
 
 
-def _shield_flask(pen: _Pen, liquid: Colour) -> None:
+def _shield_flask(pen: Pen, liquid: Colour) -> None:
     outline = [(-0.72, -0.42), (0.72, -0.42), (0.66, 0.3), (0, 0.98), (-0.66, 0.3)]
     inner = [(-0.6, -0.32), (0.6, -0.32), (0.55, 0.26), (0, 0.84), (-0.55, 0.26)]
     fill = [(-0.58, -0.08), (0.58, -0.08), (0.55, 0.26), (0, 0.84), (-0.55, 0.26)]
@@ -135,7 +101,7 @@ def _shield_flask(pen: _Pen, liquid: Colour) -> None:
     _cork(pen, 0, -0.94, 0.32)
 
 
-def _crystal_vial(pen: _Pen, liquid: Colour) -> None:
+def _crystal_vial(pen: Pen, liquid: Colour) -> None:
     outline = [(0, -0.62), (0.56, -0.2), (0.56, 0.5), (0, 0.98), (-0.56, 0.5), (-0.56, -0.2)]
     inner = [(0, -0.52), (0.46, -0.15), (0.46, 0.45), (0, 0.86), (-0.46, 0.45), (-0.46, -0.15)]
     pen.poly(OUTLINE, outline)
@@ -150,7 +116,7 @@ def _crystal_vial(pen: _Pen, liquid: Colour) -> None:
     _cork(pen, 0, -1.0, 0.3)
 
 
-def _skull_vial(pen: _Pen, liquid: Colour) -> None:
+def _skull_vial(pen: Pen, liquid: Colour) -> None:
     pen.rect(OUTLINE, -0.36, -0.62, 0.72, 1.62, 0.3)
     pen.rect(GLASS_SHADE, -0.28, -0.54, 0.56, 1.46, 0.24)
     pen.rect(liquid, -0.28, -0.22, 0.56, 1.14, 0.22)
@@ -176,9 +142,9 @@ _DRAWINGS = {
 @lru_cache(maxsize=128)
 def potion_image(icon: PotionIcon, r: int, greyed: bool = False) -> pygame.Surface:
     """The glyph `icon` at radius `r` (pixels), a transparent square 2·⌈EXTENT·r⌉ wide."""
-    pen = _Pen(max(4, r))
+    pen = Pen(max(4, r))
     _DRAWINGS[icon](pen, LIQUID[icon])
-    image = pen.done(max(4, r))
+    image = pen.done()
     if greyed:
         image = pygame.transform.grayscale(image)
         image.set_alpha(120)

@@ -39,11 +39,9 @@ from functools import lru_cache
 
 import pygame
 
-Colour = tuple[int, int, int] | tuple[int, int, int, int]
-Point = tuple[float, float]
+from artificer.ui.icon_pen import Colour, Pen, Point
 
-EXTENT = 1.1
-SUPERSAMPLE = 4
+
 OUTLINE = (20, 18, 30)
 GOLD = (236, 190, 60)
 GOLD_DARK = (170, 122, 30)
@@ -56,50 +54,10 @@ RED = (213, 52, 52)
 SHINE = (255, 255, 255, 150)
 
 
-class _Pen:
-    """Draws in icon units on a transparent square `SUPERSAMPLE`× the final size."""
-
-    def __init__(self, r: int) -> None:
-        self.half = math.ceil(EXTENT * r) * SUPERSAMPLE
-        self.unit = r * SUPERSAMPLE
-        self.surface = pygame.Surface((2 * self.half, 2 * self.half), pygame.SRCALPHA)
-
-    def p(self, x: float, y: float) -> tuple[int, int]:
-        return round(self.half + x * self.unit), round(self.half + y * self.unit)
-
-    def n(self, length: float) -> int:
-        return max(1, round(length * self.unit))
-
-    def circle(self, colour: Colour, x: float, y: float, radius: float, width: float = 0) -> None:
-        pygame.draw.circle(self.surface, colour, self.p(x, y), self.n(radius), self.n(width) if width else 0)
-
-    def ellipse(self, colour: Colour, x: float, y: float, w: float, h: float, width: float = 0) -> None:
-        left, top = self.p(x, y)
-        pygame.draw.ellipse(self.surface, colour, pygame.Rect(left, top, self.n(w), self.n(h)), self.n(width) if width else 0)
-
-    def poly(self, colour: Colour, points: list[Point], width: float = 0) -> None:
-        pygame.draw.polygon(self.surface, colour, [self.p(x, y) for x, y in points], self.n(width) if width else 0)
-
-    def rect(self, colour: Colour, x: float, y: float, w: float, h: float, radius: float = 0, width: float = 0) -> None:
-        left, top = self.p(x, y)
-        shape = pygame.Rect(left, top, self.n(w), self.n(h))
-        pygame.draw.rect(self.surface, colour, shape, self.n(width) if width else 0, border_radius=self.n(radius) if radius else -1)
-
-    def line(self, colour: Colour, a: Point, b: Point, width: float) -> None:
-        pygame.draw.line(self.surface, colour, self.p(*a), self.p(*b), self.n(width))
-
-    def arc(self, colour: Colour, x: float, y: float, w: float, h: float, start: float, stop: float, width: float) -> None:
-        left, top = self.p(x, y)
-        pygame.draw.arc(self.surface, colour, pygame.Rect(left, top, self.n(w), self.n(h)), start, stop, self.n(width))
-
-    def outlined(self, colour: Colour, points: list[Point], edge: float = 0.07) -> None:
-        """A filled polygon with a dark outline."""
-        self.poly(colour, points)
-        self.poly(OUTLINE, points, edge)
-
-    def done(self, r: int) -> pygame.Surface:
-        size = 2 * math.ceil(EXTENT * r)
-        return pygame.transform.smoothscale(self.surface, (size, size))
+def _outlined(pen: Pen, colour: Colour, points: list[Point], edge: float = 0.07) -> None:
+    """A filled polygon with a dark outline."""
+    pen.poly(colour, points)
+    pen.poly(OUTLINE, points, edge)
 
 
 def _star(cx: float, cy: float, outer: float, inner: float, points: int = 5) -> list[Point]:
@@ -120,33 +78,33 @@ def _heart(cx: float, cy: float, size: float) -> list[Point]:
     return points
 
 
-def _iron_heart(pen: _Pen) -> None:
-    pen.outlined((150, 156, 170), _heart(0, 0.05, 0.9), 0.1)
+def _iron_heart(pen: Pen) -> None:
+    _outlined(pen, (150, 156, 170), _heart(0, 0.05, 0.9), 0.1)
     pen.poly((190, 196, 210), _heart(-0.12, -0.08, 0.5))
     for x, y in ((-0.45, -0.25), (0.45, -0.25), (0, 0.45)):
         pen.circle((80, 84, 96), x, y, 0.08)
     pen.circle(SHINE, -0.35, -0.4, 0.1)
 
 
-def _energy_core(pen: _Pen) -> None:
+def _energy_core(pen: Pen) -> None:
     pen.circle(OUTLINE, 0, 0, 0.95)
     pen.circle((60, 110, 220), 0, 0, 0.86)
     pen.circle((120, 180, 255), 0, 0, 0.6)
     pen.circle((30, 60, 140), 0, 0, 0.86, 0.1)
-    pen.outlined((250, 228, 70), [(0.12, -0.6), (-0.3, 0.08), (-0.02, 0.08), (-0.14, 0.6), (0.3, -0.1), (0.02, -0.1)], 0.05)
+    _outlined(pen, (250, 228, 70), [(0.12, -0.6), (-0.3, 0.08), (-0.02, 0.08), (-0.14, 0.6), (0.3, -0.1), (0.02, -0.1)], 0.05)
 
 
-def _vampire_fang(pen: _Pen) -> None:
+def _vampire_fang(pen: Pen) -> None:
     pen.rect((170, 40, 60), -0.85, -0.8, 1.7, 0.36, 0.16)  # the gum
-    pen.outlined((245, 242, 235), [(-0.62, -0.5), (-0.12, -0.5), (-0.4, 0.55)])
-    pen.outlined((245, 242, 235), [(0.12, -0.5), (0.62, -0.5), (0.4, 0.55)])
+    _outlined(pen, (245, 242, 235), [(-0.62, -0.5), (-0.12, -0.5), (-0.4, 0.55)])
+    _outlined(pen, (245, 242, 235), [(0.12, -0.5), (0.62, -0.5), (0.4, 0.55)])
     pen.circle(RED, 0.4, 0.8, 0.16)
     pen.poly(RED, [(0.28, 0.74), (0.52, 0.74), (0.4, 0.52)])
 
 
-def _golden_idol(pen: _Pen) -> None:
-    pen.outlined(GOLD_DARK, [(-0.7, 0.95), (0.7, 0.95), (0.55, 0.75), (-0.55, 0.75)])  # the plinth
-    pen.outlined(GOLD, [(-0.45, 0.75), (0.45, 0.75), (0.32, -0.15), (-0.32, -0.15)])
+def _golden_idol(pen: Pen) -> None:
+    _outlined(pen, GOLD_DARK, [(-0.7, 0.95), (0.7, 0.95), (0.55, 0.75), (-0.55, 0.75)])  # the plinth
+    _outlined(pen, GOLD, [(-0.45, 0.75), (0.45, 0.75), (0.32, -0.15), (-0.32, -0.15)])
     pen.circle(OUTLINE, 0, -0.5, 0.45)
     pen.circle(GOLD, 0, -0.5, 0.38)
     pen.circle(OUTLINE, -0.14, -0.55, 0.06)
@@ -155,7 +113,7 @@ def _golden_idol(pen: _Pen) -> None:
     pen.circle(SHINE, -0.16, -0.72, 0.08)
 
 
-def _potion_belt(pen: _Pen) -> None:
+def _potion_belt(pen: Pen) -> None:
     pen.rect(OUTLINE, -1.0, 0.05, 2.0, 0.5, 0.08)
     pen.rect(LEATHER, -0.96, 0.09, 1.92, 0.42, 0.06)
     for x, colour in ((-0.6, (213, 64, 52)), (0.6, (60, 120, 235))):
@@ -168,34 +126,34 @@ def _potion_belt(pen: _Pen) -> None:
     pen.line(SILVER, (0, 0.3), (0.2, 0.3), 0.08)
 
 
-def _burning_blood(pen: _Pen) -> None:
+def _burning_blood(pen: Pen) -> None:
     pen.poly((255, 150, 30), [(-0.3, -0.4), (-0.1, -1.0), (0.0, -0.65), (0.18, -1.02), (0.32, -0.4)])  # the flame plume
     pen.poly((255, 230, 90), [(-0.12, -0.45), (0.0, -0.8), (0.14, -0.45)])
-    pen.outlined((150, 30, 36), [(-0.8, 0.9), (-0.82, 0.0), (-0.5, -0.45), (0.5, -0.45), (0.82, 0.0), (0.8, 0.9), (0.3, 0.9), (0.3, 0.3), (-0.3, 0.3), (-0.3, 0.9)], 0.09)
+    _outlined(pen, (150, 30, 36), [(-0.8, 0.9), (-0.82, 0.0), (-0.5, -0.45), (0.5, -0.45), (0.82, 0.0), (0.8, 0.9), (0.3, 0.9), (0.3, 0.3), (-0.3, 0.3), (-0.3, 0.9)], 0.09)
     pen.rect(OUTLINE, -0.55, -0.05, 1.1, 0.22)  # the visor slit
     pen.line(GOLD, (-0.78, -0.18), (0.78, -0.18), 0.08)
     pen.circle(SHINE, -0.5, -0.25, 0.07)
 
 
-def _vajra(pen: _Pen) -> None:
+def _vajra(pen: Pen) -> None:
     pen.line(OUTLINE, (-0.6, 0.95), (0.35, -0.75), 0.24)
     pen.line(LEATHER, (-0.6, 0.95), (0.35, -0.75), 0.14)
     blade = [(0.0, -0.6), (0.55, -0.95), (0.98, -0.3), (0.7, 0.2), (0.25, -0.1)]
-    pen.outlined(SILVER, blade, 0.08)
+    _outlined(pen, SILVER, blade, 0.08)
     pen.poly((235, 242, 252), [(0.55, -0.85), (0.9, -0.3), (0.72, 0.08), (0.65, -0.35)])
     pen.circle(GOLD, 0.2, -0.38, 0.1)
 
 
-def _anchor(pen: _Pen) -> None:
+def _anchor(pen: Pen) -> None:
     shield = [(-0.85, -0.85), (0.85, -0.85), (0.82, 0.1), (0, 1.0), (-0.82, 0.1)]
-    pen.outlined((60, 100, 200), shield, 0.1)
+    _outlined(pen, (60, 100, 200), shield, 0.1)
     pen.poly((90, 140, 230), [(-0.7, -0.72), (0, -0.72), (0, 0.82), (-0.68, 0.06)])
     leaf = _star(0, -0.05, 0.55, 0.24, 5)
-    pen.outlined((240, 130, 30), leaf, 0.05)
+    _outlined(pen, (240, 130, 30), leaf, 0.05)
     pen.line((170, 80, 20), (0, 0.1), (0, 0.62), 0.08)
 
 
-def _bag_of_prep(pen: _Pen) -> None:
+def _bag_of_prep(pen: Pen) -> None:
     pen.arc(OUTLINE, -0.4, -0.98, 0.8, 0.7, 0, math.pi, 0.14)  # the carrying loop
     pen.rect(OUTLINE, -0.78, -0.7, 1.56, 1.68, 0.3)
     pen.rect(LEATHER, -0.7, -0.62, 1.4, 1.52, 0.26)
@@ -205,21 +163,21 @@ def _bag_of_prep(pen: _Pen) -> None:
     pen.rect(LEATHER_DARK, -0.5, 0.35, 1.0, 0.4, 0.08)  # the front pocket
 
 
-def _blood_vial(pen: _Pen) -> None:
+def _blood_vial(pen: Pen) -> None:
     pen.arc(GOLD_DARK, -0.85, -1.0, 1.7, 1.5, math.pi, 2 * math.pi, 0.12)  # the chain, hanging from both sides
     for step in range(7):
         t = math.pi + math.pi * step / 6
         pen.circle(GOLD, 0.85 * math.cos(t), -0.25 - 0.75 * math.sin(t), 0.1)
     drop = [(0, -0.25), (0.42, 0.35), (0.52, 0.62), (0.36, 0.9), (0, 1.0), (-0.36, 0.9), (-0.52, 0.62), (-0.42, 0.35)]
-    pen.outlined(RED, drop, 0.08)
+    _outlined(pen, RED, drop, 0.08)
     pen.poly((150, 24, 30), [(0.1, 0.4), (0.42, 0.6), (0.3, 0.86), (0.0, 0.92)])
     pen.circle(GOLD, 0, -0.25, 0.12)
     pen.circle(SHINE, -0.18, 0.5, 0.1)
 
 
-def _bronze_scales(pen: _Pen) -> None:
+def _bronze_scales(pen: Pen) -> None:
     tunic = [(-0.5, -0.9), (-0.2, -0.75), (0.2, -0.75), (0.5, -0.9), (0.95, -0.5), (0.7, -0.2), (0.6, 0.95), (-0.6, 0.95), (-0.7, -0.2), (-0.95, -0.5)]
-    pen.outlined(BRONZE, tunic, 0.09)
+    _outlined(pen, BRONZE, tunic, 0.09)
     for row, y in enumerate((-0.3, 0.05, 0.4, 0.75)):
         shift = 0.15 if row % 2 else 0.0
         for x in (-0.45, -0.15, 0.15, 0.45):
@@ -228,29 +186,29 @@ def _bronze_scales(pen: _Pen) -> None:
     pen.arc(OUTLINE, -0.22, -0.95, 0.44, 0.4, math.pi, 2 * math.pi, 0.07)  # the neck
 
 
-def _strawberry(pen: _Pen) -> None:
+def _strawberry(pen: Pen) -> None:
     pen.circle(OUTLINE, 0, 0.25, 0.72, 0.26)
     pen.circle(GOLD, 0, 0.25, 0.66, 0.14)
     pen.arc(GOLD_DARK, -0.6, -0.35, 1.2, 1.2, math.pi * 1.1, math.pi * 1.9, 0.05)
     gem = [(0, -0.95), (0.34, -0.6), (0.2, -0.28), (-0.2, -0.28), (-0.34, -0.6)]
-    pen.outlined((40, 190, 110), gem, 0.06)
+    _outlined(pen, (40, 190, 110), gem, 0.06)
     pen.poly((150, 240, 190), [(0, -0.88), (0.2, -0.62), (0, -0.5), (-0.2, -0.62)])
 
 
-def _pen_nib(pen: _Pen) -> None:
+def _pen_nib(pen: Pen) -> None:
     feather = [(0.85, -0.95), (0.55, -0.2), (0.0, 0.45), (-0.25, 0.42), (-0.1, 0.1), (0.3, -0.5)]
-    pen.outlined(GOLD, feather, 0.07)
+    _outlined(pen, GOLD, feather, 0.07)
     pen.line(GOLD_DARK, (0.78, -0.85), (-0.2, 0.4), 0.06)
     for t in (0.25, 0.45, 0.65):
         x, y = 0.78 - 0.98 * t, -0.85 + 1.25 * t
         pen.line(GOLD_DARK, (x, y), (x + 0.2, y + 0.02), 0.04)
     nib = [(-0.3, 0.35), (-0.12, 0.5), (-0.7, 0.95), (-0.78, 0.88)]
-    pen.outlined((60, 60, 72), nib, 0.05)
+    _outlined(pen, (60, 60, 72), nib, 0.05)
 
 
-def _the_boot(pen: _Pen) -> None:
+def _the_boot(pen: Pen) -> None:
     boot = [(-0.45, -0.95), (0.25, -0.95), (0.25, 0.25), (0.85, 0.45), (0.95, 0.85), (-0.45, 0.85)]
-    pen.outlined(BRONZE, boot, 0.09)
+    _outlined(pen, BRONZE, boot, 0.09)
     pen.rect(BRONZE_DARK, -0.45, 0.68, 1.4, 0.17)  # the sole
     pen.rect(OUTLINE, -0.5, -0.98, 0.8, 0.22)
     pen.rect((230, 170, 100), -0.46, -0.94, 0.72, 0.14)  # the cuff
@@ -259,16 +217,16 @@ def _the_boot(pen: _Pen) -> None:
     pen.circle(SHINE, 0.55, 0.5, 0.07)
 
 
-def _akabeko(pen: _Pen) -> None:
-    pen.outlined((235, 225, 200), [(-0.5, -0.3), (-1.0, -0.7), (-0.95, -1.0), (-0.35, -0.55)], 0.06)  # horns
-    pen.outlined((235, 225, 200), [(0.5, -0.3), (1.0, -0.7), (0.95, -1.0), (0.35, -0.55)], 0.06)
+def _akabeko(pen: Pen) -> None:
+    _outlined(pen, (235, 225, 200), [(-0.5, -0.3), (-1.0, -0.7), (-0.95, -1.0), (-0.35, -0.55)], 0.06)  # horns
+    _outlined(pen, (235, 225, 200), [(0.5, -0.3), (1.0, -0.7), (0.95, -1.0), (0.35, -0.55)], 0.06)
     helm = [(-0.7, 0.85), (-0.75, -0.1), (-0.45, -0.6), (0.45, -0.6), (0.75, -0.1), (0.7, 0.85)]
-    pen.outlined((200, 40, 40), helm, 0.09)
+    _outlined(pen, (200, 40, 40), helm, 0.09)
     pen.poly(OUTLINE, [(-0.5, 0.0), (0.5, 0.0), (0.12, 0.2), (0.12, 0.85), (-0.12, 0.85), (-0.12, 0.2)])  # the T visor
     pen.line(GOLD, (-0.7, -0.2), (0.7, -0.2), 0.07)
 
 
-def _centennial_puzzle(pen: _Pen) -> None:
+def _centennial_puzzle(pen: Pen) -> None:
     jade, dark = (70, 180, 130), (30, 110, 80)
     pen.rect(OUTLINE, -0.68, -0.6, 1.3, 1.3, 0.08)
     pen.circle(OUTLINE, -0.03, -0.62, 0.32)  # the top knob
@@ -284,7 +242,7 @@ def _centennial_puzzle(pen: _Pen) -> None:
     pen.circle(SHINE, -0.3, -0.3, 0.08)
 
 
-def _meat_on_bone(pen: _Pen) -> None:
+def _meat_on_bone(pen: Pen) -> None:
     pen.line(OUTLINE, (-0.72, 0.72), (0.2, -0.2), 0.3)
     pen.line((245, 240, 225), (-0.72, 0.72), (0.2, -0.2), 0.2)
     pen.circle(OUTLINE, -0.8, 0.6, 0.19)
@@ -297,10 +255,10 @@ def _meat_on_bone(pen: _Pen) -> None:
     pen.arc((240, 200, 170), 0.0, -0.58, 0.6, 0.6, 0.3, 1.6, 0.06)  # the fat
 
 
-def _self_forming_clay(pen: _Pen) -> None:
+def _self_forming_clay(pen: Pen) -> None:
     clay, dark = (200, 110, 70), (140, 70, 44)
     plate = [(-0.85, -0.75), (-0.3, -0.6), (0.3, -0.6), (0.85, -0.75), (0.78, 0.3), (0.4, 0.9), (-0.4, 0.9), (-0.78, 0.3)]
-    pen.outlined(clay, plate, 0.09)
+    _outlined(pen, clay, plate, 0.09)
     pen.arc(OUTLINE, -0.3, -0.85, 0.6, 0.5, math.pi, 2 * math.pi, 0.08)  # the neck
     pen.line(dark, (0, -0.45), (0, 0.8), 0.07)
     pen.arc(dark, -0.7, -0.35, 0.7, 0.55, math.pi * 1.05, math.pi * 1.95, 0.07)  # the chest's curves
@@ -309,18 +267,18 @@ def _self_forming_clay(pen: _Pen) -> None:
         pen.circle(dark, x, y, 0.06)  # thumb marks
 
 
-def _champion_belt(pen: _Pen) -> None:
+def _champion_belt(pen: Pen) -> None:
     pen.rect(OUTLINE, -1.0, -0.3, 2.0, 0.6, 0.08)
     pen.rect((180, 30, 40), -0.96, -0.26, 1.92, 0.52, 0.06)
     pen.circle(OUTLINE, 0, 0, 0.72)
     pen.circle(GOLD, 0, 0, 0.65)
     pen.circle(GOLD_DARK, 0, 0, 0.5, 0.06)
-    pen.outlined((255, 240, 150), _star(0, 0.02, 0.36, 0.15), 0.04)
+    _outlined(pen, (255, 240, 150), _star(0, 0.02, 0.36, 0.15), 0.04)
     for x in (-0.82, 0.82):
         pen.circle(GOLD, x, 0, 0.08)
 
 
-def _unknown(pen: _Pen) -> None:
+def _unknown(pen: Pen) -> None:
     pen.circle(OUTLINE, 0, 0, 0.9)
     pen.circle((120, 116, 140), 0, 0, 0.82)
     pen.arc(OUTLINE, -0.3, -0.6, 0.6, 0.6, -math.pi / 2, math.pi, 0.12)
@@ -328,7 +286,7 @@ def _unknown(pen: _Pen) -> None:
     pen.circle(OUTLINE, 0, 0.5, 0.08)
 
 
-DRAWINGS: dict[str, Callable[[_Pen], None]] = {
+DRAWINGS: dict[str, Callable[[Pen], None]] = {
     "iron_heart": _iron_heart,
     "energy_core": _energy_core,
     "vampire_fang": _vampire_fang,
@@ -355,9 +313,9 @@ DRAWINGS: dict[str, Callable[[_Pen], None]] = {
 def relic_image(icon: str, r: int) -> pygame.Surface:
     """The glyph `icon` at radius `r` (pixels), a transparent square 2·⌈EXTENT·r⌉ wide."""
     r = max(4, r)
-    pen = _Pen(r)
+    pen = Pen(r)
     DRAWINGS.get(icon, _unknown)(pen)
-    return pen.done(r)
+    return pen.done()
 
 
 def relic_icon(surface: pygame.Surface, icon: str, centre: tuple[float, float], r: int) -> pygame.Rect:
