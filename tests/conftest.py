@@ -9,6 +9,18 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 _PYTHON_SOURCE = Path(__file__).resolve().parent.parent / "python"
 if str(_PYTHON_SOURCE) not in sys.path:
     sys.path.insert(0, str(_PYTHON_SOURCE))
+
+
+@pytest.fixture
+def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Saves and settings go under a temporary `ARTIFICER_HOME`, never the user's data dir."""
+    from artificer import storage
+
+    home = tmp_path / "home"
+    monkeypatch.setenv(storage.HOME_ENV, str(home))
+    return home

@@ -14,7 +14,6 @@ from typing import Any
 
 import pytest
 
-from artificer import storage
 from artificer.content import Content, load_content
 from artificer.content.builds import load_builds
 from artificer.content.check import run as check_content
@@ -34,12 +33,7 @@ LAST_WILL = next(entry for entry in SETTINGS.talents if entry.talent == Talent.L
 TICK_HZ = CONTENT.balance.sim.tick_hz
 
 
-@pytest.fixture(autouse=True)
-def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Saves go under a temporary `ARTIFICER_HOME`, never the user's data dir."""
-    home = tmp_path / "home"
-    monkeypatch.setenv(storage.HOME_ENV, str(home))
-    return home
+pytestmark = pytest.mark.usefixtures("isolated_home")  # tests/conftest.py: saves go to a temporary home
 
 
 def shop_run(seed: int = 11, wave: int = LAST_WILL.from_wave, gold: int = 1000, content: Content = CONTENT) -> Run:

@@ -16,6 +16,7 @@ import pytest
 
 from artificer import _core
 from artificer.content import ContentError, load_content
+from artificer.engine.frame import ENEMY_FIELDS
 from artificer.content.check import EXIT_BAD_CONTENT, run as check_content
 from artificer.content.potions import HUD_SLOTS, PotionEffect
 from artificer.game import save
@@ -34,7 +35,7 @@ from artificer.sim.headless import run_headless
 
 CONTENT = load_content()
 DATA = Path(CONTENT.data_dir)
-ENEMY_ROW_X, ENEMY_ROW_Y, ENEMY_ROW_HP, ENEMY_ROW_FLAGS = 0, 1, 4, 5
+ENEMY_ROW_X, ENEMY_ROW_Y, ENEMY_ROW_HP, ENEMY_ROW_FLAGS = (ENEMY_FIELDS.index(f) for f in ("x", "y", "hp_fraction", "flags"))
 
 
 def twins(seed: int = 7, frames: int = 120, disarm: bool = False) -> tuple[tuple[Run, WaveInProgress], tuple[Run, WaveInProgress]]:

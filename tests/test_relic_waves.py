@@ -10,14 +10,14 @@ in the core alone: tests/test_relic_rules_core.py and rust/tests/relics.rs.
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 import pytest
 
-from artificer import _core, storage
+from artificer import _core
 from artificer.content import load_content
+from artificer.engine.frame import ENEMY_FIELDS
 from artificer.engine import Status
 from artificer.engine.events import A, B, KIND, VALUE, EventKind, RelicRule
 from artificer.game.run import Run, WaveInProgress
@@ -25,15 +25,11 @@ from artificer.game.save import settle
 
 CONTENT = load_content()
 BOOK = CONTENT.relics
-ENEMY_ROW_HP, ENEMY_ROW_FLAGS = 4, 5
+ENEMY_ROW_HP, ENEMY_ROW_FLAGS = ENEMY_FIELDS.index("hp_fraction"), ENEMY_FIELDS.index("flags")
 Rows = npt.NDArray[np.float64]
 
 
-@pytest.fixture(autouse=True)
-def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    home = tmp_path / "home"
-    monkeypatch.setenv(storage.HOME_ENV, str(home))
-    return home
+pytestmark = pytest.mark.usefixtures("isolated_home")  # tests/conftest.py: saves go to a temporary home
 
 
 def value(relic_id: str) -> float:

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 
-from artificer import storage
 from artificer.content import load_content
 from artificer.content.check import EXIT_BAD_CONTENT
 from artificer.content.check import run as check_content
@@ -39,11 +38,7 @@ ELITE_WAVE = next(wave for wave in CONTENT.waves if any(group.elite for group in
 PLAIN_WAVE = CONTENT.wave(1)
 
 
-@pytest.fixture(autouse=True)
-def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    home = tmp_path / "home"
-    monkeypatch.setenv(storage.HOME_ENV, str(home))
-    return home
+pytestmark = pytest.mark.usefixtures("isolated_home")  # tests/conftest.py: saves go to a temporary home
 
 
 def value(relic_id: str) -> float:

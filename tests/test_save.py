@@ -8,12 +8,11 @@ import json
 import math
 import os
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from artificer import _core, storage
+from artificer import _core
 from artificer.content import load_content
 from artificer.errors import CoreArgumentError
 from artificer.game.run import Run, WaveStats
@@ -35,12 +34,7 @@ CONTENT = load_content()
 ARENA = (CONTENT.balance.arena.width, CONTENT.balance.arena.height)
 
 
-@pytest.fixture(autouse=True)
-def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Saves go under a temporary `ARTIFICER_HOME`, never the user's data dir."""
-    home = tmp_path / "home"
-    monkeypatch.setenv(storage.HOME_ENV, str(home))
-    return home
+pytestmark = pytest.mark.usefixtures("isolated_home")  # tests/conftest.py: saves go to a temporary home
 
 
 def loaded(result: LoadedRun | SaveProblem | None) -> LoadedRun:
