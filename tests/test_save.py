@@ -177,8 +177,12 @@ def test_mana_is_not_saved() -> None:
     """R-MANA-1: continuing a run starts with full mana — the file has no mana in it."""
     save_run(rich_run(), 3)
     text = run_save_path().read_text(encoding="utf-8")
-    # The stat names mana_leech and mana_regen (R-STAT-1 purchases) are not the mana level.
-    assert "mana" not in text.replace('"mana_leech"', "").replace('"mana_regen"', "")
+    # The stat names mana_leech and mana_regen (R-STAT-1 purchases) and the past waves'
+    # out_of_mana_s (R-FEEL-2) are not the mana level.
+    names = ('"mana_leech"', '"mana_regen"', '"out_of_mana_s"')
+    for name in names:
+        text = text.replace(name, "")
+    assert "mana" not in text
 
 
 def test_a_locked_offer_survives_into_the_next_shop_after_continue() -> None:

@@ -31,6 +31,11 @@ from artificer.game.shop import Shop, WandStats
 from artificer.game.waves import WaveDirector
 
 
+#: R-FEEL-1: "the arena is never empty for more than 3 s once a wave is 2 s old".
+EMPTY_FROM_S = 2.0
+EMPTY_GRACE_S = 3.0
+
+
 class WandCannotFire(ArtificerError):
     """R-VM-2: a wave cannot start with a wand whose main entry has no action."""
 
@@ -69,6 +74,13 @@ class WaveStats:
     #: R-POT-2: potions the won wave dropped into the belt, and potions drunk during the wave.
     potions_found: int = 0
     potions_used: int = 0
+    #: R-FEEL-2: the wave's frames with a cast abandoned for mana (a CAST_ABANDONED event; a frame
+    #: counts once), in seconds. The core abandons one cast per cast delay (R-VM-11), so a dry wand
+    #: marks one frame per cast delay: this counts abandoned casts, not the time the pool was empty.
+    out_of_mana_s: float = 0.0
+    #: R-FEEL-1: seconds the arena stood empty beyond the first `EMPTY_GRACE_S` of each stretch
+    #: with no enemy alive, counted once the wave is `EMPTY_FROM_S` old (0 is the rule kept).
+    empty_s: float = 0.0
 
     def as_json(self) -> dict[str, Any]:
         out = asdict(self)
@@ -77,6 +89,8 @@ class WaveStats:
         out["biggest_hit"] = round(self.biggest_hit, 3)
         out["damage_taken_by_source"] = {k: round(v, 3) for k, v in sorted(self.damage_taken_by_source.items())}
         out["dps"] = round(self.dps, 3)
+        out["out_of_mana_s"] = round(self.out_of_mana_s, 3)
+        out["empty_s"] = round(self.empty_s, 3)
         return out
 
 
@@ -181,6 +195,11 @@ class WaveInProgress:
         self._picked = 0.0
         #: R-POT-2: the won wave's potion roll, once `finish` ran (the UI toasts it).
         self.potion_drop: PotionDrop | None = None
+        #: R-FEEL-1: frames in the current stretch with no enemy alive (counted from EMPTY_FROM_S),
+        #: and the wave's frames beyond each stretch's grace; R-FEEL-2: frames with a cast abandoned.
+        self._empty_stretch = 0
+        self._empty_frames = 0
+        self._out_of_mana_frames = 0
         # R-MANA-1: every wave starts with a full pool; R-REG-1 registers reset.
         run.sim.world.begin_wave()
         # R-REL-1 wave_start: vajra's strength, anchor's ward, blood_vial's heal, the core's relic rules.
@@ -215,12 +234,27 @@ class WaveInProgress:
             stats.damage_taken_by_source[source] = stats.damage_taken_by_source.get(source, 0.0) + float(amount)
         self._pick(ev.total(rows, EventKind.CURRENCY_PICKED))
         stats.max_alive = max(stats.max_alive, counts.enemies)
+        self._pace(counts.enemies, ev.count(rows, EventKind.CAST_ABANDONED) > 0)
         hits = rows[rows[:, ev.KIND] == EventKind.ENEMY_HIT, ev.VALUE]
         if len(hits):
             stats.biggest_hit = max(stats.biggest_hit, float(hits.max()))
         if ev.count(rows, EventKind.LAST_WILL):
             stats.last_will_spent = True
         self.died = self.died or ev.count(rows, EventKind.PLAYER_DIED) > 0
+
+    def _pace(self, alive: int, abandoned: bool) -> None:
+        """The frame just stepped, for the pacing numbers (R-FEEL-1, R-FEEL-2): an empty arena
+        beyond the grace of its stretch, and casts abandoned for mana."""
+        hz, stats = self.run.sim.tick_hz, self.stats
+        self._out_of_mana_frames += int(abandoned)
+        # The frame that just ran began at (frames - 1) / hz into the wave.
+        if alive == 0 and stats.frames - 1 >= round(EMPTY_FROM_S * hz):
+            self._empty_stretch += 1
+            self._empty_frames += int(self._empty_stretch > round(EMPTY_GRACE_S * hz))
+        else:
+            self._empty_stretch = 0
+        stats.out_of_mana_s = self._out_of_mana_frames / hz
+        stats.empty_s = self._empty_frames / hz
 
     def _pick(self, amount: float) -> None:
         """Currency picked up; R-REL-1 golden_idol adds its share (rounded down over the wave)."""
