@@ -1,6 +1,13 @@
 """The arena's HUD (DESIGN §7): HP and ward (and the Last Will mark beside
-them while it is armed, R-END-1), the mana bar (R-MANA-9), wave and timer, currency, the charge ring (R-MOVE-3, driven by its event), toasts,
-the boss bar, spawn markers (R-WAVE-1) and damage numbers.
+them while it is armed, R-END-1), the mana bar (R-MANA-9) with its "Out of
+mana" mark (R-FEEL-2), wave and timer, currency, the charge ring (R-MOVE-3,
+driven by its event), toasts, the boss bar, spawn markers (R-WAVE-1) and
+damage numbers.
+
+"Out of mana" shows only while casts are being abandoned: each frame with a
+CAST_ABANDONED event restarts its clock (`HudState.cast_abandoned`), and it
+goes `OUT_OF_MANA_HOLD` seconds after the last one — a steady mark under the
+mana bar, not a toast that outlives the shortage.
 
 Damage numbers come from the core's ENEMY_HIT events (the frame's biggest
 hits, a fixed few per frame, never one per entity) and live in a small ring
@@ -44,6 +51,13 @@ MAX_DAMAGE_NUMBERS = 48
 LAST_WILL_MARK = (330, 29)
 DAMAGE_NUMBER_SECONDS = 0.7
 DAMAGE_NUMBER_RISE = 36.0  # px over its life
+#: R-FEEL-2: "Out of mana" stays this long after the last abandoned cast. Measured on the starter
+#: core starved (five heavy_shot, 5 mana/s): abandoned casts recur every 0.25 s (its cast delay),
+#: and the one cast in ~2 s that goes through is followed by the next abandon 0.4 s later — so
+#: 0.5 s keeps the mark steady while mana is short, and it goes 0.5 s after casts go through.
+#: (A core whose cast delay passes 0.5 s would blink it between abandons.)
+OUT_OF_MANA_HOLD = 0.5
+OUT_OF_MANA_COLOUR = (255, 120, 90)
 
 
 @dataclass
@@ -68,6 +82,17 @@ class HudState:
     roster: Sequence[tuple[str, float]] = ()
     #: R-END-1: Last Will is armed (`World.last_will`): its mark shows beside the HP bar.
     last_will: bool = False
+    #: R-FEEL-2: seconds since a cast was last abandoned for want of mana (inf: none this wave).
+    since_abandoned: float = math.inf
+
+    def cast_abandoned(self) -> None:
+        """A frame reported CAST_ABANDONED: "Out of mana" shows (again) from now."""
+        self.since_abandoned = 0.0
+
+    @property
+    def out_of_mana(self) -> bool:
+        """R-FEEL-2: casts are being abandoned — one was within the last `OUT_OF_MANA_HOLD` seconds."""
+        return self.since_abandoned < OUT_OF_MANA_HOLD
 
     def toast(self, text: str, seconds: float = 2.5) -> None:
         self.toasts.append((text, seconds))
@@ -75,6 +100,7 @@ class HudState:
     def tick(self, dt: float) -> None:
         self.toasts = [(t, s - dt) for t, s in self.toasts if s - dt > 0]
         self.charge_since += dt
+        self.since_abandoned += dt
         self.damage_numbers = [(x, y, v, k, age + dt) for x, y, v, k, age in self.damage_numbers if age + dt < DAMAGE_NUMBER_SECONDS]
 
     def add_hits(self, hits: npt.NDArray[np.float64]) -> None:
@@ -89,6 +115,7 @@ class Hud:
     def __init__(self, crystal: pygame.Surface) -> None:
         self.font = font(24, bold=True)
         self.small = font(17)
+        self.warning = font(15, bold=True)
         self.crystal = crystal
         self._numbers: dict[tuple[int, bool], pygame.Surface] = {}
 
@@ -114,6 +141,8 @@ class Hud:
         if ward > 0:
             self._bar(surface, (22, 20, 280, 4), min(1.0, ward / hp_max), WARD_COLOUR, None)
         self._bar(surface, (22, 46, 280, 14), mana / mana_max, MANA_COLOUR, f"{mana:.0f} / {mana_max:.0f}")
+        if state.out_of_mana:
+            self._out_of_mana(surface)
         if state.last_will:
             self._last_will_mark(surface)
         wave = self.font.render(tr("ui.hud.wave_timer", wave=state.wave, seconds=max(0.0, state.seconds_left)), True, TEXT)
@@ -125,6 +154,12 @@ class Hud:
         for i, (text, _) in enumerate(state.toasts[-3:]):
             img = self.small.render(text, True, TEXT)
             surface.blit(img, (w / 2 - img.get_width() / 2, 48 + 22 * i))
+
+    def _out_of_mana(self, surface: pygame.Surface) -> None:
+        """R-FEEL-2: the mana bar edged red and "Out of mana" under it, inside the HUD's box."""
+        pygame.draw.rect(surface, OUT_OF_MANA_COLOUR, (21, 45, 282, 16), 1, border_radius=3)
+        label = self.warning.render(tr("ui.arena.out_of_mana"), True, OUT_OF_MANA_COLOUR)
+        surface.blit(label, label.get_rect(midtop=(162, 62)))
 
     def _last_will_mark(self, surface: pygame.Surface) -> None:
         """R-END-1: a small Last Will glyph on a dark disc right of the HP bar."""

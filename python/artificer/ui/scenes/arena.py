@@ -326,9 +326,9 @@ class ArenaScene(Scene):
             self.hud_state.toast(tr("ui.arena.last_will"), 3.0)
             self.session.play("last_will")
             self.flash = 1.0
-        out_of_mana = tr("ui.arena.out_of_mana")
-        if ev.count(events, EventKind.CAST_ABANDONED) and not any(t == out_of_mana for t, _ in self.hud_state.toasts):
-            self.hud_state.toast(tr("ui.arena.out_of_mana"))
+        if np.any(kinds == EventKind.CAST_ABANDONED):
+            # R-FEEL-2: "Out of mana" under the mana bar while casts are being abandoned.
+            self.hud_state.cast_abandoned()
 
     def _start_wave(self) -> None:
         self.wave = self.run.start_wave(self.number)
