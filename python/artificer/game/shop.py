@@ -367,6 +367,39 @@ class Shop:
         self.shelves["stats"][index] = None
         return offer
 
+    def stat_preview(self, stat: WandStat) -> tuple[float, float]:
+        """R-FEEL-2: `stat` as the player has it now and after one more purchase (stopped at its
+        `max`), in the units the player reads: max HP, armor, mana per kill, pickup radius (px),
+        move speed (px/s), crit chance and attunement as the core reports them, relics and the
+        starting stats included; CPU and mana regen as the active core's plus what was bought
+        (and the relics' regen); cast speed, accuracy and luck as the shares bought."""
+        entry = self._stat_offer(stat)
+        bought = self.run.wand_stats.totals[stat]
+        step = min(entry.max, bought + entry.amount) - bought
+        world = self.run.sim.world
+        core = self.content.core(self.run.loadout.active)
+        player = world.player_stats()
+        cap = math.inf
+        if stat == WandStat.MAX_HP:
+            now = world.player_hp()[1]
+        elif stat == WandStat.CPU:
+            now = core.cpu_limit + bought
+        elif stat == WandStat.MANA_REGEN:
+            now = core.mana_regen + bought + self.run.relics.player_bonus().get("mana_regen_bonus", 0.0)
+        elif stat == WandStat.MOVE_SPEED:
+            # The bonus is a share of the starting speed (World.set_player_stats).
+            now, step = player["move_speed"], step * self.content.balance.player.move_speed
+        elif stat == WandStat.CRIT_CHANCE:
+            now, cap = player["crit_chance"], 1.0
+        elif stat in (WandStat.ARMOR, WandStat.MANA_LEECH, WandStat.PICKUP_RADIUS):
+            now = player[stat.value]
+        elif stat.value.startswith(ATTUNEMENT_PREFIX):
+            now = world.attunement()[stat.value.removeprefix(ATTUNEMENT_PREFIX)]
+        else:  # cast speed, accuracy, luck: the shares bought are the whole stat
+            now = bought
+        # The core keeps f32: 0.05 comes back as 0.0500000007; four decimals are all a player reads.
+        return round(now, 4), round(min(cap, now + step), 4)
+
     @property
     def relic_price(self) -> int:
         """R-SHOP-1: the relic's price (relics.json `shop_price`)."""

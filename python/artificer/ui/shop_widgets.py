@@ -41,8 +41,12 @@ DISABLED_FILL = (36, 34, 46)
 DISABLED_TEXT = (110, 106, 128)
 PRIMARY_FILL = (150, 112, 40)
 PRIMARY_HOVER = (190, 146, 60)
+#: A tooltip's width at its 16 px text: a spell's line of numbers fits on one line.
+TOOLTIP_WIDTH = 340
 #: Stats shown as a share (cast speed 0.05 → "5%"); the others as whole points.
 PERCENT_STATS = frozenset({WandStat.CAST_SPEED, WandStat.ACCURACY, WandStat.MOVE_SPEED, WandStat.CRIT_CHANCE, WandStat.LUCK})
+#: Stats whose value (`Shop.stat_preview`) is a share; move speed's value is px/s, its upgrade a share.
+PERCENT_VALUES = PERCENT_STATS - {WandStat.MOVE_SPEED}
 
 
 @dataclass
@@ -109,6 +113,28 @@ class Canvas:
             face = font(pixels, bold)
         image = face.render(ellipsize(text, face, width), True, colour)
         self.surface.blit(image, image.get_rect(midtop=midtop))
+
+    def now_after(self, now: str, after: str, size: float, colours: tuple[Colour, Colour], midtop: tuple[int, int], width: int) -> pygame.Rect:
+        """R-FEEL-2: "110 → 120" centred at `midtop`, shrunk to fit `width`. The arrow is drawn,
+        not typed: the Latin Noto Sans the game ships has no "→" glyph."""
+        pixels = max(8, self.px(size))
+        while True:
+            face = font(pixels, True)
+            left, right = face.render(now, True, colours[0]), face.render(after, True, colours[1])
+            arrow, gap = max(6, pixels * 3 // 4), max(3, pixels // 3)
+            total = left.get_width() + arrow + 2 * gap + right.get_width()
+            if total <= width or pixels <= 8:
+                break
+            pixels -= 1
+        x, y = midtop[0] - total // 2, midtop[1]
+        self.surface.blit(left, (x, y))
+        mid_y = y + left.get_height() // 2
+        start, end = x + left.get_width() + gap, x + left.get_width() + gap + arrow
+        head = max(3, arrow // 3)
+        pygame.draw.line(self.surface, colours[0], (start, mid_y), (end - 1, mid_y), max(2, pixels // 7))
+        pygame.draw.polygon(self.surface, colours[0], [(end, mid_y), (end - head, mid_y - head), (end - head, mid_y + head)])
+        self.surface.blit(right, (end + gap, y))
+        return pygame.Rect(x, y, total, left.get_height())
 
     # ---- controls -------------------------------------------------------------------------
     def button(
@@ -212,7 +238,10 @@ class Canvas:
                 at = hot.rect.bottomleft if hot is not None else at
             tip = hot.tip if hot is not None else None
         if tip:
-            tooltip(self.surface, tip, at, width=self.px(320))
+            # The text scales with the window (never below 14 px), and the box with the text, so a
+            # line wraps the same at every size.
+            size = max(14, self.px(16))
+            tooltip(self.surface, tip, at, width=TOOLTIP_WIDTH * size // 16, size=size)
 
 
 # --- icons --------------------------------------------------------------------------------
@@ -282,6 +311,11 @@ def dashed_rect(surface: pygame.Surface, rect: pygame.Rect, colour: Colour, dash
 def stat_text(stat: WandStat, value: float) -> str:
     """A stat amount as the player reads it: "5%" for a share, "2" for points."""
     return f"{value * 100:g}%" if stat in PERCENT_STATS else f"{value:g}"
+
+
+def stat_value_text(stat: WandStat, value: float) -> str:
+    """A stat's value as it stands (R-FEEL-2 now → after): "8%" for a share, "252" for px/s or points."""
+    return f"{round(value * 100, 2):g}%" if stat in PERCENT_VALUES else f"{round(value, 2):g}"
 
 
 def ellipsize(text: str, face: pygame.font.Font, width: int) -> str:

@@ -2,8 +2,9 @@
 
 This module owns how a button looks in each state (normal, hovered,
 disabled) with its key hint, the translucent panel under a group of
-controls, a tooltip box that stays on screen, and a short-lived message
-line. Texts come in already translated; fonts follow the language.
+controls, a tooltip box that stays on screen (flipped to the cursor's other
+side at an edge), and a short-lived message line. Texts come in already
+translated; fonts follow the language.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ TEXT_DISABLED = (110, 106, 128)
 HINT = (170, 160, 210)
 PANEL_FILL = (14, 12, 26, 200)
 PANEL_EDGE = (70, 62, 110)
-TOOLTIP_FILL = (10, 8, 20, 235)
+TOOLTIP_FILL = (10, 8, 20, 245)
 
 
 def wrap(text: str, face: pygame.font.Font, width: int, lines: int) -> list[str]:
@@ -89,15 +90,23 @@ def panel(surface: pygame.Surface, rect: pygame.Rect, title: str | None = None) 
         surface.blit(text, (rect.x + 12, rect.y + 8))
 
 
-def tooltip(surface: pygame.Surface, lines: list[tuple[str, tuple[int, int, int]]], at: tuple[int, int], width: int = 320) -> None:
-    """A box of coloured lines near `at`, wrapped to `width` and kept inside the window."""
-    face = font(16)
+def tooltip(
+    surface: pygame.Surface, lines: list[tuple[str, tuple[int, int, int]]], at: tuple[int, int], width: int = 320, size: int = 16
+) -> None:
+    """A box of coloured lines in a `size` px font near `at`, wrapped to `width` and kept inside the window."""
+    face = font(size)
     wrapped: list[tuple[str, tuple[int, int, int]]] = []
     for text, colour in lines:
         wrapped.extend((part, colour) for part in wrap(text, face, width - 20, 8))
     height = 14 + face.get_linesize() * len(wrapped)
     box = pygame.Rect(at[0] + 18, at[1] + 18, width, height)
-    box.clamp_ip(surface.get_rect())
+    screen = surface.get_rect()
+    # Past an edge the box flips to the cursor's other side, so it never hides what is pointed at.
+    if box.right > screen.right:
+        box.right = at[0] - 12
+    if box.bottom > screen.bottom:
+        box.bottom = at[1] - 12
+    box.clamp_ip(screen)
     layer = pygame.Surface(box.size, pygame.SRCALPHA)
     pygame.draw.rect(layer, TOOLTIP_FILL, layer.get_rect(), border_radius=8)
     pygame.draw.rect(layer, BUTTON_EDGE, layer.get_rect(), 1, border_radius=8)

@@ -6,7 +6,7 @@ adjacency bonuses), card drag-and-drop between them (onto an empty place a
 card moves, onto a card the two swap; a right click sends a slotted card to
 the backpack), the live compile diagnostics under the board (the CPU bar,
 red from 80% with its message; mana per cast; fused recipes; warnings), a
-tooltip per card, and three buttons: **Test** (the training range, T),
+tooltip per card with its numbers (`artificer.ui.spell_text`, R-FEEL-2), and three buttons: **Test** (the training range, T),
 **Start wave** (Enter; blocked with the R-VM-2 message while the main entry
 has no action) and **Back** (Esc, when the lab was opened from the shop).
 
@@ -23,12 +23,13 @@ import pygame
 
 from artificer.game.loadout import BackpackFull, LoadoutError, Place
 from artificer.game.run import Run
-from artificer.ui.cards import CardArt, BoardGeometry, MANA_TEXT, CPU_TEXT
+from artificer.ui.cards import CardArt, BoardGeometry, MANA_TEXT
 from artificer.ui.fonts import font
 from artificer.ui.i18n import tr
 from artificer.ui.scene import Scene, SceneStack
 from artificer.ui.session import Session
 from artificer.ui.settings import Action, Context
+from artificer.ui.spell_text import spell_tip
 from artificer.ui.widgets import Button, Toasts, panel, tooltip
 
 StackCallback = Callable[[SceneStack], None]
@@ -43,11 +44,13 @@ WARN = (240, 200, 90)
 CPU_BAR = (0, 158, 115)
 CPU_RED = (213, 60, 40)
 BACKPACK_COLUMNS = 4
+#: A card's tooltip: wide enough for a line of numbers ("Speed 480 px/s · lifetime 1.5 s · spread 2°").
+TOOLTIP_WIDTH = 340
 GAMEPAD_EVENTS = (pygame.CONTROLLERBUTTONDOWN, pygame.CONTROLLERBUTTONUP, pygame.CONTROLLERDEVICEADDED, pygame.CONTROLLERDEVICEREMOVED)
 # R-VM-9 shows the CPU bar red from this share of the limit on.
 CPU_WARNING_SHARE = 0.8
 #: i18n keys built from data: one per compile warning code and per entry point.
-I18N_DYNAMIC_PREFIXES = ("ui.lab.warning.", "ui.lab.entry.", "ui.card.family.")
+I18N_DYNAMIC_PREFIXES = ("ui.lab.warning.", "ui.lab.entry.")
 
 
 class LabScene(Scene):
@@ -342,11 +345,6 @@ class LabScene(Scene):
         card = self.run.loadout.card_at(place)
         if card is None:
             return
+        # R-FEEL-2: what the card does, in numbers from its data.
         spell = self.run.content.spell(card)
-        lines = [
-            (tr(spell.name_key), (255, 240, 200)),
-            (tr(f"ui.card.family.{spell.family}"), DIM),
-            (tr(spell.description_key), TEXT),
-            (tr("ui.card.cost", mana=spell.mana_cost, cpu=spell.cpu), CPU_TEXT),
-        ]
-        tooltip(surface, lines, self.mouse)
+        tooltip(surface, spell_tip(spell, self.run.content.balance.statuses), self.mouse, width=TOOLTIP_WIDTH)

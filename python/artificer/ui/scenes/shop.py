@@ -8,14 +8,19 @@ design-space canvas) are `artificer.ui.shop_widgets`.
 
 Layout (1280×720 design units, scaled with the window): shelf A, four spell
 offers (the card, its tier, element and family, mana and CPU, the price and a
-lock; the description in a tooltip) with the reroll button and its price;
-shelf B, the cores on sale (their board, mana, regen, cast delay, CPU and
-slots); shelf C, the stat upgrades and, when one is offered, a talent (R-END-1
+lock; the description and the spell's numbers in a tooltip, R-FEEL-2) with the
+reroll button and its price; shelf B, the cores on sale (their board, mana,
+regen, cast delay, CPU and slots); shelf C, the stat upgrades (each as now →
+after, `Shop.stat_preview`) and, when one is offered, a talent (R-END-1
 Last Will: its own colour, "once per run"; the places narrow to make room). On the right: the carried cores (the
 active one marked; Switch and Sell), the waiting area (pick a card, then an
 empty slot of a core — or send it to the backpack, or sell it), the backpack
 (pick a card to sell it), and the Lab and Next wave buttons. Buying a core
 while carrying the most asks which carried core to sell (R-CORE-3).
+
+The header: the title with the player's HP under it (R-FEEL-2), the gold on
+the right. Every card listed (offers, the waiting area, the backpack, a core's
+slots) shows `artificer.ui.spell_text`'s tooltip.
 
 Potions (R-POT-2): in the header, the visit's potion (its glyph, name and
 price; a click buys it, refused with a toast when the belt is full) and the
@@ -51,6 +56,7 @@ from artificer.game.run import Run
 from artificer.game.shop import NotEnoughGold, Offer, PotionBeltFull, ShelfName, ShopError
 from artificer.ui.atlas import ELEMENT_COLOURS
 from artificer.ui.cards import FAMILY_COLOURS, CardArt
+from artificer.ui.hud import HP_COLOUR
 from artificer.ui.i18n import tr
 from artificer.ui.icons_potions import potion_icon
 from artificer.ui.icons_relics import relic_icon
@@ -78,8 +84,10 @@ from artificer.ui.shop_widgets import (
     padlock,
     stat_icon,
     stat_text,
+    stat_value_text,
     talent_icon,
 )
+from artificer.ui.spell_text import spell_tip
 from artificer.ui.widgets import BUTTON_EDGE, BUTTON_FILL, BUTTON_HOVER, PANEL_EDGE, Toasts, panel, wrap
 
 StackCallback = Callable[[SceneStack], None]
@@ -97,6 +105,10 @@ TALENT_COLOUR = (230, 159, 0)
 #: Shelf C's places: they share this width (design units) from x = 528, `STAT_GAP` apart.
 STAT_SHELF_WIDTH = 328
 STAT_GAP = 8
+#: The header's room for the title (design units, from x = 24 to the potion offer at 452).
+HEADER_WIDTH = 410
+#: R-FEEL-2: the player's HP bar under the title (x, y, width, height in design units).
+HP_BAR = (24, 46, 280, 20)
 #: Rarity colours by tier: silver, blue, violet, gold.
 TIER_COLOURS: dict[int, Colour] = {1: (190, 190, 205), 2: (86, 160, 233), 3: (190, 120, 255), 4: (255, 196, 80)}
 
@@ -538,9 +550,32 @@ class ShopScene(Scene):
         self._stale = False
 
     def _header(self, canvas: Canvas) -> None:
-        canvas.text(tr("ui.shop.title", wave=self.wave), 30, TITLE, True, topleft=canvas.r(24, 20).topleft)
+        """The title, the player's HP under it (R-FEEL-2) and the gold on the right."""
+        px = canvas.px
+        title, size = tr("ui.shop.title", wave=self.wave), 26
+        while size > 16 and canvas.font(size, True).size(title)[0] > px(HEADER_WIDTH):
+            size -= 1
+        canvas.text(title, size, TITLE, True, topleft=canvas.r(24, 8).topleft)
+        self._hp_bar(canvas, canvas.r(*HP_BAR))
         gold = canvas.text(str(self.run.currency), 30, CRYSTAL, True, midright=canvas.r(1256, 40).topleft)
-        crystal(canvas.surface, (gold.left - canvas.px(18), gold.centery), canvas.px(11))
+        crystal(canvas.surface, (gold.left - px(18), gold.centery), px(11))
+
+    @property
+    def hp_rect(self) -> pygame.Rect:
+        """R-FEEL-2: the player's HP bar, under the title."""
+        return self.view.r(*HP_BAR)
+
+    def _hp_bar(self, canvas: Canvas, rect: pygame.Rect) -> None:
+        """The player's HP as the wave left it, over max HP (relics and upgrades included)."""
+        hp, hp_max = self.run.sim.world.player_hp()
+        radius = canvas.px(5)
+        pygame.draw.rect(canvas.surface, (40, 38, 56), rect, border_radius=radius)
+        fill = rect.copy()
+        fill.width = round(rect.width * max(0.0, min(1.0, hp / max(1.0, hp_max))))
+        if fill.width > 0:
+            pygame.draw.rect(canvas.surface, HP_COLOUR, fill, border_radius=radius)
+        pygame.draw.rect(canvas.surface, PANEL_EDGE, rect, 1, border_radius=radius)
+        canvas.fitted(tr("ui.shop.hp", hp=hp, hp_max=hp_max), 14, True, TEXT, (rect.centerx, rect.y + canvas.px(1)), rect.width - canvas.px(8))
 
     # potions (R-POT-2) -------------------------------------------------------------
     def _potions(self, canvas: Canvas) -> None:
@@ -625,7 +660,7 @@ class ShopScene(Scene):
         canvas.fitted(line, 13, False, colour, (rect.centerx, y + px(22)), width)
         cost = tr("ui.card.cost", mana=spell.mana_cost, cpu=spell.cpu)
         canvas.fitted(cost, 13, False, DIM, (rect.centerx, y + px(41)), width)
-        tip = [(tr(spell.name_key), tier_colour), (tr(spell.description_key), TEXT), (line, colour), (cost, DIM)]
+        tip = spell_tip(spell, self.run.content.balance.statuses, tier_colour)
         self._buy_strip(canvas, rect, offer, partial(self.buy, "spells", index), f"spell:{index}", tip)
         self._lock(canvas, "spells", index, offer)
 
@@ -684,9 +719,14 @@ class ShopScene(Scene):
         name = tr(f"ui.shop.stat.{stat}.name")
         canvas.fitted(name, 15, True, TEXT, (rect.centerx, rect.y + px(86)), rect.width - px(8))
         canvas.text(f"+{stat_text(stat, entry.amount)}", 22, GOOD, True, midtop=(rect.centerx, rect.y + px(106)))
-        now = tr("ui.shop.stat_now", total=stat_text(stat, self.run.wand_stats.totals[stat]))
-        canvas.fitted(now, 12, False, DIM, (rect.centerx, rect.y + px(136)), rect.width - px(8))
-        tip = [(name, colour), (tr(f"ui.shop.stat.{stat}.description"), TEXT)]
+        # R-FEEL-2: the stat as the player has it now → after buying (relics and starting stats included).
+        now, after = (stat_value_text(stat, value) for value in self.run.shop.stat_preview(stat))
+        canvas.now_after(now, after, 15, (DIM, TEXT), (rect.centerx, rect.y + px(134)), rect.width - px(8))
+        tip = [
+            (name, colour),
+            (tr(f"ui.shop.stat.{stat}.description"), TEXT),
+            (tr("ui.shop.stat_preview", now=now, after=after), GOOD),
+        ]
         self._buy_strip(canvas, rect, offer, partial(self.buy, "stats", index), f"stat:{index}", tip)
         self._lock(canvas, "stats", index, offer)
 
@@ -761,7 +801,7 @@ class ShopScene(Scene):
                 band = (rect.x, rect.y, rect.width, max(2, rect.height // 4))
                 pygame.draw.rect(canvas.surface, ELEMENT_COLOURS.get(str(spell.element), NO_ELEMENT), band, border_radius=radius)
             if canvas.hovered(rect):
-                canvas.hover_tip = [(tr(spell.name_key), TEXT), (tr("ui.card.cost", mana=spell.mana_cost, cpu=spell.cpu), DIM)]
+                canvas.hover_tip = spell_tip(spell, self.run.content.balance.statuses)
 
     def _waiting_area(self, canvas: Canvas) -> None:
         loadout = self.run.loadout
@@ -811,13 +851,8 @@ class ShopScene(Scene):
         face = canvas.font(12 if area == "backpack" else 11)
         label = face.render(ellipsize(tr(spell.name_key), face, rect.width - px(12)), True, TEXT)
         canvas.surface.blit(label, label.get_rect(midleft=(rect.x + px(9), rect.centery)))
-        line, colour = self._element_line(spell)
-        tip = [
-            (tr(spell.name_key), family),
-            (tr(spell.description_key), TEXT),
-            (line, colour),
-            (tr("ui.shop.sell_value", gold=self.run.shop.card_sale_value(card)), CRYSTAL),
-        ]
+        tip = spell_tip(spell, self.run.content.balance.statuses, family)
+        tip.append((tr("ui.shop.sell_value", gold=self.run.shop.card_sale_value(card)), CRYSTAL))
         canvas.hots.append(Hot(rect, partial(self.select, area, index), f"{area}:{index}", tip))
 
     # the choice of a core to sell ------------------------------------------------------
