@@ -114,6 +114,10 @@ def test_r_feel_2_percent_changes_an_infusion_and_the_other_families_show_their_
     low = CONTENT.spell("if_hp_low").logic
     assert low is not None and low.threshold is not None
     assert numbers(CONTENT, "if_hp_low") == [f"Runs the next spell only below {low.threshold * 100:g}% HP"]
+    counter, combo = CONTENT.spell("charge_counter").logic, CONTENT.spell("kill_combo").logic
+    assert counter is not None and combo is not None
+    assert numbers(CONTENT, "charge_counter")[0].endswith(f" every {counter.n} casts")
+    assert numbers(CONTENT, "kill_combo")[0].endswith(f" once per {combo.n} kills")
 
 
 def test_r_feel_2_the_tooltip_follows_the_data_it_reads(tmp_path: Path) -> None:

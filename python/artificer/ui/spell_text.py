@@ -229,7 +229,10 @@ def _trigger(trigger: TriggerBlock) -> list[str]:
 def _logic(logic: LogicBlock) -> list[str]:
     """The node's condition or count, with what it guards."""
     span = logic.guarded_span
-    following = tr("ui.spell.next_one") if span == 1 else tr("ui.spell.next_many", span=span)
+    if span == 0:  # a kind without a span (a counter that guards the rest of the cast)
+        following = tr("ui.spell.next_all")
+    else:
+        following = tr("ui.spell.next_one") if span == 1 else tr("ui.spell.next_many", span=span)
     threshold = logic.threshold or 0.0
     if logic.kind == LogicKind.IF_HP_LOW:
         threshold = _percent(threshold)  # a fraction of max HP
