@@ -10,14 +10,21 @@ gains `timing` (wall seconds, the step's median/p90/p99 in ms over the whole
 run, and the same per wave with its most enemies alive — the late waves are
 the stress case) — the only part that changes from one run of the same seed
 to the next.
+
+`run_until(content, seed, wave, build)` is the same play stopped before wave
+`wave` (`artificer play --start-wave N`): waves 1..N-1 played, settled and
+shopped after each, so the run the window gets is the run `run --headless
+--waves N` starts wave N with.
 """
 
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass, field
 from typing import Any
 
 from artificer.content import Content
+from artificer.errors import ArtificerError
 from artificer.game.run import Run
 from artificer.game.save import settle
 from artificer.sim.bot import KitingBot, drink_when_hurt
@@ -26,45 +33,80 @@ from artificer.sim.shopper import ShoppingBot
 from artificer.sim.stress import latency_summary
 
 
-def run_headless(content: Content, seed: int, waves: int, build: Build | None = None, timing: bool = False) -> dict[str, Any]:
-    started = time.perf_counter()
-    run = Run(content, seed)
+class BotFell(ArtificerError):
+    """The bot died before the wave a run was to be handed over at."""
+
+
+@dataclass
+class BotRun:
+    """Waves played by the bot: the run as they left it, each wave's report, and the step times."""
+
+    run: Run
+    reports: list[dict[str, Any]] = field(default_factory=list)
+    outcome: str = "survived"
+    #: Each step's wall time (ns), and the index in it where each wave's steps begin.
+    step_ns: list[int] = field(default_factory=list)
+    wave_starts: list[int] = field(default_factory=list)
+
+
+def play_waves(content: Content, seed: int, waves: int, build: Build | None = None, *, shop_after_last: bool = False) -> BotRun:
+    """The bot plays waves 1..`waves` (fewer if it dies); between waves the run settles as the
+    game's save does and, with a build, the shopping bot shops. `shop_after_last`: also after
+    the last wave (the run then stands before wave `waves + 1`)."""
+    played = BotRun(Run(content, seed))
+    run = played.run
     arena = (content.balance.arena.width, content.balance.arena.height)
     bot = KitingBot(arena)
     shopper = ShoppingBot(build) if build is not None else None
     if shopper is not None:
         shopper.prepare(run)
-    outcome = "survived"
-    step_ns: list[int] = []
-    wave_starts: list[int] = []
-    reports: list[dict[str, Any]] = []
     for number in range(1, waves + 1):
         wave = run.start_wave(number)
-        wave_starts.append(len(step_ns))
+        played.wave_starts.append(len(played.step_ns))
         while not wave.over:
             bot.control(run.sim)
             drink_when_hurt(run, wave)
             t0 = time.perf_counter_ns()
             wave.step()
-            step_ns.append(time.perf_counter_ns() - t0)
+            played.step_ns.append(time.perf_counter_ns() - t0)
         stats = wave.finish()
         report = stats.as_json()
-        reports.append(report)
+        played.reports.append(report)
         if wave.died:
-            outcome = "died"
+            played.outcome = "died"
             break
-        if number < waves:
+        if number < waves or shop_after_last:
             # As the game does when it saves between waves: the world is rebuilt from the run's
             # snapshot (game/save.py), so a simulated run plays what a played one would.
             settle(run, number + 1)
             if shopper is not None:
                 report["purchases"] = shopper.shop(run, number)
+    return played
+
+
+def run_until(content: Content, seed: int, wave: int, build: Build | None = None) -> BotRun:
+    """The run as the bot leaves it before wave `wave`: waves 1..`wave`-1 played, settled and
+    (with a build) shopped after each. Raises `BotFell` if the bot dies on the way."""
+    played = play_waves(content, seed, wave - 1, build, shop_after_last=True)
+    if played.outcome == "died":
+        build_name = f"build {build.id}" if build is not None else "no build"
+        raise BotFell(
+            f"the bot fell in wave {len(played.reports)} on seed {seed} ({build_name}) before reaching wave {wave}; "
+            "try another --seed or --build"
+        )
+    return played
+
+
+def run_headless(content: Content, seed: int, waves: int, build: Build | None = None, timing: bool = False) -> dict[str, Any]:
+    started = time.perf_counter()
+    played = play_waves(content, seed, waves, build)
+    run, reports, step_ns, wave_starts = played.run, played.reports, played.step_ns, played.wave_starts
     out: dict[str, Any] = {
         "seed": seed,
         "waves": reports,
         "result": {
             "wave_reached": len(run.waves),
-            "outcome": outcome,
+            "outcome": played.outcome,
             "state_hash": f"{run.sim.state_hash():016x}",
             "currency": run.currency,
             "frames": run.sim.world.frame,
