@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -57,6 +58,12 @@ def test_another_seed_plays_another_run() -> None:
         (["stress", "--enemies", "ten", "--projectiles", "10"], "--enemies must be an integer"),
         (["stress", "--enemies", "10", "--projectiles", "10", "--frames", "0"], "--frames must be in 1.."),
         (["stress", "--enemies", "10", "--projectiles", "10", "--layout", "spiral"], "invalid choice"),
+        (["play", "--start-wave", "0"], "--start-wave must be in 1..20"),
+        (["play", "--start-wave", "21"], "--start-wave must be in 1..20"),
+        (["play", "--start-wave", "five"], "--start-wave must be an integer"),
+        (["play", "--build", "turret"], "--build needs --start-wave"),
+        (["play", "--seed", "3"], "--seed needs --start-wave"),
+        (["play", "--start-wave", "2", "--build", "turet"], "unknown build 'turet'"),
     ],
 )
 def test_bad_arguments_exit_2_with_one_line(args: list[str], message: str) -> None:
@@ -83,6 +90,29 @@ def test_play_opens_the_window_and_runs_frames() -> None:
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
     out = subprocess.run([*ARTIFICER, "play", "--frames", "30"], capture_output=True, text=True, timeout=120, env=env)
     assert out.returncode == 0, out.stderr
+
+
+def test_play_start_wave_parses_its_wave_build_and_seed() -> None:
+    from artificer.__main__ import build_parser
+
+    args = build_parser().parse_args(["play", "--start-wave", "5", "--build", "turret", "--seed", "7"])
+    assert (args.command, args.start_wave, args.build, args.seed) == ("play", 5, "turret", 7)
+    bare = build_parser().parse_args(["play"])
+    assert (bare.start_wave, bare.build, bare.seed) == (None, None, None)
+
+
+def test_play_start_wave_opens_the_shop_before_that_wave(tmp_path: Path) -> None:
+    """`play --start-wave 3 --build turret`: the bot plays waves 1-2 headlessly, then the window
+    opens at the shop before wave 3, which saves the run (under a private ARTIFICER_HOME here)."""
+    import os
+
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "ARTIFICER_HOME": str(tmp_path)}
+    args = ["play", "--start-wave", "3", "--build", "turret", "--seed", "1", "--frames", "10"]
+    out = subprocess.run([*ARTIFICER, *args], capture_output=True, text=True, timeout=300, env=env)
+    assert out.returncode == 0, out.stderr
+    assert "seed 1, build turret: the bot played waves 1..2" in out.stderr and "opening before wave 3" in out.stderr
+    saved = json.loads(next(tmp_path.rglob("run.json")).read_text(encoding="utf-8"))
+    assert saved["next_wave"] == 3 and [w["wave"] for w in saved["waves"]] == [1, 2]
 
 
 

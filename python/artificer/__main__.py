@@ -1,7 +1,8 @@
 """The `artificer` command: play, headless runs, the stress tool, the
 content checker.
 
-    artificer                      play (the window comes with the UI issue)
+    artificer [play]               play in a window
+    artificer play --start-wave N [--build B] [--seed S]   the bot plays waves 1..N-1, then the window
     artificer run --headless --seed S --waves K [--json]
     artificer stress --enemies N --projectiles M --frames F [--layout crowd|uniform] [--json]
     artificer wand --core ID --cards a,b,c [--board FILE.json] [--mana M] [--casts K] [--seconds T] [--json]
@@ -21,6 +22,8 @@ from typing import TYPE_CHECKING, Callable, NoReturn, Sequence
 
 if TYPE_CHECKING:
     from artificer.content import Content
+    from artificer.content.builds import Build
+    from artificer.ui.play import StartAt
 
 EXIT_USAGE = 2
 MAX_SEED = 2**64 - 1
@@ -55,6 +58,14 @@ def build_parser() -> Parser:
 
     play = commands.add_parser("play", help="play the game in a window (the default)")
     play.add_argument("--frames", type=_int_in(1, 10_000_000, "--frames"), default=None, help="close after N frames (smoke tests)")
+    play.add_argument(
+        "--start-wave",
+        type=_int_in(1, 20, "--start-wave"),
+        default=None,
+        help="developers: the bot plays waves 1..N-1 headlessly, then the run opens at the shop before wave N",
+    )
+    play.add_argument("--build", default=None, help="with --start-wave: the bot shops toward this archetype of data/builds.json")
+    play.add_argument("--seed", type=_int_in(0, MAX_SEED, "--seed"), default=None, help="with --start-wave: the run's seed (default: random)")
 
     run = commands.add_parser("run", help="a seeded run played by the bot")
     run.add_argument("--headless", action="store_true", required=True, help="no window (required for now)")
@@ -102,27 +113,36 @@ def _load(data: Path | None) -> Content:
         raise SystemExit(EXIT_USAGE) from None
 
 
+class _Refused(Exception):
+    """A usage problem, already printed on stderr: the command exits 2."""
+
+
+def _build(content: Content, name: str | None, data: Path | None, command: str) -> Build | None:
+    """The archetype `name` of builds.json (None for none); an unknown one is a usage error (exit 2)."""
+    if name is None:
+        return None
+    from artificer.content import ContentError
+    from artificer.content.builds import load_builds
+    from artificer.content.models import did_you_mean
+
+    try:
+        builds = load_builds(content, data)
+    except ContentError as err:
+        for problem in err.problems:
+            print(problem, file=sys.stderr)
+        raise _Refused from None
+    if name not in builds:
+        known = ", ".join(builds) or "none"
+        print(f"artificer {command}: unknown build {name!r}{did_you_mean(name, list(builds))} (builds: {known})", file=sys.stderr)
+        raise _Refused
+    return builds[name]
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     from artificer.sim.headless import run_headless
 
     content = _load(args.data)
-    build = None
-    if args.build is not None:
-        from artificer.content import ContentError
-        from artificer.content.builds import load_builds
-        from artificer.content.models import did_you_mean
-
-        try:
-            builds = load_builds(content, args.data)
-        except ContentError as err:
-            for problem in err.problems:
-                print(problem, file=sys.stderr)
-            return EXIT_USAGE
-        if args.build not in builds:
-            known = ", ".join(builds) or "none"
-            print(f"artificer run: unknown build {args.build!r}{did_you_mean(args.build, list(builds))} (builds: {known})", file=sys.stderr)
-            return EXIT_USAGE
-        build = builds[args.build]
+    build = _build(content, args.build, args.data, "run")
     report = run_headless(content, args.seed, args.waves, build=build, timing=args.timing)
     if args.json:
         print(json.dumps(report, separators=(",", ":"), sort_keys=False))
@@ -206,16 +226,48 @@ def cmd_check_content(args: argparse.Namespace) -> int:
     return run(args.data)
 
 
+def _start_at(args: argparse.Namespace) -> StartAt | None:
+    """`play --start-wave N [--build B] [--seed S]`: the bot plays waves 1..N-1 as `run --headless
+    --build B` does (`BotFell` if it dies on the way); None without --start-wave."""
+    start_wave = getattr(args, "start_wave", None)
+    if start_wave is None:
+        for flag, value in (("--build", getattr(args, "build", None)), ("--seed", getattr(args, "seed", None))):
+            if value is not None:
+                print(f"artificer play: error: {flag} needs --start-wave", file=sys.stderr)
+                raise _Refused
+        return None
+    import secrets
+
+    from artificer.sim.headless import run_until
+    from artificer.ui.play import StartAt
+
+    content = _load(None)
+    build = _build(content, args.build, None, "play")
+    seed = args.seed if args.seed is not None else secrets.randbits(32)
+    played = run_until(content, seed, start_wave, build)
+    bought = sum(len(report.get("purchases", [])) for report in played.reports)
+    before = f"the bot played waves 1..{start_wave - 1} ({bought} purchases, {played.run.currency} gold left)" if start_wave > 1 else "nothing to play"
+    print(f"artificer play: seed {seed}, {'build ' + build.id if build else 'no build'}: {before}; opening before wave {start_wave}", file=sys.stderr)
+    return StartAt(played.run, start_wave)
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     import os
 
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    from artificer.sim.headless import BotFell
+
+    try:
+        start = _start_at(args)
+    except BotFell as err:
+        print(f"artificer play: {err}", file=sys.stderr)
+        return 1
     import pygame
 
     from artificer.ui.play import play
 
     try:
-        play(getattr(args, "frames", None))
+        play(getattr(args, "frames", None), start)
     except pygame.error as err:
         print(f"artificer: cannot open the game window ({err}); try `artificer run --headless`", file=sys.stderr)
         return 1
@@ -232,7 +284,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         "check-content": cmd_check_content,
         "wand": cmd_wand,
     }
-    return handlers[args.command](args)
+    try:
+        return handlers[args.command](args)
+    except _Refused:
+        return EXIT_USAGE
 
 
 if __name__ == "__main__":

@@ -16,6 +16,12 @@ a toast and greys Continue.
 `play()` loads the settings first (a corrupt file is set aside and the
 title says so), sets the language, and builds the `Session` (settings,
 controls, sound bank) once the window exists.
+
+Developers' start (`artificer play --start-wave N`): `play(start=StartAt(run,
+N))` takes a run the headless bot has played through waves 1..N-1
+(`artificer.sim.headless.run_until`) and hands it over with the title
+underneath: the lab before wave 1 when N is 1, else the shop before wave N
+(the lab one click away) over the arena, as a continued run would.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from artificer.content import Content, load_content
 from artificer.game import save
@@ -32,7 +39,7 @@ from artificer.ui import settings as settings_file
 from artificer.ui.app import App
 from artificer.ui.controls import Controls
 from artificer.ui.i18n import tr
-from artificer.ui.scene import SceneStack
+from artificer.ui.scene import Scene, SceneStack
 from artificer.ui.scenes.arena import ArenaScene, Intermission
 from artificer.ui.scenes.lab import LabScene
 from artificer.ui.scenes.shop import ShopScene
@@ -80,28 +87,75 @@ def intermission(session: Session | None) -> Intermission:
 def new_run(content: Content, stack: SceneStack, seed: int | None = None, session: Session | None = None) -> Run:
     """A new run: the lab before wave 1; Start wave swaps the lab for the arena."""
     run = Run(content, secrets.randbits(32) if seed is None else seed)
+    _lab_before_wave_one(content, stack, run, session)
+    return run
 
+
+def _lab_before_wave_one(content: Content, stack: SceneStack, run: Run, session: Session | None) -> None:
     def start(stack: SceneStack) -> None:
         save.delete_run_save()  # the new run is the run in progress now
         stack.replace(ArenaScene(content, run=run, on_quit=_back_to_title, intermission=intermission(session), session=session))
 
     stack.push(LabScene(run, 1, on_start_wave=start, on_back=_pop(1), session=session))
-    return run
 
 
 def continue_run(content: Content, stack: SceneStack, loaded: save.LoadedRun, session: Session | None = None) -> None:
     """A saved run goes on: the arena, between waves, under the shop before the saved next wave."""
+    _arena_between_waves(content, stack, loaded.run, loaded.next_wave, session)
+
+
+def _arena_between_waves(content: Content, stack: SceneStack, run: Run, next_wave: int, session: Session | None) -> None:
     stack.push(
         ArenaScene(
             content,
-            run=loaded.run,
+            run=run,
             on_quit=_back_to_title,
             intermission=intermission(session),
-            first_wave=loaded.next_wave,
+            first_wave=next_wave,
             session=session,
             resume_between_waves=True,
         )
     )
+
+
+@dataclass(frozen=True)
+class StartAt:
+    """`play --start-wave N`: `run` stands before wave `wave` (the bot played the waves before it)."""
+
+    run: Run
+    wave: int
+
+
+def start_at_wave(stack: SceneStack, start: StartAt, session: Session | None = None) -> None:
+    """Hands `start.run` to the window before wave `start.wave`: the lab before wave 1, or the
+    shop before a later wave (the lab one click away) over the arena. Like a new run, its first
+    wave (or the shop's save) replaces the run in progress on disk."""
+    content = start.run.content
+    if start.wave == 1:
+        _lab_before_wave_one(content, stack, start.run, session)
+    else:
+        _arena_between_waves(content, stack, start.run, start.wave, session)
+
+
+class _HandOver(Scene):
+    """The first scene of a developers' start: at once the title, with the run handed over on
+    top of it (so leaving the run returns to the title, as always)."""
+
+    def __init__(self, title: TitleScene, start: StartAt, session: Session) -> None:
+        self.title = title
+        self.start = start
+        self.session = session
+
+    def on_enter(self, stack: SceneStack) -> None:
+        stack.replace(self.title)
+        start_at_wave(stack, self.start, self.session)
+
+
+def first_scene(content: Content, session: Session | None = None, notices: tuple[str, ...] = (), start: StartAt | None = None) -> Scene:
+    """The window's first scene: the title, or (`start`) the title with a run handed over on top."""
+    session = session if session is not None else Session.default()
+    title = title_scene(content, session, notices)
+    return title if start is None else _HandOver(title, start, session)
 
 
 def title_scene(content: Content, session: Session | None = None, notices: tuple[str, ...] = ()) -> TitleScene:
@@ -129,19 +183,20 @@ def title_scene(content: Content, session: Session | None = None, notices: tuple
     return title
 
 
-def play(max_frames: int | None = None) -> int:
-    """Opens the game's window; returns the frames rendered."""
-    content = load_content()
+def play(max_frames: int | None = None, start: StartAt | None = None) -> int:
+    """Opens the game's window; returns the frames rendered. `start`: a run to hand over before
+    one of its waves instead of beginning at the title (the title stays underneath)."""
+    content = start.run.content if start is not None else load_content()
     loaded = settings_file.load()  # a corrupt file → settings.json.corrupt and defaults
     settings = loaded.settings
     if loaded.problem:
         logging.getLogger(__name__).warning("%s", loaded.problem)
     i18n.set_language(settings.language.value)
 
-    def first_scene() -> TitleScene:
+    def make_first_scene() -> Scene:
         # After pygame.init() and the window: the mixer and the gamepads exist now.
         session = Session(settings, Controls(settings), SoundBank(settings))
         notice = loaded.notice()
-        return title_scene(content, session, (notice,) if notice else ())
+        return first_scene(content, session, (notice,) if notice else (), start)
 
-    return App(first_scene, settings=settings).run(max_frames)
+    return App(make_first_scene, settings=settings).run(max_frames)
