@@ -136,9 +136,15 @@ def test_move_speed_moves_farther_per_second() -> None:
 # --- mana leech and mana regen ----------------------------------------------------------------
 
 
+#: A deck that spends faster than the starter core regenerates (the starting wand keeps up).
+DRAINING_DECK = ["fireball"] * 5
+
+
 def drained_sim(seconds: int = 3, unarm: bool = True) -> Simulation:
-    """A run's world whose starting wand cast for `seconds` (mana spent), then put away."""
+    """A run's world whose wand, a draining deck on the starter core, cast for
+    `seconds` (mana spent), then put away."""
     sim = Run(CONTENT, 5).sim
+    sim.arm_wand(CONTENT.balance.starting_wand.core, DRAINING_DECK)
     sim.world.set_rules({"player_fixed": True, "enemies_still": True})
     for _ in range(seconds * FPS):
         sim.input.aim_at(0.0, 0.0)
@@ -326,3 +332,17 @@ def test_a_save_from_before_the_new_stats_loads_with_them_at_zero() -> None:
     assert loaded.totals[WandStat.LUCK] == 0.0 and loaded.purchases[WandStat.MAX_HP] == 0
     with pytest.raises(ValueError):
         WandStatsSave.model_validate({"totals": {"plasma": 1.0}, "purchases": {}})
+
+
+def test_r_stat_1_cpu_raises_the_compile_time_cpu_limit() -> None:
+    """R-STAT-1: bought CPU raises the wand's compile-time CPU limit, so cards
+    that were dropped past the limit come back (R-VM-9)."""
+    run = Run(CONTENT, 5)
+    core = CONTENT.core("quickdraw_core")
+    heavy = ["chain_bolt", "chain_bolt", "chain_bolt", "chain_bolt"][: len(core.layout().slots)]
+    before = run.arm(core.id, list(heavy))
+    assert before["dropped_slots"], "the deck is over the core's CPU limit"
+    run.wand_stats.totals[WandStat.CPU] = 4.0
+    after = run.arm(core.id, list(heavy))
+    assert after["cpu_limit"] == before["cpu_limit"] + 4
+    assert len(after["dropped_slots"]) < len(before["dropped_slots"])

@@ -17,6 +17,7 @@ use crate::vm::exec::{CastOutput, CastRules, Caster, Emission, Senses, VmEvent};
 use crate::vm::mana::Mana;
 use crate::vm::program::Program;
 use crate::vm::spell::*;
+use crate::vm::timeline::{timeline, Timeline};
 
 #[pyclass(module = "artificer._core", frozen)]
 pub struct Catalog {
@@ -67,18 +68,45 @@ impl Catalog {
 
     /// Compiles `cards` (one spell id or None per board slot, in the
     /// core's slot order) on `core` (a cores.json entry with its board
-    /// expanded). Returns the diagnostics and the disassembly.
-    fn compile<'py>(&self, py: Python<'py>, core: &Bound<'py, PyAny>, cards: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
+    /// expanded); `cpu` is the player's CPU stat (R-STAT-1: it raises the
+    /// limit). Returns the diagnostics and the disassembly.
+    #[pyo3(signature = (core, cards, cpu = 0))]
+    fn compile<'py>(&self, py: Python<'py>, core: &Bound<'py, PyAny>, cards: &Bound<'py, PyAny>, cpu: u32) -> PyResult<Bound<'py, PyDict>> {
         let core = core_def(core, &self.index)?;
-        let program = self.compile_cards(&core, cards)?;
+        let program = self.compile_cards(&core, cards, cpu, &VmParams::default())?;
         diagnostics_dict(py, &program, &self.names())
+    }
+
+    /// R-VM-3c: the cast timeline of `cards` on `core` from the head at full
+    /// mana, under training-range conditions (the senses given): `{"casts":
+    /// [{"slots", "cards", "fired", "mana", "delay", "recharge", "damage"}],
+    /// "cycle_complete", "cycle_seconds", "mana_per_cycle", "mana_per_cast",
+    /// "demand_per_s", "regen", "burst_dps", "sustained_dps", "dry_after_s"}`.
+    #[pyo3(signature = (core, cards, cpu = 0, moving = false, hp = 100.0, hp_max = 100.0, nearest_enemy = 64.0))]
+    #[allow(clippy::too_many_arguments)]
+    fn timeline<'py>(
+        &self,
+        py: Python<'py>,
+        core: &Bound<'py, PyAny>,
+        cards: &Bound<'py, PyAny>,
+        cpu: u32,
+        moving: bool,
+        hp: f32,
+        hp_max: f32,
+        nearest_enemy: f32,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let core = core_def(core, &self.index)?;
+        let program = self.compile_cards(&core, cards, cpu, &VmParams::default())?;
+        let caster = new_caster(program, &core, 0, &VmParams::default());
+        let t = timeline(&caster, Senses { hp, hp_max, moving, nearest_enemy });
+        timeline_dict(py, &t, &self.names())
     }
 
     /// A sandboxed wand for the simulator CLI and the lab's range.
     #[pyo3(signature = (core, cards, mana = None, seed = 0))]
     fn sandbox(&self, core: &Bound<'_, PyAny>, cards: &Bound<'_, PyAny>, mana: Option<f32>, seed: u64) -> PyResult<WandSandbox> {
         let core_def = core_def(core, &self.index)?;
-        let program = self.compile_cards(&core_def, cards)?;
+        let program = self.compile_cards(&core_def, cards, 0, &VmParams::default())?;
         let mut caster = new_caster(program, &core_def, seed, &VmParams::default());
         if let Some(m) = mana {
             if !m.is_finite() || m < 0.0 {
@@ -99,7 +127,17 @@ impl Catalog {
         self.spells.iter().map(|s| s.id.clone()).collect()
     }
 
-    pub fn compile_cards(&self, core: &CoreDef, cards: &Bound<'_, PyAny>) -> Result<Program, CoreError> {
+    /// Compiles, then fills in what a cast actually spends (R-VM-3c) from
+    /// the cast timeline under `vm`'s mana rules.
+    pub fn compile_cards(&self, core: &CoreDef, cards: &Bound<'_, PyAny>, cpu: u32, vm: &VmParams) -> Result<Program, CoreError> {
+        let mut program = self.compile_placed(core, cards, cpu)?;
+        let caster = new_caster(program.clone(), core, 0, vm);
+        let t = timeline(&caster, Senses { hp: 100.0, hp_max: 100.0, moving: false, nearest_enemy: 64.0 });
+        program.diagnostics.mana_per_cast = t.mana_per_cast();
+        Ok(program)
+    }
+
+    fn compile_placed(&self, core: &CoreDef, cards: &Bound<'_, PyAny>, cpu: u32) -> Result<Program, CoreError> {
         let ids: Vec<Option<String>> = cards.extract().map_err(|_| CoreError::arg("cards: expected a list of spell ids or None"))?;
         if ids.len() > core.capacity() {
             return Err(CoreError::arg(format!("{} cards for core {:?} with {} slots", ids.len(), core.id, core.capacity())));
@@ -111,14 +149,16 @@ impl Catalog {
                 Some(id) => Some(*self.index.get(id).ok_or_else(|| CoreError::arg(format!("cards[{i}]: unknown spell {id:?}")))?),
             });
         }
-        Compiler::new(&self.spells, &self.recipes).compile(core, &placed).map_err(CoreError::arg)
+        Compiler::new(&self.spells, &self.recipes).compile_with_cpu(core, &placed, cpu).map_err(CoreError::arg)
     }
 }
 
 pub fn new_caster(program: Program, core: &CoreDef, seed: u64, vm: &VmParams) -> Caster {
     let mana = Mana::new(core.mana_max, core.mana_regen, vm.mana);
     let rules = CastRules { step_multiplier: vm.step_multiplier, delay_floor: vm.cast_delay_floor, ..CastRules::default() };
-    Caster::new(program, mana, rules, core.cast_delay, core.recharge, core.cpu_limit, core.flags.persistent_memory, core.flags.infinite_spells, seed)
+    let mut caster = Caster::new(program, mana, rules, core.cast_delay, core.recharge, core.cpu_limit, core.flags.persistent_memory, core.flags.infinite_spells, seed);
+    caster.restart = core.flags.program;
+    caster
 }
 
 /// A wand firing into nothing: cast by cast, what fires and what it costs.
@@ -216,11 +256,40 @@ pub fn diagnostics_dict<'py>(py: Python<'py>, p: &Program, names: &[String]) -> 
     d.set_item("fusions", g.fusions.clone())?;
     d.set_item("warnings", g.warnings.iter().map(|w| w.code()).collect::<Vec<_>>())?;
     d.set_item("dropped_slots", g.dropped_slots.clone())?;
+    d.set_item("unreachable_slots", g.unreachable_slots.clone())?;
     d.set_item("can_fire", p.can_fire())?;
     d.set_item("nodes", p.nodes.len())?;
     // The board slot of each node, so the lab can light up the card a TRACE event names.
     d.set_item("node_slots", p.nodes.iter().map(|n| n.slot).collect::<Vec<_>>())?;
     d.set_item("disassembly", p.disassemble(names))?;
+    Ok(d)
+}
+
+fn timeline_dict<'py>(py: Python<'py>, t: &Timeline, names: &[String]) -> PyResult<Bound<'py, PyDict>> {
+    let name = |i: &u16| names.get(*i as usize).cloned().unwrap_or_default();
+    let casts = PyList::empty(py);
+    for c in &t.casts {
+        let d = PyDict::new(py);
+        d.set_item("slots", c.slots.clone())?;
+        d.set_item("cards", c.cards.iter().map(name).collect::<Vec<_>>())?;
+        d.set_item("fired", c.fired.iter().map(name).collect::<Vec<_>>())?;
+        d.set_item("mana", c.mana)?;
+        d.set_item("delay", c.delay)?;
+        d.set_item("recharge", c.recharged)?;
+        d.set_item("damage", c.damage)?;
+        casts.append(d)?;
+    }
+    let d = PyDict::new(py);
+    d.set_item("casts", casts)?;
+    d.set_item("cycle_complete", t.cycle_complete)?;
+    d.set_item("cycle_seconds", t.cycle_seconds)?;
+    d.set_item("mana_per_cycle", t.mana_per_cycle)?;
+    d.set_item("mana_per_cast", t.mana_per_cast())?;
+    d.set_item("demand_per_s", t.demand)?;
+    d.set_item("regen", t.regen)?;
+    d.set_item("burst_dps", t.burst_dps)?;
+    d.set_item("sustained_dps", t.sustained_dps)?;
+    d.set_item("dry_after_s", t.dry_after_s)?;
     Ok(d)
 }
 
@@ -261,10 +330,11 @@ fn action_def(a: &Section<'_>) -> Result<ActionDef, CoreError> {
         zone_dps = z.opt_f32("damage_per_second", 0.0)?;
         lifetime = z.f32("duration")?;
     }
-    let mut summon_period = 0.0;
+    let (mut summon_period, mut summon_cost_share) = (0.0, 1.0);
     if a.has("summon") {
         let s = a.sub("summon")?;
         summon_period = s.f32("period")?;
+        summon_cost_share = s.opt_f32("cost_share", 1.0)?;
         lifetime = s.f32("duration")?;
     }
     let charge = if a.has("charge") {
@@ -291,6 +361,7 @@ fn action_def(a: &Section<'_>) -> Result<ActionDef, CoreError> {
         zone_heal,
         zone_dps,
         summon_period,
+        summon_cost_share,
         moving_multiplier: a.opt_f32("moving_multiplier", 1.0)?,
         charge,
     })
@@ -340,8 +411,8 @@ fn logic_def(l: &Section<'_>) -> Result<LogicDef, CoreError> {
         "loop" => Ok(LogicDef::Loop { span: l.opt_u32("span", 3)?, count: l.opt_u32("count", 5)?, grants_budget: l.flag("grants_budget")? }),
         "reg_set" => Ok(LogicDef::RegSet { reg: register(l)?, value: l.i32("value")? }),
         "reg_add" => Ok(LogicDef::RegAdd { reg: register(l)?, value: l.i32("value")? }),
-        "charge_counter" => Ok(LogicDef::ChargeCounter { n: l.u32("n")?, counter: 0 }),
-        "kill_combo" => Ok(LogicDef::KillCombo { n: l.u32("n")? }),
+        "charge_counter" => Ok(LogicDef::ChargeCounter { n: l.u32("n")?, counter: 0, span }),
+        "kill_combo" => Ok(LogicDef::KillCombo { n: l.u32("n")?, counter: 0, span }),
         other => Err(CoreError::arg(format!("{}.kind: unknown logic kind {other:?}", l.path))),
     }
 }
@@ -428,6 +499,7 @@ pub fn core_def(obj: &Bound<'_, PyAny>, spells: &HashMap<String, u16>) -> Result
             matrix_board: has("matrix_board"),
             infinite_spells: has("infinite_spells"),
             debug_core: has("debug_core"),
+            program: has("program"),
         },
         main: entry("main")?.ok_or_else(|| CoreError::arg("core.board.entries.main: missing"))?,
         on_kill: entry("on_kill")?,

@@ -190,7 +190,8 @@ impl World {
     ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
         let catalog = catalog.get();
         let core_def = core_def(core, &catalog.index)?;
-        let program = catalog.compile_cards(&core_def, cards)?;
+        let cpu = self.inner.wand_stats().0;
+        let program = catalog.compile_cards(&core_def, cards, cpu, &self.inner.config().vm)?;
         let diagnostics = diagnostics_dict(py, &program, &catalog.spell_ids_vec())?;
         let mut caster = new_caster(program, &core_def, self.inner.config().seed, &self.inner.config().vm);
         caster.trace = trace;

@@ -443,6 +443,10 @@ pub struct Summons {
     pub period: Vec<f32>,
     pub timer: Vec<f32>,
     pub program: Vec<Span>,
+    /// R-VM-5: each summon walks its program as its own deck.
+    pub cursor: Vec<u32>,
+    /// R-MANA-5: the share of each card's cost its casts pay.
+    pub share: Vec<f32>,
     pub look: Vec<u16>,
 }
 
@@ -455,13 +459,16 @@ impl Summons {
         self.x.is_empty()
     }
 
-    pub fn push(&mut self, x: f32, y: f32, life: f32, period: f32, program: Span, look: u16) {
+    #[allow(clippy::too_many_arguments)]
+    pub fn push(&mut self, x: f32, y: f32, life: f32, period: f32, program: Span, share: f32, look: u16) {
         self.x.push(x);
         self.y.push(y);
         self.life.push(life);
         self.period.push(period);
         self.timer.push(0.0);
         self.program.push(program);
+        self.cursor.push(program.start);
+        self.share.push(share);
         self.look.push(look);
     }
 
@@ -469,8 +476,9 @@ impl Summons {
         let mut i = 0;
         while i < self.len() {
             if self.life[i] <= 0.0 {
-                each_column!(self, c => { c.swap_remove(i); }; x, y, life, period, timer);
+                each_column!(self, c => { c.swap_remove(i); }; x, y, life, period, timer, share);
                 self.program.swap_remove(i);
+                self.cursor.swap_remove(i);
                 self.look.swap_remove(i);
             } else {
                 i += 1;

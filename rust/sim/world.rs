@@ -113,6 +113,8 @@ pub struct World {
     wand_stats: (u32, f32, f32),
     vm_out: crate::vm::exec::CastOutput,
     vm_out_payload: crate::vm::exec::CastOutput,
+    /// R-CORE-4: the memories of persistent_memory cores switched away from.
+    remembered: Vec<crate::vm::exec::Caster>,
     behaviour_hits: Vec<BehaviourHit>,
     kills_this_frame: Vec<(f32, f32)>,
     on_kill_cooldown: f32,
@@ -210,6 +212,7 @@ impl World {
             dash_wave_timer: 0.0,
             vm_out: Default::default(),
             vm_out_payload: Default::default(),
+            remembered: Vec::new(),
             behaviour_hits: Vec::new(),
             kills_this_frame: Vec::new(),
             on_kill_cooldown: 0.0,
@@ -899,9 +902,11 @@ impl World {
         h.f32(self.wand.timer());
         if let Wand::Program(c) = &self.wand {
             h.f32(c.mana.current);
-            h.u64(c.cursor as u64 | (c.kills as u64) << 32);
+            h.u64(c.kills as u64);
+            h.u32s(c.cursors.iter().copied());
             h.u32s(c.registers.iter().map(|&r| r as u32));
             h.u32s(c.counters.iter().copied());
+            h.u32s(c.open.iter().map(|&o| o as u32));
         }
         h.section("behaviours");
         for b in &q.behaviour {
@@ -920,6 +925,7 @@ impl World {
         for col in [&self.summons.x, &self.summons.y, &self.summons.life, &self.summons.timer] {
             h.f32s(col);
         }
+        h.u32s(self.summons.cursor.iter().copied());
         self.hash_relics(&mut h);
         h.section("rng");
         for f in self.rng.fingerprint() {
@@ -1035,7 +1041,7 @@ impl World {
     /// between waves; `None` for any other wand.
     pub fn wand_memory(&self) -> Option<WandMemory> {
         match &self.wand {
-            Wand::Program(c) => Some(WandMemory { cursor: c.cursor, registers: c.registers, counters: c.counters.clone(), kills: c.kills }),
+            Wand::Program(c) => Some(WandMemory { cursor: c.cursor(), registers: c.registers, counters: c.counters.clone(), kills: c.kills }),
             _ => None,
         }
     }
@@ -1054,7 +1060,7 @@ impl World {
         if memory.counters.len() != c.counters.len() {
             return Err(CoreError::arg(format!("the wand has {} counters, got {}", c.counters.len(), memory.counters.len())));
         }
-        c.cursor = memory.cursor;
+        c.cursors[crate::vm::exec::MAIN] = memory.cursor;
         c.registers = memory.registers;
         c.counters = memory.counters;
         c.kills = memory.kills;

@@ -57,6 +57,8 @@ pub struct Flags {
     pub matrix_board: bool,
     pub infinite_spells: bool,
     pub debug_core: bool,
+    /// R-VM-3b: every cast restarts at the head (the logic core).
+    pub program: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]

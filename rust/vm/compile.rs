@@ -3,11 +3,20 @@
 //! (R-BOARD-1); a splitter card on a slot with two outgoing edges makes two
 //! routes (R-BOARD-3); adjacency bonuses are baked into node numbers
 //! (R-BOARD-2); resonance recipes fuse cards (R-RES-1); cards past the
-//! core's CPU limit are dropped (R-VM-9).
+//! core's CPU limit (raised by the player's CPU stat, R-STAT-1) are
+//! dropped (R-VM-9). After emitting, every span is settled (R-VM-4: a
+//! trigger's payload is what a budget-1 sub-cast draws after it; gate and
+//! loop spans cover whole units), triggers are priced up front (R-MANA-5)
+//! and `vm::reach` marks the slots no cast can reach (R-VM-3c).
 
 use super::board::{CoreDef, Entry};
 use super::program::{Diagnostics, Node, Op, Program, Span, Warning};
+use super::reach;
 use super::spell::{Effect, LogicDef, SpellDef};
+
+/// The decks every program has a cursor for (R-VM-12): the entries.
+/// Splitter routes are numbered after them, two per splitter.
+pub const ENTRY_DECKS: u32 = 4;
 
 /// R-RES-1: two cards fuse into `product`.
 #[derive(Clone, Debug, PartialEq)]
@@ -28,11 +37,12 @@ struct Card {
     mult: f32,
 }
 
-/// A linear run of cards, optionally ending in a split into two routes.
+/// A linear run of cards, optionally ending in a splitter card and its
+/// two routes (upper, lower).
 #[derive(Clone, Debug, Default)]
 struct Route {
     cards: Vec<Card>,
-    split: Option<Box<(Route, Route)>>,
+    split: Option<Box<(Card, Route, Route)>>,
 }
 
 pub struct Compiler<'a> {
@@ -49,14 +59,21 @@ impl<'a> Compiler<'a> {
     /// spell indices and a placement longer than the board are the caller's
     /// errors, reported as `Err`.
     pub fn compile(&self, core: &CoreDef, cards: &[Option<u16>]) -> Result<Program, String> {
+        self.compile_with_cpu(core, cards, 0)
+    }
+
+    /// `compile` with the player's CPU stat added to the core's limit
+    /// (R-STAT-1: it raises the compile-time limit too, so fewer cards drop).
+    pub fn compile_with_cpu(&self, core: &CoreDef, cards: &[Option<u16>], cpu_stat: u32) -> Result<Program, String> {
         if cards.len() > core.capacity() {
             return Err(format!("{} cards for a core of {} slots", cards.len(), core.capacity()));
         }
         if let Some(bad) = cards.iter().flatten().find(|&&s| s as usize >= self.spells.len()) {
             return Err(format!("unknown spell index {bad}"));
         }
-        let mut diagnostics = Diagnostics { cpu_limit: core.cpu_limit, ..Default::default() };
-        let mut cpu_left = core.cpu_limit as i64;
+        let cpu_limit = core.cpu_limit.saturating_add(cpu_stat);
+        let mut diagnostics = Diagnostics { cpu_limit, ..Default::default() };
+        let mut cpu_left = cpu_limit as i64;
         let mut routes = Vec::new();
         for entry in [Entry::Main, Entry::OnKill, Entry::OnHit] {
             let route = core.entry(entry).map(|slot| {
@@ -68,14 +85,14 @@ impl<'a> Compiler<'a> {
             routes.push(route);
         }
         diagnostics.cpu_used = cards.iter().flatten().map(|&s| self.spells[s as usize].cpu).sum();
-        if diagnostics.cpu_used * 5 > core.cpu_limit * 4 {
+        if diagnostics.cpu_used as u64 * 5 > cpu_limit as u64 * 4 {
             diagnostics.warnings.push(Warning::CpuHigh);
         }
         if !diagnostics.dropped_slots.is_empty() {
             diagnostics.warnings.push(Warning::CpuExceeded);
         }
 
-        let mut program = Program::default();
+        let mut program = Program { decks: ENTRY_DECKS, ..Program::default() };
         let main_route = routes[0].take().unwrap_or_default();
         if !self.route_has_action(&main_route) {
             diagnostics.warnings.insert(0, Warning::NoAction);
@@ -88,9 +105,15 @@ impl<'a> Compiler<'a> {
         }
         program.on_kill = routes[1].take().map(|r| self.emit(&r, &mut program));
         program.on_hit = routes[2].take().map(|r| self.emit(&r, &mut program));
-        self.warn(&program, &mut diagnostics);
-        diagnostics.mana_per_cast = self.cast_cost(&program, program.main);
+        settle(&mut program);
+        self.warn(&program, core, &mut diagnostics);
         program.diagnostics = diagnostics;
+        let restart = core.flags.program;
+        let unreachable = reach::unreachable_slots(&program, restart);
+        if !unreachable.is_empty() {
+            program.diagnostics.warnings.push(Warning::UnreachableSlot);
+        }
+        program.diagnostics.unreachable_slots = unreachable;
         Ok(program)
     }
 
@@ -114,9 +137,10 @@ impl<'a> Compiler<'a> {
                 } else {
                     let is_splitter = matches!(def.effect, Effect::Modifier(m) if m.splitter);
                     if is_splitter && next.len() == 2 {
+                        let card = Card { spell: *spell, slot: s as u16, mult: 1.0 };
                         let upper = self.walk(core, cards, next[0], cpu_left, d);
                         let lower = self.walk(core, cards, next[1], cpu_left, d);
-                        route.split = Some(Box::new((upper, lower)));
+                        route.split = Some(Box::new((card, upper, lower)));
                         return route;
                     }
                     if !is_splitter {
@@ -161,8 +185,8 @@ impl<'a> Compiler<'a> {
             }
         }
         if let Some(split) = route.split.as_mut() {
-            self.fuse(&mut split.0, d);
             self.fuse(&mut split.1, d);
+            self.fuse(&mut split.2, d);
         }
     }
 
@@ -172,8 +196,8 @@ impl<'a> Compiler<'a> {
     /// turret, `[…][chain_bolt][vampiric]`, is written that way (§3.8).
     fn hoist_trailing_modifiers(&self, route: &mut Route) {
         if let Some(split) = route.split.as_mut() {
-            self.hoist_trailing_modifiers(&mut split.0);
             self.hoist_trailing_modifiers(&mut split.1);
+            self.hoist_trailing_modifiers(&mut split.2);
             return;
         }
         let is_action = |c: &Card| self.spells[c.spell as usize].is_action();
@@ -187,7 +211,8 @@ impl<'a> Compiler<'a> {
     }
 
     /// Appends a route's nodes (and after them its two routes') and returns
-    /// its span. Payload, summon, loop and gate spans end at the route's end.
+    /// its span. Spans are provisional (to the route's end, or as the data
+    /// says) until `settle`.
     fn emit(&self, route: &Route, program: &mut Program) -> Span {
         let start = program.nodes.len();
         let end = start + route.cards.len() + route.split.is_some() as usize;
@@ -213,9 +238,13 @@ impl<'a> Compiler<'a> {
                         let count = ((count as f32) * card.mult).round().max(1.0) as u32;
                         LogicDef::Loop { span: clamp(span), count, grants_budget }
                     }
-                    LogicDef::ChargeCounter { n, .. } => {
+                    LogicDef::ChargeCounter { n, span, .. } => {
                         program.counters += 1;
-                        LogicDef::ChargeCounter { n, counter: program.counters - 1 }
+                        LogicDef::ChargeCounter { n, counter: program.counters - 1, span: clamp(span) }
+                    }
+                    LogicDef::KillCombo { n, span, .. } => {
+                        program.counters += 1;
+                        LogicDef::KillCombo { n, counter: program.counters - 1, span: clamp(span) }
                     }
                     other => other,
                 }),
@@ -224,28 +253,33 @@ impl<'a> Compiler<'a> {
         }
         if let Some(split) = &route.split {
             let at = program.nodes.len();
+            let (card, up, down) = &**split;
+            let def = &self.spells[card.spell as usize];
+            let deck = program.decks as u16;
+            program.decks += 2;
             program.nodes.push(Node {
-                op: Op::Split { upper: Span::default(), lower: Span::default() },
-                spell: u16::MAX,
-                slot: u16::MAX,
-                cost: 0.0,
-                delay: 0.0,
+                op: Op::Split { upper: Span::default(), lower: Span::default(), deck },
+                spell: card.spell,
+                slot: card.slot,
+                cost: def.mana_cost,
+                delay: def.cast_delay,
             });
-            let upper = self.emit(&split.0, program);
-            let lower = self.emit(&split.1, program);
-            program.nodes[at].op = Op::Split { upper, lower };
+            let upper = self.emit(up, program);
+            let lower = self.emit(down, program);
+            program.nodes[at].op = Op::Split { upper, lower, deck };
         }
         Span::new(start, end)
     }
 
     fn route_has_action(&self, route: &Route) -> bool {
         route.cards.iter().any(|c| self.spells[c.spell as usize].is_action())
-            || route.split.as_ref().is_some_and(|s| self.route_has_action(&s.0) || self.route_has_action(&s.1))
+            || route.split.as_ref().is_some_and(|s| self.route_has_action(&s.1) || self.route_has_action(&s.2))
     }
 
-    /// R-VM-1 warnings: a trigger with no action in its payload; a modifier
-    /// with no action after it in its block.
-    fn warn(&self, program: &Program, d: &mut Diagnostics) {
+    /// R-VM-1 warnings: a trigger with no action in its payload; a summon
+    /// with none in its program (R-VM-5); a modifier with no action after
+    /// it in its block; a card priced above the pool (R-MANA-3).
+    fn warn(&self, program: &Program, core: &CoreDef, d: &mut Diagnostics) {
         let fires = |span: Span| -> bool {
             program.nodes[span.start as usize..span.end as usize].iter().any(|n| {
                 matches!(n.op, Op::Fire(_) | Op::Summon { .. } | Op::Trigger { .. } | Op::Split { .. })
@@ -254,6 +288,7 @@ impl<'a> Compiler<'a> {
         for (i, n) in program.nodes.iter().enumerate() {
             match n.op {
                 Op::Trigger { payload, .. } if !fires(payload) => push_once(&mut d.warnings, Warning::TriggerWithoutAction),
+                Op::Summon { program: own, .. } if !fires(own) => push_once(&mut d.warnings, Warning::SummonWithoutAction),
                 Op::Modify(_) => {
                     let end = block_end(program, i);
                     if !fires(Span::new(i + 1, end)) {
@@ -262,28 +297,132 @@ impl<'a> Compiler<'a> {
                 }
                 _ => {}
             }
-        }
-    }
-
-    /// Mana of one pass over the nodes that run at cast time (R-MANA-5):
-    /// payloads and summon programs excluded, both splitter routes included.
-    fn cast_cost(&self, program: &Program, span: Span) -> f32 {
-        let mut total = 0.0;
-        let mut i = span.start as usize;
-        while i < span.end as usize {
-            let n = &program.nodes[i];
-            total += n.cost;
-            match n.op {
-                Op::Trigger { .. } | Op::Summon { .. } => break,
-                Op::Split { upper, lower } => {
-                    total += self.cast_cost(program, upper) + self.cast_cost(program, lower);
-                }
-                _ => {}
+            if n.cost > core.mana_max && !core.flags.infinite_spells {
+                push_once(&mut d.warnings, Warning::CostAboveMax);
             }
-            i += 1;
         }
-        total
     }
+}
+
+/// Where the unit starting at node `i` ends: a trigger with its payload, a
+/// summon with its program, a gate, counter or loop with its span.
+pub fn unit_end(program: &Program, i: usize) -> usize {
+    match program.nodes[i].op {
+        Op::Trigger { payload, .. } => payload.end as usize,
+        Op::Summon { program: own, .. } => own.end as usize,
+        Op::Logic(l) => match l {
+            LogicDef::Gate { span, .. } | LogicDef::Loop { span, .. } | LogicDef::ChargeCounter { span, .. } | LogicDef::KillCombo { span, .. } => {
+                i + 1 + span as usize
+            }
+            _ => i + 1,
+        },
+        _ => i + 1,
+    }
+}
+
+/// Action budget a loop's body spends once drawn whole (R-VM-7), and whether it grants it.
+fn loop_spend(program: &Program, i: usize) -> (u32, bool) {
+    let Op::Logic(LogicDef::Loop { span, count, grants_budget }) = program.nodes[i].op else { return (0, false) };
+    let body = &program.nodes[i + 1..i + 1 + span as usize];
+    let actions = body.iter().filter(|n| matches!(n.op, Op::Fire(_) | Op::Summon { .. } | Op::Trigger { .. })).count() as u32;
+    (actions.saturating_mul(count), grants_budget)
+}
+
+/// Settles the spans of every block, last node first, so each node sees
+/// the settled units after it:
+/// - a gate's, counter's or loop's span grows to cover whole units (a
+///   skipped trigger takes its payload with it);
+/// - a trigger's payload is what a sub-cast with a budget of 1 draws after
+///   it (R-VM-4: multicasts raise it, nested triggers and summons take
+///   their own, a loop is drawn whole, a splitter ends the draw);
+/// - a trigger costs its own mana plus its payload's as drawn, gates
+///   ignored (R-MANA-5: paid up front, the payload then runs free).
+fn settle(program: &mut Program) {
+    for i in (0..program.nodes.len()).rev() {
+        let end = block_end(program, i);
+        match program.nodes[i].op {
+            Op::Trigger { kind, delay, carrier, .. } => {
+                let payload = Span::new(i + 1, draw_extent(program, i + 1, end));
+                let cost = program.nodes[i].cost + drawn_cost(program, payload);
+                program.nodes[i].op = Op::Trigger { kind, delay, carrier, payload };
+                program.nodes[i].cost = cost;
+            }
+            Op::Logic(l) => {
+                let grow = |span: u32, program: &Program| -> u32 {
+                    let body_end = (i + 1 + span as usize).min(end);
+                    let mut reach = body_end;
+                    let mut j = i + 1;
+                    while j < body_end {
+                        reach = reach.max(unit_end(program, j));
+                        j += 1;
+                    }
+                    (reach.min(end) - i - 1) as u32
+                };
+                let settled = match l {
+                    LogicDef::Gate { cond, span } => LogicDef::Gate { cond, span: grow(span, program) },
+                    LogicDef::Loop { span, count, grants_budget } => LogicDef::Loop { span: grow(span, program), count, grants_budget },
+                    LogicDef::ChargeCounter { n, counter, span } => LogicDef::ChargeCounter { n, counter, span: grow(span, program) },
+                    LogicDef::KillCombo { n, counter, span } => LogicDef::KillCombo { n, counter, span: grow(span, program) },
+                    other => other,
+                };
+                program.nodes[i].op = Op::Logic(settled);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The end of what a budget-1 draw from `start` takes (R-VM-4), within `end`.
+fn draw_extent(program: &Program, start: usize, end: usize) -> usize {
+    let (mut j, mut budget) = (start, 1u32);
+    while j < end && budget > 0 {
+        match program.nodes[j].op {
+            Op::Multicast { extra, .. } => {
+                budget = budget.saturating_add(extra);
+                j += 1;
+            }
+            Op::Fire(_) => {
+                budget -= 1;
+                j += 1;
+            }
+            Op::Trigger { .. } | Op::Summon { .. } => {
+                budget -= 1;
+                j = unit_end(program, j);
+            }
+            Op::Logic(LogicDef::Loop { .. }) => {
+                let (spend, grants) = loop_spend(program, j);
+                if !grants {
+                    budget = budget.saturating_sub(spend);
+                }
+                j = unit_end(program, j);
+            }
+            Op::Split { .. } => break,
+            _ => j += 1,
+        }
+    }
+    j.min(end)
+}
+
+/// Mana of `span` as a draw pays it (R-MANA-5): every node once, a loop's
+/// body `count` times, a nested trigger with its own payload, a summon its
+/// own cost only (its casts pay as they happen).
+fn drawn_cost(program: &Program, span: Span) -> f32 {
+    let mut total = 0.0;
+    let mut j = span.start as usize;
+    while j < span.end as usize {
+        let n = &program.nodes[j];
+        total += n.cost;
+        match n.op {
+            Op::Trigger { .. } | Op::Summon { .. } => j = unit_end(program, j),
+            Op::Logic(LogicDef::Loop { span: body, count, .. }) => {
+                let body = Span::new(j + 1, j + 1 + body as usize);
+                total += drawn_cost(program, body) * count as f32;
+                j = body.end as usize;
+            }
+            _ => j += 1,
+        }
+    }
+    total
 }
 
 fn push_once(warnings: &mut Vec<Warning>, w: Warning) {
@@ -301,7 +440,7 @@ fn block_end(program: &Program, i: usize) -> usize {
     ends.extend(program.on_kill.map(|s| s.end as usize));
     ends.extend(program.on_hit.map(|s| s.end as usize));
     for n in &program.nodes {
-        if let Op::Split { upper, lower } = n.op {
+        if let Op::Split { upper, lower, .. } = n.op {
             ends.push(upper.end as usize);
             ends.push(lower.end as usize);
         }
@@ -312,8 +451,8 @@ fn block_end(program: &Program, i: usize) -> usize {
 fn flatten(route: &Route) -> Vec<Card> {
     let mut cards = route.cards.clone();
     if let Some(split) = &route.split {
-        cards.extend(flatten(&split.0));
         cards.extend(flatten(&split.1));
+        cards.extend(flatten(&split.2));
     }
     cards
 }

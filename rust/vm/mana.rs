@@ -35,12 +35,17 @@ pub struct Mana {
     since_cast: f32,
     /// The streak if the cast in progress goes through.
     pending_streak: u32,
-    /// The surcharge of the cast in progress (1.0 = none).
+    /// The surcharge of the main cast in progress (1.0 = none).
     surcharge: f32,
-    /// What the cast in progress has paid so far, in mana and in HP
-    /// (`infinite_spells`): refunded if the cast fires nothing.
+    /// What the open tab's costs are multiplied by: the surcharge for a
+    /// main cast, a summon's share for its casts, 1 for entries.
+    scale: f32,
+    /// What the open tab has paid so far, in mana and in HP
+    /// (`infinite_spells`): refunded if its cast fires nothing.
     cast_mana: f32,
     cast_hp: f32,
+    /// What the last closed tab kept (the lab's cast timeline).
+    pub last_paid: f32,
 }
 
 /// What a payment did.
@@ -63,8 +68,10 @@ impl Mana {
             since_cast: f32::INFINITY,
             pending_streak: 0,
             surcharge: 1.0,
+            scale: 1.0,
             cast_mana: 0.0,
             cast_hp: 0.0,
+            last_paid: 0.0,
         }
     }
 
@@ -94,8 +101,31 @@ impl Mana {
         }
         self.pending_streak = if self.since_cast <= self.rules.streak_window { self.streak + 1 } else { self.streak };
         self.surcharge = 1.0 + (self.pending_streak as f32 * self.rules.streak_step).min(self.rules.streak_cap);
+        self.open_tab(self.surcharge);
+    }
+
+    /// A cast outside the main stream starts (an entry, a summon's cast):
+    /// its costs are multiplied by `scale` and neither grow nor read the
+    /// sustained-fire streak (R-MANA-8).
+    pub fn open_tab(&mut self, scale: f32) {
+        self.scale = scale;
         self.cast_mana = 0.0;
         self.cast_hp = 0.0;
+    }
+
+    /// The open tab ends: kept if its cast `fired`, else refunded (R-MANA-6).
+    /// Returns the HP to give back (`infinite_spells`).
+    pub fn close_tab(&mut self, fired: bool) -> f32 {
+        if fired {
+            self.last_paid = self.cast_mana;
+            return 0.0;
+        }
+        self.last_paid = 0.0;
+        self.current = (self.current + self.cast_mana).min(self.max);
+        let hp = self.cast_hp;
+        self.cast_mana = 0.0;
+        self.cast_hp = 0.0;
+        hp
     }
 
     /// A cast ends; `fired` if it emitted anything. R-MANA-6 generalised:
@@ -109,13 +139,8 @@ impl Mana {
         if fired {
             self.streak = self.pending_streak;
             self.since_cast = 0.0;
-            return 0.0;
         }
-        self.current = (self.current + self.cast_mana).min(self.max);
-        let hp = self.cast_hp;
-        self.cast_mana = 0.0;
-        self.cast_hp = 0.0;
-        hp
+        self.close_tab(fired)
     }
 
     /// The cost multiplier of the cast in progress.
@@ -123,12 +148,12 @@ impl Mana {
         self.surcharge
     }
 
-    /// The one place mana is spent (R-MANA-2/3): `cost × surcharge` from
-    /// the pool; if it can't pay and `infinite` (R-CORE-4), from `hp` at
+    /// The one place mana is spent (R-MANA-2/3): `cost × scale` (the
+    /// surcharge, or the tab's share) from the pool; if it can't pay and `infinite` (R-CORE-4), from `hp` at
     /// `hp_per_mana`, never leaving less than 1 HP; else refused and
     /// nothing is taken.
     pub fn spend(&mut self, cost: f32, infinite: bool, hp: &mut f32) -> Paid {
-        let cost = cost * self.surcharge;
+        let cost = cost * self.scale;
         if cost <= 0.0 {
             return Paid::Mana(0.0);
         }

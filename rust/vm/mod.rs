@@ -11,8 +11,10 @@ pub mod compile;
 pub mod exec;
 pub mod mana;
 pub mod program;
+pub mod reach;
 pub mod sample;
 pub mod spell;
+pub mod timeline;
 
 use crate::sim::config::Element;
 use crate::sim::events::{Event, EventKind};

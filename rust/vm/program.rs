@@ -40,8 +40,9 @@ pub enum Op {
     /// LOGIC (R-VM-6/7, R-REG-*): gates, halts, loops, registers and the
     /// packaged counters; spans clamped to the block, counters numbered.
     Logic(LogicDef),
-    /// R-BOARD-3: both routes run as branches of the cast.
-    Split { upper: Span, lower: Span },
+    /// R-BOARD-3: both routes run as branches of the cast; each route is a
+    /// deck with its own cursor, `deck` (upper) and `deck + 1` (lower).
+    Split { upper: Span, lower: Span, deck: u16 },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -61,8 +62,11 @@ pub struct Node {
 pub struct Diagnostics {
     pub cpu_used: u32,
     pub cpu_limit: u32,
-    /// Mana of one full cast of the main entry, paying every node once.
+    /// Mana a cast of the main entry actually spends, averaged over the
+    /// cast timeline's cycle (R-VM-3c; filled in by `vm::timeline`).
     pub mana_per_cast: f32,
+    /// R-VM-3c: board slots with a card that no cast can ever reach.
+    pub unreachable_slots: Vec<u16>,
     /// Recipe ids fused (R-RES-1), and their indices in the recipe list.
     pub fusions: Vec<String>,
     pub fused: Vec<u16>,
@@ -84,6 +88,13 @@ pub enum Warning {
     CpuHigh,
     /// R-VM-9: nodes past the limit were dropped.
     CpuExceeded,
+    /// R-VM-3c: a card no cast can reach (after a HALT, or on a program
+    /// core behind an action that always fires).
+    UnreachableSlot,
+    /// R-VM-5: a summon with no ACTION in its program.
+    SummonWithoutAction,
+    /// R-MANA-3: a card costs more than the core's pool can ever hold.
+    CostAboveMax,
 }
 
 impl Warning {
@@ -94,6 +105,9 @@ impl Warning {
             Warning::ModifierModifiesNothing => "modifier_modifies_nothing",
             Warning::CpuHigh => "cpu_high",
             Warning::CpuExceeded => "cpu_exceeded",
+            Warning::UnreachableSlot => "unreachable_slot",
+            Warning::SummonWithoutAction => "summon_without_action",
+            Warning::CostAboveMax => "cost_above_max",
         }
     }
 }
@@ -106,8 +120,11 @@ pub struct Program {
     pub main_reverse: Option<Span>,
     pub on_kill: Option<Span>,
     pub on_hit: Option<Span>,
-    /// How many ChargeCounter nodes (each keeps its own count).
+    /// How many Charge Counter and Kill Combo nodes (each keeps its own count).
     pub counters: u32,
+    /// How many decks have a cursor (R-VM-12): the four entries
+    /// (`exec::MAIN`, `REVERSE`, `ON_KILL`, `ON_HIT`) and two per splitter.
+    pub decks: u32,
     pub diagnostics: Diagnostics,
 }
 
@@ -147,7 +164,7 @@ fn describe(op: &Op) -> String {
         Op::Multicast { extra, spread } => format!("MULTICAST +{extra} spread {spread}"),
         Op::Trigger { kind, delay, payload, .. } => format!("TRIGGER {kind:?} {delay}s payload {}", span(payload)),
         Op::Logic(l) => describe_logic(l),
-        Op::Split { upper, lower } => format!("SPLIT upper {} lower {}", span(upper), span(lower)),
+        Op::Split { upper, lower, deck } => format!("SPLIT upper {} lower {} decks {deck},{}", span(upper), span(lower), deck + 1),
     }
 }
 
@@ -161,8 +178,8 @@ fn describe_logic(l: &LogicDef) -> String {
         }
         LogicDef::RegSet { reg, value } => format!("REG_SET {} = {value}", reg_name(reg)),
         LogicDef::RegAdd { reg, value } => format!("REG_ADD {} += {value}", reg_name(reg)),
-        LogicDef::ChargeCounter { n, counter } => format!("CHARGE_COUNTER every {n} (#{counter})"),
-        LogicDef::KillCombo { n } => format!("KILL_COMBO {n}"),
+        LogicDef::ChargeCounter { n, counter, span } => format!("CHARGE_COUNTER every {n} (#{counter}) span {span}"),
+        LogicDef::KillCombo { n, counter, span } => format!("KILL_COMBO {n} (#{counter}) span {span}"),
     }
 }
 

@@ -24,6 +24,7 @@ pub fn bolt(damage: f32) -> ActionDef {
         zone_heal: 0.0,
         zone_dps: 0.0,
         summon_period: 0.0,
+        summon_cost_share: 0.5,
         moving_multiplier: 1.0,
         charge: None,
     }
@@ -59,8 +60,8 @@ pub fn catalog() -> Vec<SpellDef> {
         spell("gatling_loop", Logic, 0.0, 2, 0.0, Effect::Logic(LogicDef::Loop { span: 1, count: 5, grants_budget: true })),
         spell("if_moving", Logic, 0.0, 1, 0.0, Effect::Logic(LogicDef::Gate { cond: Cond::Moving, span: 1 })),
         spell("halt", Logic, 0.0, 1, 0.0, Effect::Logic(LogicDef::Halt)),
-        spell("charge_counter", Logic, 0.0, 1, 0.0, Effect::Logic(LogicDef::ChargeCounter { n: 3, counter: 0 })),
-        spell("kill_combo", Logic, 0.0, 1, 0.0, Effect::Logic(LogicDef::KillCombo { n: 2 })),
+        spell("charge_counter", Logic, 0.0, 1, 0.0, Effect::Logic(LogicDef::ChargeCounter { n: 3, counter: 0, span: 1 })),
+        spell("kill_combo", Logic, 0.0, 1, 0.0, Effect::Logic(LogicDef::KillCombo { n: 2, counter: 0, span: 1 })),
         spell("splitter", Modifier, 0.0, 1, 0.0, modifier(|m| m.splitter = true)),
         spell("water_wave", Action, 20.0, 2, 0.0, Effect::Action(bolt(4.0))),
         spell("plasma_storm", Action, 40.0, 3, 0.0, Effect::Action(bolt(30.0))),

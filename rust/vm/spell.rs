@@ -51,6 +51,9 @@ pub struct ActionDef {
     pub zone_heal: f32,
     pub zone_dps: f32,
     pub summon_period: f32,
+    /// R-MANA-5: the share of each card's mana a summon's casts pay from
+    /// the player's pool (0.5 = half price).
+    pub summon_cost_share: f32,
     /// R-MOVE-1: damage multiplier while the player moves (1 = none).
     pub moving_multiplier: f32,
     /// R-MOVE-3: (seconds still to charge, damage multiplier on release).
@@ -171,11 +174,13 @@ pub enum LogicDef {
     Loop { span: u32, count: u32, grants_budget: bool },
     RegSet { reg: u8, value: i32 },
     RegAdd { reg: u8, value: i32 },
-    /// R-REG-2: fire the following nodes once every `n` casts; `counter`
-    /// is this card's own count in the wand (assigned by compile).
-    ChargeCounter { n: u32, counter: u32 },
-    /// R-REG-2: fire the following nodes once `n` kills have accumulated.
-    KillCombo { n: u32 },
+    /// R-REG-2: runs its `span` on every `n`th pass of the cursor (each
+    /// cast on a program core) and skips it otherwise, like a false gate;
+    /// `counter` is this card's own count in the wand (assigned by compile).
+    ChargeCounter { n: u32, counter: u32, span: u32 },
+    /// R-REG-2: runs its `span` once `n` kills have accumulated (then
+    /// resets), else skips it like a false gate.
+    KillCombo { n: u32, counter: u32, span: u32 },
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -32,6 +32,8 @@ class CoreFlag(StrEnum):
     MATRIX_BOARD = "matrix_board"
     INFINITE_SPELLS = "infinite_spells"
     DEBUG_CORE = "debug_core"
+    #: R-VM-3b: every cast restarts at the head (the logic core).
+    PROGRAM = "program"
 
 
 class Direction(StrEnum):

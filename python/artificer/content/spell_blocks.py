@@ -96,6 +96,11 @@ class SummonProgram(ContentModel):
     takes_following: bool = Field(
         default=True, description="The nodes after the summon on its path are its program (R-VM-5)."
     )
+    cost_share: float = Field(
+        ge=0,
+        le=1,
+        description="Share of each card's mana the summon's casts pay from the player's pool (R-MANA-5).",
+    )
 
 
 class Charge(ContentModel):
@@ -261,7 +266,7 @@ _COUNTERS = frozenset({LogicKind.CHARGE_COUNTER, LogicKind.KILL_COMBO})
 
 # Which logic kinds take which parameter: guarded span, threshold, register/value, n, loop count.
 _TAKES: dict[str, frozenset[LogicKind]] = {
-    "span": _GATES | {LogicKind.LOOP, LogicKind.IF_REG_GE},
+    "span": _GATES | _COUNTERS | {LogicKind.LOOP, LogicKind.IF_REG_GE},
     "threshold": frozenset({LogicKind.IF_HP_LOW, LogicKind.IF_ENEMY_CLOSE, LogicKind.IF_MANA_ABOVE}),
     "register": _REGISTER_KINDS,
     "value": _REGISTER_KINDS,
@@ -276,9 +281,11 @@ class LogicBlock(ContentModel):
     """A LOGIC node: a gate, loop, halt, register operation or packaged counter.
 
     Gates and `if_reg_ge` guard the next `span` nodes (R-VM-6); `loop` runs the
-    next `span` nodes `count` times (R-VM-7). `halt_if_reg_lt`, `charge_counter`
-    and `kill_combo` end the cast unless their condition holds, so they guard
-    everything after them (the R-REG-2 "A+1, if A<N end, A=0" program).
+    next `span` nodes `count` times (R-VM-7); `charge_counter` and `kill_combo`
+    run their `span` on the Nth pass of the cursor or once N kills have
+    accumulated, and skip it otherwise like a false gate (R-REG-2).
+    `halt_if_reg_lt` ends the cast when it holds (the R-REG-2 "A+1, if A<N
+    end, A=0" program).
     """
 
     # Dumps write "register", as the file does (pydantic >= 2.11).

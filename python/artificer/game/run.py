@@ -152,12 +152,13 @@ class Run:
     def rearm(self) -> dict[str, Any]:
         """Arms the loadout's active core with its cards; returns the diagnostics."""
         core, cards = self.loadout.wand()
-        self.diagnostics = self.sim.arm_wand(core, cards)
-        self.apply_stats()
-        return self.diagnostics
+        return self.arm(core, cards)
 
     def arm(self, core_id: str, cards: list[str | None]) -> dict[str, Any]:
-        """Puts a wand together (the lab); returns its diagnostics."""
+        """Puts a wand together (the lab); returns its diagnostics. The stats go
+        to the world first: the CPU stat raises the compile-time CPU limit too
+        (R-STAT-1), so the wand compiles with it."""
+        self.apply_stats()
         self.diagnostics = self.sim.arm_wand(core_id, cards)
         self.apply_stats()
         return self.diagnostics

@@ -362,8 +362,12 @@ class Shop:
             self.shelves["stats"][index] = None
             return offer
         self._charge(offer.price)
-        self.run.wand_stats.add(self._stat_offer(WandStat(offer.item)))
-        self.run.apply_stats()
+        stat = WandStat(offer.item)
+        self.run.wand_stats.add(self._stat_offer(stat))
+        if stat == WandStat.CPU:
+            self.run.rearm()  # R-STAT-1: CPU raises the compile-time limit: recompile
+        else:
+            self.run.apply_stats()
         self.shelves["stats"][index] = None
         return offer
 

@@ -6,10 +6,16 @@ The JSON shape is a public contract (keys only ever added):
 `{"core", "cards", "diagnostics": {"cpu_used", "cpu_limit", "mana_per_cast",
 "fusions", "warnings", ...}, "casts": [{"t", "mana_before", "mana_after",
 "abandoned", "delay", "fired": [{"spell", "damage", "element", "payload"}]}],
-"dps"}`. `dps` is measured in the lab's training range (R-LAB-1): the
-wand fires for `--seconds` (default: as long as the listed casts took, at
-least 5 s) at immortal dummies in the real `world.step`, their defences
-applied; `range` has the details.
+"dps", "timeline", "burst_dps", "sustained_dps", "dry_after_s"}`. `dps` is
+measured in the lab's training range (R-LAB-1): the wand fires for
+`--seconds` (default: as long as the listed casts took, at least 5 s) at
+immortal dummies in the real `world.step`, their defences applied; `range`
+has the details. `timeline` is the cast timeline of R-VM-3c (the core's
+`Catalog.timeline`): from the head at full mana, the casts until the deck
+repeats, each with the cards it fires, its mana and its delay; `burst_dps`
+is that cycle's nominal damage over its duration, `sustained_dps` the same
+held down to what the core's regen pays for, `dry_after_s` how long a full
+pool lasts when the wand spends faster than it regenerates (else null).
 """
 
 from __future__ import annotations
@@ -51,6 +57,7 @@ def fire_wand(
         sandbox.wait(delay)  # R-MANA-1: regeneration runs between casts
         t += delay
     report = TrainingRange(content, core_id, cards, seed).run(max(t, MIN_RANGE_SECONDS))
+    timeline = dict(catalog.timeline(data, placed, moving=moving))
     return {
         "core": core_id,
         "cards": placed,
@@ -66,6 +73,10 @@ def fire_wand(
             "casts": report.casts,
             "abandoned": report.abandoned,
         },
+        "timeline": timeline,
+        "burst_dps": round(float(timeline["burst_dps"]), 3),
+        "sustained_dps": round(float(timeline["sustained_dps"]), 3),
+        "dry_after_s": None if timeline["dry_after_s"] is None else round(float(timeline["dry_after_s"]), 2),
     }
 
 
@@ -83,6 +94,17 @@ def describe(report: dict[str, Any]) -> str:
             f"cast {i + 1:3} t={c['t']:7.3f}s mana {c['mana_before']:7.2f} → {c['mana_after']:7.2f} "
             f"delay {c['delay']:.3f}s: {fired}"
         )
+    tl = report["timeline"]
+    lines.append(f"timeline: {len(tl['casts'])} casts until the deck repeats, {tl['cycle_seconds']:.2f} s, "
+                 f"{tl['mana_per_cycle']:.1f} mana a cycle")
+    for i, c in enumerate(tl["casts"]):
+        mark = " +recharge" if c["recharge"] else ""
+        lines.append(f"  {i + 1:2}. {', '.join(c['cards']) or '-'}: {c['mana']:.1f} mana, {c['delay']:.2f} s{mark}")
+    dry = report["dry_after_s"]
+    lines.append(
+        f"burst {report['burst_dps']:.1f} dps, sustained {report['sustained_dps']:.1f} dps"
+        + (f", runs dry after {dry:.1f} s" if dry is not None else ", never runs dry")
+    )
     r = report["range"]
     lines.append(
         f"training range, {r['seconds']:.1f} s: {r['damage']:.1f} damage in {r['hits']} hits, "

@@ -4,15 +4,17 @@
 //! timer, expire; R-VM-4), explosions, chains, lifesteal, homing, sine
 //! paths — plus zones and summons each frame (R-VM-5, R-VM-10).
 //!
-//! Payloads and summon programs run through `Caster::run_free` (they never
-//! pay, R-MANA-5); the main entry, `on_kill` and `on_hit` pay.
+//! Payloads run through `Caster::run_free` (their trigger paid for them up
+//! front, R-MANA-5); summons cast their own decks through
+//! `Caster::cast_summon`, paying their share from the player's pool; the
+//! main entry, `on_kill` and `on_hit` pay.
 
 use super::World;
 use crate::sim::combat::{final_damage_booted, Attack, Defence};
 use crate::sim::config::{Element, ELEMENTS};
 use crate::sim::events::{Event, EventKind};
 use crate::sim::pools::{Behaviour, NewProjectile, Owner, Payload};
-use crate::vm::exec::{CastOutput, Caster, Emission, Senses, VmEvent};
+use crate::vm::exec::{CastOutput, Caster, Emission, Senses, VmEvent, ON_HIT, ON_KILL};
 use crate::vm::program::Span;
 use crate::vm::spell::{ActionDef, ActionKind, Path, TriggerKind};
 use crate::vm::Wand;
@@ -48,6 +50,9 @@ struct Aim {
     target: (f32, f32),
 }
 
+/// Cores a player can carry (R-CORE-3): how many persistent memories to keep.
+const REMEMBERED_CORES: usize = 3;
+
 impl World {
     /// Arms the player with a compiled program (R-VM-1). `elements[spell]`
     /// is each spell's own element (a shot without an infusion uses it).
@@ -55,6 +60,23 @@ impl World {
         if let Wand::Program(previous) = &self.wand {
             // R-MANA-1: switching cores clamps mana into the new pool.
             caster.mana.current = previous.mana.current.clamp(0.0, caster.mana.max);
+            // R-CORE-4: a persistent_memory core keeps its cursors, registers
+            // and counters across core switches (a changed board starts over).
+            if previous.persistent_memory {
+                self.remembered.retain(|c| c.program != previous.program);
+                self.remembered.push((**previous).clone());
+                let keep = self.remembered.len().saturating_sub(REMEMBERED_CORES);
+                self.remembered.drain(..keep);
+            }
+        }
+        if caster.persistent_memory {
+            if let Some(old) = self.remembered.iter().find(|c| c.program == caster.program) {
+                caster.cursors = old.cursors.clone();
+                caster.registers = old.registers;
+                caster.counters = old.counters.clone();
+                caster.open = old.open.clone();
+                caster.kills = old.kills;
+            }
         }
         (caster.rules.cpu_stat, caster.rules.cast_speed, caster.rules.accuracy) = self.wand_stats;
         self.player.mana = caster.mana.current;
@@ -94,6 +116,11 @@ impl World {
         let emission = Emission { spell, action, shot: Default::default(), angle: 0.0, trigger: None, summon: None };
         let aim = Aim { origin, dir, target: (origin.0 + dir.0 * 64.0, origin.1 + dir.1 * 64.0) };
         self.emit(&emission, aim);
+    }
+
+    /// The wand stats last set: (CPU, cast speed, accuracy).
+    pub fn wand_stats(&self) -> (u32, f32, f32) {
+        self.wand_stats
     }
 
     /// R-STAT-1 stats the wand reads: CPU (more steps per cast, R-VM-8),
@@ -316,7 +343,8 @@ impl World {
             ActionKind::Summon => {
                 let program = e.summon.unwrap_or_default();
                 let (x, y) = aim.origin;
-                self.summons.push(x, y, a.lifetime + s.lifetime_add, a.summon_period.max(self.cfg.vm.cast_delay_floor), program, look);
+                let period = a.summon_period.max(self.cfg.vm.cast_delay_floor);
+                self.summons.push(x, y, a.lifetime + s.lifetime_add, period, program, a.summon_cost_share, look);
                 self.events.push(Event::new(EventKind::SummonSpawned, look as f32, 0.0, x, y, 0.0));
             }
         }
@@ -585,8 +613,8 @@ impl World {
         self.zones.compact();
     }
 
-    /// Summons (R-VM-5): each casts its own program, free, on its timer,
-    /// at the nearest enemy.
+    /// Summons (R-VM-5, R-MANA-5): each casts its own deck on its timer at
+    /// the nearest enemy, paying its share from the player's pool.
     pub(super) fn update_summons(&mut self) {
         for s in 0..self.summons.len() {
             self.summons.life[s] -= self.dt;
@@ -603,7 +631,12 @@ impl World {
             let mut out = std::mem::take(&mut self.vm_out_payload);
             out.clear();
             let mut senses = self.senses();
-            caster.run_free(span, &mut senses, &mut out);
+            caster.mana.current = self.player.mana.min(caster.mana.max);
+            let mut cursor = self.summons.cursor[s];
+            caster.cast_summon(span, &mut cursor, self.summons.share[s], &mut senses, &mut out);
+            self.summons.cursor[s] = cursor;
+            self.player.mana = caster.mana.current;
+            self.player.hp = senses.hp;
             let aim = Aim { origin: at, dir: unit(target.0 - at.0, target.1 - at.1), target };
             self.emit_all(&out, aim);
             self.vm_out_payload = out;
@@ -618,30 +651,34 @@ impl World {
         let Wand::Program(caster) = &mut self.wand else { return };
         caster.kills += kills.len() as u32;
         self.on_kill_cooldown = (self.on_kill_cooldown - self.dt).max(0.0);
-        let Some(span) = caster.program.on_kill else { return };
+        if caster.program.on_kill.is_none() {
+            return;
+        }
         let Some(&at) = kills.first() else { return };
         if self.on_kill_cooldown > 0.0 {
             return;
         }
         self.on_kill_cooldown = self.cfg.vm.on_kill_interval;
-        self.run_entry(span, at);
+        self.run_entry(ON_KILL, at);
     }
 
     /// The `on_hit` entry: runs at the player when the player is hit.
     pub(super) fn program_player_hit(&mut self) {
         let Wand::Program(caster) = &self.wand else { return };
-        let Some(span) = caster.program.on_hit else { return };
+        if caster.program.on_hit.is_none() {
+            return;
+        }
         let at = (self.player.x, self.player.y);
-        self.run_entry(span, at);
+        self.run_entry(ON_HIT, at);
     }
 
-    fn run_entry(&mut self, span: Span, at: (f32, f32)) {
+    fn run_entry(&mut self, deck: usize, at: (f32, f32)) {
         let Wand::Program(mut caster) = std::mem::replace(&mut self.wand, Wand::Unarmed) else { return };
         let mut out = std::mem::take(&mut self.vm_out_payload);
         out.clear();
         let mut senses = self.senses();
         caster.mana.current = self.player.mana.min(caster.mana.max);
-        caster.run_entry(span, &mut senses, &mut out);
+        caster.run_entry(deck, &mut senses, &mut out);
         self.player.hp = senses.hp;
         self.player.mana = caster.mana.current;
         let target = self.nearest_enemy(at.0, at.1).map_or(at, |e| (self.enemies.x[e], self.enemies.y[e]));

@@ -1,0 +1,399 @@
+//! The deck (GAME_RULES R-VM-3, 3b, 3c, 4, 5, 12, R-BOARD-3, R-REG-2,
+//! R-CORE-4, R-MANA-3/5, R-STAT-1): one test per rule of the cursor, on the
+//! small hand-made catalog of `vm::sample`.
+
+use artificer_core::vm::board::{CoreDef, Slot};
+use artificer_core::vm::compile::Compiler;
+use artificer_core::vm::exec::{CastOutput, CastRules, Caster, Senses, VmEvent, MAIN};
+use artificer_core::vm::mana::{Mana, ManaRules};
+use artificer_core::vm::program::{Program, Warning};
+use artificer_core::vm::sample::{self, catalog};
+use artificer_core::vm::spell::*;
+use artificer_core::vm::timeline::timeline;
+
+/// The sample catalog plus a gate guarding two cards.
+fn spells() -> Vec<SpellDef> {
+    let mut s = catalog();
+    s.push(sample::spell("if_moving_2", Family::Logic, 0.0, 1, 0.0, Effect::Logic(LogicDef::Gate { cond: Cond::Moving, span: 2 })));
+    s
+}
+
+fn id(name: &str) -> u16 {
+    spells().iter().position(|s| s.id == name).unwrap_or_else(|| panic!("no spell {name}")) as u16
+}
+
+fn core(slots: usize) -> CoreDef {
+    let mut c = CoreDef::row("deck", slots, 100.0, 5.0, 0.25, 40);
+    c.recharge = 0.5;
+    c
+}
+
+fn compile(core: &CoreDef, names: &[&str], cpu: u32) -> Program {
+    let cards: Vec<Option<u16>> = names.iter().map(|n| if n.is_empty() { None } else { Some(id(n)) }).collect();
+    Compiler::new(&spells(), &[]).compile_with_cpu(core, &cards, cpu).unwrap()
+}
+
+fn caster(core: &CoreDef, names: &[&str], mana: f32) -> Caster {
+    let mut m = Mana::new(core.mana_max, core.mana_regen, ManaRules::default());
+    m.current = mana;
+    let mut c = Caster::new(compile(core, names, 0), m, CastRules::default(), core.cast_delay, core.recharge, core.cpu_limit, core.flags.persistent_memory, core.flags.infinite_spells, 1);
+    c.restart = core.flags.program;
+    c
+}
+
+fn still() -> Senses {
+    Senses { hp: 100.0, hp_max: 100.0, moving: false, nearest_enemy: f32::INFINITY }
+}
+
+fn moving() -> Senses {
+    Senses { moving: true, ..still() }
+}
+
+/// One cast: (spell ids fired, its delay, the events).
+fn cast_with(c: &mut Caster, senses: Senses) -> (Vec<String>, f32, Vec<VmEvent>) {
+    let mut out = CastOutput::default();
+    let mut s = senses;
+    let delay = c.cast(&mut s, &mut out);
+    let names = spells();
+    (out.emissions.iter().map(|e| names[e.spell as usize].id.clone()).collect(), delay, out.events)
+}
+
+fn cast(c: &mut Caster) -> (Vec<String>, f32) {
+    let (fired, delay, _) = cast_with(c, still());
+    (fired, delay)
+}
+
+fn close(a: f32, b: f32) -> bool {
+    (a - b).abs() < 1e-5
+}
+
+/// R-VM-3: each cast fires the next card; every card on the board fires.
+#[test]
+fn r_vm_3_casts_walk_the_deck() {
+    let mut c = caster(&core(3), &["spark_bolt", "water_wave", "chain_bolt"], 100.0);
+    let fired: Vec<Vec<String>> = (0..4).map(|_| cast(&mut c).0).collect();
+    assert_eq!(fired, [vec!["spark_bolt"], vec!["water_wave"], vec!["chain_bolt"], vec!["spark_bolt"]]);
+}
+
+/// R-VM-3: the cast that reaches the end wraps the cursor and adds the recharge, once.
+#[test]
+fn r_vm_3_wrap_adds_the_recharge() {
+    let mut c = caster(&core(3), &["spark_bolt", "damage_plus", "spark_bolt"], 100.0);
+    let (_, d1) = cast(&mut c);
+    assert_eq!(c.cursor(), 1);
+    let (fired, d2) = cast(&mut c);
+    assert_eq!(fired, ["spark_bolt"]);
+    assert!(close(d1, 0.25), "{d1}");
+    assert!(close(d2, 0.25 + 0.1 + 0.5), "damage_plus's delay and the recharge: {d2}");
+    assert_eq!(c.cursor(), 0);
+    assert!(close(cast(&mut c).1, 0.25), "back at the head, no recharge");
+}
+
+/// R-VM-3: budget left at the end draws on from the head, never reaching a
+/// card this cast already ran.
+#[test]
+fn r_vm_3_multicast_across_the_wrap() {
+    let mut c = caster(&core(3), &["spark_bolt", "double_cast", "water_wave"], 100.0);
+    assert_eq!(cast(&mut c).0, ["spark_bolt"]);
+    let (fired, delay) = cast(&mut c);
+    assert_eq!(fired, ["water_wave", "spark_bolt"], "double cast: water, wrap, spark");
+    assert!(close(delay, 0.75));
+    assert_eq!(c.cursor(), 1, "the cursor rests after the spark it drew from the head");
+    // A triple cast with two cards left can't reach itself again.
+    let mut c = caster(&core(2), &["triple_cast", "spark_bolt"], 100.0);
+    assert_eq!(cast(&mut c).0, ["spark_bolt"], "from the head, the wrap draws nothing more");
+}
+
+/// R-MANA-3: an unpaid card is passed over for this trip; the deck goes on,
+/// and the card fires on a later trip when the pool allows.
+#[test]
+fn r_mana_3_an_unpaid_card_is_passed_over() {
+    let mut c = caster(&core(3), &["spark_bolt", "chain_bolt", "water_wave"], 30.0);
+    assert_eq!(cast(&mut c).0, ["spark_bolt"]);
+    let (fired, _, events) = cast_with(&mut c, still());
+    assert!(fired.is_empty() && events.iter().any(|e| matches!(e, VmEvent::CastAbandoned { .. })));
+    assert_eq!(c.cursor(), 2, "chain_bolt passed over");
+    assert_eq!(cast(&mut c).0, ["water_wave"]);
+    c.mana.current = 100.0;
+    assert_eq!(cast(&mut c).0, ["spark_bolt"]);
+    assert_eq!(cast(&mut c).0, ["chain_bolt"], "fires on the next trip, paid");
+}
+
+/// R-VM-3: a HALT ends the cast and sends the cursor home; what lies behind
+/// an unconditional HALT is unreachable (R-VM-3c).
+#[test]
+fn r_vm_3_halt_sends_the_cursor_home() {
+    let mut c = caster(&core(3), &["spark_bolt", "halt", "water_wave"], 100.0);
+    let fired: Vec<usize> = (0..4).map(|_| cast(&mut c).0.len()).collect();
+    assert_eq!(fired, [1, 0, 1, 0]);
+    assert_eq!(c.cursor(), 0);
+    assert_eq!(c.program.diagnostics.unreachable_slots, [2]);
+    assert!(c.program.diagnostics.warnings.contains(&Warning::UnreachableSlot));
+}
+
+/// R-VM-3: a cast that starts inside a gate's span retests the gate.
+#[test]
+fn r_vm_3_a_cast_inside_a_gates_span_retests_it() {
+    let mut c = caster(&core(3), &["if_moving_2", "spark_bolt", "water_wave"], 100.0);
+    assert_eq!(cast_with(&mut c, moving()).0, ["spark_bolt"]);
+    assert_eq!(c.cursor(), 2, "rests inside the gate's span");
+    let (fired, ..) = cast_with(&mut c, still());
+    assert!(fired.is_empty(), "the gate is false now: the rest of its span is skipped: {fired:?}");
+    let mut c = caster(&core(3), &["if_moving_2", "spark_bolt", "water_wave"], 100.0);
+    cast_with(&mut c, moving());
+    assert_eq!(cast_with(&mut c, moving()).0, ["water_wave"], "still true: the span goes on");
+}
+
+/// R-VM-3, R-VM-7: a loop is drawn whole within one cast, its actions past
+/// the budget skipped and free; the cursor rests after it.
+#[test]
+fn r_vm_3_a_loop_is_drawn_whole() {
+    let mut c = caster(&core(3), &["loop", "spark_bolt", "water_wave"], 100.0);
+    let (fired, _) = cast(&mut c);
+    assert_eq!(fired, ["spark_bolt"]);
+    assert_eq!(c.mana.current, 95.0, "one spark paid, four skipped for free");
+    assert_eq!(c.cursor(), 2);
+    assert_eq!(cast(&mut c).0, ["water_wave"]);
+}
+
+/// R-VM-3, R-REG-1: cursors, registers and counters reset at a wave start;
+/// a recompiled wand starts at the head.
+#[test]
+fn r_vm_3_wave_start_and_recompile_reset_the_deck() {
+    let deck = ["reg_add_a", "spark_bolt", "water_wave", "chain_bolt"];
+    let mut c = caster(&core(4), &deck, 100.0);
+    cast(&mut c);
+    cast(&mut c);
+    assert_eq!((c.cursor(), c.registers[0]), (3, 1));
+    c.begin_wave();
+    assert_eq!((c.cursor(), c.registers[0]), (0, 0));
+    assert_eq!(cast(&mut c).0, ["spark_bolt"]);
+    let recompiled = caster(&core(4), &deck, 100.0);
+    assert_eq!(recompiled.cursor(), 0);
+}
+
+/// R-CORE-4: persistent_memory keeps the cursor, registers and counters
+/// across waves, and wraps without recharge.
+#[test]
+fn r_core_4_persistent_memory_keeps_the_deck_across_waves() {
+    let mut pm = core(3);
+    pm.flags.persistent_memory = true;
+    let mut c = caster(&pm, &["reg_add_a", "spark_bolt", "water_wave"], 100.0);
+    cast(&mut c);
+    c.begin_wave();
+    assert_eq!((c.cursor(), c.registers[0]), (2, 1));
+    let (fired, delay) = cast(&mut c);
+    assert_eq!(fired, ["water_wave"]);
+    assert!(close(delay, 0.25), "wraps without recharge: {delay}");
+}
+
+/// R-VM-3b: a program core restarts at the head every cast; a card behind an
+/// action that always fires is unreachable, behind a gate it is not.
+#[test]
+fn r_vm_3b_program_cores_restart_every_cast() {
+    let mut logic = core(3);
+    logic.flags.program = true;
+    let mut c = caster(&logic, &["spark_bolt", "water_wave", "chain_bolt"], 100.0);
+    let fired: Vec<Vec<String>> = (0..3).map(|_| cast(&mut c).0).collect();
+    assert_eq!(fired, vec![vec!["spark_bolt".to_string()]; 3]);
+    assert_eq!(c.program.diagnostics.unreachable_slots, [1, 2]);
+    let mut c = caster(&logic, &["if_moving", "spark_bolt", "water_wave"], 100.0);
+    assert!(c.program.diagnostics.unreachable_slots.is_empty());
+    assert_eq!(cast_with(&mut c, moving()).0, ["spark_bolt"]);
+    let (fired, delay, _) = cast_with(&mut c, still());
+    assert_eq!(fired, ["water_wave"], "the gate chose the other card");
+    assert!(close(delay, 0.75), "reached the end: recharge, and no further draw");
+    // On a deck core the same cards are all reachable.
+    assert!(compile(&core(3), &["spark_bolt", "water_wave", "chain_bolt"], 0).diagnostics.unreachable_slots.is_empty());
+}
+
+/// R-VM-12: dual_stream walks two cursors, forward from the head and back
+/// from the tail, each with a budget of 1; recharge once if either wrapped.
+#[test]
+fn r_vm_12_dual_stream_walks_two_cursors() {
+    let mut dual = core(3);
+    dual.flags.dual_stream = true;
+    let mut c = caster(&dual, &["spark_bolt", "water_wave", "damage_plus"], 1000.0);
+    let mut c_delays = Vec::new();
+    let mut fired = Vec::new();
+    for _ in 0..3 {
+        let (f, d) = cast(&mut c);
+        fired.push(f);
+        c_delays.push(d);
+    }
+    // Compiled [spark, damage_plus, water] (the trailing modifier shapes
+    // the last action); the reverse stream walks [water, damage_plus, spark].
+    assert_eq!(fired[0], ["spark_bolt", "water_wave"], "forward spark, backward water");
+    assert_eq!(fired[1], ["water_wave", "spark_bolt"], "both with damage_plus, both wrap");
+    assert!(close(c_delays[0], 0.25), "{c_delays:?}");
+    assert!(close(c_delays[1], 0.25 + 0.1 + 0.1 + 0.5), "the recharge once though both wrapped: {c_delays:?}");
+    assert_eq!(fired[2], fired[0], "a new cycle");
+}
+
+/// R-REG-2: Charge Counter counts each pass of the cursor and skips its span
+/// short of N, like a false gate; the deck goes on past it.
+#[test]
+fn r_reg_2_charge_counter_counts_passes() {
+    let mut c = caster(&core(3), &["charge_counter", "chain_bolt", "spark_bolt"], 1000.0);
+    let fired: Vec<Vec<String>> = (0..5).map(|_| cast(&mut c).0).collect();
+    assert_eq!(fired[0], ["spark_bolt"], "pass 1: chain skipped, the spark fires");
+    assert_eq!(fired[1], ["spark_bolt"]);
+    assert_eq!(fired[2], ["chain_bolt"], "pass 3 opens the span");
+    assert_eq!(fired[3], ["spark_bolt"], "the span stays open for the rest of the pass");
+    assert_eq!(fired[4], ["spark_bolt"], "pass 4: closed again");
+}
+
+/// R-REG-2: Kill Combo counts kills; short of N it skips its span.
+#[test]
+fn r_reg_2_kill_combo_counts_kills() {
+    let mut c = caster(&core(3), &["kill_combo", "chain_bolt", "spark_bolt"], 1000.0);
+    assert_eq!(cast(&mut c).0, ["spark_bolt"]);
+    c.kills = 2;
+    assert_eq!(cast(&mut c).0, ["chain_bolt"]);
+    assert_eq!(c.kills, 0);
+}
+
+/// R-VM-4, R-MANA-5: a trigger's payload is what a budget-1 draw takes
+/// after it; the cursor passes it, and the next cast fires the next card.
+#[test]
+fn r_vm_4_the_payload_is_one_draw_and_the_cursor_passes_it() {
+    let mut c = caster(&core(3), &["trigger_on_hit", "spark_bolt", "water_wave"], 100.0);
+    let mut out = CastOutput::default();
+    c.cast(&mut still(), &mut out);
+    let (_, _, payload) = out.emissions[0].trigger.unwrap();
+    assert_eq!(payload.len(), 1, "the payload is the spark only");
+    assert_eq!(c.mana.current, 100.0 - 10.0 - 5.0, "paid up front");
+    assert_eq!(cast(&mut c).0, ["water_wave"]);
+}
+
+/// R-MANA-5, R-MANA-7: the nuke gate holds through a trigger's payload: a
+/// 100-mana core can't fire the nuke delivery, a bigger pool can.
+#[test]
+fn r_mana_7_the_nuke_gate_holds_through_a_payload() {
+    let deck = ["trigger_timer_long", "speed_zero", "damage_plus", "damage_plus", "nuke"];
+    let mut small = caster(&core(5), &deck, 100.0);
+    assert!(small.program.diagnostics.warnings.contains(&Warning::CostAboveMax));
+    for _ in 0..5 {
+        assert!(cast(&mut small).0.is_empty(), "never fires on a 100-mana core");
+    }
+    let mut siege = core(5);
+    siege.mana_max = 300.0;
+    let mut big = caster(&siege, &deck, 300.0);
+    assert_eq!(cast(&mut big).0, ["trigger_timer_long"]);
+    assert_eq!(big.mana.current, 300.0 - (10.0 + 8.0 + 15.0 + 15.0 + 200.0));
+}
+
+/// R-MANA-5: a summon's casts walk its program as a deck and draw the
+/// player's pool at the summon's share; with the pool empty it holds its fire.
+#[test]
+fn r_mana_5_summon_casts_draw_the_pool() {
+    let mut c = caster(&core(3), &["summon_turret", "spark_bolt", "water_wave"], 40.0);
+    let mut out = CastOutput::default();
+    c.cast(&mut still(), &mut out);
+    let program = out.emissions[0].summon.unwrap();
+    assert_eq!(c.mana.current, 10.0, "the summon paid its own 30");
+    let mut cursor = program.start;
+    let names = spells();
+    let mut shots = Vec::new();
+    for _ in 0..3 {
+        let mut o = CastOutput::default();
+        let fired = c.cast_summon(program, &mut cursor, 0.5, &mut still(), &mut o);
+        shots.push((fired, o.emissions.iter().map(|e| names[e.spell as usize].id.clone()).collect::<Vec<_>>(), c.mana.current));
+    }
+    assert_eq!(shots[0], (true, vec!["spark_bolt".to_string()], 7.5), "half of 5");
+    assert_eq!(shots[1], (false, vec![], 7.5), "water costs 10 at half price: it holds");
+    assert_eq!(cursor, program.start + 1, "and waits on the unpaid card");
+    c.mana.current = 20.0;
+    let mut o = CastOutput::default();
+    assert!(c.cast_summon(program, &mut cursor, 0.5, &mut still(), &mut o));
+    assert_eq!(c.mana.current, 10.0);
+}
+
+/// R-BOARD-3: a splitter is paid, each route is a deck with its own cursor,
+/// and the main cursor wraps to the head after it.
+#[test]
+fn r_board_3_splitter_routes_are_decks() {
+    let mut fork = core(6);
+    fork.slots = vec![
+        Slot { x: 0, y: 1, bonus: None, next: vec![1] },
+        Slot { x: 1, y: 1, bonus: None, next: vec![2, 4] },
+        Slot { x: 2, y: 0, bonus: None, next: vec![3] },
+        Slot { x: 3, y: 0, bonus: None, next: vec![] },
+        Slot { x: 2, y: 2, bonus: None, next: vec![5] },
+        Slot { x: 3, y: 2, bonus: None, next: vec![] },
+    ];
+    let mut c = caster(&fork, &["spark_bolt", "splitter", "water_wave", "chain_bolt", "damage_plus", "spark_bolt"], 1000.0);
+    assert_eq!(cast(&mut c).0, ["spark_bolt"]);
+    let before = c.mana.current;
+    let (fired, delay) = cast(&mut c);
+    assert_eq!(fired, ["water_wave", "spark_bolt"], "upper route's first card, lower route's");
+    assert!(close(before - c.mana.current, 2.0 + 20.0 + 15.0 + 5.0), "splitter paid: {}", before - c.mana.current);
+    assert!(close(delay, 0.25 + 0.1 + 0.5), "the main cursor wrapped");
+    assert_eq!(c.cursor(), 0);
+    assert_eq!(cast(&mut c).0, ["spark_bolt"]);
+    assert_eq!(cast(&mut c).0, ["chain_bolt", "spark_bolt"], "the upper route's cursor moved on");
+}
+
+/// R-VM-12: every entry has its own cursor; an on_kill entry that wraps is
+/// locked for the recharge.
+#[test]
+fn r_vm_12_entries_have_their_own_cursors() {
+    let mut reactive = core(4);
+    reactive.slots = vec![
+        Slot { x: 0, y: 0, bonus: None, next: vec![1] },
+        Slot { x: 1, y: 0, bonus: None, next: vec![] },
+        Slot { x: 0, y: 1, bonus: None, next: vec![3] },
+        Slot { x: 1, y: 1, bonus: None, next: vec![] },
+    ];
+    reactive.on_kill = Some(2);
+    let mut c = caster(&reactive, &["spark_bolt", "water_wave", "chain_bolt", "spark_bolt"], 1000.0);
+    let names = spells();
+    let entry = |c: &mut Caster| {
+        let mut o = CastOutput::default();
+        let ran = c.run_entry(artificer_core::vm::exec::ON_KILL, &mut still(), &mut o);
+        (ran, o.emissions.iter().map(|e| names[e.spell as usize].id.clone()).collect::<Vec<_>>())
+    };
+    assert_eq!(entry(&mut c), (true, vec!["chain_bolt".to_string()]));
+    assert_eq!(cast(&mut c).0, ["spark_bolt"], "the main cursor is its own");
+    assert_eq!(entry(&mut c), (true, vec!["spark_bolt".to_string()]), "wrapped: now locked");
+    assert!(!entry(&mut c).0, "locked for the recharge");
+    c.hold(0.6);
+    assert_eq!(entry(&mut c), (true, vec!["chain_bolt".to_string()]));
+    assert_eq!(c.cursors[MAIN], 1);
+}
+
+/// R-STAT-1: the CPU stat raises the compile-time CPU limit, so fewer cards drop.
+#[test]
+fn r_stat_1_cpu_raises_the_compile_limit() {
+    let tight = CoreDef::row("tight", 4, 100.0, 5.0, 0.25, 3);
+    let deck = ["damage_plus", "spark_bolt", "chain_bolt", "spark_bolt"];
+    assert_eq!(compile(&tight, &deck, 0).diagnostics.dropped_slots, [2, 3]);
+    let p = compile(&tight, &deck, 2);
+    assert_eq!((p.diagnostics.cpu_limit, p.diagnostics.dropped_slots.len()), (5, 0));
+}
+
+/// R-VM-3c: the timeline runs the casts until the deck repeats, with what
+/// each spends and its delay; burst, sustained and "runs dry".
+#[test]
+fn r_vm_3c_the_timeline_shows_the_cycle() {
+    let c = caster(&core(3), &["spark_bolt", "damage_plus", "water_wave"], 100.0);
+    let t = timeline(&c, still());
+    assert!(t.cycle_complete);
+    let slots: Vec<Vec<u16>> = t.casts.iter().map(|k| k.slots.clone()).collect();
+    assert_eq!(slots, [vec![0], vec![1, 2]]);
+    assert!(close(t.casts[0].mana, 5.0));
+    assert!(t.casts[1].mana > 35.0 - 1e-3, "sustained growth included: {}", t.casts[1].mana);
+    assert!(t.casts[1].recharged && !t.casts[0].recharged);
+    assert!(close(t.cycle_seconds, 0.25 + 0.25 + 0.1 + 0.5));
+    assert!(close(t.burst_dps, (3.0 + (4.0 + 5.0)) / t.cycle_seconds), "{}", t.burst_dps);
+    assert!(t.demand > t.regen && t.sustained_dps < t.burst_dps);
+    let dry = t.dry_after_s.expect("demand beyond regen runs dry");
+    let lower = 100.0 / t.demand;
+    assert!(dry >= lower && dry < 60.0, "a full pool lasts between {lower} s and the run: {dry}");
+    // A wand that regen keeps up with never runs dry.
+    let mut slow = core(1);
+    slow.mana_regen = 100.0;
+    let t = timeline(&caster(&slow, &["spark_bolt"], 100.0), still());
+    assert_eq!((t.casts.len(), t.dry_after_s), (1, None));
+    assert!(close(t.sustained_dps, t.burst_dps));
+}

@@ -1,0 +1,270 @@
+//! The cast timeline (R-VM-3c): what a wand does, cast by cast, before a
+//! player starts a wave with it.
+//!
+//! From the head at full mana, under training-range conditions (the senses
+//! given), the casts until the cursors and counters return to where they
+//! began (at most `MAX_CASTS`): the cards each fires, the mana it spends
+//! (sustained-fire growth included) and its delay (recharge included).
+//! The cycle is drawn with mana to spare, so it shows the deck as built;
+//! what the pool can afford is the sustained figure:
+//! - burst DPS: the cycle's nominal damage over its duration;
+//! - demand: mana per second once the sustained-fire surcharge has settled;
+//! - sustained DPS and "runs dry after": the wand fired for `RUN_SECONDS`
+//!   from a full pool on the core's regen, the real `spend` refusing what
+//!   the pool can't pay (R-MANA-3): the nominal damage per second over the
+//!   last half of the run, and when the first cast was abandoned.
+//!
+//! Nominal damage is what the cast's emissions would deal to one target
+//! each: a projectile's or blast's damage (once more if it explodes, once
+//! per chain jump), a zone's damage per second over its duration, a
+//! payload's emissions, and a summon's casts over its life (their mana,
+//! at the summon's share, counts toward demand). No figure is a sum of
+//! nodes that don't run.
+
+use super::exec::{CastOutput, Caster, Emission, Senses, VmEvent};
+use super::program::Span;
+use super::spell::ActionKind;
+
+/// R-VM-3c: the longest cycle the lab shows.
+pub const MAX_CASTS: usize = 64;
+/// Casts drawn before measuring the settled demand (the surcharge caps
+/// after 20 consecutive casts at +5%).
+const WARM_UP_CASTS: usize = 24;
+/// Mana a timeline draws from, so that no cast is refused.
+const PLENTY: f32 = 1.0e7;
+/// How deep payloads and summons are followed.
+const DEPTH: u32 = 4;
+/// How long the sustained run fires; its second half is measured.
+const RUN_SECONDS: f32 = 60.0;
+
+/// One cast of the cycle.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TimelineCast {
+    /// Board slots of the cards that took effect, in order (payload cards
+    /// after their trigger), and the spell each slot ran (a fusion's product).
+    pub slots: Vec<u16>,
+    pub cards: Vec<u16>,
+    /// Spell indices of what it put into the world (emissions).
+    pub fired: Vec<u16>,
+    pub mana: f32,
+    pub delay: f32,
+    /// The cast wrapped a deck (its delay includes the recharge).
+    pub recharged: bool,
+    pub damage: f32,
+}
+
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Timeline {
+    pub casts: Vec<TimelineCast>,
+    /// The cursors and counters came back to where they began.
+    pub cycle_complete: bool,
+    pub cycle_seconds: f32,
+    pub mana_per_cycle: f32,
+    /// Mana per second the wand asks once sustained (summons included).
+    pub demand: f32,
+    pub regen: f32,
+    pub burst_dps: f32,
+    pub sustained_dps: f32,
+    pub dry_after_s: Option<f32>,
+}
+
+impl Timeline {
+    /// Mana a cast actually spends, on average over the cycle.
+    pub fn mana_per_cast(&self) -> f32 {
+        if self.casts.is_empty() { 0.0 } else { self.mana_per_cycle / self.casts.len() as f32 }
+    }
+}
+
+/// What a wand's memory looks like, to know when the cycle is back.
+fn memory(c: &Caster) -> (Vec<u32>, [i32; 2], Vec<u32>, Vec<bool>) {
+    (c.cursors.clone(), c.registers, c.counters.clone(), c.open.clone())
+}
+
+/// The timeline of `caster`'s program (its state is not touched).
+pub fn timeline(caster: &Caster, senses: Senses) -> Timeline {
+    let mut c = caster.clone();
+    c.reset_memory();
+    c.trace = true;
+    c.bonus_budget = 0;
+    let regen = c.mana.regen;
+    let start = memory(&c);
+    let mut t = Timeline { regen, ..Timeline::default() };
+    let mut out = CastOutput::default();
+    let mut summon_mana = 0.0;
+    for _ in 0..MAX_CASTS {
+        let (cast, summons) = one_cast(&mut c, senses, &mut out);
+        summon_mana += summons;
+        t.casts.push(cast);
+        if memory(&c) == start {
+            t.cycle_complete = true;
+            break;
+        }
+    }
+    t.cycle_seconds = t.casts.iter().map(|k| k.delay).sum();
+    t.mana_per_cycle = t.casts.iter().map(|k| k.mana).sum();
+    let damage: f32 = t.casts.iter().map(|k| k.damage).sum();
+    if t.cycle_seconds > 0.0 {
+        t.burst_dps = damage / t.cycle_seconds;
+    }
+    // Demand once the surcharge has settled: keep casting, then measure a
+    // whole cycle again.
+    let settled = settled_demand(&mut c, senses, t.casts.len(), &mut out);
+    t.demand = settled.unwrap_or(if t.cycle_seconds > 0.0 { (t.mana_per_cycle + summon_mana) / t.cycle_seconds } else { 0.0 });
+    (t.dry_after_s, t.sustained_dps) = sustained(caster, senses);
+    t
+}
+
+/// The wand fired from a full pool on its regen for `RUN_SECONDS`: when the
+/// first cast was abandoned, and the nominal damage per second of the
+/// second half. A summon's casts draw their mana when it appears.
+fn sustained(caster: &Caster, senses: Senses) -> (Option<f32>, f32) {
+    let mut c = caster.clone();
+    c.reset_memory();
+    c.trace = false;
+    c.mana.refill();
+    let mut out = CastOutput::default();
+    let (mut t, mut dry, mut late) = (0.0f32, None, 0.0f32);
+    let half = RUN_SECONDS * 0.5;
+    while t < RUN_SECONDS {
+        out.clear();
+        let mut s = senses;
+        let delay = c.cast(&mut s, &mut out);
+        if dry.is_none() && out.events.iter().any(|e| matches!(e, VmEvent::CastAbandoned { .. })) {
+            dry = Some(t);
+        }
+        for e in &out.emissions {
+            let (d, m) = nominal(&c, e, senses, DEPTH);
+            c.mana.current = (c.mana.current - m).max(0.0);
+            if t >= half {
+                late += d;
+            }
+        }
+        c.mana.tick(delay);
+        t += delay;
+    }
+    (dry, late / (t - half).max(1e-3))
+}
+
+fn settled_demand(c: &mut Caster, senses: Senses, cycle: usize, out: &mut CastOutput) -> Option<f32> {
+    if cycle == 0 {
+        return None;
+    }
+    let warm = WARM_UP_CASTS.div_ceil(cycle) * cycle;
+    for _ in 0..warm {
+        one_cast(c, senses, out);
+    }
+    let (mut mana, mut seconds) = (0.0, 0.0);
+    for _ in 0..cycle {
+        let (cast, summons) = one_cast(c, senses, out);
+        mana += cast.mana + summons;
+        seconds += cast.delay;
+    }
+    (seconds > 0.0).then(|| mana / seconds)
+}
+
+/// One cast with mana to spare; returns it and the mana its summons' casts
+/// will ask over their lives.
+fn one_cast(c: &mut Caster, senses: Senses, out: &mut CastOutput) -> (TimelineCast, f32) {
+    out.clear();
+    c.mana.current = PLENTY;
+    let mut s = senses;
+    let delay = c.cast(&mut s, out);
+    // The cast's delay passes: the surcharge window is measured in time.
+    c.mana.tick(delay);
+    let (mut slots, mut cards) = (Vec::new(), Vec::new());
+    let mut took = |n: &super::program::Node| {
+        if n.slot != u16::MAX && !slots.contains(&n.slot) {
+            slots.push(n.slot);
+            cards.push(n.spell);
+        }
+    };
+    for e in &out.events {
+        if let VmEvent::Trace { node, .. } = *e {
+            took(&c.program.nodes[node as usize]);
+        }
+    }
+    let mut damage = 0.0;
+    let mut summons = 0.0;
+    for e in &out.emissions {
+        if let Some((_, _, payload)) = e.trigger {
+            for n in &c.program.nodes[payload.start as usize..payload.end as usize] {
+                took(n);
+            }
+        }
+        let (d, m) = nominal(c, e, senses, DEPTH);
+        damage += d;
+        summons += m;
+    }
+    let recharged = c.last_recharged;
+    let cast = TimelineCast {
+        slots,
+        cards,
+        fired: out.emissions.iter().map(|e| e.spell).collect(),
+        mana: c.mana.last_paid,
+        delay,
+        recharged,
+        damage,
+    };
+    (cast, summons)
+}
+
+/// Nominal damage of one emission on one target each, and the mana its
+/// summon's casts ask (module doc).
+fn nominal(c: &Caster, e: &Emission, senses: Senses, depth: u32) -> (f32, f32) {
+    let a = &e.action;
+    let hit = ((a.damage + e.shot.damage_flat) * e.shot.damage_mult).max(0.0);
+    let mut damage = match a.kind {
+        ActionKind::Projectile => hit * (1.0 + (a.explode_radius > 0.0) as u32 as f32 + a.chain as f32),
+        ActionKind::Blast => hit,
+        ActionKind::Zone => a.zone_dps * (a.lifetime + e.shot.lifetime_add).max(0.0),
+        ActionKind::Summon => 0.0,
+    };
+    let mut mana = 0.0;
+    if depth == 0 {
+        return (damage, mana);
+    }
+    if let Some((_, _, payload)) = e.trigger {
+        let (d, m) = run_payload(c, payload, senses, depth);
+        damage += d;
+        mana += m;
+    }
+    if let Some(program) = e.summon {
+        let casts = if a.summon_period > 0.0 { ((a.lifetime + e.shot.lifetime_add) / a.summon_period).ceil().max(0.0) as u32 } else { 0 };
+        let (d, m) = summon_casts(c, program, a.summon_cost_share, casts.min(MAX_CASTS as u32 * 4), senses, depth);
+        damage += d;
+        mana += m;
+    }
+    (damage, mana)
+}
+
+fn run_payload(c: &Caster, payload: Span, senses: Senses, depth: u32) -> (f32, f32) {
+    let mut p = c.clone();
+    let mut out = CastOutput::default();
+    let mut s = senses;
+    p.run_free(payload, &mut s, &mut out);
+    out.emissions.iter().fold((0.0, 0.0), |(d, m), e| {
+        let (ed, em) = nominal(c, e, senses, depth - 1);
+        (d + ed, m + em)
+    })
+}
+
+fn summon_casts(c: &Caster, program: Span, share: f32, casts: u32, senses: Senses, depth: u32) -> (f32, f32) {
+    let mut p = c.clone();
+    p.trace = false;
+    let mut out = CastOutput::default();
+    let mut cursor = program.start;
+    let (mut damage, mut mana) = (0.0, 0.0);
+    for _ in 0..casts {
+        out.clear();
+        p.mana.current = PLENTY;
+        let mut s = senses;
+        p.cast_summon(program, &mut cursor, share, &mut s, &mut out);
+        mana += p.mana.last_paid;
+        for e in &out.emissions {
+            let (d, m) = nominal(c, e, senses, depth - 1);
+            damage += d;
+            mana += m;
+        }
+    }
+    (damage, mana)
+}
