@@ -5,13 +5,17 @@ its glyph, an element band, the name, mana cost and CPU), the geometry of a
 core's board fitted into a rectangle (slot rectangles from the layout's grid
 coordinates), and drawing the board's furniture: splitter routes as arrows
 between slots, entry tags (main / on kill / on hit) and adjacency bonuses.
-The lab, the training range, the shop and the run summary all draw cards
-and boards through it, so a card looks the same everywhere.
+A slot no cast can ever reach (R-VM-3c) is drawn greyed, its card dimmed
+under a "never reached" mark; a card can also be drawn as a small chip (its
+family's frame, its element's band, its name), as the lab's cast timeline
+lists them. The lab, the training range, the shop and the run summary all
+draw cards and boards through it, so a card looks the same everywhere.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 from dataclasses import dataclass
 
 import pygame
@@ -39,6 +43,10 @@ SLOT_EDGE = (90, 84, 130)
 ROUTE = (150, 140, 210)
 ENTRY_COLOURS = {"main": (242, 214, 140), "on_kill": (213, 94, 0), "on_hit": (86, 180, 233)}
 BONUS_COLOUR = (240, 228, 66)
+#: R-VM-3c: an unreachable card is dimmed under this veil, its mark drawn in UNREACHED_TEXT.
+UNREACHED_VEIL = (8, 6, 16, 175)
+UNREACHED_TEXT = (200, 196, 214)
+UNREACHED_MARK = (255, 110, 90)
 DIRECTIONS = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
 
 
@@ -94,13 +102,15 @@ class CardArt:
         pygame.draw.rect(image, frame, image.get_rect(), 2, border_radius=radius)
         _glyph(image, family, (w / 2, h * 0.34), min(w, h) * 0.17, frame)
         name_face = font(max(10, w // 8))
+        small = font(max(9, w // 9), bold=True)
         lines = wrap(tr(spell.name_key), name_face, w - 8, 2)
-        top = int(h * 0.56)
+        step = name_face.get_linesize() - 2
+        # On a small card a two-line name is lifted to end above the mana and CPU figures.
+        top = max(int(h * 0.34 + min(w, h) * 0.17), min(int(h * 0.56), h - small.get_ascent() - 5 - step * len(lines)))
         for line in lines:
             text = name_face.render(line, True, CARD_TEXT)
             image.blit(text, text.get_rect(midtop=(w // 2, top)))
-            top += name_face.get_linesize() - 2
-        small = font(max(9, w // 9), bold=True)
+            top += step
         mana = small.render(f"{spell.mana_cost:g}", True, MANA_TEXT)
         image.blit(mana, mana.get_rect(bottomleft=(6, h - 3)))
         cpu = small.render(f"{spell.cpu}", True, CPU_TEXT)
@@ -149,14 +159,19 @@ class BoardGeometry:
             label = tag_face.render(tr(f"ui.lab.entry.{entry}"), True, colour)
             surface.blit(label, label.get_rect(midbottom=(rect.centerx, rect.top - 2)))
 
-    def draw_slots(self, surface: pygame.Surface, cards: list[str | None], art: CardArt, hidden: int | None = None) -> None:
-        """Empty slots as sockets, filled ones with their card (`hidden`: the slot whose card is being dragged)."""
+    def draw_slots(
+        self, surface: pygame.Surface, cards: list[str | None], art: CardArt, hidden: int | None = None, unreachable: Collection[int] = ()
+    ) -> None:
+        """Empty slots as sockets, filled ones with their card (`hidden`: the slot whose card is being
+        dragged); the cards of `unreachable` slots (R-VM-3c) greyed with a "never reached" mark."""
         for i, rect in enumerate(self.slots):
             pygame.draw.rect(surface, SLOT_FILL, rect, border_radius=8)
             pygame.draw.rect(surface, SLOT_EDGE, rect, 2, border_radius=8)
             card = cards[i] if i < len(cards) else None
             if card is not None and i != hidden:
                 surface.blit(art.image(card, rect.size), rect)
+                if i in unreachable:
+                    draw_unreached(surface, rect)
         self.draw_bonuses(surface)
 
     def draw_bonuses(self, surface: pygame.Surface) -> None:
@@ -172,6 +187,44 @@ class BoardGeometry:
             pygame.draw.line(surface, BONUS_COLOUR, start, end, 3)
             text = bonus_face.render(f"×{slot.bonus.mult:g}", True, BONUS_COLOUR)
             surface.blit(text, text.get_rect(center=(end[0] + dy * 16 + dx * 4, end[1] - dx * 10 + dy * 4)))
+
+
+def draw_unreached(surface: pygame.Surface, rect: pygame.Rect) -> None:
+    """R-VM-3c: a card no cast reaches — dimmed, with a slashed circle and "never reached" over it."""
+    veil = pygame.Surface(rect.size, pygame.SRCALPHA)
+    pygame.draw.rect(veil, UNREACHED_VEIL, veil.get_rect(), border_radius=max(4, rect.width // 12))
+    surface.blit(veil, rect)
+    r = max(5, rect.width // 10)
+    centre = (rect.right - r - 5, rect.top + r + 7)
+    pygame.draw.circle(surface, UNREACHED_MARK, centre, r, 2)
+    offset = r * 0.7
+    pygame.draw.line(surface, UNREACHED_MARK, (centre[0] - offset, centre[1] + offset), (centre[0] + offset, centre[1] - offset), 2)
+    face = font(max(10, min(14, rect.width // 7)), bold=True)
+    lines = wrap(tr("ui.lab.never_reached"), face, rect.width - 8, 2)
+    # Over the card's glyph, so its name stays readable under the veil.
+    top = rect.top + int(rect.height * 0.34) - len(lines) * face.get_linesize() // 2
+    for line in lines:
+        text = face.render(line, True, UNREACHED_TEXT)
+        surface.blit(text, text.get_rect(midtop=(rect.centerx, top)))
+        top += face.get_linesize()
+
+
+def chip_width(content: Content, spell_id: str, face: pygame.font.Font) -> int:
+    """The width a chip needs to show `spell_id`'s whole name in `face`."""
+    return face.size(tr(content.spell(spell_id).name_key))[0] + 16
+
+
+def draw_chip(surface: pygame.Surface, content: Content, spell_id: str, rect: pygame.Rect, face: pygame.font.Font) -> None:
+    """A card as a chip: its family's frame, its element's band on the left, its name (cut with '…' to fit)."""
+    spell = content.spell(spell_id)
+    frame = FAMILY_COLOURS.get(str(spell.family), (200, 200, 200))
+    band = ELEMENT_COLOURS.get(str(spell.element) if spell.element is not None else "", (120, 116, 140))
+    pygame.draw.rect(surface, CARD_FACE, rect, border_radius=5)
+    pygame.draw.rect(surface, band, (rect.x, rect.y, 5, rect.height), border_top_left_radius=5, border_bottom_left_radius=5)
+    pygame.draw.rect(surface, frame, rect, 1, border_radius=5)
+    name = wrap(tr(spell.name_key), face, rect.width - 14, 1)[0]
+    text = face.render(name, True, CARD_TEXT)
+    surface.blit(text, text.get_rect(midleft=(rect.x + 9, rect.centery)))
 
 
 def _arrow(surface: pygame.Surface, a: pygame.Rect, b: pygame.Rect, colour: tuple[int, int, int]) -> None:

@@ -4,14 +4,26 @@ This module owns `LabScene`: the backpack on the left and the active core's
 board on the right (its 2D grid with entry tags, splitter routes and
 adjacency bonuses), card drag-and-drop between them (onto an empty place a
 card moves, onto a card the two swap; a right click sends a slotted card to
-the backpack), the live compile diagnostics under the board (the CPU bar,
-red from 80% with its message; mana per cast; fused recipes; warnings), a
-tooltip per card with its numbers (`artificer.ui.spell_text`, R-FEEL-2), and three buttons: **Test** (the training range, T),
-**Start wave** (Enter; blocked with the R-VM-2 message while the main entry
-has no action) and **Back** (Esc, when the lab was opened from the shop).
+the backpack), the live compile diagnostics (the CPU bar,
+red from 80% with its message; mana per cast — what a cast actually spends,
+averaged over the cycle; fused recipes; warnings), the slots no cast can
+reach greyed with a "never reached" mark (R-VM-3c), the cast timeline beside
+the diagnostics (`artificer.ui.timeline`: one row per cast of the cycle with
+the cards it fires, its mana and delay, then the cycle's mana and DPS
+figures; hovering a row lights its cards on the board), a tooltip per card
+with its numbers (`artificer.ui.spell_text`, R-FEEL-2), and three buttons:
+**Test** (the training range, T), **Start wave** (Enter; blocked with the
+R-VM-2 message while the main entry has no action) and **Back** (Esc, when
+the lab was opened from the shop).
 
-Every drop recompiles the wand through `Run.rearm()`, so what the panel
-shows is what the core will run.
+Every drop recompiles the wand through `Run.rearm()` and asks the core for
+the timeline of the new board (`Catalog.timeline`, with the CPU the run
+bought), so what the panels show is what the core will run. A row board
+sits on top with the compiler and the timeline side by side under it; a
+board of several rows (forked, reactive, matrix) keeps the height, the
+compiler under it and the timeline the column's full height beside it.
+Below 1100×680 the layout turns compact (a narrower backpack of taller
+cards, smaller type) so that 960×600 reads with nothing clipped.
 """
 
 from __future__ import annotations
@@ -21,6 +33,7 @@ from typing import Any
 
 import pygame
 
+from artificer.engine.wand import core_data, place, spell_catalog
 from artificer.game.loadout import BackpackFull, LoadoutError, Place
 from artificer.game.run import Run
 from artificer.ui.cards import CardArt, BoardGeometry, MANA_TEXT
@@ -30,7 +43,8 @@ from artificer.ui.scene import Scene, SceneStack
 from artificer.ui.session import Session
 from artificer.ui.settings import Action, Context
 from artificer.ui.spell_text import spell_tip
-from artificer.ui.widgets import Button, Toasts, panel, tooltip
+from artificer.ui.timeline import DrawnTimeline, draw_timeline
+from artificer.ui.widgets import Button, Toasts, panel, tooltip, wrap
 
 StackCallback = Callable[[SceneStack], None]
 
@@ -43,7 +57,17 @@ BAD = (255, 110, 90)
 WARN = (240, 200, 90)
 CPU_BAR = (0, 158, 115)
 CPU_RED = (213, 60, 40)
+#: A hovered timeline row's cards, outlined on the board.
+CAST_HIGHLIGHT = (255, 236, 120)
 BACKPACK_COLUMNS = 4
+#: The board's cards: at most this wide, this tall for their width; the panel's title, entry tags and bonuses take BOARD_CHROME px.
+BOARD_MAX_CELL = 132
+BOARD_CARD_RATIO = 1.15
+BOARD_CHROME = 72
+#: The cast timeline beside a board of several rows is at least this wide.
+TIMELINE_MIN_WIDTH = 340
+#: Below either of these the lab lays itself out compactly (960×600 must read, R-LAB-1).
+COMPACT_BELOW = (1100, 680)
 #: A card's tooltip: wide enough for a line of numbers ("Speed 480 px/s · lifetime 1.5 s · spread 2°").
 TOOLTIP_WIDTH = 340
 GAMEPAD_EVENTS = (pygame.CONTROLLERBUTTONDOWN, pygame.CONTROLLERBUTTONUP, pygame.CONTROLLERDEVICEADDED, pygame.CONTROLLERDEVICEREMOVED)
@@ -73,7 +97,11 @@ class LabScene(Scene):
         self.on_back = on_back
         self.on_test = on_test
         self.session = session
-        self.diagnostics: dict[str, Any] = run.rearm()
+        self._catalog = spell_catalog(run.content)
+        self.diagnostics: dict[str, Any] = {}
+        #: R-VM-3c: the cast timeline of the active core's board (`Catalog.timeline`).
+        self.timeline: dict[str, Any] = {}
+        self.rearm()
         self.toasts = Toasts()
         self.stack: SceneStack | None = None
         self.art = CardArt(run.content)
@@ -83,6 +111,13 @@ class LabScene(Scene):
         self.board_rect = pygame.Rect(0, 0, 0, 0)
         self.backpack_rect = pygame.Rect(0, 0, 0, 0)
         self.diag_rect = pygame.Rect(0, 0, 0, 0)
+        self.timeline_rect = pygame.Rect(0, 0, 0, 0)
+        self.compact = False
+        #: What the last draw showed: the timeline's rows and texts, the diagnostics' lines.
+        self.drawn_timeline = DrawnTimeline()
+        self.drawn_diagnostics: list[tuple[str, pygame.Rect]] = []
+        #: The findings the last draw had no room for.
+        self.findings_left = 0
         self.backpack_cells: list[pygame.Rect] = []
         self.geometry: BoardGeometry | None = None
         self.test_button = Button(pygame.Rect(0, 0, 0, 0), tr("ui.lab.test"), "T")
@@ -96,7 +131,16 @@ class LabScene(Scene):
 
     def on_resume(self) -> None:
         # The shop or the training range may have changed things meanwhile.
+        self.rearm()
+
+    def rearm(self) -> None:
+        """Recompiles the wand (`Run.rearm`) and recomputes its cast timeline (R-VM-3c, R-LAB-1)."""
         self.diagnostics = self.run.rearm()
+        core_id, cards = self.run.loadout.wand()
+        core = self.run.content.core(core_id)
+        # The CPU the run bought (R-STAT-1) is what the world compiled with beyond the core's own.
+        bought = max(0, int(self.diagnostics["cpu_limit"]) - core.cpu_limit)
+        self.timeline = dict(self._catalog.timeline(core_data(core), place(core, cards), cpu=bought))
 
     # ---- queries -------------------------------------------------------------
     @property
@@ -197,7 +241,7 @@ class LabScene(Scene):
         except LoadoutError as refusal:
             self.toasts.show(str(refusal))
             return
-        self.diagnostics = self.run.rearm()
+        self.rearm()
 
     def start_wave(self) -> None:
         """Start the wave, or say why not (R-VM-2)."""
@@ -232,31 +276,59 @@ class LabScene(Scene):
             return
         self._size = size
         w, h = size
-        margin = max(16, w // 60)
-        top = 78
-        left_w = int(w * 0.33)
-        self.backpack_rect = pygame.Rect(margin, top, left_w, h - top - 96)
-        self.board_rect = pygame.Rect(self.backpack_rect.right + margin, top, w - left_w - 3 * margin, int((h - top - 96) * 0.7))
-        self.diag_rect = pygame.Rect(self.board_rect.x, self.board_rect.bottom + 12, self.board_rect.width, h - 96 - self.board_rect.bottom - 12)
+        self.compact = w < COMPACT_BELOW[0] or h < COMPACT_BELOW[1]
+        margin = max(12, w // 64)
+        top = 70 if self.compact else 78
+        bw, bh = (180, 46) if self.compact else (220, 52)
+        buttons_y = h - bh - (14 if self.compact else 22)
+        bottom = buttons_y - 10
+        left_w = int(w * (0.27 if self.compact else 0.29))
+        self.backpack_rect = pygame.Rect(margin, top, left_w, bottom - top)
+        right_x = self.backpack_rect.right + margin
+        right_w = w - right_x - margin
+        core = self.run.content.core(self.run.loadout.active)
+        layout = core.layout()
+        cols, board_rows = max(s.x for s in layout.slots) + 1, max(s.y for s in layout.slots) + 1
+        column_h = bottom - top
+        if board_rows == 1:
+            # A row board: on top, as tall as its cards need (a third to a half of the column);
+            # under it the compiler (left) and the cast timeline (right, R-VM-3c) get the rest.
+            cell = min((right_w - 32) / cols, BOARD_MAX_CELL)
+            wanted = int(cell * BOARD_CARD_RATIO) + BOARD_CHROME
+            board_h = max(int(column_h * 0.34), min(wanted, int(column_h * 0.5)))
+            self.board_rect = pygame.Rect(right_x, top, right_w, board_h)
+            lower_y = self.board_rect.bottom + 10
+            diag_w = int(right_w * 0.4)
+            self.diag_rect = pygame.Rect(right_x, lower_y, diag_w, bottom - lower_y)
+            self.timeline_rect = pygame.Rect(self.diag_rect.right + 10, lower_y, right_w - diag_w - 10, bottom - lower_y)
+        else:
+            # A board of several rows needs the height: the board over the compiler on the
+            # left, the cast timeline the whole column's height on the right.
+            timeline_w = max(TIMELINE_MIN_WIDTH, int(right_w * 0.44))
+            left_part = right_w - timeline_w - 10
+            diag_h = max(120, int(column_h * 0.28))
+            self.board_rect = pygame.Rect(right_x, top, left_part, column_h - diag_h - 10)
+            self.diag_rect = pygame.Rect(right_x, self.board_rect.bottom + 10, left_part, diag_h)
+            self.timeline_rect = pygame.Rect(self.board_rect.right + 10, top, timeline_w, column_h)
         inner = self.backpack_rect.inflate(-24, -56)
         inner.y = self.backpack_rect.y + 40
         capacity = self.run.loadout.limits_backpack
         rows = -(-capacity // BACKPACK_COLUMNS)
         gap = 8
         cell_w = (inner.width - gap * (BACKPACK_COLUMNS - 1)) // BACKPACK_COLUMNS
-        cell_h = min(int(cell_w * 1.15), (inner.height - gap * (rows - 1)) // rows)
-        cell_w = min(cell_w, int(cell_h / 1.15))
+        # Compact: narrow cards, so taller ones (the column has the height) keep their names clear.
+        ratio = 1.4 if self.compact else 1.15
+        cell_h = min(int(cell_w * ratio), (inner.height - gap * (rows - 1)) // rows)
+        cell_w = min(cell_w, int(cell_h / ratio))
         self.backpack_cells = [
             pygame.Rect(inner.x + (i % BACKPACK_COLUMNS) * (cell_w + gap), inner.y + (i // BACKPACK_COLUMNS) * (cell_h + gap), cell_w, cell_h)
             for i in range(capacity)
         ]
-        core = self.run.content.core(self.run.loadout.active)
-        self.geometry = BoardGeometry.fit(core.layout(), self.board_rect.inflate(-40, -70).move(0, 14))
-        bw, bh = 220, 52
-        y = h - bh - 22
-        self.start_button.rect = pygame.Rect(w - margin - bw, y, bw, bh)
-        self.test_button.rect = pygame.Rect(self.start_button.rect.x - bw - 16, y, bw, bh)
-        self.back_button.rect = pygame.Rect(margin, y, 180, bh)
+        # Room above the cards for the panel's title and the entry tags, below for the bonuses.
+        self.geometry = BoardGeometry.fit(layout, self.board_rect.inflate(-32, -BOARD_CHROME).move(0, 14), max_cell=BOARD_MAX_CELL)
+        self.start_button.rect = pygame.Rect(w - margin - bw, buttons_y, bw, bh)
+        self.test_button.rect = pygame.Rect(self.start_button.rect.x - bw - 16, buttons_y, bw, bh)
+        self.back_button.rect = pygame.Rect(margin, buttons_y, 160 if self.compact else 180, bh)
 
     def draw(self, surface: pygame.Surface, alpha: float) -> None:
         self._layout(surface.get_size())
@@ -265,13 +337,13 @@ class LabScene(Scene):
         w, _ = surface.get_size()
         loadout = self.run.loadout
         core = self.run.content.core(loadout.active)
-        heading = font(30, bold=True).render(tr("ui.lab.title", wave=self.wave), True, TITLE)
-        surface.blit(heading, (self.backpack_rect.x, 20))
-        core_name = font(22).render(tr(core.name_key), True, TEXT)
-        surface.blit(core_name, core_name.get_rect(topright=(w - self.backpack_rect.x, 14)))
+        heading = font(26 if self.compact else 30, bold=True).render(tr("ui.lab.title", wave=self.wave), True, TITLE)
+        surface.blit(heading, (self.backpack_rect.x, 16 if self.compact else 20))
+        core_name = font(20 if self.compact else 22).render(tr(core.name_key), True, TEXT)
+        surface.blit(core_name, core_name.get_rect(topright=(w - self.backpack_rect.x, 12 if self.compact else 14)))
         stats = tr("ui.lab.core_stats", mana=core.mana_max, regen=core.mana_regen, delay=core.cast_delay, recharge=core.recharge)
-        line = font(16).render(stats, True, DIM)
-        surface.blit(line, line.get_rect(topright=(w - self.backpack_rect.x, 44)))
+        line = font(14 if self.compact else 16).render(stats, True, DIM)
+        surface.blit(line, line.get_rect(topright=(w - self.backpack_rect.x, 38 if self.compact else 44)))
 
         panel(surface, self.backpack_rect, tr("ui.lab.backpack", count=len(loadout.backpack), capacity=loadout.limits_backpack))
         dragged = self.drag[0] if self.drag is not None else None
@@ -283,11 +355,20 @@ class LabScene(Scene):
         panel(surface, self.board_rect, tr("ui.lab.board"))
         self.geometry.draw_furniture(surface)
         cards = loadout.carried(loadout.active).cards
-        self.geometry.draw_slots(surface, cards, self.art, hidden=dragged.index if dragged is not None and dragged.area == "slot" else None)
+        hidden = dragged.index if dragged is not None and dragged.area == "slot" else None
+        self.geometry.draw_slots(surface, cards, self.art, hidden=hidden, unreachable=self.unreachable_slots)
         for slot in self.diagnostics.get("dropped_slots", []):
             pygame.draw.rect(surface, CPU_RED, self.geometry.slots[slot], 3, border_radius=8)
 
         self._draw_diagnostics(surface)
+        self.drawn_timeline = draw_timeline(
+            surface, self.timeline_rect, self.timeline, self.run.content, compact=self.compact, hovered=self.mouse if self.drag is None else None
+        )
+        hovered_cast = self.drawn_timeline.row_at(self.mouse) if self.drag is None else None
+        if hovered_cast is not None:
+            for slot in hovered_cast.slots:
+                if 0 <= slot < len(self.geometry.slots):
+                    pygame.draw.rect(surface, CAST_HIGHLIGHT, self.geometry.slots[slot].inflate(6, 6), 3, border_radius=10)
         self.start_button.enabled = self.can_start
         self.back_button.label = tr("ui.lab.back")
         for button in (self.test_button, self.start_button):
@@ -305,26 +386,21 @@ class LabScene(Scene):
         else:
             self._draw_tooltip(surface)
 
-    def _draw_diagnostics(self, surface: pygame.Surface) -> None:
+    @property
+    def unreachable_slots(self) -> frozenset[int]:
+        """R-VM-3c: the board slots no cast can ever reach (greyed on the board)."""
+        return frozenset(int(slot) for slot in self.diagnostics.get("unreachable_slots", []))
+
+    def diagnostic_lines(self) -> list[tuple[str, tuple[int, int, int]]]:
+        """The compiler's findings under the CPU bar, in the order they are shown."""
         d = self.diagnostics
-        rect = self.diag_rect
-        panel(surface, rect, tr("ui.lab.diagnostics"))
-        x, y = rect.x + 14, rect.y + 38
-        face = font(18)
-        used, limit = int(d["cpu_used"]), max(1, int(d["cpu_limit"]))
-        share = used / limit
-        red = share >= CPU_WARNING_SHARE
-        bar = pygame.Rect(x, y, rect.width - 28, 18)
-        pygame.draw.rect(surface, (40, 38, 56), bar, border_radius=5)
-        pygame.draw.rect(surface, CPU_RED if red else CPU_BAR, (bar.x, bar.y, int(bar.width * min(1.0, share)), bar.height), border_radius=5)
-        cpu = face.render(tr("ui.lab.cpu", used=used, limit=limit), True, TEXT)
-        surface.blit(cpu, cpu.get_rect(center=bar.center))
-        y = bar.bottom + 8
+        red = int(d["cpu_used"]) / max(1, int(d["cpu_limit"])) >= CPU_WARNING_SHARE
         lines: list[tuple[str, tuple[int, int, int]]] = []
         if red:
             lines.append((tr("ui.lab.cpu_warning"), BAD))
         if not d["can_fire"]:
             lines.append((tr("ui.lab.cannot_fire"), BAD))
+        # What a cast actually spends, averaged over the timeline's cycle (R-VM-3c).
         lines.append((tr("ui.lab.mana_per_cast", mana=float(d["mana_per_cast"])), MANA_TEXT))
         for recipe_id in d["fusions"]:
             lines.append((tr("ui.lab.fused", name=tr(self.run.content.recipe(recipe_id).name_key)), GOOD))
@@ -332,11 +408,36 @@ class LabScene(Scene):
             if code in ("no_action", "cpu_high", "cpu_exceeded") and (not d["can_fire"] or red):
                 continue  # already said above, in the rule's own words
             lines.append((tr(f"ui.lab.warning.{code}"), WARN))
-        for text, colour in lines:
-            if y + face.get_linesize() > rect.bottom - 4:
+        return lines
+
+    def _draw_diagnostics(self, surface: pygame.Surface) -> None:
+        d = self.diagnostics
+        rect = self.diag_rect
+        panel(surface, rect, tr("ui.lab.diagnostics"))
+        x, y = rect.x + 12, rect.y + 36
+        face = font(15 if self.compact else 17)
+        used, limit = int(d["cpu_used"]), max(1, int(d["cpu_limit"]))
+        share = used / limit
+        red = share >= CPU_WARNING_SHARE
+        bar = pygame.Rect(x, y, rect.width - 24, 18)
+        pygame.draw.rect(surface, (40, 38, 56), bar, border_radius=5)
+        pygame.draw.rect(surface, CPU_RED if red else CPU_BAR, (bar.x, bar.y, int(bar.width * min(1.0, share)), bar.height), border_radius=5)
+        cpu = face.render(tr("ui.lab.cpu", used=used, limit=limit), True, TEXT)
+        surface.blit(cpu, cpu.get_rect(center=bar.center))
+        y = bar.bottom + 8
+        self.drawn_diagnostics = []
+        step = face.get_linesize()
+        findings = self.diagnostic_lines()
+        self.findings_left = len(findings)
+        for text, colour in findings:
+            # A finding wraps inside the panel; one that no longer fits is left for a bigger window.
+            parts = wrap(text, face, bar.width, 3)
+            if y + step * len(parts) > rect.bottom - 6:
                 break
-            surface.blit(face.render(text, True, colour), (x, y))
-            y += face.get_linesize()
+            for part in parts:
+                self.drawn_diagnostics.append((part, surface.blit(face.render(part, True, colour), (x, y))))
+                y += step
+            self.findings_left -= 1
 
     def _draw_tooltip(self, surface: pygame.Surface) -> None:
         place = self.place_at(self.mouse)

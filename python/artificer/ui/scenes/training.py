@@ -9,7 +9,10 @@ before, mana after) and `diagnostics["node_slots"]` maps a node to its board
 slot. A whole cast runs inside one sim frame, so in slow motion the scene
 plays a cast's trace back one node at a time (`NODE_SECONDS` each) and holds
 the sim until the playback is done; then the shots fly at a tenth of the
-speed. At full speed every node of the latest cast flashes. S toggles slow
+speed. Casts walk the board as a deck (R-VM-3), so each cast names the next
+cards: its nodes queue behind whatever is still playing, none is dropped,
+and over successive casts the light walks every card that fires. Slots no
+cast reaches are greyed as in the lab (R-VM-3c). At full speed every node of the latest cast flashes. S toggles slow
 motion, Esc goes back to the lab.
 """
 
@@ -54,6 +57,8 @@ class TrainingScene(Scene):
         self.cards = list(cards)
         self.range = TrainingRange(content, core_id, cards, seed=seed, trace=True)
         self.node_slots: list[int] = [int(s) for s in self.range.diagnostics["node_slots"]]
+        #: R-VM-3c: slots no cast reaches, greyed here as in the lab.
+        self.unreachable = frozenset(int(s) for s in self.range.diagnostics.get("unreachable_slots", []))
         self.slow = False
         self._slow_clock = 0.0
         self.pending: deque[tuple[int, float, float]] = deque()  # (slot, mana before, mana after)
@@ -190,12 +195,20 @@ class TrainingScene(Scene):
         panel(surface, board_area, tr("ui.training.board"))
         geometry = BoardGeometry.fit(self.content.core(self.core_id).layout(), board_area.inflate(-40, -50).move(0, 12), max_cell=120)
         geometry.draw_furniture(surface)
-        geometry.draw_slots(surface, self.cards, self.art)
+        geometry.draw_slots(surface, self.cards, self.art, unreachable=self.unreachable)
         glow = 0.6 + 0.4 * float(np.sin(pygame.time.get_ticks() / 90.0))
         for slot in self.lit:
             if 0 <= slot < len(geometry.slots):
+                # A halo and a pulsing frame: the running card must read at a glance.
+                halo_rect = geometry.slots[slot].inflate(20, 20)
+                halo = pygame.Surface(halo_rect.size, pygame.SRCALPHA)
+                pygame.draw.rect(halo, (*HIGHLIGHT, int(60 + 50 * glow)), halo.get_rect(), border_radius=14)
+                surface.blit(halo, halo_rect)
+                card = self.cards[slot] if slot < len(self.cards) else None
+                if card is not None:  # the card over its halo
+                    surface.blit(self.art.image(card, geometry.slots[slot].size), geometry.slots[slot])
                 rect = geometry.slots[slot].inflate(8, 8)
-                pygame.draw.rect(surface, HIGHLIGHT, rect, max(2, int(4 * glow)), border_radius=10)
+                pygame.draw.rect(surface, HIGHLIGHT, rect, max(3, int(5 * glow)), border_radius=10)
         if self.lit_mana is not None and self.slow and self.lit:
             before, after = self.lit_mana
             line = font(18).render(tr("ui.training.node_mana", before=before, after=after), True, MANA_TEXT)
