@@ -1,4 +1,5 @@
-"""UI test setup: a headless SDL (dummy video and audio) and a pygame display per test.
+"""UI test setup: a headless SDL (dummy video and audio), a pygame display per test, and
+`run_frames`, which plays a scene stack for a few frames after posting key presses.
 
 The environment variables must be set before pygame is imported anywhere, so
 they are set here, at conftest import, with `setdefault` (an Xvfb run can
@@ -13,7 +14,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-from collections.abc import Iterator  # noqa: E402
+from collections.abc import Callable, Iterator  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import pygame  # noqa: E402
@@ -21,6 +22,7 @@ import pytest  # noqa: E402
 
 from artificer import storage  # noqa: E402
 from artificer.ui import i18n  # noqa: E402
+from artificer.ui.scene import SceneStack  # noqa: E402
 
 SCREEN_SIZE = (1280, 720)
 
@@ -34,6 +36,23 @@ def display() -> Iterator[pygame.Surface]:
         yield surface
     finally:
         pygame.quit()
+
+
+def _run_frames(stack: SceneStack, surface: pygame.Surface, n: int, keys: tuple[int, ...] = ()) -> None:
+    """Post a key press per key in `keys`, then run `n` frames of 1/60 s: events, update, draw."""
+    for key in keys:
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode=""))
+    for _ in range(n):
+        for event in pygame.event.get():
+            stack.handle_event(event)
+        stack.update(1 / 60)
+        stack.draw(surface, 0.0)
+
+
+@pytest.fixture
+def run_frames() -> Callable[..., None]:
+    """The window's loop for a test that drives whole scenes with posted keys (the flow tests)."""
+    return _run_frames
 
 
 @pytest.fixture(autouse=True)

@@ -4,6 +4,8 @@ summary → back to the title."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pygame
 
 from artificer.content import load_content
@@ -15,17 +17,7 @@ from artificer.ui.scenes.summary import SummaryScene
 from artificer.ui.scenes.title import TitleScene
 
 
-def run_frames(stack: SceneStack, surface: pygame.Surface, n: int, keys: tuple[int, ...] = ()) -> None:
-    for key in keys:
-        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode=""))
-    for _ in range(n):
-        for event in pygame.event.get():
-            stack.handle_event(event)
-        stack.update(1 / 60)
-        stack.draw(surface, 0.0)
-
-
-def test_title_to_arena_to_summary_and_back(display: pygame.Surface, tmp_path: object) -> None:
+def test_title_to_arena_to_summary_and_back(display: pygame.Surface, run_frames: Callable[..., None], tmp_path: object) -> None:
     stack = SceneStack()
     stack.push(title_scene(load_content()))
     run_frames(stack, display, 5)

@@ -13,6 +13,7 @@ import pytest
 
 from artificer.content import DEFAULT_DATA_DIR, Content, load_content
 from artificer.content.models import WandStat
+from artificer.content.spell_blocks import ModifierBlock
 from artificer.engine import EventKind
 from artificer.engine import events as ev
 from artificer.game.loadout import Place
@@ -26,7 +27,7 @@ from artificer.ui.scenes.arena import ArenaScene
 from artificer.ui.scenes.lab import LabScene
 from artificer.ui.scenes.shop import HP_BAR, ShopScene
 from artificer.ui.shop_widgets import Canvas, stat_value_text
-from artificer.ui.spell_text import Tone, spell_lines
+from artificer.ui.spell_text import MODIFIER_CHANGES, Tone, spell_lines
 
 CONTENT = load_content()
 
@@ -77,6 +78,29 @@ def test_r_feel_2_each_kind_of_action_shows_its_own_numbers(spell_id: str, expec
     assert expected.format(a=CONTENT.spell(spell_id).action) in numbers(CONTENT, spell_id)
 
 
+def test_r_feel_2_a_summon_tooltip_says_the_share_of_the_mana_its_casts_pay(tmp_path: Path) -> None:
+    """R-MANA-5: under the period and duration, the summon's `cost_share` as a percent — from the
+    data, so a copy of the content with other shares reads them."""
+    for spell_id in ("summon_turret", "tesla_coil"):
+        action = CONTENT.spell(spell_id).action
+        assert action is not None and action.summon is not None
+        lines = numbers(CONTENT, spell_id)
+        summon_line = f"Summon: casts the spells after it every {action.summon.period:g} s for {action.summon.duration:g} s"
+        share_line = f"Its casts cost {action.summon.cost_share * 100:g}% of their mana"
+        assert lines[lines.index(summon_line) + 1] == share_line
+    shutil.copytree(DEFAULT_DATA_DIR, tmp_path, dirs_exist_ok=True)
+    path = tmp_path / "spells.json"
+    document = json.loads(path.read_text(encoding="utf-8"))
+    shares = {"summon_turret": 0.25, "tesla_coil": 1.0}
+    for spell in document["spells"]:
+        if spell["id"] in shares:
+            spell["action"]["summon"]["cost_share"] = shares[spell["id"]]
+    path.write_text(json.dumps(document, indent=1), encoding="utf-8")
+    content = load_content(tmp_path)
+    assert "Its casts cost 25% of their mana" in numbers(content, "summon_turret")
+    assert "Its casts cost 100% of their mana" in numbers(content, "tesla_coil")
+
+
 @pytest.mark.parametrize(
     ("spell_id", "expected"),
     [
@@ -90,6 +114,12 @@ def test_r_feel_2_each_kind_of_action_shows_its_own_numbers(spell_id: str, expec
 )
 def test_r_feel_2_a_modifier_tooltip_says_the_change_it_makes(spell_id: str, expected: str) -> None:
     assert expected.format(m=CONTENT.spell(spell_id).modifier) in numbers(CONTENT, spell_id)
+
+
+def test_r_feel_2_every_field_of_a_modifier_has_its_tooltip_line() -> None:
+    """The tooltip's table of modifier changes names each field of the content model once."""
+    fields = [field for field, _, _ in MODIFIER_CHANGES]
+    assert sorted(fields) == sorted(ModifierBlock.model_fields)
 
 
 def test_r_feel_2_percent_changes_an_infusion_and_the_other_families_show_their_numbers() -> None:

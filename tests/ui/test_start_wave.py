@@ -5,6 +5,7 @@ before wave N, over the arena, with the title underneath — or at the lab befor
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 
 import pygame
 
@@ -22,17 +23,9 @@ from artificer.ui.scenes.title import TitleScene
 CONTENT = load_content()
 
 
-def run_frames(stack: SceneStack, surface: pygame.Surface, n: int, keys: tuple[int, ...] = ()) -> None:
-    for key in keys:
-        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode=""))
-    for _ in range(n):
-        for event in pygame.event.get():
-            stack.handle_event(event)
-        stack.update(1 / 60)
-        stack.draw(surface, 0.0)
-
-
-def test_a_run_started_at_wave_5_opens_at_the_shop_before_wave_5_with_the_bots_purchases(display: pygame.Surface) -> None:
+def test_a_run_started_at_wave_5_opens_at_the_shop_before_wave_5_with_the_bots_purchases(
+    display: pygame.Surface, run_frames: Callable[..., None]
+) -> None:
     played = run_until(CONTENT, 1, 5, load_builds(CONTENT)["turret"])
     run = played.run
     stack = SceneStack()
@@ -68,7 +61,7 @@ def test_a_run_started_at_wave_5_opens_at_the_shop_before_wave_5_with_the_bots_p
     assert stack.top is arena and arena.wave is not None and arena.wave.stats.wave == 5
 
 
-def test_a_run_started_at_wave_1_opens_at_the_lab_over_the_title(display: pygame.Surface) -> None:
+def test_a_run_started_at_wave_1_opens_at_the_lab_over_the_title(display: pygame.Surface, run_frames: Callable[..., None]) -> None:
     played = run_until(CONTENT, 2, 1)
     stack = SceneStack()
     stack.push(first_scene(CONTENT, start=StartAt(played.run, 1)))

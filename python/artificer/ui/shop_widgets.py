@@ -22,7 +22,7 @@ from artificer.content import Core
 from artificer.content.models import WandStat
 from artificer.ui.fonts import font
 from artificer.ui.icons import stat_icon as stat_icon, talent_icon as talent_icon
-from artificer.ui.widgets import BUTTON_EDGE, BUTTON_FILL, BUTTON_HOVER, PANEL_EDGE, tooltip
+from artificer.ui.widgets import BAD, BUTTON_EDGE, BUTTON_FILL, BUTTON_HOVER, DIM, PANEL_EDGE, TEXT, tooltip
 
 Colour = tuple[int, int, int]
 Tip = list[tuple[str, Colour]]
@@ -30,12 +30,9 @@ Tip = list[tuple[str, Colour]]
 DESIGN = (1280, 720)
 BACKGROUND = (12, 10, 22)
 TITLE = (242, 214, 140)
-TEXT = (236, 232, 250)
-DIM = (150, 144, 180)
 FAINT = (86, 80, 116)
 CRYSTAL = (120, 220, 255)  # the currency is mana crystals: the HUD draws it cyan
-TOO_DEAR = (255, 110, 90)
-GOOD = (120, 220, 140)
+TOO_DEAR = BAD  # a price the gold can't pay
 FOCUS = (255, 240, 200)
 DISABLED_FILL = (36, 34, 46)
 DISABLED_TEXT = (110, 106, 128)

@@ -5,10 +5,11 @@ This module owns `spell_lines`, the one place that turns a `Spell` (spells.json,
 the name, element and family, the description, then the numbers of its family
 — an action's damage, flight, pierce, bounces, chain jumps, explosion, blast,
 zone (damage per second, duration, radius, heal, pull) or summon (period,
-duration); a modifier's changes ("+3 damage", "×1.6 speed", "+1 pierce"); a
-multicast's count and fan; a trigger's kind and delay and its carrier bolt's
-numbers; a logic node's condition, span and count — the status chance of its
-element (balance.json `statuses.chance`), and its mana, CPU and cast delay.
+duration, the share of each card's mana its casts pay); a modifier's changes
+("+3 damage", "×1.6 speed", "+1 pierce"); a multicast's count and fan; a
+trigger's kind and delay and its carrier bolt's numbers; a logic node's
+condition, span and count — the status chance of its element (balance.json
+`statuses.chance`), and its mana, CPU and cast delay.
 `spell_tip` colours those lines for `artificer.ui.widgets.tooltip`; the lab and
 the shop (offers, backpack, waiting area, a core's slots) both show it.
 
@@ -18,7 +19,9 @@ catalog; nothing here draws.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import StrEnum
+from typing import Any
 
 from artificer.content.models import Element, StatusSettings
 from artificer.content.spell_blocks import (
@@ -175,46 +178,47 @@ def _action(action: ActionBlock) -> list[str]:
         if zone.pull > 0:
             out.append(tr("ui.spell.zone_pull", pull=zone.pull))
     if action.summon is not None:
-        out.append(tr("ui.spell.summon", period=action.summon.period, seconds=action.summon.duration))
+        summon = action.summon
+        out.append(tr("ui.spell.summon", period=summon.period, seconds=summon.duration))
+        out.append(tr("ui.spell.summon_cost_share", share=_percent(summon.cost_share)))  # R-MANA-5
     return out
+
+
+#: How a modifier's change reads: a function of the field's value, called only when it is not neutral.
+ChangeLine = Callable[[Any], str]
+
+
+def _value_line(key: str, shown: Callable[[float], float] | None = None) -> ChangeLine:
+    """The change as `key`'s text with its value, passed through `shown` first (`_percent` for a share)."""
+    return lambda value: tr(key, value=shown(value) if shown is not None else value)
+
+
+#: A modifier's changes in tooltip order: (field, its neutral value, how its change reads).
+#: A field at its neutral value says nothing.
+MODIFIER_CHANGES: tuple[tuple[str, object, ChangeLine], ...] = (
+    ("damage_flat", 0, _value_line("ui.spell.mod.damage_flat")),
+    ("damage_mult", 1, _value_line("ui.spell.mod.damage_mult")),
+    ("speed_mult", 1, _value_line("ui.spell.mod.speed_mult")),
+    ("lifetime_add", 0, _value_line("ui.spell.mod.lifetime_add")),
+    ("spread_add", 0, _value_line("ui.spell.mod.spread_add")),
+    ("bounce_add", 0, _value_line("ui.spell.mod.bounce_add")),
+    ("pierce_add", 0, _value_line("ui.spell.mod.pierce_add")),
+    ("homing_add", 0, _value_line("ui.spell.mod.homing_add", _percent)),
+    ("path", None, lambda path: tr(PATH_KEYS[path])),
+    ("element", None, lambda element: tr("ui.spell.mod.element", element=tr(f"ui.shop.element.{element}"))),
+    ("status_chance_add", 0, _value_line("ui.spell.mod.status_chance_add", _percent)),
+    ("crit_add", 0, _value_line("ui.spell.mod.crit_add", _percent)),
+    ("knockback_add", 0, _value_line("ui.spell.mod.knockback_add")),
+    ("size_mult", 1, _value_line("ui.spell.mod.size_mult")),
+    ("lifesteal_add", 0, _value_line("ui.spell.mod.lifesteal_add", _percent)),
+    ("splitter", False, lambda _: tr("ui.spell.mod.splitter")),
+)
 
 
 def _modifier(modifier: ModifierBlock) -> list[str]:
     """Each change the modifier makes to the shot, in its own words ("+1 pierce", "×1.6 speed")."""
-    out: list[str] = []
-    if modifier.damage_flat != 0:
-        out.append(tr("ui.spell.mod.damage_flat", value=modifier.damage_flat))
-    if modifier.damage_mult != 1:
-        out.append(tr("ui.spell.mod.damage_mult", value=modifier.damage_mult))
-    if modifier.speed_mult != 1:
-        out.append(tr("ui.spell.mod.speed_mult", value=modifier.speed_mult))
-    if modifier.lifetime_add != 0:
-        out.append(tr("ui.spell.mod.lifetime_add", value=modifier.lifetime_add))
-    if modifier.spread_add != 0:
-        out.append(tr("ui.spell.mod.spread_add", value=modifier.spread_add))
-    if modifier.bounce_add != 0:
-        out.append(tr("ui.spell.mod.bounce_add", value=modifier.bounce_add))
-    if modifier.pierce_add != 0:
-        out.append(tr("ui.spell.mod.pierce_add", value=modifier.pierce_add))
-    if modifier.homing_add != 0:
-        out.append(tr("ui.spell.mod.homing_add", value=_percent(modifier.homing_add)))
-    if modifier.path is not None:
-        out.append(tr(PATH_KEYS[modifier.path]))
-    if modifier.element is not None:
-        out.append(tr("ui.spell.mod.element", element=tr(f"ui.shop.element.{modifier.element}")))
-    if modifier.status_chance_add != 0:
-        out.append(tr("ui.spell.mod.status_chance_add", value=_percent(modifier.status_chance_add)))
-    if modifier.crit_add != 0:
-        out.append(tr("ui.spell.mod.crit_add", value=_percent(modifier.crit_add)))
-    if modifier.knockback_add != 0:
-        out.append(tr("ui.spell.mod.knockback_add", value=modifier.knockback_add))
-    if modifier.size_mult != 1:
-        out.append(tr("ui.spell.mod.size_mult", value=modifier.size_mult))
-    if modifier.lifesteal_add != 0:
-        out.append(tr("ui.spell.mod.lifesteal_add", value=_percent(modifier.lifesteal_add)))
-    if modifier.splitter:
-        out.append(tr("ui.spell.mod.splitter"))
-    return out
+    values = ((getattr(modifier, field), neutral, line) for field, neutral, line in MODIFIER_CHANGES)
+    return [line(value) for value, neutral, line in values if value != neutral]
 
 
 def _multicast(multicast: MulticastBlock) -> list[str]:

@@ -25,12 +25,8 @@ from artificer.content import Content
 from artificer.ui.cards import MANA_TEXT, chip_width, draw_chip
 from artificer.ui.fonts import font
 from artificer.ui.i18n import tr
-from artificer.ui.widgets import panel, wrap
+from artificer.ui.widgets import BAD, DIM, GOOD, LAB_TEXT, panel, wrap
 
-TEXT = (220, 216, 240)
-DIM = (150, 144, 180)
-GOOD = (120, 220, 140)
-BAD = (255, 110, 90)
 RECHARGE = (240, 200, 90)
 DPS = (255, 200, 120)
 ROW_HOVER = (40, 36, 64)
@@ -77,7 +73,7 @@ def summary_segments(timeline: Mapping[str, Any]) -> list[list[tuple[str, tuple[
     return [
         [
             (tr("ui.lab.timeline.mana_per_cycle", mana=float(timeline["mana_per_cycle"])), MANA_TEXT),
-            (tr(cycle_key, casts=casts, seconds=seconds), TEXT),
+            (tr(cycle_key, casts=casts, seconds=seconds), LAB_TEXT),
         ],
         [
             (tr("ui.lab.timeline.burst", dps=float(timeline["burst_dps"])), DPS),
@@ -217,7 +213,7 @@ def draw_timeline(
             drawn.texts.append((nothing, surface.blit(image, image.get_rect(midleft=(left + number_w, first_mid)))))
         mana = face.render(mana_texts[index], True, MANA_TEXT)
         surface.blit(mana, mana.get_rect(midright=(mana_x + mana_w, first_mid)))
-        delay = face.render(delay_texts[index], True, TEXT)
+        delay = face.render(delay_texts[index], True, LAB_TEXT)
         surface.blit(delay, delay.get_rect(midright=(delay_x + delay_w, first_mid)))
         if cast["recharge"]:
             mark = chip_face.render(recharge_text, True, RECHARGE)

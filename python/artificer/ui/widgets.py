@@ -4,7 +4,9 @@ This module owns how a button looks in each state (normal, hovered,
 disabled) with its key hint, the translucent panel under a group of
 controls, a tooltip box that stays on screen (flipped to the cursor's other
 side at an edge), and a short-lived message line. Texts come in already
-translated; fonts follow the language.
+translated; fonts follow the language. It also owns the text and status
+colours the card screens share (the lab, its cast timeline, the shop):
+`TEXT`, `LAB_TEXT`, `DIM`, `GOOD`, `BAD`.
 """
 
 from __future__ import annotations
@@ -20,6 +22,11 @@ BUTTON_HOVER = (84, 62, 150)
 BUTTON_EDGE = (150, 120, 240)
 BUTTON_DISABLED = (36, 34, 46)
 TEXT = (236, 232, 250)
+#: The lab's text (its panels, the cast timeline): a shade softer than `TEXT`.
+LAB_TEXT = (220, 216, 240)
+DIM = (150, 144, 180)
+GOOD = (120, 220, 140)
+BAD = (255, 110, 90)
 TEXT_DISABLED = (110, 106, 128)
 HINT = (170, 160, 210)
 PANEL_FILL = (14, 12, 26, 200)

@@ -44,16 +44,12 @@ from artificer.ui.session import Session
 from artificer.ui.settings import Action, Context
 from artificer.ui.spell_text import spell_tip
 from artificer.ui.timeline import DrawnTimeline, draw_timeline
-from artificer.ui.widgets import Button, Toasts, panel, tooltip, wrap
+from artificer.ui.widgets import BAD, DIM, GOOD, LAB_TEXT, Button, Toasts, panel, tooltip, wrap
 
 StackCallback = Callable[[SceneStack], None]
 
 BACKGROUND = (12, 10, 22)
 TITLE = (242, 214, 140)
-TEXT = (220, 216, 240)
-DIM = (150, 144, 180)
-GOOD = (120, 220, 140)
-BAD = (255, 110, 90)
 WARN = (240, 200, 90)
 CPU_BAR = (0, 158, 115)
 CPU_RED = (213, 60, 40)
@@ -339,7 +335,7 @@ class LabScene(Scene):
         core = self.run.content.core(loadout.active)
         heading = font(26 if self.compact else 30, bold=True).render(tr("ui.lab.title", wave=self.wave), True, TITLE)
         surface.blit(heading, (self.backpack_rect.x, 16 if self.compact else 20))
-        core_name = font(20 if self.compact else 22).render(tr(core.name_key), True, TEXT)
+        core_name = font(20 if self.compact else 22).render(tr(core.name_key), True, LAB_TEXT)
         surface.blit(core_name, core_name.get_rect(topright=(w - self.backpack_rect.x, 12 if self.compact else 14)))
         stats = tr("ui.lab.core_stats", mana=core.mana_max, regen=core.mana_regen, delay=core.cast_delay, recharge=core.recharge)
         line = font(14 if self.compact else 16).render(stats, True, DIM)
@@ -422,7 +418,7 @@ class LabScene(Scene):
         bar = pygame.Rect(x, y, rect.width - 24, 18)
         pygame.draw.rect(surface, (40, 38, 56), bar, border_radius=5)
         pygame.draw.rect(surface, CPU_RED if red else CPU_BAR, (bar.x, bar.y, int(bar.width * min(1.0, share)), bar.height), border_radius=5)
-        cpu = face.render(tr("ui.lab.cpu", used=used, limit=limit), True, TEXT)
+        cpu = face.render(tr("ui.lab.cpu", used=used, limit=limit), True, LAB_TEXT)
         surface.blit(cpu, cpu.get_rect(center=bar.center))
         y = bar.bottom + 8
         self.drawn_diagnostics = []

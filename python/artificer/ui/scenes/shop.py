@@ -67,10 +67,7 @@ from artificer.ui.shop_widgets import (
     BACKGROUND,
     CRYSTAL,
     DESIGN,
-    DIM,
     FAINT,
-    GOOD,
-    TEXT,
     TITLE,
     TOO_DEAR,
     Canvas,
@@ -88,7 +85,7 @@ from artificer.ui.shop_widgets import (
     talent_icon,
 )
 from artificer.ui.spell_text import spell_tip
-from artificer.ui.widgets import BUTTON_EDGE, BUTTON_FILL, BUTTON_HOVER, PANEL_EDGE, Toasts, panel, wrap
+from artificer.ui.widgets import BUTTON_EDGE, BUTTON_FILL, BUTTON_HOVER, DIM, GOOD, PANEL_EDGE, TEXT, Toasts, panel, wrap
 
 StackCallback = Callable[[SceneStack], None]
 Area = Literal["backpack", "waiting"]
