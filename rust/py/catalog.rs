@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use super::config::Section;
+use super::config::{vm_params, Section};
 use crate::sim::config::{Element, VmParams};
 use crate::sim::CoreError;
 use crate::vm::board::{CoreDef, Dir, Flags, Slot};
@@ -24,14 +24,23 @@ pub struct Catalog {
     pub spells: Vec<SpellDef>,
     pub recipes: Vec<Recipe>,
     pub index: HashMap<String, u16>,
+    /// balance.json `vm`: the mana rules the lab's figures are cast under,
+    /// the same the world's wand uses.
+    pub vm: VmParams,
 }
 
 #[pymethods]
 impl Catalog {
     /// `spells`: spells.json entries in file order (`model_dump(by_alias=True)`);
-    /// `recipes`: resonance_recipes.json entries.
+    /// `recipes`: resonance_recipes.json entries; `vm`: balance.json's `vm`
+    /// (the sustained-fire and step rules; the built-in defaults without it).
     #[new]
-    fn new(spells: &Bound<'_, PyList>, recipes: &Bound<'_, PyList>) -> PyResult<Self> {
+    #[pyo3(signature = (spells, recipes, vm = None))]
+    fn new(spells: &Bound<'_, PyList>, recipes: &Bound<'_, PyList>, vm: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        let vm = match vm {
+            Some(v) => vm_params(&Section::root(v, "vm")?)?,
+            None => VmParams::default(),
+        };
         let mut defs = Vec::with_capacity(spells.len());
         let mut index = HashMap::new();
         for (i, s) in spells.iter().enumerate() {
@@ -58,7 +67,7 @@ impl Catalog {
                 anywhere: r.string("match")? == "anywhere_in_deck",
             });
         }
-        Ok(Catalog { spells: defs, recipes: rs, index })
+        Ok(Catalog { spells: defs, recipes: rs, index, vm })
     }
 
     #[getter]
@@ -73,7 +82,7 @@ impl Catalog {
     #[pyo3(signature = (core, cards, cpu = 0))]
     fn compile<'py>(&self, py: Python<'py>, core: &Bound<'py, PyAny>, cards: &Bound<'py, PyAny>, cpu: u32) -> PyResult<Bound<'py, PyDict>> {
         let core = core_def(core, &self.index)?;
-        let program = self.compile_cards(&core, cards, cpu, &VmParams::default())?;
+        let program = self.compile_cards(&core, cards, cpu, &self.vm)?;
         diagnostics_dict(py, &program, &self.names())
     }
 
@@ -96,8 +105,8 @@ impl Catalog {
         nearest_enemy: f32,
     ) -> PyResult<Bound<'py, PyDict>> {
         let core = core_def(core, &self.index)?;
-        let program = self.compile_cards(&core, cards, cpu, &VmParams::default())?;
-        let caster = new_caster(program, &core, 0, &VmParams::default());
+        let program = self.compile_cards(&core, cards, cpu, &self.vm)?;
+        let caster = new_caster(program, &core, 0, &self.vm);
         let t = timeline(&caster, Senses { hp, hp_max, moving, nearest_enemy });
         timeline_dict(py, &t, &self.names())
     }
@@ -106,8 +115,8 @@ impl Catalog {
     #[pyo3(signature = (core, cards, mana = None, seed = 0))]
     fn sandbox(&self, core: &Bound<'_, PyAny>, cards: &Bound<'_, PyAny>, mana: Option<f32>, seed: u64) -> PyResult<WandSandbox> {
         let core_def = core_def(core, &self.index)?;
-        let program = self.compile_cards(&core_def, cards, 0, &VmParams::default())?;
-        let mut caster = new_caster(program, &core_def, seed, &VmParams::default());
+        let program = self.compile_cards(&core_def, cards, 0, &self.vm)?;
+        let mut caster = new_caster(program, &core_def, seed, &self.vm);
         if let Some(m) = mana {
             if !m.is_finite() || m < 0.0 {
                 return Err(CoreError::arg(format!("mana must be ≥ 0, got {m}")).into());

@@ -168,7 +168,7 @@ pub fn world_config(obj: &Bound<'_, PyAny>, seed: u64) -> Result<WorldConfig, Co
 }
 
 /// balance.json `vm`.
-fn vm_params(v: &Section<'_>) -> Result<VmParams, CoreError> {
+pub fn vm_params(v: &Section<'_>) -> Result<VmParams, CoreError> {
     let fire = v.sub("sustained_fire")?;
     Ok(VmParams {
         step_multiplier: v.u32("step_multiplier")?,

@@ -397,3 +397,21 @@ fn r_vm_3c_the_timeline_shows_the_cycle() {
     assert_eq!((t.casts.len(), t.dry_after_s), (1, None));
     assert!(close(t.sustained_dps, t.burst_dps));
 }
+
+/// R-VM-3c: a card off every entry's path (on a fork's lower branch with no
+/// splitter card to take it) is never compiled, and is reported unreachable.
+#[test]
+fn r_vm_3c_a_card_off_every_path_is_unreachable() {
+    let mut fork = core(4);
+    fork.slots = vec![
+        Slot { x: 0, y: 1, bonus: None, next: vec![1, 3] },
+        Slot { x: 1, y: 0, bonus: None, next: vec![2] },
+        Slot { x: 2, y: 0, bonus: None, next: vec![] },
+        Slot { x: 1, y: 2, bonus: None, next: vec![] },
+    ];
+    let p = compile(&fork, &["spark_bolt", "water_wave", "", "chain_bolt"], 0);
+    assert_eq!(p.diagnostics.unreachable_slots, [3]);
+    assert!(p.diagnostics.warnings.contains(&Warning::UnreachableSlot));
+    let with_splitter = compile(&fork, &["splitter", "water_wave", "", "chain_bolt"], 0);
+    assert!(with_splitter.diagnostics.unreachable_slots.is_empty());
+}

@@ -75,9 +75,12 @@ impl<'a> Compiler<'a> {
         let mut diagnostics = Diagnostics { cpu_limit, ..Default::default() };
         let mut cpu_left = cpu_limit as i64;
         let mut routes = Vec::new();
+        // Slots some entry's path passes through: a card elsewhere (say on a
+        // fork with no splitter card to take it) is never compiled (R-VM-3c).
+        let mut on_path = vec![false; core.capacity()];
         for entry in [Entry::Main, Entry::OnKill, Entry::OnHit] {
             let route = core.entry(entry).map(|slot| {
-                let mut route = self.walk(core, cards, slot, &mut cpu_left, &mut diagnostics);
+                let mut route = self.walk(core, cards, slot, &mut cpu_left, &mut diagnostics, &mut on_path);
                 self.fuse(&mut route, &mut diagnostics);
                 self.hoist_trailing_modifiers(&mut route);
                 route
@@ -109,7 +112,11 @@ impl<'a> Compiler<'a> {
         self.warn(&program, core, &mut diagnostics);
         program.diagnostics = diagnostics;
         let restart = core.flags.program;
-        let unreachable = reach::unreachable_slots(&program, restart);
+        let mut unreachable = reach::unreachable_slots(&program, restart);
+        let off_path = (0..cards.len()).filter(|&s| cards[s].is_some() && !on_path[s]).map(|s| s as u16);
+        unreachable.extend(off_path);
+        unreachable.sort_unstable();
+        unreachable.dedup();
         if !unreachable.is_empty() {
             program.diagnostics.warnings.push(Warning::UnreachableSlot);
         }
@@ -118,7 +125,7 @@ impl<'a> Compiler<'a> {
     }
 
     /// Follows the board from `slot`, taking cards until the CPU runs out.
-    fn walk(&self, core: &CoreDef, cards: &[Option<u16>], start: usize, cpu_left: &mut i64, d: &mut Diagnostics) -> Route {
+    fn walk(&self, core: &CoreDef, cards: &[Option<u16>], start: usize, cpu_left: &mut i64, d: &mut Diagnostics, on_path: &mut [bool]) -> Route {
         let mut route = Route::default();
         let mut slot = Some(start);
         // Boards are validated acyclic; the bound makes a bad board finite anyway.
@@ -128,6 +135,7 @@ impl<'a> Compiler<'a> {
             if guard == 0 {
                 break;
             }
+            on_path[s] = true;
             let next = &core.slots[s].next;
             if let Some(Some(spell)) = cards.get(s) {
                 let def = &self.spells[*spell as usize];
@@ -138,8 +146,8 @@ impl<'a> Compiler<'a> {
                     let is_splitter = matches!(def.effect, Effect::Modifier(m) if m.splitter);
                     if is_splitter && next.len() == 2 {
                         let card = Card { spell: *spell, slot: s as u16, mult: 1.0 };
-                        let upper = self.walk(core, cards, next[0], cpu_left, d);
-                        let lower = self.walk(core, cards, next[1], cpu_left, d);
+                        let upper = self.walk(core, cards, next[0], cpu_left, d, on_path);
+                        let lower = self.walk(core, cards, next[1], cpu_left, d, on_path);
                         route.split = Some(Box::new((card, upper, lower)));
                         return route;
                     }

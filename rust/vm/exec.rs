@@ -206,6 +206,12 @@ struct Cast {
     pay: bool,
 }
 
+impl Cast {
+    fn new(steps: u32, pay: bool) -> Cast {
+        Cast { delay: 0.0, steps, wrapped: false, routes: Vec::new(), pay }
+    }
+}
+
 /// The wand's running state: mana, cast timer, registers, cursors, counters.
 #[derive(Clone, Debug)]
 pub struct Caster {
@@ -368,7 +374,7 @@ impl Caster {
     pub fn cast(&mut self, senses: &mut Senses, out: &mut CastOutput) -> f32 {
         self.mana.begin_cast();
         let before = out.emissions.len();
-        let mut cast = Cast { delay: 0.0, steps: self.step_budget(), wrapped: false, routes: Vec::new(), pay: true };
+        let mut cast = Cast::new(self.step_budget(), true);
         // The main stream's budget: 1 and any bonus (the reverse stream of a
         // dual_stream core keeps its own 1, R-VM-12).
         let budget = 1u32.saturating_add(std::mem::take(&mut self.bonus_budget));
@@ -412,7 +418,7 @@ impl Caster {
     /// A trigger's payload (R-VM-4): once through its span with a budget of
     /// 1, free — its trigger paid for it when the carrier fired (R-MANA-5).
     pub fn run_free(&mut self, span: Span, senses: &mut Senses, out: &mut CastOutput) {
-        let mut cast = Cast { delay: 0.0, steps: self.step_budget(), wrapped: false, routes: Vec::new(), pay: false };
+        let mut cast = Cast::new(self.step_budget(), false);
         let mut draw = Draw::new(span, span.start, Walk::Once, Shot::default(), 1);
         let end = self.draw(&mut draw, &mut cast, senses, out);
         let end = self.draw_routes(end, &mut cast, senses, out);
@@ -432,7 +438,7 @@ impl Caster {
         }
         self.mana.open_tab(share);
         let before = out.emissions.len();
-        let mut cast = Cast { delay: 0.0, steps: self.step_budget(), wrapped: false, routes: Vec::new(), pay: true };
+        let mut cast = Cast::new(self.step_budget(), true);
         let from = if *cursor < program.start || *cursor >= program.end { program.start } else { *cursor };
         let mut draw = Draw::new(program, from, Walk::Deck, Shot::default(), 1);
         self.retest_gates(&mut draw, senses);
@@ -467,7 +473,7 @@ impl Caster {
         }
         self.mana.open_tab(1.0);
         let before = out.emissions.len();
-        let mut cast = Cast { delay: 0.0, steps: self.step_budget(), wrapped: false, routes: Vec::new(), pay: true };
+        let mut cast = Cast::new(self.step_budget(), true);
         let end = self.draw_deck(deck, span, 1, Shot::default(), &mut cast, senses, out);
         let end = self.draw_routes(end, &mut cast, senses, out);
         self.finish(end, out);

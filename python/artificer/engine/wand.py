@@ -14,10 +14,12 @@ from artificer.content.cores import Core
 
 def spell_catalog(content: Content) -> _core.Catalog:
     """The core's catalog: spells in file order (their index is the VM's
-    spell number) and the recipes."""
+    spell number), the recipes, and balance.json's `vm` rules (so the lab's
+    timeline is cast under the same mana rules as the world's wand)."""
     spells = [s.model_dump(mode="json", by_alias=True) for s in content.spells]
     recipes = [r.model_dump(mode="json", by_alias=True) for r in content.recipes]
-    return _core.Catalog(spells, recipes)
+    vm = content.balance.vm.model_dump(mode="json", by_alias=True)
+    return _core.Catalog(spells, recipes, vm)
 
 
 def core_data(core: Core) -> dict[str, Any]:
