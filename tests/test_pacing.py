@@ -40,17 +40,22 @@ def starting_core(document: Any) -> dict[str, Any]:
     return core
 
 
-def play_wave_one(content: Content, seed: int = 1) -> tuple[WaveStats, int]:
-    """Wave 1 with the kiting bot; also returns the frames with a CAST_ABANDONED event, counted here."""
+def play_wave_one(content: Content, seed: int = 1) -> tuple[WaveStats, int, int]:
+    """Wave 1 with the kiting bot; also returns, counted here from the events, the frames with a
+    CAST_ABANDONED event and the frames from an abandoned cast until the next cast that fires."""
     run = Run(content, seed)
     bot = KitingBot((content.balance.arena.width, content.balance.arena.height))
     wave = run.start_wave(1)
-    abandoned_frames = 0
+    abandoned_frames, starved_frames, starved = 0, 0, False
     while not wave.over:
         bot.control(run.sim)
         wave.step()
-        abandoned_frames += ev.count(run.sim.buffers.event_rows(), EventKind.CAST_ABANDONED) > 0
-    return wave.finish(), abandoned_frames
+        rows = run.sim.buffers.event_rows()
+        abandoned = ev.count(rows, EventKind.CAST_ABANDONED) > 0
+        abandoned_frames += abandoned
+        starved = True if abandoned else (False if ev.count(rows, EventKind.CAST_FIRED) else starved)
+        starved_frames += starved
+    return wave.finish(), abandoned_frames, starved_frames
 
 
 def test_every_wave_reports_empty_s_and_out_of_mana_s() -> None:
@@ -93,25 +98,27 @@ def test_empty_s_counts_each_stretch_beyond_its_grace_from_two_seconds(tmp_path:
     assert stats.empty_s == before_finish
 
 
-def test_out_of_mana_s_counts_the_frames_with_abandoned_casts(tmp_path: Path) -> None:
+def test_out_of_mana_s_counts_the_time_casts_are_being_abandoned(tmp_path: Path) -> None:
     """R-FEEL-2: a starting core with no mana regeneration runs dry and abandons casts for the
-    rest of the wave; `out_of_mana_s` is the frames with a CAST_ABANDONED event (each counted
-    once) over the tick rate. (The core abandons one cast per cast delay, R-VM-11, so a dry wand
-    marks one frame in every cast delay, not every frame.)"""
+    rest of the wave; `out_of_mana_s` is the time from an abandoned cast until the next cast that
+    fires, so a wand dry for the rest of the wave reports most of the wave, not only the frames
+    of its attempts (one per cast delay, R-VM-11)."""
 
     def no_regen(document: Any) -> None:
         starting_core(document)["mana_regen"] = 0
 
-    stats, abandoned_frames = play_wave_one(edited_content(tmp_path, "cores.json", no_regen))
+    stats, abandoned_frames, starved_frames = play_wave_one(edited_content(tmp_path, "cores.json", no_regen))
     assert abandoned_frames >= 20  # the pool empties early and the wave goes on dry
-    assert stats.out_of_mana_s == pytest.approx(abandoned_frames / TICK_HZ)
-    assert stats.as_json()["out_of_mana_s"] == round(abandoned_frames / TICK_HZ, 3)
+    assert starved_frames > 5 * abandoned_frames, "dry between attempts too"
+    assert stats.out_of_mana_s == pytest.approx(starved_frames / TICK_HZ)
+    assert stats.out_of_mana_s > 0.25 * stats.frames / TICK_HZ, "the pool lasts a while, then the wave goes on dry"
+    assert stats.as_json()["out_of_mana_s"] == round(starved_frames / TICK_HZ, 3)
 
 
 def test_out_of_mana_s_is_zero_when_regeneration_outpaces_every_cast(tmp_path: Path) -> None:
     def flush(document: Any) -> None:
         starting_core(document)["mana_regen"] = 100_000
 
-    stats, abandoned_frames = play_wave_one(edited_content(tmp_path, "cores.json", flush))
+    stats, abandoned_frames, _ = play_wave_one(edited_content(tmp_path, "cores.json", flush))
     assert stats.kills > 0  # the wand did fire
     assert abandoned_frames == 0 and stats.out_of_mana_s == 0.0

@@ -74,9 +74,10 @@ class WaveStats:
     #: R-POT-2: potions the won wave dropped into the belt, and potions drunk during the wave.
     potions_found: int = 0
     potions_used: int = 0
-    #: R-FEEL-2: the wave's frames with a cast abandoned for mana (a CAST_ABANDONED event; a frame
-    #: counts once), in seconds. The core abandons one cast per cast delay (R-VM-11), so a dry wand
-    #: marks one frame per cast delay: this counts abandoned casts, not the time the pool was empty.
+    #: R-FEEL-2: seconds of the wave in which casts were being abandoned for mana: from a cast
+    #: abandoned (CAST_ABANDONED) until the next cast that fires (CAST_FIRED), the frame of the
+    #: abandoned cast included. (The core tries once per cast delay, R-VM-11, so counting only
+    #: the frames of abandoned casts would report a wand dry for 13 s as under 1 s.)
     out_of_mana_s: float = 0.0
     #: R-FEEL-1: seconds the arena stood empty beyond the first `EMPTY_GRACE_S` of each stretch
     #: with no enemy alive, counted once the wave is `EMPTY_FROM_S` old (0 is the rule kept).
@@ -201,6 +202,8 @@ class WaveInProgress:
         self._empty_stretch = 0
         self._empty_frames = 0
         self._out_of_mana_frames = 0
+        #: The wand's latest cast attempt was abandoned for mana (R-FEEL-2).
+        self._starved = False
         # R-MANA-1: every wave starts with a full pool; R-REG-1 registers reset.
         run.sim.world.begin_wave()
         # R-REL-1 wave_start: vajra's strength, anchor's ward, blood_vial's heal, the core's relic rules.
@@ -235,7 +238,7 @@ class WaveInProgress:
             stats.damage_taken_by_source[source] = stats.damage_taken_by_source.get(source, 0.0) + float(amount)
         self._pick(ev.total(rows, EventKind.CURRENCY_PICKED))
         stats.max_alive = max(stats.max_alive, counts.enemies)
-        self._pace(counts.enemies, ev.count(rows, EventKind.CAST_ABANDONED) > 0)
+        self._pace(counts.enemies, ev.count(rows, EventKind.CAST_ABANDONED) > 0, ev.count(rows, EventKind.CAST_FIRED) > 0)
         hits = rows[rows[:, ev.KIND] == EventKind.ENEMY_HIT, ev.VALUE]
         if len(hits):
             stats.biggest_hit = max(stats.biggest_hit, float(hits.max()))
@@ -243,11 +246,15 @@ class WaveInProgress:
             stats.last_will_spent = True
         self.died = self.died or ev.count(rows, EventKind.PLAYER_DIED) > 0
 
-    def _pace(self, alive: int, abandoned: bool) -> None:
+    def _pace(self, alive: int, abandoned: bool, fired: bool) -> None:
         """The frame just stepped, for the pacing numbers (R-FEEL-1, R-FEEL-2): an empty arena
-        beyond the grace of its stretch, and casts abandoned for mana."""
+        beyond the grace of its stretch, and the time casts were being abandoned for mana."""
         hz, stats = self.run.sim.tick_hz, self.stats
-        self._out_of_mana_frames += int(abandoned)
+        if abandoned:
+            self._starved = True
+        elif fired:
+            self._starved = False
+        self._out_of_mana_frames += int(self._starved)
         # The frame that just ran began at (frames - 1) / hz into the wave.
         if alive == 0 and stats.frames - 1 >= round(EMPTY_FROM_S * hz):
             self._empty_stretch += 1
