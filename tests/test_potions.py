@@ -124,13 +124,17 @@ def test_r_pot_1_guard_potion_gives_12_ward() -> None:
 
 def test_r_pot_1_mana_elixir_gives_40_mana() -> None:
     (a, wave_a), (b, wave_b) = twins()
-    # A ring of brutes keeps the wand firing until the pool has room for the whole 40.
+    for run in (a, b):  # a deck dearer than the starting core regenerates (the starting wand keeps up)
+        run.arm(CONTENT.balance.starting_wand.core, ["fireball"] * 5)
+    # A ring of brutes within auto-aim's reach keeps the wand firing until the pool has room
+    # for the whole 40.
     brute = CONTENT.enemy_index("brute")
+    ring = 0.9 * CONTENT.balance.player.auto_aim_range
     for run in (a, b):
         px, py = player(run, "x"), player(run, "y")
         for k in range(40):
             angle = 2 * np.pi * k / 40
-            run.sim.input.spawn(brute, px + 420 * np.cos(angle), py + 420 * np.sin(angle))
+            run.sim.input.spawn(brute, px + ring * np.cos(angle), py + ring * np.sin(angle))
     for _ in range(3600):
         if player(a, "mana") <= player(a, "mana_max") - 45:
             break

@@ -45,12 +45,13 @@ def test_wave_1_needs_no_play() -> None:
 
 
 def test_a_bot_that_dies_before_the_wave_says_where(tmp_path: Path) -> None:
-    """Grunts faster than the player that kill at a touch: the bot falls in wave 1 or 2."""
+    """Grunts faster than the player, too tough to kill, that kill at a touch: the bot falls in
+    wave 1 or 2."""
     shutil.copytree(DEFAULT_DATA_DIR, tmp_path, dirs_exist_ok=True)
     path = tmp_path / "enemies.json"
     document = json.loads(path.read_text(encoding="utf-8"))
     grunt = next(enemy for enemy in document["enemies"] if enemy["id"] == "grunt")
-    grunt.update(speed=3 * CONTENT.balance.player.move_speed, contact_damage=10_000)
+    grunt.update(speed=3 * CONTENT.balance.player.move_speed, contact_damage=10_000, hp=100_000)
     path.write_text(json.dumps(document), encoding="utf-8")
     with pytest.raises(BotFell, match=r"the bot fell in wave [12] on seed 1 \(no build\) before reaching wave 3"):
         run_until(load_content(tmp_path), 1, 3)

@@ -318,7 +318,7 @@ def test_r_feel_2_out_of_mana_shows_while_casts_are_abandoned_and_clears_once_th
     stack.update(1 / 60)
     run, world = arena.run, arena.run.sim.world
     cards = run.loadout.carried(run.loadout.active).cards
-    cards[:] = ["heavy_shot"] * len(cards)
+    cards[:] = ["fireball"] * len(cards)  # 25 mana a card, every cast: well past the core's regen
     run.rearm()
     world.set_player_hp(1e6, 1e6)  # the test is about mana: the enemies must not end the wave
     x, y = world.player_position()

@@ -145,6 +145,13 @@ class DefaultWand(ContentModel):
     element: Element = Field(description="Element of the projectile's damage.")
 
 
+class SpawnReach(ContentModel):
+    """Half the width and height of the box around the player whose edge spawns land on."""
+
+    half_width: float = Field(gt=0, le=100_000, description="px left and right of the player.")
+    half_height: float = Field(gt=0, le=100_000, description="px above and below the player.")
+
+
 class WaveTiming(ContentModel):
     """Timing shared by all waves (R-WAVE-1)."""
 
@@ -152,6 +159,11 @@ class WaveTiming(ContentModel):
     spawn_telegraph: float = Field(ge=0, description="Seconds a spawn marker shows before the enemies appear.")
     spawn_safe_radius: float = Field(ge=0, description="No enemy spawns within this many px of the player.")
     spawn_margin: float = Field(ge=0, description="Spawn points lie this many px inside the arena's edge.")
+    spawn_reach: SpawnReach | None = Field(
+        default=None,
+        description="Spawns land on the edge of this box around the player, clamped into the arena "
+        "(just beyond the view, so a wave is on screen at once, R-FEEL-1); without it, on the arena's edge.",
+    )
     breather: float = Field(ge=0, description="Seconds the cleared wave's result shows before the shop opens.")
 
 

@@ -2,9 +2,12 @@
 commands over the wave's time.
 
 Each spawn of a group is announced `spawn_telegraph` seconds ahead at a
-point on the arena's edge (`spawn_margin` inside it) that is at least
-`spawn_safe_radius` from the player; the enemies land there when the
-announcement runs out. A group whose first spawn is due before the
+point on the spawn edge that is at least `spawn_safe_radius` from the
+player; the enemies land there when the announcement runs out. The spawn
+edge is the edge of the `spawn_reach` box around the player — just beyond
+the view, so the wave walks on screen at once (R-FEEL-1) — clamped into the
+arena (`spawn_margin` inside its edge); without `spawn_reach`, the arena's
+edge itself. A group whose first spawn is due before the
 telegraph could run lands `spawn_telegraph` into the wave.
 """
 
@@ -80,23 +83,31 @@ class WaveDirector:
             a = i * golden
             frame.spawn(m.kind, m.x + r * math.cos(a), m.y + r * math.sin(a), m.elite)
 
+    def _spawn_box(self, player: tuple[float, float]) -> tuple[float, float, float, float]:
+        """(left, top, width, height) of the box whose edge spawns land on."""
+        reach = self.timing.spawn_reach
+        if reach is None:
+            return (0.0, 0.0, *self.arena)
+        return (player[0] - reach.half_width, player[1] - reach.half_height, 2 * reach.half_width, 2 * reach.half_height)
+
     def _edge_point(self, player: tuple[float, float]) -> tuple[float, float]:
-        """A random point on the arena's inner edge, away from the player;
-        after 32 tries, the edge point farthest from the player."""
-        w, h = self.arena
+        """A random point on the spawn edge, clamped into the arena, away from
+        the player; after 32 tries, the point found farthest from the player."""
+        aw, ah = self.arena
+        left, top, w, h = self._spawn_box(player)
         margin = self.timing.spawn_margin
         best = (-1.0, (margin, margin))
         for _ in range(32):
             s = float(self.rng.uniform(0.0, 2.0 * (w + h)))
             if s < w:
-                p = (s, margin)
+                p = (left + s, top + margin)
             elif s < w + h:
-                p = (w - margin, s - w)
+                p = (left + w - margin, top + s - w)
             elif s < 2 * w + h:
-                p = (s - w - h, h - margin)
+                p = (left + s - w - h, top + h - margin)
             else:
-                p = (margin, s - 2 * w - h)
-            p = (min(max(p[0], margin), w - margin), min(max(p[1], margin), h - margin))
+                p = (left + margin, top + s - 2 * w - h)
+            p = (min(max(p[0], margin), aw - margin), min(max(p[1], margin), ah - margin))
             d = math.dist(p, player)
             if d >= self.timing.spawn_safe_radius:
                 return p
