@@ -116,7 +116,8 @@ pub fn timeline(caster: &Caster, senses: Senses) -> Timeline {
 
 /// The wand fired from a full pool on its regen for `RUN_SECONDS`: when the
 /// first cast was abandoned, and the nominal damage per second of the
-/// second half. A summon's casts draw their mana when it appears.
+/// second half. A summon's casts draw their mana evenly over its life (a
+/// payload's summon, when its carrier fires).
 fn sustained(caster: &Caster, senses: Senses) -> (Option<f32>, f32) {
     let mut c = caster.clone();
     c.reset_memory();
@@ -125,6 +126,8 @@ fn sustained(caster: &Caster, senses: Senses) -> (Option<f32>, f32) {
     let mut out = CastOutput::default();
     let (mut t, mut dry, mut late) = (0.0f32, None, 0.0f32);
     let half = RUN_SECONDS * 0.5;
+    // Summons drawing the pool: (mana per second, seconds left).
+    let mut drains: Vec<(f32, f32)> = Vec::new();
     while t < RUN_SECONDS {
         out.clear();
         let mut s = senses;
@@ -134,12 +137,23 @@ fn sustained(caster: &Caster, senses: Senses) -> (Option<f32>, f32) {
         }
         for e in &out.emissions {
             let (d, m) = nominal(&c, e, senses, DEPTH);
-            c.mana.current = (c.mana.current - m).max(0.0);
+            let life = if e.summon.is_some() { e.action.lifetime + e.shot.lifetime_add } else { 0.0 };
+            if life > 0.0 {
+                drains.push((m / life, life));
+            } else {
+                c.mana.current = (c.mana.current - m).max(0.0);
+            }
             if t >= half {
                 late += d;
             }
         }
         c.mana.tick(delay);
+        for (rate, left) in &mut drains {
+            let dt = delay.min(*left);
+            c.mana.current = (c.mana.current - *rate * dt).max(0.0);
+            *left -= dt;
+        }
+        drains.retain(|&(_, left)| left > 0.0);
         t += delay;
     }
     (dry, late / (t - half).max(1e-3))
