@@ -76,6 +76,9 @@ I18N_DYNAMIC_PREFIXES = ("ui.lab.warning.", "ui.lab.entry.")
 class LabScene(Scene):
     """Backpack and board with drag-and-drop, live diagnostics, Test and Start wave."""
 
+    #: The scene stack plays the top scene's music: the lab shares the shop's.
+    music = "shop"
+
     def __init__(
         self,
         run: Run,
@@ -84,15 +87,19 @@ class LabScene(Scene):
         on_back: StackCallback | None = None,
         on_test: StackCallback | None = None,
         session: Session | None = None,
+        on_change: Callable[[], None] | None = None,
     ) -> None:
         """`on_start_wave(stack)` starts wave `wave`; `on_back(stack)` leaves (None: no Back);
-        `on_test(stack)` opens the training range (None: the default `TrainingScene`)."""
+        `on_test(stack)` opens the training range (None: the default `TrainingScene`);
+        `on_change()` is called after every edit the lab made (a card moved, the active core
+        switched), e.g. to save the run (R-SAVE-1)."""
         self.run = run
         self.wave = wave
         self.on_start_wave = on_start_wave
         self.on_back = on_back
         self.on_test = on_test
         self.session = session
+        self.on_change = on_change
         self._catalog = spell_catalog(run.content)
         self.diagnostics: dict[str, Any] = {}
         #: R-VM-3c: the cast timeline of the active core's board (`Catalog.timeline`).
@@ -237,7 +244,13 @@ class LabScene(Scene):
         except LoadoutError as refusal:
             self.toasts.show(str(refusal))
             return
+        self._changed()
+
+    def _changed(self) -> None:
+        """After an edit: recompile, then tell the owner (who saves the run)."""
         self.rearm()
+        if self.on_change is not None:
+            self.on_change()
 
     def start_wave(self) -> None:
         """Start the wave, or say why not (R-VM-2)."""
