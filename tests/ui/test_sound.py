@@ -27,7 +27,10 @@ def clock() -> FakeClock:
 
 
 def test_every_event_the_lead_wires_has_a_sound() -> None:
-    assert set(SOUND_NAMES) == {"cast", "hit", "kill", "pickup", "charge_full", "wave_start", "wave_end", "last_will"}
+    assert set(SOUND_NAMES) == {
+        "cast", "hit", "kill", "pickup", "charge_full", "wave_start", "wave_end", "last_will",
+        "heartbeat", "hurt", "wave_clear", "death",  # R-FEEL-1: low HP, hurt, the wave-clear and death moments.
+    }
 
 
 @pytest.mark.parametrize("name", SOUND_NAMES)
@@ -145,3 +148,44 @@ def test_buffers_are_converted_to_the_mixers_own_format(size: int, channels: int
     array = _mixer_array(wave, size, channels)
     assert array.dtype == dtype
     assert array.shape == ((len(wave),) if channels == 1 else (len(wave), channels))
+
+
+def test_the_session_ignores_a_sound_it_does_not_know(display: pygame.Surface) -> None:
+    """A scene asking for a sound that does not exist (yet) plays nothing and keeps the game running."""
+    from artificer.ui.controls import Controls
+    from artificer.ui.session import Session
+
+    settings = Settings()
+    session = Session(settings, Controls(settings), SoundBank(settings))
+    session.play("explosion_of_joy")
+    session.play("explosion_of_joy")
+    assert session.sound is not None and session.sound.plays_requested == 0
+    session.play("heartbeat")
+    assert session.sound.plays_requested == 1
+
+
+def test_the_heartbeat_is_a_low_double_thump() -> None:
+    """R-FEEL-1 low HP: two separate beats (lub-dub), deep (most energy under 200 Hz), so it reads as a pulse."""
+    wave = synthesise("heartbeat", RATE).astype(np.float64)
+    window = RATE // 25  # 40 ms: longer than a period of the 40-70 Hz thump, so the level does not ripple.
+    loudness = np.sqrt(np.convolve(wave**2, np.ones(window) / window, mode="same"))
+    loud = loudness > 0.3 * loudness.max()
+    onsets = np.flatnonzero(loud[1:] & ~loud[:-1])
+    assert len(onsets) + int(loud[0]) == 2
+    spectrum = np.abs(np.fft.rfft(wave)) ** 2
+    freqs = np.fft.rfftfreq(len(wave), 1 / RATE)
+    assert spectrum[freqs < 200].sum() > 0.8 * spectrum.sum()
+
+
+def test_death_falls_and_wave_clear_rises() -> None:
+    """R-FEEL-1: death sinks (its second half is darker than its first); the wave clear climbs (brighter later)."""
+
+    def centroid(wave: np.ndarray) -> float:
+        spectrum = np.abs(np.fft.rfft(wave))
+        freqs = np.fft.rfftfreq(len(wave), 1 / RATE)
+        return float(np.sum(freqs * spectrum) / np.sum(spectrum))
+
+    death = synthesise("death", RATE)
+    clear = synthesise("wave_clear", RATE)
+    assert centroid(death[len(death) // 2 :]) < centroid(death[: len(death) // 2])
+    assert centroid(clear[: len(clear) // 5]) < centroid(clear[len(clear) // 5 : 2 * len(clear) // 5])

@@ -9,11 +9,14 @@ build a scene on its own.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import logging
+from dataclasses import dataclass, field
 
 from artificer.ui.controls import Controls
 from artificer.ui.settings import Settings
-from artificer.ui.sound import SoundBank
+from artificer.ui.sound import SOUND_NAMES, SoundBank
+
+_log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -21,6 +24,7 @@ class Session:
     settings: Settings
     controls: Controls
     sound: SoundBank | None = None
+    _unknown_sounds: set[str] = field(default_factory=set, repr=False)
 
     @classmethod
     def default(cls) -> Session:
@@ -29,6 +33,15 @@ class Session:
         return cls(settings, Controls(settings), None)
 
     def play(self, name: str) -> None:
-        """Play sound effect `name` if there is a sound bank (it rate-limits itself)."""
+        """Play sound effect `name` if there is a sound bank (it rate-limits itself).
+
+        A name the bank does not know is logged once and otherwise ignored: a
+        missing sound never stops the game.
+        """
+        if name not in SOUND_NAMES:
+            if name not in self._unknown_sounds:
+                self._unknown_sounds.add(name)
+                _log.warning("no sound effect named %r", name)
+            return
         if self.sound is not None:
             self.sound.play(name)

@@ -1,5 +1,5 @@
 """Sound effects, synthesised at start-up (no audio files): cast, hit, kill, pickup, charge_full, wave_start, wave_end,
-last_will.
+last_will, and the moments of R-FEEL-1: heartbeat (low HP), hurt, wave_clear, death.
 
 This module owns `SoundBank`: each effect is a short numpy waveform built
 from a few sine partials, pitch sweeps and filtered noise under a smooth
@@ -51,6 +51,10 @@ DURATION: dict[str, float] = {
     "wave_start": 0.7,
     "wave_end": 0.85,
     "last_will": 0.95,
+    "heartbeat": 0.45,
+    "hurt": 0.2,
+    "wave_clear": 1.0,
+    "death": 0.9,
 }
 SOUND_NAMES: tuple[str, ...] = tuple(DURATION)
 
@@ -64,6 +68,10 @@ MIN_INTERVAL: dict[str, float] = {
     "wave_start": 0.5,
     "wave_end": 0.5,
     "last_will": 0.5,
+    "heartbeat": 0.4,  # A pulse, not a drone: the low-HP loop asks about once a second.
+    "hurt": 0.12,
+    "wave_clear": 0.5,
+    "death": 0.5,
 }
 #: Pitch factors of the variants played in turn (frequent effects only).
 VARIANTS: dict[str, tuple[float, ...]] = {"cast": (1.0, 1.06, 0.95), "hit": (1.0, 0.92, 1.08), "kill": (1.0, 1.07, 0.94)}
@@ -167,6 +175,28 @@ def synthesise(name: str, rate: int = DEFAULT_SAMPLE_RATE, pitch: float = 1.0) -
             np.zeros_like(t),
         )
         return _finish(beats + 0.35 * rise * _envelope(t, 0.2, 0.3, start=0.35), rate, 0.45)
+    if name == "heartbeat":  # R-FEEL-1 low HP: a soft "lub-dub", two muffled low thumps, the second quieter.
+        beats = np.zeros_like(t)
+        for start, gain in ((0.0, 1.0), (0.17, 0.7)):
+            thump = _tone(t - start, 68 * p, 42 * p, (1.0, 0.35, 0.08)) * _envelope(t, 0.012, 0.055, start=start)
+            beats += gain * thump
+        return _finish(beats, rate, 0.55)
+    if name == "hurt":  # R-FEEL-1 hurt: a dull falling grunt over a short crunch, darker than a hit.
+        grunt = _tone(t, 360 * p, 150 * p, (1.0, 0.5, 0.3, 0.15)) * _envelope(t, 0.004, 0.06)
+        crunch = _noise(t, 24, 5) * _envelope(t, 0.002, 0.025) * 0.5
+        return _finish(grunt + crunch, rate, 0.5)
+    if name == "wave_clear":  # R-FEEL-1 wave clear: a rising G-major arpeggio in bells, ringing out as a chord.
+        bells = np.zeros_like(t)
+        for step, f in enumerate((392.0, 493.9, 587.3, 784.0, 987.8)):
+            gain = 0.8 if step < 4 else 1.0
+            bells += gain * _tone(t, f * p, None, (1.0, 0.35, 0.1)) * _envelope(t, 0.005, 0.32, start=0.075 * step)
+        glow = _tone(t, 196.0 * p, None, (1.0, 0.3)) * _envelope(t, 0.12, 0.4) * 0.5
+        return _finish(bells + glow, rate, 0.45)
+    if name == "death":  # R-FEEL-1 death: a heavy falling boom, a low rumble, and a sinking minor third.
+        boom = _tone(t, 150 * p, 34 * p, (1.0, 0.5, 0.25)) * _envelope(t, 0.006, 0.3)
+        rumble = _noise(t, 90, 7) * _envelope(t, 0.004, 0.22) * 0.6
+        sink = (_tone(t, 293.7 * p, 196.0 * p, (1.0, 0.3)) + 0.7 * _tone(t, 349.2 * p, 233.1 * p, (1.0, 0.3)))
+        return _finish(boom + rumble + 0.3 * sink * _envelope(t, 0.05, 0.35, start=0.08), rate, 0.55)
     raise KeyError(f"no sound effect named {name!r}")
 
 
