@@ -6,7 +6,7 @@ import pytest
 
 from artificer.content import load_content
 from artificer.engine import Simulation
-from artificer.game.loadout import Loadout, LoadoutError, LoadoutFull, WaitingAreaFull
+from artificer.game.loadout import CoreFull, Loadout, LoadoutError, LoadoutFull, Place, WaitingAreaFull
 
 CONTENT = load_content()
 
@@ -66,3 +66,54 @@ def test_waiting_cards_go_back_into_empty_slots() -> None:
     with pytest.raises(LoadoutError, match="not an empty slot"):
         loadout.waiting = ["bounce"]
         loadout.place("bounce", "starter_wand", 0)
+
+
+def _two_cores() -> Loadout:
+    loadout = Loadout.starting(CONTENT)
+    loadout.add_core("siege_core")
+    return loadout
+
+
+def test_r_lab_1_a_card_moves_between_the_boards_of_two_carried_cores() -> None:
+    """R-LAB-1, R-CORE-3: the lab edits every carried core, not only the active one; each keeps its cards."""
+    loadout = _two_cores()
+    loadout.move(Place("slot", 0, "starter_wand"), Place("slot", 2, "siege_core"))
+    assert loadout.carried("siege_core").cards[2] == "spark_bolt"
+    assert loadout.carried("starter_wand").cards[:3] == [None, "spark_bolt", "spark_bolt"]
+    # Onto a taken slot of the other core the two cards swap.
+    loadout.stash("heavy_shot")
+    loadout.move(Place("backpack", 0), Place("slot", 2, "siege_core"))
+    assert loadout.carried("siege_core").cards[2] == "heavy_shot" and loadout.backpack == ["spark_bolt"]
+    assert loadout.active == "starter_wand", "editing another core does not make it active"
+
+
+def test_a_slot_of_the_active_core_is_the_same_place_named_or_not() -> None:
+    loadout = _two_cores()
+    loadout.move(Place("slot", 0), Place("slot", 0, "starter_wand"))
+    assert loadout.carried("starter_wand").cards[0] == "spark_bolt"
+
+
+def test_r_lab_1_a_card_sent_to_a_core_lands_in_its_first_free_slot_and_a_full_core_refuses() -> None:
+    loadout = _two_cores()
+    loadout.stash("heavy_shot")
+    assert loadout.send_to_core(Place("backpack", 0), "siege_core") == 0
+    assert loadout.carried("siege_core").cards[0] == "heavy_shot" and loadout.backpack == []
+    assert loadout.send_to_core(Place("slot", 0, "siege_core"), "siege_core") is None, "already on that core"
+    starter = loadout.carried("starter_wand")
+    starter.cards[:] = ["spark_bolt"] * len(starter.cards)
+    before = list(starter.cards)
+    with pytest.raises(CoreFull):
+        loadout.send_to_core(Place("slot", 0, "siege_core"), "starter_wand")
+    assert starter.cards == before and loadout.carried("siege_core").cards[0] == "heavy_shot", "nothing moved"
+
+
+def test_r_core_3_waiting_cards_go_to_any_board_or_the_backpack_and_nothing_goes_back() -> None:
+    loadout = _two_cores()
+    loadout.waiting = ["bounce", "homing"]
+    loadout.move(Place("waiting", 0), Place("slot", 1, "siege_core"))
+    assert loadout.carried("siege_core").cards[1] == "bounce" and loadout.waiting == ["homing"]
+    loadout.move(Place("waiting", 0), Place("backpack", 0))
+    assert loadout.backpack == ["homing"] and loadout.waiting == []
+    with pytest.raises(LoadoutError, match="only empties"):
+        loadout.move(Place("slot", 1, "siege_core"), Place("waiting", 0))
+    assert loadout.carried("siege_core").cards[1] == "bounce"

@@ -9,9 +9,12 @@ and the player is asked to sell or discard cards first. Waiting cards go
 back into any carried core's empty slots in the shop.
 
 The backpack (R-LAB-1) holds the cards the player owns but has not slotted
-(at most `backpack` of them). The lab moves cards with `move(source,
-target)` between backpack places and the active core's slots: onto an
-empty place the card moves, onto a taken one the two cards swap.
+(at most `backpack` of them). The lab edits every carried core: it moves
+cards with `move(source, target)` between backpack places, the waiting
+area and the slots of any carried core — onto an empty place the card
+moves, onto a taken one the two cards swap — and `send_to_core` drops a
+card into a core's first free slot (a card dropped on that core's tab).
+The waiting area only empties: its cards go to a board or the backpack.
 """
 
 from __future__ import annotations
@@ -41,14 +44,24 @@ class WaitingAreaFull(LoadoutError):
 
 @dataclass(frozen=True)
 class Place:
-    """Where a card sits in the lab: `("backpack", index)` or `("slot", index)` of the active core."""
+    """Where a card sits in the lab: `("backpack", index)`, `("waiting", index)`, or
+    `("slot", index, core)`: slot `index` of carried core `core` (None: the active core)."""
 
-    area: Literal["backpack", "slot"]
+    area: Literal["backpack", "slot", "waiting"]
     index: int
+    core: str | None = None
 
 
 class BackpackFull(LoadoutError):
     """The backpack has no room for one more card."""
+
+
+class CoreFull(LoadoutError):
+    """A card sent to a core with no empty slot."""
+
+    def __init__(self, message: str, core: str) -> None:
+        super().__init__(message)
+        self.core = core
 
 
 @dataclass
@@ -136,38 +149,71 @@ class Loadout:
     # --- the lab (R-LAB-1) -------------------------------------------------------------
 
     def card_at(self, place: Place) -> str | None:
-        """The card at `place` (None: empty, or a backpack index past the last card)."""
-        if place.area == "backpack":
-            return self.backpack[place.index] if 0 <= place.index < len(self.backpack) else None
-        cards = self.carried(self.active).cards
-        if not 0 <= place.index < len(cards):
-            raise LoadoutError(f"the active core has no slot {place.index}")
-        return cards[place.index]
+        """The card at `place` (None: empty, or a backpack or waiting index past the last card)."""
+        if place.area != "slot":
+            cards = self._list(place.area)
+            return cards[place.index] if 0 <= place.index < len(cards) else None
+        board = self._board(place)
+        if not 0 <= place.index < len(board):
+            raise LoadoutError(f"core {self._core_of(place)!r} has no slot {place.index}")
+        return board[place.index]
+
+    def first_free(self, core_id: str) -> int | None:
+        """The first empty slot of a carried core (None: every slot holds a card)."""
+        cards = self.carried(core_id).cards
+        return next((index for index, card in enumerate(cards) if card is None), None)
 
     def move(self, source: Place, target: Place) -> None:
         """Drag a card from `source` to `target`: into an empty place it moves, onto a card they swap.
-        Dropping into the backpack past its last card appends."""
+        Dropping into the backpack past its last card appends. Nothing goes into the waiting area."""
         card = self.card_at(source)
         if card is None:
             raise LoadoutError("there is no card to move there")
+        source, target = self._resolved(source), self._resolved(target)
         if source == target:
             return
-        slots = self.carried(self.active).cards
+        if target.area == "waiting":
+            raise LoadoutError("the waiting area only empties: put its cards on a board or in the backpack")
         other = self.card_at(target)
         if target.area == "slot":
-            slots[target.index] = card
+            self._board(target)[target.index] = card
         elif target.index < len(self.backpack):
             self.backpack[target.index] = card
         else:
-            if source.area == "slot" and len(self.backpack) >= self.limits_backpack:
+            if source.area != "backpack" and len(self.backpack) >= self.limits_backpack:
                 raise BackpackFull(f"the backpack holds {self.limits_backpack} cards")
             self.backpack.append(card)
         if source.area == "slot":
-            slots[source.index] = other
+            self._board(source)[source.index] = other
         elif other is not None:
-            self.backpack[source.index] = other
+            self._list(source.area)[source.index] = other
         else:
-            del self.backpack[source.index]
+            del self._list(source.area)[source.index]
+
+    def send_to_core(self, source: Place, core_id: str) -> int | None:
+        """A card dropped on a core's tab: into that core's first free slot. Returns the slot
+        (None: the card already sits on that core, nothing moves); `CoreFull` when no slot is free."""
+        source = self._resolved(source)
+        if source.area == "slot" and source.core == core_id:
+            return None
+        free = self.first_free(core_id)
+        if free is None:
+            raise CoreFull(f"core {core_id!r} has no empty slot", core_id)
+        self.move(source, Place("slot", free, core_id))
+        return free
+
+    def _core_of(self, place: Place) -> str:
+        return place.core if place.core is not None else self.active
+
+    def _board(self, place: Place) -> list[str | None]:
+        return self.carried(self._core_of(place)).cards
+
+    def _list(self, area: str) -> list[str]:
+        return self.backpack if area == "backpack" else self.waiting
+
+    def _resolved(self, place: Place) -> Place:
+        """`place` with its core named (a slot of "the active core" compares equal to the same slot named)."""
+        return Place(place.area, place.index, self._core_of(place)) if place.area == "slot" else place
 
     def stash(self, card: str) -> None:
         """A new card (bought, found) goes into the backpack."""
