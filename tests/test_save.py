@@ -25,7 +25,9 @@ from artificer.game.save import (
     load_run,
     run_save_path,
     save_run,
+    settle,
     snapshot,
+    write_run,
 )
 from artificer.game.shop import SHELVES
 from artificer.sim.bot import KitingBot
@@ -98,6 +100,56 @@ def test_r_save_1_continue_from_the_file_plays_exactly_as_playing_on(seed: int, 
     assert continued.sim.state_hash() == playing_on.sim.state_hash()
     assert [dataclasses.asdict(w) for w in continued.waves] == [dataclasses.asdict(w) for w in playing_on.waves]
     assert dataclasses.asdict(continued.waves[0]) == dataclasses.asdict(first)
+
+
+@pytest.mark.parametrize("seed", [7, 2024])
+def test_r_save_1_an_open_shop_written_after_each_change_continues_as_playing_on(seed: int) -> None:
+    """The shop writes run.json after every change (`write_run`, no settling) and settles as it
+    is left. Quitting after the last change and continuing shows the very shop left (offers,
+    locks, rerolls, gold, loadout, stats), and wave 2 then plays exactly as playing on."""
+    playing_on = Run(CONTENT, seed)
+    playing_on.play_wave(1, KitingBot(ARENA))
+    playing_on.currency += 400
+    save_run(playing_on, 2)
+    shop = playing_on.shop
+    shop.open(1)
+    changes: list[Callable[[], object]] = [
+        lambda: shop.buy_spell(0),
+        lambda: shop.toggle_lock("spells", 1),
+        shop.reroll,
+        lambda: shop.buy_stat(next(i for i, o in enumerate(shop.shelves["stats"]) if o is not None and o.talent is None)),
+        lambda: shop.sell_card(0),
+    ]
+    for change in changes:
+        change()
+        write_run(playing_on, 2)
+        continued = loaded(load_run(CONTENT)).run
+        continued.shop.open(1)  # as the shop scene does: an open shop is not drawn anew
+        assert shelves(continued) == shelves(playing_on)
+        assert continued.currency == playing_on.currency and continued.loadout == playing_on.loadout
+        assert continued.shop.rerolls == shop.rerolls and continued.shop.paid_cards == shop.paid_cards
+        assert continued.wand_stats == playing_on.wand_stats
+    settle(playing_on, 2)  # the shop is left
+    for run in (playing_on, continued):
+        run.shop.close()
+    after_a = playing_on.play_wave(2, KitingBot(ARENA))
+    after_b = continued.play_wave(2, KitingBot(ARENA))
+    assert dataclasses.asdict(after_b) == dataclasses.asdict(after_a)
+    assert continued.sim.state_hash() == playing_on.sim.state_hash()
+
+
+def test_r_shop_1_a_save_without_prices_paid_loads_and_its_cards_discard() -> None:
+    """A run.json written before the prices paid were saved loads with nothing paid: every card
+    and core it holds is discarded for nothing (R-SHOP-1's safe default)."""
+    run = rich_run()
+    save_run(run, 3)
+    data = json.loads(run_save_path().read_text(encoding="utf-8"))
+    del data["shop"]["paid_cards"], data["shop"]["paid_cores"]
+    run_save_path().write_text(json.dumps(data), encoding="utf-8")
+    continued = loaded(load_run(CONTENT)).run
+    assert continued.shop.paid_cards == {} and continued.shop.paid_cores == {}
+    assert all(continued.shop.card_sale_value(card) == 0 for card in continued.loadout.backpack + ["spark_bolt"])
+    assert all(continued.shop.core_sale_value(carried.core) == 0 for carried in continued.loadout.cores)
 
 
 def test_settling_keeps_what_the_world_carries_between_waves() -> None:

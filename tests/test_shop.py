@@ -241,7 +241,7 @@ def test_a_fourth_core_asks_which_to_drop_then_sells_it() -> None:
     assert [c.core for c in run.loadout.cores] == ["siege_core", "quickdraw_core", "forked_core"]
     assert run.loadout.waiting == ["spark_bolt"] * 3
     assert run.currency == 2000 - 80 + refund
-    assert refund == SETTINGS.sell_floor, "the starter was never bought: it sells for the floor"
+    assert refund == 0, "R-SHOP-1: the starter was never bought: it is discarded for nothing"
 
 
 def test_a_dropped_core_whose_cards_overflow_the_waiting_area_blocks_the_purchase() -> None:
@@ -311,16 +311,44 @@ def test_sale_value_is_half_the_price_paid_with_a_floor_of_10() -> None:
     assert sale_value(SETTINGS, 0) == 10
 
 
-def test_selling_a_bought_card_refunds_half_its_price_and_an_unbought_one_the_floor() -> None:
+def test_selling_a_bought_card_refunds_half_its_price_and_an_unbought_one_nothing() -> None:
+    """R-SHOP-1: a sale refunds 50% of the price paid, at least 10; what was never paid for
+    (a found card) is only discarded, for 0."""
     run = shop_run(gold=1000, wave=11)
     run.shop.shelves["spells"][0] = Offer("spells", "nuke", 4, 120)
+    run.shop.shelves["spells"][1] = Offer("spells", "homing", 1, 15)
     run.shop.buy_spell(0)
+    run.shop.buy_spell(1)
     run.loadout.backpack.append("spark_bolt")  # found, never paid for
+    assert run.shop.card_is_paid("nuke") and not run.shop.card_is_paid("spark_bolt")
     gold = run.currency
     assert run.shop.sell_card(0) == 60
-    assert run.shop.sell_card(0) == 10
+    assert run.shop.sell_card(0) == 10, "a card bought for 15 refunds the floor"
+    assert run.shop.card_sale_value("spark_bolt") == 0
+    assert run.shop.sell_card(0) == 0
     assert run.currency == gold + 70 and run.loadout.backpack == []
     assert run.shop.paid_cards == {}
+
+
+def test_the_starter_cards_discard_for_nothing_and_only_bought_copies_refund() -> None:
+    """R-SHOP-1: the starter's three spark bolts were never paid for; one spark bolt bought makes
+    exactly one sale refund, whichever copy is sold, and the rest discard for 0."""
+    run = shop_run(gold=100, wave=1)
+    starter = run.loadout.carried("starter_wand")
+    assert starter.cards.count("spark_bolt") == 3
+    assert run.shop.core_sale_value("starter_wand") == 0 and not run.shop.core_is_paid("starter_wand")
+    run.loadout.add_core("siege_core")
+    run.shop.sell_core("starter_wand")  # its cards go to the waiting area
+    assert run.currency == 100
+    for _ in range(3):
+        assert run.shop.sell_waiting("spark_bolt") == 0
+    assert run.currency == 100 and run.loadout.waiting == []
+    run.shop.shelves["spells"][0] = Offer("spells", "spark_bolt", 1, 40)
+    run.shop.buy_spell(0)
+    run.loadout.backpack.append("spark_bolt")  # and one found
+    assert run.shop.sell_card(1) == 20, "the sale refunds the copy bought"
+    assert run.shop.sell_card(0) == 0, "the other copy was never paid for"
+    assert run.currency == 100 - 40 + 20
 
 
 # --- stats ---------------------------------------------------------------------------------------

@@ -8,7 +8,9 @@ it back into a fresh `Run` (`load_run`), and deleting it when the run ends
 What a save holds: the seed and the next wave; the currency; the loadout
 (every carried core with its slots, the active core, the waiting area, the
 backpack); the stats and talents bought; the shop between visits (its shelves with their
-locks, the prices paid per card and per core that sales refund, the rerolls,
+locks, the prices paid per bought card and per bought core that sales refund
+— R-SHOP-1: what is not listed was never paid for and sells for nothing,
+which is also what a save without the lists means — the rerolls,
 its wave, its generator's state while it is open); the past waves' stats;
 and from the core's world the player's HP, max HP and position, whether
 Last Will is still armed (R-END-1: owned but spent stays spent), the random
@@ -21,6 +23,12 @@ none owned and Last Will not armed. The relics owned, in the order gained,
 and their per-run state (R-REL-1: vajra's strength, vampire_fang's kills) and
 the shop's relic for sale; a save from before relics has none — its max HP
 was saved as it was, so no relic's bonus is applied twice.
+
+When: the shop writes the run after every change made in it (`write_run`: a
+buy, sale, lock, reroll, stat, potion or relic, a lab edit or core switch), so
+quitting the shop at any moment loses nothing; the file then holds the open
+shop with its generator's state, and Continue shows that very shop (its
+offers are restored, not drawn anew).
 
 Continuing must be playing on: a saved run resumes with the same next shop
 and the same next wave. A world mid-run holds more than that (shots still in
@@ -243,8 +251,13 @@ class ShopSave(SaveModel):
     spells: list[OfferSave | None]
     cores: list[OfferSave | None]
     stats: list[OfferSave | None]
-    paid_cards: dict[str, list[int]] = Field(description="The price paid for each owned card, one entry per copy (sales refund half).")
-    paid_cores: dict[str, int] = Field(description="The price paid for each carried core.")
+    paid_cards: dict[str, list[int]] = Field(
+        default_factory=dict,
+        description="The price paid for each bought card, one entry per copy (sales refund half); absent: nothing was paid, every card discards.",
+    )
+    paid_cores: dict[str, int] = Field(
+        default_factory=dict, description="The price paid for each bought carried core; absent: nothing was paid, every core discards."
+    )
     unlocked: list[str] = Field(description="R-META-1: ids unlocked with aether, offered in this run.")
     luck: float = Field(ge=0, allow_inf_nan=False)
     rng_state: list[int] | None = Field(
@@ -581,8 +594,21 @@ def save_run(run: Run, next_wave: int, path: Path | None = None) -> RunSave:
     """Settles `run` between waves and writes it to run.json atomically (R-SAVE-1).
     The run is settled even when the write fails (an `OSError` for the caller to report)."""
     save = settle(run, next_wave)
-    storage.write_json_atomic(path if path is not None else run_save_path(), save.model_dump(mode="json"))
+    _write(save, path)
     return save
+
+
+def write_run(run: Run, next_wave: int, path: Path | None = None) -> RunSave:
+    """Writes `run` as it is now to run.json atomically, without settling it: the shop's
+    save after each change (R-SAVE-1), which leaves the world (and whatever a scene holds of
+    it) alone. Leaving the shop settles the run (`settle`), so going on plays as Continue does."""
+    save = snapshot(run, next_wave)
+    _write(save, path)
+    return save
+
+
+def _write(save: RunSave, path: Path | None) -> None:
+    storage.write_json_atomic(path if path is not None else run_save_path(), save.model_dump(mode="json"))
 
 
 def delete_run_save(path: Path | None = None) -> None:

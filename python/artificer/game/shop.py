@@ -18,8 +18,11 @@ and locking do to a `Run`:
   (re-priced for that wave, still locked until bought or unlocked).
 - Sell: `max(sell_floor, ⌊sell_fraction × price paid⌋)`. The price paid is
   recorded per card id (a multiset: copies of a card may have cost
-  different prices; a sale refunds the dearest copy) and per core; a card
-  or core that was never bought was paid 0, so it sells for the floor.
+  different prices; a sale refunds the dearest copy bought) and per core.
+  What was never paid for — the starter core and its cards, cards and cores
+  that came any other way, the copies of a card beyond those bought — sells
+  for nothing: it can only be discarded (`card_sale_value` is 0, `is_paid`
+  False; the shop shows "Discard").
 - Cores (R-CORE-3, through `Loadout`): buying a core while carrying
   `max_cores` raises `LoadoutFull` until the buyer names a core to `drop`,
   which is sold (its cards go to the waiting area, `WaitingAreaFull` when
@@ -441,14 +444,24 @@ class Shop:
 
     # --- selling ------------------------------------------------------------------------
 
+    def card_is_paid(self, card: str) -> bool:
+        """R-SHOP-1: a copy of `card` was bought and not sold yet (else selling it only discards it)."""
+        return bool(self.paid_cards.get(card))
+
+    def core_is_paid(self, core_id: str) -> bool:
+        """R-SHOP-1: the carried core `core_id` was bought (the starter, say, was not)."""
+        return core_id in self.paid_cores
+
     def card_sale_value(self, card: str) -> int:
-        """What selling one `card` refunds (its dearest copy's price paid, halved, at least the floor)."""
-        paid = self.paid_cards.get(card, [])
-        return sale_value(self.settings, max(paid, default=0))
+        """What selling one `card` refunds: its dearest bought copy's price paid, halved, at least
+        the floor; 0 when no copy was paid for (R-SHOP-1: discard only)."""
+        paid = self.paid_cards.get(card)
+        return sale_value(self.settings, max(paid)) if paid else 0
 
     def core_sale_value(self, core_id: str) -> int:
-        """What selling a carried core refunds."""
-        return sale_value(self.settings, self.paid_cores.get(core_id, 0))
+        """What selling a carried core refunds: 0 for a core never paid for (R-SHOP-1)."""
+        paid = self.paid_cores.get(core_id)
+        return 0 if paid is None else sale_value(self.settings, paid)
 
     def sell_card(self, backpack_index: int) -> int:
         """Sells the backpack card at `backpack_index`; returns the gold refunded."""
