@@ -25,7 +25,7 @@ from artificer.content.cores import BoardLayout
 from artificer.ui.atlas import ELEMENT_COLOURS
 from artificer.ui.fonts import font
 from artificer.ui.i18n import tr
-from artificer.ui.widgets import wrap
+from artificer.ui.widgets import blit_lines, fit_lines, wrap
 
 FAMILY_COLOURS = {
     "action": (230, 159, 0),
@@ -47,6 +47,10 @@ BONUS_COLOUR = (240, 228, 66)
 UNREACHED_VEIL = (8, 6, 16, 175)
 UNREACHED_TEXT = (200, 196, 214)
 UNREACHED_MARK = (255, 110, 90)
+#: A card's name gets up to two lines under its glyph, never cut (`widgets.fit_lines`).
+CARD_NAME_LINES = 2
+#: A chip's name starts this far right of its left edge (past the element band).
+CHIP_TEXT_LEFT = 9
 DIRECTIONS = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
 
 
@@ -70,6 +74,21 @@ def _glyph(surface: pygame.Surface, family: str, centre: tuple[float, float], r:
         pygame.draw.line(surface, colour, (cx, cy), (cx + r, cy - r * 0.7), 2)
         pygame.draw.line(surface, colour, (cx, cy), (cx + r, cy + r * 0.7), 2)
         pygame.draw.circle(surface, colour, (cx, cy), max(2, r * 0.25))
+
+
+def card_name_size(card_width: int) -> int:
+    """The design size (px) of a card's name on a card `card_width` px wide."""
+    return max(10, card_width // 8)
+
+
+def card_name_width(card_width: int) -> int:
+    """The room (px) for a card's name across a card `card_width` px wide."""
+    return card_width - 8
+
+
+def chip_name_width(chip_width: int) -> int:
+    """The room (px) for a card's name on a chip `chip_width` px wide (its band and margins off)."""
+    return chip_width - CHIP_TEXT_LEFT - 5
 
 
 class CardArt:
@@ -101,9 +120,9 @@ class CardArt:
         pygame.draw.rect(image, band, (0, 0, w, max(4, h // 14)), border_top_left_radius=radius, border_top_right_radius=radius)
         pygame.draw.rect(image, frame, image.get_rect(), 2, border_radius=radius)
         _glyph(image, family, (w / 2, h * 0.34), min(w, h) * 0.17, frame)
-        name_face = font(max(10, w // 8))
         small = font(max(9, w // 9), bold=True)
-        lines = wrap(tr(spell.name_key), name_face, w - 8, 2)
+        name = fit_lines(tr(spell.name_key), card_name_size(w), False, card_name_width(w), CARD_NAME_LINES)
+        name_face, lines = name.face, name.lines
         step = name_face.get_linesize() - 2
         # On a small card a two-line name is lifted to end above the mana and CPU figures.
         top = max(int(h * 0.34 + min(w, h) * 0.17), min(int(h * 0.56), h - small.get_ascent() - 5 - step * len(lines)))
@@ -215,16 +234,15 @@ def chip_width(content: Content, spell_id: str, face: pygame.font.Font) -> int:
 
 
 def draw_chip(surface: pygame.Surface, content: Content, spell_id: str, rect: pygame.Rect, face: pygame.font.Font) -> None:
-    """A card as a chip: its family's frame, its element's band on the left, its name (cut with '…' to fit)."""
+    """A card as a chip: its family's frame, its element's band on the left, its name (shrunk to fit, `widgets.fit_lines`)."""
     spell = content.spell(spell_id)
     frame = FAMILY_COLOURS.get(str(spell.family), (200, 200, 200))
     band = ELEMENT_COLOURS.get(str(spell.element) if spell.element is not None else "", (120, 116, 140))
     pygame.draw.rect(surface, CARD_FACE, rect, border_radius=5)
     pygame.draw.rect(surface, band, (rect.x, rect.y, 5, rect.height), border_top_left_radius=5, border_bottom_left_radius=5)
     pygame.draw.rect(surface, frame, rect, 1, border_radius=5)
-    name = wrap(tr(spell.name_key), face, rect.width - 14, 1)[0]
-    text = face.render(name, True, CARD_TEXT)
-    surface.blit(text, text.get_rect(midleft=(rect.x + 9, rect.centery)))
+    name = fit_lines(tr(spell.name_key), face.point_size, False, chip_name_width(rect.width))
+    blit_lines(surface, name, CARD_TEXT, midleft=(rect.x + CHIP_TEXT_LEFT, rect.centery))
 
 
 def _arrow(surface: pygame.Surface, a: pygame.Rect, b: pygame.Rect, colour: tuple[int, int, int]) -> None:

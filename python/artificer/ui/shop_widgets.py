@@ -22,7 +22,9 @@ from artificer.content import Core
 from artificer.content.models import WandStat
 from artificer.ui.fonts import font
 from artificer.ui.icons import stat_icon as stat_icon, talent_icon as talent_icon
-from artificer.ui.widgets import BAD, BUTTON_EDGE, BUTTON_FILL, BUTTON_HOVER, DIM, PANEL_EDGE, TEXT, tooltip
+from artificer.ui.widgets import (
+    BAD, BUTTON_EDGE, BUTTON_FILL, BUTTON_HOVER, DIM, MIN_TEXT_PX, PANEL_EDGE, TEXT, blit_lines, draw_fitted, fit_lines, tooltip,
+)  # fmt: skip
 
 Colour = tuple[int, int, int]
 Tip = list[tuple[str, Colour]]
@@ -99,17 +101,12 @@ class Canvas:
         self.surface.blit(image, rect)
         return rect
 
-    def fitted(self, text: str, size: float, bold: bool, colour: Colour, midtop: tuple[int, int], width: int) -> None:
-        """One line centred at `midtop`, shrunk (then cut with '…') to fit `width`."""
-        pixels = max(8, self.px(size))
-        face = font(pixels, bold)
-        floor = max(8, self.px(size * 0.75))
-        # Shrink by the font's size (its line height is larger than its size: shrinking by that grew it).
-        while face.size(text)[0] > width and pixels - 1 >= floor:
-            pixels -= 1
-            face = font(pixels, bold)
-        image = face.render(ellipsize(text, face, width), True, colour)
-        self.surface.blit(image, image.get_rect(midtop=midtop))
+    def fitted(
+        self, text: str, size: float, bold: bool, colour: Colour, midtop: tuple[int, int], width: int, max_lines: int = 1
+    ) -> pygame.Rect:
+        """`text` centred at `midtop` in a box `width` px wide: shrunk to fit (down to
+        `widgets.FIT_FLOOR` of `size`), then wrapped onto up to `max_lines` lines (`widgets.fit_lines`)."""
+        return draw_fitted(self.surface, text, max(MIN_TEXT_PX, self.px(size)), bold, colour, width, max_lines, midtop=midtop)
 
     def now_after(self, now: str, after: str, size: float, colours: tuple[Colour, Colour], midtop: tuple[int, int], width: int) -> pygame.Rect:
         """R-FEEL-2: "110 → 120" centred at `midtop`, shrunk to fit `width`. The arrow is drawn,
@@ -152,19 +149,20 @@ class Canvas:
         hint_image = None
         if hint:
             hint_image = font(max(9, size * 3 // 4)).render(f"[{hint}]", True, (255, 236, 190) if primary else DIM)
-        room = rect.width - self.px(16) - (hint_image.get_width() + self.px(8) if hint_image else 0)
-        face = font(size, bold=True)
-        while face.size(label)[0] > room and size > 9:
-            size -= 1
-            face = font(size, bold=True)
-        text = face.render(label, True, TEXT if enabled else DISABLED_TEXT)
+        lines = 2 if rect.height >= 2 * font(size, True).get_linesize() + self.px(4) else 1
+        pad = self.px(16)
+        label_fit = fit_lines(label, size, True, rect.width - pad - (hint_image.get_width() + self.px(8) if hint_image else 0), lines)
+        if label_fit.cut and hint_image is not None:
+            # A label that cannot fit beside its key hint keeps the button and drops the hint.
+            hint_image, label_fit = None, fit_lines(label, size, True, rect.width - pad, lines)
+        colour = TEXT if enabled else DISABLED_TEXT
         if hint_image is not None:
-            total = text.get_width() + self.px(8) + hint_image.get_width()
+            total = label_fit.width + self.px(8) + hint_image.get_width()
             left = rect.centerx - total // 2
-            self.surface.blit(text, text.get_rect(midleft=(left, rect.centery)))
-            self.surface.blit(hint_image, hint_image.get_rect(midleft=(left + text.get_width() + self.px(8), rect.centery + 1)))
+            blit_lines(self.surface, label_fit, colour, midleft=(left, rect.centery))
+            self.surface.blit(hint_image, hint_image.get_rect(midleft=(left + label_fit.width + self.px(8), rect.centery + 1)))
         else:
-            self.surface.blit(text, text.get_rect(center=rect.center))
+            blit_lines(self.surface, label_fit, colour, center=rect.center)
         if enabled:
             self.hots.append(Hot(rect, action, key, tip))
 
@@ -180,13 +178,19 @@ class Canvas:
         pygame.draw.rect(self.surface, edge, rect, 2 if rect.height > self.px(28) else 1, border_radius=radius)
         size = max(9, round(rect.height * 0.45))
         face = font(size, bold=True)
-        text = face.render(label, True, TEXT if enabled else DISABLED_TEXT)
         amount_colour = (CRYSTAL if affordable else TOO_DEAR) if enabled else DISABLED_TEXT
         amount = face.render(f"+{price}" if refund else str(price), True, amount_colour)
         gem = max(3, round(size * 0.36))
         hint_image = font(max(9, rect.height // 3)).render(f"[{hint}]", True, DIM) if hint else None
         gap = self.px(7)
-        total = text.get_width() + gap + gem * 2 + self.px(5) + amount.get_width()
+        fixed = gap + gem * 2 + self.px(5) + amount.get_width()
+        room = rect.width - self.px(12) - fixed
+        label_fit = fit_lines(label, size, True, room - (gap + hint_image.get_width() if hint_image else 0))
+        if label_fit.cut and hint_image is not None:
+            # A label that cannot fit beside its key hint keeps the price and drops the hint.
+            hint_image, label_fit = None, fit_lines(label, size, True, room)
+        text = label_fit.face.render(label_fit.lines[0], True, TEXT if enabled else DISABLED_TEXT)
+        total = text.get_width() + fixed
         total += gap + hint_image.get_width() if hint_image else 0
         x = rect.centerx - total // 2
         self.surface.blit(text, text.get_rect(midleft=(x, rect.centery)))
@@ -316,7 +320,8 @@ def stat_value_text(stat: WandStat, value: float) -> str:
 
 
 def ellipsize(text: str, face: pygame.font.Font, width: int) -> str:
-    """`text`, cut with '…' to fit `width`."""
+    """`text`, cut with '…' to fit `width` in `face`. A label a player must read whole is laid out
+    with `widgets.fit_lines` / `widgets.draw_fitted` instead (shrunk, then wrapped, before any cut)."""
     if face.size(text)[0] <= width:
         return text
     while text and face.size(text + "…")[0] > width:

@@ -12,6 +12,7 @@ colours the card screens share (the lab, its cast timeline, the shop):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import pygame
 
@@ -32,29 +33,156 @@ HINT = (170, 160, 210)
 PANEL_FILL = (14, 12, 26, 200)
 PANEL_EDGE = (70, 62, 110)
 TOOLTIP_FILL = (10, 8, 20, 245)
+#: A button's label keeps this many px clear of its edges in all (both sides together).
+BUTTON_PAD = 16
+
+
+#: The smallest a fitted label may shrink to, as a share of its design size: below three
+#: quarters a name stops reading as the same label as its neighbours'.
+FIT_FLOOR = 0.75
+#: Never shrink a label below this many pixels, whatever its design size (CJK glyphs blur below it).
+MIN_TEXT_PX = 8
+ELLIPSIS = "…"
+#: Characters a line may not start with (closing punctuation, small kana, the long-vowel mark):
+#: a break before one of them moves the character before it down too (CJK line breaking, kinsoku).
+NO_LINE_START = frozenset("、。，．,.）)」』】〕〉》!！?？:：;；ーｰ・…ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ%％")
+#: Characters a line may not end with (opening brackets): they move down with the character after them.
+NO_LINE_END = frozenset("（(「『【〔〈《")
+
+
+class Fitted(NamedTuple):
+    """A label laid out in a box: the font it is drawn in, its lines, and whether it had to be cut
+    (`cut`: even at the floor size and the allowed lines it did not fit, so a line ends in '…')."""
+
+    face: pygame.font.Font
+    lines: list[str]
+    cut: bool
+
+    @property
+    def width(self) -> int:
+        return max((self.face.size(line)[0] for line in self.lines), default=0)
+
+    @property
+    def height(self) -> int:
+        return self.face.get_linesize() * (len(self.lines) - 1) + self.face.get_height()
+
+
+def _breaks_anywhere(char: str) -> bool:
+    """Chinese and Japanese text may break between any two characters (Korean breaks at spaces)."""
+    code = ord(char)
+    return 0x2E80 <= code < 0xA000 or 0xF900 <= code < 0xFB00 or 0xFF00 <= code < 0xFFF0
+
+
+def _segments(text: str) -> list[str]:
+    """`text` cut where a line may break: after a space (kept on the piece before it) and
+    around each Chinese or Japanese character, never before a no-line-start mark or after an opening one."""
+    pieces: list[str] = []
+    open_after = False  # may the next character start a new piece?
+    for char in text:
+        if not pieces:
+            pieces.append(char)
+        elif char == " " or char in NO_LINE_START or pieces[-1][-1] in NO_LINE_END:
+            pieces[-1] += char
+        elif open_after or _breaks_anywhere(char):
+            pieces.append(char)
+        else:
+            pieces[-1] += char
+        open_after = char == " " or _breaks_anywhere(char)
+    return pieces
+
+
+def break_lines(text: str, face: pygame.font.Font, width: int) -> list[str]:
+    """Greedy line breaking of `text` into lines of at most `width` px in `face`, never cutting:
+    a single word wider than `width` stays on its own (too wide) line."""
+    out: list[str] = []
+    line = ""
+    for piece in _segments(text):
+        trial = line + piece
+        if face.size(trial.rstrip())[0] <= width or not line:
+            line = trial
+        else:
+            out.append(line.rstrip())
+            line = piece
+    out.append(line.rstrip())
+    return out
+
+
+def _fits(lines: list[str], face: pygame.font.Font, width: int, max_lines: int) -> bool:
+    return len(lines) <= max_lines and all(face.size(line)[0] <= width for line in lines)
+
+
+def _ellipsize(line: str, face: pygame.font.Font, width: int) -> str:
+    while line and face.size(line + ELLIPSIS)[0] > width:
+        line = line[:-1]
+    return line.rstrip() + ELLIPSIS
+
+
+def _cut(lines: list[str], face: pygame.font.Font, width: int, max_lines: int) -> list[str]:
+    """The first `max_lines` lines, each too wide one cut with '…', and the last one too when lines were dropped."""
+    out = [line if face.size(line)[0] <= width else _ellipsize(line, face, width) for line in lines[:max_lines]]
+    if len(lines) > max_lines and not out[-1].endswith(ELLIPSIS):
+        out[-1] = _ellipsize(out[-1], face, width)
+    return out
+
+
+def fit_lines(text: str, size: int, bold: bool, width: int, max_lines: int = 1, floor: float = FIT_FLOOR) -> Fitted:
+    """Lay `text` out in a box `width` px wide, at most `max_lines` lines, starting from a `size` px font.
+
+    In order: one line, shrinking the font from `size` down to `floor` × `size`; then (if
+    `max_lines` > 1) wrapped onto up to `max_lines` lines, again from `size` down to the floor;
+    only then, at the floor size, cut with '…' (`Fitted.cut` is set, so a test can catch it)."""
+    largest = max(MIN_TEXT_PX, size)
+    smallest = min(largest, max(MIN_TEXT_PX, round(size * floor)))
+    sizes = range(largest, smallest - 1, -1)
+    for pixels in sizes:
+        face = font(pixels, bold)
+        if face.size(text)[0] <= width:
+            return Fitted(face, [text], False)
+    if max_lines > 1:
+        for pixels in sizes:
+            face = font(pixels, bold)
+            lines = break_lines(text, face, width)
+            if _fits(lines, face, width, max_lines):
+                return Fitted(face, lines, False)
+    face = font(smallest, bold)
+    return Fitted(face, _cut(break_lines(text, face, width), face, width, max_lines), True)
+
+
+def draw_fitted(
+    surface: pygame.Surface, text: str, size: int, bold: bool, colour: tuple[int, int, int], width: int,
+    max_lines: int = 1, floor: float = FIT_FLOOR, **where: tuple[int, int],
+) -> pygame.Rect:  # fmt: skip
+    """Draws `text` fitted to `width` (`fit_lines`), the block of lines placed by one `get_rect`
+    keyword (`midtop=…`, `center=…`, `midleft=…`, `topleft=…`); lines are centred in the block
+    unless the anchor is a left or right one. Returns the block's rect."""
+    fitted = fit_lines(text, size, bold, width, max_lines, floor)
+    return blit_lines(surface, fitted, colour, **where)
+
+
+def blit_lines(surface: pygame.Surface, fitted: Fitted, colour: tuple[int, int, int], **where: tuple[int, int]) -> pygame.Rect:
+    """Draws the lines of a `Fitted` label as a block placed by one `get_rect` keyword (see `draw_fitted`)."""
+    anchored = pygame.Rect(0, 0, fitted.width, fitted.height)
+    for name, point in where.items():
+        setattr(anchored, name, point)
+    anchor = next(iter(where), "topleft")
+    step = fitted.face.get_linesize()
+    for i, line in enumerate(fitted.lines):
+        image = fitted.face.render(line, True, colour)
+        y = anchored.y + i * step
+        if "left" in anchor:
+            x = anchored.x
+        elif "right" in anchor:
+            x = anchored.right - image.get_width()
+        else:
+            x = anchored.centerx - image.get_width() // 2
+        surface.blit(image, (x, y))
+    return anchored
 
 
 def wrap(text: str, face: pygame.font.Font, width: int, lines: int) -> list[str]:
-    """Greedy wrap by words (by characters for scripts without spaces); the last line is cut with '…'."""
-    words = text.split(" ") if " " in text else list(text)
-    joiner = " " if " " in text else ""
-    out: list[str] = []
-    line = ""
-    for word in words:
-        trial = f"{line}{joiner}{word}" if line else word
-        if face.size(trial)[0] <= width or not line:
-            line = trial
-        else:
-            out.append(line)
-            line = word
-    out.append(line)
-    if len(out) > lines:
-        out = out[:lines]
-        last = out[-1]
-        while last and face.size(last + "…")[0] > width:
-            last = last[:-1]
-        out[-1] = last + "…"
-    return out
+    """Greedy wrap by words (by characters for scripts without spaces) in a given `face`; past
+    `lines` lines the last is cut with '…'. For a label that must never be cut, use `fit_lines`."""
+    return _cut(break_lines(text, face, width), face, width, lines)
 
 
 @dataclass
@@ -74,16 +202,21 @@ class Button:
         fill = BUTTON_HOVER if hovered else BUTTON_FILL if self.enabled else BUTTON_DISABLED
         pygame.draw.rect(surface, fill, self.rect, border_radius=8)
         pygame.draw.rect(surface, BUTTON_EDGE if self.enabled else PANEL_EDGE, self.rect, 2, border_radius=8)
-        face = font(max(12, self.rect.height * 2 // 5), bold=True)
-        label = face.render(self.label, True, TEXT if self.enabled else TEXT_DISABLED)
-        if self.hint:
-            hint = font(max(10, self.rect.height // 3)).render(f"[{self.hint}]", True, HINT if self.enabled else TEXT_DISABLED)
-            total = label.get_width() + 8 + hint.get_width()
+        colour = TEXT if self.enabled else TEXT_DISABLED
+        size = max(12, self.rect.height * 2 // 5)
+        lines = 2 if self.rect.height >= 2 * font(size, True).get_linesize() + 6 else 1
+        hint = font(max(10, self.rect.height // 3)).render(f"[{self.hint}]", True, HINT if self.enabled else TEXT_DISABLED) if self.hint else None
+        label = fit_lines(self.label, size, True, self.rect.width - BUTTON_PAD - (hint.get_width() + 8 if hint else 0), lines)
+        if label.cut and hint is not None:
+            # A label that cannot fit beside its key hint keeps the button and drops the hint.
+            hint, label = None, fit_lines(self.label, size, True, self.rect.width - BUTTON_PAD, lines)
+        if hint is not None:
+            total = label.width + 8 + hint.get_width()
             left = self.rect.centerx - total // 2
-            surface.blit(label, label.get_rect(midleft=(left, self.rect.centery)))
-            surface.blit(hint, hint.get_rect(midleft=(left + label.get_width() + 8, self.rect.centery + 1)))
+            blit_lines(surface, label, colour, midleft=(left, self.rect.centery))
+            surface.blit(hint, hint.get_rect(midleft=(left + label.width + 8, self.rect.centery + 1)))
         else:
-            surface.blit(label, label.get_rect(center=self.rect.center))
+            blit_lines(surface, label, colour, center=self.rect.center)
 
 
 def panel(surface: pygame.Surface, rect: pygame.Rect, title: str | None = None) -> None:
