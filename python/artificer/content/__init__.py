@@ -1,7 +1,8 @@
 """Game content: the validated models of the data files, their loader and checker.
 
 `load_content()` reads balance.json, enemies.json, waves.json, spells.json,
-cores.json, resonance_recipes.json and i18n/en.json and returns a `Content`,
+cores.json, resonance_recipes.json, relics.json, potions.json, looks.json and
+i18n/en.json and returns a `Content`,
 or raises `ContentError` listing every problem found.
 """
 
@@ -20,6 +21,7 @@ from artificer.content.cores import (
     Slot,
     SlotBonus,
 )
+from artificer.content.looks import LOOKS_FILE, BodyLook, Looks, Shape, ShotStyle, ZonePattern
 from artificer.content.loader import CONTENT_FILES, DEFAULT_DATA_DIR, Content, load_content
 from artificer.content.models import (
     WAVE_COUNT,
@@ -64,12 +66,14 @@ from artificer.content.spells import Spell, SpellCatalog
 __all__ = [
     "CONTENT_FILES",
     "DEFAULT_DATA_DIR",
+    "LOOKS_FILE",
     "WAVE_COUNT",
     "ActionBlock",
     "ActionKind",
     "Arena",
     "Balance",
     "Behavior",
+    "BodyLook",
     "Board",
     "BoardLayout",
     "Capacities",
@@ -90,6 +94,7 @@ __all__ = [
     "EntryPoint",
     "LogicBlock",
     "LogicKind",
+    "Looks",
     "ModifierBlock",
     "MulticastBlock",
     "PickupSettings",
@@ -100,6 +105,8 @@ __all__ = [
     "RecipeBook",
     "RecipeMatch",
     "Register",
+    "Shape",
+    "ShotStyle",
     "Sim",
     "Slot",
     "SlotBonus",
@@ -115,5 +122,6 @@ __all__ = [
     "WaveSchedule",
     "WaveTiming",
     "ZoneEffect",
+    "ZonePattern",
     "load_content",
 ]

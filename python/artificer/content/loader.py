@@ -35,6 +35,7 @@ from artificer.content.models import (
     WaveSchedule,
     did_you_mean,
 )
+from artificer.content.looks import LOOKS_FILE, Looks, check_looks
 from artificer.content.potions import POTIONS_FILE, PotionBook, check_potion_texts
 from artificer.content.recipes import Recipe, RecipeBook, TextTable
 from artificer.content.relics import RELICS_FILE, RelicBook, check_relics
@@ -49,7 +50,7 @@ ENEMIES_FILE = "enemies.json"
 WAVES_FILE = "waves.json"
 
 # Every file load_content reads, in the order problems are reported.
-CONTENT_FILES = (BALANCE_FILE, ENEMIES_FILE, WAVES_FILE, SPELLS_FILE, CORES_FILE, RECIPES_FILE, RELICS_FILE, POTIONS_FILE, TEXTS_FILE)
+CONTENT_FILES = (BALANCE_FILE, ENEMIES_FILE, WAVES_FILE, SPELLS_FILE, CORES_FILE, RECIPES_FILE, RELICS_FILE, POTIONS_FILE, LOOKS_FILE, TEXTS_FILE)
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
@@ -71,6 +72,8 @@ class Content:
     relics: RelicBook
     #: R-POT-1/2: potions.json (the potions by id, the drop chance, the belt's slots, the shop's price).
     potions: PotionBook
+    #: R-FEEL-1: looks.json (every sprite's shape, colours and size; drawn by artificer.ui.atlas).
+    looks: Looks
     _enemy_indices: dict[str, int] = field(init=False, repr=False, compare=False)
     _spell_indices: dict[str, int] = field(init=False, repr=False, compare=False)
     _core_by_id: dict[str, Core] = field(init=False, repr=False, compare=False)
@@ -152,6 +155,10 @@ def load_content(data_dir: Path | None = None) -> Content:
     potions = _load_file(directory, POTIONS_FILE, PotionBook, problems)
     if potions is not None and texts is not None:
         problems.extend(check_potion_texts(potions, texts.root))
+    looks = _load_file(directory, LOOKS_FILE, Looks, problems)
+    if looks is not None:
+        enemy_ids = None if roster is None else [enemy.id for enemy in roster.enemies]
+        problems.extend(check_looks(looks, enemy_ids, None if spells is None else spells.spells))
     if roster is not None:
         problems.extend(check_roster(roster))
     if schedule is not None:
@@ -172,6 +179,7 @@ def load_content(data_dir: Path | None = None) -> Content:
         or texts is None
         or relics is None
         or potions is None
+        or looks is None
     ):
         raise ContentError(_in_file_order(problems))
     return Content(
@@ -185,6 +193,7 @@ def load_content(data_dir: Path | None = None) -> Content:
         data_dir=directory,
         relics=relics,
         potions=potions,
+        looks=looks,
     )
 
 
