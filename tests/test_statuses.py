@@ -57,13 +57,14 @@ def dummy_in_front(content: Any) -> Simulation:
 
 
 def flags_after(sim: Simulation, frames: int) -> int:
+    """The status flags any step showed over `frames` steps (the hit flash, R-FEEL-1, is not a status)."""
     seen = 0
     for _ in range(frames):
         sim.step()
         rows = sim.buffers.enemy_rows()
         if len(rows):
             seen |= int(rows[0, FLAGS])
-    return seen
+    return seen & ~_core.ENEMY_FLAG_HIT
 
 
 def reactions(sim: Simulation, frames: int) -> list[float]:

@@ -30,6 +30,7 @@ __all__ = [
     "ENEMY_FLAG_SHOCKED",
     "ENEMY_FLAG_POISONED",
     "ENEMY_FLAG_WET",
+    "ENEMY_FLAG_HIT",
     "RNG_STREAMS",
 ]
 __version__: str
@@ -51,6 +52,7 @@ ENEMY_FLAG_FROZEN: int
 ENEMY_FLAG_SHOCKED: int
 ENEMY_FLAG_POISONED: int
 ENEMY_FLAG_WET: int
+ENEMY_FLAG_HIT: int
 #: R-SAVE-1: the length of `World.rng_state()`.
 RNG_STREAMS: int
 

@@ -124,6 +124,7 @@ pub fn world_config(obj: &Bound<'_, PyAny>, seed: u64) -> Result<WorldConfig, Co
         separation_strength: sim.f32("separation_strength")?,
         grid_cells_per_entity: sim.f32("grid_cells_per_entity")?,
         hit_events_per_frame: sim.u32("hit_events_per_frame")?,
+        hit_flash_frames: if sim.has("hit_flash_frames") { sim.u32("hit_flash_frames")? } else { 0 },
         elite_hp_multiplier: elite.f32("hp_multiplier")?,
         elite_reward_multiplier: elite.f32("reward_multiplier")?,
         player: PlayerParams {

@@ -39,6 +39,8 @@ pub mod layout {
     pub const ENEMY_FLAG_SHOCKED: usize = 64;
     pub const ENEMY_FLAG_POISONED: usize = 128;
     pub const ENEMY_FLAG_WET: usize = 256;
+    /// R-FEEL-1: hit within the last `sim.hit_flash_frames` frames (the renderer's hit flash).
+    pub const ENEMY_FLAG_HIT: usize = 512;
 
     pub const CONSTANTS: &[(&str, usize)] = &[
         ("CONTROLS_WIDTH", super::CONTROLS_WIDTH),
@@ -59,6 +61,7 @@ pub mod layout {
         ("ENEMY_FLAG_SHOCKED", ENEMY_FLAG_SHOCKED),
         ("ENEMY_FLAG_POISONED", ENEMY_FLAG_POISONED),
         ("ENEMY_FLAG_WET", ENEMY_FLAG_WET),
+        ("ENEMY_FLAG_HIT", ENEMY_FLAG_HIT),
         // R-SAVE-1: the length of `World.rng_state()`.
         ("RNG_STREAMS", crate::sim::rng::STREAM_COUNT),
     ];
@@ -613,6 +616,9 @@ fn decode_controls(c: &PyReadonlyArray1<'_, f32>) -> Result<Controls, CoreError>
 
 fn write_enemies(w: &CoreWorld, out: &mut [f32]) {
     let e = &w.enemies;
+    // hit_frame is the frame after the hit's step, which is `frame` once that step is over:
+    // a hit in the last N steps has hit_frame > frame - N.
+    let flash_from = w.frame().saturating_sub(w.config().hit_flash_frames as u64);
     for (i, row) in out.chunks_exact_mut(ENEMY_COLUMNS).take(e.len()).enumerate() {
         let flags = (e.elite[i] as usize * ENEMY_FLAG_ELITE)
             | ((e.vulnerable[i] > 0.0) as usize * ENEMY_FLAG_VULNERABLE)
@@ -622,7 +628,8 @@ fn write_enemies(w: &CoreWorld, out: &mut [f32]) {
             | ((e.frozen[i] > 0.0) as usize * ENEMY_FLAG_FROZEN)
             | ((e.shock[i] > 0.0) as usize * ENEMY_FLAG_SHOCKED)
             | ((e.poison[i] > 0.0) as usize * ENEMY_FLAG_POISONED)
-            | ((e.wet[i] > 0.0) as usize * ENEMY_FLAG_WET);
+            | ((e.wet[i] > 0.0) as usize * ENEMY_FLAG_WET)
+            | ((e.hit_frame[i] > flash_from) as usize * ENEMY_FLAG_HIT);
         row.copy_from_slice(&[e.x[i], e.y[i], e.kind[i] as f32, e.radius[i], e.hp[i] / e.hp_max[i], flags as f32]);
     }
 }

@@ -370,6 +370,9 @@ pub struct WorldConfig {
     pub grid_cells_per_entity: f32,
     /// With the `hit_events` rule: how many of a frame's hits are reported.
     pub hit_events_per_frame: u32,
+    /// R-FEEL-1: an enemy shows its hit flash (ENEMY_FLAG_HIT) for this many
+    /// frames after a hit (0 = never). Presentation only.
+    pub hit_flash_frames: u32,
     /// Elite enemies: HP and reward multipliers.
     pub elite_hp_multiplier: f32,
     pub elite_reward_multiplier: f32,

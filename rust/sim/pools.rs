@@ -65,6 +65,9 @@ pub struct Enemies {
     /// Auto-aim: until this frame, shots in flight are expected to kill
     /// the enemy, so the wand aims at another (0 = never claimed).
     pub claimed_until: Vec<u64>,
+    /// The frame after the last hit that dealt damage (0 = never): the
+    /// renderer's hit flash (R-FEEL-1). Presentation only, not hashed.
+    pub hit_frame: Vec<u64>,
     /// Killed this frame, removed by `compact` at the end of the step.
     pub dead: Vec<bool>,
 }
@@ -108,6 +111,7 @@ impl Enemies {
         self.chills.push(0);
         self.poison_stacks.push(0);
         self.claimed_until.push(0);
+        self.hit_frame.push(0);
         self.dead.push(false);
         id
     }
@@ -121,6 +125,7 @@ impl Enemies {
         self.offspring.swap_remove(i);
         each_column!(self, c => { c.swap_remove(i); }; burn, chill, frozen, shock, poison, wet, chills, poison_stacks);
         self.claimed_until.swap_remove(i);
+        self.hit_frame.swap_remove(i);
         self.dead.swap_remove(i);
     }
 
@@ -146,6 +151,7 @@ impl Enemies {
         self.elite.clear();
         self.offspring.clear();
         self.claimed_until.clear();
+        self.hit_frame.clear();
         self.dead.clear();
     }
 }

@@ -50,6 +50,7 @@ pub fn stress_config(seed: u64) -> WorldConfig {
         separation_strength: SEPARATION,
         grid_cells_per_entity: 2.0,
         hit_events_per_frame: 0,
+        hit_flash_frames: 0,
         elite_hp_multiplier: 1.0,
         elite_reward_multiplier: 1.0,
         player: PlayerParams {

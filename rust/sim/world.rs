@@ -665,6 +665,7 @@ impl World {
         if self.cfg.rules.enemies_immortal {
             // Dummies take every hit in full and never fall.
             en.hp[e] = (en.hp[e] - amount).max(f32::MIN_POSITIVE);
+            en.hit_frame[e] = self.frame + 1;
             self.damage_this_frame += amount;
             if self.cfg.rules.hit_events {
                 self.hits_this_frame.push((amount, en.kind[e], false, en.x[e], en.y[e]));
@@ -673,6 +674,7 @@ impl World {
         }
         let dealt = amount.min(en.hp[e]);
         en.hp[e] -= amount;
+        en.hit_frame[e] = self.frame + 1;
         self.damage_this_frame += dealt;
         if self.cfg.rules.hit_events {
             self.hits_this_frame.push((dealt, en.kind[e], en.hp[e] <= 0.0, en.x[e], en.y[e]));

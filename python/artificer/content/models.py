@@ -87,6 +87,9 @@ class Sim(ContentModel):
     hit_events_per_frame: int = Field(
         ge=0, le=1024, description="With the hit_events rule: the frame's biggest hits reported (damage numbers)."
     )
+    hit_flash_frames: int = Field(
+        default=6, ge=0, le=60, description="R-FEEL-1: frames an enemy flashes white after a hit (0 = no flash)."
+    )
 
 
 class Capacities(ContentModel):
