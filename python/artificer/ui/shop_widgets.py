@@ -23,7 +23,8 @@ from artificer.content.models import WandStat
 from artificer.ui.fonts import font
 from artificer.ui.icons import stat_icon as stat_icon, talent_icon as talent_icon
 from artificer.ui.widgets import (
-    BAD, BUTTON_EDGE, BUTTON_FILL, BUTTON_HOVER, DIM, MIN_TEXT_PX, PANEL_EDGE, TEXT, blit_lines, draw_fitted, fit_lines, tooltip,
+    BAD, BUTTON_EDGE, BUTTON_FILL, BUTTON_HOVER, DIM, MIN_TEXT_PX, PANEL_EDGE, TEXT, blit_lines, draw_fitted, draw_fitted_in, fit_lines,
+    tooltip,
 )  # fmt: skip
 
 Colour = tuple[int, int, int]
@@ -107,6 +108,13 @@ class Canvas:
         """`text` centred at `midtop` in a box `width` px wide: shrunk to fit (down to
         `widgets.FIT_FLOOR` of `size`), then wrapped onto up to `max_lines` lines (`widgets.fit_lines`)."""
         return draw_fitted(self.surface, text, max(MIN_TEXT_PX, self.px(size)), bold, colour, width, max_lines, midtop=midtop)
+
+    def fitted_in(
+        self, text: str, size: float, bold: bool, colour: Colour, box: pygame.Rect, max_lines: int = 2, align: str = "center"
+    ) -> pygame.Rect:
+        """`text` inside `box` (its width and height), centred in it vertically: shrunk to fit,
+        then wrapped onto up to `max_lines` lines (`widgets.draw_fitted_in`)."""
+        return draw_fitted_in(self.surface, text, max(MIN_TEXT_PX, self.px(size)), bold, colour, box, max_lines, align)
 
     def now_after(self, now: str, after: str, size: float, colours: tuple[Colour, Colour], midtop: tuple[int, int], width: int) -> pygame.Rect:
         """R-FEEL-2: "110 → 120" centred at `midtop`, shrunk to fit `width`. The arrow is drawn,

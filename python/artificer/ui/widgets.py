@@ -107,8 +107,10 @@ def break_lines(text: str, face: pygame.font.Font, width: int) -> list[str]:
     return out
 
 
-def _fits(lines: list[str], face: pygame.font.Font, width: int, max_lines: int) -> bool:
-    return len(lines) <= max_lines and all(face.size(line)[0] <= width for line in lines)
+def _fits(lines: list[str], face: pygame.font.Font, width: int, max_lines: int, height: int | None) -> bool:
+    if len(lines) > max_lines or any(face.size(line)[0] > width for line in lines):
+        return False
+    return height is None or Fitted(face, lines, False).height <= height
 
 
 def _ellipsize(line: str, face: pygame.font.Font, width: int) -> str:
@@ -118,15 +120,20 @@ def _ellipsize(line: str, face: pygame.font.Font, width: int) -> str:
 
 
 def _cut(lines: list[str], face: pygame.font.Font, width: int, max_lines: int) -> list[str]:
-    """The first `max_lines` lines, each too wide one cut with '…', and the last one too when lines were dropped."""
-    out = [line if face.size(line)[0] <= width else _ellipsize(line, face, width) for line in lines[:max_lines]]
-    if len(lines) > max_lines and not out[-1].endswith(ELLIPSIS):
-        out[-1] = _ellipsize(out[-1], face, width)
-    return out
+    """The first `max_lines` lines; when more were laid out, the last kept one runs on with the
+    rest of the text and is cut with '…' (so as much of the label shows as fits); a single too
+    wide line is cut too."""
+    if len(lines) > max_lines:
+        joiner = "" if all(_breaks_anywhere(line[-1:] or " ") for line in lines[:-1]) else " "
+        lines = lines[: max_lines - 1] + [joiner.join(lines[max_lines - 1 :])]
+    return [line if face.size(line)[0] <= width else _ellipsize(line, face, width) for line in lines]
 
 
-def fit_lines(text: str, size: int, bold: bool, width: int, max_lines: int = 1, floor: float = FIT_FLOOR) -> Fitted:
-    """Lay `text` out in a box `width` px wide, at most `max_lines` lines, starting from a `size` px font.
+def fit_lines(
+    text: str, size: int, bold: bool, width: int, max_lines: int = 1, floor: float = FIT_FLOOR, height: int | None = None
+) -> Fitted:
+    """Lay `text` out in a box `width` px wide (and, if given, `height` px tall), at most
+    `max_lines` lines, starting from a `size` px font.
 
     In order: one line, shrinking the font from `size` down to `floor` × `size`; then (if
     `max_lines` > 1) wrapped onto up to `max_lines` lines, again from `size` down to the floor;
@@ -136,27 +143,39 @@ def fit_lines(text: str, size: int, bold: bool, width: int, max_lines: int = 1, 
     sizes = range(largest, smallest - 1, -1)
     for pixels in sizes:
         face = font(pixels, bold)
-        if face.size(text)[0] <= width:
+        if _fits([text], face, width, 1, height):
             return Fitted(face, [text], False)
     if max_lines > 1:
         for pixels in sizes:
             face = font(pixels, bold)
             lines = break_lines(text, face, width)
-            if _fits(lines, face, width, max_lines):
+            if _fits(lines, face, width, max_lines, height):
                 return Fitted(face, lines, False)
     face = font(smallest, bold)
-    return Fitted(face, _cut(break_lines(text, face, width), face, width, max_lines), True)
+    allowed = max_lines if height is None else max(1, min(max_lines, 1 + (height - face.get_height()) // face.get_linesize()))
+    return Fitted(face, _cut(break_lines(text, face, width), face, width, allowed), True)
 
 
 def draw_fitted(
     surface: pygame.Surface, text: str, size: int, bold: bool, colour: tuple[int, int, int], width: int,
-    max_lines: int = 1, floor: float = FIT_FLOOR, **where: tuple[int, int],
+    max_lines: int = 1, floor: float = FIT_FLOOR, height: int | None = None, **where: tuple[int, int],
 ) -> pygame.Rect:  # fmt: skip
-    """Draws `text` fitted to `width` (`fit_lines`), the block of lines placed by one `get_rect`
-    keyword (`midtop=…`, `center=…`, `midleft=…`, `topleft=…`); lines are centred in the block
-    unless the anchor is a left or right one. Returns the block's rect."""
-    fitted = fit_lines(text, size, bold, width, max_lines, floor)
+    """Draws `text` fitted to `width` (and `height`, if given; `fit_lines`), the block of lines
+    placed by one `get_rect` keyword (`midtop=…`, `center=…`, `midleft=…`, `topleft=…`); lines
+    are centred in the block unless the anchor is a left or right one. Returns the block's rect."""
+    fitted = fit_lines(text, size, bold, width, max_lines, floor, height)
     return blit_lines(surface, fitted, colour, **where)
+
+
+def draw_fitted_in(
+    surface: pygame.Surface, text: str, size: int, bold: bool, colour: tuple[int, int, int], box: pygame.Rect,
+    max_lines: int = 2, align: str = "center",
+) -> pygame.Rect:  # fmt: skip
+    """Draws `text` fitted inside `box` (its width and height), centred in it vertically;
+    `align` "center", "left" or "right" places the lines across it."""
+    fitted = fit_lines(text, size, bold, box.width, max_lines, height=box.height)
+    anchor = {"left": "midleft", "right": "midright"}.get(align, "center")
+    return blit_lines(surface, fitted, colour, **{anchor: getattr(box, anchor)})
 
 
 def blit_lines(surface: pygame.Surface, fitted: Fitted, colour: tuple[int, int, int], **where: tuple[int, int]) -> pygame.Rect:
