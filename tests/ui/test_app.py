@@ -164,3 +164,33 @@ def test_the_settings_fps_cap_is_passed_to_the_clock_every_frame(
     monkeypatch.setattr(app_module.pygame.time, "Clock", Clock)
     App(Changer, settings=settings).run(max_frames=3)
     assert ticks[0] == 60 and ticks[-1] == 144
+
+
+class TitleLike(CountingScene):
+    music = "title"
+
+
+def test_the_app_plays_the_music_its_scenes_ask_for_and_stops_it_at_the_end(display: pygame.Surface) -> None:
+    """R-FEEL-1: the stack tells the music player what to play; the volume is master × music (R-SET-1)."""
+    from artificer.ui.music import MusicPlayer
+
+    settings = Settings(master_volume=0.5, music_volume=0.5)
+    music = MusicPlayer(settings, background=False)
+    heard: list[tuple[str | None, float]] = []
+
+    class Listening(TitleLike):
+        def draw(self, surface: pygame.Surface, alpha: float) -> None:
+            sound = music.sound("title")
+            heard.append((music.playing, sound.get_volume() if sound is not None else -1.0))
+
+    app = App(Listening, settings=settings, music=music)
+    app.run(max_frames=3)
+    assert [track for track, _ in heard] == ["title"] * 3
+    assert all(volume == pytest.approx(0.25, abs=0.01) for _, volume in heard)
+    assert music.playing is None  # Stopped when the loop ended.
+
+
+def test_an_app_with_settings_makes_its_own_music_player(display: pygame.Surface) -> None:
+    app = App(CountingScene, settings=Settings())
+    app.run(max_frames=1)
+    assert app.music is not None and app.music.wanted is None  # A scene naming no music: silence.

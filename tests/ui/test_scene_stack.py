@@ -244,3 +244,38 @@ def test_draw_passes_the_surface_and_interpolation_alpha() -> None:
 
 def test_drawing_an_empty_stack_does_nothing() -> None:
     SceneStack().draw(mock.Mock(), 0.0)
+
+
+def test_a_watcher_hears_every_change_of_the_stack(log: list[tuple[str, str]]) -> None:
+    """The music player learns of each push, pop and replace (R-FEEL-1: the scenes choose the music)."""
+    stack = SceneStack()
+    seen: list[tuple[str, ...]] = []
+    stack.watch(lambda scenes: seen.append(tuple(s.name for s in scenes if isinstance(s, RecordingScene))))
+    assert seen == [()]  # Told the state at once.
+    title, arena = RecordingScene("title", log), RecordingScene("arena", log)
+    stack.push(title)
+    stack.push(arena)
+    stack.replace(RecordingScene("shop", log))
+    stack.pop()
+    assert seen == [(), ("title",), ("title", "arena"), ("title", "shop"), ("title",)]
+
+
+def test_changes_deferred_in_a_dispatch_reach_the_watcher_once_applied(log: list[tuple[str, str]]) -> None:
+    stack = SceneStack()
+    seen: list[int] = []
+    stack.watch(lambda scenes: seen.append(len(scenes)))
+
+    class PushesTwo(RecordingScene):
+        def update(self, dt: float) -> None:
+            assert self.stack is not None
+            self.stack.push(RecordingScene("a", self.log))
+            self.stack.push(RecordingScene("b", self.log))
+            assert seen == [0, 1]  # Nothing applied yet while the scene is dispatching.
+
+    stack.push(PushesTwo("first", log))
+    stack.update(1 / 60)
+    assert seen[-1] == 3
+
+
+def test_a_scene_names_no_music_unless_it_says_so() -> None:
+    assert Scene.music is None

@@ -167,6 +167,37 @@ def test_the_volume_sliders_reach_the_sound_bank(display: pygame.Surface) -> Non
     assert bank.sounds("hit")[0].get_volume() == pytest.approx(0.425, abs=0.01)
 
 
+def test_the_music_slider_reaches_the_music_channel(display: pygame.Surface) -> None:
+    """R-SET-1, R-FEEL-1: moving the Music slider changes the playing track's volume (master × music) at once."""
+    from artificer.ui.music import MusicPlayer
+
+    settings = Settings(master_volume=1.0, music_volume=0.6)
+    music = MusicPlayer(settings, background=False)
+    stack = SceneStack()
+    stack.watch(music.follow)
+
+    class Title(Below):
+        music = "title"
+
+    stack.push(Title())
+    scene = SettingsScene(settings)
+    stack.push(scene)
+    assert music.playing == "title"  # The settings screen keeps the title's music.
+    frames(stack, display, 2)
+    slider = find(scene, UIHorizontalSlider, "music_volume")
+    assert isinstance(slider, UIHorizontalSlider) and slider.left_button is not None
+    click(stack, display, slider.left_button.rect.center)  # One step (5 %) down.
+    music.update()  # What the app does every frame.
+    sound = music.sound("title")
+    assert sound is not None
+    assert settings.music_volume == pytest.approx(0.55)
+    assert sound.get_volume() == pytest.approx(0.55, abs=0.01)
+    scene.set_value("music_volume", 0.0)
+    music.update()
+    assert sound.get_volume() == 0.0
+    music.stop()
+
+
 def test_a_checkbox_click_changes_the_setting(opened: tuple[SettingsScene, SceneStack], display: pygame.Surface) -> None:
     scene, stack = opened
     frames(stack, display, 2)

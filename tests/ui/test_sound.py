@@ -8,7 +8,7 @@ import pygame
 import pytest
 
 from artificer.ui.settings import Settings
-from artificer.ui.sound import DURATION, MIN_INTERVAL, SOUND_NAMES, SoundBank, _mixer_array, synthesise
+from artificer.ui.sound import DURATION, MIN_INTERVAL, SOUND_NAMES, SoundBank, mixer_array, synthesise
 
 RATE = 44100
 
@@ -145,7 +145,7 @@ def test_without_an_audio_device_the_bank_is_silent_and_nothing_breaks(
 @pytest.mark.parametrize(("size", "channels", "dtype"), [(-16, 2, np.int16), (16, 1, np.uint16), (8, 2, np.uint8), (32, 2, np.float32)])
 def test_buffers_are_converted_to_the_mixers_own_format(size: int, channels: int, dtype: type) -> None:
     wave = synthesise("pickup", RATE)
-    array = _mixer_array(wave, size, channels)
+    array = mixer_array(wave, size, channels)
     assert array.dtype == dtype
     assert array.shape == ((len(wave),) if channels == 1 else (len(wave), channels))
 

@@ -17,6 +17,10 @@ opens a window or calls `pygame.init()` before `App.run()`):
   fullscreen (at the desktop's resolution) or not, with vsync or not, and the
   FPS cap is read from them every frame, so the settings screen's changes
   apply at once. `open_window` is how the settings screen changes the mode.
+- Music (R-FEEL-1): the app's `MusicPlayer` (given, or made from `settings`)
+  watches the stack, so the top-most scene naming a track (`Scene.music`)
+  decides what plays, and is updated every frame, so a volume slider applies
+  at once; it stops when the loop ends.
 - On window focus loss the top scene's `on_focus_lost()` is called if it has
   one (the arena pauses); the focus event itself is not forwarded. Closing the
   window clears the stack (every scene gets `on_exit()`) and ends the loop; so
@@ -31,6 +35,7 @@ from collections.abc import Callable
 
 import pygame
 
+from artificer.ui.music import MusicPlayer
 from artificer.ui.scene import Scene, SceneStack
 from artificer.ui.settings import Settings
 
@@ -85,6 +90,7 @@ class App:
         vsync: bool | None = None,
         fullscreen: bool = False,
         settings: Settings | None = None,
+        music: MusicPlayer | None = None,
     ) -> None:
         """`first_scene_factory` builds the bottom scene once pygame and the window exist.
 
@@ -92,6 +98,8 @@ class App:
         None means on, except under a dummy/offscreen video driver. `settings`,
         when given, decide the window size, fullscreen, vsync (still off under
         a dummy driver) and the FPS cap instead of the other arguments.
+        `music` plays the scenes' tracks; without it, an app with `settings`
+        makes its own at `run()` (at their music volume), one without plays none.
         """
         self.first_scene_factory = first_scene_factory
         self.settings = settings
@@ -103,6 +111,7 @@ class App:
         self._fps_cap = fps_cap
         self.vsync = (not _dummy_video()) if vsync is None else vsync
         self.stack = SceneStack()
+        self.music = music
         self.frames_rendered = 0
         self.steps_simulated = 0
         self._running = False
@@ -134,12 +143,22 @@ class App:
             pygame.init()
         try:
             surface = self._open_window()
-            self.stack.push(self.first_scene_factory())
+            scene = self.first_scene_factory()  # Builds the sound bank, which opens the mixer.
+            self._start_music()
+            self.stack.push(scene)
             self._loop(surface, max_frames)
         finally:
+            if self.music is not None:
+                self.music.stop()
             if owns_pygame:
                 pygame.quit()
         return self.frames_rendered
+
+    def _start_music(self) -> None:
+        if self.music is None and self.settings is not None:
+            self.music = MusicPlayer(self.settings)
+        if self.music is not None:
+            self.stack.watch(self.music.follow)
 
     def _open_window(self) -> pygame.Surface:
         pygame.display.set_caption(WINDOW_TITLE)
@@ -172,6 +191,8 @@ class App:
             surface = pygame.display.get_surface() or surface
             self.stack.draw(surface, lag / STEP_SECONDS)
             pygame.display.flip()
+            if self.music is not None:
+                self.music.update()
             self.frames_rendered += 1
             if max_frames is not None and self.frames_rendered >= max_frames:
                 break

@@ -15,6 +15,9 @@ an opaque one, so a `transparent` scene (a pause menu) draws over the scene
 below it. Stack changes requested while the stack is dispatching (inside
 `handle_event`, `update`, `draw` or a lifecycle hook) are deferred until the
 dispatch returns, so a scene may pop itself safely; they apply in request order.
+
+`watch(callback)`: `callback(scenes)` runs after every batch of changes, with
+the scenes bottom to top — how the music player hears that the stack changed.
 """
 
 from __future__ import annotations
@@ -31,6 +34,9 @@ class Scene:
 
     # A transparent scene lets the scene below it show through (it is drawn first).
     transparent: bool = False
+    # The music track this scene asks for (artificer.ui.music.TRACK_NAMES); None leaves the choice to
+    # the scenes below, so a pause menu over the arena keeps the wave music (R-FEEL-1).
+    music: str | None = None
 
     def on_enter(self, stack: SceneStack) -> None:
         """Called once when the scene is pushed (or replaces another); keep `stack` to change scenes."""
@@ -62,6 +68,12 @@ class SceneStack:
         self._scenes: list[Scene] = []
         self._pending: list[Callable[[], None]] = []
         self._dispatch_depth = 0
+        self._watchers: list[Callable[[tuple[Scene, ...]], None]] = []
+
+    def watch(self, callback: Callable[[tuple[Scene, ...]], None]) -> None:
+        """Call `callback(scenes)` now and after every change of the stack (the scenes bottom to top)."""
+        self._watchers.append(callback)
+        callback(self.scenes)
 
     # --- queries ------------------------------------------------------------------
 
@@ -147,11 +159,15 @@ class SceneStack:
         # Hooks run as a dispatch too, so a change requested from on_enter/on_exit
         # queues behind the current one instead of re-entering it.
         self._dispatch_depth += 1
+        changed = bool(self._pending)
         try:
             while self._pending:
                 self._pending.pop(0)()
         finally:
             self._dispatch_depth -= 1
+        if changed:
+            for watcher in self._watchers:
+                watcher(self.scenes)
 
     def _apply_push(self, scene: Scene) -> None:
         if self._scenes:

@@ -200,7 +200,7 @@ def synthesise(name: str, rate: int = DEFAULT_SAMPLE_RATE, pitch: float = 1.0) -
     raise KeyError(f"no sound effect named {name!r}")
 
 
-def _mixer_array(wave: Wave, size: int, channels: int) -> npt.NDArray[np.generic]:
+def mixer_array(wave: Wave, size: int, channels: int) -> npt.NDArray[np.generic]:
     """`wave` in the mixer's sample format (`size` as pygame reports it) and channel count."""
     scaled: npt.NDArray[np.generic]
     if size == -16:
@@ -246,7 +246,7 @@ class SoundBank:
             _, size, channels = mixer
             try:
                 self._sounds = {
-                    name: tuple(pygame.mixer.Sound(buffer=_mixer_array(wave, size, channels).tobytes()) for wave in waves)
+                    name: tuple(pygame.mixer.Sound(buffer=mixer_array(wave, size, channels).tobytes()) for wave in waves)
                     for name, waves in self._waves.items()
                 }
                 pygame.mixer.set_num_channels(max(MIXER_CHANNELS, pygame.mixer.get_num_channels()))

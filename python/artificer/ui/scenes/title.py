@@ -151,6 +151,8 @@ def _vertical_gradient(size: tuple[int, int], top: tuple[int, int, int], bottom:
 class TitleScene(Scene):
     """The first screen: title, tagline and the main menu over a slow animated background."""
 
+    music = "title"  # R-FEEL-1; the settings screen over it keeps it playing.
+
     def __init__(
         self,
         on_new_run: NewRunCallback | None = None,
