@@ -132,3 +132,105 @@ def test_a_corrupt_save_is_set_aside_with_a_toast_and_continue_greys_out(display
     title.selected = 0
     run_frames(stack, display, 1, (pygame.K_DOWN,))
     assert title.items[title.selected].key == "ui.title.settings", "the greyed Continue is skipped"
+
+
+# --- every change in the shop is in run.json (R-SAVE-1, issue 12) ----------------------------
+
+
+def click(stack: SceneStack, surface: pygame.Surface, position: tuple[int, int]) -> None:
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=position))
+    run_frames(stack, surface, 2)
+
+
+def continue_to_the_shop(surface: pygame.Surface) -> tuple[SceneStack, ShopScene]:
+    """A fresh window (the last one was closed without warning): the title, then Continue."""
+    stack = SceneStack()
+    stack.push(title_scene(CONTENT))
+    title = stack.top
+    assert isinstance(title, TitleScene) and title.items[continue_item(title)].enabled
+    title.selected = continue_item(title)
+    run_frames(stack, surface, 3, (pygame.K_RETURN,))
+    shop = stack.top
+    assert isinstance(shop, ShopScene)
+    return stack, shop
+
+
+def shop_state(run: Run) -> dict[str, Any]:
+    """What a player sees in the shop and owns: the offers and their locks, gold, loadout, stats."""
+    shop = run.shop
+    return {
+        "shelves": shelves(run),
+        "rerolls": shop.rerolls,
+        "reroll_cost": shop.reroll_cost,
+        "currency": run.currency,
+        "loadout": ([(c.core, list(c.cards)) for c in run.loadout.cores], run.loadout.active, list(run.loadout.waiting), list(run.loadout.backpack)),
+        "paid_cards": shop.paid_cards,
+        "stats": dict(run.wand_stats.totals),
+        "relic": shop.relic,
+        "potion": shop.potion,
+        "potions": list(run.potions.held),
+    }
+
+
+def first_stat(run: Run) -> int:
+    return next(i for i, offer in enumerate(run.shop.shelves["stats"]) if offer is not None and offer.talent is None)
+
+
+def test_every_shop_change_is_in_run_json_quit_and_continue_after_each(display: pygame.Surface) -> None:
+    """R-SAVE-1: each kind of change in the shop — buy, lock, reroll, stat upgrade, sell, a lab
+    edit, a core switch — is written at once: the window is dropped without a word after each
+    (a kill, Alt-F4), and Continue shows exactly that shop (the same offers, locks, rerolls,
+    gold, loadout and stats), from which the next change is made."""
+    run = Run(CONTENT, 5150)
+    run.currency = 600
+    run.waves = [WaveStats(wave=1)]
+    save_run(run, 2)
+    stack, shop = continue_to_the_shop(display)
+
+    def buy(shop: ShopScene, stack: SceneStack) -> None:
+        click(stack, display, shop.offer_rect("spells", 0).center)
+
+    def lock(shop: ShopScene, stack: SceneStack) -> None:
+        click(stack, display, shop.lock_rect("spells", 1).center)
+
+    def reroll(shop: ShopScene, stack: SceneStack) -> None:
+        run_frames(stack, display, 2, (pygame.K_r,))
+
+    def upgrade(shop: ShopScene, stack: SceneStack) -> None:
+        click(stack, display, shop.offer_rect("stats", first_stat(shop.run)).center)
+
+    def buy_core(shop: ShopScene, stack: SceneStack) -> None:
+        click(stack, display, shop.offer_rect("cores", 0).center)
+
+    def switch(shop: ShopScene, stack: SceneStack) -> None:
+        other = shop.run.loadout.cores[1].core
+        click(stack, display, next(h for h in shop.hots if h.key == f"switch:{other}").rect.center)
+
+    def sell(shop: ShopScene, stack: SceneStack) -> None:
+        click(stack, display, shop.chip_rect("backpack", 0).center)
+        click(stack, display, next(h for h in shop.hots if h.key == "sell_card").rect.center)
+
+    def lab_edit(shop: ShopScene, stack: SceneStack) -> None:
+        run_frames(stack, display, 2, (pygame.K_l,))
+        lab = stack.top
+        assert isinstance(lab, LabScene) and lab.on_change is not None
+        # An edit as the lab makes it: a slotted card back to the backpack; the lab then calls on_change.
+        carried = shop.run.loadout.cores[0]  # the starter, with its spark bolts
+        slot = next(i for i, card in enumerate(carried.cards) if card is not None)
+        shop.run.loadout.backpack.append(carried.cards[slot] or "")
+        carried.cards[slot] = None
+        lab.on_change()
+
+    changes = [("buy", buy), ("lock", lock), ("reroll", reroll), ("upgrade", upgrade), ("sell", sell),
+               ("buy a core", buy_core), ("switch", switch), ("lab edit", lab_edit)]  # fmt: skip
+    for name, change in changes:
+        before = json.loads(run_save_path().read_text(encoding="utf-8"))
+        change(shop, stack)
+        after = shop_state(shop.run)
+        assert json.loads(run_save_path().read_text(encoding="utf-8")) != before, f"{name}: run.json was not written"
+        pygame.event.clear()
+        stack, shop = continue_to_the_shop(display)  # the old window is gone without a save of its own
+        assert shop_state(shop.run) == after, f"{name}: Continue does not show the shop as it was left"
+    assert shop.run.shop.offer("spells", 1).locked
+    assert shop.run.shop.rerolls == 1 and shop.run.wand_stats.purchases != dict.fromkeys(shop.run.wand_stats.purchases, 0)
+    assert len(shop.run.loadout.cores) == 2 and shop.run.loadout.active == shop.run.loadout.cores[1].core

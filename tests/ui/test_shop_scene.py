@@ -3,6 +3,8 @@ clicks buy, reroll, lock, sell and place, refusals become toasts, Enter / L / St
 
 from __future__ import annotations
 
+from typing import Any
+
 import pygame
 import pytest
 
@@ -10,7 +12,9 @@ from artificer.content import load_content
 from artificer.game.run import Run
 from artificer.game.shop import Offer
 from artificer.ui.scene import SceneStack
+from artificer.ui.i18n import tr
 from artificer.ui.scenes.shop import ShopScene
+from artificer.ui.shop_widgets import Canvas
 
 CONTENT = load_content()
 SCREENSHOT = "/tmp/shop.png"
@@ -135,7 +139,7 @@ def test_a_fourth_core_opens_the_choice_of_a_core_to_sell(display: pygame.Surfac
     choice = next(h for h in scene.hots if h.key == "drop:siege_core")
     post(stack, click(choice.rect.center))
     assert [c.core for c in run.loadout.cores] == ["starter_wand", "forked_core", "quickdraw_core"]
-    assert run.currency == 500 - 45 + run.shop.settings.sell_floor
+    assert run.currency == 500 - 45, "R-SHOP-1: the siege core was never paid for: it goes for nothing"
     assert scene.drop_for is None
 
 
@@ -161,7 +165,7 @@ def test_switching_the_active_core_and_selling_one(display: pygame.Surface) -> N
     sell = next(h for h in scene.hots if h.key == "sell_core:starter_wand")
     post(stack, click(sell.rect.center))
     assert [c.core for c in run.loadout.cores] == ["siege_core"]
-    assert run.loadout.waiting == ["spark_bolt"] * 3 and run.currency == 510
+    assert run.loadout.waiting == ["spark_bolt"] * 3 and run.currency == 500, "R-SHOP-1: the starter is discarded"
 
 
 def test_a_waiting_card_goes_into_an_empty_slot(display: pygame.Surface) -> None:
@@ -176,15 +180,56 @@ def test_a_waiting_card_goes_into_an_empty_slot(display: pygame.Surface) -> None
     assert run.loadout.carried("starter_wand").cards[4] == "fireball" and run.loadout.waiting == []
 
 
-def test_a_picked_backpack_card_sells(display: pygame.Surface) -> None:
+def test_a_picked_backpack_card_sells(display: pygame.Surface, monkeypatch: pytest.MonkeyPatch) -> None:
+    """R-SHOP-1: a bought card sells for half its price (at least the floor)."""
     scene, stack, run, _ = shop_on_stack(gold=0)
     run.loadout.backpack = ["homing"]
+    run.shop.paid_cards["homing"] = [50]
     stack.draw(display, 0.0)
     post(stack, click(scene.chip_rect("backpack", 0).center))
-    stack.draw(display, 0.0)
+    assert sell_buttons(scene, display, monkeypatch)["sell_card"] == f"{tr('ui.shop.sell')} +25"
     sell = next(h for h in scene.hots if h.key == "sell_card")
     post(stack, click(sell.rect.center))
-    assert run.loadout.backpack == [] and run.currency == run.shop.settings.sell_floor
+    assert run.loadout.backpack == [] and run.currency == 25
+    assert tr("ui.shop.sold", name=tr(CONTENT.spell("homing").name_key), gold=25) in [text for text, *_ in scene.toasts.items]
+
+
+def sell_buttons(scene: ShopScene, display: pygame.Surface, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """The label of every button drawn, by its key, with " +N" after a refund's label."""
+    drawn: dict[str, str] = {}
+    plain, priced = Canvas.button, Canvas.price_button
+
+    def button(canvas: Canvas, rect: pygame.Rect, label: str, hint: str, action: Any, key: str, *args: Any, **kw: Any) -> None:
+        drawn[key] = label
+        plain(canvas, rect, label, hint, action, key, *args, **kw)
+
+    def price_button(canvas: Canvas, rect: pygame.Rect, label: str, price: int, action: Any, key: str, *args: Any, **kw: Any) -> None:
+        drawn[key] = f"{label} +{price}"
+        priced(canvas, rect, label, price, action, key, *args, **kw)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(Canvas, "button", button)
+        patch.setattr(Canvas, "price_button", price_button)
+        scene.draw(display, 0.0)
+    return drawn
+
+
+def test_r_shop_1_a_starter_card_is_discarded_for_nothing(display: pygame.Surface, monkeypatch: pytest.MonkeyPatch) -> None:
+    """R-SHOP-1: a card never paid for (the starter's spark bolt, moved to the backpack) shows
+    Discard instead of a price, its tooltip says so, and discarding it pays nothing."""
+    scene, stack, run, _ = shop_on_stack(gold=7)
+    run.loadout.backpack = ["spark_bolt"]
+    stack.draw(display, 0.0)
+    tip = next(h for h in scene.hots if h.key == "backpack:0").tip
+    assert tip is not None and tip[-1][0] == tr("ui.shop.discard_value")
+    post(stack, click(scene.chip_rect("backpack", 0).center))
+    buttons = sell_buttons(scene, display, monkeypatch)
+    assert buttons["sell_card"] == tr("ui.shop.discard")
+    assert buttons["sell_core:starter_wand"] == tr("ui.shop.discard"), "the starter core was never paid for either"
+    sell = next(h for h in scene.hots if h.key == "sell_card")
+    post(stack, click(sell.rect.center))
+    assert run.loadout.backpack == [] and run.currency == 7
+    assert tr("ui.shop.discarded", name=tr(CONTENT.spell("spark_bolt").name_key)) in [text for text, *_ in scene.toasts.items]
 
 
 def test_enter_calls_next_wave_and_l_opens_the_lab(display: pygame.Surface) -> None:

@@ -6,9 +6,14 @@ one click away from it); when the player goes on, the shop (and the lab, if
 open) pop and the arena resumes with the next wave. Death, abandoning or
 the last wave show the summary, which returns to the title.
 
-Saves (R-SAVE-1): the run is saved (and settled, `artificer.game.save`) the
-moment the shop opens between waves; the summary deletes the save, and so
-does the first wave of a new run. Continue on the title loads the save and
+Saves (R-SAVE-1): the run is settled (`artificer.game.save`) the moment the
+shop opens between waves, and written to run.json as the shop opens and after
+every change made in the shop or its lab (`ShopScene(on_change=…)`,
+`LabScene(on_change=…)`: `save.write_run`), so quitting there — the window
+closed, the process killed, or the shop menu's Save and quit — loses nothing.
+Leaving the shop for the next wave settles the run again, so going on plays
+exactly as Continue from that file would. The summary deletes the save, and
+so does the first wave of a new run. Continue on the title loads the save and
 resumes at the shop before the saved next wave, the arena underneath; a save
 that cannot be used is set aside as `run.json.corrupt`, the title says so in
 a toast and greys Continue.
@@ -65,23 +70,54 @@ def _pop(count: int) -> Callable[[SceneStack], None]:
 
 
 def intermission(session: Session | None) -> Intermission:
-    """Between waves: the shop, with the lab one click away (R-SHOP-1, R-LAB-1)."""
+    """Between waves: the shop, with the lab one click away (R-SHOP-1, R-LAB-1), saving the run
+    on every change (R-SAVE-1)."""
 
     def between_waves(stack: SceneStack, run: Run, next_wave: int) -> None:
+        def write() -> None:
+            # R-SAVE-1: an atomic write (a failed one leaves the old file whole); the shop toasts an OSError.
+            try:
+                save.write_run(run, next_wave)
+            except OSError as error:
+                logging.getLogger(__name__).warning("the run could not be saved: %s", error)
+                raise
+
+        def leave(pops: int) -> Callable[[SceneStack], None]:
+            def go_on(stack: SceneStack) -> None:
+                save.settle(run, next_wave)  # going on plays as Continue from the file would
+                _pop(pops)(stack)
+
+            return go_on
+
+        def lab_edited() -> None:
+            try:
+                write()
+            except OSError as error:
+                shop.toasts.show(tr("ui.shop.save_failed", error=str(error)))
+
         def open_lab(stack: SceneStack) -> None:
             # From the shop's lab, Start wave leaves the lab and the shop; Back returns to the shop.
-            stack.push(LabScene(run, next_wave, on_start_wave=_pop(2), on_back=_pop(1), session=session))
+            stack.push(LabScene(run, next_wave, on_start_wave=leave(2), on_back=_pop(1), session=session, on_change=lab_edited))
 
-        shop = ShopScene(run, next_wave, on_open_lab=open_lab, on_next_wave=_pop(1))
-        try:
-            # R-SAVE-1: the run is saved as the shop opens (a failed write leaves the old file whole).
-            save.save_run(run, next_wave)
-        except OSError as error:
-            logging.getLogger(__name__).warning("the run could not be saved: %s", error)
-            shop.toasts.show(tr("ui.shop.save_failed", error=str(error)))
+        def quit_to_title(stack: SceneStack) -> None:
+            _leave_between_waves(stack, run)
+            _back_to_title(stack)
+
+        shop = ShopScene(
+            run, next_wave, on_open_lab=open_lab, on_next_wave=leave(1), on_change=write, on_quit=quit_to_title, session=session
+        )
+        save.settle(run, next_wave)  # the world rebuilt from what the shop's saves will hold
         stack.push(shop)
 
     return between_waves
+
+
+def _leave_between_waves(stack: SceneStack, run: Run) -> None:
+    """Save and quit from the shop: the arena underneath must not begin its next wave as the
+    shop pops on the way to the title (it would on resuming between waves)."""
+    for scene in stack.scenes:
+        if isinstance(scene, ArenaScene) and scene.run is run:
+            scene.between_waves = False
 
 
 def new_run(content: Content, stack: SceneStack, seed: int | None = None, session: Session | None = None) -> Run:

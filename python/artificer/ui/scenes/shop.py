@@ -33,10 +33,22 @@ with a toast when the gold is short; sold out once bought or when every relic
 is owned); at the foot, left, the row of relics owned
 (`artificer.ui.relic_row`, hover for the tooltip); the toasts sit right of it.
 
+Selling (R-SHOP-1): what was never paid for (the starter core and its
+cards, found cards) sells for nothing, so its button says Discard instead of
+a refund, and its tooltip says why.
+
+Saves (R-SAVE-1): every change the player makes here (a buy, sale, discard,
+lock, reroll, stat or talent, potion or relic, a card placed or stashed, a
+core switched) and the shop's opening call `on_change()` — the window writes
+run.json there — so quitting at any moment loses nothing; a failed write
+becomes a toast. Esc with nothing to let go of opens the menu
+(`artificer.ui.scenes.shop_menu`: Resume, Settings, Save and quit to title).
+
 Input: the mouse (left click acts, right click lets go); Enter next wave,
-L lab, R reroll, Tab / arrows move the focus, Space chooses, Esc lets go; a
-controller's d-pad moves the focus, A chooses, B lets go, X rerolls, Y opens
-the lab, Start goes on. Every string is an i18n key (`ui.shop.*`; spell and
+L lab, R reroll, Tab / arrows move the focus, Space chooses, Esc lets go (or
+opens the menu); a controller's d-pad moves the focus, A chooses, B lets go
+(or opens the menu), Back opens the menu, X rerolls, Y opens the lab, Start
+goes on. Every string is an i18n key (`ui.shop.*`; spell and
 core names through their `name_key`).
 """
 
@@ -63,6 +75,8 @@ from artificer.ui.icons_relics import relic_icon
 from artificer.ui.potion_belt import MENU_BUTTONS, PotionBeltView, drink, potion_lines, throw_away
 from artificer.ui.relic_row import RelicRowView, relic_lines
 from artificer.ui.scene import Scene, SceneStack
+from artificer.ui.scenes.shop_menu import ShopMenuScene
+from artificer.ui.session import Session
 from artificer.ui.shop_widgets import (
     BACKGROUND,
     CRYSTAL,
@@ -113,14 +127,31 @@ TIER_COLOURS: dict[int, Colour] = {1: (190, 190, 205), 2: (86, 160, 233), 3: (19
 class ShopScene(Scene):
     """Shelves A, B and C, the carried cores, the waiting area and the backpack; Lab and Next wave."""
 
-    def __init__(self, run: Run, wave_number: int, on_open_lab: StackCallback | None, on_next_wave: StackCallback | None) -> None:
+    #: The loop the scene stack plays while the shop is on top.
+    music = "shop"
+
+    def __init__(
+        self,
+        run: Run,
+        wave_number: int,
+        on_open_lab: StackCallback | None,
+        on_next_wave: StackCallback | None,
+        on_change: Callable[[], None] | None = None,
+        on_quit: StackCallback | None = None,
+        session: Session | None = None,
+    ) -> None:
         """The shop before wave `wave_number`, i.e. the shop after wave `wave_number − 1` (its
         odds and prices follow that wave). `on_open_lab(stack)` pushes the lab;
-        `on_next_wave(stack)` goes on to the wave (the shop closes first)."""
+        `on_next_wave(stack)` goes on to the wave (the shop closes first); `on_change()` saves
+        the run (R-SAVE-1; an `OSError` becomes a toast); `on_quit(stack)` leaves for the title
+        (the menu's Save and quit). `session`: the settings the menu's Settings opens."""
         self.run = run
         self.wave = wave_number
         self.on_open_lab = on_open_lab
         self.on_next_wave = on_next_wave
+        self.on_change = on_change
+        self.on_quit = on_quit
+        self.session = session if session is not None else Session.default()
         self.stack: SceneStack | None = None
         self.toasts = Toasts()
         self.art = CardArt(run.content)
@@ -149,11 +180,38 @@ class ShopScene(Scene):
         if screen is not None:
             self._size = screen.get_size()
         self.run.shop.open(max(1, self.wave - 1))
+        self.save()  # the open shop, its offers drawn: Continue shows these very offers
 
     def on_resume(self) -> None:
-        # The lab may have moved cards meanwhile.
+        # The lab may have moved cards meanwhile (it saved each edit through its own callback).
         self.selected = None
         self._stale = True
+
+    # ---- saving (R-SAVE-1) ------------------------------------------------------
+    def save(self) -> bool:
+        """Writes the run as it is now (`on_change`); False, with a toast, when the write failed."""
+        if self.on_change is None:
+            return True
+        try:
+            self.on_change()
+        except OSError as error:
+            self.toasts.show(tr("ui.shop.save_failed", error=str(error)))
+            return False
+        return True
+
+    def open_menu(self) -> None:
+        """The Esc menu: Resume, Settings, Save and quit to title."""
+        if self.stack is not None:
+            self.stack.push(ShopMenuScene(self))
+
+    def save_and_quit(self) -> bool:
+        """The menu's Save and quit: writes the run, then leaves for the title. False (and the
+        shop stays, a toast saying why) when the write failed."""
+        if not self.save():
+            return False
+        if self.on_quit is not None and self.stack is not None:
+            self.on_quit(self.stack)
+        return True
 
     def update(self, dt: float) -> None:
         self.time += dt
@@ -252,6 +310,7 @@ class ShopScene(Scene):
         except (ShopError, LoadoutError) as refusal:
             self._refused(refusal)
             return
+        self.save()
         self.toasts.show(tr("ui.shop.bought", name=self._offer_name(offer)))
 
     def choose_drop(self, core_id: str) -> None:
@@ -291,7 +350,7 @@ class ShopScene(Scene):
         name = tr(self.run.content.core(core_id).name_key)
         gold = self.run.shop.core_sale_value(core_id)
         if self._attempt(lambda: self.run.shop.sell_core(core_id)):
-            self.toasts.show(tr("ui.shop.sold", name=name, gold=gold))
+            self.toasts.show(self._sold_text(name, gold))
 
     def select(self, area: Area, index: int) -> None:
         """Picks a backpack or waiting card (picking it again lets go)."""
@@ -319,7 +378,7 @@ class ShopScene(Scene):
         sell = partial(shop.sell_card, index) if area == "backpack" else partial(shop.sell_waiting, card)
         if self._attempt(sell):
             self.selected = None
-            self.toasts.show(tr("ui.shop.sold", name=name, gold=gold))
+            self.toasts.show(self._sold_text(name, gold))
 
     def stash_selected(self) -> None:
         card = self.selected_card()
@@ -347,6 +406,7 @@ class ShopScene(Scene):
         except ShopError as refusal:
             self._refused(refusal)
             return
+        self.save()
         if potion_id is not None:
             self.toasts.show(tr("ui.shop.bought", name=tr(self.run.content.potions.potion(potion_id).name)))
 
@@ -377,6 +437,7 @@ class ShopScene(Scene):
         done, message = throw_away(self.run, index) if button == "discard" else drink(self.run, None, index, None)
         self.toasts.show(message)
         if done:
+            self.save()
             self.potion_view.close()
 
     def open_lab(self) -> None:
@@ -396,13 +457,20 @@ class ShopScene(Scene):
         self.cancel()
 
     def _attempt(self, action: Callable[[], object]) -> bool:
+        """Does a shop action; a refusal becomes a toast (False), a change is saved (True)."""
         self._stale = True
         try:
             action()
         except (ShopError, LoadoutError) as refusal:
             self._refused(refusal)
             return False
+        self.save()
         return True
+
+    @staticmethod
+    def _sold_text(name: str, gold: int) -> str:
+        """The toast after a sale; R-SHOP-1: a card or core never paid for was discarded."""
+        return tr("ui.shop.sold", name=name, gold=gold) if gold > 0 else tr("ui.shop.discarded", name=name)
 
     def _refused(self, refusal: Exception) -> None:
         if isinstance(refusal, NotEnoughGold):
@@ -457,7 +525,7 @@ class ShopScene(Scene):
             self._choose() if modal else self.next_wave()
         elif key == pygame.K_ESCAPE:
             if not self.cancel():
-                return event
+                self.open_menu()
         elif key == pygame.K_l and not modal:
             self.open_lab()
         elif key == pygame.K_r and not modal:
@@ -479,7 +547,10 @@ class ShopScene(Scene):
         if button == pygame.CONTROLLER_BUTTON_A:
             self._choose()
         elif button == pygame.CONTROLLER_BUTTON_B:
-            self.cancel()
+            if not self.cancel():
+                self.open_menu()
+        elif button == pygame.CONTROLLER_BUTTON_BACK:
+            self.open_menu()
         elif button == pygame.CONTROLLER_BUTTON_X and not modal:
             self.reroll()
         elif button == pygame.CONTROLLER_BUTTON_Y and not modal:
@@ -763,9 +834,9 @@ class ShopScene(Scene):
                 switch = pygame.Rect(buttons_x, row.y + px(6), px(84), px(24))
                 canvas.button(switch, tr("ui.shop.switch"), "", partial(self.switch, carried.core), f"switch:{carried.core}")
             sell = pygame.Rect(buttons_x, row.y + px(33), px(84), px(24))
-            canvas.price_button(
-                sell, tr("ui.shop.sell"), self.run.shop.core_sale_value(carried.core), partial(self.sell_core, carried.core),
-                f"sell_core:{carried.core}", enabled=len(loadout.cores) > 1, refund=True,
+            self._sell_button(
+                canvas, sell, self.run.shop.core_sale_value(carried.core), partial(self.sell_core, carried.core),
+                f"sell_core:{carried.core}", enabled=len(loadout.cores) > 1,
             )  # fmt: skip
         for free in range(len(loadout.cores), loadout.limits[0]):
             row = self.core_row_rect(free)
@@ -810,7 +881,7 @@ class ShopScene(Scene):
         if card is not None:
             canvas.button(canvas.r(1064, 336, 112, 24), tr("ui.shop.to_backpack"), "", self.stash_selected, "to_backpack")
             value = self.run.shop.card_sale_value(card)
-            canvas.price_button(canvas.r(1182, 336, 70, 24), tr("ui.shop.sell"), value, self.sell_selected, "sell_waiting", refund=True)
+            self._sell_button(canvas, canvas.r(1182, 336, 70, 24), value, self.sell_selected, "sell_waiting")
         elif loadout.waiting:
             canvas.text(tr("ui.shop.waiting_pick"), 12, FAINT, topright=canvas.r(1250, 342).topleft)
         for index in range(limit):
@@ -824,7 +895,7 @@ class ShopScene(Scene):
         card = self.selected_card() if self.selected is not None and self.selected[0] == "backpack" else None
         if card is not None:
             value = self.run.shop.card_sale_value(card)
-            canvas.price_button(canvas.r(1152, 434, 100, 24), tr("ui.shop.sell"), value, self.sell_selected, "sell_card", refund=True)
+            self._sell_button(canvas, canvas.r(1152, 434, 100, 24), value, self.sell_selected, "sell_card")
         elif loadout.backpack:
             canvas.text(tr("ui.shop.backpack_hint"), 12, FAINT, topright=canvas.r(1250, 440).topleft)
         for index in range(loadout.limits_backpack):
@@ -849,7 +920,8 @@ class ShopScene(Scene):
         label = face.render(ellipsize(tr(spell.name_key), face, rect.width - px(12)), True, TEXT)
         canvas.surface.blit(label, label.get_rect(midleft=(rect.x + px(9), rect.centery)))
         tip = spell_tip(spell, self.run.content.balance.statuses, family)
-        tip.append((tr("ui.shop.sell_value", gold=self.run.shop.card_sale_value(card)), CRYSTAL))
+        value = self.run.shop.card_sale_value(card)
+        tip.append((tr("ui.shop.sell_value", gold=value), CRYSTAL) if value > 0 else (tr("ui.shop.discard_value"), DIM))
         canvas.hots.append(Hot(rect, partial(self.select, area, index), f"{area}:{index}", tip))
 
     # the choice of a core to sell ------------------------------------------------------
@@ -875,14 +947,24 @@ class ShopScene(Scene):
             top += body.get_linesize()
         for i, carried in enumerate(cores):
             name = tr(self.run.content.core(carried.core).name_key)
-            canvas.price_button(
-                canvas.r(420, 300 + 52 * i, 440, 42), tr("ui.shop.drop_choice", name=name),
-                self.run.shop.core_sale_value(carried.core), partial(self.choose_drop, carried.core), f"drop:{carried.core}",
-                refund=True,
-            )  # fmt: skip
+            rect, value = canvas.r(420, 300 + 52 * i, 440, 42), self.run.shop.core_sale_value(carried.core)
+            action, key = partial(self.choose_drop, carried.core), f"drop:{carried.core}"
+            if value > 0:
+                canvas.price_button(rect, tr("ui.shop.drop_choice", name=name), value, action, key, refund=True)
+            else:  # R-SHOP-1: never paid for, it goes for nothing
+                canvas.button(rect, tr("ui.shop.drop_discard", name=name), "", action, key)
         canvas.button(canvas.r(560, 306 + 52 * len(cores), 160, 36), tr("ui.shop.cancel"), "Esc", self._let_go, "cancel")
         if self.focus is None and canvas.hots:
             self.focus = canvas.hots[0].key
+
+    def _sell_button(
+        self, canvas: Canvas, rect: pygame.Rect, value: int, action: Callable[[], None], key: str, enabled: bool = True
+    ) -> None:
+        """Sell with its refund ("+N"); R-SHOP-1: Discard, with no amount, for what was never paid for."""
+        if value > 0:
+            canvas.price_button(rect, tr("ui.shop.sell"), value, action, key, enabled=enabled, refund=True)
+        else:
+            canvas.button(rect, tr("ui.shop.discard"), "", action, key, enabled=enabled)
 
     # pieces of an offer ---------------------------------------------------------------
     def _element_line(self, spell: Spell) -> tuple[str, Colour]:

@@ -1,0 +1,124 @@
+"""The shop's Esc menu (issue 12): Resume, Settings, Save and quit to title.
+
+This module owns `ShopMenuScene`, pushed over the shop when Esc (or a
+controller's B or Back) finds nothing left to let go of. It draws over the
+shop, which stays visible under a light shade: an opaque, compact box in
+the middle holds the title and the three buttons, so the gold, the offers
+and the loadout can still be read around it.
+
+- Resume (Esc, B, Back again) pops the menu.
+- Settings pushes the `SettingsScene` on the session's settings, as the
+  arena's pause menu does.
+- Save and quit hands over to `ShopScene.save_and_quit`: the run is written
+  to run.json (R-SAVE-1) and the game returns to the title; a failed write
+  stays in the shop and says why in a toast.
+
+Keyboard, gamepad and mouse as in the pause menu (the session's controls in
+the menu context: arrows / d-pad / stick move, Enter / Space / A choose);
+the choice stops at the first and the last button instead of wrapping, so
+Up from Resume never lands on Save and quit.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pygame
+
+from artificer.ui.i18n import tr
+from artificer.ui.scene import Scene, SceneStack
+from artificer.ui.settings import Action, Context
+from artificer.ui.shop_widgets import BACKGROUND, TITLE, Canvas
+from artificer.ui.widgets import panel
+
+if TYPE_CHECKING:
+    from artificer.ui.scenes.shop import ShopScene
+
+#: The shade over the shop: light, so what is on sale and the gold still read behind the box.
+SHADE_ALPHA = 120
+#: The box and its buttons, in the shop's 1280×720 design units (centred).
+BOX = (470, 226, 340, 268)
+BUTTON_WIDTH = 284
+BUTTON_HEIGHT = 44
+BUTTON_TOP = 296
+BUTTON_STEP = 58
+
+RESUME = "ui.pause.resume"
+SETTINGS = "ui.pause.settings"
+SAVE_AND_QUIT = "ui.shop.menu.save_quit"
+ITEMS = (RESUME, SETTINGS, SAVE_AND_QUIT)
+
+
+class ShopMenuScene(Scene):
+    """Over the shop: Resume, Settings, Save and quit to title."""
+
+    transparent = True
+    music = "shop"
+
+    def __init__(self, shop: ShopScene) -> None:
+        self.shop = shop
+        self.choice = 0
+        self.items = ITEMS
+        self.stack: SceneStack | None = None
+        self.rects: list[pygame.Rect] = []
+        self.mouse = (-1, -1)
+
+    def on_enter(self, stack: SceneStack) -> None:
+        self.stack = stack
+
+    # ---- input -------------------------------------------------------------
+    def handle_event(self, event: pygame.event.Event) -> pygame.event.Event | None:
+        if self.stack is None:
+            return event
+        if event.type in (pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN):
+            self.mouse = event.pos
+            hit = next((i for i, rect in enumerate(self.rects) if rect.collidepoint(event.pos)), None)
+            if hit is not None:
+                self.choice = hit
+                if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+                    self.activate(hit)
+            return None
+        if event.type == pygame.CONTROLLERBUTTONDOWN and event.button == pygame.CONTROLLER_BUTTON_BACK:
+            self.stack.pop()
+            return None
+        action = self.shop.session.controls.handle(event, Context.MENU)
+        if action in (Action.BACK, Action.PAUSE):
+            self.stack.pop()
+        elif action == Action.MOVE_UP:
+            self.choice = max(0, self.choice - 1)
+        elif action == Action.MOVE_DOWN:
+            self.choice = min(len(self.items) - 1, self.choice + 1)
+        elif action == Action.CONFIRM or (event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER)):
+            self.activate(self.choice)
+        return None
+
+    def activate(self, index: int) -> None:
+        """Does what button `index` says."""
+        assert self.stack is not None
+        item = self.items[index]
+        if item == RESUME:
+            self.stack.pop()
+        elif item == SETTINGS:
+            from artificer.ui.scenes.settings import SettingsScene
+
+            session = self.shop.session
+            self.stack.push(SettingsScene(session.settings, sound_bank=session.sound, controls=session.controls))
+        elif not self.shop.save_and_quit():
+            self.stack.pop()  # the write failed: back in the shop, whose toast says why
+
+    # ---- drawing -----------------------------------------------------------
+    def draw(self, surface: pygame.Surface, alpha: float) -> None:
+        shade = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+        shade.fill((0, 0, 0, SHADE_ALPHA))
+        surface.blit(shade, (0, 0))
+        canvas = Canvas(surface, self.mouse)
+        box = canvas.r(*BOX)
+        pygame.draw.rect(surface, BACKGROUND, box, border_radius=canvas.px(12))
+        panel(surface, box)
+        canvas.text(tr("ui.shop.menu.title"), 26, TITLE, True, midtop=(box.centerx, box.y + canvas.px(18)))
+        self.rects = []
+        left = BOX[0] + (BOX[2] - BUTTON_WIDTH) / 2
+        for index, key in enumerate(self.items):
+            rect = canvas.r(left, BUTTON_TOP + BUTTON_STEP * index, BUTTON_WIDTH, BUTTON_HEIGHT)
+            canvas.button(rect, tr(key), "Esc" if key == RESUME else "", lambda: None, key, primary=index == self.choice)
+            self.rects.append(rect)
