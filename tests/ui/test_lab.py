@@ -8,6 +8,7 @@ import pytest
 from artificer.content import load_content
 from artificer.game.loadout import Place
 from artificer.game.run import Run
+from artificer.ui.i18n import tr
 from artificer.ui.scene import SceneStack
 from artificer.ui.scenes.lab import LabScene
 from artificer.ui.scenes.training import TrainingScene
@@ -94,7 +95,8 @@ def test_start_wave_is_blocked_with_the_rule_message_when_the_wand_has_no_action
 
 
 def test_the_cpu_bar_turns_red_with_its_message_from_80_percent(display: pygame.Surface) -> None:
-    """R-VM-9: the CPU bar is red from 80% of the limit, with "Not enough CPU"."""
+    """R-VM-9: the CPU bar is red from 80% of the limit, with "Not enough CPU"; its figure sits
+    beside the bar, not over the fill (issue 12: "CPU 5 / 10" was drawn over its fill)."""
     run = Run(CONTENT, 1)
     cards = run.loadout.carried(run.loadout.active).cards
     cards[:] = ["spark_bolt", "chain_bolt", "chain_bolt", "chain_bolt", "chain_bolt"]
@@ -103,8 +105,10 @@ def test_the_cpu_bar_turns_red_with_its_message_from_80_percent(display: pygame.
     share = lab.diagnostics["cpu_used"] / lab.diagnostics["cpu_limit"]
     assert share >= 0.8
     stack.draw(display, 0.0)
-    bar_y = lab.diag_rect.y + 38 + 9
-    assert display.get_at((lab.diag_rect.x + 20, bar_y))[:3] == (213, 60, 40)
+    bar = lab.cpu_bar
+    assert display.get_at((bar.x + 6, bar.centery))[:3] == (213, 60, 40)
+    assert lab.diag_rect.contains(bar) and bar.x > lab.diag_rect.x + 40, "the figure is left of the bar"
+    assert tr("ui.lab.cpu_warning") == " ".join(text for text, _ in lab.drawn_diagnostics[:2])
 
 
 def test_test_opens_the_training_range_which_reports_dps(display: pygame.Surface) -> None:

@@ -1,42 +1,58 @@
-"""The lab (R-LAB-1, R-VM-2, R-VM-9): the wand editor between waves.
+"""The lab (R-LAB-1, R-VM-2, R-VM-9, R-CORE-3): the wand editor between waves.
 
-This module owns `LabScene`: the backpack on the left and the active core's
-board on the right (its 2D grid with entry tags, splitter routes and
-adjacency bonuses), card drag-and-drop between them (onto an empty place a
-card moves, onto a card the two swap; a right click sends a slotted card to
-the backpack), the live compile diagnostics (the CPU bar,
-red from 80% with its message; mana per cast — what a cast actually spends,
-averaged over the cycle; fused recipes; warnings), the slots no cast can
-reach greyed with a "never reached" mark (R-VM-3c), the cast timeline beside
-the diagnostics (`artificer.ui.timeline`: one row per cast of the cycle with
-the cards it fires, its mana and delay, then the cycle's mana and DPS
-figures; hovering a row lights its cards on the board), a tooltip per card
-with its numbers (`artificer.ui.spell_text`, R-FEEL-2), and three buttons:
-**Test** (the training range, T), **Start wave** (Enter; blocked with the
-R-VM-2 message while the main entry has no action) and **Back** (Esc, when
-the lab was opened from the shop).
+This module owns `LabScene`: the backpack on the left (with the waiting
+area under it while it holds cards), and on the right one tab per carried
+core (its name, CPU used/limit, the active core's dot and mark, "Make
+active" on the others; a click, Q/E, 1..n or the gamepad's shoulders pick
+one) over the shown core's board (its 2D grid with entry tags, splitter
+routes and adjacency bonuses). Cards are dragged between the backpack, the
+waiting area (it only empties) and the board (onto an empty place a card
+moves, onto a card the two swap); a card dropped on another core's tab goes
+to that core's first free slot; a right click sends a slotted card to the
+backpack and a backpack or waiting card to the shown board. Beside the board:
+the live compile diagnostics of the shown board (its CPU figure with the bar
+beside it, red from 80% with its message; mana per cast — what a cast
+actually spends, averaged over the cycle; fused recipes; warnings; "not the
+active core" when it is not), the slots no cast can reach greyed with a
+"never reached" mark (R-VM-3c), the cast timeline (`artificer.ui.timeline`:
+one row per cast of the cycle with the cards it fires, its mana and delay,
+then the cycle's mana and DPS figures; hovering a row lights its cards on
+the board), a tooltip per card with its numbers (`artificer.ui.spell_text`,
+R-FEEL-2), toasts on opaque boxes, and three buttons: **Test** (the training
+range with the board shown, T), **Start wave** (Enter; blocked with the
+R-VM-2 message while the active core's main entry has no action) and
+**Back** (Esc, when the lab was opened from the shop).
 
-Every drop recompiles the wand through `Run.rearm()` and asks the core for
-the timeline of the new board (`Catalog.timeline`, with the CPU the run
-bought), so what the panels show is what the core will run. A row board
-sits on top with the compiler and the timeline side by side under it; a
-board of several rows (forked, reactive, matrix) keeps the height, the
-compiler under it and the timeline the column's full height beside it.
-Below 1100×680 the layout turns compact (a narrower backpack of taller
-cards, smaller type) so that 960×600 reads with nothing clipped.
+Every edit (a card moved, the active core switched) recompiles the wand
+through `Run.rearm()` — the world fires the active core — compiles every
+carried core for its tab (`Catalog.compile`) and asks the core for the
+timeline of the shown board (`Catalog.timeline`), all with the CPU the run
+bought, so what the panels show is what the core will run; then
+`on_change()` is called (the run is saved). Looking at another tab changes
+nothing. The rules live in `game.loadout`; this module only draws and
+routes input. Labels (the heading, tab names, buttons, toasts) are fitted
+to their boxes (`widgets.fit_lines`: shrunk, then wrapped) in every
+language; one still cut is listed in `cut_labels` for the tests.
+
+A row board sits on top with the compiler and the timeline side by side
+under it; a board of several rows (forked, reactive, matrix) keeps the
+height, the compiler under it and the timeline the column's full height
+beside it. Below 1100×680 the layout turns compact (a narrower backpack of
+taller cards, smaller type) so that 960×600 reads with nothing clipped.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import pygame
 
 from artificer.engine.wand import core_data, place, spell_catalog
-from artificer.game.loadout import BackpackFull, LoadoutError, Place
+from artificer.game.loadout import BackpackFull, CoreFull, LoadoutError, Place
 from artificer.game.run import Run
-from artificer.ui.cards import CardArt, BoardGeometry, MANA_TEXT
+from artificer.ui.cards import CardArt, BoardGeometry, MANA_TEXT, draw_chip
 from artificer.ui.fonts import font
 from artificer.ui.i18n import tr
 from artificer.ui.scene import Scene, SceneStack
@@ -44,7 +60,24 @@ from artificer.ui.session import Session
 from artificer.ui.settings import Action, Context
 from artificer.ui.spell_text import spell_tip
 from artificer.ui.timeline import DrawnTimeline, draw_timeline
-from artificer.ui.widgets import BAD, DIM, GOOD, LAB_TEXT, Button, Toasts, panel, tooltip, wrap
+from artificer.ui.widgets import (
+    BAD,
+    BUTTON_EDGE,
+    BUTTON_FILL,
+    BUTTON_HOVER,
+    DIM,
+    GOOD,
+    LAB_TEXT,
+    PANEL_EDGE,
+    TEXT,
+    Button,
+    Toasts,
+    blit_lines,
+    fit_lines,
+    panel,
+    tooltip,
+    wrap,
+)
 
 StackCallback = Callable[[SceneStack], None]
 
@@ -69,12 +102,38 @@ TOOLTIP_WIDTH = 340
 GAMEPAD_EVENTS = (pygame.CONTROLLERBUTTONDOWN, pygame.CONTROLLERBUTTONUP, pygame.CONTROLLERDEVICEADDED, pygame.CONTROLLERDEVICEREMOVED)
 # R-VM-9 shows the CPU bar red from this share of the limit on.
 CPU_WARNING_SHARE = 0.8
+#: The CPU bar beside its figure: this tall, so it reads as a gauge and leaves the figure the line.
+CPU_BAR_HEIGHT = 12
+#: The core tabs over the board: the selected one's fill, the others', the gap between two.
+TAB_SHOWN = (44, 36, 78)
+TAB_FILL = (22, 20, 36)
+TAB_GAP = 8
+#: Where a dragged card would land (a tab, a slot, a backpack cell), and a tab that just took one.
+DROP_TARGET = (120, 230, 150)
+#: A tab that just received a dropped card glows this long (seconds), so the card is seen to land.
+TAB_FLASH_SECONDS = 0.6
+#: The gamepad's shoulder buttons turn the tabs.
+SHOULDER_STEPS = {pygame.CONTROLLER_BUTTON_LEFTSHOULDER: -1, pygame.CONTROLLER_BUTTON_RIGHTSHOULDER: 1}
+#: Toasts: an opaque box (they sit over the panels), at most this wide.
+TOAST_FILL = (34, 26, 52, 250)
+TOAST_EDGE = (240, 200, 90)
+TOAST_TEXT = (255, 214, 140)
+TOAST_MAX_WIDTH = 640
 #: i18n keys built from data: one per compile warning code and per entry point.
 I18N_DYNAMIC_PREFIXES = ("ui.lab.warning.", "ui.lab.entry.")
 
 
+@dataclass
+class CoreTab:
+    """One carried core's tab over the board: where it is, and its "Make active" button (None on the active core)."""
+
+    core: str
+    rect: pygame.Rect
+    make_active: pygame.Rect | None
+
+
 class LabScene(Scene):
-    """Backpack and board with drag-and-drop, live diagnostics, Test and Start wave."""
+    """Backpack and the carried cores' boards (one tab each) with drag-and-drop, live diagnostics, Test and Start wave."""
 
     #: The scene stack plays the top scene's music: the lab shares the shop's.
     music = "shop"
@@ -101,8 +160,13 @@ class LabScene(Scene):
         self.session = session
         self.on_change = on_change
         self._catalog = spell_catalog(run.content)
+        #: The core whose board, diagnostics and timeline are shown (its tab is selected).
+        self.shown = run.loadout.active
+        #: The compile diagnostics of the shown core, of the active one (it fires), of every carried one (their tabs' CPU).
         self.diagnostics: dict[str, Any] = {}
-        #: R-VM-3c: the cast timeline of the active core's board (`Catalog.timeline`).
+        self.active_diagnostics: dict[str, Any] = {}
+        self.core_diagnostics: dict[str, dict[str, Any]] = {}
+        #: R-VM-3c: the cast timeline of the shown core's board (`Catalog.timeline`).
         self.timeline: dict[str, Any] = {}
         self.rearm()
         self.toasts = Toasts()
@@ -110,18 +174,30 @@ class LabScene(Scene):
         self.art = CardArt(run.content)
         self.drag: tuple[Place, str] | None = None
         self.mouse = (0, 0)
-        self._size = (0, 0)
+        self._layout_key: tuple[Any, ...] = ()
         self.board_rect = pygame.Rect(0, 0, 0, 0)
         self.backpack_rect = pygame.Rect(0, 0, 0, 0)
+        self.waiting_rect = pygame.Rect(0, 0, 0, 0)
         self.diag_rect = pygame.Rect(0, 0, 0, 0)
         self.timeline_rect = pygame.Rect(0, 0, 0, 0)
+        self.cpu_bar = pygame.Rect(0, 0, 0, 0)
+        self.stats_y = 0
         self.compact = False
         #: What the last draw showed: the timeline's rows and texts, the diagnostics' lines.
         self.drawn_timeline = DrawnTimeline()
         self.drawn_diagnostics: list[tuple[str, pygame.Rect]] = []
         #: The findings the last draw had no room for.
         self.findings_left = 0
+        #: The fitted labels of the last draw (heading, tabs, stats line, toasts) and those cut with '…' even at their smallest.
+        self.drawn_labels: list[tuple[str, pygame.Rect]] = []
+        self.cut_labels: list[str] = []
+        #: The toasts of the last draw, each with its box.
+        self.drawn_toasts: list[tuple[str, pygame.Rect]] = []
         self.backpack_cells: list[pygame.Rect] = []
+        self.waiting_cells: list[pygame.Rect] = []
+        self.tabs: list[CoreTab] = []
+        #: A tab that just received a card glows for a moment: (core, seconds left).
+        self.tab_flash: tuple[str, float] | None = None
         self.geometry: BoardGeometry | None = None
         self.test_button = Button(pygame.Rect(0, 0, 0, 0), tr("ui.lab.test"), "T")
         self.start_button = Button(pygame.Rect(0, 0, 0, 0), tr("ui.lab.start_wave"), "Enter")
@@ -137,42 +213,74 @@ class LabScene(Scene):
         self.rearm()
 
     def rearm(self) -> None:
-        """Recompiles the wand (`Run.rearm`) and recomputes its cast timeline (R-VM-3c, R-LAB-1)."""
-        self.diagnostics = self.run.rearm()
-        core_id, cards = self.run.loadout.wand()
-        core = self.run.content.core(core_id)
-        # The CPU the run bought (R-STAT-1) is what the world compiled with beyond the core's own.
-        bought = max(0, int(self.diagnostics["cpu_limit"]) - core.cpu_limit)
+        """Recompiles the wand (`Run.rearm`: the active core, as the world will fire it), then every
+        carried core's diagnostics and the shown one's cast timeline (R-VM-3c, R-LAB-1)."""
+        self.active_diagnostics = self.run.rearm()
+        self._diagnose()
+
+    def _diagnose(self) -> None:
+        loadout = self.run.loadout
+        if self.shown not in [carried.core for carried in loadout.cores]:
+            self.shown = loadout.active
+        # The CPU the run bought (R-STAT-1) is what the world compiled with beyond the core's own;
+        # every core compiles with it, as it would once active.
+        bought = max(0, int(self.active_diagnostics["cpu_limit"]) - self.run.content.core(loadout.active).cpu_limit)
+        self.core_diagnostics = {}
+        for carried in loadout.cores:
+            if carried.core == loadout.active:
+                self.core_diagnostics[carried.core] = self.active_diagnostics
+            else:
+                core = self.run.content.core(carried.core)
+                self.core_diagnostics[carried.core] = dict(self._catalog.compile(core_data(core), place(core, carried.cards), cpu=bought))
+        self.diagnostics = self.core_diagnostics[self.shown]
+        core = self.run.content.core(self.shown)
+        cards = loadout.carried(self.shown).cards
         self.timeline = dict(self._catalog.timeline(core_data(core), place(core, cards), cpu=bought))
 
     # ---- queries -------------------------------------------------------------
     @property
     def can_start(self) -> bool:
-        """R-VM-2: only a wand with an action in its main entry enters combat."""
-        return bool(self.diagnostics["can_fire"])
+        """R-VM-2: only a wand with an action in its main entry enters combat (the active core's)."""
+        return bool(self.active_diagnostics["can_fire"])
 
     def place_at(self, position: tuple[int, int]) -> Place | None:
-        """The backpack cell or board slot under `position` (a free backpack cell past the cards counts)."""
+        """The backpack cell, waiting card or slot of the shown board under `position` (a free
+        backpack cell past the cards counts)."""
         assert self.geometry is not None
         slot = self.geometry.slot_at(position)
         if slot is not None:
-            return Place("slot", slot)
+            return Place("slot", slot, self.shown)
         for index, rect in enumerate(self.backpack_cells):
             if rect.collidepoint(position):
                 return Place("backpack", index)
+        for index, rect in enumerate(self.waiting_cells):
+            if rect.collidepoint(position):
+                return Place("waiting", index)
         if self.backpack_rect.collidepoint(position):
             return Place("backpack", len(self.run.loadout.backpack))
         return None
 
+    def tab_at(self, position: tuple[int, int]) -> CoreTab | None:
+        return next((tab for tab in self.tabs if tab.rect.collidepoint(position)), None)
+
+    def tab_of(self, core_id: str) -> CoreTab:
+        """The tab of a carried core (for tests and drops)."""
+        return next(tab for tab in self.tabs if tab.core == core_id)
+
     def rect_of(self, place: Place) -> pygame.Rect:
-        """Where `place` is drawn (for tests and the drag ghost)."""
+        """Where `place` is drawn (for tests and the drag ghost); a slot is one of the shown board's."""
         assert self.geometry is not None
-        return self.geometry.slots[place.index] if place.area == "slot" else self.backpack_cells[place.index]
+        if place.area == "slot":
+            return self.geometry.slots[place.index]
+        return (self.backpack_cells if place.area == "backpack" else self.waiting_cells)[place.index]
 
     # ---- input ---------------------------------------------------------------
     def handle_event(self, event: pygame.event.Event) -> pygame.event.Event | None:
         if self.session is not None and event.type in GAMEPAD_EVENTS:
-            # A gamepad: A starts the wave, B goes back (cards are dragged with the mouse).
+            # A gamepad: A starts the wave, B goes back, the shoulders turn the tabs (cards are dragged with the mouse).
+            if event.type == pygame.CONTROLLERBUTTONDOWN and event.button in SHOULDER_STEPS:
+                self.step_tab(SHOULDER_STEPS[event.button])
+                return None
             action = self.session.controls.handle(event, Context.MENU)
             if action == Action.CONFIRM:
                 self.start_wave()
@@ -180,15 +288,7 @@ class LabScene(Scene):
                 self.on_back(self.stack)
             return None
         if event.type == pygame.KEYDOWN:
-            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
-                self.start_wave()
-            elif event.key == pygame.K_t:
-                self.open_test()
-            elif event.key == pygame.K_ESCAPE and self.on_back is not None and self.stack is not None:
-                self.on_back(self.stack)
-            else:
-                return event
-            return None
+            return self._key(event)
         if event.type == pygame.MOUSEMOTION:
             self.mouse = event.pos
             return None
@@ -197,7 +297,7 @@ class LabScene(Scene):
             if event.button == 1:
                 self._press(event.pos)
             elif event.button == 3:
-                self._to_backpack(event.pos)
+                self._send_away(event.pos)
             return None
         if event.type == pygame.MOUSEBUTTONUP and event.button == 1:
             self.mouse = event.pos
@@ -205,13 +305,34 @@ class LabScene(Scene):
             return None
         return event
 
+    def _key(self, event: pygame.event.Event) -> pygame.event.Event | None:
+        if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            self.start_wave()
+        elif event.key == pygame.K_t:
+            self.open_test()
+        elif event.key == pygame.K_ESCAPE and self.on_back is not None and self.stack is not None:
+            self.on_back(self.stack)
+        elif event.key in (pygame.K_q, pygame.K_e):
+            self.step_tab(-1 if event.key == pygame.K_q else 1)
+        elif pygame.K_1 <= event.key <= pygame.K_9 and event.key - pygame.K_1 < len(self.run.loadout.cores):
+            self.show(self.run.loadout.cores[event.key - pygame.K_1].core)
+        else:
+            return event
+        return None
+
     def _press(self, position: tuple[int, int]) -> None:
+        tab = self.tab_at(position)
         if self.start_button.contains(position):
             self.start_wave()
         elif self.test_button.contains(position):
             self.open_test()
         elif self.on_back is not None and self.back_button.contains(position) and self.stack is not None:
             self.on_back(self.stack)
+        elif tab is not None:
+            if tab.make_active is not None and tab.make_active.collidepoint(position):
+                self.make_active(tab.core)
+            else:
+                self.show(tab.core)
         else:
             place = self.place_at(position)
             card = self.run.loadout.card_at(place) if place is not None else None
@@ -223,34 +344,74 @@ class LabScene(Scene):
             return
         source, _ = self.drag
         self.drag = None
-        target = self.place_at(position)
-        if target is None or target == source:
+        tab = self.tab_at(position)
+        if tab is not None:
+            self._send(source, tab.core)
             return
+        target = self.place_at(position)
+        if target is None or target == source or target.area == "waiting":
+            return  # nowhere, back where it was, or the waiting area (it only empties)
         if target.area == "backpack" and source.area == "backpack":
             target = Place("backpack", min(target.index, len(self.run.loadout.backpack) - 1))
-        self._move(source, target)
+        self._edit(lambda: self.run.loadout.move(source, target))
 
-    def _to_backpack(self, position: tuple[int, int]) -> None:
+    def _send_away(self, position: tuple[int, int]) -> None:
+        """A right click: a slotted card goes to the backpack, a backpack or waiting card to the shown board's first free slot."""
         place = self.place_at(position)
-        if place is not None and place.area == "slot" and self.run.loadout.card_at(place) is not None:
-            self._move(place, Place("backpack", len(self.run.loadout.backpack)))
+        if place is None or self.run.loadout.card_at(place) is None:
+            return
+        if place.area == "slot":
+            self._edit(lambda: self.run.loadout.move(place, Place("backpack", len(self.run.loadout.backpack))))
+        else:
+            self._send(place, self.shown)
 
-    def _move(self, source: Place, target: Place) -> None:
+    def _send(self, source: Place, core_id: str) -> None:
+        """A card dropped on a core's tab: into that core's first free slot (R-LAB-1)."""
+        if self._edit(lambda: self.run.loadout.send_to_core(source, core_id) is not None):
+            self.tab_flash = (core_id, TAB_FLASH_SECONDS)
+
+    def _edit(self, change: Callable[[], object]) -> bool:
+        """Makes one loadout change; a refusal is a toast and changes nothing. Returns whether anything changed."""
         try:
-            self.run.loadout.move(source, target)
+            changed = change()
         except BackpackFull:
             self.toasts.show(tr("ui.lab.backpack_full"))
-            return
+            return False
+        except CoreFull as full:
+            self.toasts.show(tr("ui.lab.core_full", core=tr(self.run.content.core(full.core).name_key)))
+            return False
         except LoadoutError as refusal:
             self.toasts.show(str(refusal))
-            return
+            return False
+        if changed is False:
+            return False
         self._changed()
+        return True
 
     def _changed(self) -> None:
         """After an edit: recompile, then tell the owner (who saves the run)."""
         self.rearm()
         if self.on_change is not None:
             self.on_change()
+
+    def show(self, core_id: str) -> None:
+        """Shows a carried core's board, diagnostics and timeline (its tab selected); the world is not touched."""
+        if core_id != self.shown:
+            self.shown = core_id
+            self.drag = None
+            self._diagnose()
+
+    def step_tab(self, step: int) -> None:
+        cores = [carried.core for carried in self.run.loadout.cores]
+        self.show(cores[(cores.index(self.shown) + step) % len(cores)])
+
+    def make_active(self, core_id: str) -> None:
+        """R-CORE-3: the core that fires in the wave. The lab is open only between waves (in the
+        shop, or before wave 1), where switching is allowed; each core keeps its own cards."""
+        if core_id == self.run.loadout.active:
+            return
+        if self._edit(lambda: self.run.loadout.switch(core_id, in_shop=True)):
+            self.toasts.show(tr("ui.lab.switched", core=tr(self.run.content.core(core_id).name_key)))
 
     def start_wave(self) -> None:
         """Start the wave, or say why not (R-VM-2)."""
@@ -261,10 +422,10 @@ class LabScene(Scene):
             self.on_start_wave(self.stack)
 
     def open_test(self) -> None:
-        """The training range with the wand as it is now (R-LAB-1)."""
+        """The training range with the board shown as it is now (R-LAB-1): a core can be tried before it is made active."""
         if self.stack is None:
             return
-        if not self.can_start:
+        if not self.diagnostics["can_fire"]:
             self.toasts.show(tr("ui.lab.cannot_fire"))
             return
         if self.on_test is not None:
@@ -272,31 +433,87 @@ class LabScene(Scene):
             return
         from artificer.ui.scenes.training import TrainingScene
 
-        core, cards = self.run.loadout.wand()
-        self.stack.push(TrainingScene(self.run.content, core, cards, seed=self.run.seed))
+        cards = self.run.loadout.carried(self.shown).cards
+        self.stack.push(TrainingScene(self.run.content, self.shown, list(cards), seed=self.run.seed))
 
     # ---- simulation ----------------------------------------------------------
     def update(self, dt: float) -> None:
         self.toasts.tick(dt)
+        if self.tab_flash is not None:
+            core, left = self.tab_flash
+            self.tab_flash = (core, left - dt) if left > dt else None
 
-    # ---- drawing ---------------------------------------------------------------
+    # ---- layout ----------------------------------------------------------------
     def _layout(self, size: tuple[int, int]) -> None:
-        if size == self._size:
+        loadout = self.run.loadout
+        key = (size, self.shown, tuple(carried.core for carried in loadout.cores), loadout.active, len(loadout.waiting))
+        if key == self._layout_key:
             return
-        self._size = size
+        self._layout_key = key
         w, h = size
         self.compact = w < COMPACT_BELOW[0] or h < COMPACT_BELOW[1]
         margin = max(12, w // 64)
-        top = 70 if self.compact else 78
+        tab_y, tab_h = (8, 42) if self.compact else (10, 48)
+        # Under the tabs, one line of the shown core's numbers; then the panels.
+        self.stats_y = tab_y + tab_h + 3
+        top = self.stats_y + (20 if self.compact else 24)
         bw, bh = (180, 46) if self.compact else (220, 52)
         buttons_y = h - bh - (14 if self.compact else 22)
         bottom = buttons_y - 10
         left_w = int(w * (0.27 if self.compact else 0.29))
-        self.backpack_rect = pygame.Rect(margin, top, left_w, bottom - top)
-        right_x = self.backpack_rect.right + margin
+        right_x = margin + left_w + margin
         right_w = w - right_x - margin
-        core = self.run.content.core(self.run.loadout.active)
-        layout = core.layout()
+        self._layout_tabs(right_x, tab_y, right_w, tab_h)
+        self._layout_left(margin, top, left_w, bottom)
+        self._layout_right(right_x, top, right_w, bottom)
+        self.start_button.rect = pygame.Rect(w - margin - bw, buttons_y, bw, bh)
+        self.test_button.rect = pygame.Rect(self.start_button.rect.x - bw - 16, buttons_y, bw, bh)
+        self.back_button.rect = pygame.Rect(margin, buttons_y, 160 if self.compact else 180, bh)
+
+    def _layout_tabs(self, x: int, y: int, width: int, height: int) -> None:
+        """One tab per carried core, in loadout order, each a third of the column (at most `max_cores` of them)."""
+        max_cores, _ = self.run.loadout.limits
+        tab_w = (width - TAB_GAP * (max_cores - 1)) // max_cores
+        self.tabs = []
+        for index, carried in enumerate(self.run.loadout.cores):
+            rect = pygame.Rect(x + index * (tab_w + TAB_GAP), y, tab_w, height)
+            button = None
+            if carried.core != self.run.loadout.active:
+                button_h = height // 2 - 4
+                button = pygame.Rect(0, 0, tab_w // 2, button_h)
+                button.bottomright = (rect.right - 6, rect.bottom - 4)
+            self.tabs.append(CoreTab(carried.core, rect, button))
+
+    def _layout_left(self, x: int, top: int, width: int, bottom: int) -> None:
+        """The backpack's grid of cards; under it, while it holds cards, the waiting area (two columns of chips)."""
+        waiting = len(self.run.loadout.waiting)
+        chip_h = 22 if self.compact else 26
+        waiting_rows = -(-waiting // 2)
+        waiting_h = 36 + waiting_rows * (chip_h + 6) + 4 if waiting else 0
+        self.backpack_rect = pygame.Rect(x, top, width, bottom - top - (waiting_h + 10 if waiting else 0))
+        self.waiting_rect = pygame.Rect(x, self.backpack_rect.bottom + 10, width, waiting_h) if waiting else pygame.Rect(0, 0, 0, 0)
+        chip_w = (width - 24 - 8) // 2
+        self.waiting_cells = [
+            pygame.Rect(x + 12 + (i % 2) * (chip_w + 8), self.waiting_rect.y + 36 + (i // 2) * (chip_h + 6), chip_w, chip_h) for i in range(waiting)
+        ]
+        inner = self.backpack_rect.inflate(-24, -56)
+        inner.y = self.backpack_rect.y + 40
+        capacity = self.run.loadout.limits_backpack
+        rows = -(-capacity // BACKPACK_COLUMNS)
+        gap = 8
+        cell_w = (inner.width - gap * (BACKPACK_COLUMNS - 1)) // BACKPACK_COLUMNS
+        # Compact: narrow cards, so taller ones (the column has the height) keep their names clear.
+        ratio = 1.4 if self.compact else 1.15
+        cell_h = min(int(cell_w * ratio), (inner.height - gap * (rows - 1)) // rows)
+        cell_w = min(cell_w, int(cell_h / ratio))
+        self.backpack_cells = [
+            pygame.Rect(inner.x + (i % BACKPACK_COLUMNS) * (cell_w + gap), inner.y + (i // BACKPACK_COLUMNS) * (cell_h + gap), cell_w, cell_h)
+            for i in range(capacity)
+        ]
+
+    def _layout_right(self, right_x: int, top: int, right_w: int, bottom: int) -> None:
+        """The shown core's board with the compiler and the cast timeline (R-VM-3c)."""
+        layout = self.run.content.core(self.shown).layout()
         cols, board_rows = max(s.x for s in layout.slots) + 1, max(s.y for s in layout.slots) + 1
         column_h = bottom - top
         if board_rows == 1:
@@ -319,55 +536,40 @@ class LabScene(Scene):
             self.board_rect = pygame.Rect(right_x, top, left_part, column_h - diag_h - 10)
             self.diag_rect = pygame.Rect(right_x, self.board_rect.bottom + 10, left_part, diag_h)
             self.timeline_rect = pygame.Rect(self.board_rect.right + 10, top, timeline_w, column_h)
-        inner = self.backpack_rect.inflate(-24, -56)
-        inner.y = self.backpack_rect.y + 40
-        capacity = self.run.loadout.limits_backpack
-        rows = -(-capacity // BACKPACK_COLUMNS)
-        gap = 8
-        cell_w = (inner.width - gap * (BACKPACK_COLUMNS - 1)) // BACKPACK_COLUMNS
-        # Compact: narrow cards, so taller ones (the column has the height) keep their names clear.
-        ratio = 1.4 if self.compact else 1.15
-        cell_h = min(int(cell_w * ratio), (inner.height - gap * (rows - 1)) // rows)
-        cell_w = min(cell_w, int(cell_h / ratio))
-        self.backpack_cells = [
-            pygame.Rect(inner.x + (i % BACKPACK_COLUMNS) * (cell_w + gap), inner.y + (i // BACKPACK_COLUMNS) * (cell_h + gap), cell_w, cell_h)
-            for i in range(capacity)
-        ]
         # Room above the cards for the panel's title and the entry tags, below for the bonuses.
         self.geometry = BoardGeometry.fit(layout, self.board_rect.inflate(-32, -BOARD_CHROME).move(0, 14), max_cell=BOARD_MAX_CELL)
-        self.start_button.rect = pygame.Rect(w - margin - bw, buttons_y, bw, bh)
-        self.test_button.rect = pygame.Rect(self.start_button.rect.x - bw - 16, buttons_y, bw, bh)
-        self.back_button.rect = pygame.Rect(margin, buttons_y, 160 if self.compact else 180, bh)
 
+    # ---- drawing ---------------------------------------------------------------
     def draw(self, surface: pygame.Surface, alpha: float) -> None:
         self._layout(surface.get_size())
         assert self.geometry is not None
         surface.fill(BACKGROUND)
         w, _ = surface.get_size()
         loadout = self.run.loadout
-        core = self.run.content.core(loadout.active)
-        heading = font(26 if self.compact else 30, bold=True).render(tr("ui.lab.title", wave=self.wave), True, TITLE)
-        surface.blit(heading, (self.backpack_rect.x, 16 if self.compact else 20))
-        core_name = font(20 if self.compact else 22).render(tr(core.name_key), True, LAB_TEXT)
-        surface.blit(core_name, core_name.get_rect(topright=(w - self.backpack_rect.x, 12 if self.compact else 14)))
+        self.cut_labels = []
+        self.drawn_labels = []
+        self.drawn_toasts = []
+        self._label(
+            surface, tr("ui.lab.title", wave=self.wave), 26 if self.compact else 30, True, TITLE,
+            self.backpack_rect.width, max_lines=2, midleft=(self.backpack_rect.x, self.tabs[0].rect.centery if self.tabs else 34),
+        )  # fmt: skip
+        self._draw_tabs(surface)
+        core = self.run.content.core(self.shown)
         stats = tr("ui.lab.core_stats", mana=core.mana_max, regen=core.mana_regen, delay=core.cast_delay, recharge=core.recharge)
-        line = font(14 if self.compact else 16).render(stats, True, DIM)
-        surface.blit(line, line.get_rect(topright=(w - self.backpack_rect.x, 38 if self.compact else 44)))
+        self._label(surface, stats, 14 if self.compact else 16, False, DIM, w - self.backpack_rect.x - self.board_rect.x, topright=(w - self.backpack_rect.x, self.stats_y))
 
-        panel(surface, self.backpack_rect, tr("ui.lab.backpack", count=len(loadout.backpack), capacity=loadout.limits_backpack))
-        dragged = self.drag[0] if self.drag is not None else None
-        for index, rect in enumerate(self.backpack_cells):
-            pygame.draw.rect(surface, (24, 22, 38), rect, border_radius=8)
-            if index < len(loadout.backpack) and dragged != Place("backpack", index):
-                surface.blit(self.art.image(loadout.backpack[index], rect.size), rect)
-
+        hovered = self.place_at(self.mouse) if self.drag is not None and self.tab_at(self.mouse) is None else None
+        self._draw_left(surface, hovered)
         panel(surface, self.board_rect, tr("ui.lab.board"))
         self.geometry.draw_furniture(surface)
-        cards = loadout.carried(loadout.active).cards
-        hidden = dragged.index if dragged is not None and dragged.area == "slot" else None
+        cards = loadout.carried(self.shown).cards
+        dragged = self.drag[0] if self.drag is not None else None
+        hidden = dragged.index if dragged is not None and dragged.area == "slot" and dragged.core == self.shown else None
         self.geometry.draw_slots(surface, cards, self.art, hidden=hidden, unreachable=self.unreachable_slots)
         for slot in self.diagnostics.get("dropped_slots", []):
             pygame.draw.rect(surface, CPU_RED, self.geometry.slots[slot], 3, border_radius=8)
+        if hovered is not None and hovered.area == "slot":
+            pygame.draw.rect(surface, DROP_TARGET, self.geometry.slots[hovered.index].inflate(6, 6), 2, border_radius=10)
 
         self._draw_diagnostics(surface)
         self.drawn_timeline = draw_timeline(
@@ -384,7 +586,7 @@ class LabScene(Scene):
             button.draw(surface, self.mouse)
         if self.on_back is not None:
             self.back_button.draw(surface, self.mouse)
-        self.toasts.draw(surface, w // 2, 60)
+        self._draw_toasts(surface)
 
         if self.drag is not None:
             _, card = self.drag
@@ -395,16 +597,90 @@ class LabScene(Scene):
         else:
             self._draw_tooltip(surface)
 
+    def _label(
+        self, surface: pygame.Surface, text: str, size: int, bold: bool, colour: tuple[int, int, int], width: int,
+        max_lines: int = 1, **where: tuple[int, int],
+    ) -> pygame.Rect:  # fmt: skip
+        """A label fitted to `width` (shrunk, then wrapped, `fit_lines`); one that still had to be cut is noted in `cut_labels`."""
+        fitted = fit_lines(text, size, bold, width, max_lines)
+        if fitted.cut:
+            self.cut_labels.append(text)
+        rect = blit_lines(surface, fitted, colour, **where)
+        self.drawn_labels.append((text, rect))
+        return rect
+
+    def _draw_tabs(self, surface: pygame.Surface) -> None:
+        """Each carried core's tab: the active one's dot and mark, its name, its CPU, "Make active" on the others."""
+        loadout = self.run.loadout
+        name_size, small_size = (15, 13) if self.compact else (17, 14)
+        drop = self.tab_at(self.mouse) if self.drag is not None else None
+        for index, tab in enumerate(self.tabs):
+            shown, active = tab.core == self.shown, tab.core == loadout.active
+            rect = tab.rect
+            pygame.draw.rect(surface, TAB_SHOWN if shown else TAB_FILL, rect, border_radius=8)
+            flash = self.tab_flash is not None and self.tab_flash[0] == tab.core
+            edge, thickness = (DROP_TARGET, 3) if drop is tab or flash else (TITLE, 2) if shown else (PANEL_EDGE, 1)
+            pygame.draw.rect(surface, edge, rect, thickness, border_radius=8)
+            x = rect.x + 10
+            line_1 = rect.y + rect.height // 4 + 1
+            if active:
+                pygame.draw.circle(surface, GOOD, (x + 5, line_1), 5)
+                x += 16
+            key = font(small_size).render(f"[{index + 1}]", True, DIM)
+            surface.blit(key, key.get_rect(midright=(rect.right - 8, line_1)))
+            name = tr(self.run.content.core(tab.core).name_key)
+            self._label(surface, name, name_size, True, TEXT if shown else LAB_TEXT, rect.right - 14 - key.get_width() - x, midleft=(x, line_1))
+            line_2 = rect.bottom - rect.height // 4 - 1
+            d = self.core_diagnostics.get(tab.core, {})
+            used, limit = int(d.get("cpu_used", 0)), max(1, int(d.get("cpu_limit", 1)))
+            red = used / limit >= CPU_WARNING_SHARE
+            right_part = tab.make_active.width + 12 if tab.make_active is not None else rect.width // 3
+            self._label(
+                surface, tr("ui.lab.cpu", used=used, limit=limit), small_size, False, BAD if red else DIM,
+                rect.width - 20 - right_part, midleft=(rect.x + 10, line_2),
+            )  # fmt: skip
+            if tab.make_active is not None:
+                button = tab.make_active
+                hover = button.collidepoint(self.mouse) and self.drag is None
+                pygame.draw.rect(surface, BUTTON_HOVER if hover else BUTTON_FILL, button, border_radius=5)
+                pygame.draw.rect(surface, BUTTON_EDGE, button, 1, border_radius=5)
+                self._label(surface, tr("ui.lab.make_active"), small_size, True, TEXT, button.width - 8, center=button.center)
+            else:
+                self._label(surface, tr("ui.lab.active"), small_size, True, GOOD, rect.width // 3 - 8, midright=(rect.right - 10, line_2))
+
+    def _draw_left(self, surface: pygame.Surface, hovered: Place | None) -> None:
+        """The backpack's cards and, when it holds any, the waiting area's."""
+        loadout = self.run.loadout
+        dragged = self.drag[0] if self.drag is not None else None
+        panel(surface, self.backpack_rect, tr("ui.lab.backpack", count=len(loadout.backpack), capacity=loadout.limits_backpack))
+        for index, rect in enumerate(self.backpack_cells):
+            pygame.draw.rect(surface, (24, 22, 38), rect, border_radius=8)
+            if index < len(loadout.backpack) and dragged != Place("backpack", index):
+                surface.blit(self.art.image(loadout.backpack[index], rect.size), rect)
+        if hovered is not None and hovered.area == "backpack":
+            rect = self.backpack_cells[min(hovered.index, len(self.backpack_cells) - 1)]
+            pygame.draw.rect(surface, DROP_TARGET, rect.inflate(4, 4), 2, border_radius=9)
+        if not loadout.waiting:
+            return
+        _, limit = loadout.limits
+        panel(surface, self.waiting_rect, tr("ui.shop.waiting", count=len(loadout.waiting), limit=limit))
+        face = font(13 if self.compact else 15)
+        for index, rect in enumerate(self.waiting_cells):
+            if dragged != Place("waiting", index):
+                draw_chip(surface, self.run.content, loadout.waiting[index], rect, face)
+
     @property
     def unreachable_slots(self) -> frozenset[int]:
-        """R-VM-3c: the board slots no cast can ever reach (greyed on the board)."""
+        """R-VM-3c: the shown board's slots no cast can ever reach (greyed on the board)."""
         return frozenset(int(slot) for slot in self.diagnostics.get("unreachable_slots", []))
 
     def diagnostic_lines(self) -> list[tuple[str, tuple[int, int, int]]]:
-        """The compiler's findings under the CPU bar, in the order they are shown."""
+        """The compiler's findings on the shown board under the CPU bar, in the order they are shown."""
         d = self.diagnostics
         red = int(d["cpu_used"]) / max(1, int(d["cpu_limit"])) >= CPU_WARNING_SHARE
         lines: list[tuple[str, tuple[int, int, int]]] = []
+        if self.shown != self.run.loadout.active:
+            lines.append((tr("ui.lab.not_active"), DIM))
         if red:
             lines.append((tr("ui.lab.cpu_warning"), BAD))
         if not d["can_fire"]:
@@ -428,25 +704,50 @@ class LabScene(Scene):
         used, limit = int(d["cpu_used"]), max(1, int(d["cpu_limit"]))
         share = used / limit
         red = share >= CPU_WARNING_SHARE
-        bar = pygame.Rect(x, y, rect.width - 24, 18)
+        # The figure beside its bar, never over the fill (R-VM-9).
+        cpu = face.render(tr("ui.lab.cpu", used=used, limit=limit), True, BAD if red else LAB_TEXT)
+        row_h = face.get_linesize()
+        surface.blit(cpu, cpu.get_rect(midleft=(x, y + row_h // 2)))
+        bar_x = x + cpu.get_width() + 10
+        self.cpu_bar = pygame.Rect(bar_x, y + (row_h - CPU_BAR_HEIGHT) // 2, max(20, rect.right - 12 - bar_x), CPU_BAR_HEIGHT)
+        bar = self.cpu_bar
         pygame.draw.rect(surface, (40, 38, 56), bar, border_radius=5)
         pygame.draw.rect(surface, CPU_RED if red else CPU_BAR, (bar.x, bar.y, int(bar.width * min(1.0, share)), bar.height), border_radius=5)
-        cpu = face.render(tr("ui.lab.cpu", used=used, limit=limit), True, LAB_TEXT)
-        surface.blit(cpu, cpu.get_rect(center=bar.center))
-        y = bar.bottom + 8
+        y += row_h + 6
+        width = rect.width - 24
         self.drawn_diagnostics = []
         step = face.get_linesize()
         findings = self.diagnostic_lines()
         self.findings_left = len(findings)
         for text, colour in findings:
             # A finding wraps inside the panel; one that no longer fits is left for a bigger window.
-            parts = wrap(text, face, bar.width, 3)
+            parts = wrap(text, face, width, 3)
             if y + step * len(parts) > rect.bottom - 6:
                 break
             for part in parts:
                 self.drawn_diagnostics.append((part, surface.blit(face.render(part, True, colour), (x, y))))
                 y += step
             self.findings_left -= 1
+
+    def _draw_toasts(self, surface: pygame.Surface) -> None:
+        """The latest messages over the bottom of the panels, each on an opaque box so it reads over anything."""
+        w, _ = surface.get_size()
+        bottom = self.start_button.rect.y - 8
+        width = min(TOAST_MAX_WIDTH, w - 2 * self.backpack_rect.x)
+        for text, seconds in reversed(self.toasts.items[-3:]):
+            fitted = fit_lines(text, 18, True, width - 28, max_lines=2)
+            if fitted.cut:
+                self.cut_labels.append(text)
+            box = pygame.Rect(0, 0, fitted.width + 28, fitted.height + 14)
+            box.midbottom = (w // 2, bottom)
+            layer = pygame.Surface(box.size, pygame.SRCALPHA)
+            pygame.draw.rect(layer, TOAST_FILL, layer.get_rect(), border_radius=8)
+            pygame.draw.rect(layer, TOAST_EDGE, layer.get_rect(), 2, border_radius=8)
+            blit_lines(layer, fitted, TOAST_TEXT, center=layer.get_rect().center)
+            layer.set_alpha(int(255 * min(1.0, seconds / 0.5)))
+            surface.blit(layer, box)
+            self.drawn_toasts.append((text, box))
+            bottom = box.y - 6
 
     def _draw_tooltip(self, surface: pygame.Surface) -> None:
         place = self.place_at(self.mouse)
