@@ -203,11 +203,16 @@ def test_drawing_interpolates_between_the_last_two_steps(screen: pygame.Surface)
     camera_before = camera_now = arena.camera.x
     player_now = arena.run.sim.buffers.player_value("x")
     assert player_now - player_before > 2.0, "the player moved during the last step"
+    # The player sprite's brightest opaque colour marks where it is drawn (opaque pixels land exactly).
+    assert arena.renderer is not None
+    sprite = pygame.surfarray.pixels3d(arena.renderer.atlas.player).reshape(-1, 3)
+    opaque = pygame.surfarray.pixels_alpha(arena.renderer.atlas.player).reshape(-1) == 255
+    mark = sprite[opaque][np.argmax(sprite[opaque].astype(int).sum(axis=1))].astype(int)
     drawn, expected = [], []
     for alpha in (0.0, 0.999):
         arena.draw(screen, alpha)
-        pixels = pygame.surfarray.array3d(screen)
-        white = np.argwhere((pixels[:, :, 0] == 250) & (pixels[:, :, 1] == 250) & (pixels[:, :, 2] == 255))
+        pixels = pygame.surfarray.array3d(screen).astype(int)
+        white = np.argwhere(np.all(pixels == mark, axis=2))
         assert len(white) > 0
         player = player_before + (player_now - player_before) * alpha
         camera = camera_before + (camera_now - camera_before) * alpha

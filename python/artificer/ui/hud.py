@@ -4,6 +4,12 @@ mana" mark (R-FEEL-2), wave and timer, currency, the charge ring (R-MOVE-3,
 driven by its event), toasts, the boss bar, spawn markers (R-WAVE-1) and
 damage numbers.
 
+R-FEEL-1: the HUD never hides enemies behind a veil — every box is opaque
+and compact (`PANEL_FILL`): the HP/mana box, the wave timer's pill (the one
+place the wave's number shows; it glows gold for `WAVE_INTRO_SECONDS` when
+a wave starts, instead of a second "Wave N" toast), the gold pill, each
+toast's pill and the boss bar's label.
+
 "Out of mana" shows only while casts are being abandoned: each frame with a
 CAST_ABANDONED event restarts its clock (`HudState.cast_abandoned`), and it
 goes `OUT_OF_MANA_HOLD` seconds after the last one — a steady mark under the
@@ -37,7 +43,15 @@ HP_COLOUR = (213, 94, 0)
 WARD_COLOUR = (200, 200, 230)
 MANA_COLOUR = (86, 140, 233)
 TEXT = (235, 235, 245)
-PANEL = (0, 0, 0, 150)
+#: Opaque HUD boxes (R-FEEL-1: nothing translucent over the playfield) and their edge.
+PANEL = (18, 16, 30)
+PANEL_EDGE = (70, 64, 104)
+#: The wave timer glows this long (gold) when a wave starts: the wave's one announcement.
+WAVE_INTRO_SECONDS = 1.5
+WAVE_INTRO_COLOUR = (246, 226, 150)
+#: Toast pills: their padding (px) and the gap between two.
+TOAST_PAD = (12, 4)
+TOAST_GAP = 4
 BOSS_COLOUR = (204, 121, 167)
 MARKER_COLOUR = (255, 80, 60)
 DAMAGE_COLOUR = (245, 245, 250)
@@ -84,6 +98,8 @@ class HudState:
     last_will: bool = False
     #: R-FEEL-2: seconds since a cast was last abandoned for want of mana (inf: none this wave).
     since_abandoned: float = math.inf
+    #: Seconds since the wave started (the timer's gold intro while under `WAVE_INTRO_SECONDS`).
+    since_wave_start: float = math.inf
 
     def cast_abandoned(self) -> None:
         """A frame reported CAST_ABANDONED: "Out of mana" shows (again) from now."""
@@ -101,6 +117,7 @@ class HudState:
         self.toasts = [(t, s - dt) for t, s in self.toasts if s - dt > 0]
         self.charge_since += dt
         self.since_abandoned += dt
+        self.since_wave_start += dt
         self.damage_numbers = [(x, y, v, k, age + dt) for x, y, v, k, age in self.damage_numbers if age + dt < DAMAGE_NUMBER_SECONDS]
 
     def add_hits(self, hits: npt.NDArray[np.float64]) -> None:
@@ -134,9 +151,7 @@ class Hud:
         hp, hp_max = buffers.player_value("hp"), max(1.0, buffers.player_value("hp_max"))
         mana, mana_max = buffers.player_value("mana"), max(1.0, buffers.player_value("mana_max"))
         ward = buffers.player_value("ward")
-        panel = pygame.Surface((300, 74), pygame.SRCALPHA)
-        panel.fill(PANEL)
-        surface.blit(panel, (12, 12))
+        box(surface, pygame.Rect(12, 12, 300, 74))
         self._bar(surface, (22, 20, 280, 18), hp / hp_max, HP_COLOUR, f"{hp:.0f} / {hp_max:.0f}")
         if ward > 0:
             self._bar(surface, (22, 20, 280, 4), min(1.0, ward / hp_max), WARD_COLOUR, None)
@@ -145,15 +160,43 @@ class Hud:
             self._out_of_mana(surface)
         if state.last_will:
             self._last_will_mark(surface)
-        wave = self.font.render(tr("ui.hud.wave_timer", wave=state.wave, seconds=max(0.0, state.seconds_left)), True, TEXT)
-        surface.blit(wave, (w / 2 - wave.get_width() / 2, 10))
-        gold = self.font.render(str(state.currency), True, (120, 220, 255))
-        surface.blit(gold, (w - gold.get_width() - 18, 14))
-        surface.blit(self.crystal, (w - gold.get_width() - 24 - self.crystal.get_width(), 16))
+        bottom = self._wave_timer(surface, state)
+        self._gold(surface, state)
         self._charge_ring(surface, state, player_screen)
-        for i, (text, _) in enumerate(state.toasts[-3:]):
-            img = self.small.render(text, True, TEXT)
-            surface.blit(img, (w / 2 - img.get_width() / 2, 48 + 22 * i))
+        self._toasts(surface, state, bottom + 6)
+
+    def _wave_timer(self, surface: pygame.Surface, state: HudState) -> int:
+        """The wave and its seconds left on a pill at the top centre (gold as the wave starts); its bottom."""
+        intro = state.since_wave_start < WAVE_INTRO_SECONDS
+        text = tr("ui.hud.wave_timer", wave=state.wave, seconds=max(0.0, state.seconds_left))
+        image = self.font.render(text, True, WAVE_INTRO_COLOUR if intro else TEXT)
+        pill = image.get_rect(midtop=(surface.get_width() // 2, 12)).inflate(28, 8)
+        box(surface, pill, WAVE_INTRO_COLOUR if intro else PANEL_EDGE)
+        surface.blit(image, image.get_rect(center=pill.center))
+        return pill.bottom
+
+    def _gold(self, surface: pygame.Surface, state: HudState) -> None:
+        """The run's gold with its crystal on a pill at the top right (above the potion belt)."""
+        gold = self.font.render(str(state.currency), True, (120, 220, 255))
+        w = surface.get_width()
+        pill = pygame.Rect(0, 0, gold.get_width() + self.crystal.get_width() + 26, 34)
+        pill.topright = (w - 12, 10)
+        box(surface, pill)
+        surface.blit(gold, gold.get_rect(midright=(pill.right - 10, pill.centery)))
+        surface.blit(self.crystal, self.crystal.get_rect(midright=(pill.right - 16 - gold.get_width(), pill.centery)))
+
+    def _toasts(self, surface: pygame.Surface, state: HudState, top: int) -> None:
+        """The newest three toasts, each on its own opaque pill under the wave timer (cut to the window)."""
+        w = surface.get_width()
+        for text, _ in state.toasts[-3:]:
+            image = self.small.render(text, True, TEXT)
+            if image.get_width() > w - 80:
+                image = image.subsurface((0, 0, w - 80, image.get_height()))
+            pill = image.get_rect(midtop=(w // 2, top)).inflate(2 * TOAST_PAD[0], 2 * TOAST_PAD[1])
+            pill.top = top
+            box(surface, pill)
+            surface.blit(image, image.get_rect(center=pill.center))
+            top = pill.bottom + TOAST_GAP
 
     def _out_of_mana(self, surface: pygame.Surface) -> None:
         """R-FEEL-2: the mana bar edged red and "Out of mana" under it, inside the HUD's box."""
@@ -164,9 +207,8 @@ class Hud:
     def _last_will_mark(self, surface: pygame.Surface) -> None:
         """R-END-1: a small Last Will glyph on a dark disc right of the HP bar."""
         centre = (LAST_WILL_MARK[0], LAST_WILL_MARK[1])
-        backdrop = pygame.Surface((30, 30), pygame.SRCALPHA)
-        pygame.draw.circle(backdrop, PANEL, (15, 15), 15)
-        surface.blit(backdrop, (centre[0] - 15, centre[1] - 15))
+        pygame.draw.circle(surface, PANEL, centre, 15)
+        pygame.draw.circle(surface, PANEL_EDGE, centre, 15, 1)
         talent_icon(surface, centre, 10, LAST_WILL_COLOUR)
 
     def _markers(self, surface: pygame.Surface, state: HudState, offset: tuple[float, float]) -> None:
@@ -224,7 +266,9 @@ class Hud:
         if len(elites) > 1:
             label = tr("ui.hud.elites", name=state.roster[kind][0], count=len(elites))
         text = self.small.render(label, True, TEXT)
-        surface.blit(text, text.get_rect(midbottom=(bar.centerx, bar.top - 2)))
+        plate = text.get_rect(midbottom=(bar.centerx, bar.top - 4)).inflate(16, 4)
+        box(surface, plate)
+        surface.blit(text, text.get_rect(center=plate.center))
 
     def _bar(self, surface: pygame.Surface, rect: tuple[int, int, int, int], fraction: float, colour: tuple[int, int, int], label: str | None) -> None:
         x, y, w, h = rect
@@ -245,3 +289,9 @@ class Hud:
         rect = pygame.Rect(0, 0, 44, 44)
         rect.center = (int(at[0]), int(at[1]))
         pygame.draw.arc(surface, colour, rect, -math.pi / 2, -math.pi / 2 + sweep, 3)
+
+
+def box(surface: pygame.Surface, rect: pygame.Rect, edge: tuple[int, int, int] = PANEL_EDGE) -> None:
+    """An opaque HUD box with a thin edge (R-FEEL-1: never a veil over the playfield)."""
+    pygame.draw.rect(surface, PANEL, rect, border_radius=6)
+    pygame.draw.rect(surface, edge, rect, 1, border_radius=6)

@@ -7,7 +7,10 @@ darker with a padlock while the Artisan's Belt is missing; the slot's key in
 its corner), the tooltip of the hovered slot (seed 000's box: 260 wide, the
 name and the description, here with the effect and its value, placed under
 its slot and kept on screen), the menu a click (or a potion key, or the
-gamepad) opens on a slot, and what a click hits. It also turns the game's
+gamepad) opens on a slot, and what a click hits. In the arena an open menu
+closes by itself after `MENU_TIMEOUT` seconds untouched (`tick`; the
+cursor resting on the menu or its slot holds it), so it is never left open
+for the rest of a wave; the arena also closes it when a wave ends. It also turns the game's
 answers into toasts (`drink`, `throw_away`): the rules are
 `artificer.game.potions`'.
 """
@@ -40,7 +43,7 @@ SLOT_SIZE = 40
 SLOT_PITCH = 44
 TOOLTIP_WIDTH = 260
 TOOLTIP_MIN_HEIGHT = 72
-SLOT_FILL = (30, 26, 48, 215)
+SLOT_FILL = (30, 26, 48, 255)
 SLOT_EDGE = (120, 108, 170)
 LOCKED_FILL = (12, 10, 18, 230)
 LOCKED_EDGE = (58, 52, 78)
@@ -51,6 +54,8 @@ VALUE_COLOUR = (240, 228, 66)
 OPEN_EDGE = (242, 214, 140)
 #: The tooltip's and menu's box: nearly opaque, so the shop's shelves do not show through.
 BOX_FILL = (10, 8, 20, 250)
+#: An open menu left untouched this long closes (long enough to read it and reach for the key again).
+MENU_TIMEOUT = 4.0
 
 
 @dataclass(frozen=True)
@@ -109,6 +114,9 @@ class PotionBeltView:
         self.menu: int | None = None
         self.choice = 0
         self.buttons: list[pygame.Rect] = []
+        #: Seconds the open menu has gone untouched, and where it was last drawn.
+        self.idle = 0.0
+        self.menu_rect: pygame.Rect | None = None
 
     # ---- geometry -----------------------------------------------------------------
     def px(self, length: float) -> int:
@@ -146,13 +154,25 @@ class PotionBeltView:
     def open(self, index: int) -> None:
         self.menu = index
         self.choice = 0
+        self.idle = 0.0
 
     def close(self) -> None:
         self.menu = None
         self.buttons = []
+        self.menu_rect = None
 
     def step_choice(self, step: int) -> None:
         self.choice = (self.choice + step) % len(MENU_BUTTONS)
+        self.idle = 0.0
+
+    def tick(self, dt: float, mouse: tuple[int, int]) -> None:
+        """Time passes: the open menu closes after `MENU_TIMEOUT` s untouched (the cursor on it holds it)."""
+        if self.menu is None:
+            return
+        held = self.slot_rect(self.menu).collidepoint(mouse) or (self.menu_rect is not None and self.menu_rect.collidepoint(mouse))
+        self.idle = 0.0 if held else self.idle + dt
+        if self.idle >= MENU_TIMEOUT:
+            self.close()
 
     # ---- drawing ---------------------------------------------------------------------------
     def draw(
@@ -244,6 +264,7 @@ class PotionBeltView:
         pad, button_height = self.px(10), self.px(30)
         height = 2 * pad + sum(i.get_height() + g for i, g in images) + self.px(6) + button_height
         box = self.menu_box(surface.get_rect(), height)
+        self.menu_rect = box
         self._box(surface, box)
         y = box.y + pad
         for image, gap in images:
@@ -253,7 +274,6 @@ class PotionBeltView:
         gap = self.px(6)
         width = (box.width - 2 * pad - 2 * gap) // 3
         self.buttons = []
-        face = font(self.px(15), bold=True)
         for number, name in enumerate(MENU_BUTTONS):
             rect = pygame.Rect(box.x + pad + number * (width + gap), y, width, button_height)
             self.buttons.append(rect)
@@ -262,5 +282,14 @@ class PotionBeltView:
             fill = BUTTON_HOVER if lit and usable else BUTTON_FILL
             pygame.draw.rect(surface, fill, rect, border_radius=self.px(6))
             pygame.draw.rect(surface, OPEN_EDGE if number == self.choice else BUTTON_EDGE, rect, 1, border_radius=self.px(6))
-            label = face.render(tr(BUTTON_KEYS[name]), True, TEXT if usable else DIM)
+            label = _fit(tr(BUTTON_KEYS[name]), self.px(15), rect.width - self.px(8), TEXT if usable else DIM)
             surface.blit(label, label.get_rect(center=rect.center))
+
+
+def _fit(text: str, size: int, width: int, colour: Colour) -> pygame.Surface:
+    """A button's label in bold at `size`, or smaller until it fits `width` px (never below 9)."""
+    image = font(size, bold=True).render(text, True, colour)
+    while image.get_width() > width and size > 9:
+        size -= 1
+        image = font(size, bold=True).render(text, True, colour)
+    return image

@@ -22,6 +22,15 @@ under the HP/mana box (hover a slot for its tooltip); a relic a won wave
 awards is toasted ("Relic found"), as is the gold given instead when every
 relic is owned; a relic rule of the core acting (a RELIC event) flashes its
 slot — no toast.
+
+Juice (R-FEEL-1, `artificer.ui.effects.Juice`): kill bursts, explosion rings,
+the dash trail and cooldown bar, the shield ring while invulnerable, the hurt
+flash and the low-HP vignette and heartbeat. A won wave's crystals fly to the
+player under a "Wave N cleared" banner (its kills and gold) with its sound;
+the wave's number otherwise shows once, on the HUD's timer. Death is a
+moment: the frame freezes, dims and bursts at the player for
+`effects.DEATH_SECONDS` before the summary. The potion menu closes when a
+wave ends. The pause menu is a side panel on the side away from the player.
 """
 
 from __future__ import annotations
@@ -38,6 +47,7 @@ from artificer.engine import EventKind
 from artificer.engine import events as ev
 from artificer.game.run import Run, WaveInProgress, WaveStats
 from artificer.ui.atlas import Atlas
+from artificer.ui.effects import Juice, fitted
 from artificer.ui.fonts import font
 from artificer.ui.hud import Hud, HudState
 from artificer.ui.i18n import tr
@@ -66,12 +76,24 @@ EVENT_SOUNDS = (
 )
 
 
+#: The pause menu's side panel (it never covers the player): width, margin from the window's edge,
+#: the pitch of its items, the dim over the arena (light: the fight stays readable) and its colours.
+PAUSE_PANEL_WIDTH = 340
+PAUSE_PANEL_MARGIN = 40
+PAUSE_ITEM_PITCH = 58
+PAUSE_DIM = 90
+PAUSE_FILL = (18, 16, 30)
+PAUSE_EDGE = (120, 108, 170)
+
 Intermission = Callable[[SceneStack, Run, int], None]
 #: R-POT-2: the potion keys, slot 1 to 5.
 POTION_ACTIONS = (Action.POTION_1, Action.POTION_2, Action.POTION_3, Action.POTION_4, Action.POTION_5)
 
 
 class ArenaScene(Scene):
+    #: The music track the scene stack plays while the arena is on top.
+    music = "wave"
+
     def __init__(
         self,
         content: Content,
@@ -113,12 +135,19 @@ class ArenaScene(Scene):
         self.renderer: ArenaRenderer | None = None
         self.camera: Camera | None = None
         self.hud: Hud | None = None
+        self.juice: Juice | None = None
+        #: The gold the HUD showed as the wave ended (it climbs to the run's as crystals land).
+        self._gold_before = self.run.currency
+        #: R-FEEL-1 death moment: the player fell and the summary waits for the moment to pass.
+        self.dying = False
         self.resume_between_waves = resume_between_waves
         #: R-POT-2: the belt's slots, tooltip and menu; where the cursor last pointed in the world (screen).
         self.potion_view = PotionBeltView()
         #: R-REL-4: the relic row under the HP/mana box (its top: the box's bottom, 86, + 8).
         self.relic_view = RelicRowView((12, 94))
         self.mouse: tuple[int, int] = (-1, -1)
+        #: Where the player was last drawn (screen px): the pause panel opens on the other side.
+        self.player_at: tuple[float, float] | None = None
         self.aim_point: tuple[int, int] | None = None
 
     # ---- lifecycle -------------------------------------------------------
@@ -133,6 +162,7 @@ class ArenaScene(Scene):
         self.camera = Camera(size)
         self.camera.follow(arena[0] / 2, arena[1] / 2, snap=True)
         self.hud = Hud(atlas.crystal)
+        self.juice = self._juice(atlas)
         self.hud_state.last_will = self.run.sim.world.last_will
         if self.resume_between_waves and self.intermission is not None:
             self.between_waves = True
@@ -148,6 +178,7 @@ class ArenaScene(Scene):
             atlas = Atlas.build(self.content, COLOUR_BLIND if self._colour_blind else None)
             self.renderer = ArenaRenderer(atlas, self.renderer.arena)
             self.hud = Hud(atlas.crystal)
+            self.juice = self._juice(atlas)
         if not self.between_waves or self.stack is None:
             return
         # The shop (and lab) popped: the next wave begins — unless the wand cannot fire (R-VM-2).
@@ -157,6 +188,9 @@ class ArenaScene(Scene):
             return
         self.between_waves = False
         self._start_wave()
+
+    def _juice(self, atlas: Atlas) -> Juice:
+        return Juice(atlas, self.session.play, COLOUR_BLIND if self._colour_blind else None, seed=self.run.seed)
 
     def on_focus_lost(self) -> None:
         self.session.controls.release_all()
@@ -266,9 +300,18 @@ class ArenaScene(Scene):
 
     # ---- simulation --------------------------------------------------------
     def update(self, dt: float) -> None:
+        assert self.juice is not None
         self.relic_view.tick(dt)
+        self.potion_view.tick(dt, self.mouse)
+        if self.dying:
+            self._die_slowly(dt)
+            return
         if self.wave is None:
             self.hud_state.tick(dt)
+            self.juice.tick(dt, self.run.sim.buffers, in_wave=False)
+            # The gold counter climbs as the flying crystals land (the wave already counted them).
+            gained = self.run.currency - self._gold_before
+            self.hud_state.currency = self._gold_before + round(gained * self.juice.crystals.landed)
             self.breather -= dt
             if self.breather <= 0 and not self.between_waves:
                 if self.intermission is not None and self.stack is not None:
@@ -291,7 +334,10 @@ class ArenaScene(Scene):
             sim.input.dash()
             self.dash_pressed = False
         self.wave.step()
-        self._react(sim.buffers.event_rows())
+        events = sim.buffers.event_rows()
+        self._react(events)
+        self.juice.react(events)
+        self.juice.tick(dt, sim.buffers, in_wave=True)
         self.hud_state.tick(dt)
         self.shake = max(0.0, self.shake - SHAKE_DECAY * dt)
         self.flash = max(0.0, self.flash - FLASH_DECAY * dt)
@@ -302,6 +348,28 @@ class ArenaScene(Scene):
         assert self.camera is not None
         self.camera.follow(sim.buffers.player_value("x"), sim.buffers.player_value("y"))
         if self.wave.over:
+            if self.wave.died:
+                self._begin_death()
+            else:
+                self._end_wave()
+
+    def _begin_death(self) -> None:
+        """R-FEEL-1: the player fell — the frame freezes, dims and bursts before the summary."""
+        assert self.juice is not None
+        self.dying = True
+        self._previous = None  # nothing moves now: draw the last step as it is
+        self.potion_view.close()
+        buffers = self.run.sim.buffers
+        self.juice.player_died((buffers.player_value("x"), buffers.player_value("y")))
+
+    def _die_slowly(self, dt: float) -> None:
+        """One frame of the death moment; when it has passed, the wave ends (the summary)."""
+        assert self.juice is not None
+        self.hud_state.tick(dt)
+        self.shake = max(0.0, self.shake - SHAKE_DECAY * dt)
+        self.juice.tick(dt, self.run.sim.buffers, in_wave=False)
+        if self.juice.dying <= 0:
+            self.dying = False
             self._end_wave()
 
     def _react(self, events: npt.NDArray[np.float64]) -> None:
@@ -333,11 +401,15 @@ class ArenaScene(Scene):
     def _start_wave(self) -> None:
         self.wave = self.run.start_wave(self.number)
         self.hud_state.wave = self.number
-        self.hud_state.toast(tr("ui.arena.wave", wave=self.number))
+        self.hud_state.since_wave_start = 0.0  # the HUD's timer glows: the wave's one announcement
         self.session.play("wave_start")
 
     def _end_wave(self) -> None:
-        assert self.wave is not None and self.stack is not None
+        assert self.wave is not None and self.stack is not None and self.juice is not None
+        buffers = self.run.sim.buffers
+        # The crystals still on the ground, before finish() collects them (they fly in, R-FEEL-1).
+        left_on_ground = buffers.pickup_rows()[:, :2].copy()
+        self._gold_before = self.hud_state.currency
         stats = self.wave.finish()
         died = self.wave.died
         drop = self.wave.potion_drop
@@ -346,11 +418,17 @@ class ArenaScene(Scene):
             self.hud_state.toast(tr("ui.potion.found" if drop.kept else "ui.potion.belt_full", name=name), 3.5)
         self.relic_toasts(stats)
         self.wave = None
+        self.potion_view.close()
         self.session.play("wave_end")
         if died or self.number >= len(self.content.waves):
             self.stack.push(SummaryScene(self.run, died, self.on_quit))
             return
-        self.hud_state.toast(tr("ui.arena.wave_cleared", wave=stats.wave, kills=stats.kills, gold=stats.currency))
+        self.juice.wave_cleared(
+            left_on_ground,
+            (buffers.player_value("x"), buffers.player_value("y")),
+            tr("ui.arena.banner_cleared", wave=stats.wave),
+            tr("ui.arena.banner_stats", kills=stats.kills, gold=stats.currency),
+        )
         self.number += 1
         self.breather = self.content.balance.wave.breather
 
@@ -390,16 +468,32 @@ class ArenaScene(Scene):
         ox, oy = self.camera.offset
         self.camera.x, self.camera.y = cx, cy
         at = (px + ox, py + oy)
+        self.player_at = at
+        assert self.juice is not None
+        self.juice.draw_world(surface, (ox, oy))
+        if self.juice.trailing:
+            self._player_over_trail(surface, at)
+        self.juice.draw_player_marks(surface, at, in_wave=self.wave is not None)
         if self.flash > 0.0:
             veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
             veil.fill((*FLASH_COLOUR, round(FLASH_ALPHA * self.flash)))
             surface.blit(veil, (0, 0))
+        self.juice.draw_screen(surface)
         self.hud.draw(surface, buffers, self.hud_state, at, (ox, oy))
         self.relic_view.draw(surface, self.run.relics, self.mouse)
         self.potion_view.topright = (surface.get_width() - 18, 50)
         bindings = self.session.settings.key_bindings
         keys = tuple(key_label(bindings[action]) if action in bindings else "" for action in POTION_ACTIONS)
         self.potion_view.draw(surface, self.run, self.mouse, keys, in_wave=self.wave is not None)
+
+
+    def _player_over_trail(self, surface: pygame.Surface, at: tuple[float, float]) -> None:
+        """The player again, over its dash afterimages (drawn as the renderer does: blinking while invulnerable)."""
+        assert self.renderer is not None
+        if self.run.sim.buffers.player_value("invulnerable") > 0 and int(pygame.time.get_ticks() / 80) % 2:
+            return  # the blink's faint half: the renderer's faint sprite already shows under the trail
+        sprite = self.renderer.atlas.player
+        surface.blit(sprite, (at[0] - sprite.get_width() / 2, at[1] - sprite.get_height() / 2))
 
 
 class PauseScene(Scene):
@@ -454,18 +548,39 @@ class PauseScene(Scene):
             self.stack.pop()
             self.stack.push(SummaryScene(self.arena.run, True, self.on_quit, abandoned=True))
 
+    def panel_rect(self, size: tuple[int, int], header: int) -> pygame.Rect:
+        """The menu's opaque side panel (`header` px of title, then the items): on the half of the window away from the player."""
+        w, h = size
+        rect = pygame.Rect(0, 0, PAUSE_PANEL_WIDTH, min(h - 40, header + PAUSE_ITEM_PITCH * len(self.keys) + 10))
+        player_x = self.arena.player_at[0] if self.arena.player_at is not None else w / 2
+        if player_x < w / 2 - 1:
+            rect.midright = (w - PAUSE_PANEL_MARGIN, h // 2)
+        else:
+            rect.midleft = (PAUSE_PANEL_MARGIN, h // 2)
+        return rect
+
     def draw(self, surface: pygame.Surface, alpha: float) -> None:
+        """A light dim over the arena (the player stays in sight) and the menu in a side panel."""
         shade = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
-        shade.fill((0, 0, 0, 150))
+        shade.fill((0, 0, 0, PAUSE_DIM))
         surface.blit(shade, (0, 0))
-        w, h = surface.get_size()
-        title = font(52, bold=True).render(tr("ui.pause.title"), True, (240, 240, 250))
-        surface.blit(title, title.get_rect(center=(w // 2, h // 2 - 130)))
-        face = font(34)
+        inner = PAUSE_PANEL_WIDTH - 40
+        title = fitted(tr("ui.pause.title"), 46, inner, (240, 240, 250))
+        wave = fitted(tr("ui.arena.wave", wave=self.arena.number), 22, inner, (170, 164, 205), bold=False)
+        header = 16 + title.get_height() + wave.get_height() + 18
+        panel = self.panel_rect(surface.get_size(), header)
+        pygame.draw.rect(surface, PAUSE_FILL, panel, border_radius=10)
+        pygame.draw.rect(surface, PAUSE_EDGE, panel, 2, border_radius=10)
+        surface.blit(title, title.get_rect(midtop=(panel.centerx, panel.top + 16)))
+        surface.blit(wave, wave.get_rect(midtop=(panel.centerx, panel.top + 16 + title.get_height())))
         self.rects = []
+        top = panel.top + header
         for i, key in enumerate(self.keys):
-            colour = (255, 215, 0) if i == self.choice else (200, 200, 210)
-            img = face.render(tr(key), True, colour)
-            rect = img.get_rect(center=(w // 2, h // 2 - 30 + 62 * i))
-            self.rects.append(rect.inflate(60, 16))
-            surface.blit(img, rect)
+            chosen = i == self.choice
+            row = pygame.Rect(panel.left + 16, top + PAUSE_ITEM_PITCH * i, panel.width - 32, PAUSE_ITEM_PITCH - 10)
+            if chosen:
+                pygame.draw.rect(surface, (52, 44, 86), row, border_radius=8)
+                pygame.draw.rect(surface, (255, 215, 0), row, 1, border_radius=8)
+            img = fitted(tr(key), 30, row.width - 24, (255, 215, 0) if chosen else (200, 200, 210), bold=False)
+            surface.blit(img, img.get_rect(center=row.center))
+            self.rects.append(row)
