@@ -207,3 +207,17 @@ def test_issue_12_every_core_name_and_tab_label_fits_uncut_in_every_language(siz
     finally:
         i18n.set_language(previous)
         pygame.quit()
+
+
+def test_r_lab_1_test_fires_the_board_shown_so_a_core_is_tried_before_it_is_made_active(display: pygame.Surface) -> None:
+    from artificer.ui.scenes.training import TrainingScene
+
+    run = _two_cores()
+    stack, lab, changes = _lab(run)
+    stack.draw(display, 0.0)
+    lab.show("siege_core")
+    stack.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_t))
+    training = stack.top
+    assert isinstance(training, TrainingScene)
+    assert training.core_id == "siege_core" and training.cards[: len(SIEGE_DECK)] == SIEGE_DECK
+    assert run.loadout.active == "starter_wand" and changes == []

@@ -192,7 +192,8 @@ class TrainingScene(Scene):
             surface.blit(badge, (20, 48))
 
         board_area = pygame.Rect(16, view.bottom + 10, w - 32, h - view.bottom - 84)
-        panel(surface, board_area, tr("ui.training.board"))
+        # The lab may test a core that is not the active one: the range names the core it fires.
+        panel(surface, board_area, tr("ui.training.board", core=tr(self.content.core(self.core_id).name_key)))
         geometry = BoardGeometry.fit(self.content.core(self.core_id).layout(), board_area.inflate(-40, -50).move(0, 12), max_cell=120)
         geometry.draw_furniture(surface)
         geometry.draw_slots(surface, self.cards, self.art, unreachable=self.unreachable)
