@@ -13,7 +13,7 @@ from artificer.ui.app import App
 from artificer.ui.controls import Controls
 from artificer.ui.scene import Scene, SceneStack
 from artificer.ui.scenes.settings import SettingsScene
-from artificer.ui.scenes.title import NOTICE_SECONDS, TitleScene, run_save_path
+from artificer.ui.scenes.title import NOTICE_SECONDS, QuitConfirm, TitleScene, run_save_path
 from artificer.ui.settings import Action, Settings, settings_path
 
 
@@ -84,14 +84,16 @@ def test_down_skips_the_greyed_continue_and_up_comes_back_to_new_run(display: py
     assert calls == [stack]
 
 
-def test_up_from_new_run_wraps_to_quit_and_down_wraps_back_to_start_a_run(display: pygame.Surface) -> None:
-    calls: list[SceneStack] = []
-    title, stack = title_on_stack(calls)
+def test_the_menu_does_not_wrap_onto_quit(display: pygame.Surface) -> None:
+    """Issue 12: Up on the first item stays there (it used to wrap onto Quit); Down on the last stays too."""
+    title, stack = title_on_stack([])
     assert stack.handle_event(key(pygame.K_UP)) is None  # The menu consumes its keys.
+    assert title.items[title.selected].key == "ui.title.new_run"
+    for _ in range(6):
+        stack.handle_event(key(pygame.K_DOWN))
     assert title.items[title.selected].key == "ui.title.quit"
-    for event in (key(pygame.K_DOWN), key(pygame.K_RETURN)):
-        assert stack.handle_event(event) is None
-    assert calls == [stack]
+    stack.handle_event(key(pygame.K_DOWN))
+    assert title.items[title.selected].key == "ui.title.quit"
 
 
 def test_the_new_run_callback_can_push_the_next_scene(display: pygame.Surface) -> None:
@@ -145,7 +147,7 @@ def test_escape_ends_the_app(display: pygame.Surface) -> None:
 
 def test_choosing_quit_ends_the_app(display: pygame.Surface) -> None:
     app = App(lambda: TitleScene(on_new_run=lambda stack: None))
-    for code in (pygame.K_UP, pygame.K_RETURN):
+    for code in (pygame.K_DOWN, pygame.K_DOWN, pygame.K_RETURN):
         pygame.event.post(key(code))
     frames = app.run(max_frames=1000)
     assert app.stack.empty
@@ -177,8 +179,7 @@ def test_continue_is_greyed_without_a_run_save_and_enabled_with_one(display: pyg
     stack.push(Arena())
     stack.pop()  # Back on the title: it looks again.
     assert title.items[keys.index("ui.title.continue")].enabled
-    stack.handle_event(key(pygame.K_DOWN))
-    assert title.items[title.selected].key == "ui.title.continue"
+    assert title.items[title.selected].key == "ui.title.continue"  # The cursor moved onto it.
     stack.handle_event(key(pygame.K_RETURN))
     assert resumed == [stack]
 
@@ -282,3 +283,103 @@ def test_with_controls_the_rebound_keys_drive_the_menu(display: pygame.Surface) 
     stack.push(title)
     stack.handle_event(key(pygame.K_k))
     assert title.items[title.selected].key == "ui.title.settings"
+
+
+
+# --- with a saved run: the cursor starts on Continue, Quit asks first ---------------------------
+
+
+def save_a_run() -> None:
+    run_save_path().parent.mkdir(parents=True, exist_ok=True)
+    run_save_path().write_text("{}", encoding="utf-8")
+
+
+def saved_title() -> tuple[TitleScene, SceneStack, list[SceneStack]]:
+    save_a_run()
+    resumed: list[SceneStack] = []
+    title = TitleScene(on_new_run=lambda stack: None, on_continue=resumed.append)
+    stack = SceneStack()
+    stack.push(title)
+    return title, stack, resumed
+
+
+def test_with_a_saved_run_the_cursor_starts_on_continue(display: pygame.Surface) -> None:
+    """Issue 12 / R-SAVE-1: the likeliest choice is picked; Enter goes on with the saved run."""
+    title, stack, resumed = saved_title()
+    assert title.items[title.selected].key == "ui.title.continue"
+    stack.handle_event(key(pygame.K_RETURN))
+    assert resumed == [stack]
+
+
+def test_without_a_saved_run_the_cursor_starts_on_new_run(display: pygame.Surface) -> None:
+    title = TitleScene(on_new_run=lambda stack: None, on_continue=lambda stack: None)
+    assert title.items[title.selected].key == "ui.title.new_run"
+
+
+def test_back_on_the_title_after_a_run_was_saved_the_cursor_moves_to_continue(display: pygame.Surface) -> None:
+    title = TitleScene(on_new_run=lambda stack: None, on_continue=lambda stack: None)
+    stack = SceneStack()
+    stack.push(title)
+    stack.push(Arena())
+    save_a_run()  # The shop saved the run; the player chose "save and quit to title".
+    stack.pop()
+    assert title.items[title.selected].key == "ui.title.continue"
+
+
+def test_back_from_the_settings_the_cursor_stays_on_settings(display: pygame.Surface) -> None:
+    title, stack, _ = saved_title()
+    stack.handle_event(key(pygame.K_DOWN))
+    assert title.items[title.selected].key == "ui.title.settings"
+    stack.handle_event(key(pygame.K_RETURN))
+    assert isinstance(stack.top, SettingsScene)
+    stack.pop()
+    assert title.items[title.selected].key == "ui.title.settings"
+
+
+def test_quit_with_a_saved_run_asks_first_and_cancel_is_the_default(display: pygame.Surface) -> None:
+    """Issue 12: quitting loses nothing (the run is saved), but it asks; Enter on the default keeps playing."""
+    title, stack, _ = saved_title()
+    for code in (pygame.K_DOWN, pygame.K_DOWN, pygame.K_RETURN):
+        stack.handle_event(key(code))
+    dialog = stack.top
+    assert isinstance(dialog, QuitConfirm) and dialog.transparent
+    assert QuitConfirm.CHOICES[dialog.selected] == "ui.title.cancel"
+    stack.handle_event(key(pygame.K_RETURN))
+    assert stack.top is title and not stack.empty
+
+
+def test_the_quit_dialog_quits_on_quit_and_esc_cancels(display: pygame.Surface) -> None:
+    title, stack, _ = saved_title()
+    stack.handle_event(key(pygame.K_ESCAPE))  # Esc on the title is Quit: it asks too.
+    assert isinstance(stack.top, QuitConfirm)
+    stack.handle_event(key(pygame.K_ESCAPE))
+    assert stack.top is title
+    stack.handle_event(key(pygame.K_ESCAPE))
+    for code in (pygame.K_LEFT, pygame.K_RETURN):
+        stack.handle_event(key(code))
+    assert stack.empty
+
+
+def test_the_quit_dialog_is_modal_and_answers_the_mouse(display: pygame.Surface) -> None:
+    title, stack, resumed = saved_title()
+    stack.handle_event(key(pygame.K_ESCAPE))
+    dialog = stack.top
+    assert isinstance(dialog, QuitConfirm)
+    stack.draw(display, 0.0)  # Lays the buttons out.
+    assert stack.handle_event(key(pygame.K_F5)) is None  # Nothing reaches the title behind it.
+    assert resumed == []
+    quit_button = dialog._button_rects[QuitConfirm.CHOICES.index("ui.title.quit")]
+    stack.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=quit_button.center))
+    assert stack.empty
+
+
+def test_quit_without_a_saved_run_ends_at_once(display: pygame.Surface) -> None:
+    title, stack = title_on_stack([])
+    stack.handle_event(key(pygame.K_ESCAPE))
+    assert stack.empty
+
+
+def test_the_title_asks_for_the_title_music() -> None:
+    """R-FEEL-1: the title plays its own loop; the settings and quit dialog over it keep it."""
+    assert TitleScene.music == "title"
+    assert SettingsScene.music is None and QuitConfirm.music is None

@@ -1,15 +1,21 @@
 """The title screen: the game's name over drifting sigils, the main menu, and notices.
 
 This module owns `TitleScene`: the menu — New run, Continue, Settings, Quit —,
-its input and the animated background. Keyboard: Up/Down (or the bound
-movement keys) choose, Enter/Space confirm, Esc quits; with `Controls`, a
-gamepad's stick/d-pad and A work too. Mouse: hover selects, left click
-activates. "New run" calls `on_new_run(stack)` (the caller pushes the next
-scene); "Continue" calls `on_continue(stack)` and is greyed unless both that
-callback exists and a run is saved (`storage.data_dir()/run.json`, R-SAVE-1);
-"Settings" pushes the `SettingsScene` over the shared `Settings` (loaded from
-disk on first use when none were given); Quit and Esc clear the stack, which
-ends the app. Text is drawn with `artificer.ui.fonts.font`, so CJK titles
+its input and the animated background, and `QuitConfirm`, the small dialog
+Quit opens while a run is saved. Keyboard: Up/Down (or the bound movement
+keys) choose, Enter/Space confirm, Esc quits; with `Controls`, a gamepad's
+stick/d-pad and A work too. The menu does not wrap: Up on the first item and
+Down on the last stay put, so a held key never lands on Quit. Mouse: hover
+selects, left click activates. "New run" calls `on_new_run(stack)` (the
+caller pushes the next scene); "Continue" calls `on_continue(stack)` and is
+greyed unless both that callback exists and a run is saved
+(`storage.data_dir()/run.json`, R-SAVE-1) — when it is enabled the cursor
+starts on it (also when a run was just saved and the player is back on the
+title); "Settings" pushes the `SettingsScene` over the shared `Settings`
+(loaded from disk on first use when none were given); Quit and Esc clear the
+stack, which ends the app — while a run is saved they first ask (`QuitConfirm`,
+Cancel first), although quitting loses nothing: the shop writes run.json after
+every change and the run is settled between waves, so Continue picks it up. Text is drawn with `artificer.ui.fonts.font`, so CJK titles
 render; every string is an i18n key (`ui.title.*`). Notices (a settings file
 that could not be read) show as toasts at the top, one after another.
 """
@@ -32,6 +38,7 @@ from artificer.ui.scene import Scene, SceneStack
 from artificer.ui.scenes.settings import SettingsScene
 from artificer.ui.settings import Action, Context, Settings
 from artificer.ui.sound import SoundBank
+from artificer.ui.widgets import draw_fitted
 
 NewRunCallback = Callable[[SceneStack], None]
 ContinueCallback = Callable[[SceneStack], None]
@@ -180,7 +187,7 @@ class TitleScene(Scene):
         self._stack: SceneStack | None = None
         self.items: tuple[MenuItem, ...] = ()
         self._refresh_items()
-        self.selected = self._first_enabled()
+        self.selected = self._continue_index() if self._can_continue() else self._first_enabled()
         self._time = 0.0
         self._last_dt = 0.0
         self._item_rects: list[pygame.Rect] = []
@@ -195,9 +202,18 @@ class TitleScene(Scene):
 
     def on_resume(self) -> None:
         # Back from a run (a save may now exist) or from the settings (the language may have changed).
+        could_continue = self._can_continue()
         self._refresh_items()
-        if not self.items[self.selected].enabled:
+        if self._can_continue() and not could_continue:
+            self.selected = self._continue_index()  # A run was just saved: offer to go on with it.
+        elif not self.items[self.selected].enabled:
             self.selected = self._first_enabled()
+
+    def _can_continue(self) -> bool:
+        return any(item.key == "ui.title.continue" and item.enabled for item in self.items)
+
+    def _continue_index(self) -> int:
+        return next(i for i, item in enumerate(self.items) if item.key == "ui.title.continue")
 
     def _refresh_items(self) -> None:
         can_continue = self._on_continue is not None and run_save_path().is_file()
@@ -258,13 +274,13 @@ class TitleScene(Scene):
         return next((i for i, item in enumerate(self.items) if item.enabled), 0)
 
     def _move_selection(self, direction: int) -> None:
-        count = len(self.items)
-        index = self.selected
-        for _ in range(count):
-            index = (index + direction) % count
+        """The next enabled item in `direction`; none past the ends (the menu does not wrap onto Quit)."""
+        index = self.selected + direction
+        while 0 <= index < len(self.items):
             if self.items[index].enabled:
                 self.selected = index
                 return
+            index += direction
 
     def _item_at(self, position: tuple[int, int]) -> int | None:
         for index, rect in enumerate(self._item_rects):
@@ -294,7 +310,11 @@ class TitleScene(Scene):
         self._stack.push(SettingsScene(self.settings, sound_bank=self.sound_bank, controls=self.controls))
 
     def _quit(self) -> None:
-        if self._stack is not None:
+        if self._stack is None:
+            return
+        if run_save_path().is_file():
+            self._stack.push(QuitConfirm(self._stack.clear, controls=self.controls))
+        else:
             self._stack.clear()
 
     # --- simulation -----------------------------------------------------------------
@@ -414,3 +434,98 @@ class TitleScene(Scene):
                 left = width // 2 - total // 2
                 surface.blit(label, label.get_rect(midleft=(left, centre_y)))
                 surface.blit(note, note.get_rect(midleft=(left + label.get_width() + gap, centre_y + unit // 6)))
+
+
+# --- the quit dialog --------------------------------------------------------------------------
+
+DIALOG_DIM = (4, 3, 10, 205)  # The title behind the dialog, darkened so the question stands out.
+DIALOG_FILL = (30, 22, 56)
+DIALOG_EDGE = (150, 110, 255)
+BUTTON_IDLE = (48, 38, 84)
+# Keys without `Controls` (the defaults of the bindings, and the arrows).
+DIALOG_KEYS: dict[int, Action] = {
+    **MENU_KEYS,
+    pygame.K_LEFT: Action.MOVE_LEFT,
+    pygame.K_a: Action.MOVE_LEFT,
+    pygame.K_RIGHT: Action.MOVE_RIGHT,
+    pygame.K_d: Action.MOVE_RIGHT,
+}
+
+
+class QuitConfirm(Scene):
+    """"Quit? Your run is saved…" with Quit and Cancel, over the title; Cancel (and Esc) is the default."""
+
+    transparent = True
+    CHOICES = ("ui.title.quit", "ui.title.cancel")
+
+    def __init__(self, on_quit: Callable[[], None], *, controls: Controls | None = None) -> None:
+        self._on_quit = on_quit
+        self.controls = controls
+        self.selected = 1  # Cancel: a stray Enter keeps the player in the game.
+        self._stack: SceneStack | None = None
+        self._button_rects: list[pygame.Rect] = []
+
+    def on_enter(self, stack: SceneStack) -> None:
+        self._stack = stack
+
+    def handle_event(self, event: pygame.event.Event) -> pygame.event.Event | None:
+        if event.type in (pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN):
+            index = next((i for i, rect in enumerate(self._button_rects) if rect.collidepoint(event.pos)), None)
+            if index is not None:
+                self.selected = index
+                if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+                    self.choose(index)
+            return None
+        if self.controls is not None:
+            action = self.controls.handle(event, Context.MENU)
+        else:
+            action = DIALOG_KEYS.get(event.key) if event.type == pygame.KEYDOWN else None
+        if action in (Action.MOVE_LEFT, Action.MOVE_UP):
+            self.selected = 0
+        elif action in (Action.MOVE_RIGHT, Action.MOVE_DOWN):
+            self.selected = 1
+        elif action is Action.CONFIRM:
+            self.choose(self.selected)
+        elif action is Action.BACK or (event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE):
+            self.choose(1)
+        elif event.type == pygame.CONTROLLERBUTTONDOWN and event.button == pygame.CONTROLLER_BUTTON_B:
+            self.choose(1)
+        return None if event.type in (pygame.KEYDOWN, pygame.CONTROLLERBUTTONDOWN) else event
+
+    def choose(self, index: int) -> None:
+        """0: quit the game; 1: back to the title."""
+        if self._stack is None:
+            return
+        if index == 0:
+            self._on_quit()
+        else:
+            self._stack.pop()
+
+    def draw(self, surface: pygame.Surface, alpha: float) -> None:
+        width, height = surface.get_size()
+        unit = max(8, min(width, height * 16 // 9) // 64)
+        shade = pygame.Surface((width, height), pygame.SRCALPHA)
+        shade.fill(DIALOG_DIM)
+        surface.blit(shade, (0, 0))
+        box = pygame.Rect(0, 0, unit * 30, unit * 12)
+        box.center = (width // 2, height // 2)
+        pygame.draw.rect(surface, DIALOG_FILL, box, border_radius=unit // 2)
+        pygame.draw.rect(surface, DIALOG_EDGE, box, 2, border_radius=unit // 2)
+        inner = box.width - unit * 4
+        question = draw_fitted(surface, tr("ui.title.quit_confirm"), int(unit * 1.5), True, TITLE_GOLD, inner,
+                               midtop=(box.centerx, box.y + unit))  # fmt: skip
+        draw_fitted(surface, tr("ui.title.quit_confirm_detail"), unit, False, ITEM_TEXT, inner, max_lines=2,
+                    height=unit * 3, midtop=(box.centerx, question.bottom + unit // 2))  # fmt: skip
+        self._button_rects = []
+        button_width, gap = unit * 10, unit * 2
+        left = box.centerx - button_width - gap // 2
+        for index, key in enumerate(self.CHOICES):
+            rect = pygame.Rect(left + index * (button_width + gap), box.bottom - unit * 5, button_width, unit * 3)
+            self._button_rects.append(rect)
+            selected = index == self.selected
+            pygame.draw.rect(surface, HIGHLIGHT if selected else BUTTON_IDLE, rect, border_radius=unit // 3)
+            pygame.draw.rect(surface, TITLE_GOLD if selected else DIALOG_EDGE, rect, 2, border_radius=unit // 3)
+            draw_fitted(surface, tr(key), int(unit * 1.2), True, ITEM_SELECTED if selected else ITEM_TEXT,
+                        rect.width - unit, center=rect.center)  # fmt: skip
+        draw_fitted(surface, tr("ui.title.confirm_hint"), max(10, unit * 3 // 4), False, HINT, box.width - unit * 2,
+                    midbottom=(box.centerx, box.bottom - unit * 2 // 3))  # fmt: skip
