@@ -81,7 +81,8 @@ def test_r_lab_1_clicking_a_tab_shows_that_board_with_its_diagnostics_and_timeli
     assert lab.diagnostics["cpu_used"] == expected["cpu_used"] and lab.diagnostics["mana_per_cast"] == expected["mana_per_cast"]
     drawn_cards = {card for row in lab.drawn_timeline.rows for card in row.cards}
     assert drawn_cards == set(SIEGE_DECK), "the timeline is the shown board's"
-    assert tr("ui.lab.not_active") in " ".join(text for text, _ in lab.drawn_diagnostics) or lab.findings_left
+    notice = [rect for text, rect in lab.drawn_labels if text == tr("ui.lab.not_active")]
+    assert len(notice) == 1 and lab.board_rect.contains(notice[0]), "the board that does not fire says so on its title line"
     assert run.loadout.active == "starter_wand" and run.diagnostics["cpu_used"] != expected["cpu_used"], "looking changes nothing"
     assert changes == []
     # Keys too: Q/E step through the tabs, 1..n pick one.
@@ -145,6 +146,7 @@ def test_r_core_3_make_active_switches_the_core_that_fires(display: pygame.Surfa
     assert tr("ui.lab.switched", core=tr(CONTENT.core("siege_core").name_key)) in [text for text, _ in lab.toasts.items]
     stack.draw(display, 0.0)
     assert lab.tab_of("siege_core").make_active is None and lab.tab_of("starter_wand").make_active is not None
+    assert tr("ui.lab.not_active") not in [text for text, _ in lab.drawn_labels], "the board shown fires now"
 
 
 def test_r_vm_2_start_wave_follows_the_active_core_not_the_tab_shown(display: pygame.Surface) -> None:

@@ -12,8 +12,8 @@ to that core's first free slot; a right click sends a slotted card to the
 backpack and a backpack or waiting card to the shown board. Beside the board:
 the live compile diagnostics of the shown board (its CPU figure with the bar
 beside it, red from 80% with its message; mana per cast — what a cast
-actually spends, averaged over the cycle; fused recipes; warnings; "not the
-active core" when it is not), the slots no cast can reach greyed with a
+actually spends, averaged over the cycle; fused recipes; warnings), "not
+active" on the title of a board that does not fire, the slots no cast can reach greyed with a
 "never reached" mark (R-VM-3c), the cast timeline (`artificer.ui.timeline`:
 one row per cast of the cycle with the cards it fires, its mana and delay,
 then the cycle's mana and DPS figures; hovering a row lights its cards on
@@ -71,12 +71,13 @@ from artificer.ui.widgets import (
     PANEL_EDGE,
     TEXT,
     Button,
+    Fitted,
     Toasts,
     blit_lines,
+    break_lines,
     fit_lines,
     panel,
     tooltip,
-    wrap,
 )
 
 StackCallback = Callable[[SceneStack], None]
@@ -119,8 +120,20 @@ TOAST_FILL = (34, 26, 52, 250)
 TOAST_EDGE = (240, 200, 90)
 TOAST_TEXT = (255, 214, 140)
 TOAST_MAX_WIDTH = 640
+#: A compiler finding wraps onto at most this many lines.
+FINDING_LINES = 3
 #: i18n keys built from data: one per compile warning code and per entry point.
 I18N_DYNAMIC_PREFIXES = ("ui.lab.warning.", "ui.lab.entry.")
+
+
+def wrapped(text: str, size: int, width: int, max_lines: int) -> Fitted:
+    """`text` wrapped at `size` px onto at most `max_lines` lines of `width`; when it needs more, fitted
+    by `fit_lines` (shrunk, then wrapped, cut only as a last resort). The findings keep one size that way."""
+    face = font(size)
+    lines = break_lines(text, face, width)
+    if len(lines) <= max_lines and all(face.size(line)[0] <= width for line in lines):
+        return Fitted(face, lines, False)
+    return fit_lines(text, size, False, width, max_lines)
 
 
 @dataclass
@@ -407,9 +420,10 @@ class LabScene(Scene):
 
     def make_active(self, core_id: str) -> None:
         """R-CORE-3: the core that fires in the wave. The lab is open only between waves (in the
-        shop, or before wave 1), where switching is allowed; each core keeps its own cards."""
+        shop, or before wave 1), where switching is allowed; each core keeps its own cards. Its board is shown."""
         if core_id == self.run.loadout.active:
             return
+        self.shown = core_id  # the core made active is the one looked at
         if self._edit(lambda: self.run.loadout.switch(core_id, in_shop=True)):
             self.toasts.show(tr("ui.lab.switched", core=tr(self.run.content.core(core_id).name_key)))
 
@@ -561,6 +575,13 @@ class LabScene(Scene):
         hovered = self.place_at(self.mouse) if self.drag is not None and self.tab_at(self.mouse) is None else None
         self._draw_left(surface, hovered)
         panel(surface, self.board_rect, tr("ui.lab.board"))
+        if self.shown != loadout.active:
+            # The board shown is not the one that fires: said on its title line, where the eye is.
+            title_w = font(18, bold=True).size(tr("ui.lab.board"))[0]
+            self._label(
+                surface, tr("ui.lab.not_active"), 15 if self.compact else 16, True, WARN,
+                self.board_rect.width - title_w - 40, topright=(self.board_rect.right - 12, self.board_rect.y + 9),
+            )  # fmt: skip
         self.geometry.draw_furniture(surface)
         cards = loadout.carried(self.shown).cards
         dragged = self.drag[0] if self.drag is not None else None
@@ -679,8 +700,6 @@ class LabScene(Scene):
         d = self.diagnostics
         red = int(d["cpu_used"]) / max(1, int(d["cpu_limit"])) >= CPU_WARNING_SHARE
         lines: list[tuple[str, tuple[int, int, int]]] = []
-        if self.shown != self.run.loadout.active:
-            lines.append((tr("ui.lab.not_active"), DIM))
         if red:
             lines.append((tr("ui.lab.cpu_warning"), BAD))
         if not d["can_fire"]:
@@ -716,17 +735,19 @@ class LabScene(Scene):
         y += row_h + 6
         width = rect.width - 24
         self.drawn_diagnostics = []
-        step = face.get_linesize()
         findings = self.diagnostic_lines()
         self.findings_left = len(findings)
         for text, colour in findings:
             # A finding wraps inside the panel; one that no longer fits is left for a bigger window.
-            parts = wrap(text, face, width, 3)
-            if y + step * len(parts) > rect.bottom - 6:
+            fitted = wrapped(text, 15 if self.compact else 17, width, FINDING_LINES)
+            line_step = fitted.face.get_linesize()
+            if y + line_step * len(fitted.lines) > rect.bottom - 6:
                 break
-            for part in parts:
-                self.drawn_diagnostics.append((part, surface.blit(face.render(part, True, colour), (x, y))))
-                y += step
+            if fitted.cut:
+                self.cut_labels.append(text)
+            for part in fitted.lines:
+                self.drawn_diagnostics.append((part, surface.blit(fitted.face.render(part, True, colour), (x, y))))
+                y += line_step
             self.findings_left -= 1
 
     def _draw_toasts(self, surface: pygame.Surface) -> None:
