@@ -208,7 +208,8 @@ def tip_of(scene: ShopScene, key: str) -> list[str]:
 
 def test_r_feel_2_shop_offers_and_the_backpack_cards_carry_the_numbers_tooltip(display: pygame.Surface) -> None:
     scene, stack, run = shop()
-    run.loadout.backpack = ["fireball"]
+    run.loadout.backpack = ["fireball", "homing"]
+    run.shop.paid_cards["fireball"] = [45]  # bought; "homing" was never paid for (R-SHOP-1: discard only)
     stack.draw(display, 0.0)
     for index, offer in enumerate(run.shop.shelves["spells"]):
         assert offer is not None
@@ -216,6 +217,7 @@ def test_r_feel_2_shop_offers_and_the_backpack_cards_carry_the_numbers_tooltip(d
     backpack = tip_of(scene, "backpack:0")
     assert backpack[:-1] == texts(CONTENT, "fireball")
     assert backpack[-1] == tr("ui.shop.sell_value", gold=run.shop.card_sale_value("fireball"))
+    assert tip_of(scene, "backpack:1")[-1] == tr("ui.shop.discard_value")
     # A slotted card of a carried core, hovered in its row's strip.
     stack.handle_event(pygame.event.Event(pygame.MOUSEMOTION, pos=scene.slot_rect(0, 0).center, rel=(0, 0), buttons=(0, 0, 0)))
     canvas = Canvas(display, scene.mouse)

@@ -11,6 +11,7 @@ colours the card screens share (the lab, its cast timeline, the shop):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -40,6 +41,9 @@ BUTTON_PAD = 16
 #: The smallest a fitted label may shrink to, as a share of its design size: below three
 #: quarters a name stops reading as the same label as its neighbours'.
 FIT_FLOOR = 0.75
+#: A label that may wrap shrinks only to this share of its size on one line before it wraps, so
+#: labels side by side (chips, offers) mostly keep one size.
+SHRINK_BEFORE_WRAP = 0.9
 #: Never shrink a label below this many pixels, whatever its design size (CJK glyphs blur below it).
 MIN_TEXT_PX = 8
 ELLIPSIS = "…"
@@ -107,6 +111,46 @@ def break_lines(text: str, face: pygame.font.Font, width: int) -> list[str]:
     return out
 
 
+def _script(char: str) -> str:
+    """A character's script, as line breaking cares: kana and kanji apart, everything else one class."""
+    code = ord(char)
+    if 0x30A0 <= code < 0x3100 or 0xFF66 <= code < 0xFFA0 or char == "ー":
+        return "katakana"
+    if 0x3040 <= code < 0x30A0:
+        return "hiragana"
+    if 0x4E00 <= code < 0xA000 or 0x3400 <= code < 0x4DC0:
+        return "han"
+    return "other"
+
+
+#: The cost of breaking a line between two characters of one script: a katakana word cut in two
+#: reads worst; between kanji or kana less so (Chinese words are short); at a space or a change
+#: of script (kanji → kana, a particle's edge) nothing.
+BREAK_COST = {"katakana": 4.0, "han": 1.0, "hiragana": 1.0}
+
+
+def _two_lines(text: str, face: pygame.font.Font, width: int, clean: bool) -> list[str] | None:
+    """The best break of `text` into two lines that fit `width`: the cheapest break point
+    (`BREAK_COST`), then the most even pair of lines; only a free break if `clean`; None if none fits."""
+    pieces = _segments(text)
+    best: tuple[float, list[str]] | None = None
+    for at in range(1, len(pieces)):
+        head = "".join(pieces[:at])
+        first, second = head.rstrip(), "".join(pieces[at:]).strip()
+        a, b = face.size(first)[0], face.size(second)[0]
+        if not first or not second or a > width or b > width:
+            continue
+        at_space = first != head
+        same_script = _script(first[-1]) == _script(second[0])
+        cost = BREAK_COST.get(_script(first[-1]), 0.0) if same_script and not at_space else 0.0
+        if clean and cost > 0:
+            continue
+        score = cost + abs(a - b) / max(1, width)
+        if best is None or score < best[0]:
+            best = (score, [first, second])
+    return best[1] if best is not None else None
+
+
 def _fits(lines: list[str], face: pygame.font.Font, width: int, max_lines: int, height: int | None) -> bool:
     if len(lines) > max_lines or any(face.size(line)[0] > width for line in lines):
         return False
@@ -135,21 +179,29 @@ def fit_lines(
     """Lay `text` out in a box `width` px wide (and, if given, `height` px tall), at most
     `max_lines` lines, starting from a `size` px font.
 
-    In order: one line, shrinking the font from `size` down to `floor` × `size`; then (if
-    `max_lines` > 1) wrapped onto up to `max_lines` lines, again from `size` down to the floor;
+    In order: one line, the font shrunk from `size` a little (to `SHRINK_BEFORE_WRAP`, or all
+    the way to `floor` × `size` when only one line is allowed); then two lines broken cleanly
+    (at a space or a change of script), then two lines broken inside a word, then up to
+    `max_lines` lines, each from `size` down to the floor; then one line down to the floor;
     only then, at the floor size, cut with '…' (`Fitted.cut` is set, so a test can catch it)."""
     largest = max(MIN_TEXT_PX, size)
     smallest = min(largest, max(MIN_TEXT_PX, round(size * floor)))
     sizes = range(largest, smallest - 1, -1)
-    for pixels in sizes:
-        face = font(pixels, bold)
-        if _fits([text], face, width, 1, height):
-            return Fitted(face, [text], False)
+    # Labels side by side (chips, offers) keep one size while they can: wrap before shrinking far.
+    first_sizes = sizes if max_lines == 1 else range(largest, max(smallest, round(size * SHRINK_BEFORE_WRAP)) - 1, -1)
+    layouts: list[tuple[range, Callable[[pygame.font.Font], list[str] | None]]] = [(first_sizes, lambda face: [text])]
     if max_lines > 1:
-        for pixels in sizes:
+        layouts += [
+            (sizes, lambda face: _two_lines(text, face, width, clean=True)),
+            (sizes, lambda face: _two_lines(text, face, width, clean=False)),
+            (sizes, lambda face: break_lines(text, face, width)),
+            (sizes, lambda face: [text]),
+        ]
+    for candidates, lay in layouts:
+        for pixels in candidates:
             face = font(pixels, bold)
-            lines = break_lines(text, face, width)
-            if _fits(lines, face, width, max_lines, height):
+            lines = lay(face)
+            if lines is not None and _fits(lines, face, width, max_lines, height):
                 return Fitted(face, lines, False)
     face = font(smallest, bold)
     allowed = max_lines if height is None else max(1, min(max_lines, 1 + (height - face.get_height()) // face.get_linesize()))
