@@ -5,7 +5,8 @@ the wand, as the core's `Catalog.timeline` reports them from the head at full
 mana under training-range conditions — one row per cast with its number, the
 cards that took effect as chips in their card colours (wrapping onto more
 lines when a multicast fires many), its mana and its delay (marked
-"+recharge" when the cast wrapped to the head), under column heads on the
+"+recharge" when the cast wrapped to the head, beside the delay or, in a
+narrow panel, under it), under column heads on the
 title line — as many rows as fit and "+N more casts" for the rest, then the
 cycle's figures: mana per cycle, the cycle's length, burst and sustained
 DPS, and how long a full pool lasts ("never runs dry" when the regen keeps
@@ -34,6 +35,8 @@ DIVIDER = (70, 62, 110)
 #: A cast's chips wrap onto at most this many lines; the rest are counted as "+N".
 MAX_CHIP_LINES = 3
 CHIP_GAP = 4
+#: Below this many px for the chips, "+recharge" leaves its column for a line under the delay.
+MIN_CHIP_AREA = 200
 COLUMN_GAP = 10
 
 
@@ -173,6 +176,10 @@ def draw_timeline(
     delay_w = max([face.size(t)[0] for t in delay_texts] + [chip_face.size(delay_head)[0]])
     recharge_w = chip_face.size(recharge_text)[0] if any(c["recharge"] for c in casts) else 0
     right_w = mana_w + COLUMN_GAP + delay_w + (COLUMN_GAP + recharge_w if recharge_w else 0)
+    # A narrow panel (or a long word for "+recharge") would squeeze the chips: the mark goes under the delay instead.
+    stacked = bool(recharge_w) and width - number_w - COLUMN_GAP - right_w < MIN_CHIP_AREA
+    if stacked:
+        right_w = max(mana_w + COLUMN_GAP + delay_w, recharge_w)
     chip_area = width - number_w - COLUMN_GAP - right_w
     mana_x = right - right_w
     delay_x = mana_x + mana_w + COLUMN_GAP
@@ -186,7 +193,8 @@ def draw_timeline(
     for index, cast in enumerate(casts):
         cards = [str(card) for card in cast["cards"]]
         chip_rows = _chip_lines([chip_width(content, card, chip_face) for card in cards], chip_area, MAX_CHIP_LINES) if cards else [[]]
-        row_h = max(face.get_linesize(), line_h * len(chip_rows)) + 2
+        text_lines = 2 if stacked and cast["recharge"] else 1
+        row_h = max(face.get_linesize() * text_lines, line_h * len(chip_rows)) + 2
         last = index == len(casts) - 1
         if y + row_h + (0 if last else more_h) > rows_bottom:
             break
@@ -217,7 +225,10 @@ def draw_timeline(
         surface.blit(delay, delay.get_rect(midright=(delay_x + delay_w, first_mid)))
         if cast["recharge"]:
             mark = chip_face.render(recharge_text, True, RECHARGE)
-            surface.blit(mark, mark.get_rect(midleft=(delay_x + delay_w + COLUMN_GAP, first_mid)))
+            if stacked:
+                drawn.texts.append((recharge_text, surface.blit(mark, mark.get_rect(topright=(right, first_mid + face.get_linesize() // 2)))))
+            else:
+                drawn.texts.append((recharge_text, surface.blit(mark, mark.get_rect(midleft=(delay_x + delay_w + COLUMN_GAP, first_mid)))))
         slots = tuple(int(slot) for slot in cast["slots"])
         drawn.rows.append(TimelineRow(index + 1, slots, tuple(cards), row, chips))
         y += row_h

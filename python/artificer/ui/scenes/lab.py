@@ -563,10 +563,7 @@ class LabScene(Scene):
         self.cut_labels = []
         self.drawn_labels = []
         self.drawn_toasts = []
-        self._label(
-            surface, tr("ui.lab.title", wave=self.wave), 26 if self.compact else 30, True, TITLE,
-            self.backpack_rect.width, max_lines=2, midleft=(self.backpack_rect.x, self.tabs[0].rect.centery if self.tabs else 34),
-        )  # fmt: skip
+        self._draw_heading(surface)
         self._draw_tabs(surface)
         core = self.run.content.core(self.shown)
         stats = tr("ui.lab.core_stats", mana=core.mana_max, regen=core.mana_regen, delay=core.cast_delay, recharge=core.recharge)
@@ -629,6 +626,16 @@ class LabScene(Scene):
         rect = blit_lines(surface, fitted, colour, **where)
         self.drawn_labels.append((text, rect))
         return rect
+
+    def _draw_heading(self, surface: pygame.Surface) -> None:
+        """The lab's title over the backpack: on the tabs' line, or on two lines centred in the band above the panels."""
+        text = tr("ui.lab.title", wave=self.wave)
+        fitted = fit_lines(text, 26 if self.compact else 30, True, self.board_rect.x - self.backpack_rect.x - 12, max_lines=2)
+        if fitted.cut:
+            self.cut_labels.append(text)
+        one_line_y = self.tabs[0].rect.centery if self.tabs else 34
+        centre_y = one_line_y if len(fitted.lines) == 1 else self.backpack_rect.y // 2
+        self.drawn_labels.append((text, blit_lines(surface, fitted, TITLE, midleft=(self.backpack_rect.x, centre_y))))
 
     def _draw_tabs(self, surface: pygame.Surface) -> None:
         """Each carried core's tab: the active one's dot and mark, its name, its CPU, "Make active" on the others."""
