@@ -76,14 +76,17 @@ def test_each_loop_is_soft_not_harsh(name: str, tracks: dict[str, np.ndarray]) -
 
 
 def test_the_wave_and_boss_music_drive_and_the_title_and_shop_are_calm(tracks: dict[str, np.ndarray]) -> None:
-    """Percussive loops swing in loudness beat by beat (drums); the calm ones move gently. Tempos follow."""
+    """The fights are percussive: above 3 kHz (hats, snares) their level swings hit by hit, over twice as much
+    as in the calm loops (measured 0.28 and 0.32 against 0.11 and 0.06). Tempos follow."""
 
-    def pulse(x: np.ndarray) -> float:
-        envelope = loudness_envelope(x)
+    def percussive_swing(x: np.ndarray) -> float:
+        spectrum = np.fft.rfft(x)
+        highs = np.fft.irfft(np.where(np.fft.rfftfreq(len(x), 1 / RATE) > 3000, spectrum, 0), len(x))
+        envelope = loudness_envelope(highs, 0.01)
         return float(np.mean(np.abs(np.diff(envelope))) / np.mean(envelope))
 
-    calm = max(pulse(tracks["title"]), pulse(tracks["shop"]))
-    assert min(pulse(tracks["wave"]), pulse(tracks["boss"])) > 1.5 * calm
+    calm = max(percussive_swing(tracks["title"]), percussive_swing(tracks["shop"]))
+    assert min(percussive_swing(tracks["wave"]), percussive_swing(tracks["boss"])) > 2 * calm
     assert min(ARRANGEMENTS["wave"].bpm, ARRANGEMENTS["boss"].bpm) > max(ARRANGEMENTS["title"].bpm, ARRANGEMENTS["shop"].bpm)
 
 

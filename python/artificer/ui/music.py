@@ -198,6 +198,7 @@ BASS = Voice("bass", attack=0.01, decay=0.5, sustain=0.55, release=0.15, gain=0.
 PLUCK_BASS = Voice("bass", attack=0.006, decay=0.12, sustain=0.3, release=0.06, gain=0.42)
 BELL = Voice("bell", attack=0.004, decay=0.35, sustain=0.0, release=0.3, gain=0.13)
 PLUCK = Voice("pluck", attack=0.004, decay=0.12, sustain=0.0, release=0.08, gain=0.12)
+SOFT_PLUCK = Voice("pluck", attack=0.02, decay=0.35, sustain=0.0, release=0.25, gain=0.11)  # A rounded, marimba-like note.
 LEAD = Voice("lead", attack=0.04, decay=0.6, sustain=0.7, release=0.25, gain=0.12, vibrato=0.12)
 
 
@@ -263,14 +264,14 @@ def _title(score: _Score, kit: dict[str, Samples]) -> None:
 def _shop(score: _Score, kit: dict[str, Samples]) -> None:
     chords = [FMAJ7, DM7, BBMAJ7, C_ADD, FMAJ7, AM7, BBMAJ7, C_ADD]
     _pads(score, chords, PAD)
-    _arpeggio(score, chords, PLUCK, order=(0, 2, 1, 3, 4, 3, 2, 1), step=0.5, octave=1)
+    _arpeggio(score, chords, SOFT_PLUCK, order=(0, 2, 1, 3, 4, 3, 2, 1), step=0.5, octave=1)
     _bassline(score, chords, BASS, [(0, 1.5, 0), (1.5, 0.5, 7), (2, 2, 12)])
     _melody(score, Voice("bell", 0.01, 0.6, 0.0, 0.5, 0.1), [
         (0, 1, 84), (1.5, 0.5, 81), (2, 2, 79), (8, 1, 82), (9.5, 0.5, 81), (10, 2, 77), (14, 2, 79),
         (16, 1, 84), (17.5, 0.5, 81), (18, 2, 76), (24, 1, 77), (25.5, 0.5, 79), (26, 2, 81), (30, 2, 79),
     ])
-    _drums(score, kit, 8, {"kick": [(0, 0.5), (2.5, 0.35)], "snare": [(2, 0.18)],
-                           "hat": [(b / 2, 0.3 if b % 2 else 0.16) for b in range(8)]})
+    _drums(score, kit, 8, {"kick": [(0, 0.4), (2.5, 0.25)], "snare": [(2, 0.15)],
+                           "hat": [(b / 2, 0.2 if b % 2 else 0.1) for b in range(8)]})
 
 
 def _wave(score: _Score, kit: dict[str, Samples]) -> None:
@@ -315,11 +316,14 @@ class _Arrangement:
     bus_gain: dict[str, float]
 
 
+# Bus gains balance the parts by ear-proxy numbers (RMS per bus, measured): drums ~0.12, bass ~0.1, pad ~0.08,
+# lead and arpeggio ~0.05-0.07, so the tunes are not buried under the drums and the low bass (which small
+# speakers barely play) does not take the whole level.
 ARRANGEMENTS: dict[str, _Arrangement] = {
-    "title": _Arrangement(84, 8, 4500, 0.75, {"pad": 1.0, "arp": 0.9, "bass": 0.8, "lead": 1.0, "drums": 0.6}),
-    "shop": _Arrangement(92, 8, 5000, 0.75, {"pad": 0.9, "arp": 1.0, "bass": 0.8, "lead": 0.9, "drums": 0.6}),
-    "wave": _Arrangement(128, 16, 9000, 0.75, {"pad": 0.8, "arp": 0.9, "bass": 1.0, "lead": 1.0, "drums": 1.0}),
-    "boss": _Arrangement(140, 16, 8000, 0.5, {"pad": 0.9, "arp": 0.8, "bass": 1.0, "lead": 1.0, "drums": 1.0}),
+    "title": _Arrangement(84, 8, 4500, 0.75, {"pad": 1.0, "arp": 1.0, "bass": 0.7, "lead": 1.0, "drums": 0.8}),
+    "shop": _Arrangement(92, 8, 5000, 0.75, {"pad": 0.9, "arp": 1.6, "bass": 0.7, "lead": 1.6, "drums": 0.45}),
+    "wave": _Arrangement(128, 16, 9000, 0.75, {"pad": 1.2, "arp": 1.4, "bass": 0.75, "lead": 1.2, "drums": 0.55}),
+    "boss": _Arrangement(140, 16, 8000, 0.5, {"pad": 1.2, "arp": 1.4, "bass": 0.7, "lead": 2.0, "drums": 0.5}),
 }
 _COMPOSERS = {"title": _title, "shop": _shop, "wave": _wave, "boss": _boss}
 
