@@ -190,7 +190,7 @@ def check_looks(looks: Looks, enemy_ids: Sequence[str] | None, spells: Sequence[
     if enemy_ids is not None:
         problems.extend(_matched("enemies", looks.enemies, enemy_ids, "enemy", "enemies.json", "enemy kind"))
     if spells is not None:
-        wanted = [
+        wanted: list[tuple[str, Iterable[str], list[str], str]] = [
             ("shots", looks.shots, [s.id for s in spells if fires_projectile(s)], "a spell that fires a projectile"),
             ("zones", looks.zones, [s.id for s in spells if _of_kind(s, ActionKind.ZONE)], "a zone spell"),
             ("summons", looks.summons, [s.id for s in spells if _of_kind(s, ActionKind.SUMMON)], "a summon spell"),

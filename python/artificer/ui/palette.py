@@ -4,8 +4,11 @@ This module owns `OKABE_ITO` (the eight colours of Okabe & Ito, "Color
 Universal Design", distinguishable under the common colour-vision
 deficiencies) and `COLOUR_BLIND`, which assigns them to what the game colours:
 elements, enemy kinds and HUD roles. When `Settings.colour_blind` is on, the
-atlas and the HUD take their colours from here instead of their own tables;
-shapes still differ, so colour is never the only signal. Nothing here draws.
+atlas draws every sprite in its look's `cb_colour` (data/looks.json, R-FEEL-1)
+and the HUD takes its role colours from here; shapes still differ, so colour
+is never the only signal. The enemy and element colours here are the shipped
+looks' cb colours (for code without a `Content` at hand); the atlas reads the
+loaded content's own. Nothing here draws.
 """
 
 from __future__ import annotations
@@ -13,6 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Mapping
+
+from artificer.content.loader import DEFAULT_DATA_DIR
+from artificer.content.looks import LOOKS_FILE, Looks
 
 RGB = tuple[int, int, int]
 
@@ -34,6 +40,14 @@ NEUTRAL: RGB = (235, 235, 235)
 
 def _colour(name: str) -> RGB:
     return OKABE_ITO[name]
+
+
+def _shipped_looks() -> Looks:
+    """data/looks.json as shipped (validated; the loader checks it against the other files)."""
+    return Looks.model_validate_json((DEFAULT_DATA_DIR / LOOKS_FILE).read_text(encoding="utf-8"), strict=True)
+
+
+_SHIPPED_LOOKS = _shipped_looks()
 
 
 @dataclass(frozen=True)
@@ -58,34 +72,13 @@ class Palette:
 
 
 COLOUR_BLIND = Palette(
-    elements=MappingProxyType(
-        {
-            "physical": NEUTRAL,
-            "fire": _colour("vermillion"),
-            "ice": _colour("sky_blue"),
-            "lightning": _colour("yellow"),
-            "poison": _colour("bluish_green"),
-            "water": _colour("blue"),
-        }
-    ),
-    enemies=MappingProxyType(
-        {
-            "grunt": _colour("vermillion"),
-            "runner": _colour("orange"),
-            "brute": _colour("reddish_purple"),
-            "archer": _colour("sky_blue"),
-            "swarmer": _colour("yellow"),
-            "reflector": _colour("blue"),
-            "armored": NEUTRAL,
-            "exploder": _colour("orange"),
-            "splitter": _colour("bluish_green"),
-        }
-    ),
+    elements=MappingProxyType({str(element): look.cb_colour for element, look in _SHIPPED_LOOKS.elements.items()}),
+    enemies=MappingProxyType({kind: look.cb_colour for kind, look in _SHIPPED_LOOKS.enemies.items()}),
     roles=MappingProxyType(
         {
             "player": NEUTRAL,
             "ally_shot": _colour("sky_blue"),
-            "enemy_shot": _colour("vermillion"),
+            "enemy_shot": _SHIPPED_LOOKS.enemy_shot.cb_colour,
             "hp": _colour("vermillion"),
             "mana": _colour("blue"),
             "ward": _colour("sky_blue"),

@@ -11,8 +11,12 @@ positions, the sprites come from an object array indexed by kind, and
 `Surface.fblits` draws each batch in C.
 
 Both paths put a sprite centred on its row's position, rounded down to
-whole pixels, and draw in the same order: zones, pickups, summons,
-enemies, projectiles, the player. Where sprites do not overlap their pixels
+whole pixels, and draw in the same order: the floor and walls, zones,
+pickups, summons, enemies, projectiles, the player. An enemy's sprite is its
+kind, shifted to its elite and to its hit-flash variant by its flags
+(`ENEMY_FLAG_ELITE`, `ENEMY_FLAG_HIT`); a player's shot's is its spell at the
+heading nearest its velocity (`atlas.ROTATIONS`); every enemy shot shows the
+hostile sprite. The camera (`Camera`) never shows the void beyond the walls. Where sprites do not overlap their pixels
 agree within ±1 per channel (tests/ui/test_render.py): the rasterizer
 blends premultiplied colours (rounded once when the atlas is converted,
 once per blend), SDL blends straight alpha with its own rounding; piles of
@@ -27,6 +31,7 @@ tracks.
 
 from __future__ import annotations
 
+import math
 import os
 
 import numpy as np
@@ -35,19 +40,31 @@ import pygame
 
 from artificer import _core
 from artificer.engine.frame import FrameBuffers
-from artificer.ui.atlas import ELEMENT_COLOURS, Atlas
+from artificer.ui.atlas import ROTATIONS, Atlas, zone_sprite
 
-BACKGROUND = (14, 12, 22)
-GRID_LINE = (28, 26, 40)
-ARENA_EDGE = (90, 80, 140)
-GRID_STEP = 64
+#: Beyond the arena (a view wider than the arena, or the training range): darker than the floor.
+VOID = (8, 7, 12)
+#: The floor texture's period in px (a few grid cells, so the repeat is not seen).
+FLOOR_TILE = 256
+#: Share of the distance to its target the camera covers each step (a smooth follow, not a lag).
+FOLLOW = 0.2
+#: Zone sprites are cached per this many px of radius.
+ZONE_RADIUS_STEP = 4
 
 
 class Camera:
-    """Follows the player smoothly; `offset` maps world px to screen px."""
+    """Follows the player smoothly; `offset` maps world px to screen px.
 
-    def __init__(self, screen: tuple[int, int]) -> None:
+    With `arena` (width, height in world px) the view stays inside it: its
+    centre is clamped to [screen / 2, arena − screen / 2] on each axis, and
+    an axis on which the arena is smaller than the screen is centred. `x`
+    and `y` are where the camera is heading (the player, smoothed); the clamp
+    applies where it looks, in `offset`, so callers may move `x`/`y` freely
+    (interpolation, screen shake) and still never see the void."""
+
+    def __init__(self, screen: tuple[int, int], arena: tuple[float, float] | None = None) -> None:
         self.screen = screen
+        self.arena = arena
         self.x = 0.0
         self.y = 0.0
 
@@ -55,12 +72,27 @@ class Camera:
         if snap:
             self.x, self.y = x, y
         else:
-            self.x += (x - self.x) * 0.2
-            self.y += (y - self.y) * 0.2
+            self.x += (x - self.x) * FOLLOW
+            self.y += (y - self.y) * FOLLOW
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        """The world point at the middle of the view (x, y clamped into the arena)."""
+        if self.arena is None:
+            return self.x, self.y
+        return _clamped(self.x, self.screen[0], self.arena[0]), _clamped(self.y, self.screen[1], self.arena[1])
 
     @property
     def offset(self) -> tuple[float, float]:
-        return self.screen[0] / 2 - self.x, self.screen[1] / 2 - self.y
+        cx, cy = self.centre
+        return self.screen[0] / 2 - cx, self.screen[1] / 2 - cy
+
+
+def _clamped(centre: float, screen: float, arena: float) -> float:
+    """The view's centre on one axis: inside [screen/2, arena − screen/2], or the arena's middle if it is narrower."""
+    if arena <= screen:
+        return arena / 2
+    return min(max(centre, screen / 2), arena - screen / 2)
 
 
 def default_threads() -> int:
@@ -77,26 +109,32 @@ class ArenaRenderer:
     def __init__(self, atlas: Atlas, arena: tuple[float, float], threads: int | None = None) -> None:
         self.atlas = atlas
         self.arena = arena
-        enemy_sprites = atlas.enemies + atlas.elites
-        self._enemy_sprites = np.array(enemy_sprites, dtype=object)
-        # Shot sprites: the spells' glows, then the enemies' shots (archers, reflected bolts).
-        shot_sprites = [*atlas.spells, *atlas.enemy_shots]
-        self._spell_sprites = np.array(shot_sprites, dtype=object)
-        self._enemy_shot = len(atlas.spells)
+        # Enemy sprites: kinds, elites, then the hit flash of each.
+        enemy_sprites = [*atlas.enemies, *atlas.elites, *atlas.enemy_flashes, *atlas.elite_flashes]
+        self._enemy_sprites = _table(enemy_sprites)
         self._elite_shift = len(atlas.enemies)
+        self._flash_shift = 2 * len(atlas.enemies)
+        # Shot sprites: each spell at each heading, then the enemies' shots (archers, reflected bolts).
+        shot_sprites = [sprite for turns in atlas.spell_turns for sprite in turns] + atlas.enemy_shots
+        self._spell_sprites = _table(shot_sprites)
+        self._enemy_shot = len(atlas.spell_turns) * ROTATIONS
+        self._spells = len(atlas.spell_turns)
+        self._kinds = len(atlas.enemy_shots)
         self._enemy_half = _halves(enemy_sprites)
         self._spell_half = _halves(shot_sprites)
-        # The rasterizer's sprite table: enemies, elites, spells, enemy shots, crystal, turret.
-        table = [*enemy_sprites, *shot_sprites, atlas.crystal, atlas.turret]
+        # The rasterizer's sprite table: enemies, shots, crystal, summons (by spell).
+        table = [*enemy_sprites, *shot_sprites, atlas.crystal, *atlas.summons]
         self._first_spell = len(enemy_sprites)
-        self._crystal = len(table) - 2
-        self._turret = len(table) - 1
+        self._crystal = len(enemy_sprites) + len(shot_sprites)
+        self._first_summon = self._crystal + 1
         sheet = [premultiplied_rgba(s) for s in table]
         self.rasterizer: _core.SpriteRasterizer | None = _core.SpriteRasterizer(sheet, threads or default_threads())
-        self._pickup_table = np.array([atlas.crystal], dtype=object)
-        self._summon_table = np.array([atlas.turret], dtype=object)
+        self._pickup_table = _table([atlas.crystal])
+        self._summon_table = _table(atlas.summons)
         self._pickup_half = _halves([atlas.crystal])
-        self._summon_half = _halves([atlas.turret])
+        self._summon_half = _halves(atlas.summons)
+        self._floor_tile = floor_tile(atlas)
+        self._zone_cache: dict[tuple[int, int], pygame.Surface] = {}
 
     def draw(
         self,
@@ -114,16 +152,12 @@ class ArenaRenderer:
         enemies have no velocity column and are drawn where the last step left them."""
         ox, oy = camera.offset
         w, h = surface.get_size()
-        surface.fill(BACKGROUND)
         self._floor(surface, ox, oy, w, h)
         drawn = 0
-        for zone in buffers.zone_rows():
-            x, y, r, look = float(zone[0]) + ox, float(zone[1]) + oy, float(zone[2]), int(zone[3])
-            colour = self._look_colour(look)
-            disk = pygame.Surface((int(2 * r) + 2, int(2 * r) + 2), pygame.SRCALPHA)
-            pygame.draw.circle(disk, (*colour, 60), (r + 1, r + 1), r)
-            pygame.draw.circle(disk, (*colour, 160), (r + 1, r + 1), r, 2)
-            surface.blit(disk, (x - r - 1, y - r - 1))
+        for zone in buffers.zone_rows():  # a handful at most; each sprite drawn once per look and size
+            sprite = self._zone(int(zone[3]), float(zone[2]))
+            x, y = float(zone[0]) + ox, float(zone[1]) + oy
+            surface.blit(sprite, (x - sprite.get_width() / 2, y - sprite.get_height() / 2))
         shots = buffers.projectile_rows()
         if shift != 0.0 and len(shots):
             shots = shots.copy()
@@ -142,15 +176,26 @@ class ArenaRenderer:
         return drawn + 1
 
     def _enemy_sprites_of(self, enemies: npt.NDArray[np.float32]) -> npt.NDArray[np.int32]:
-        """Each enemy row's sprite: its kind, or its kind's elite sprite."""
-        kinds = enemies[:, 2].astype(np.int32)
-        kinds += ((enemies[:, 5].astype(np.int32) & _core.ENEMY_FLAG_ELITE) != 0) * np.int32(self._elite_shift)
+        """Each enemy row's sprite: its kind, shifted to its elite sprite and to the hit flash by its flags."""
+        kinds = np.clip(enemies[:, 2].astype(np.int32), 0, self._elite_shift - 1)
+        flags = enemies[:, 5].astype(np.int32)
+        kinds += ((flags & _core.ENEMY_FLAG_ELITE) != 0) * np.int32(self._elite_shift)
+        kinds += ((flags & _core.ENEMY_FLAG_HIT) != 0) * np.int32(self._flash_shift)
         return kinds
 
     def _spell_sprites_of(self, shots: npt.NDArray[np.float32]) -> npt.NDArray[np.int32]:
-        """Each projectile row's sprite: the player's by spell look, an enemy's shot (owner 1) as an enemy shot."""
-        looks = np.clip(shots[:, 2].astype(np.int32), 0, self._enemy_shot - 1)
-        return np.where(shots[:, 6] > 0, np.int32(self._enemy_shot), looks).astype(np.int32)
+        """Each projectile row's sprite: the player's by spell look at the heading nearest its velocity
+        (at rest: heading right), an enemy's shot (owner 1) as the shooter kind's enemy shot."""
+        looks = np.clip(shots[:, 2].astype(np.int32), 0, self._spells - 1)
+        heading = np.arctan2(shots[:, 5], shots[:, 4]) * np.float32(ROTATIONS / (2 * np.pi))
+        turns = np.rint(heading).astype(np.int32) % ROTATIONS
+        mine = looks * np.int32(ROTATIONS) + turns
+        theirs = np.int32(self._enemy_shot) + np.clip(shots[:, 2].astype(np.int32), 0, self._kinds - 1)
+        return np.where(shots[:, 6] > 0, theirs, mine).astype(np.int32)
+
+    def _summon_sprites_of(self, summons: npt.NDArray[np.float32]) -> npt.NDArray[np.int32]:
+        """Each summon row's sprite: the summon its spell plants."""
+        return np.clip(summons[:, 2].astype(np.int32), 0, len(self.atlas.summons) - 1)
 
     def _rasterize(
         self,
@@ -164,9 +209,10 @@ class ArenaRenderer:
         looks = self._spell_sprites_of(shots)
         looks += np.int32(self._first_spell)
         enemies = buffers.enemy_rows()
+        summons = buffers.summon_rows()
         layers: list[tuple[npt.NDArray[np.float32], int | npt.NDArray[np.int32]]] = [
             (buffers.pickup_rows(), self._crystal),
-            (buffers.summon_rows(), self._turret),
+            (summons, self._summon_sprites_of(summons) + np.int32(self._first_summon)),
             (enemies, self._enemy_sprites_of(enemies)),
             (shots, looks),
         ]
@@ -181,7 +227,8 @@ class ArenaRenderer:
         self, surface: pygame.Surface, buffers: FrameBuffers, shots: npt.NDArray[np.float32], ox: float, oy: float, w: int, h: int
     ) -> int:
         drawn = self._batch(surface, buffers.pickup_rows(), ox, oy, w, h, self._pickup_table, None, self._pickup_half)
-        drawn += self._batch(surface, buffers.summon_rows(), ox, oy, w, h, self._summon_table, None, self._summon_half)
+        summons = buffers.summon_rows()
+        drawn += self._batch(surface, summons, ox, oy, w, h, self._summon_table, self._summon_sprites_of(summons), self._summon_half)
         enemies = buffers.enemy_rows()
         drawn += self._batch(surface, enemies, ox, oy, w, h, self._enemy_sprites, self._enemy_sprites_of(enemies), self._enemy_half)
         drawn += self._batch(surface, shots, ox, oy, w, h, self._spell_sprites, self._spell_sprites_of(shots), self._spell_half)
@@ -215,19 +262,77 @@ class ArenaRenderer:
         return len(positions)
 
     def _floor(self, surface: pygame.Surface, ox: float, oy: float, w: int, h: int) -> None:
+        """The void, the textured floor inside the arena, and its walls (drawn inside its edge)."""
         aw, ah = self.arena
-        start_x = int((-ox) // GRID_STEP) * GRID_STEP
-        start_y = int((-oy) // GRID_STEP) * GRID_STEP
-        for gx in range(max(0, start_x), int(min(aw, -ox + w)) + 1, GRID_STEP):
-            pygame.draw.line(surface, GRID_LINE, (gx + ox, max(0, oy)), (gx + ox, min(h, ah + oy)))
-        for gy in range(max(0, start_y), int(min(ah, -oy + h)) + 1, GRID_STEP):
-            pygame.draw.line(surface, GRID_LINE, (max(0, ox), gy + oy), (min(w, aw + ox), gy + oy))
-        pygame.draw.rect(surface, ARENA_EDGE, (ox, oy, aw, ah), 3)
+        inside = pygame.Rect(math.floor(ox), math.floor(oy), math.ceil(aw), math.ceil(ah)).clip(surface.get_rect())
+        if inside.size != surface.get_size():
+            surface.fill(VOID)
+        if inside.width <= 0 or inside.height <= 0:
+            return
+        tile = self._floor_tile
+        x0 = math.floor(ox + math.floor((inside.left - ox) / FLOOR_TILE) * FLOOR_TILE)
+        y0 = math.floor(oy + math.floor((inside.top - oy) / FLOOR_TILE) * FLOOR_TILE)
+        spots = [(tile, (x, y)) for y in range(y0, inside.bottom, FLOOR_TILE) for x in range(x0, inside.right, FLOOR_TILE)]
+        clip = surface.get_clip()
+        surface.set_clip(inside)
+        surface.fblits(spots)
+        surface.set_clip(clip)
+        look = self.atlas.floor
+        band = look.wall_width
+        for wall in (
+            pygame.Rect(math.floor(ox), math.floor(oy), math.ceil(aw), band),
+            pygame.Rect(math.floor(ox), math.floor(oy + ah) - band, math.ceil(aw), band),
+            pygame.Rect(math.floor(ox), math.floor(oy), band, math.ceil(ah)),
+            pygame.Rect(math.floor(ox + aw) - band, math.floor(oy), band, math.ceil(ah)),
+        ):
+            if wall.colliderect(surface.get_rect()):
+                pygame.draw.rect(surface, look.wall, wall)
+        edge = pygame.Rect(math.floor(ox) + band, math.floor(oy) + band, math.ceil(aw) - 2 * band, math.ceil(ah) - 2 * band)
+        pygame.draw.rect(surface, _mix(look.wall, look.wall_glow, 0.35), edge.inflate(band, band), max(1, band // 4))
+        pygame.draw.rect(surface, _mix(look.floor, look.wall_glow, 0.25), edge.inflate(-4, -4), 2)  # the glow cast on the floor
+        pygame.draw.rect(surface, look.wall_glow, edge.inflate(2, 2), 3)
 
-    def _look_colour(self, look: int) -> tuple[int, int, int]:
-        sprite = self.atlas.spells[min(max(look, 0), len(self.atlas.spells) - 1)]
-        colour = sprite.get_at((sprite.get_width() // 2, sprite.get_height() // 2 + max(1, sprite.get_height() // 5)))
-        return (colour.r, colour.g, colour.b) if colour.a else ELEMENT_COLOURS["physical"]
+    def _zone(self, look: int, radius: float) -> pygame.Surface:
+        """The zone sprite of spell `look` at `radius` (rounded to ZONE_RADIUS_STEP), drawn once."""
+        spell = min(max(look, 0), len(self.atlas.zones) - 1)
+        step = max(1, round(radius / ZONE_RADIUS_STEP))
+        sprite = self._zone_cache.get((spell, step))
+        if sprite is None:
+            zone, colour = self.atlas.zones[spell]
+            sprite = zone_sprite(zone, colour, step * ZONE_RADIUS_STEP)
+            self._zone_cache[(spell, step)] = sprite
+        return sprite
+
+
+def floor_tile(atlas: Atlas) -> pygame.Surface:
+    """FLOOR_TILE² of floor: the floor colour, flagstones of a slightly varied tone, the grid's lines."""
+    look = atlas.floor
+    tile = pygame.Surface((FLOOR_TILE, FLOOR_TILE))
+    tile.fill(look.floor)
+    rng = np.random.default_rng(7)  # fixed: the same floor every run
+    step = look.grid_step
+    for gy in range(0, FLOOR_TILE, step):
+        for gx in range(0, FLOOR_TILE, step):
+            shade = _mix(look.floor, look.tile, float(rng.uniform(0.0, 1.0)))
+            pygame.draw.rect(tile, shade, (gx + 2, gy + 2, step - 4, step - 4), border_radius=3)
+            for _ in range(3):  # specks of texture
+                x, y = rng.integers(gx + 6, gx + step - 6, 2)
+                tile.set_at((int(x), int(y)), _mix(look.tile, look.grid, 0.6))
+    for g in range(0, FLOOR_TILE, step):
+        pygame.draw.line(tile, look.grid, (g, 0), (g, FLOOR_TILE - 1))
+        pygame.draw.line(tile, look.grid, (0, g), (FLOOR_TILE - 1, g))
+    return tile
+
+
+def _mix(a: tuple[int, int, int], b: tuple[int, int, int], t: float) -> tuple[int, int, int]:
+    return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t), round(a[2] + (b[2] - a[2]) * t))
+
+
+def _table(sprites: list[pygame.Surface]) -> npt.NDArray[np.object_]:
+    """The sprites as an object array (fancy-indexed by a batch's sprite indices)."""
+    table = np.empty(len(sprites), dtype=object)
+    table[:] = sprites
+    return table
 
 
 def _halves(sprites: list[pygame.Surface]) -> npt.NDArray[np.float32]:
