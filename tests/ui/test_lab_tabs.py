@@ -223,3 +223,34 @@ def test_r_lab_1_test_fires_the_board_shown_so_a_core_is_tried_before_it_is_made
     assert isinstance(training, TrainingScene)
     assert training.core_id == "siege_core" and training.cards[: len(SIEGE_DECK)] == SIEGE_DECK
     assert run.loadout.active == "starter_wand" and changes == []
+
+
+def test_r_lab_1_a_card_held_over_another_tab_opens_that_board_to_drop_it_on_a_chosen_slot(display: pygame.Surface) -> None:
+    run = _two_cores(backpack=["fireball"])
+    stack, lab, changes = _lab(run)
+    stack.draw(display, 0.0)
+    tab = lab.tab_of("siege_core").rect.move(8, 0).midleft
+    stack.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=lab.rect_of(Place("backpack", 0)).center))
+    stack.handle_event(pygame.event.Event(pygame.MOUSEMOTION, pos=tab, rel=(0, 0), buttons=(1, 0, 0)))
+    stack.update(0.2)
+    assert lab.shown == "starter_wand", "a card dragged past a tab does not flip the board"
+    for _ in range(30):
+        stack.update(1 / 60)
+    assert lab.shown == "siege_core" and lab.drag is not None, "held there, the tab opens its board; the card stays in hand"
+    stack.draw(display, 0.0)
+    slot = lab.rect_of(Place("slot", 5)).center
+    stack.handle_event(pygame.event.Event(pygame.MOUSEMOTION, pos=slot, rel=(0, 0), buttons=(1, 0, 0)))
+    stack.handle_event(pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=slot))
+    assert run.loadout.carried("siege_core").cards[5] == "fireball" and changes == [1]
+
+
+def test_the_gamepad_shoulders_turn_the_tabs(display: pygame.Surface) -> None:
+    from artificer.ui.session import Session
+
+    stack = SceneStack()
+    lab = LabScene(_two_cores(), 2, session=Session.default())
+    stack.push(lab)
+    stack.handle_event(pygame.event.Event(pygame.CONTROLLERBUTTONDOWN, instance_id=0, button=pygame.CONTROLLER_BUTTON_RIGHTSHOULDER))
+    assert lab.shown == "siege_core"
+    stack.handle_event(pygame.event.Event(pygame.CONTROLLERBUTTONDOWN, instance_id=0, button=pygame.CONTROLLER_BUTTON_RIGHTSHOULDER))
+    assert lab.shown == "starter_wand", "past the last tab, the first"

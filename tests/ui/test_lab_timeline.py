@@ -177,6 +177,29 @@ def test_r_lab_1_the_lab_fits_the_window_nothing_clipped(size: tuple[int, int], 
         pygame.quit()
 
 
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("language", ["en", "ja", "ko", "zh_CN"])
+def test_issue_12_the_timeline_chips_keep_whole_names_in_every_language(size: tuple[int, int], language: str) -> None:
+    """Long names in a narrow panel ("エレクトロダッシュボルト" at 960×600 was cut): the chips are
+    shrunk or "+recharge" moves under the delay, but no card's name is cut with '…'."""
+    from artificer.ui import i18n
+
+    deck = ["triple_cast", "electro_dash_bolt", "lightning_infusion", "summon_turret", "knockback_plus", "gravity_singularity", "chain_bolt"]
+    pygame.init()
+    previous = i18n.catalog().language
+    try:
+        i18n.set_language(language)
+        surface = pygame.display.set_mode(size)
+        for core in ("starter_wand", "forked_core", "logic_core"):
+            stack, lab = _lab_on(core, deck[: len(CONTENT.core(core).layout().slots)])
+            stack.draw(surface, 0.0)
+            assert lab.drawn_timeline.rows, core
+            assert lab.drawn_timeline.cut == [], (core, lab.drawn_timeline.cut)
+    finally:
+        i18n.set_language(previous)
+        pygame.quit()
+
+
 def test_r_lab_1_r_vm_3_slow_motion_lights_each_of_five_cards_cast_after_cast(display: pygame.Surface) -> None:
     """The range's 0.1× slow motion plays every cast's trace back: with a five-action deck the light
     walks slot 0, 1, 2, 3, 4 over successive casts (not only card 1), none dropped."""

@@ -23,10 +23,10 @@ from typing import Any
 import pygame
 
 from artificer.content import Content
-from artificer.ui.cards import MANA_TEXT, chip_width, draw_chip
+from artificer.ui.cards import MANA_TEXT, chip_name_width, chip_width, draw_chip
 from artificer.ui.fonts import font
 from artificer.ui.i18n import tr
-from artificer.ui.widgets import BAD, DIM, GOOD, LAB_TEXT, panel, wrap
+from artificer.ui.widgets import BAD, DIM, GOOD, LAB_TEXT, blit_lines, fit_lines, panel, wrap
 
 RECHARGE = (240, 200, 90)
 DPS = (255, 200, 120)
@@ -56,6 +56,8 @@ class DrawnTimeline:
     """What `draw_timeline` put on screen: the rows, the "+N more" count, every text line's rectangle."""
 
     rows: list[TimelineRow] = field(default_factory=list)
+    #: The cards whose chip was too narrow for its name even shrunk, and texts, drawn cut with '…'.
+    cut: list[str] = field(default_factory=list)
     more: int = 0
     texts: list[tuple[str, pygame.Rect]] = field(default_factory=list)
 
@@ -209,6 +211,8 @@ def draw_timeline(
             x = left + number_w
             mid = first_mid + line_index * line_h
             for chip_w in widths:
+                if fit_lines(tr(content.spell(cards[chips]).name_key), chip_face.point_size, False, chip_name_width(chip_w)).cut:
+                    drawn.cut.append(cards[chips])
                 draw_chip(surface, content, cards[chips], pygame.Rect(x, mid - chip_h // 2, chip_w, chip_h), chip_face)
                 x += chip_w + CHIP_GAP
                 chips += 1
@@ -216,9 +220,10 @@ def draw_timeline(
                 extra = chip_face.render(f"+{len(cards) - chips}", True, DIM)
                 surface.blit(extra, extra.get_rect(midleft=(x, mid)))
         if not cards:
-            nothing = wrap(tr("ui.lab.timeline.nothing"), chip_face, chip_area, 1)[0]
-            image = chip_face.render(nothing, True, DIM)
-            drawn.texts.append((nothing, surface.blit(image, image.get_rect(midleft=(left + number_w, first_mid)))))
+            nothing = fit_lines(tr("ui.lab.timeline.nothing"), chip_face.point_size, False, chip_area)
+            if nothing.cut:
+                drawn.cut.append(tr("ui.lab.timeline.nothing"))
+            drawn.texts.append((tr("ui.lab.timeline.nothing"), blit_lines(surface, nothing, DIM, midleft=(left + number_w, first_mid))))
         mana = face.render(mana_texts[index], True, MANA_TEXT)
         surface.blit(mana, mana.get_rect(midright=(mana_x + mana_w, first_mid)))
         delay = face.render(delay_texts[index], True, LAB_TEXT)

@@ -8,7 +8,7 @@ one) over the shown core's board (its 2D grid with entry tags, splitter
 routes and adjacency bonuses). Cards are dragged between the backpack, the
 waiting area (it only empties) and the board (onto an empty place a card
 moves, onto a card the two swap); a card dropped on another core's tab goes
-to that core's first free slot; a right click sends a slotted card to the
+to that core's first free slot, and one held over it opens that board; a right click sends a slotted card to the
 backpack and a backpack or waiting card to the shown board. Beside the board:
 the live compile diagnostics of the shown board (its CPU figure with the bar
 beside it, red from 80% with its message; mana per cast — what a cast
@@ -113,6 +113,8 @@ TAB_GAP = 8
 DROP_TARGET = (120, 230, 150)
 #: A tab that just received a dropped card glows this long (seconds), so the card is seen to land.
 TAB_FLASH_SECONDS = 0.6
+#: A card held this long (seconds) over another core's tab opens its board: long enough not to fire on a card dragged past.
+TAB_DWELL_SECONDS = 0.6
 #: The gamepad's shoulder buttons turn the tabs.
 SHOULDER_STEPS = {pygame.CONTROLLER_BUTTON_LEFTSHOULDER: -1, pygame.CONTROLLER_BUTTON_RIGHTSHOULDER: 1}
 #: Toasts: an opaque box (they sit over the panels), at most this wide.
@@ -211,6 +213,8 @@ class LabScene(Scene):
         self.tabs: list[CoreTab] = []
         #: A tab that just received a card glows for a moment: (core, seconds left).
         self.tab_flash: tuple[str, float] | None = None
+        #: How long a dragged card has been held over another core's tab.
+        self.dwell = 0.0
         self.geometry: BoardGeometry | None = None
         self.test_button = Button(pygame.Rect(0, 0, 0, 0), tr("ui.lab.test"), "T")
         self.start_button = Button(pygame.Rect(0, 0, 0, 0), tr("ui.lab.start_wave"), "Enter")
@@ -407,11 +411,13 @@ class LabScene(Scene):
         if self.on_change is not None:
             self.on_change()
 
-    def show(self, core_id: str) -> None:
-        """Shows a carried core's board, diagnostics and timeline (its tab selected); the world is not touched."""
+    def show(self, core_id: str, keep_drag: bool = False) -> None:
+        """Shows a carried core's board, diagnostics and timeline (its tab selected); the world is not touched.
+        A card being dragged stays in hand when `keep_drag` (its tab was held under it)."""
         if core_id != self.shown:
             self.shown = core_id
-            self.drag = None
+            if not keep_drag:
+                self.drag = None
             self._diagnose()
 
     def step_tab(self, step: int) -> None:
@@ -453,9 +459,21 @@ class LabScene(Scene):
     # ---- simulation ----------------------------------------------------------
     def update(self, dt: float) -> None:
         self.toasts.tick(dt)
+        self._dwell(dt)
         if self.tab_flash is not None:
             core, left = self.tab_flash
             self.tab_flash = (core, left - dt) if left > dt else None
+
+    def _dwell(self, dt: float) -> None:
+        """A card held over another core's tab for `TAB_DWELL_SECONDS` opens that board, so it can be dropped on a chosen slot."""
+        tab = self.tab_at(self.mouse) if self.drag is not None else None
+        if tab is None or tab.core == self.shown:
+            self.dwell = 0.0
+            return
+        self.dwell += dt
+        if self.dwell >= TAB_DWELL_SECONDS:
+            self.dwell = 0.0
+            self.show(tab.core, keep_drag=True)
 
     # ---- layout ----------------------------------------------------------------
     def _layout(self, size: tuple[int, int]) -> None:
