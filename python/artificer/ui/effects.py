@@ -35,7 +35,7 @@ from artificer.engine import EventKind
 from artificer.engine import events as ev
 from artificer.engine.frame import FrameBuffers
 from artificer.ui.atlas import ELEMENT_COLOURS, Atlas
-from artificer.ui.fonts import font
+from artificer.ui.widgets import fit_lines
 from artificer.ui.palette import Palette
 from artificer.ui.render import premultiplied_rgba
 
@@ -100,6 +100,8 @@ BANNER_FADE = 0.2
 BANNER_FILL = (16, 14, 30)
 #: The banner never rises above this (px from the top): under the HUD's boxes and the relic row.
 BANNER_TOP = 146
+#: Px kept clear between the banner and the player's centre.
+BANNER_CLEARANCE = 44
 BANNER_EDGE = (242, 214, 140)
 BANNER_TITLE = (246, 226, 150)
 BANNER_TEXT = (230, 230, 245)
@@ -509,7 +511,7 @@ class Juice:
             grow = 1.0 - self.ready_pulse / DASH_READY_PULSE
             pygame.draw.circle(surface, DASH_READY_COLOUR, (x, y), round(radius + 4 + 14 * grow), 2)
 
-    def draw_screen(self, surface: pygame.Surface) -> None:
+    def draw_screen(self, surface: pygame.Surface, player_at: tuple[float, float] | None = None) -> None:
         """The red edge (hurt, low HP), the death dim and the wave-clear banner, over everything but the HUD."""
         alpha = self.vignette_alpha
         if alpha > 0:
@@ -521,7 +523,7 @@ class Juice:
             shade.fill((6, 0, 10, round(DEATH_DIM * (1.0 - self.dying / DEATH_SECONDS))))
             surface.blit(shade, (0, 0))
         if self.banner is not None and self.banner_left > 0:
-            self._banner(surface, *self.banner)
+            self._banner(surface, *self.banner, player_at)
 
     def _vignette(self, size: tuple[int, int]) -> pygame.Surface:
         """A red edge fading to clear toward the centre (per-pixel alpha), built once per window size."""
@@ -540,15 +542,17 @@ class Juice:
         self._vignettes = {size: vignette}
         return vignette
 
-    def _banner(self, surface: pygame.Surface, title: str, line: str) -> None:
-        """An opaque panel above the player: the big title and the wave's numbers, fading in and out."""
+    def _banner(self, surface: pygame.Surface, title: str, line: str, player_at: tuple[float, float] | None) -> None:
+        """An opaque panel above the player (below it when the player is high on the screen, at an
+        arena's top wall): the big title and the wave's numbers, fading in and out."""
         w, h = surface.get_size()
         title_image = fitted(title, 54, w - 120, BANNER_TITLE)
         line_image = fitted(line, 26, w - 120, BANNER_TEXT, bold=False)
         box = pygame.Rect(0, 0, max(title_image.get_width(), line_image.get_width()) + 80, title_image.get_height() + line_image.get_height() + 36)
-        # Above the player (the window's centre), below the HUD's top row and relic row.
-        box.midbottom = (w // 2, h // 2 - 40)
-        box.top = max(box.top, BANNER_TOP)
+        player_y = player_at[1] if player_at is not None else h / 2
+        box.midbottom = (w // 2, round(player_y) - BANNER_CLEARANCE)
+        if box.top < BANNER_TOP:  # no room above the player (under the HUD's top row and relic row): below it
+            box.midtop = (w // 2, round(player_y) + BANNER_CLEARANCE)
         shown = BANNER_SECONDS - self.banner_left
         fade = min(1.0, shown / BANNER_FADE, self.banner_left / BANNER_FADE)
         layer = pygame.Surface(box.size, pygame.SRCALPHA)
@@ -561,9 +565,6 @@ class Juice:
 
 
 def fitted(text: str, size: int, width: int, colour: Colour, bold: bool = True) -> pygame.Surface:
-    """`text` rendered at `size`, or smaller until it fits `width` px (never below 12)."""
-    while True:
-        image = font(size, bold=bold).render(text, True, colour)
-        if image.get_width() <= width or size <= 12:
-            return image
-        size = max(12, int(size * 0.9))
+    """`text` on one line at `size`, or shrunk until it fits `width` px (`widgets.fit_lines`, down to half size)."""
+    laid = fit_lines(text, size, bold, width, 1, floor=0.5)
+    return laid.face.render(laid.lines[0] if laid.lines else "", True, colour)

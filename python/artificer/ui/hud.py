@@ -38,6 +38,7 @@ from artificer.game.waves import SpawnMarker
 from artificer.ui.fonts import font
 from artificer.ui.i18n import tr
 from artificer.ui.icons import talent_icon
+from artificer.ui.widgets import blit_lines, fit_lines
 
 HP_COLOUR = (213, 94, 0)
 WARD_COLOUR = (200, 200, 230)
@@ -52,6 +53,9 @@ WAVE_INTRO_COLOUR = (246, 226, 150)
 #: Toast pills: their padding (px) and the gap between two.
 TOAST_PAD = (12, 4)
 TOAST_GAP = 4
+#: Toast text: its size and the widest a pill grows before the text wraps (keeps the top of the field clear).
+TOAST_SIZE = 17
+TOAST_WIDTH = 620
 BOSS_COLOUR = (204, 121, 167)
 MARKER_COLOUR = (255, 80, 60)
 DAMAGE_COLOUR = (245, 245, 250)
@@ -143,7 +147,9 @@ class Hud:
         state: HudState,
         player_screen: tuple[float, float],
         camera_offset: tuple[float, float] = (0.0, 0.0),
+        toast_top: int | None = None,
     ) -> None:
+        """The HUD over the arena; toasts stack from `toast_top` (default: under the wave timer)."""
         self._markers(surface, state, camera_offset)
         self._damage_numbers(surface, state, camera_offset)
         self._boss_bar(surface, buffers, state)
@@ -163,7 +169,7 @@ class Hud:
         bottom = self._wave_timer(surface, state)
         self._gold(surface, state)
         self._charge_ring(surface, state, player_screen)
-        self._toasts(surface, state, bottom + 6)
+        self._toasts(surface, state, bottom + 6 if toast_top is None else toast_top)
 
     def _wave_timer(self, surface: pygame.Surface, state: HudState) -> int:
         """The wave and its seconds left on a pill at the top centre (gold as the wave starts); its bottom."""
@@ -186,16 +192,14 @@ class Hud:
         surface.blit(self.crystal, self.crystal.get_rect(midright=(pill.right - 16 - gold.get_width(), pill.centery)))
 
     def _toasts(self, surface: pygame.Surface, state: HudState, top: int) -> None:
-        """The newest three toasts, each on its own opaque pill under the wave timer (cut to the window)."""
+        """The newest three toasts, each on its own opaque pill under the wave timer (fitted: two lines at most)."""
         w = surface.get_width()
         for text, _ in state.toasts[-3:]:
-            image = self.small.render(text, True, TEXT)
-            if image.get_width() > w - 80:
-                image = image.subsurface((0, 0, w - 80, image.get_height()))
-            pill = image.get_rect(midtop=(w // 2, top)).inflate(2 * TOAST_PAD[0], 2 * TOAST_PAD[1])
-            pill.top = top
+            laid = fit_lines(text, TOAST_SIZE, False, min(TOAST_WIDTH, w - 80), 2)
+            pill = pygame.Rect(0, 0, laid.width + 2 * TOAST_PAD[0], laid.height + 2 * TOAST_PAD[1])
+            pill.midtop = (w // 2, top)
             box(surface, pill)
-            surface.blit(image, image.get_rect(center=pill.center))
+            blit_lines(surface, laid, TEXT, center=pill.center)
             top = pill.bottom + TOAST_GAP
 
     def _out_of_mana(self, surface: pygame.Surface) -> None:

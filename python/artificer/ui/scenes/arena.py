@@ -478,8 +478,9 @@ class ArenaScene(Scene):
             veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
             veil.fill((*FLASH_COLOUR, round(FLASH_ALPHA * self.flash)))
             surface.blit(veil, (0, 0))
-        self.juice.draw_screen(surface)
-        self.hud.draw(surface, buffers, self.hud_state, at, (ox, oy))
+        self.juice.draw_screen(surface, at)
+        # Toasts stack under the HUD's top rows (the relic row spans the top left): never over a box.
+        self.hud.draw(surface, buffers, self.hud_state, at, (ox, oy), toast_top=self.relic_view.rect.bottom + 8)
         self.relic_view.draw(surface, self.run.relics, self.mouse)
         self.potion_view.topright = (surface.get_width() - 18, 50)
         bindings = self.session.settings.key_bindings
