@@ -176,10 +176,11 @@ def test_r_lab_1_a_refused_move_says_why_and_changes_nothing(display: pygame.Sur
     assert [list(c.cards) for c in run.loadout.cores] == before
     assert tr("ui.lab.core_full", core=tr(CONTENT.core("siege_core").name_key)) in [text for text, _ in lab.toasts.items]
     assert changes == []
-    # The toast sits on an opaque box over the panels (issue 12: toasts had no backing).
+    # The toast sits on an opaque box (issue 12: toasts had no backing), clear of the buttons.
     stack.draw(display, 0.0)
     (text, box), = lab.drawn_toasts
-    assert text == lab.toasts.items[-1][0] and box.colliderect(lab.diag_rect) | box.colliderect(lab.timeline_rect)
+    assert text == lab.toasts.items[-1][0] and display.get_rect().contains(box)
+    assert not any(box.colliderect(b.rect) for b in (lab.back_button, lab.test_button, lab.start_button))
     fill = display.get_at((box.x + 6, box.centery))[:3]
     assert sum(abs(a - b) for a, b in zip(fill, TOAST_FILL[:3])) < 12, fill
     assert not lab.cut_labels

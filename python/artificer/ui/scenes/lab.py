@@ -122,6 +122,8 @@ TOAST_FILL = (34, 26, 52, 250)
 TOAST_EDGE = (240, 200, 90)
 TOAST_TEXT = (255, 214, 140)
 TOAST_MAX_WIDTH = 640
+#: The button row holds the newest toast when its free stretch is at least this wide.
+TOAST_MIN_ROW = 240
 #: A compiler finding wraps onto at most this many lines.
 FINDING_LINES = 3
 #: i18n keys built from data: one per compile warning code and per entry point.
@@ -776,16 +778,21 @@ class LabScene(Scene):
             self.findings_left -= 1
 
     def _draw_toasts(self, surface: pygame.Surface) -> None:
-        """The latest messages over the bottom of the panels, each on an opaque box so it reads over anything."""
+        """The latest messages, each on an opaque box so it reads over anything: the newest in the
+        button row's free stretch (it hides nothing there), older ones stacked above it."""
         w, _ = surface.get_size()
-        bottom = self.start_button.rect.y - 8
-        width = min(TOAST_MAX_WIDTH, w - 2 * self.backpack_rect.x)
+        left = self.back_button.rect.right + 12 if self.on_back is not None else self.backpack_rect.x
+        right = self.test_button.rect.x - 12
+        if right - left >= TOAST_MIN_ROW:
+            centre_x, width, bottom = (left + right) // 2, min(TOAST_MAX_WIDTH, right - left), self.start_button.rect.bottom
+        else:  # a window too narrow for the row: over the panels' bottom edge
+            centre_x, width, bottom = w // 2, min(TOAST_MAX_WIDTH, w - 2 * self.backpack_rect.x), self.start_button.rect.y - 8
         for text, seconds in reversed(self.toasts.items[-3:]):
             fitted = fit_lines(text, 18, True, width - 28, max_lines=2)
             if fitted.cut:
                 self.cut_labels.append(text)
             box = pygame.Rect(0, 0, fitted.width + 28, fitted.height + 14)
-            box.midbottom = (w // 2, bottom)
+            box.midbottom = (centre_x, bottom)
             layer = pygame.Surface(box.size, pygame.SRCALPHA)
             pygame.draw.rect(layer, TOAST_FILL, layer.get_rect(), border_radius=8)
             pygame.draw.rect(layer, TOAST_EDGE, layer.get_rect(), 2, border_radius=8)
