@@ -34,6 +34,7 @@ import pytest
 from pygame_gui.elements import UIButton, UIDropDownMenu, UILabel
 
 from artificer.content import load_content
+from artificer.game.loadout import CarriedCore, Loadout
 from artificer.game.run import Run
 from artificer.ui import i18n, widgets
 from artificer.ui.fonts import font
@@ -206,14 +207,29 @@ def draw_shop_states(display: pygame.Surface) -> Iterator[ShopScene]:
     yield scene
 
 
-def draw_lab(display: pygame.Surface) -> None:
+def lab_run(core: str, cards: list[str], backpack: list[str]) -> Run:
     run = Run(CONTENT, 1)
-    for spell in CONTENT.spells[:6]:
-        run.loadout.stash(spell.id)
-    lab = LabScene(run, 1, on_start_wave=lambda s: None, on_back=lambda s: s.pop())
-    stack = SceneStack()
-    stack.push(lab)
-    stack.draw(display, 0.0)
+    slots = len(CONTENT.core(core).layout().slots)
+    run.loadout = Loadout(CONTENT, cores=[CarriedCore(core, list(cards) + [None] * (slots - len(cards)))], active=core, backpack=backpack)
+    return run
+
+
+def draw_lab(display: pygame.Surface) -> None:
+    """The lab at 1280×720 (the starter wand, a packed backpack), on a program core with slots no
+    cast reaches (their "never reached" mark), and compact at 960×600 on the largest board."""
+    backpack = [spell.id for spell in CONTENT.spells[:6]]
+    largest = max((core for core in CONTENT.cores if not core.id.startswith("debug")), key=lambda core: len(core.layout().slots))
+    program = ["spark_bolt", "heavy_shot", "spark_bolt", "acid_spray", "pierce_plus"]
+    cases = [
+        (display, lab_run(CONTENT.cores[0].id, ["spark_bolt", "spark_bolt", "spark_bolt"], backpack)),
+        (display, lab_run("logic_core", program, backpack)),
+        (pygame.Surface((960, 600)), lab_run(largest.id, [spell.id for spell in CONTENT.spells[-8:]], backpack)),
+    ]
+    for surface, run in cases:
+        lab = LabScene(run, 1, on_start_wave=lambda s: None, on_back=lambda s: s.pop())
+        stack = SceneStack()
+        stack.push(lab)
+        stack.draw(surface, 0.0)
 
 
 # --- the labels ---------------------------------------------------------------------------------

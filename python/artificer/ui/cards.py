@@ -25,7 +25,7 @@ from artificer.content.cores import BoardLayout
 from artificer.ui.atlas import ELEMENT_COLOURS
 from artificer.ui.fonts import font
 from artificer.ui.i18n import tr
-from artificer.ui.widgets import blit_lines, fit_lines, wrap
+from artificer.ui.widgets import blit_lines, fit_lines
 
 FAMILY_COLOURS = {
     "action": (230, 159, 0),
@@ -47,8 +47,9 @@ BONUS_COLOUR = (240, 228, 66)
 UNREACHED_VEIL = (8, 6, 16, 175)
 UNREACHED_TEXT = (200, 196, 214)
 UNREACHED_MARK = (255, 110, 90)
-#: A card's name gets up to two lines under its glyph, never cut (`widgets.fit_lines`).
-CARD_NAME_LINES = 2
+#: A card's name gets up to three lines under its glyph, never cut (`widgets.fit_lines`): two
+#: at most on a card of normal size, a third on a small card (the glyph shrinks to make room).
+CARD_NAME_LINES = 3
 #: A chip's name starts this far right of its left edge (past the element band).
 CHIP_TEXT_LEFT = 9
 DIRECTIONS = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
@@ -82,8 +83,9 @@ def card_name_size(card_width: int) -> int:
 
 
 def card_name_width(card_width: int) -> int:
-    """The room (px) for a card's name across a card `card_width` px wide."""
-    return card_width - 8
+    """The room (px) for a card's name across a card `card_width` px wide: inside its 2 px frame,
+    with a margin that grows with the card."""
+    return card_width - max(4, card_width // 12)
 
 
 def chip_name_width(chip_width: int) -> int:
@@ -119,13 +121,20 @@ class CardArt:
         band = ELEMENT_COLOURS.get(element or "", (120, 116, 140))
         pygame.draw.rect(image, band, (0, 0, w, max(4, h // 14)), border_top_left_radius=radius, border_top_right_radius=radius)
         pygame.draw.rect(image, frame, image.get_rect(), 2, border_radius=radius)
-        _glyph(image, family, (w / 2, h * 0.34), min(w, h) * 0.17, frame)
         small = font(max(9, w // 9), bold=True)
         name = fit_lines(tr(spell.name_key), card_name_size(w), False, card_name_width(w), CARD_NAME_LINES)
         name_face, lines = name.face, name.lines
         step = name_face.get_linesize() - 2
-        # On a small card a two-line name is lifted to end above the mana and CPU figures.
-        top = max(int(h * 0.34 + min(w, h) * 0.17), min(int(h * 0.56), h - small.get_ascent() - 5 - step * len(lines)))
+        block = step * (len(lines) - 1) + name_face.get_height()
+        figures_top = h - 3 - small.get_ascent()
+        glyph_r, glyph_y = min(w, h) * 0.17, h * 0.34
+        if glyph_y + glyph_r + block > figures_top:
+            # A name that would run into the mana and CPU figures (long, on a small card) takes room from the glyph.
+            glyph_r = min(w, h) * 0.11
+            glyph_y = max(4, h // 14) + 3 + glyph_r
+        _glyph(image, family, (w / 2, glyph_y), glyph_r, frame)
+        # The name sits under the glyph, lifted (on a small card) to end above the figures.
+        top = max(int(glyph_y + glyph_r), min(int(h * 0.56), figures_top - block))
         for line in lines:
             text = name_face.render(line, True, CARD_TEXT)
             image.blit(text, text.get_rect(midtop=(w // 2, top)))
@@ -218,14 +227,9 @@ def draw_unreached(surface: pygame.Surface, rect: pygame.Rect) -> None:
     pygame.draw.circle(surface, UNREACHED_MARK, centre, r, 2)
     offset = r * 0.7
     pygame.draw.line(surface, UNREACHED_MARK, (centre[0] - offset, centre[1] + offset), (centre[0] + offset, centre[1] - offset), 2)
-    face = font(max(10, min(14, rect.width // 7)), bold=True)
-    lines = wrap(tr("ui.lab.never_reached"), face, rect.width - 8, 2)
+    mark = fit_lines(tr("ui.lab.never_reached"), max(10, min(14, rect.width // 7)), True, rect.width - 8, 2)
     # Over the card's glyph, so its name stays readable under the veil.
-    top = rect.top + int(rect.height * 0.34) - len(lines) * face.get_linesize() // 2
-    for line in lines:
-        text = face.render(line, True, UNREACHED_TEXT)
-        surface.blit(text, text.get_rect(midtop=(rect.centerx, top)))
-        top += face.get_linesize()
+    blit_lines(surface, mark, UNREACHED_TEXT, center=(rect.centerx, rect.top + int(rect.height * 0.34)))
 
 
 def chip_width(content: Content, spell_id: str, face: pygame.font.Font) -> int:
