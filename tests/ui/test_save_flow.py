@@ -45,6 +45,13 @@ def continue_item(title: TitleScene) -> int:
     return next(i for i, item in enumerate(title.items) if item.key == "ui.title.continue")
 
 
+def choose(stack: SceneStack, key: str) -> None:
+    """Puts the title's cursor on the item `key` (where the cursor starts is the title's own test)."""
+    title = stack.top
+    assert isinstance(title, TitleScene)
+    title.selected = next(i for i, item in enumerate(title.items) if item.key == key)
+
+
 def test_the_shop_saves_the_run_and_the_summary_deletes_it(display: pygame.Surface) -> None:
     """New run → wave 1 ends → the shop opens and run.json holds the run before wave 2 →
     wave 2 → abandon → the summary deletes run.json. A new run's first wave replaces an old save."""
@@ -52,6 +59,7 @@ def test_the_shop_saves_the_run_and_the_summary_deletes_it(display: pygame.Surfa
     run_save_path().write_text("{}", encoding="utf-8")  # an older run's save
     stack = SceneStack()
     stack.push(title_scene(CONTENT))
+    choose(stack, "ui.title.new_run")
     run_frames(stack, display, 3, (pygame.K_RETURN,))
     assert isinstance(stack.top, LabScene)
     assert run_save_path().exists(), "peeking at the lab keeps the old save"
@@ -100,7 +108,8 @@ def test_continue_resumes_at_the_shop_before_the_saved_wave(display: pygame.Surf
     stack.push(title_scene(CONTENT))
     title = stack.top
     assert isinstance(title, TitleScene) and title.items[continue_item(title)].enabled
-    run_frames(stack, display, 3, (pygame.K_DOWN, pygame.K_RETURN))
+    choose(stack, "ui.title.continue")
+    run_frames(stack, display, 3, (pygame.K_RETURN,))
     shop = stack.top
     assert isinstance(shop, ShopScene) and shop.wave == 3
     arena = stack.scenes[-2]
@@ -123,7 +132,8 @@ def test_a_corrupt_save_is_set_aside_with_a_toast_and_continue_greys_out(display
     stack.push(title_scene(CONTENT))
     title = stack.top
     assert isinstance(title, TitleScene) and title.items[continue_item(title)].enabled
-    run_frames(stack, display, 3, (pygame.K_DOWN, pygame.K_RETURN))
+    choose(stack, "ui.title.continue")
+    run_frames(stack, display, 3, (pygame.K_RETURN,))
     assert stack.top is title and len(stack) == 1
     assert tr("ui.title.save_problem", file="run.json.corrupt") in title.notices
     assert not title.items[continue_item(title)].enabled

@@ -90,7 +90,6 @@ from artificer.ui.shop_widgets import (
     Tip,
     crystal,
     dashed_rect,
-    ellipsize,
     mini_board,
     padlock,
     stat_icon,
@@ -99,7 +98,7 @@ from artificer.ui.shop_widgets import (
     talent_icon,
 )
 from artificer.ui.spell_text import spell_tip
-from artificer.ui.widgets import BUTTON_EDGE, BUTTON_FILL, BUTTON_HOVER, DIM, GOOD, PANEL_EDGE, TEXT, Toasts, panel, wrap
+from artificer.ui.widgets import BUTTON_EDGE, BUTTON_FILL, BUTTON_HOVER, DIM, GOOD, PANEL_EDGE, TEXT, Toasts, draw_fitted, panel, wrap
 
 StackCallback = Callable[[SceneStack], None]
 Area = Literal["backpack", "waiting"]
@@ -116,10 +115,16 @@ TALENT_COLOUR = (230, 159, 0)
 #: Shelf C's places: they share this width (design units) from x = 528, `STAT_GAP` apart.
 STAT_SHELF_WIDTH = 328
 STAT_GAP = 8
+#: A shelf C name's largest size (design px): "Lightning attunement" shrinks and wraps from it into a narrow place.
+STAT_NAME_SIZE = 14
 #: The header's room for the title (design units, from x = 24 to the potion offer at 452).
 HEADER_WIDTH = 410
 #: R-FEEL-2: the player's HP bar under the title (x, y, width, height in design units).
 HP_BAR = (24, 46, 280, 20)
+#: The price strip's top above an offer card's foot (design units).
+BUY_STRIP_RISE = 38
+#: A spell offer's card art at its largest (design units; it shrinks, keeping its shape, to leave room for the text).
+SPELL_ART = (78, 92)
 #: Rarity colours by tier: silver, blue, violet, gold.
 TIER_COLOURS: dict[int, Colour] = {1: (190, 190, 205), 2: (86, 160, 233), 3: (190, 120, 255), 4: (255, 196, 80)}
 
@@ -662,8 +667,7 @@ class ShopScene(Scene):
             pygame.draw.rect(canvas.surface, TITLE if lit else PANEL_EDGE, rect, 1, border_radius=px(8))
             potion_icon(canvas.surface, potion.icon, (rect.x + px(28), rect.centery), px(20))
             canvas.text(tr("ui.shop.potion"), 11, DIM, topleft=(rect.x + px(54), rect.y + px(6)))
-            name_width = rect.width - px(120)
-            canvas.fitted(tr(potion.name), 15, True, TEXT, (rect.x + px(54) + name_width // 2, rect.y + px(24)), name_width)
+            canvas.fitted_in(tr(potion.name), 15, True, TEXT, self._header_name_box(canvas, rect))
             canvas.price_tag((rect.right - px(32), rect.centery), price, 17, CRYSTAL if affordable else TOO_DEAR)
             canvas.hots.append(Hot(rect, self.buy_potion, "potion_offer", [(text, colour) for text, colour in potion_lines(self.run, potion)]))
         self.potion_slot_rect(0)  # places the view at this window size
@@ -675,6 +679,13 @@ class ShopScene(Scene):
         if view.menu is not None:
             for name, button in zip(MENU_BUTTONS, view.buttons):
                 canvas.hots.append(Hot(button, partial(self.potion_button, view.menu, name), f"potion_menu:{name}"))
+
+    @staticmethod
+    def _header_name_box(canvas: Canvas, rect: pygame.Rect) -> pygame.Rect:
+        """Where the potion's or relic's name goes in its header offer: under the "Potion" /
+        "Relic" label, between the glyph and the price; a long name takes two lines."""
+        px = canvas.px
+        return pygame.Rect(rect.x + px(54), rect.y + px(20), rect.width - px(118), rect.height - px(22))
 
     # relics (R-REL-3/4) ----------------------------------------------------------------
     def _relics(self, canvas: Canvas) -> None:
@@ -693,8 +704,7 @@ class ShopScene(Scene):
             pygame.draw.rect(canvas.surface, TITLE if lit else PANEL_EDGE, rect, 1, border_radius=px(8))
             relic_icon(canvas.surface, relic.icon, (rect.x + px(28), rect.centery), px(19))
             canvas.text(tr("ui.shop.relic"), 11, DIM, topleft=(rect.x + px(54), rect.y + px(6)))
-            name_width = rect.width - px(120)
-            canvas.fitted(tr(relic.name_key), 15, True, TEXT, (rect.x + px(54) + name_width // 2, rect.y + px(24)), name_width)
+            canvas.fitted_in(tr(relic.name_key), 15, True, TEXT, self._header_name_box(canvas, rect))
             canvas.price_tag((rect.right - px(32), rect.centery), price, 17, CRYSTAL if affordable else TOO_DEAR)
             canvas.hots.append(Hot(rect, self.buy_relic, "relic_offer", relic_lines(relic)))
         self.relic_slot_rect(0)  # places the row at this window size
@@ -720,14 +730,22 @@ class ShopScene(Scene):
     def _spell_offer(self, canvas: Canvas, rect: pygame.Rect, spell: Spell, offer: Offer, index: int) -> None:
         px = canvas.px
         tier_colour = self._offer_frame(canvas, rect, offer)
-        art_size = (px(78), px(92))
-        canvas.surface.blit(self.art.image(spell.id, art_size), (rect.centerx - art_size[0] // 2, rect.y + px(32)))
-        y, width = rect.y + px(130), rect.width - px(12)
-        canvas.fitted(tr(spell.name_key), 16, True, TEXT, (rect.centerx, y), width)
+        # The three lines stack up from the price strip by their font's own height (the Korean,
+        # Japanese and Chinese faces are taller than the Latin one), and the art takes what is left.
+        name_h, line_h = canvas.font(16, True).get_height(), canvas.font(13).get_height()
+        cost_top = rect.bottom - px(BUY_STRIP_RISE) - px(1) - line_h
+        line_top = cost_top - line_h + px(2)
+        name_top = line_top - name_h + px(2)
+        art_top, art_bottom = rect.y + px(30), name_top - px(2)
+        art_h = max(px(40), min(px(SPELL_ART[1]), art_bottom - art_top))
+        art_size = (art_h * SPELL_ART[0] // SPELL_ART[1], art_h)
+        canvas.surface.blit(self.art.image(spell.id, art_size), (rect.centerx - art_size[0] // 2, art_top))
+        width = rect.width - px(12)
+        canvas.fitted(tr(spell.name_key), 16, True, TEXT, (rect.centerx, name_top), width)
         line, colour = self._element_line(spell)
-        canvas.fitted(line, 13, False, colour, (rect.centerx, y + px(22)), width)
+        canvas.fitted(line, 13, False, colour, (rect.centerx, line_top), width)
         cost = tr("ui.card.cost", mana=spell.mana_cost, cpu=spell.cpu)
-        canvas.fitted(cost, 13, False, DIM, (rect.centerx, y + px(41)), width)
+        canvas.fitted(cost, 13, False, DIM, (rect.centerx, cost_top), width)
         tip = spell_tip(spell, self.run.content.balance.statuses, tier_colour)
         self._buy_strip(canvas, rect, offer, partial(self.buy, "spells", index), f"spell:{index}", tip)
         self._lock(canvas, "spells", index, offer)
@@ -757,9 +775,14 @@ class ShopScene(Scene):
             tr("ui.shop.core_cpu", value=core.cpu_limit),
             tr("ui.shop.core_slots", value=core.capacity),
         ]
-        for i, text in enumerate(stats):
-            at = (rect.x + px(12) + (i % 2) * (rect.width // 2), rect.y + px(100) + (i // 2) * px(17))
-            canvas.text(text, 13, DIM, topleft=at)
+        # Mana | regen, the cast delay on a row of its own (its label is the longest in every
+        # language), CPU | slots; each fitted to its cell.
+        inner = rect.width - px(24)
+        for row, cells in enumerate((stats[0:2], stats[2:3], stats[3:5])):
+            cell = inner // len(cells)
+            for column, text in enumerate(cells):
+                at = (rect.x + px(12) + column * cell, rect.y + px(100) + row * px(17))
+                draw_fitted(canvas.surface, text, canvas.px(13), False, DIM, cell - px(6), topleft=at)
         tip = [(tr(core.name_key), tier_colour), (tr(core.description_key), TEXT), ("  ·  ".join(stats), DIM)]
         self._buy_strip(canvas, rect, offer, partial(self.buy, "cores", index), f"core:{index}", tip)
         self._lock(canvas, "cores", index, offer)
@@ -783,9 +806,9 @@ class ShopScene(Scene):
         stat = WandStat(offer.item)
         entry = next(e for e in self.run.content.balance.shop.stats if e.stat == stat)
         colour = self._offer_frame(canvas, rect, offer, ribbon=False)
-        stat_icon(canvas.surface, stat, (rect.centerx, rect.y + px(50)), px(20), colour)
+        stat_icon(canvas.surface, stat, (rect.centerx, rect.y + px(46)), px(18), colour)
         name = tr(f"ui.shop.stat.{stat}.name")
-        canvas.fitted(name, 15, True, TEXT, (rect.centerx, rect.y + px(86)), rect.width - px(8))
+        canvas.fitted_in(name, STAT_NAME_SIZE, True, TEXT, self._stat_name_box(canvas, rect))
         canvas.text(f"+{stat_text(stat, entry.amount)}", 22, GOOD, True, midtop=(rect.centerx, rect.y + px(106)))
         # R-FEEL-2: the stat as the player has it now → after buying (relics and starting stats included).
         now, after = (stat_value_text(stat, value) for value in self.run.shop.stat_preview(stat))
@@ -798,13 +821,20 @@ class ShopScene(Scene):
         self._buy_strip(canvas, rect, offer, partial(self.buy, "stats", index), f"stat:{index}", tip)
         self._lock(canvas, "stats", index, offer)
 
+    @staticmethod
+    def _stat_name_box(canvas: Canvas, rect: pygame.Rect) -> pygame.Rect:
+        """A shelf C place's name, under its glyph: one line, or two when the place is narrow
+        (four places share the shelf while a talent is offered)."""
+        px = canvas.px
+        return pygame.Rect(rect.x + px(3), rect.y + px(68), rect.width - px(6), px(38))
+
     def _talent_offer(self, canvas: Canvas, rect: pygame.Rect, offer: Offer, talent: Talent, index: int) -> None:
         """R-END-1: a talent on shelf C — its glyph, name and "once per run"; the description in the tooltip."""
         px = canvas.px
         colour = self._offer_frame(canvas, rect, offer, ribbon=False)
-        talent_icon(canvas.surface, (rect.centerx, rect.y + px(52)), px(20), colour)
+        talent_icon(canvas.surface, (rect.centerx, rect.y + px(46)), px(18), colour)
         name = tr(f"ui.shop.talent.{talent}.name")
-        canvas.fitted(name, 15, True, TEXT, (rect.centerx, rect.y + px(86)), rect.width - px(8))
+        canvas.fitted_in(name, STAT_NAME_SIZE, True, TEXT, self._stat_name_box(canvas, rect))
         canvas.fitted(tr("ui.shop.once_per_run"), 12, False, colour, (rect.centerx, rect.y + px(112)), rect.width - px(8))
         tip = [(name, colour), (tr(f"ui.shop.talent.{talent}.description"), TEXT)]
         self._buy_strip(canvas, rect, offer, partial(self.buy, "stats", index), f"stat:{index}", tip)
@@ -916,9 +946,9 @@ class ShopScene(Scene):
         tab = (rect.x, rect.y, px(5), rect.height)
         pygame.draw.rect(canvas.surface, family, tab, border_top_left_radius=radius, border_bottom_left_radius=radius)
         pygame.draw.rect(canvas.surface, TITLE if picked else family, rect, 2 if picked else 1, border_radius=radius)
-        face = canvas.font(12 if area == "backpack" else 11)
-        label = face.render(ellipsize(tr(spell.name_key), face, rect.width - px(12)), True, TEXT)
-        canvas.surface.blit(label, label.get_rect(midleft=(rect.x + px(9), rect.centery)))
+        # The name shrinks, then takes a second line, to fit the chip (it is cut only past that).
+        label_box = pygame.Rect(rect.x + px(9), rect.y + px(1), rect.width - px(12), rect.height - px(2))
+        canvas.fitted_in(tr(spell.name_key), 12 if area == "backpack" else 11, False, TEXT, label_box, align="left")
         tip = spell_tip(spell, self.run.content.balance.statuses, family)
         value = self.run.shop.card_sale_value(card)
         tip.append((tr("ui.shop.sell_value", gold=value), CRYSTAL) if value > 0 else (tr("ui.shop.discard_value"), DIM))
@@ -1002,7 +1032,7 @@ class ShopScene(Scene):
     def _buy_strip(self, canvas: Canvas, rect: pygame.Rect, offer: Offer, action: Callable[[], None], key: str, tip: Tip) -> None:
         """The price at the card's foot. The whole card buys (the lock, drawn after, sits on top)."""
         px = canvas.px
-        strip = pygame.Rect(rect.x + px(10), rect.bottom - px(38), rect.width - px(20), px(30))
+        strip = pygame.Rect(rect.x + px(10), rect.bottom - px(BUY_STRIP_RISE), rect.width - px(20), px(30))
         affordable = self.run.currency >= offer.price
         lit = canvas.hovered(rect) and self.drop_for is None and affordable
         pygame.draw.rect(canvas.surface, BUTTON_HOVER if lit else BUTTON_FILL, strip, border_radius=px(7))
