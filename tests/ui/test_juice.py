@@ -269,3 +269,36 @@ def test_the_pause_menu_never_covers_the_player(display: pygame.Surface, player_
     rect = pause.panel_rect(display.get_size(), 120)
     assert not rect.inflate(60, 0).collidepoint(scene.player_at)
     assert (rect.centerx < display.get_width() / 2) == (side == "left")
+
+
+def test_r_feel_1_an_explosion_rings_out_to_its_radius(display: pygame.Surface) -> None:
+    """An EXPLODED event: a ring of sparks that slows to a stop at about the blast's radius."""
+    _, scene, _ = arena(display)
+    juice = scene.juice
+    assert juice is not None
+    row = np.array([[EventKind.EXPLODED, 1.0, 90.0, 800.0, 500.0, 30.0]])
+    juice.react(row)
+    assert juice.particles.alive == effects.RING_SPARKS
+    for _ in range(15):
+        juice.particles.tick(1 / 60)
+    positions, _ = juice.particles.sprites()
+    reach = np.hypot(positions[:, 0] - 800.0, positions[:, 1] - 500.0)
+    assert np.all(np.abs(reach - reach.mean()) < 1.0), "a ring, not a cloud"
+    assert 60.0 < reach.mean() < 110.0, "out near the blast's radius"
+
+
+def test_r_feel_1_the_last_wave_won_has_its_moment_before_the_victory_summary(display: pygame.Surface) -> None:
+    played: list[str] = []
+    session = Session.default()
+    session.play = played.append  # type: ignore[method-assign]
+    scene = ArenaScene(CONTENT, seed=3, session=session, first_wave=len(CONTENT.waves))
+    stack = SceneStack()
+    stack.push(scene)
+    frames(stack, display, 2)
+    assert scene.wave is not None
+    scene.wave.frames = scene.wave.stats.frames + 1
+    frames(stack, display, 2)
+    assert stack.top is scene and "wave_clear" in played
+    assert scene.juice is not None and scene.juice.banner is not None
+    frames(stack, display, round(CONTENT.balance.wave.breather * 60))
+    assert isinstance(stack.top, SummaryScene) and not stack.top.died

@@ -370,6 +370,7 @@ class Juice:
         #: The death moment: seconds left (0: none), and whether it ran its course.
         self.dying = 0.0
         self._vignettes: dict[tuple[int, int], pygame.Surface] = {}
+        self._shade: pygame.Surface | None = None
 
     # ---- what happened -----------------------------------------------------
     def react(self, events: npt.NDArray[np.float64]) -> None:
@@ -519,9 +520,11 @@ class Juice:
             vignette.set_alpha(alpha)
             surface.blit(vignette, (0, 0))
         if self.dying > 0:
-            shade = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
-            shade.fill((6, 0, 10, round(DEATH_DIM * (1.0 - self.dying / DEATH_SECONDS))))
-            surface.blit(shade, (0, 0))
+            if self._shade is None or self._shade.get_size() != surface.get_size():
+                self._shade = pygame.Surface(surface.get_size())
+                self._shade.fill((6, 0, 10))
+            self._shade.set_alpha(round(DEATH_DIM * (1.0 - self.dying / DEATH_SECONDS)))
+            surface.blit(self._shade, (0, 0))
         if self.banner is not None and self.banner_left > 0:
             self._banner(surface, *self.banner, player_at)
 

@@ -140,6 +140,8 @@ class ArenaScene(Scene):
         self._gold_before = self.run.currency
         #: R-FEEL-1 death moment: the player fell and the summary waits for the moment to pass.
         self.dying = False
+        #: The last wave was won: the summary follows its clear's moment (the breather).
+        self.victory = False
         self.resume_between_waves = resume_between_waves
         #: R-POT-2: the belt's slots, tooltip and menu; where the cursor last pointed in the world (screen).
         self.potion_view = PotionBeltView()
@@ -313,6 +315,12 @@ class ArenaScene(Scene):
             gained = self.run.currency - self._gold_before
             self.hud_state.currency = self._gold_before + round(gained * self.juice.crystals.landed)
             self.breather -= dt
+            if self.breather <= 0 and self.victory:
+                # R-END-2: the last wave's clear has had its moment; the run's summary.
+                self.victory = False
+                if self.stack is not None:
+                    self.stack.push(SummaryScene(self.run, False, self.on_quit))
+                return
             if self.breather <= 0 and not self.between_waves:
                 if self.intermission is not None and self.stack is not None:
                     self.between_waves = True
@@ -420,7 +428,7 @@ class ArenaScene(Scene):
         self.wave = None
         self.potion_view.close()
         self.session.play("wave_end")
-        if died or self.number >= len(self.content.waves):
+        if died:
             self.stack.push(SummaryScene(self.run, died, self.on_quit))
             return
         self.juice.wave_cleared(
@@ -429,8 +437,11 @@ class ArenaScene(Scene):
             tr("ui.arena.banner_cleared", wave=stats.wave),
             tr("ui.arena.banner_stats", kills=stats.kills, gold=stats.currency),
         )
-        self.number += 1
         self.breather = self.content.balance.wave.breather
+        if self.number >= len(self.content.waves):
+            self.victory = True  # the last wave won: its clear is a moment too, then the summary
+            return
+        self.number += 1
 
     def relic_toasts(self, stats: WaveStats) -> None:
         """R-REL-3: the relics the won wave awarded, or the gold given instead when all are owned."""
