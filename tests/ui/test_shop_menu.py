@@ -8,10 +8,13 @@ import json
 import os
 
 import pygame
+import pytest
 
+from artificer import storage
 from artificer.content import load_content
 from artificer.game.run import Run, WaveStats
 from artificer.game.save import LoadedRun, load_run, run_save_path, save_run
+from artificer.ui.i18n import tr
 from artificer.ui.play import title_scene
 from artificer.ui.scene import SceneStack
 from artificer.ui.scenes.arena import ArenaScene
@@ -128,3 +131,20 @@ def test_the_menu_by_mouse_and_by_gamepad(display: pygame.Surface) -> None:
     target = menu.rects[menu.items.index(SAVE_AND_QUIT)].center
     frames(stack, display, 2, pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=target))
     assert isinstance(stack.top, TitleScene) and run_save_path().exists()
+
+
+def test_a_failed_write_keeps_the_player_in_the_shop_and_says_why(display: pygame.Surface, monkeypatch: pytest.MonkeyPatch) -> None:
+    """R-SAVE-1: when run.json cannot be written (a full disk), Save and quit does not leave: the
+    shop stays, its toast names the error, and the file on disk is the last good one."""
+    stack, shop = shop_from_title(display)
+    before = run_save_path().read_bytes()
+
+    def disk_full(path: object, value: object) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(storage, "write_json_atomic", disk_full)
+    shop.toggle_lock("spells", 0)
+    frames(stack, display, 2, key(pygame.K_ESCAPE), key(pygame.K_DOWN), key(pygame.K_DOWN), key(pygame.K_RETURN))
+    assert stack.top is shop
+    assert tr("ui.shop.save_failed", error="disk full") in [text for text, _ in shop.toasts.items]
+    assert run_save_path().read_bytes() == before

@@ -89,15 +89,16 @@ def intermission(session: Session | None) -> Intermission:
 
             return go_on
 
-        def lab_edited() -> None:
-            try:
-                write()
-            except OSError as error:
-                shop.toasts.show(tr("ui.shop.save_failed", error=str(error)))
-
         def open_lab(stack: SceneStack) -> None:
             # From the shop's lab, Start wave leaves the lab and the shop; Back returns to the shop.
-            stack.push(LabScene(run, next_wave, on_start_wave=leave(2), on_back=_pop(1), session=session, on_change=lab_edited))
+            def edited() -> None:
+                try:
+                    write()
+                except OSError as error:
+                    lab.toasts.show(tr("ui.shop.save_failed", error=str(error)))
+
+            lab = LabScene(run, next_wave, on_start_wave=leave(2), on_back=_pop(1), session=session, on_change=edited)
+            stack.push(lab)
 
         def quit_to_title(stack: SceneStack) -> None:
             _leave_between_waves(stack, run)
