@@ -35,10 +35,13 @@ from pygame_gui.elements import UIButton, UIDropDownMenu, UILabel
 
 from artificer.content import load_content
 from artificer.game.loadout import CarriedCore, Loadout
+from artificer.game.relics import RunRelics
 from artificer.game.run import Run
 from artificer.ui import i18n, widgets
 from artificer.ui.fonts import font
 from artificer.ui.i18n import DEFAULT_DATA_DIR, tr
+from artificer.ui.potion_belt import PotionBeltView
+from artificer.ui.relic_row import RelicRowView
 from artificer.ui.scene import SceneStack
 from artificer.ui.scenes.lab import LabScene
 from artificer.ui.scenes.settings import TEXT_SIZE as SETTINGS_TEXT_SIZE
@@ -232,6 +235,19 @@ def draw_lab(display: pygame.Surface) -> None:
         stack.draw(surface, 0.0)
 
 
+def draw_every_relic_and_potion_tooltip(display: pygame.Surface) -> None:
+    """Each relic's tooltip in the relic row (the shop's and the HUD's) and each potion's in the belt, hovered."""
+    for relic_id in CONTENT.relics.relics:
+        row = RelicRowView(topleft=(24, 626))
+        row.draw(display, RunRelics(CONTENT.relics, owned=[relic_id]), row.slot_rect(0).center)
+    run = Run(CONTENT, 1)
+    belt = PotionBeltView()
+    belt.topleft = (670, 21)
+    for potion_id in CONTENT.potions.potions:
+        run.potions.held[0] = potion_id
+        belt.draw(display, run, belt.slot_rect(0).center, keys=(), in_wave=False)
+
+
 # --- the labels ---------------------------------------------------------------------------------
 
 
@@ -282,6 +298,7 @@ def test_every_label_fits_its_box_uncut(display: pygame.Surface, recorder: Recor
     for _ in draw_shop_states(display):
         pass
     draw_lab(display)
+    draw_every_relic_and_potion_tooltip(display)
     problems, counts = check_boxes(recorder.boxes)
     # The recording is not vacuous: each family was drawn in some box and checked whole.
     for pattern in (r"spell\.[^.]+\.name", r"core\.[^.]+\.name", r"relic\.[^.]+\.name", r"potion\.[^.]+\.name",
