@@ -187,10 +187,19 @@ def draw_shop_states(display: pygame.Surface) -> Iterator[ShopScene]:
         run.relics.add(relic_id)
     for potion_id in list(CONTENT.potions.potions)[:2]:
         run.potions.add(potion_id)
+    # Paid for, so their sale buttons say Sell (R-SHOP-1); the rest say Discard.
+    run.shop.paid_cards[run.loadout.backpack[0]] = [45]
+    run.shop.paid_cards[run.loadout.waiting[0]] = [45]
+    run.shop.paid_cores[second] = 90
     scene = ShopScene(run, 4, on_open_lab=None, on_next_wave=None)
     stack = SceneStack()
     stack.push(scene)
     scene.draw(display, 0.0)
+    yield scene
+    # The Esc menu over the shop (its title and three buttons).
+    scene.open_menu()
+    stack.draw(display, 0.0)
+    stack.pop()
     yield scene
     hover = [scene.offer_rect("spells", 0), scene.offer_rect("cores", 0), scene.potion_offer_rect, scene.relic_offer_rect]
     hover += [scene.offer_rect("stats", i) for i in range(len(run.shop.shelves["stats"]))]
@@ -201,10 +210,11 @@ def draw_shop_states(display: pygame.Surface) -> Iterator[ShopScene]:
         yield scene
     scene.mouse = (-1, -1)
     for area in ("waiting", "backpack"):
-        scene.select(area, 0)  # type: ignore[arg-type]
-        scene.draw(display, 0.0)
-        yield scene
-        scene.selected = None
+        for index in (0, 1):  # a paid-for card (Sell) and one never paid for (Discard)
+            scene.select(area, index)  # type: ignore[arg-type]
+            scene.draw(display, 0.0)
+            yield scene
+            scene.selected = None
     scene.drop_for = 0 if run.shop.shelves["cores"] and run.shop.shelves["cores"][0] is not None else None
     scene.draw(display, 0.0)
     yield scene
