@@ -185,13 +185,14 @@ class LabScene(Scene):
         self.core_diagnostics: dict[str, dict[str, Any]] = {}
         #: R-VM-3c: the cast timeline of the shown core's board (`Catalog.timeline`).
         self.timeline: dict[str, Any] = {}
+        #: What the layout was computed for (the window's size, the board shown, the loadout's shape).
+        self._layout_key: tuple[Any, ...] = ()
         self.rearm()
         self.toasts = Toasts()
         self.stack: SceneStack | None = None
         self.art = CardArt(run.content)
         self.drag: tuple[Place, str] | None = None
         self.mouse = (0, 0)
-        self._layout_key: tuple[Any, ...] = ()
         self.board_rect = pygame.Rect(0, 0, 0, 0)
         self.backpack_rect = pygame.Rect(0, 0, 0, 0)
         self.waiting_rect = pygame.Rect(0, 0, 0, 0)
@@ -255,6 +256,9 @@ class LabScene(Scene):
         core = self.run.content.core(self.shown)
         cards = loadout.carried(self.shown).cards
         self.timeline = dict(self._catalog.timeline(core_data(core), place(core, cards), cpu=bought))
+        if self._layout_key:
+            # The board shown or the waiting area may have changed: where things are follows at once.
+            self._layout(self._layout_key[0])
 
     # ---- queries -------------------------------------------------------------
     @property
