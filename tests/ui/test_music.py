@@ -11,7 +11,7 @@ import numpy as np
 import pygame
 import pytest
 
-from artificer.ui.music import ARRANGEMENTS, PEAK, TRACK_NAMES, MusicPlayer, synthesise_track, track_for
+from artificer.ui.music import ARRANGEMENTS, PEAK, SILENCE, TRACK_NAMES, MusicPlayer, synthesise_track, track_for
 from artificer.ui.scene import Scene, SceneStack
 from artificer.ui.settings import Settings
 
@@ -205,6 +205,19 @@ def test_the_player_synthesises_in_the_background_and_starts_when_ready(display:
         player.update()
     assert player.playing == "boss"
     player.stop()
+
+
+def test_a_scene_can_ask_for_silence(player: MusicPlayer) -> None:
+    class Quiet(Scene):
+        music = SILENCE
+
+    stack = SceneStack()
+    stack.watch(player.follow)
+    stack.push(Arena())
+    stack.push(Quiet())
+    assert player.playing is None
+    stack.pop()
+    assert player.playing == "wave"
 
 
 def test_an_unknown_track_is_silence_not_a_crash(player: MusicPlayer) -> None:

@@ -27,7 +27,8 @@ player is silent and harmless, like the `SoundBank`.
 
 Which track plays: the top-most scene on the stack whose `music` is not None
 (`Scene.music`), so a transparent pause menu over the arena keeps the wave
-music; `follow(scenes)` is the stack's change hook.
+music, and a scene naming `SILENCE` fades the music out; `follow(scenes)` is
+the stack's change hook.
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ _log = logging.getLogger(__name__)
 Samples = npt.NDArray[np.float64]
 
 TRACK_NAMES: tuple[str, ...] = ("title", "shop", "wave", "boss")
+SILENCE = "silence"  # A scene whose `music` is this wants no music (the scenes below do not decide).
 CROSSFADE_SECONDS = 0.8  # Long enough to hear the hand-over, short enough that a new scene has its music at once.
 MUSIC_CHANNELS = 2  # Reserved from the effects: the outgoing and the incoming track of a crossfade.
 PEAK = 0.7  # The loudest sample of a loop: under the effects (they peak at 0.6 and should cut through).
@@ -439,7 +441,9 @@ class MusicPlayer:
 
     def request(self, name: str | None) -> None:
         """Ask for track `name` (None: fade to silence); it starts as soon as its samples are ready."""
-        if name is not None and name not in ARRANGEMENTS:
+        if name == SILENCE:
+            name = None
+        elif name is not None and name not in ARRANGEMENTS:
             _log.warning("no music track named %r", name)
             name = None
         self.wanted = name

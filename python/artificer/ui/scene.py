@@ -34,8 +34,8 @@ class Scene:
 
     # A transparent scene lets the scene below it show through (it is drawn first).
     transparent: bool = False
-    # The music track this scene asks for (artificer.ui.music.TRACK_NAMES); None leaves the choice to
-    # the scenes below, so a pause menu over the arena keeps the wave music (R-FEEL-1).
+    # The music track this scene asks for (artificer.ui.music.TRACK_NAMES, or "silence"); None leaves the
+    # choice to the scenes below, so a pause menu over the arena keeps the wave music (R-FEEL-1).
     music: str | None = None
 
     def on_enter(self, stack: SceneStack) -> None:
