@@ -161,7 +161,7 @@ class ArenaScene(Scene):
         self._colour_blind = self.session.settings.colour_blind
         atlas = Atlas.build(self.content, COLOUR_BLIND if self._colour_blind else None)
         self.renderer = ArenaRenderer(atlas, arena)
-        self.camera = Camera(size)
+        self.camera = Camera(size, arena=arena)  # R-FEEL-1: the view never shows the void beyond the walls
         self.camera.follow(arena[0] / 2, arena[1] / 2, snap=True)
         self.hud = Hud(atlas.crystal)
         self.juice = self._juice(atlas)
