@@ -69,22 +69,30 @@ def scene(n_enemies: int = 300, n_shots: int = 500, seed: int = 4) -> FrameBuffe
 
 
 def sparse_scene() -> FrameBuffers:
-    """Every sprite once (enemy kinds, elites, spell looks, crystal, turret),
-    each alone in an 80-px cell (wider than any sprite), the outer cells cut
-    by the screen's edges; the player's cell stays empty."""
+    """Every enemy sprite once (kinds, elites, and the hit flash of both), every
+    shot look (spells with a shot in looks.json, heading right, down-left and
+    up; one spell without, which shows the default shot), an enemy shot, the
+    crystal and a turret, each alone in an 80-px cell (wider than any sprite),
+    the outer cells cut by the screen's edges; the player's cell stays empty."""
     columns, rows = SCREEN[0] // CELL + 1, SCREEN[1] // CELL + 1
     cells = [(c * CELL - 2.3, r * CELL - 2.6) for r in range(rows) for c in range(columns)]
     cells = [xy for xy in cells if abs(xy[0] - SCREEN[0] / 2) > CELL / 2 or abs(xy[1] - SCREEN[1] / 2) > CELL / 2]
     kinds = len(CONTENT.enemies)
-    enemies = [(kind, elite) for elite in (0, 1) for kind in range(kinds)]
-    spells = list(range(len(CONTENT.spells)))
-    assert len(cells) >= len(enemies) + len(spells) + 2
-    buffers = FrameBuffers(Capacity(len(enemies), len(spells), 1, 8, zones=2, summons=1))
+    flags = (0, _core.ENEMY_FLAG_ELITE, _core.ENEMY_FLAG_HIT, _core.ENEMY_FLAG_ELITE | _core.ENEMY_FLAG_HIT)
+    enemies = [(kind, flag) for flag in flags for kind in range(kinds)]
+    shot_spells = [i for i, spell in enumerate(CONTENT.spells) if spell.id in CONTENT.looks.shots]
+    without = next(i for i, spell in enumerate(CONTENT.spells) if spell.id not in CONTENT.looks.shots)
+    headings = ((300.0, 0.0), (-200.0, 200.0), (0.0, -300.0))
+    shots = [(look, vx, vy, 0.0) for look in shot_spells for vx, vy in headings[: 1 + (look % 3 == 0) * 2]]
+    shots += [(without, 300.0, 0.0, 0.0), (0, 0.0, 300.0, 1.0)]
+    assert len(cells) >= len(enemies) + len(shots) + 2, (len(cells), len(enemies) + len(shots) + 2)
+    buffers = FrameBuffers(Capacity(len(enemies), len(shots), 1, 8, zones=2, summons=1))
     place = iter(cells)
-    for i, (kind, elite) in enumerate(enemies):
-        buffers.enemies[i] = (*next(place), kind, 10.0, 1.0, float(elite * _core.ENEMY_FLAG_ELITE))
-    for i, look in enumerate(spells):
-        buffers.projectiles[i, :3] = (*next(place), look)
+    for i, (kind, flag) in enumerate(enemies):
+        buffers.enemies[i] = (*next(place), kind, 10.0, 1.0, float(flag))
+    for i, (look, vx, vy, owner) in enumerate(shots):
+        buffers.projectiles[i] = (*next(place), look, 4.0, vx, vy, owner)
+    spells = shots
     buffers.pickups[0, :2] = next(place)
     buffers.summons[0, :2] = next(place)
     return _with_player_and_zones(buffers, StepCounts(len(enemies), len(spells), 1, 0, 0, 0.0, zones=2, summons=1))
@@ -136,7 +144,7 @@ def test_in_a_crowd_the_rasterizer_stays_within_a_few_steps_of_fblits(screen: py
     assert (diff <= 1).mean() > 0.97
     assert diff.max() <= 4, "stacked translucent blends each add at most ±1, attenuated by the ones above"
     # The rasterizer counts exactly what touches the screen, fblits what
-    # lies within its 48-px culling margin.
+    # lies within its culling margin (its widest sprite's half).
     assert 0 < drawn_raster <= drawn_fblits
 
 

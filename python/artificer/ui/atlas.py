@@ -116,7 +116,21 @@ class _Pen:
         """The sprite at its final size, turned `degrees` counter-clockwise on screen."""
         big = pygame.transform.rotate(self.surface, degrees) if degrees else self.surface
         size = (max(1, round(big.get_width() / SUPERSAMPLE)), max(1, round(big.get_height() / SUPERSAMPLE)))
-        return pygame.transform.smoothscale(big, size)
+        return trimmed(pygame.transform.smoothscale(big, size))
+
+
+def trimmed(sprite: pygame.Surface) -> pygame.Surface:
+    """The sprite cut to its visible pixels, by the same amount on opposite sides so its centre stays
+    its centre: the rasterizer's cost grows with every sprite's area, transparent or not."""
+    seen = sprite.get_bounding_rect(min_alpha=1)
+    if seen.width == 0 or seen.height == 0:
+        return sprite
+    w, h = sprite.get_size()
+    cut_x = min(seen.left, w - seen.right)
+    cut_y = min(seen.top, h - seen.bottom)
+    if cut_x == 0 and cut_y == 0:
+        return sprite
+    return sprite.subsurface((cut_x, cut_y, w - 2 * cut_x, h - 2 * cut_y)).copy()
 
 
 def _shade(colour: RGB, factor: float) -> RGB:

@@ -58,7 +58,7 @@ def run_render_stress(enemies: int, projectiles: int, frames: int, layout: str, 
         renderer = ArenaRenderer(atlas, (workload.WORLD, workload.WORLD))
         if os.environ.get("ARTIFICER_RENDERER") == "fblits":  # the fallback path, for comparison
             renderer.rasterizer = None
-        camera = Camera(SCREEN)
+        camera = Camera(SCREEN, arena=(workload.WORLD, workload.WORLD))
         hud = Hud(atlas.crystal)
         state = HudState()
         stepper = CoreStepper(make_scene(enemies, projectiles, layout, seed), threads)

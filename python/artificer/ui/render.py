@@ -251,7 +251,7 @@ class ArenaRenderer:
             return 0
         sx = rows[:, 0] + np.float32(ox)
         sy = rows[:, 1] + np.float32(oy)
-        margin = 48.0
+        margin = float(half.max()) + 1.0  # the table's widest sprite still overlaps the screen from here
         seen = (sx > -margin) & (sx < w + margin) & (sy > -margin) & (sy < h + margin)
         if not seen.any():
             return 0
