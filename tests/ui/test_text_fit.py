@@ -47,6 +47,7 @@ from artificer.ui.scenes.lab import LabScene
 from artificer.ui.scenes.settings import TEXT_SIZE as SETTINGS_TEXT_SIZE
 from artificer.ui.scenes.settings import SettingsScene
 from artificer.ui.scenes.shop import ShopScene
+from artificer.ui.scenes.training import TrainingScene
 from artificer.ui.settings import Language, Settings
 from artificer.ui.widgets import Fitted
 
@@ -62,7 +63,7 @@ FAMILIES = (
     r"ui\.lab\.warning\.[^.]+",
 )  # fmt: skip
 #: Screens whose labels (buttons, titles, hints) are checked in the boxes they are drawn in.
-SCREEN_PREFIXES = ("ui.shop.", "ui.lab.", "ui.card.", "ui.potion.", "ui.relic.", "ui.title.", "ui.pause.", "ui.settings.")
+SCREEN_PREFIXES = ("ui.shop.", "ui.lab.", "ui.training.", "ui.card.", "ui.potion.", "ui.relic.", "ui.title.", "ui.pause.", "ui.settings.")
 
 
 def family_of(key: str) -> str | None:
@@ -243,6 +244,12 @@ def draw_lab(display: pygame.Surface) -> None:
         stack = SceneStack()
         stack.push(lab)
         stack.draw(surface, 0.0)
+    # The training range the lab's Test opens: its buttons and the board's cards.
+    training = TrainingScene(CONTENT, "starter_wand", ["spark_bolt", "damage_plus", None, None, None])
+    stack = SceneStack()
+    stack.push(training)
+    stack.update(1 / 60)
+    stack.draw(display, 0.0)
 
 
 def draw_every_relic_and_potion_tooltip(display: pygame.Surface) -> None:
