@@ -181,7 +181,8 @@ def test_r_lab_1_the_lab_fits_the_window_nothing_clipped(size: tuple[int, int], 
 @pytest.mark.parametrize("language", ["en", "ja", "ko", "zh_CN"])
 def test_issue_12_the_timeline_chips_keep_whole_names_in_every_language(size: tuple[int, int], language: str) -> None:
     """Long names in a narrow panel ("エレクトロダッシュボルト" at 960×600 was cut): the chips are
-    shrunk or "+recharge" moves under the delay, but no card's name is cut with '…'."""
+    shrunk or "+recharge" moves under the delay, but no card's name is cut with '…', and every card
+    of the cast shows (R-VM-3c)."""
     from artificer.ui import i18n
 
     deck = ["triple_cast", "electro_dash_bolt", "lightning_infusion", "summon_turret", "knockback_plus", "gravity_singularity", "chain_bolt"]
@@ -195,6 +196,8 @@ def test_issue_12_the_timeline_chips_keep_whole_names_in_every_language(size: tu
             stack.draw(surface, 0.0)
             assert lab.drawn_timeline.rows, core
             assert lab.drawn_timeline.cut == [], (core, lab.drawn_timeline.cut)
+            # A short cycle's rows take the height they need: a triple cast's five cards all show, no "+N".
+            assert all(row.chips_shown == len(row.cards) for row in lab.drawn_timeline.rows), core
     finally:
         i18n.set_language(previous)
         pygame.quit()

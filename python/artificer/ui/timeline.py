@@ -32,8 +32,10 @@ RECHARGE = (240, 200, 90)
 DPS = (255, 200, 120)
 ROW_HOVER = (40, 36, 64)
 DIVIDER = (70, 62, 110)
-#: A cast's chips wrap onto at most this many lines; the rest are counted as "+N".
+#: A cast's chips wrap onto at most this many lines; the rest are counted as "+N". A cycle of
+#: few casts lets its rows take up to `ROOMY_CHIP_LINES` when the panel has the height.
 MAX_CHIP_LINES = 3
+ROOMY_CHIP_LINES = 6
 CHIP_GAP = 4
 #: Below this many px for the chips, "+recharge" leaves its column for a line under the delay.
 MIN_CHIP_AREA = 200
@@ -191,10 +193,12 @@ def draw_timeline(
         drawn.texts.append((head, surface.blit(image, image.get_rect(topright=(column_right, rect.y + 12)))))
 
     more_h = face.get_linesize() + 2
+    # Each cast's share of the height, in chip lines: a short cycle's multicasts show every card.
+    chip_lines = min(ROOMY_CHIP_LINES, max(MAX_CHIP_LINES, (rows_bottom - top) // (line_h * len(casts))))
     y = top
     for index, cast in enumerate(casts):
         cards = [str(card) for card in cast["cards"]]
-        chip_rows = _chip_lines([chip_width(content, card, chip_face) for card in cards], chip_area, MAX_CHIP_LINES) if cards else [[]]
+        chip_rows = _chip_lines([chip_width(content, card, chip_face) for card in cards], chip_area, chip_lines) if cards else [[]]
         text_lines = 2 if stacked and cast["recharge"] else 1
         row_h = max(face.get_linesize() * text_lines, line_h * len(chip_rows)) + 2
         last = index == len(casts) - 1
