@@ -662,43 +662,44 @@ class LabScene(Scene):
         self.drawn_labels.append((text, blit_lines(surface, fitted, TITLE, midleft=(self.backpack_rect.x, centre_y))))
 
     def _draw_tabs(self, surface: pygame.Surface) -> None:
-        """Each carried core's tab: the active one's dot and mark, its name, its CPU, "Make active" on the others."""
-        loadout = self.run.loadout
-        name_size, small_size = (15, 13) if self.compact else (17, 14)
+        """Each carried core's tab; the one a dragged card is over is lit as its landing place."""
         drop = self.tab_at(self.mouse) if self.drag is not None else None
         for index, tab in enumerate(self.tabs):
-            shown, active = tab.core == self.shown, tab.core == loadout.active
-            rect = tab.rect
-            pygame.draw.rect(surface, TAB_SHOWN if shown else TAB_FILL, rect, border_radius=8)
-            flash = self.tab_flash is not None and self.tab_flash[0] == tab.core
-            edge, thickness = (DROP_TARGET, 3) if drop is tab or flash else (TITLE, 2) if shown else (PANEL_EDGE, 1)
-            pygame.draw.rect(surface, edge, rect, thickness, border_radius=8)
-            x = rect.x + 10
-            line_1 = rect.y + rect.height // 4 + 1
-            if active:
-                pygame.draw.circle(surface, GOOD, (x + 5, line_1), 5)
-                x += 16
-            key = font(small_size).render(f"[{index + 1}]", True, DIM)
-            surface.blit(key, key.get_rect(midright=(rect.right - 8, line_1)))
-            name = tr(self.run.content.core(tab.core).name_key)
-            self._label(surface, name, name_size, True, TEXT if shown else LAB_TEXT, rect.right - 14 - key.get_width() - x, midleft=(x, line_1))
-            line_2 = rect.bottom - rect.height // 4 - 1
-            d = self.core_diagnostics.get(tab.core, {})
-            used, limit = int(d.get("cpu_used", 0)), max(1, int(d.get("cpu_limit", 1)))
-            red = used / limit >= CPU_WARNING_SHARE
-            right_part = tab.make_active.width + 12 if tab.make_active is not None else rect.width // 3
-            self._label(
-                surface, tr("ui.lab.cpu", used=used, limit=limit), small_size, False, BAD if red else DIM,
-                rect.width - 20 - right_part, midleft=(rect.x + 10, line_2),
-            )  # fmt: skip
-            if tab.make_active is not None:
-                button = tab.make_active
-                hover = button.collidepoint(self.mouse) and self.drag is None
-                pygame.draw.rect(surface, BUTTON_HOVER if hover else BUTTON_FILL, button, border_radius=5)
-                pygame.draw.rect(surface, BUTTON_EDGE, button, 1, border_radius=5)
-                self._label(surface, tr("ui.lab.make_active"), small_size, True, TEXT, button.width - 8, center=button.center)
-            else:
-                self._label(surface, tr("ui.lab.active"), small_size, True, GOOD, rect.width // 3 - 8, midright=(rect.right - 10, line_2))
+            self._draw_tab(surface, index, tab, lit=drop is tab or (self.tab_flash is not None and self.tab_flash[0] == tab.core))
+
+    def _draw_tab(self, surface: pygame.Surface, index: int, tab: CoreTab, lit: bool) -> None:
+        """One tab: the active core's dot, its name and key, its CPU, "Active" or a "Make active" button."""
+        shown, active = tab.core == self.shown, tab.core == self.run.loadout.active
+        name_size, small_size = (15, 13) if self.compact else (17, 14)
+        rect = tab.rect
+        pygame.draw.rect(surface, TAB_SHOWN if shown else TAB_FILL, rect, border_radius=8)
+        edge, thickness = (DROP_TARGET, 3) if lit else (TITLE, 2) if shown else (PANEL_EDGE, 1)
+        pygame.draw.rect(surface, edge, rect, thickness, border_radius=8)
+        # Top line: the dot, the name, the key [n]; bottom line: the CPU, then "Active" or the button.
+        line_1, line_2 = rect.y + rect.height // 4 + 1, rect.bottom - rect.height // 4 - 1
+        x = rect.x + 10
+        if active:
+            pygame.draw.circle(surface, GOOD, (x + 5, line_1), 5)
+            x += 16
+        key = font(small_size).render(f"[{index + 1}]", True, DIM)
+        surface.blit(key, key.get_rect(midright=(rect.right - 8, line_1)))
+        name = tr(self.run.content.core(tab.core).name_key)
+        self._label(surface, name, name_size, True, TEXT if shown else LAB_TEXT, rect.right - 14 - key.get_width() - x, midleft=(x, line_1))
+        d = self.core_diagnostics.get(tab.core, {})
+        used, limit = int(d.get("cpu_used", 0)), max(1, int(d.get("cpu_limit", 1)))
+        right_part = tab.make_active.width + 12 if tab.make_active is not None else rect.width // 3
+        self._label(
+            surface, tr("ui.lab.cpu", used=used, limit=limit), small_size, False, BAD if used / limit >= CPU_WARNING_SHARE else DIM,
+            rect.width - 20 - right_part, midleft=(rect.x + 10, line_2),
+        )  # fmt: skip
+        if tab.make_active is None:
+            self._label(surface, tr("ui.lab.active"), small_size, True, GOOD, rect.width // 3 - 8, midright=(rect.right - 10, line_2))
+            return
+        button = tab.make_active
+        hover = button.collidepoint(self.mouse) and self.drag is None
+        pygame.draw.rect(surface, BUTTON_HOVER if hover else BUTTON_FILL, button, border_radius=5)
+        pygame.draw.rect(surface, BUTTON_EDGE, button, 1, border_radius=5)
+        self._label(surface, tr("ui.lab.make_active"), small_size, True, TEXT, button.width - 8, center=button.center)
 
     def _draw_left(self, surface: pygame.Surface, hovered: Place | None) -> None:
         """The backpack's cards and, when it holds any, the waiting area's."""
