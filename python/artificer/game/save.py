@@ -1,7 +1,8 @@
 """The run in progress, saved between waves (R-SAVE-1) — `run.json`, no pygame.
 
 This module owns the file's schema (`RunSave`, versioned, checked against the
-content on load), writing it (`save_run`, atomic through `storage`), reading
+content on load), writing it (`save_run` settles the run first, `write_run`
+writes it as it is; both atomic through `storage`), reading
 it back into a fresh `Run` (`load_run`), and deleting it when the run ends
 (`delete_run_save`).
 
