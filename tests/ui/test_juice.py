@@ -134,6 +134,7 @@ def test_r_feel_1_low_hp_pulses_a_vignette_and_a_heartbeat(display: pygame.Surfa
     world.set_player_hp(0.25 * hp_max, hp_max)
     frames(stack, display, 2)
     assert scene.juice.low_hp and "heartbeat" in played
+    assert scene.hud_state.low_hp_beat > 0.5, "the HP bar's edge beats with it"
     assert edge_red(display) > calm + 30, "the vignette reddens the edges"
     played.clear()
     frames(stack, display, 180)

@@ -471,12 +471,19 @@ class Juice:
         return max(0.0, min(1.0, 1.0 - self.dash_cooldown / self.dash_span))
 
     @property
+    def beat(self) -> float:
+        """The low-HP heartbeat's strength now: 1 at a beat, falling away before the next (0: HP not low)."""
+        if not self.low_hp:
+            return 0.0
+        return math.exp(-6.0 * min(self.since_beat, 10.0) / max(self.beat_period, 1e-3))
+
+    @property
     def vignette_alpha(self) -> int:
         """The red edge's opacity now: the hurt flash or the low-HP beat, whichever is stronger."""
         beat = 0.0
         if self.low_hp:
             low, high = LOW_HP_ALPHA
-            beat = low + (high - low) * math.exp(-6.0 * min(self.since_beat, 10.0) / max(self.beat_period, 1e-3))
+            beat = low + (high - low) * self.beat
         return round(min(255.0, max(beat, HURT_ALPHA * self.hurt)))
 
     # ---- drawing -----------------------------------------------------------

@@ -76,6 +76,8 @@ DAMAGE_NUMBER_RISE = 36.0  # px over its life
 #: (A core whose cast delay passes 0.5 s would blink it between abandons.)
 OUT_OF_MANA_HOLD = 0.5
 OUT_OF_MANA_COLOUR = (255, 120, 90)
+#: The HP bar's edge at the peak of a low-HP beat.
+LOW_HP_EDGE = (255, 60, 60)
 
 
 @dataclass
@@ -102,6 +104,8 @@ class HudState:
     last_will: bool = False
     #: R-FEEL-2: seconds since a cast was last abandoned for want of mana (inf: none this wave).
     since_abandoned: float = math.inf
+    #: R-FEEL-1 low HP: the heartbeat's strength now (0 none, 1 at a beat), set by the arena from its effects.
+    low_hp_beat: float = 0.0
     #: Seconds since the wave started (the timer's gold intro while under `WAVE_INTRO_SECONDS`).
     since_wave_start: float = math.inf
 
@@ -161,6 +165,10 @@ class Hud:
         self._bar(surface, (22, 20, 280, 18), hp / hp_max, HP_COLOUR, f"{hp:.0f} / {hp_max:.0f}")
         if ward > 0:
             self._bar(surface, (22, 20, 280, 4), min(1.0, ward / hp_max), WARD_COLOUR, None)
+        if state.low_hp_beat > 0.05:
+            # R-FEEL-1 low HP: the HP bar's edge beats red with the vignette.
+            edge = tuple(round(40 + (c - 40) * min(1.0, state.low_hp_beat)) for c in LOW_HP_EDGE)
+            pygame.draw.rect(surface, edge, (20, 18, 284, 22), 2, border_radius=4)
         self._bar(surface, (22, 46, 280, 14), mana / mana_max, MANA_COLOUR, f"{mana:.0f} / {mana_max:.0f}")
         if state.out_of_mana:
             self._out_of_mana(surface)

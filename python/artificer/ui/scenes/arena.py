@@ -490,6 +490,7 @@ class ArenaScene(Scene):
             veil.fill((*FLASH_COLOUR, round(FLASH_ALPHA * self.flash)))
             surface.blit(veil, (0, 0))
         self.juice.draw_screen(surface, at)
+        self.hud_state.low_hp_beat = self.juice.beat
         # Toasts stack under the HUD's top rows (the relic row spans the top left): never over a box.
         self.hud.draw(surface, buffers, self.hud_state, at, (ox, oy), toast_top=self.relic_view.rect.bottom + 8)
         self.relic_view.draw(surface, self.run.relics, self.mouse)
