@@ -205,3 +205,15 @@ def test_at_the_arena_s_corner_the_screen_shows_walls_not_void(screen: pygame.Su
         wall = np.array(CONTENT.looks.floor.wall)
         edge = pixels[2, 360] if corner == (0.0, 0.0) else pixels[-3, 360]
         assert (np.abs(edge.astype(int) - wall) <= 2).all(), "the wall is on screen"
+
+
+def test_a_status_tints_its_enemy_and_a_hit_flash_shows_over_it(screen: pygame.Surface) -> None:
+    """Statuses read on the crowd: a burning or frozen enemy has its own tinted sprite; a hit still flashes."""
+    renderer = ArenaRenderer(Atlas.build(CONTENT), ARENA)
+    grunt = CONTENT.enemy_index("grunt")
+    flags = [0, _core.ENEMY_FLAG_BURNING, _core.ENEMY_FLAG_FROZEN, _core.ENEMY_FLAG_BURNING | _core.ENEMY_FLAG_HIT]
+    rows = np.array([[0, 0, grunt, 10, 1, flag] for flag in flags], dtype=np.float32)
+    plain, burning, frozen, hit = (renderer._enemy_sprites[i] for i in renderer._enemy_sprites_of(rows))
+    assert len({id(plain), id(burning), id(frozen)}) == 3
+    assert hit is renderer.atlas.enemy_flashes[grunt]
+    assert overlap(mask(burning), mask(plain)) > 0.9, "a status keeps the silhouette (plus its pip)"

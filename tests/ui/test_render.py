@@ -32,7 +32,7 @@ from artificer import CoreArgumentError, _core  # noqa: E402
 from artificer.content import load_content  # noqa: E402
 from artificer.engine.frame import PLAYER_FIELDS, Capacity, FrameBuffers, StepCounts  # noqa: E402
 from artificer.ui.atlas import Atlas  # noqa: E402
-from artificer.ui.render import ArenaRenderer, Camera, premultiplied_rgba  # noqa: E402
+from artificer.ui.render import STATUS_FLAGS, ArenaRenderer, Camera, premultiplied_rgba  # noqa: E402
 
 CONTENT = load_content()
 SCREEN = (960, 600)
@@ -69,7 +69,7 @@ def scene(n_enemies: int = 300, n_shots: int = 500, seed: int = 4) -> FrameBuffe
 
 
 def sparse_scene() -> FrameBuffers:
-    """Every enemy sprite once (kinds, elites, and the hit flash of both), every
+    """Every enemy sprite once (kinds, elites, and the hit flash of both; a status on each kind), every
     shot look (spells with a shot in looks.json, heading right, down-left and
     up; one spell without, which shows the default shot), an enemy shot, the
     crystal and a turret, each alone in an 80-px cell (wider than any sprite),
@@ -80,6 +80,8 @@ def sparse_scene() -> FrameBuffers:
     kinds = len(CONTENT.enemies)
     flags = (0, _core.ENEMY_FLAG_ELITE, _core.ENEMY_FLAG_HIT, _core.ENEMY_FLAG_ELITE | _core.ENEMY_FLAG_HIT)
     enemies = [(kind, flag) for flag in flags for kind in range(kinds)]
+    statuses = list(STATUS_FLAGS.values())
+    enemies += [(kind, statuses[kind % len(statuses)] | (kind % 2) * _core.ENEMY_FLAG_ELITE) for kind in range(kinds)]
     shot_spells = [i for i, spell in enumerate(CONTENT.spells) if spell.id in CONTENT.looks.shots]
     without = next(i for i, spell in enumerate(CONTENT.spells) if spell.id not in CONTENT.looks.shots)
     headings = ((300.0, 0.0), (-200.0, 200.0), (0.0, -300.0))

@@ -58,6 +58,18 @@ SUPERSAMPLE = 4
 EXTENT = 1.12
 #: Share of the body an elite's body takes inside its ring and crown.
 ELITE_BODY = 0.8
+#: Alpha from which a pixel counts as the body itself (shadows and glows are fainter).
+BODY_ALPHA = 200.0
+#: Statuses shown on an enemy, most telling first (one at a time: the first it has), each in its
+#: element's colour; frozen tints hardest (it cannot move), the others lightly, plus a pip.
+STATUSES: tuple[tuple[str, Element, float], ...] = (
+    ("frozen", Element.ICE, 0.55),
+    ("burning", Element.FIRE, 0.3),
+    ("shocked", Element.LIGHTNING, 0.3),
+    ("poisoned", Element.POISON, 0.3),
+    ("chilled", Element.ICE, 0.25),
+    ("wet", Element.WATER, 0.25),
+)
 
 
 class _Pen:
@@ -380,11 +392,31 @@ def elite_sprite(look: BodyLook, colour: RGB, ring: RGB, scale: float) -> pygame
 def flashed(sprite: pygame.Surface, flash: HitFlash) -> pygame.Surface:
     """The hit-flash variant: every pixel moved `flash.strength` toward the flash colour, alpha kept."""
     lit = sprite.copy()
-    rgb = pygame.surfarray.pixels3d(lit)
-    target = np.array(flash.colour, dtype=np.float32)
-    rgb[...] = np.round(rgb + (target - rgb) * np.float32(flash.strength)).astype(np.uint8)
-    del rgb
+    _tint(lit, flash.colour, flash.strength)
     return lit
+
+
+def _tint(sprite: pygame.Surface, colour: RGB, strength: float) -> None:
+    """Moves the body's pixels `strength` toward `colour` in place; the translucent shadow and glow
+    (alpha under BODY_ALPHA) less the fainter they are, so they do not turn into a coloured halo."""
+    rgb = pygame.surfarray.pixels3d(sprite)
+    alpha = pygame.surfarray.array_alpha(sprite).astype(np.float32)
+    weight = np.clip((alpha - 100.0) / (BODY_ALPHA - 100.0), 0.0, 1.0)[..., None] * np.float32(strength)
+    rgb[...] = np.round(rgb + (np.array(colour, dtype=np.float32) - rgb) * weight).astype(np.uint8)
+    del rgb
+
+
+def with_status(sprite: pygame.Surface, colour: RGB, strength: float) -> pygame.Surface:
+    """A status variant: the body tinted `strength` toward `colour`, and a pip of that colour at its shoulder."""
+    tinted = sprite.copy()
+    _tint(tinted, colour, strength)
+    w, h = tinted.get_size()
+    r = max(2.5, min(w, h) * 0.13)
+    centre = (w - r - 1, r + 1)
+    pygame.draw.circle(tinted, (16, 12, 20), centre, r + 1)
+    pygame.draw.circle(tinted, colour, centre, r)
+    pygame.draw.circle(tinted, (255, 255, 255), centre, max(1.0, r * 0.4))
+    return tinted
 
 
 # --- shots: drawn pointing right (+x), radius 1 = half the drawn length ---------------------
@@ -524,6 +556,8 @@ class Atlas:
     elites: list[pygame.Surface]
     enemy_flashes: list[pygame.Surface]
     elite_flashes: list[pygame.Surface]
+    #: Per status of STATUSES: every kind, then every kind's elite, tinted by it.
+    enemy_statuses: list[list[pygame.Surface]]
     #: Per spell: its shot heading right (`spell_turns[i][0]`).
     spells: list[pygame.Surface]
     #: Per spell: its shot at each of the ROTATIONS headings.
@@ -570,6 +604,10 @@ class Atlas:
             elites=elites,
             enemy_flashes=[flashed(s, looks.hit_flash) for s in enemies],
             elite_flashes=[flashed(s, looks.hit_flash) for s in elites],
+            enemy_statuses=[
+                [with_status(sprite, _element_colour(looks, element, blind), strength) for sprite in enemies + elites]
+                for _, element, strength in STATUSES
+            ],
             spells=[turns[0] for turns in spell_turns],
             spell_turns=spell_turns,
             enemy_shots=[enemy_shot for _ in content.enemies],
@@ -585,6 +623,11 @@ class Atlas:
 def _element_of(element: Element | None) -> Element:
     """A spell's element; one with none (zones, summons) shows as physical."""
     return element if element is not None else Element.PHYSICAL
+
+
+def _element_colour(looks: Looks, element: Element, blind: bool) -> RGB:
+    tint = looks.elements[element]
+    return tint.cb_colour if blind else tint.colour
 
 
 def _spell_turns(looks: Looks, spell_id: str, element: Element, blind: bool) -> list[pygame.Surface]:

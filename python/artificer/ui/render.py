@@ -14,7 +14,8 @@ Both paths put a sprite centred on its row's position, rounded down to
 whole pixels, and draw in the same order: the floor and walls, zones,
 pickups, summons, enemies, projectiles, the player. An enemy's sprite is its
 kind, shifted to its elite and to its hit-flash variant by its flags
-(`ENEMY_FLAG_ELITE`, `ENEMY_FLAG_HIT`); a player's shot's is its spell at the
+(`ENEMY_FLAG_ELITE`, `ENEMY_FLAG_HIT`), or else to its status tint (frozen,
+burning, ...); a player's shot's is its spell at the
 heading nearest its velocity (`atlas.ROTATIONS`); every enemy shot shows the
 hostile sprite. The camera (`Camera`) never shows the void beyond the walls. Where sprites do not overlap their pixels
 agree within ±1 per channel (tests/ui/test_render.py): the rasterizer
@@ -40,7 +41,17 @@ import pygame
 
 from artificer import _core
 from artificer.engine.frame import FrameBuffers
-from artificer.ui.atlas import ROTATIONS, Atlas, zone_sprite
+from artificer.ui.atlas import ROTATIONS, STATUSES, Atlas, zone_sprite
+
+#: The core's flag of each status atlas.STATUSES names.
+STATUS_FLAGS = {
+    "frozen": _core.ENEMY_FLAG_FROZEN,
+    "burning": _core.ENEMY_FLAG_BURNING,
+    "shocked": _core.ENEMY_FLAG_SHOCKED,
+    "poisoned": _core.ENEMY_FLAG_POISONED,
+    "chilled": _core.ENEMY_FLAG_CHILLED,
+    "wet": _core.ENEMY_FLAG_WET,
+}
 
 #: Beyond the arena (a view wider than the arena, or the training range): darker than the floor.
 VOID = (8, 7, 12)
@@ -109,11 +120,12 @@ class ArenaRenderer:
     def __init__(self, atlas: Atlas, arena: tuple[float, float], threads: int | None = None) -> None:
         self.atlas = atlas
         self.arena = arena
-        # Enemy sprites: kinds, elites, then the hit flash of each.
+        # Enemy sprites in groups of (kinds, elites): plain, hit flash, then one group per status.
         enemy_sprites = [*atlas.enemies, *atlas.elites, *atlas.enemy_flashes, *atlas.elite_flashes]
+        enemy_sprites += [sprite for group in atlas.enemy_statuses for sprite in group]
         self._enemy_sprites = _table(enemy_sprites)
         self._elite_shift = len(atlas.enemies)
-        self._flash_shift = 2 * len(atlas.enemies)
+        self._group = 2 * len(atlas.enemies)
         # Shot sprites: each spell at each heading, then the enemies' shots (archers, reflected bolts).
         shot_sprites = [sprite for turns in atlas.spell_turns for sprite in turns] + atlas.enemy_shots
         self._spell_sprites = _table(shot_sprites)
@@ -180,8 +192,10 @@ class ArenaRenderer:
         kinds = np.clip(enemies[:, 2].astype(np.int32), 0, self._elite_shift - 1)
         flags = enemies[:, 5].astype(np.int32)
         kinds += ((flags & _core.ENEMY_FLAG_ELITE) != 0) * np.int32(self._elite_shift)
-        kinds += ((flags & _core.ENEMY_FLAG_HIT) != 0) * np.int32(self._flash_shift)
-        return kinds
+        # The group: the hit flash over any status, else the first status of atlas.STATUSES it has.
+        shown = [_core.ENEMY_FLAG_HIT, *(STATUS_FLAGS[name] for name, _, _ in STATUSES)]
+        group = np.select([(flags & flag) != 0 for flag in shown], np.arange(1, len(shown) + 1, dtype=np.int32), 0)
+        return (kinds + group.astype(np.int32) * np.int32(self._group)).astype(np.int32)
 
     def _spell_sprites_of(self, shots: npt.NDArray[np.float32]) -> npt.NDArray[np.int32]:
         """Each projectile row's sprite: the player's by spell look at the heading nearest its velocity
