@@ -212,3 +212,17 @@ def test_enter_leaves_through_on_quit(display: pygame.Surface) -> None:
     stack = enter(scene)
     stack.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode=""))
     assert calls == [stack]
+
+
+def test_r_feel_1_the_summary_stops_the_wave_music_after_a_fall_and_plays_the_title_theme_after_a_victory(display: pygame.Surface) -> None:
+    """The top scene naming a track decides: over the arena ("wave"), a fall's or an abandon's summary asks for
+    silence, a victory's for the title theme."""
+    from artificer.ui.music import SILENCE, track_for
+    from artificer.ui.scenes.arena import ArenaScene
+
+    arena = ArenaScene(CONTENT, seed=1)
+    run = arena.run
+    assert track_for([arena]) == "wave"
+    assert track_for([arena, SummaryScene(run, True, None)]) == SILENCE
+    assert track_for([arena, SummaryScene(run, True, None, abandoned=True)]) == SILENCE
+    assert track_for([arena, SummaryScene(run, False, None)]) == "title"

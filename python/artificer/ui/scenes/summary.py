@@ -14,6 +14,8 @@ This module owns:
   `<data dir>/runs/YYYY-MM-DD_run_N.png` (N: the next free number that day).
 - `SummaryScene`: on entering it freezes the snapshot, saves the picture
   and shows where; Enter, Space or Esc leaves through `on_quit(stack)`.
+  Its music: silence after a fall or an abandon (the wave's track stops),
+  the title theme after a victory.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from artificer.game.save import delete_run_save
 from artificer.ui.cards import BoardGeometry, CardArt
 from artificer.ui.fonts import font
 from artificer.ui.i18n import tr
+from artificer.ui.music import SILENCE
 from artificer.ui.scene import Scene, SceneStack
 from artificer.ui.widgets import panel
 
@@ -353,6 +356,8 @@ class SummaryScene(Scene):
         self.art = CardArt(run.content)
         self._body: pygame.Surface | None = None
         self._time = 0.0
+        # R-FEEL-1: the wave's music stops under a fall or an abandon; a victory gets the calm title theme.
+        self.music = SILENCE if died or abandoned else "title"
 
     @property
     def outcome(self) -> Outcome:
