@@ -48,7 +48,7 @@ from artificer.ui.scenes.settings import TEXT_SIZE as SETTINGS_TEXT_SIZE
 from artificer.ui.scenes.settings import SettingsScene
 from artificer.ui.scenes.shop import ShopScene
 from artificer.ui.scenes.training import TrainingScene
-from artificer.ui.settings import Language, Settings
+from artificer.ui.settings import RESOLUTIONS, Language, Settings
 from artificer.ui.widgets import Fitted
 
 CONTENT = load_content()
@@ -121,7 +121,7 @@ class Recorder:
         def lay(label: str) -> Fitted:
             return ORIGINAL_FIT(label, size, bold, width, max_lines, floor, height)
 
-        tall = f" × {height} px" if height is not None else ""
+        tall = f" × {height}" if height is not None else ""
         how = f"fit_lines({size} px{' bold' if bold else ''}, {width}{tall} px, {max_lines} line(s)) from {caller_module()}"
         self.boxes.append(Box(text, width, max_lines, lay, how, caller_module() in PER_LABEL_CALLERS, height))
         return lay(text)
@@ -229,16 +229,16 @@ def lab_run(core: str, cards: list[str], backpack: list[str]) -> Run:
 
 
 def draw_lab(display: pygame.Surface) -> None:
-    """The lab at 1280×720 (the starter wand, a packed backpack), on a program core with slots no
-    cast reaches (their "never reached" mark), and compact at 960×600 on the largest board."""
+    """The lab at each window size (the starter wand, a packed backpack), on a program core with
+    slots no cast reaches (their "never reached" mark), and on the largest board, also compact at 960×600."""
     backpack = [spell.id for spell in CONTENT.spells[:6]]
     largest = max((core for core in CONTENT.cores if not core.id.startswith("debug")), key=lambda core: len(core.layout().slots))
     program = ["spark_bolt", "heavy_shot", "spark_bolt", "acid_spray", "pierce_plus"]
-    cases = [
-        (display, lab_run(CONTENT.cores[0].id, ["spark_bolt", "spark_bolt", "spark_bolt"], backpack)),
-        (display, lab_run("logic_core", program, backpack)),
-        (pygame.Surface((960, 600)), lab_run(largest.id, [spell.id for spell in CONTENT.spells[-8:]], backpack)),
-    ]
+    cases = [(display, lab_run("logic_core", program, backpack))]
+    for size in ((960, 600), *RESOLUTIONS):
+        surface = pygame.Surface(size)
+        cases.append((surface, lab_run(CONTENT.cores[0].id, ["spark_bolt", "spark_bolt", "spark_bolt"], backpack)))
+        cases.append((surface, lab_run(largest.id, [spell.id for spell in CONTENT.spells[-8:]], backpack)))
     for surface, run in cases:
         lab = LabScene(run, 1, on_start_wave=lambda s: None, on_back=lambda s: s.pop())
         stack = SceneStack()
@@ -307,13 +307,14 @@ def check_boxes(boxes: list[Box]) -> tuple[list[str], dict[str, int]]:
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_label_fits_its_box_uncut(display: pygame.Surface, recorder: Recorder, language: str) -> None:
-    """R-I18N-1 / R-FEEL-1: in `language`, every spell, core, relic, potion, stat, talent and element
-    name fits every box that shows one (the shop's offers, cards and chips, the lab's cards and
+    """R-I18N-1 / R-FEEL-1: in `language` and at every window size, every spell, core, relic, potion,
+    stat, talent and element name fits every box that shows one (the shop's offers, cards and chips, the lab's cards and
     timeline chips), every description fits its tooltip, and every button and heading of the
     shop and lab fits its own box — shrunk or wrapped, never cut with '…'."""
     i18n.set_language(language, strict=True)
-    for _ in draw_shop_states(display):
-        pass
+    for size in RESOLUTIONS:  # every window size the settings offer: fonts round, boxes scale
+        for _ in draw_shop_states(pygame.Surface(size)):
+            pass
     draw_lab(display)
     draw_every_relic_and_potion_tooltip(display)
     problems, counts = check_boxes(recorder.boxes)

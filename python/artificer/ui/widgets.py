@@ -11,6 +11,7 @@ colours the card screens share (the lab, its cast timeline, the shop):
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -47,11 +48,25 @@ SHRINK_BEFORE_WRAP = 0.9
 #: Never shrink a label below this many pixels, whatever its design size (CJK glyphs blur below it).
 MIN_TEXT_PX = 8
 ELLIPSIS = "…"
+#: The lines of a wrapped label step by this many times the font size: the fonts' own line
+#: (1.36× for Noto Sans, 1.45× for the CJK faces) leaves a gap that makes a two-line name read
+#: as two labels; 1.2× still clears a descender above an accent or a full-width glyph.
+LINE_STEP = 1.2
 #: Characters a line may not start with (closing punctuation, small kana, the long-vowel mark):
 #: a break before one of them moves the character before it down too (CJK line breaking, kinsoku).
 NO_LINE_START = frozenset("、。，．,.）)」』】〕〉》!！?？:：;；ーｰ・…ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ%％")
+#: Of those, the ones loose line breaking lets start a line (CSS `line-break: normal` does, for
+#: Japanese): small kana and the long-vowel mark. Used only when a name fits no other way.
+LOOSE_LINE_START = frozenset("ーｰぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ")
+#: The extra cost of a break the loose rules allow and the strict ones do not.
+LOOSE_BREAK_COST = 2.0
 #: Characters a line may not end with (opening brackets): they move down with the character after them.
 NO_LINE_END = frozenset("（(「『【〔〈《")
+
+
+def line_step(face: pygame.font.Font) -> int:
+    """The line step of a wrapped label in `face`: `LINE_STEP` × its size, or the font's own line if tighter."""
+    return min(face.get_linesize(), math.ceil(face.point_size * LINE_STEP))
 
 
 class Fitted(NamedTuple):
@@ -67,8 +82,13 @@ class Fitted(NamedTuple):
         return max((self.face.size(line)[0] for line in self.lines), default=0)
 
     @property
+    def step(self) -> int:
+        """From one line's top to the next one's (`LINE_STEP`, never wider than the font's own line)."""
+        return line_step(self.face)
+
+    @property
     def height(self) -> int:
-        return self.face.get_linesize() * (len(self.lines) - 1) + self.face.get_height()
+        return self.step * (len(self.lines) - 1) + self.face.get_height()
 
 
 def _breaks_anywhere(char: str) -> bool:
@@ -77,7 +97,7 @@ def _breaks_anywhere(char: str) -> bool:
     return 0x2E80 <= code < 0xA000 or 0xF900 <= code < 0xFB00 or 0xFF00 <= code < 0xFFF0
 
 
-def _segments(text: str) -> list[str]:
+def _segments(text: str, loose: bool = False) -> list[str]:
     """`text` cut where a line may break: after a space (kept on the piece before it) and
     around each Chinese or Japanese character, never before a no-line-start mark or after an opening one."""
     pieces: list[str] = []
@@ -85,7 +105,7 @@ def _segments(text: str) -> list[str]:
     for char in text:
         if not pieces:
             pieces.append(char)
-        elif char == " " or char in NO_LINE_START or pieces[-1][-1] in NO_LINE_END:
+        elif char == " " or (char in NO_LINE_START and not (loose and char in LOOSE_LINE_START)) or pieces[-1][-1] in NO_LINE_END:
             pieces[-1] += char
         elif open_after or _breaks_anywhere(char):
             pieces.append(char)
@@ -131,8 +151,9 @@ BREAK_COST = {"katakana": 4.0, "han": 1.0, "hiragana": 1.0}
 
 def _two_lines(text: str, face: pygame.font.Font, width: int, clean: bool) -> list[str] | None:
     """The best break of `text` into two lines that fit `width`: the cheapest break point
-    (`BREAK_COST`), then the most even pair of lines; only a free break if `clean`; None if none fits."""
-    pieces = _segments(text)
+    (`BREAK_COST`, plus `LOOSE_BREAK_COST` before a small kana), then the most even pair of
+    lines; only a free break if `clean`; None if none fits."""
+    pieces = _segments(text, loose=not clean)
     best: tuple[float, list[str]] | None = None
     for at in range(1, len(pieces)):
         head = "".join(pieces[:at])
@@ -143,6 +164,7 @@ def _two_lines(text: str, face: pygame.font.Font, width: int, clean: bool) -> li
         at_space = first != head
         same_script = _script(first[-1]) == _script(second[0])
         cost = BREAK_COST.get(_script(first[-1]), 0.0) if same_script and not at_space else 0.0
+        cost += LOOSE_BREAK_COST if second[0] in LOOSE_LINE_START else 0.0
         if clean and cost > 0:
             continue
         score = cost + abs(a - b) / max(1, width)
@@ -185,7 +207,7 @@ def fit_lines(
     `max_lines` lines, each from `size` down to the floor; then one line down to the floor;
     only then, at the floor size, cut with '…' (`Fitted.cut` is set, so a test can catch it)."""
     largest = max(MIN_TEXT_PX, size)
-    smallest = min(largest, max(MIN_TEXT_PX, round(size * floor)))
+    smallest = min(largest, max(MIN_TEXT_PX, math.floor(size * floor)))
     sizes = range(largest, smallest - 1, -1)
     # Labels side by side (chips, offers) keep one size while they can: wrap before shrinking far.
     first_sizes = sizes if max_lines == 1 else range(largest, max(smallest, round(size * SHRINK_BEFORE_WRAP)) - 1, -1)
@@ -204,7 +226,7 @@ def fit_lines(
             if lines is not None and _fits(lines, face, width, max_lines, height):
                 return Fitted(face, lines, False)
     face = font(smallest, bold)
-    allowed = max_lines if height is None else max(1, min(max_lines, 1 + (height - face.get_height()) // face.get_linesize()))
+    allowed = max_lines if height is None else max(1, min(max_lines, 1 + (height - face.get_height()) // line_step(face)))
     return Fitted(face, _cut(break_lines(text, face, width), face, width, allowed), True)
 
 
@@ -236,7 +258,7 @@ def blit_lines(surface: pygame.Surface, fitted: Fitted, colour: tuple[int, int, 
     for name, point in where.items():
         setattr(anchored, name, point)
     anchor = next(iter(where), "topleft")
-    step = fitted.face.get_linesize()
+    step = fitted.step
     for i, line in enumerate(fitted.lines):
         image = fitted.face.render(line, True, colour)
         y = anchored.y + i * step
