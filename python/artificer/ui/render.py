@@ -59,6 +59,8 @@ VOID = (8, 7, 12)
 FLOOR_TILE = 256
 #: Share of the distance to its target the camera covers each step (a smooth follow, not a lag).
 FOLLOW = 0.2
+#: A zone fades out over its last this many seconds (so it is seen to end, not to blink out).
+ZONE_FADE_S = 0.5
 #: Zone sprites are cached per this many px of radius.
 ZONE_RADIUS_STEP = 4
 
@@ -168,6 +170,7 @@ class ArenaRenderer:
         drawn = 0
         for zone in buffers.zone_rows():  # a handful at most; each sprite drawn once per look and size
             sprite = self._zone(int(zone[3]), float(zone[2]))
+            sprite.set_alpha(round(255 * min(1.0, max(0.0, float(zone[4])) / ZONE_FADE_S)))  # fades as it ends
             x, y = float(zone[0]) + ox, float(zone[1]) + oy
             surface.blit(sprite, (x - sprite.get_width() / 2, y - sprite.get_height() / 2))
         shots = buffers.projectile_rows()
