@@ -428,10 +428,11 @@ def _glow(pen: _Pen, colour: RGB, x: float, y: float, r: float) -> None:
 
 
 def _shot_bolt(pen: _Pen, colour: RGB) -> None:
-    pen.poly((*colour, 110), [(-1.0, 0.0), (0.2, -0.34), (0.6, 0.0), (0.2, 0.34)])
+    pen.poly((*colour, 70), [(-1.0, 0.0), (0.1, -0.42), (0.6, 0.0), (0.1, 0.42)])
+    pen.poly((*colour, 170), [(-0.8, 0.0), (0.2, -0.26), (0.6, 0.0), (0.2, 0.26)])
     _glow(pen, colour, 0.45, 0, 0.55)
     pen.circle(colour, 0.45, 0, 0.36)
-    pen.circle((255, 255, 255), 0.5, 0, 0.2)
+    pen.circle((255, 255, 255), 0.5, 0, 0.22)
 
 
 def _shot_pellet(pen: _Pen, colour: RGB) -> None:
