@@ -274,6 +274,7 @@ def test_empty_data_dir_reports_every_file_missing(tmp_path: Path) -> None:
         ("resonance_recipes.json", "$"),
         ("relics.json", "$"),
         ("potions.json", "$"),
+        ("looks.json", "$"),
         ("i18n/en.json", "$"),
     ]
 
