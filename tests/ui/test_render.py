@@ -342,3 +342,16 @@ def test_enemy_shots_are_drawn_as_enemy_shots_not_as_the_spell_they_were(screen:
     sprites = renderer._spell_sprites_of(rows)
     assert renderer._spell_sprites[sprites[0]] is atlas.enemy_shots[0]
     assert renderer._spell_sprites[sprites[1]] is atlas.spells[spark]
+
+
+def test_r_feel_1_between_waves_no_shot_hangs_in_the_air_and_the_dead_player_is_gone(screen: pygame.Surface) -> None:
+    """R-FEEL-1: the breather draws no frozen shots; the death moment draws no player;
+    what the scene draws under the player comes after the world and before the player."""
+    renderer = ArenaRenderer(Atlas.build(CONTENT), ARENA)
+    buffers = sparse_scene()
+    everything = renderer.draw(screen, buffers, camera())
+    calls: list[tuple[float, float]] = []
+    no_shots = renderer.draw(screen, buffers, camera(), shots=False, under_player=lambda _s, offset: calls.append(offset))
+    assert calls == [camera().offset]
+    assert 0 < no_shots < everything
+    assert renderer.draw(screen, buffers, camera(), shots=False, show_player=False) == no_shots - 1

@@ -487,13 +487,8 @@ class Juice:
         return round(min(255.0, max(beat, HURT_ALPHA * self.hurt)))
 
     # ---- drawing -----------------------------------------------------------
-    @property
-    def trailing(self) -> bool:
-        """Dash afterimages are showing (the arena draws the player again over them)."""
-        return bool(np.any((self.particles.life > 0) & (self.particles.base == self.ghost_base)))
-
     def draw_world(self, surface: pygame.Surface, offset: tuple[float, float]) -> int:
-        """Flying crystals and particles, over the world and under the HUD."""
+        """Flying crystals and particles (the dash trail among them), over the world and under the player (`ArenaRenderer.draw`'s `under_player`)."""
         flying = self.crystals.positions()
         extra = [(flying, np.full(len(flying), self.crystal_sprite, dtype=np.int32))] if len(flying) else []
         return self.particles.draw(surface, offset, extra)

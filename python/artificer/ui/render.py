@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Callable
 
 import numpy as np
 import numpy.typing as npt
@@ -157,8 +158,18 @@ class ArenaRenderer:
         camera: Camera,
         shift: float = 0.0,
         player: tuple[float, float] | None = None,
+        *,
+        shots: bool = True,
+        show_player: bool = True,
+        under_player: Callable[[pygame.Surface, tuple[float, float]], object] | None = None,
     ) -> int:
         """Draws the world; returns how many sprites were blitted.
+
+        `shots=False` leaves the projectiles out (between waves, when nothing
+        flies, shots frozen in the air read as a bug); `show_player=False` leaves
+        the player out (the death moment); `under_player(surface, offset)` draws
+        over the world and under the player (the scene's particles and the dash
+        trail, so the player stays on top).
 
         Interpolation (the sim steps at 60 Hz, frames come faster): projectiles
         are drawn `shift` seconds along their velocity (negative: back toward
@@ -173,14 +184,18 @@ class ArenaRenderer:
             sprite.set_alpha(round(255 * min(1.0, max(0.0, float(zone[4])) / ZONE_FADE_S)))  # fades as it ends
             x, y = float(zone[0]) + ox, float(zone[1]) + oy
             surface.blit(sprite, (x - sprite.get_width() / 2, y - sprite.get_height() / 2))
-        shots = buffers.projectile_rows()
-        if shift != 0.0 and len(shots):
-            shots = shots.copy()
-            shots[:, 0:2] += shots[:, 4:6] * np.float32(shift)
+        flying = buffers.projectile_rows() if shots else buffers.projectile_rows()[:0]
+        if shift != 0.0 and len(flying):
+            flying = flying.copy()
+            flying[:, 0:2] += flying[:, 4:6] * np.float32(shift)
         if self.rasterizer is not None and _core.SpriteRasterizer.supports(surface.get_bytesize(), surface.get_masks()):
-            drawn += self._rasterize(self.rasterizer, surface, buffers, shots, ox, oy)
+            drawn += self._rasterize(self.rasterizer, surface, buffers, flying, ox, oy)
         else:
-            drawn += self._fblits(surface, buffers, shots, ox, oy, w, h)
+            drawn += self._fblits(surface, buffers, flying, ox, oy, w, h)
+        if under_player is not None:
+            under_player(surface, (ox, oy))
+        if not show_player:
+            return drawn
         px, py = player if player is not None else (buffers.player_value("x"), buffers.player_value("y"))
         px, py = px + ox, py + oy
         sprite = self.atlas.player

@@ -475,15 +475,17 @@ class ArenaScene(Scene):
             shift = -(1.0 - alpha) / self.run.sim.tick_hz
         self.camera.x -= dx
         self.camera.y -= dy
-        self.renderer.draw(surface, buffers, self.camera, shift=shift, player=(px, py))
+        assert self.juice is not None
+        # Between waves nothing flies (the shots of the last step would hang in the air);
+        # in the death moment the player is gone, into its burst.
+        self.renderer.draw(
+            surface, buffers, self.camera, shift=shift, player=(px, py),
+            shots=self.wave is not None, show_player=not self.dying, under_player=self.juice.draw_world,
+        )  # fmt: skip
         ox, oy = self.camera.offset
         self.camera.x, self.camera.y = cx, cy
         at = (px + ox, py + oy)
         self.player_at = at
-        assert self.juice is not None
-        self.juice.draw_world(surface, (ox, oy))
-        if self.juice.trailing:
-            self._player_over_trail(surface, at)
         self.juice.draw_player_marks(surface, at, in_wave=self.wave is not None)
         if self.flash > 0.0:
             veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
@@ -498,15 +500,6 @@ class ArenaScene(Scene):
         bindings = self.session.settings.key_bindings
         keys = tuple(key_label(bindings[action]) if action in bindings else "" for action in POTION_ACTIONS)
         self.potion_view.draw(surface, self.run, self.mouse, keys, in_wave=self.wave is not None)
-
-
-    def _player_over_trail(self, surface: pygame.Surface, at: tuple[float, float]) -> None:
-        """The player again, over its dash afterimages (drawn as the renderer does: blinking while invulnerable)."""
-        assert self.renderer is not None
-        if self.run.sim.buffers.player_value("invulnerable") > 0 and int(pygame.time.get_ticks() / 80) % 2:
-            return  # the blink's faint half: the renderer's faint sprite already shows under the trail
-        sprite = self.renderer.atlas.player
-        surface.blit(sprite, (at[0] - sprite.get_width() / 2, at[1] - sprite.get_height() / 2))
 
 
 class PauseScene(Scene):
