@@ -2,7 +2,7 @@
 
 The boxes are the UI's own: each language draws the real scenes (the shop in
 several states and with tooltips open, the lab) while every layout call of
-`artificer.ui.widgets` — `fit_lines` (through `draw_fitted`, `Canvas.fitted`,
+`artificer.ui.text_fit` — `fit_lines` (through `draw_fitted`, `Canvas.fitted`,
 the buttons, the cards and chips), `wrap` and the shop's `ellipsize` — is
 recorded with the box it was given: the width, the font size, the lines
 allowed. A recorded box is then filled, with the same function, by every
@@ -37,7 +37,7 @@ from artificer.content import load_content
 from artificer.game.loadout import CarriedCore, Loadout
 from artificer.game.relics import RunRelics
 from artificer.game.run import Run
-from artificer.ui import i18n, widgets
+from artificer.ui import i18n, text_fit
 from artificer.ui.fonts import font
 from artificer.ui.i18n import DEFAULT_DATA_DIR, tr
 from artificer.ui.potion_belt import PotionBeltView
@@ -49,7 +49,7 @@ from artificer.ui.scenes.settings import SettingsScene
 from artificer.ui.scenes.shop import ShopScene
 from artificer.ui.scenes.training import TrainingScene
 from artificer.ui.settings import RESOLUTIONS, Language, Settings
-from artificer.ui.widgets import Fitted
+from artificer.ui.text_fit import Fitted
 
 CONTENT = load_content()
 LANGUAGES = ("en", "ja", "ko", "zh_CN")
@@ -99,7 +99,7 @@ class Box:
 #: Modules whose boxes are sized to the label they draw (see `Box.per_label`).
 PER_LABEL_CALLERS = frozenset({"artificer.ui.timeline"})
 #: The layout modules themselves: the caller of a layout call is the first frame outside them.
-LAYOUT_MODULES = frozenset({"artificer.ui.widgets", "artificer.ui.shop_widgets", "artificer.ui.cards", __name__})
+LAYOUT_MODULES = frozenset({"artificer.ui.text_fit", "artificer.ui.widgets", "artificer.ui.shop_widgets", "artificer.ui.cards", __name__})
 
 
 def caller_module() -> str:
@@ -116,7 +116,7 @@ class Recorder:
     boxes: list[Box] = field(default_factory=list)
 
     def fit_lines(
-        self, text: str, size: int, bold: bool, width: int, max_lines: int = 1, floor: float = widgets.FIT_FLOOR, height: int | None = None
+        self, text: str, size: int, bold: bool, width: int, max_lines: int = 1, floor: float = text_fit.FIT_FLOOR, height: int | None = None
     ) -> Fitted:
         def lay(label: str) -> Fitted:
             return ORIGINAL_FIT(label, size, bold, width, max_lines, floor, height)
@@ -143,8 +143,8 @@ class Recorder:
         return lay(text).lines[0]
 
 
-ORIGINAL_FIT = widgets.fit_lines
-ORIGINAL_WRAP = widgets.wrap
+ORIGINAL_FIT = text_fit.fit_lines
+ORIGINAL_WRAP = text_fit.wrap
 from artificer.ui.shop_widgets import ellipsize as ORIGINAL_ELLIPSIZE  # noqa: E402
 
 
