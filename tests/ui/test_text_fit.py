@@ -47,6 +47,7 @@ from artificer.ui.scenes.lab import LabScene
 from artificer.ui.scenes.settings import TEXT_SIZE as SETTINGS_TEXT_SIZE
 from artificer.ui.scenes.settings import SettingsScene
 from artificer.ui.scenes.shop import ShopScene
+from artificer.ui.scenes.title import QuitConfirm, TitleScene
 from artificer.ui.scenes.training import TrainingScene
 from artificer.ui.settings import RESOLUTIONS, Language, Settings
 from artificer.ui.text_fit import Fitted
@@ -252,6 +253,16 @@ def draw_lab(display: pygame.Surface) -> None:
     stack.draw(display, 0.0)
 
 
+def draw_title(size: tuple[int, int]) -> None:
+    """The title and, over it, the quit dialog (its question and buttons)."""
+    surface = pygame.Surface(size)
+    stack = SceneStack()
+    stack.push(TitleScene(on_new_run=lambda s: None))
+    stack.push(QuitConfirm(lambda: None))
+    stack.update(1 / 60)
+    stack.draw(surface, 0.0)
+
+
 def draw_every_relic_and_potion_tooltip(display: pygame.Surface) -> None:
     """Each relic's tooltip in the relic row (the shop's and the HUD's) and each potion's in the belt, hovered."""
     for relic_id in CONTENT.relics.relics:
@@ -310,11 +321,13 @@ def test_every_label_fits_its_box_uncut(display: pygame.Surface, recorder: Recor
     """R-I18N-1 / R-FEEL-1: in `language` and at every window size, every spell, core, relic, potion,
     stat, talent and element name fits every box that shows one (the shop's offers, cards and chips, the lab's cards and
     timeline chips), every description fits its tooltip, and every button and heading of the
-    shop and lab fits its own box — shrunk or wrapped, never cut with '…'."""
+    shop, its Esc menu, the lab, the training range and the title's quit dialog fits its own
+    box — shrunk or wrapped, never cut with '…'."""
     i18n.set_language(language, strict=True)
     for size in RESOLUTIONS:  # every window size the settings offer: fonts round, boxes scale
         for _ in draw_shop_states(pygame.Surface(size)):
             pass
+        draw_title(size)
     draw_lab(display)
     draw_every_relic_and_potion_tooltip(display)
     problems, counts = check_boxes(recorder.boxes)
