@@ -28,6 +28,7 @@ import re
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import Literal
 
 import pygame
 import pytest
@@ -37,12 +38,13 @@ from artificer.content import load_content
 from artificer.game.loadout import CarriedCore, Loadout
 from artificer.game.relics import RunRelics
 from artificer.game.run import Run
-from artificer.ui import i18n, text_fit
+from artificer.ui import i18n, shop_widgets, text_fit
 from artificer.ui.fonts import font
 from artificer.ui.i18n import DEFAULT_DATA_DIR, tr
 from artificer.ui.potion_belt import PotionBeltView
 from artificer.ui.relic_row import RelicRowView
 from artificer.ui.scene import SceneStack
+from artificer.ui.scenes.arena import ArenaScene, PauseScene
 from artificer.ui.scenes.lab import LabScene
 from artificer.ui.scenes.settings import TEXT_SIZE as SETTINGS_TEXT_SIZE
 from artificer.ui.scenes.settings import SettingsScene
@@ -104,6 +106,7 @@ LAYOUT_MODULES = frozenset({"artificer.ui.text_fit", "artificer.ui.widgets", "ar
 
 
 def caller_module() -> str:
+    """The module that asked for a layout: the first caller outside `LAYOUT_MODULES`."""
     frame = sys._getframe(1)
     while frame is not None and frame.f_globals.get("__name__") in LAYOUT_MODULES:
         frame = frame.f_back  # type: ignore[assignment]
@@ -146,7 +149,7 @@ class Recorder:
 
 ORIGINAL_FIT = text_fit.fit_lines
 ORIGINAL_WRAP = text_fit.wrap
-from artificer.ui.shop_widgets import ellipsize as ORIGINAL_ELLIPSIZE  # noqa: E402
+ORIGINAL_ELLIPSIZE = shop_widgets.ellipsize
 
 
 @pytest.fixture
@@ -211,9 +214,10 @@ def draw_shop_states(display: pygame.Surface) -> Iterator[ShopScene]:
         scene.draw(display, 0.0)
         yield scene
     scene.mouse = (-1, -1)
-    for area in ("waiting", "backpack"):
+    areas: tuple[Literal["waiting"], Literal["backpack"]] = ("waiting", "backpack")
+    for area in areas:
         for index in (0, 1):  # a paid-for card (Sell) and one never paid for (Discard)
-            scene.select(area, index)  # type: ignore[arg-type]
+            scene.select(area, index)
             scene.draw(display, 0.0)
             yield scene
             scene.selected = None
@@ -263,6 +267,19 @@ def draw_title(size: tuple[int, int]) -> None:
     stack.draw(surface, 0.0)
 
 
+def draw_arena_and_pause(display: pygame.Surface) -> None:
+    """A wave a few frames in (the HUD), then the pause menu over it."""
+    stack = SceneStack()
+    stack.push(ArenaScene(CONTENT, seed=2))
+    for _ in range(5):
+        stack.update(1 / 60)
+        stack.draw(display, 0.0)
+    stack.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="", scancode=0))
+    stack.update(1 / 60)
+    stack.draw(display, 0.0)
+    assert isinstance(stack.top, PauseScene), "the pause menu opened"
+
+
 def draw_every_relic_and_potion_tooltip(display: pygame.Surface) -> None:
     """Each relic's tooltip in the relic row (the shop's and the HUD's) and each potion's in the belt, hovered."""
     for relic_id in CONTENT.relics.relics:
@@ -298,6 +315,14 @@ def check_boxes(boxes: list[Box]) -> tuple[list[str], dict[str, int]]:
     problems: list[str] = []
     counted: dict[str, set[str]] = {}
     seen: set[tuple[str, str]] = set()
+
+    def check(box: Box, label: str) -> None:
+        if (box.how, label) not in seen:  # boxes repeat (one per card, per frame): each shape once
+            seen.add((box.how, label))
+            problem = box.problem(label)
+            if problem is not None:
+                problems.append(problem)
+
     for box in boxes:
         keys = by_text.get(box.text, [])
         families = {family for key in keys if (family := family_of(key)) is not None and not box.per_label}
@@ -305,14 +330,10 @@ def check_boxes(boxes: list[Box]) -> tuple[list[str], dict[str, int]]:
         for family in families:
             for key, label in family_labels(family).items():
                 counted.setdefault(family, set()).add(key)
-                if (box.how, label) not in seen:
-                    seen.add((box.how, label))
-                    problems.append(problem) if (problem := box.problem(label)) else None
+                check(box, label)
         for key in screen:
             counted.setdefault("screen labels", set()).add(key)
-        if (box.how, box.text) not in seen:
-            seen.add((box.how, box.text))
-            problems.append(problem) if (problem := box.problem(box.text)) else None
+        check(box, box.text)
     return problems, {family: len(keys) for family, keys in counted.items()}
 
 
@@ -321,8 +342,8 @@ def test_every_label_fits_its_box_uncut(display: pygame.Surface, recorder: Recor
     """R-I18N-1 / R-FEEL-1: in `language` and at every window size, every spell, core, relic, potion,
     stat, talent and element name fits every box that shows one (the shop's offers, cards and chips, the lab's cards and
     timeline chips), every description fits its tooltip, and every button and heading of the
-    shop, its Esc menu, the lab, the training range and the title's quit dialog fits its own
-    box — shrunk or wrapped, never cut with '…'."""
+    shop, its Esc menu, the lab, the training range, the title's quit dialog, the HUD and the
+    pause menu fits its own box — shrunk or wrapped, never cut with '…'."""
     i18n.set_language(language, strict=True)
     for size in RESOLUTIONS:  # every window size the settings offer: fonts round, boxes scale
         for _ in draw_shop_states(pygame.Surface(size)):
@@ -330,6 +351,7 @@ def test_every_label_fits_its_box_uncut(display: pygame.Surface, recorder: Recor
         draw_title(size)
     draw_lab(display)
     draw_every_relic_and_potion_tooltip(display)
+    draw_arena_and_pause(display)
     problems, counts = check_boxes(recorder.boxes)
     # The recording is not vacuous: each family was drawn in some box and checked whole.
     for pattern in (r"spell\.[^.]+\.name", r"core\.[^.]+\.name", r"relic\.[^.]+\.name", r"potion\.[^.]+\.name",
@@ -359,9 +381,11 @@ def settings_labels(display: pygame.Surface, language: Language) -> list[tuple[s
     for element in scene.manager.get_sprite_group().sprites():
         if isinstance(element, (UILabel, UIButton)) and element.text:
             room = element.rect.width - (BUTTON_MARGIN if isinstance(element, UIButton) else 0)
+            assert element.font is not None
             found.append((element.text, element.font.size(element.text)[0], room))
         elif isinstance(element, UIDropDownMenu):
-            for text, option_id in element.options_list:
+            for option in element.options_list:
+                text, option_id = option if isinstance(option, tuple) else (option, "")
                 # A language's name is drawn in its own face (`settings.theme`'s "#lang_…" blocks).
                 face_language = next((lang.value for lang in Language if option_id == f"#lang_{lang.value.lower()}"), language.value)
                 width = font(SETTINGS_TEXT_SIZE, language=face_language).size(text)[0]
