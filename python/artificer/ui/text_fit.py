@@ -22,6 +22,7 @@ from typing import NamedTuple
 import pygame
 
 from artificer.ui.fonts import font
+from artificer.ui.i18n import catalog
 
 #: The smallest a fitted label may shrink to, as a share of its design size: below three
 #: quarters a name stops reading as the same label as its neighbours'.
@@ -46,6 +47,14 @@ LOOSE_LINE_START = frozenset("ーｰぁぃぅぇぉっゃゅょゎァィゥェ�
 LOOSE_BREAK_COST = 2.0
 #: Characters a line may not end with (opening brackets): they move down with the character after them.
 NO_LINE_END = frozenset("（(「『【〔〈《")
+
+
+#: Layouts by (language, text, size, bold, width, lines, floor, height): a screen redraws its
+#: labels every frame, and breaking CJK names into two lines measures every break point. The
+#: sizes and lines are kept, not the fonts (a font dies with pygame.quit(); `font` re-makes it).
+_layouts: dict[tuple[str, str, int, bool, int, int, float, int | None], tuple[int, list[str], bool]] = {}
+#: Past this many layouts the cache starts over (a few screens' labels at a few window sizes).
+LAYOUT_CACHE_SIZE = 8192
 
 
 def line_step(face: pygame.font.Font) -> int:
@@ -179,17 +188,10 @@ def _cut(lines: list[str], face: pygame.font.Font, width: int, max_lines: int) -
     return [line if face.size(line)[0] <= width else _ellipsize(line, face, width) for line in lines]
 
 
-def fit_lines(
+def _lay_out(
     text: str, size: int, bold: bool, width: int, max_lines: int = 1, floor: float = FIT_FLOOR, height: int | None = None
-) -> Fitted:
-    """Lay `text` out in a box `width` px wide (and, if given, `height` px tall), at most
-    `max_lines` lines, starting from a `size` px font.
-
-    In order: one line, the font shrunk from `size` a little (to `SHRINK_BEFORE_WRAP`, or all
-    the way to `floor` × `size` when only one line is allowed); then two lines broken cleanly
-    (at a space or a change of script), then two lines broken inside a word, then up to
-    `max_lines` lines, each from `size` down to the floor; then one line down to the floor;
-    only then, at the floor size, cut with '…' (`Fitted.cut` is set, so a test can catch it)."""
+) -> tuple[int, list[str], bool]:
+    """`fit_lines` without its cache: (the font size, the lines, whether they were cut)."""
     largest = max(MIN_TEXT_PX, size)
     smallest = min(largest, max(MIN_TEXT_PX, math.floor(size * floor)))
     sizes = range(largest, smallest - 1, -1)
@@ -208,10 +210,31 @@ def fit_lines(
             face = font(pixels, bold)
             lines = lay(face)
             if lines is not None and _fits(lines, face, width, max_lines, height):
-                return Fitted(face, lines, False)
+                return pixels, lines, False
     face = font(smallest, bold)
     allowed = max_lines if height is None else max(1, min(max_lines, 1 + (height - face.get_height()) // line_step(face)))
-    return Fitted(face, _cut(break_lines(text, face, width), face, width, allowed), True)
+    return smallest, _cut(break_lines(text, face, width), face, width, allowed), True
+
+
+def fit_lines(
+    text: str, size: int, bold: bool, width: int, max_lines: int = 1, floor: float = FIT_FLOOR, height: int | None = None
+) -> Fitted:
+    """Lay `text` out in a box `width` px wide (and, if given, `height` px tall), at most
+    `max_lines` lines, starting from a `size` px font.
+
+    In order: one line, the font shrunk from `size` a little (to `SHRINK_BEFORE_WRAP`, or all
+    the way to `floor` × `size` when only one line is allowed); then two lines broken cleanly
+    (at a space or a change of script), then two lines broken inside a word, then up to
+    `max_lines` lines, each from `size` down to the floor; then one line down to the floor;
+    only then, at the floor size, cut with '…' (`Fitted.cut` is set, so a test can catch it)."""
+    key = (catalog().language, text, size, bold, width, max_lines, floor, height)
+    laid = _layouts.get(key)
+    if laid is None:
+        if len(_layouts) >= LAYOUT_CACHE_SIZE:
+            _layouts.clear()
+        laid = _layouts[key] = _lay_out(text, size, bold, width, max_lines, floor, height)
+    pixels, lines, cut = laid
+    return Fitted(font(pixels, bold), list(lines), cut)
 
 
 def draw_fitted(
