@@ -402,3 +402,33 @@ def test_every_settings_label_and_option_fits_its_widget(display: pygame.Surface
     assert len(found) >= 30, found
     cut = [f"{text!r}: {width} px in {room} px" for text, width, room in found if width > room]
     assert not cut, f"settings labels too wide in {language}:\n" + "\n".join(cut)
+
+
+# --- the layout rules themselves ------------------------------------------------------------------
+
+
+def test_a_label_shrinks_then_wraps_and_is_cut_only_when_nothing_else_fits(display: pygame.Surface) -> None:
+    """R-I18N-1: `fit_lines` keeps a label whole: its own size when it fits, then a smaller font,
+    then two lines, and only past the floor size a cut that it reports (`Fitted.cut`)."""
+    whole = text_fit.fit_lines("Summon Turret", 16, True, 400, 2)
+    assert whole.lines == ["Summon Turret"] and whole.face.point_size == 16 and not whole.cut
+    width = font(16, True).size("Summon Turret")[0]
+    shrunk = text_fit.fit_lines("Summon Turret", 16, True, width - 4)
+    assert shrunk.lines == ["Summon Turret"] and 12 <= shrunk.face.point_size < 16
+    wrapped = text_fit.fit_lines("Summon Turret", 16, True, width // 2 + 12, 2)
+    assert wrapped.lines == ["Summon", "Turret"] and not wrapped.cut
+    cut = text_fit.fit_lines("Summon Turret", 16, True, 40)
+    assert cut.cut and cut.lines[0].endswith("…") and cut.face.point_size == 12
+
+
+def test_japanese_breaks_between_characters_at_the_cleanest_place(display: pygame.Surface) -> None:
+    """R-I18N-1: a Japanese name breaks where its script changes (after the particle の, after a
+    full-width colon), not inside a katakana word, and no line starts with closing punctuation."""
+    i18n.set_language("ja", strict=True)
+    potion = text_fit.fit_lines("守護のポーション", 15, True, 70, 2)
+    assert potion.lines == ["守護の", "ポーション"] and not potion.cut
+    trigger = text_fit.fit_lines("トリガー：ロングタイマー", 15, False, 120, 2)
+    assert trigger.lines == ["トリガー：", "ロングタイマー"] and not trigger.cut
+    for label in family_labels(r"spell\.[^.]+\.name").values():
+        for line in text_fit.fit_lines(label, 12, False, 60, 2).lines[1:]:
+            assert line[0] not in text_fit.NO_LINE_START - text_fit.LOOSE_LINE_START, (label, line)
