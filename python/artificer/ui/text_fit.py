@@ -199,11 +199,13 @@ def _lay_out(
     first_sizes = sizes if max_lines == 1 else range(largest, max(smallest, round(size * SHRINK_BEFORE_WRAP)) - 1, -1)
     layouts: list[tuple[range, Callable[[pygame.font.Font], list[str] | None]]] = [(first_sizes, lambda face: [text])]
     if max_lines > 1:
+        # A word broken in two reads worse than a smaller font: one line down to the floor comes
+        # before a break inside a word.
         layouts += [
             (sizes, lambda face: _two_lines(text, face, width, clean=True)),
+            (sizes, lambda face: [text]),
             (sizes, lambda face: _two_lines(text, face, width, clean=False)),
             (sizes, lambda face: break_lines(text, face, width)),
-            (sizes, lambda face: [text]),
         ]
     for candidates, lay in layouts:
         for pixels in candidates:
@@ -224,9 +226,9 @@ def fit_lines(
 
     In order: one line, the font shrunk from `size` a little (to `SHRINK_BEFORE_WRAP`, or all
     the way to `floor` × `size` when only one line is allowed); then two lines broken cleanly
-    (at a space or a change of script), then two lines broken inside a word, then up to
-    `max_lines` lines, each from `size` down to the floor; then one line down to the floor;
-    only then, at the floor size, cut with '…' (`Fitted.cut` is set, so a test can catch it)."""
+    (at a space or a change of script); then one line down to the floor; then two lines broken
+    inside a word; then up to `max_lines` lines — each from `size` down to the floor; only
+    then, at the floor size, cut with '…' (`Fitted.cut` is set, so a test can catch it)."""
     key = (catalog().language, text, size, bold, width, max_lines, floor, height)
     laid = _layouts.get(key)
     if laid is None:
