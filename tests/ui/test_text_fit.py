@@ -1,7 +1,9 @@
 """Text fits its box in all four languages: nothing a player must read is cut with '…' (R-I18N-1, R-FEEL-1).
 
-The boxes are the UI's own: each language draws the real scenes (the shop in
-several states and with tooltips open, the lab) while every layout call of
+The boxes are the UI's own: each language draws the real scenes at every
+window size the settings offer (the shop in several states, its tooltips and
+Esc menu, the lab and the training range, the title's quit dialog, every
+relic's and potion's tooltip, the HUD and the pause menu) while every layout call of
 `artificer.ui.text_fit` — `fit_lines` (through `draw_fitted`, `Canvas.fitted`,
 the buttons, the cards and chips), `wrap` and the shop's `ellipsize` — is
 recorded with the box it was given: the width, the font size, the lines
