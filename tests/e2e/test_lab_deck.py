@@ -8,8 +8,8 @@ in the backpack. `artificer play` under Xvfb: Continue on the title → the shop
 (where the lab draws them: the same `LabScene` layout computed here) → T opens the range.
 Then the screen is read: in the range's view, between the player and the dummies, each
 spell's projectile shows its own colour (the three are of three elements — physical, ice,
-poison — so their shots are told apart by colour alone) (the atlas's glow: the element's tint at the glow's
-ring alpha over the floor), and all three colours must appear within a few seconds — when
+poison — so their shots are told apart by colour alone: looks.json's element colours, which
+the atlas paints the shots' bodies with), and all three colours must appear within a few seconds — when
 every cast restarted at the head, only spark bolts flew. Screenshots go to
 `build/e2e/lab_deck/`.
 """
@@ -30,14 +30,11 @@ __all__ = ["x_display"]  # the fixture, used by name below
 
 SHOTS = ARTIFACTS / "lab_deck"
 DECK = ("spark_bolt", "ice_shard", "acid_spray")
-# The glow's ring (ui/atlas.py `_glow`: alpha 140 at 1.0 r) is where a shot shows its tint
-# most plainly: its core is mostly the white centre.
-RING_ALPHA = 140 / 255
-# The player's ring and the grunt dummies (ui/atlas.py), to find the corridor between them.
-PLAYER_RING = (120, 90, 255)
-DUMMY = (213, 94, 0)
 TOLERANCE = 12
-#: Pixels of a spell's ring colour in one screenshot that make its shot "seen".
+#: How near (sum of channel differences) a pixel must be to a shot's element colour: the
+#: body's edges blend with the floor, its centre is whiter.
+SHOT_TOLERANCE = 45
+#: Pixels of a spell's element colour in one screenshot that make its shot "seen".
 MIN_PIXELS = 4
 RANGE_SECONDS = 8.0
 
@@ -49,10 +46,15 @@ def near(region: Image, colour: tuple[int, int, int] | np.ndarray, tolerance: in
 
 
 def corridor(image: Image, view_height: int) -> tuple[int, int, np.ndarray] | None:
-    """The range's view between the player and the dummy line: (left, right, the floor's colour)."""
+    """The range's view between the player and the dummy line: (left, right, the floor's colour).
+    The player by its outline, the grunt dummies by their colour (looks.json)."""
+    from artificer.content import load_content
+
+    looks = load_content().looks
+    assert looks.player.outline is not None
     view = image[:view_height]
-    player_x = np.nonzero(near(view, PLAYER_RING, 40).any(axis=0))[0]
-    dummy_x = np.nonzero(near(view, DUMMY, 40).any(axis=0))[0]
+    player_x = np.nonzero(near(view, looks.player.outline, 40).any(axis=0))[0]
+    dummy_x = np.nonzero(near(view, looks.enemies["grunt"].colour, 40).any(axis=0))[0]
     if not len(player_x) or not len(dummy_x):
         return None
     left, right = int(player_x.max()) + 6, int(dummy_x.min()) - 14
@@ -113,7 +115,6 @@ def test_r_vm_3_r_lab_1_three_actions_built_in_the_lab_all_fire_in_the_range(
 
 def _play(game: Game, places: dict[str, tuple[int, int]]) -> None:
     from artificer.content import load_content
-    from artificer.ui.atlas import ELEMENT_COLOURS
 
     def shot(name: str) -> Image:
         image = game.screenshot()
@@ -134,12 +135,12 @@ def _play(game: Game, places: dict[str, tuple[int, int]]) -> None:
         game.xdotool("mouseup", "1")
         time.sleep(0.3)
 
-    # The title, with Continue offered (the save exists): Down, Enter.
+    # The title, with Continue offered (the save exists): the cursor starts on it, Enter.
     game.find_window()
     wait_until("the title to be drawn", lambda: distinct_colours(game.screenshot()) > 32, 15)
     time.sleep(0.5)
     title = shot("01_title")
-    game.key("Down", "Return")
+    game.key("Return")
     wait_until("the shop (the run continued)", lambda: difference(game.screenshot(), title) > 6, 15)
     time.sleep(0.8)
     shop = shot("02_shop")
@@ -174,12 +175,10 @@ def _play(game: Game, places: dict[str, tuple[int, int]]) -> None:
         found = corridor(image, view_height)
         if found is None:
             continue
-        left, right, floor = found
+        left, right, _floor = found
         region = image[:view_height, left:right]
         for spell, element in elements.items():
-            tint = np.array(ELEMENT_COLOURS[element], dtype=np.float64)
-            ring = np.rint(tint * RING_ALPHA + floor * (1 - RING_ALPHA))
-            if int(near(region, ring).sum()) >= MIN_PIXELS:
+            if int(near(region, content.looks.elements[element].colour, SHOT_TOLERANCE).sum()) >= MIN_PIXELS:
                 seen[spell] += 1
                 best.setdefault(spell, image)
     for spell, image in best.items():

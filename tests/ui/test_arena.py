@@ -65,8 +65,23 @@ def test_escape_pauses_and_abandon_shows_the_summary(screen: pygame.Surface) -> 
     played = arena.wave.stats.frames if arena.wave else 0
     frames(stack, screen, 30)
     assert arena.wave is not None and arena.wave.stats.frames == played, "paused: the wave does not advance"
-    frames(stack, screen, 2, keys=[pygame.K_UP, pygame.K_RETURN])  # up wraps to Abandon, the last item
+    frames(stack, screen, 2, keys=[pygame.K_DOWN, pygame.K_DOWN, pygame.K_RETURN])  # down, down: Abandon, the last item
     assert isinstance(stack.top, SummaryScene)
+
+
+def test_the_pause_menu_does_not_wrap_onto_abandon(screen: pygame.Surface) -> None:
+    """Up on Resume stays on Resume (an accidental Up + Enter resumes, never abandons the run);
+    Down past the last item stays on it."""
+    stack = SceneStack()
+    arena = ArenaScene(CONTENT, seed=2)
+    stack.push(arena)
+    frames(stack, screen, 2, keys=[pygame.K_ESCAPE])
+    pause = stack.top
+    assert isinstance(pause, PauseScene)
+    frames(stack, screen, 2, keys=[pygame.K_DOWN] * 5)
+    assert pause.choice == len(pause.keys) - 1
+    frames(stack, screen, 2, keys=[pygame.K_UP] * 5 + [pygame.K_RETURN])
+    assert stack.top is arena, "Up, Up, ... then Enter resumes"
 
 
 def test_no_python_object_per_entity_while_playing(screen: pygame.Surface) -> None:

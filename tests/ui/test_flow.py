@@ -30,7 +30,7 @@ def test_title_to_arena_to_summary_and_back(display: pygame.Surface, run_frames:
     pygame.image.save(display, f"{tmp_path}/arena.png")
     run_frames(stack, display, 3, (pygame.K_ESCAPE,))
     assert isinstance(stack.top, PauseScene)
-    run_frames(stack, display, 3, (pygame.K_UP, pygame.K_RETURN))  # up wraps to Abandon
+    run_frames(stack, display, 3, (pygame.K_DOWN, pygame.K_DOWN, pygame.K_RETURN))  # down, down: Abandon
     assert isinstance(stack.top, SummaryScene)
     pygame.image.save(display, f"{tmp_path}/summary.png")
     run_frames(stack, display, 3, (pygame.K_RETURN,))

@@ -85,7 +85,7 @@ def test_the_shop_saves_the_run_and_the_summary_deletes_it(display: pygame.Surfa
     assert stack.top is arena and arena.wave is not None and arena.wave.stats.wave == 2
     run_frames(stack, display, 3, (pygame.K_ESCAPE,))
     assert isinstance(stack.top, PauseScene)
-    run_frames(stack, display, 3, (pygame.K_UP, pygame.K_RETURN))  # up wraps to Abandon
+    run_frames(stack, display, 3, (pygame.K_DOWN, pygame.K_DOWN, pygame.K_RETURN))  # down, down: Abandon
     assert isinstance(stack.top, SummaryScene)
     assert not run_save_path().exists()
     run_frames(stack, display, 3, (pygame.K_RETURN,))

@@ -532,10 +532,10 @@ class PauseScene(Scene):
         action = self.arena.session.controls.handle(event, Context.MENU)
         if action in (Action.BACK, Action.PAUSE):
             self.stack.pop()
-        elif action == Action.MOVE_UP:
-            self.choice = (self.choice - 1) % len(self.keys)
+        elif action == Action.MOVE_UP:  # no wrap: Up on Resume never lands on Abandon
+            self.choice = max(0, self.choice - 1)
         elif action == Action.MOVE_DOWN:
-            self.choice = (self.choice + 1) % len(self.keys)
+            self.choice = min(len(self.keys) - 1, self.choice + 1)
         elif action == Action.CONFIRM or (event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER)):
             self.activate(self.choice)
         return None
