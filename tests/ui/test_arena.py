@@ -79,7 +79,7 @@ def test_the_pause_menu_does_not_wrap_onto_abandon(screen: pygame.Surface) -> No
     pause = stack.top
     assert isinstance(pause, PauseScene)
     frames(stack, screen, 2, keys=[pygame.K_DOWN] * 5)
-    assert pause.choice == len(pause.keys) - 1
+    assert pause.choice == len(pause.items) - 1
     frames(stack, screen, 2, keys=[pygame.K_UP] * 5 + [pygame.K_RETURN])
     assert stack.top is arena, "Up, Up, ... then Enter resumes"
 

@@ -55,6 +55,7 @@ from artificer.ui.potion_belt import PotionBeltView, drink, throw_away
 from artificer.ui.relic_row import RelicRowView
 from artificer.ui.render import ArenaRenderer, Camera
 from artificer.ui.scene import Scene, SceneStack
+from artificer.ui.scenes.menu import MenuScene
 from artificer.ui.session import Session
 from artificer.ui.palette import COLOUR_BLIND
 from artificer.ui.settings import Action, AimMode, Context, key_label
@@ -502,54 +503,22 @@ class ArenaScene(Scene):
         self.potion_view.draw(surface, self.run, self.mouse, keys, in_wave=self.wave is not None)
 
 
-class PauseScene(Scene):
+class PauseScene(MenuScene):
     """Pause (DESIGN §7): resume, settings, or abandon the run (kept last in the list).
-    Keyboard, gamepad (through the session's controls) and mouse."""
-
-    transparent = True
+    Keyboard, gamepad (through the session's controls) and mouse, as every `MenuScene`."""
 
     def __init__(self, arena: ArenaScene, on_quit: Callable[[SceneStack], None] | None) -> None:
+        super().__init__(arena.session, ("ui.pause.resume", "ui.pause.settings", "ui.pause.abandon"))
         self.arena = arena
         self.on_quit = on_quit
-        self.choice = 0
-        self.keys = ("ui.pause.resume", "ui.pause.settings", "ui.pause.abandon")
-        self.rects: list[pygame.Rect] = []
-        self.stack: SceneStack | None = None
-
-    def on_enter(self, stack: SceneStack) -> None:
-        self.stack = stack
-
-    def handle_event(self, event: pygame.event.Event) -> pygame.event.Event | None:
-        if self.stack is None:
-            return event
-        if event.type in (pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN):
-            hit = next((i for i, r in enumerate(self.rects) if r.collidepoint(event.pos)), None)
-            if hit is not None:
-                self.choice = hit
-                if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-                    self.activate(hit)
-            return None
-        action = self.arena.session.controls.handle(event, Context.MENU)
-        if action in (Action.BACK, Action.PAUSE):
-            self.stack.pop()
-        elif action == Action.MOVE_UP:  # no wrap: Up on Resume never lands on Abandon
-            self.choice = max(0, self.choice - 1)
-        elif action == Action.MOVE_DOWN:
-            self.choice = min(len(self.keys) - 1, self.choice + 1)
-        elif action == Action.CONFIRM or (event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER)):
-            self.activate(self.choice)
-        return None
 
     def activate(self, index: int) -> None:
         assert self.stack is not None
-        key = self.keys[index]
+        key = self.items[index]
         if key == "ui.pause.resume":
-            self.stack.pop()
+            self.close()
         elif key == "ui.pause.settings":
-            from artificer.ui.scenes.settings import SettingsScene
-
-            session = self.arena.session
-            self.stack.push(SettingsScene(session.settings, sound_bank=session.sound, controls=session.controls))
+            self.open_settings()
         else:
             self.stack.pop()
             self.stack.push(SummaryScene(self.arena.run, True, self.on_quit, abandoned=True))
@@ -557,7 +526,7 @@ class PauseScene(Scene):
     def panel_rect(self, size: tuple[int, int], header: int) -> pygame.Rect:
         """The menu's opaque side panel (`header` px of title, then the items): on the half of the window away from the player."""
         w, h = size
-        rect = pygame.Rect(0, 0, PAUSE_PANEL_WIDTH, min(h - 40, header + PAUSE_ITEM_PITCH * len(self.keys) + 10))
+        rect = pygame.Rect(0, 0, PAUSE_PANEL_WIDTH, min(h - 40, header + PAUSE_ITEM_PITCH * len(self.items) + 10))
         player_x = self.arena.player_at[0] if self.arena.player_at is not None else w / 2
         if player_x < w / 2 - 1:
             rect.midright = (w - PAUSE_PANEL_MARGIN, h // 2)
@@ -581,7 +550,7 @@ class PauseScene(Scene):
         surface.blit(wave, wave.get_rect(midtop=(panel.centerx, panel.top + 16 + title.get_height())))
         self.rects = []
         top = panel.top + header
-        for i, key in enumerate(self.keys):
+        for i, key in enumerate(self.items):
             chosen = i == self.choice
             row = pygame.Rect(panel.left + 16, top + PAUSE_ITEM_PITCH * i, panel.width - 32, PAUSE_ITEM_PITCH - 10)
             if chosen:

@@ -13,10 +13,9 @@ and the loadout can still be read around it.
   to run.json (R-SAVE-1) and the game returns to the title; a failed write
   stays in the shop and says why in a toast.
 
-Keyboard, gamepad and mouse as in the pause menu (the session's controls in
-the menu context: arrows / d-pad / stick move, Enter / Space / A choose);
-the choice stops at the first and the last button instead of wrapping, so
-Up from Resume never lands on Save and quit.
+Keyboard, gamepad and mouse as every `MenuScene` (the choice stops at the
+first and the last button, so Up from Resume never lands on Save and quit);
+a controller's Back closes it too.
 """
 
 from __future__ import annotations
@@ -26,8 +25,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 from artificer.ui.i18n import tr
-from artificer.ui.scene import Scene, SceneStack
-from artificer.ui.settings import Action, Context
+from artificer.ui.scenes.menu import MenuScene
 from artificer.ui.shop_widgets import BACKGROUND, TITLE, Canvas
 from artificer.ui.widgets import panel
 
@@ -49,60 +47,30 @@ SAVE_AND_QUIT = "ui.shop.menu.save_quit"
 ITEMS = (RESUME, SETTINGS, SAVE_AND_QUIT)
 
 
-class ShopMenuScene(Scene):
+class ShopMenuScene(MenuScene):
     """Over the shop: Resume, Settings, Save and quit to title."""
 
-    transparent = True
     music = "shop"
 
     def __init__(self, shop: ShopScene) -> None:
+        super().__init__(shop.session, ITEMS)
         self.shop = shop
-        self.choice = 0
-        self.items = ITEMS
-        self.stack: SceneStack | None = None
-        self.rects: list[pygame.Rect] = []
-        self.mouse = (-1, -1)
-
-    def on_enter(self, stack: SceneStack) -> None:
-        self.stack = stack
 
     # ---- input -------------------------------------------------------------
     def handle_event(self, event: pygame.event.Event) -> pygame.event.Event | None:
-        if self.stack is None:
-            return event
-        if event.type in (pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN):
-            self.mouse = event.pos
-            hit = next((i for i, rect in enumerate(self.rects) if rect.collidepoint(event.pos)), None)
-            if hit is not None:
-                self.choice = hit
-                if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-                    self.activate(hit)
+        if self.stack is not None and event.type == pygame.CONTROLLERBUTTONDOWN and event.button == pygame.CONTROLLER_BUTTON_BACK:
+            self.close()
             return None
-        if event.type == pygame.CONTROLLERBUTTONDOWN and event.button == pygame.CONTROLLER_BUTTON_BACK:
-            self.stack.pop()
-            return None
-        action = self.shop.session.controls.handle(event, Context.MENU)
-        if action in (Action.BACK, Action.PAUSE):
-            self.stack.pop()
-        elif action == Action.MOVE_UP:
-            self.choice = max(0, self.choice - 1)
-        elif action == Action.MOVE_DOWN:
-            self.choice = min(len(self.items) - 1, self.choice + 1)
-        elif action == Action.CONFIRM or (event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER)):
-            self.activate(self.choice)
-        return None
+        return super().handle_event(event)
 
     def activate(self, index: int) -> None:
         """Does what button `index` says."""
         assert self.stack is not None
         item = self.items[index]
         if item == RESUME:
-            self.stack.pop()
+            self.close()
         elif item == SETTINGS:
-            from artificer.ui.scenes.settings import SettingsScene
-
-            session = self.shop.session
-            self.stack.push(SettingsScene(session.settings, sound_bank=session.sound, controls=session.controls))
+            self.open_settings()
         elif not self.shop.save_and_quit():
             self.stack.pop()  # the write failed: back in the shop, whose toast says why
 
