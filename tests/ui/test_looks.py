@@ -175,6 +175,20 @@ def test_the_camera_stays_inside_the_arena() -> None:
     assert camera.offset == (640.0 - 1280.0, 360.0 - 800.0), "in the middle it centres the player"
 
 
+def test_r_feel_1_the_camera_leaves_the_hud_s_band_above_the_top_wall() -> None:
+    """R-FEEL-1: with a top margin (the HUD's band) the view may pass the top wall by exactly that
+    much, so a player or an enemy at the wall shows under the band, not under the HUD; elsewhere
+    the clamp is as before."""
+    band = 142.0
+    camera = Camera(SCREEN, arena=ARENA, margins=(0.0, band, 0.0, 0.0))
+    camera.follow(0.0, 0.0, snap=True)
+    ox, oy = camera.offset
+    assert ox == 0.0 and oy == band, "the top wall sits at the band's bottom"
+    camera.follow(ARENA[0], ARENA[1], snap=True)
+    ox, oy = camera.offset
+    assert ox + ARENA[0] == SCREEN[0] and oy + ARENA[1] == SCREEN[1], "no void right or below"
+
+
 def test_an_arena_smaller_than_the_screen_is_centred() -> None:
     camera = Camera(SCREEN, arena=(800.0, 2000.0))
     camera.follow(10.0, 10.0, snap=True)

@@ -16,7 +16,7 @@ from artificer.game.run import Run, WaveStats
 from artificer.ui.i18n import tr
 from artificer.ui.icon_pen import EXTENT
 from artificer.ui.icons_relics import DRAWINGS, relic_image
-from artificer.ui.relic_row import SLOT_PITCH, SLOT_SIZE, SLOTS
+from artificer.ui.relic_row import SLOT_FILL, SLOT_PITCH, SLOT_SIZE, SLOTS
 from artificer.ui.scene import SceneStack
 from artificer.ui.scenes.arena import ArenaScene
 from artificer.ui.scenes.shop import ShopScene
@@ -58,6 +58,19 @@ def test_r_rel_4_ten_slots_40_px_48_apart_clear_of_the_hp_box_and_the_potions(di
     assert view.rect.top >= 12 + 74, "under the HP/mana box"
     belt = arena.potion_view.slot_rect(0).union(arena.potion_view.slot_rect(4))
     assert not view.rect.colliderect(belt)
+
+
+def test_r_feel_1_the_arena_draws_only_the_slots_that_hold_relics(display: pygame.Surface) -> None:
+    """R-FEEL-1: the HUD hides as little of the fight as it can: the arena's relic row draws
+    the owned relics' slots (opaque) and leaves the empty ones to the floor (the shop shows all ten)."""
+    _, arena = arena_with(display, 2)
+    view = arena.relic_view
+    pixels = pygame.surfarray.array3d(display)
+    held, empty = view.slot_rect(1), view.slot_rect(5)
+    held_fill = pixels[held.centerx - 12, held.top + 3]
+    assert tuple(held_fill) == SLOT_FILL[:3], "a held slot is opaque"
+    floor = pixels[empty.left + 2 : empty.right - 2, empty.top + 2 : empty.bottom - 2].reshape(-1, 3)
+    assert not (floor == SLOT_FILL[:3]).all(axis=1).any(), "no slot is drawn where there is no relic"
 
 
 def test_hovering_a_relic_slot_shows_its_name_and_description_under_it(display: pygame.Surface) -> None:

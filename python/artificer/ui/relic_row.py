@@ -33,7 +33,7 @@ TOOLTIP_WIDTH = 260
 TOOLTIP_MIN_HEIGHT = 72
 #: How long a slot glows after its relic acted (seconds).
 FLASH_SECONDS = 0.6
-SLOT_FILL = (30, 26, 48, 215)
+SLOT_FILL = (30, 26, 48, 255)  # opaque: nothing of the fight shows through a slot (R-FEEL-1)
 SLOT_EDGE = (120, 108, 170)
 EMPTY_EDGE = (62, 56, 88)
 FLASH_COLOUR = (255, 214, 110)
@@ -63,9 +63,12 @@ def relic_lines(relic: Relic) -> list[tuple[str, Colour]]:
 class RelicRowView:
     """The ten slots at `topleft`, the hovered slot's tooltip and the slots' flashes."""
 
-    def __init__(self, topleft: tuple[int, int] = (12, 94), scale: float = 1.0) -> None:
+    def __init__(self, topleft: tuple[int, int] = (12, 94), scale: float = 1.0, show_empty: bool = True) -> None:
+        """`show_empty=False` (the arena): only the slots that hold relics are drawn, so the
+        row covers no more of the fight than it must (R-FEEL-1: the HUD never hides enemies)."""
         self.topleft = topleft
         self.scale = scale
+        self.show_empty = show_empty
         #: Seconds of glow left, by relic id.
         self.flashes: dict[str, float] = {}
         #: The tooltip drawn by the last `draw`: its box and its lines' texts (None: no tooltip).
@@ -116,7 +119,9 @@ class RelicRowView:
         """The ten slots, then the hovered slot's tooltip."""
         owned = relics.owned
         for index in range(SLOTS):
-            self._slot(surface, relics, self.slot_relics(owned, index), index, mouse)
+            shown = self.slot_relics(owned, index)
+            if shown or self.show_empty:
+                self._slot(surface, relics, shown, index, mouse)
         self.tooltip = None
         hovered = self.slot_at(mouse)
         if hovered is not None and self.slot_relics(owned, hovered):

@@ -74,11 +74,21 @@ class Camera:
     an axis on which the arena is smaller than the screen is centred. `x`
     and `y` are where the camera is heading (the player, smoothed); the clamp
     applies where it looks, in `offset`, so callers may move `x`/`y` freely
-    (interpolation, screen shake) and still never see the void."""
+    (interpolation, screen shake) and still never see the void.
 
-    def __init__(self, screen: tuple[int, int], arena: tuple[float, float] | None = None) -> None:
+    `margins` (left, top, right, bottom screen px) let the view pass the wall
+    by that much on that side: the HUD's band, so that what stands at the wall
+    (the player, enemies) is never under the HUD (R-FEEL-1)."""
+
+    def __init__(
+        self,
+        screen: tuple[int, int],
+        arena: tuple[float, float] | None = None,
+        margins: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0),
+    ) -> None:
         self.screen = screen
         self.arena = arena
+        self.margins = margins
         self.x = 0.0
         self.y = 0.0
 
@@ -94,7 +104,11 @@ class Camera:
         """The world point at the middle of the view (x, y clamped into the arena)."""
         if self.arena is None:
             return self.x, self.y
-        return _clamped(self.x, self.screen[0], self.arena[0]), _clamped(self.y, self.screen[1], self.arena[1])
+        left, top, right, bottom = self.margins
+        return (
+            _clamped(self.x, self.screen[0], self.arena[0], left, right),
+            _clamped(self.y, self.screen[1], self.arena[1], top, bottom),
+        )
 
     @property
     def offset(self) -> tuple[float, float]:
@@ -102,11 +116,13 @@ class Camera:
         return self.screen[0] / 2 - cx, self.screen[1] / 2 - cy
 
 
-def _clamped(centre: float, screen: float, arena: float) -> float:
-    """The view's centre on one axis: inside [screen/2, arena − screen/2], or the arena's middle if it is narrower."""
-    if arena <= screen:
-        return arena / 2
-    return min(max(centre, screen / 2), arena - screen / 2)
+def _clamped(centre: float, screen: float, arena: float, low: float = 0.0, high: float = 0.0) -> float:
+    """The view's centre on one axis: inside [screen/2 − low, arena − screen/2 + high] (`low`, `high`:
+    the margins the view may show past each wall), or the middle of that if the arena is narrower."""
+    least, most = screen / 2 - low, arena - screen / 2 + high
+    if least >= most:
+        return (least + most) / 2
+    return min(max(centre, least), most)
 
 
 def default_threads() -> int:

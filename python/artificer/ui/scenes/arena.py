@@ -147,7 +147,7 @@ class ArenaScene(Scene):
         #: R-POT-2: the belt's slots, tooltip and menu; where the cursor last pointed in the world (screen).
         self.potion_view = PotionBeltView()
         #: R-REL-4: the relic row under the HP/mana box (its top: the box's bottom, 86, + 8).
-        self.relic_view = RelicRowView((12, 94))
+        self.relic_view = RelicRowView((12, 94), show_empty=False)
         self.mouse: tuple[int, int] = (-1, -1)
         #: Where the player was last drawn (screen px): the pause panel opens on the other side.
         self.player_at: tuple[float, float] | None = None
@@ -162,7 +162,9 @@ class ArenaScene(Scene):
         self._colour_blind = self.session.settings.colour_blind
         atlas = Atlas.build(self.content, COLOUR_BLIND if self._colour_blind else None)
         self.renderer = ArenaRenderer(atlas, arena)
-        self.camera = Camera(size, arena=arena)  # R-FEEL-1: the view never shows the void beyond the walls
+        # R-FEEL-1: the view never shows the void beyond the walls, except the HUD's top band (the
+        # HP box, relic row, timer, gold and potions) above the top wall, so nothing at the wall hides under it.
+        self.camera = Camera(size, arena=arena, margins=(0.0, float(self.relic_view.rect.bottom + 8), 0.0, 0.0))
         self.camera.follow(arena[0] / 2, arena[1] / 2, snap=True)
         self.hud = Hud(atlas.crystal)
         self.juice = self._juice(atlas)
