@@ -46,6 +46,12 @@ TEXT_DISABLED = (110, 106, 128)
 HINT = (170, 160, 210)
 PANEL_FILL = (14, 12, 26, 200)
 PANEL_EDGE = (70, 62, 110)
+#: Toasts: text size, the widest pill (px), padding inside it, the gap between pills, the opaque fill.
+TOAST_SIZE = 18
+TOAST_MAX_WIDTH = 360
+TOAST_PAD = (12, 5)
+TOAST_GAP = 4
+TOAST_FILL = (16, 14, 30)
 TOOLTIP_FILL = (10, 8, 20, 245)
 #: A button's label keeps this many px clear of its edges in all (both sides together).
 BUTTON_PAD = 16
@@ -135,9 +141,27 @@ class Toasts:
     def tick(self, dt: float) -> None:
         self.items = [(t, s - dt) for t, s in self.items if s - dt > 0]
 
-    def draw(self, surface: pygame.Surface, centre_x: int, top: int, colour: tuple[int, int, int] = (255, 200, 120)) -> None:
-        face = font(18, bold=True)
-        for i, (text, seconds) in enumerate(self.items[-3:]):
-            image = face.render(text, True, colour)
-            image.set_alpha(int(255 * min(1.0, seconds / 0.5)))
-            surface.blit(image, image.get_rect(midtop=(centre_x, top + i * (face.get_linesize() + 2))))
+    def draw(
+        self,
+        surface: pygame.Surface,
+        centre_x: int,
+        top: int,
+        colour: tuple[int, int, int] = (255, 200, 120),
+        max_width: int = TOAST_MAX_WIDTH,
+    ) -> None:
+        """The newest three, stacked down from `top` (the stack moves up if it would leave the
+        surface), each on an opaque pill `max_width` px wide at most, fitted onto two lines: a
+        toast over a panel stays readable and never runs into its neighbours."""
+        laid = [fit_lines(text, TOAST_SIZE, True, max_width - 2 * TOAST_PAD[0], 2) for text, _ in self.items[-3:]]
+        heights = [fitted.height + 2 * TOAST_PAD[1] for fitted in laid]
+        y = min(top, surface.get_height() - sum(heights) - TOAST_GAP * len(heights))
+        for fitted, height, (_, seconds) in zip(laid, heights, self.items[-3:]):
+            pill = pygame.Rect(0, 0, fitted.width + 2 * TOAST_PAD[0], height)
+            pill.midtop = (centre_x, y)
+            layer = pygame.Surface(pill.size, pygame.SRCALPHA)
+            pygame.draw.rect(layer, TOAST_FILL, layer.get_rect(), border_radius=6)
+            pygame.draw.rect(layer, PANEL_EDGE, layer.get_rect(), 1, border_radius=6)
+            blit_lines(layer, fitted, colour, center=layer.get_rect().center)
+            layer.set_alpha(int(255 * min(1.0, seconds / 0.5)))  # fades out over its last half second
+            surface.blit(layer, pill)
+            y = pill.bottom + TOAST_GAP
