@@ -192,7 +192,7 @@ def test_waves_out_of_order_are_reported_at_their_number(data_dir: Path) -> None
 
 
 def test_group_ending_after_its_wave_is_reported(data_dir: Path) -> None:
-    edit_json(data_dir / "waves.json", lambda doc: doc["waves"][0]["groups"][0].update(until=999))
+    edit_json(data_dir / "waves.json", lambda doc: doc["waves"][0]["groups"][0].update(until=90))
     (problem,) = problems_of(data_dir)
     assert (problem.file, problem.path) == ("waves.json", "$.waves[0].groups[0].until")
     assert "duration" in problem.reason
@@ -226,7 +226,7 @@ def test_balance_chance_above_one_is_reported(data_dir: Path) -> None:
 
 def test_duplicate_json_key_is_reported(data_dir: Path) -> None:
     path = data_dir / "balance.json"
-    path.write_text(path.read_text(encoding="utf-8").replace('"width": 2560', '"width": 2560, "width": 10'))
+    path.write_text(path.read_text(encoding="utf-8").replace('"width": 2560', '"width": 2560, "width": 1000'))
     assert locations(problems_of(data_dir)) == [("balance.json", "$.arena.width")]
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from pydantic import Field, ValidationError
 
-from artificer.content.loader import Content
+from artificer.content.loader import Content, parse_json, read_text
 from artificer.content.models import ID_PATTERN, ContentError, ContentModel, Problem, WandStat, did_you_mean
 from artificer.content.schema_errors import problems_from_validation
 
@@ -28,7 +28,7 @@ class Build(ContentModel):
 
     id: str = Field(pattern=ID_PATTERN, description="Name given to `artificer run --build`.")
     core: str = Field(pattern=ID_PATTERN, description="The core the build wants (bought when offered, then active).")
-    board: tuple[str | None, ...] = Field(min_length=1, description="Cards in that core's slot order (null: leave empty).")
+    board: tuple[str | None, ...] = Field(min_length=1, max_length=256, description="Cards in that core's slot order (null: leave empty).")
     stats: tuple[WandStat, ...] = Field(default=(), description="Stat upgrades to buy with gold left over, in order.")
     unlocks: tuple[str, ...] = Field(
         default=(), description="Spells and cores with an unlock cost the build assumes unlocked with aether (R-META-1)."
@@ -36,7 +36,7 @@ class Build(ContentModel):
 
 
 class BuildBook(ContentModel):
-    builds: tuple[Build, ...] = Field(min_length=1, description="The archetypes.")
+    builds: tuple[Build, ...] = Field(min_length=1, max_length=1_000, description="The archetypes.")
 
 
 def load_builds(content: Content, data_dir: Path | None = None) -> dict[str, Build]:
@@ -44,12 +44,19 @@ def load_builds(content: Content, data_dir: Path | None = None) -> dict[str, Bui
     none when the file does not exist. Raises `ContentError` listing every problem."""
     path = Path(data_dir if data_dir is not None else content.data_dir) / BUILDS_FILE
     problems: list[Problem] = []
-    try:
-        book = BuildBook.model_validate_json(path.read_text(encoding="utf-8"), strict=True)
-    except FileNotFoundError:
+    if not path.exists() and not path.is_symlink():
         return {}
+    # Read and parsed as every content file is: a directory, bytes that are not UTF-8, nesting
+    # too deep or a number too long is one problem, never a traceback (DESIGN §6).
+    text = read_text(path, BUILDS_FILE, problems)
+    duplicates = None if text is None else parse_json(BUILDS_FILE, text, problems)
+    if text is None or duplicates is None:
+        raise ContentError(problems)
+    try:
+        book = BuildBook.model_validate_json(text, strict=True)
     except ValidationError as error:
-        raise ContentError(problems_from_validation(BUILDS_FILE, BuildBook, error)) from None
+        raise ContentError([*duplicates, *problems_from_validation(BUILDS_FILE, BuildBook, error)]) from None
+    problems.extend(duplicates)
     spells = {spell.id for spell in content.spells}
     cores = {core.id: core for core in content.cores}
     seen: set[str] = set()

@@ -18,9 +18,15 @@ from enum import StrEnum
 
 from pydantic import Field, ValidationInfo, field_validator
 
-from artificer.content.models import ID_PATTERN, ContentModel
+from artificer.content.models import ID_PATTERN, MAX_GOLD, MAX_MANA, MAX_SECONDS, ContentModel
 
 MAX_ROW_SLOTS = 32
+#: Largest grid coordinate of an explicit board's slot (the core keeps an i32).
+MAX_GRID = 64
+#: Largest CPU budget of a core (× balance.json vm.step_multiplier, the step budget stays in u32).
+MAX_CPU_LIMIT = 10_000
+#: Most slots of an explicit board.
+MAX_BOARD_SLOTS = 256
 MAX_TIER = 4
 
 
@@ -65,15 +71,15 @@ class SlotBonus(ContentModel):
     """An adjacency bonus (R-BOARD-2): the card in the neighbouring slot `dir` gets ×`mult`."""
 
     dir: Direction = Field(description="Which neighbour the bonus applies to.")
-    mult: float = Field(gt=0, description="Multiplier of the neighbour card's numeric effect.")
+    mult: float = Field(gt=0, le=10, description="Multiplier of the neighbour card's numeric effect.")
 
 
 class Slot(ContentModel):
     """One slot on a board's grid."""
 
     id: str = Field(pattern=ID_PATTERN, description="Unique id within the board, named by edges and entries.")
-    x: int = Field(ge=0, description="Grid column.")
-    y: int = Field(ge=0, description="Grid row (grows downward).")
+    x: int = Field(ge=0, le=MAX_GRID, description="Grid column.")
+    y: int = Field(ge=0, le=MAX_GRID, description="Grid row (grows downward).")
     bonus: SlotBonus | None = Field(default=None, description="Adjacency bonus toward one neighbour.")
 
     @property
@@ -104,7 +110,7 @@ class BoardLayout(ContentModel):
     is the upper route, the second the lower (R-BOARD-3).
     """
 
-    slots: tuple[Slot, ...] = Field(min_length=1, description="Every slot of the board.")
+    slots: tuple[Slot, ...] = Field(min_length=1, max_length=MAX_BOARD_SLOTS, description="Every slot of the board.")
     edges: tuple[Edge, ...] = Field(default=(), description="Directed edges [from, to] in program order.")
     entries: Entries = Field(description="Entry slot of each program.")
 
@@ -160,7 +166,7 @@ class Board(ContentModel):
         default=None, ge=1, le=MAX_ROW_SLOTS, description="Shorthand: N slots in a row, joined left to right."
     )
     slots: tuple[Slot, ...] | None = Field(
-        default=None, min_length=1, validate_default=True, description="Every slot (explicit boards)."
+        default=None, min_length=1, max_length=MAX_BOARD_SLOTS, validate_default=True, description="Every slot (explicit boards)."
     )
     edges: tuple[Edge, ...] | None = Field(
         default=None, validate_default=True, description="Directed edges [from, to] (explicit boards; default none)."
@@ -200,7 +206,7 @@ class DashWave(ContentModel):
     """A dash-wave core's extra spell, cast along the dash trail on its own cooldown (R-MOVE-2)."""
 
     spell: str = Field(pattern=ID_PATTERN, description="Id of the action spell cast along the trail.")
-    cooldown: float = Field(gt=0, description="Seconds between dash waves.")
+    cooldown: float = Field(ge=0.01, le=MAX_SECONDS, description="Seconds between dash waves.")
 
 
 class Core(ContentModel):
@@ -210,13 +216,13 @@ class Core(ContentModel):
     name_key: str = Field(description='i18n key of the name: "core.<id>.name".')
     description_key: str = Field(description='i18n key of the description: "core.<id>.description".')
     tier: int = Field(ge=1, le=MAX_TIER, description="Rarity tier, 1..4.")
-    price: int = Field(ge=0, description="Shop price in gold.")
-    unlock_cost: int = Field(ge=0, description="Aether to unlock it (0: in the base pool, R-META-1).")
-    mana_max: float = Field(gt=0, description="Mana pool size (R-MANA-1).")
-    mana_regen: float = Field(ge=0, description="Mana regained per second.")
-    cast_delay: float = Field(gt=0, description="Seconds between casts.")
-    recharge: float = Field(ge=0, description="Seconds added when a cursor wand wraps (R-VM-12).")
-    cpu_limit: int = Field(ge=1, description="CPU budget of the board (R-VM-8, R-VM-9).")
+    price: int = Field(ge=0, le=MAX_GOLD, description="Shop price in gold.")
+    unlock_cost: int = Field(ge=0, le=MAX_GOLD, description="Aether to unlock it (0: in the base pool, R-META-1).")
+    mana_max: float = Field(gt=0, le=MAX_MANA, description="Mana pool size (R-MANA-1).")
+    mana_regen: float = Field(ge=0, le=MAX_MANA, description="Mana regained per second.")
+    cast_delay: float = Field(gt=0, le=60, description="Seconds between casts.")
+    recharge: float = Field(ge=0, le=60, description="Seconds added when a cursor wand wraps (R-VM-12).")
+    cpu_limit: int = Field(ge=1, le=MAX_CPU_LIMIT, description="CPU budget of the board (R-VM-8, R-VM-9).")
     flags: tuple[CoreFlag, ...] = Field(default=(), description="Special-core flags (R-CORE-4).")
     dash_wave: DashWave | None = Field(default=None, description="Extra spell cast along the dash trail (R-MOVE-2).")
     board: Board = Field(description="The slots and their wiring.")
@@ -254,4 +260,4 @@ class Core(ContentModel):
 class CoreCatalog(ContentModel):
     """cores.json: every core."""
 
-    cores: tuple[Core, ...] = Field(min_length=1, description="Every core.")
+    cores: tuple[Core, ...] = Field(min_length=1, max_length=1_000, description="Every core.")

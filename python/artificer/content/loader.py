@@ -25,6 +25,10 @@ from pydantic import BaseModel, ValidationError
 from artificer.content import references
 from artificer.content.cores import Core, CoreCatalog
 from artificer.content.models import (
+    BUFFER_ROW_BYTES,
+    MAX_BUFFER_BYTES,
+    MAX_WAVE_FRAMES,
+    MAX_WAVE_SPAWNS,
     WAVE_COUNT,
     Balance,
     ContentError,
@@ -167,6 +171,10 @@ def load_content(data_dir: Path | None = None) -> Content:
         problems.extend(check_wave_enemies(schedule, roster))
     if roster is not None and balance is not None:
         problems.extend(check_training_dummy(balance, roster))
+    if balance is not None:
+        problems.extend(check_balance_bounds(balance))
+    if schedule is not None and balance is not None:
+        problems.extend(check_wave_bounds(schedule, balance, roster))
     problems.extend(_check_vm_content(balance, spells, cores, recipes, texts))
     if (
         problems
@@ -243,10 +251,10 @@ def _in_file_order(problems: list[Problem]) -> list[Problem]:
 
 def _load_file(directory: Path, name: str, model: type[ModelT], problems: list[Problem]) -> ModelT | None:
     """Read, parse and validate one file; on failure add its problems and return None."""
-    text = _read_text(directory / name, name, problems)
+    text = read_text(directory / name, name, problems)
     if text is None:
         return None
-    duplicates = _parse_json(name, text, problems)
+    duplicates = parse_json(name, text, problems)
     if duplicates is None:
         return None
     problems.extend(duplicates)
@@ -259,9 +267,25 @@ def _load_file(directory: Path, name: str, model: type[ModelT], problems: list[P
         return None
 
 
-def _read_text(path: Path, name: str, problems: list[Problem]) -> str | None:
+#: Largest content file read, in bytes (the shipped ones are under 200 KB).
+MAX_FILE_BYTES = 16 * 1024 * 1024
+#: Deepest nesting of objects and arrays in a content file (the shipped files nest 6 deep).
+MAX_JSON_DEPTH = 64
+
+
+def read_text(path: Path, name: str, problems: list[Problem]) -> str | None:
+    """The UTF-8 text of `path` (a leading byte-order mark dropped), or None with one problem
+    added: missing, a directory, too big, not UTF-8, unreadable."""
     try:
-        return path.read_text(encoding="utf-8")
+        if path.is_dir():
+            problems.append(Problem(name, ROOT_PATH, f"is a directory, not a file ({path})"))
+            return None
+        with path.open("rb") as stream:
+            raw = stream.read(MAX_FILE_BYTES + 1)
+        if len(raw) > MAX_FILE_BYTES:
+            problems.append(Problem(name, ROOT_PATH, f"file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB"))
+            return None
+        return raw.decode("utf-8-sig")
     except FileNotFoundError:
         problems.append(Problem(name, ROOT_PATH, f"file is missing (expected at {path})"))
     except UnicodeDecodeError as error:
@@ -269,6 +293,7 @@ def _read_text(path: Path, name: str, problems: list[Problem]) -> str | None:
     except OSError as error:
         problems.append(Problem(name, ROOT_PATH, f"cannot read file ({error.strerror or error})"))
     return None
+
 
 
 class _JsonObject(dict[str, Any]):
@@ -288,8 +313,11 @@ def _object_from_pairs(pairs: list[tuple[str, Any]]) -> _JsonObject:
     return parsed
 
 
-def _parse_json(name: str, text: str, problems: list[Problem]) -> list[Problem] | None:
-    """Check the JSON syntax; return the duplicate-key problems, or None on a syntax error."""
+def parse_json(name: str, text: str, problems: list[Problem]) -> list[Problem] | None:
+    """Check the JSON syntax, nesting and numbers; return the duplicate-key problems, or None
+    (with one problem added) when the file cannot be read as content at all: a syntax error,
+    nesting deeper than MAX_JSON_DEPTH, or an integer of more digits than Python converts.
+    (NaN, Infinity and 1e400 parse here; the models refuse them at their JSON path.)"""
     try:
         document = json.loads(text, object_pairs_hook=_object_from_pairs)
     except json.JSONDecodeError as error:
@@ -297,22 +325,42 @@ def _parse_json(name: str, text: str, problems: list[Problem]) -> list[Problem] 
             Problem(name, ROOT_PATH, f"invalid JSON at line {error.lineno}, column {error.colno}: {error.msg}")
         )
         return None
-    return [
-        Problem(name, json_path((*location, key)), "key is written more than once (the last one would win)")
-        for location, key in _duplicate_keys(document, ())
-    ]
+    except RecursionError:
+        problems.append(Problem(name, ROOT_PATH, f"nested too deeply (content nests at most {MAX_JSON_DEPTH} levels)"))
+        return None
+    except ValueError as error:  # an integer of more digits than sys.get_int_max_str_digits()
+        problems.append(Problem(name, ROOT_PATH, f"invalid number: {_first_clause(str(error))}"))
+        return None
+    found: list[Problem] = []
+    for location, key in _duplicate_keys(document):
+        if key is None:
+            problems.append(Problem(name, ROOT_PATH, f"nested too deeply (content nests at most {MAX_JSON_DEPTH} levels)"))
+            return None
+        found.append(Problem(name, json_path((*location, key)), "key is written more than once (the last one would win)"))
+    return found
 
 
-def _duplicate_keys(node: Any, location: tuple[str | int, ...]) -> Iterator[tuple[tuple[str | int, ...], str]]:
-    if isinstance(node, _JsonObject):
-        for key in node.duplicate_keys:
-            yield location, key
-    if isinstance(node, dict):
-        for key, value in node.items():
-            yield from _duplicate_keys(value, (*location, key))
-    elif isinstance(node, list):
-        for index, value in enumerate(node):
-            yield from _duplicate_keys(value, (*location, index))
+
+def _first_clause(message: str) -> str:
+    return message.split(";")[0]
+
+
+def _duplicate_keys(document: Any) -> Iterator[tuple[tuple[str | int, ...], str | None]]:
+    """(location, key) of each key written twice; (location, None) for the first node nested
+    deeper than MAX_JSON_DEPTH, and then no more. Iterative: no recursion a file can grow."""
+    stack: list[tuple[Any, tuple[str | int, ...]]] = [(document, ())]
+    while stack:
+        node, location = stack.pop()
+        if len(location) > MAX_JSON_DEPTH:
+            yield location, None
+            return
+        if isinstance(node, _JsonObject):
+            for key in node.duplicate_keys:
+                yield location, key
+        if isinstance(node, dict):
+            stack.extend(((value, (*location, key)) for key, value in reversed(list(node.items()))))
+        elif isinstance(node, list):
+            stack.extend(((value, (*location, index)) for index, value in reversed(list(enumerate(node)))))
 
 
 # --- checks across entries and files ----------------------------------------
@@ -382,3 +430,68 @@ def check_wave_enemies(schedule: WaveSchedule, roster: EnemyRoster) -> list[Prob
 
 def _unknown_enemy_reason(enemy_id: str, known: list[str]) -> str:
     return f'unknown enemy "{enemy_id}" (not in {ENEMIES_FILE}){did_you_mean(enemy_id, known)}'
+
+
+# --- bounds across fields (§ DESIGN errors: what check-content accepts runs to its end) -------
+
+
+def check_balance_bounds(balance: Balance) -> list[Problem]:
+    """The frame buffers preallocated at `capacities` fit MAX_BUFFER_BYTES, and the default wave
+    length runs at most MAX_WAVE_FRAMES frames."""
+    problems: list[Problem] = []
+    capacities = balance.capacities.model_dump()
+    total = sum(rows * BUFFER_ROW_BYTES[name] for name, rows in capacities.items())
+    if total > MAX_BUFFER_BYTES:
+        biggest = max(capacities, key=lambda name: capacities[name] * BUFFER_ROW_BYTES[name])
+        problems.append(
+            Problem(
+                BALANCE_FILE,
+                "$.capacities",
+                f"the buffers take {total / 2**20:.1f} MiB, more than {MAX_BUFFER_BYTES // 2**20} MiB "
+                f"(rows × bytes per row; the most: {biggest}, {BUFFER_ROW_BYTES[biggest]} bytes a row)",
+            )
+        )
+    frames = wave_frames(balance.wave.duration, balance.sim.tick_hz)
+    if frames > MAX_WAVE_FRAMES:
+        problems.append(Problem(BALANCE_FILE, "$.wave.duration", _frames_reason(balance.wave.duration, balance.sim.tick_hz, frames)))
+    return problems
+
+
+def wave_frames(duration: float, tick_hz: int) -> int:
+    """The frames a wave of `duration` seconds runs (as `artificer.game.run.WaveInProgress`)."""
+    return round(duration * tick_hz)
+
+
+def _frames_reason(duration: float, tick_hz: int, frames: int) -> str:
+    return (
+        f"{duration:g} s at {BALANCE_FILE} sim.tick_hz {tick_hz} is {frames} frames, "
+        f"more than {MAX_WAVE_FRAMES} (duration × tick_hz)"
+    )
+
+
+def check_wave_bounds(schedule: WaveSchedule, balance: Balance, roster: EnemyRoster | None) -> list[Problem]:
+    """Each wave runs at most MAX_WAVE_FRAMES frames; a group's spawn at once fits the enemy pool
+    (`capacities.enemies`); a wave spawns at most MAX_WAVE_SPAWNS enemies (count × spawns summed
+    over its groups, a splitter's children counted when enemies.json loaded)."""
+    problems: list[Problem] = []
+    tick_hz = balance.sim.tick_hz
+    pool = balance.capacities.enemies
+    children = {} if roster is None else {enemy.id: enemy.split.count for enemy in roster.enemies if enemy.split is not None}
+    for wave_index, wave in enumerate(schedule.waves):
+        where = f"$.waves[{wave_index}]"
+        frames = wave_frames(wave.duration, tick_hz)
+        if frames > MAX_WAVE_FRAMES:
+            problems.append(Problem(WAVES_FILE, f"{where}.duration", _frames_reason(wave.duration, tick_hz, frames)))
+        spawned = 0
+        for group_index, group in enumerate(wave.groups):
+            if group.count > pool:
+                reason = f"spawns {group.count} enemies at once, more than {BALANCE_FILE} capacities.enemies ({pool})"
+                problems.append(Problem(WAVES_FILE, f"{where}.groups[{group_index}].count", reason))
+            spawned += group.total_enemies() * (1 + children.get(group.enemy, 0))
+        if spawned > MAX_WAVE_SPAWNS:
+            reason = (
+                f"spawns {spawned} enemies, more than {MAX_WAVE_SPAWNS} a wave "
+                "(count × (until − start) / every, summed over the groups, splits' children included)"
+            )
+            problems.append(Problem(WAVES_FILE, f"{where}.groups", reason))
+    return problems

@@ -13,6 +13,7 @@ ignored key.
 from __future__ import annotations
 
 import difflib
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -30,6 +31,53 @@ WAVE_COUNT = 20
 
 # Largest enemy radius the core's spatial grid is sized for.
 MAX_ENEMY_RADIUS = 64
+
+# --- ranges (§ DESIGN errors: whatever check-content accepts runs to its end) ---------------
+#
+# Every number of every content file has a range a designer could want and the engine runs:
+# the core keeps floats as f32 (about 7 digits, at most 3.4e38) and narrows integers to u16,
+# u32 or i32 (rust/py/config.rs, rust/py/catalog.rs), so every range sits far inside those
+# types, products included (an elite's HP is hp × hp_multiplier; a cast's step budget is
+# cpu_limit × step_multiplier). The ranges show in the JSON Schema (minimum / maximum).
+# What several fields make together (a wave's spawns, its frames, the buffers' memory) is
+# checked by the loader against the caps below.
+
+#: Longest time anything lasts, in s: a wave, a lifetime, a zone, a cooldown (10 minutes).
+MAX_SECONDS = 600.0
+#: Longest distance in px: an arena side, a range, a spawn reach.
+MAX_DISTANCE = 100_000.0
+#: Shortest arena side in px: room for the player, a spawn margin and a few enemies.
+MIN_ARENA_SIDE = 256.0
+#: Fastest anything moves, in px/s (333 px a tick at 60 Hz; faster only tunnels through walls).
+MAX_SPEED = 20_000.0
+#: Largest radius of an area (a blast, a zone, an explosion, a pickup's magnet), in px.
+MAX_AREA_RADIUS = 4_000.0
+#: Most HP anything has (a boss); times the elite multiplier it stays exact in f32.
+MAX_HP = 10_000_000.0
+#: Most damage one hit, tick or effect deals before multipliers (and most armor).
+MAX_DAMAGE = 1_000_000.0
+#: Largest damage, speed or reward multiplier.
+MAX_MULTIPLIER = 100.0
+#: Most gold one thing gives or costs (× the elite multiplier, still exact in f32: < 2^24).
+MAX_GOLD = 100_000
+#: Most of any mana amount (a pool, a cost, a regen per s).
+MAX_MANA = 1_000_000.0
+#: The fixed step's range: 30..240 ticks per second.
+MIN_TICK_HZ = 30
+MAX_TICK_HZ = 240
+#: Most frames one wave may run (10 minutes at 60 Hz): `duration × tick_hz`.
+MAX_WAVE_FRAMES = 36_000
+#: Most enemies one wave may spawn, splits' children included (the shipped wave 20: about 11,000).
+MAX_WAVE_SPAWNS = 50_000
+#: Most bytes the frame buffers preallocated at `capacities` may take (32 MiB).
+MAX_BUFFER_BYTES = 32 * 1024 * 1024
+#: Bytes one row of each buffer takes (the core's column counts × 4 for f32 rows, × 8 for f64
+#: rows: ENEMY_COLUMNS 6, PROJECTILE_COLUMNS 7, PICKUP_COLUMNS 4, EVENT_COLUMNS 6 (f64),
+#: ZONE_COLUMNS 5, SUMMON_COLUMNS 4, COMMAND_WIDTH 6 (f64)); tests/test_content_bounds.py checks
+#: them against the core's.
+BUFFER_ROW_BYTES = {"enemies": 24, "projectiles": 28, "pickups": 16, "events": 48, "zones": 20, "summons": 16, "commands": 48}
+#: Most of an integer count a card or rule stacks (pierce, bounces, loop counts...): far inside u32.
+MAX_COUNT = 1_000
 
 
 class ContentModel(BaseModel):
@@ -62,6 +110,8 @@ class Behavior(StrEnum):
 
 Chance = Annotated[float, Field(ge=0, le=1)]
 Resistance = Annotated[float, Field(ge=0, le=1)]
+Seconds = Annotated[float, Field(ge=0, le=MAX_SECONDS)]
+Gold = Annotated[int, Field(ge=0, le=MAX_GOLD)]
 
 
 # --- balance.json -----------------------------------------------------------
@@ -70,19 +120,19 @@ Resistance = Annotated[float, Field(ge=0, le=1)]
 class Arena(ContentModel):
     """The playfield rectangle."""
 
-    width: float = Field(gt=0, description="Arena width in px.")
-    height: float = Field(gt=0, description="Arena height in px.")
+    width: float = Field(ge=MIN_ARENA_SIDE, le=MAX_DISTANCE, description="Arena width in px.")
+    height: float = Field(ge=MIN_ARENA_SIDE, le=MAX_DISTANCE, description="Arena height in px.")
 
 
 class Sim(ContentModel):
     """Fixed-step simulation settings."""
 
-    tick_hz: int = Field(gt=0, description="Simulation ticks per second (fixed step = 1 / tick_hz).")
+    tick_hz: int = Field(ge=MIN_TICK_HZ, le=MAX_TICK_HZ, description="Simulation ticks per second (fixed step = 1 / tick_hz).")
     separation_strength: float = Field(
-        ge=0, description="How hard overlapping enemies push apart, per tick (0 = no separation)."
+        ge=0, le=1, description="How hard overlapping enemies push apart, per tick (0 = no separation)."
     )
     grid_cells_per_entity: float = Field(
-        gt=0, description="Spatial-grid cell size as a multiple of the largest entity diameter."
+        ge=0.125, le=16, description="Spatial-grid cell size as a multiple of the largest entity diameter."
     )
     hit_events_per_frame: int = Field(
         ge=0, le=1024, description="With the hit_events rule: the frame's biggest hits reported (damage numbers)."
@@ -95,110 +145,110 @@ class Sim(ContentModel):
 class Capacities(ContentModel):
     """Fixed pool sizes the core preallocates; spawns past a capacity are dropped."""
 
-    enemies: int = Field(ge=1, description="Most enemies alive at once.")
-    projectiles: int = Field(ge=1, description="Most projectiles in flight at once.")
-    pickups: int = Field(ge=1, description="Most pickups on the ground at once.")
-    summons: int = Field(ge=1, description="Most player summons alive at once.")
-    zones: int = Field(ge=1, description="Most area zones (clouds, puddles, blasts) at once.")
-    events: int = Field(ge=1, description="Most events the core reports per step.")
-    commands: int = Field(ge=1, description="Most commands the core accepts per step.")
+    enemies: int = Field(ge=1, le=100_000, description="Rows of the enemy buffer at start (it grows when a frame needs more).")
+    projectiles: int = Field(ge=1, le=200_000, description="Rows of the projectile buffer at start (it grows).")
+    pickups: int = Field(ge=1, le=100_000, description="Rows of the pickup buffer at start (it grows).")
+    summons: int = Field(ge=1, le=10_000, description="Rows of the summon buffer at start (it grows).")
+    zones: int = Field(ge=1, le=10_000, description="Rows of the zone buffer (clouds, puddles, blasts) at start (it grows).")
+    events: int = Field(ge=1, le=1_000_000, description="Rows of the event buffer at start (it grows).")
+    commands: int = Field(ge=1, le=100_000, description="Rows of the command buffer at start (it grows).")
 
 
 class PlayerStats(ContentModel):
     """The player's starting stats, before shop upgrades (R-STAT-1)."""
 
-    max_hp: float = Field(gt=0, description="Starting maximum HP.")
-    radius: float = Field(gt=0, description="Collision radius in px.")
-    move_speed: float = Field(gt=0, description="Walking speed in px/s.")
-    armor: float = Field(ge=0, description="Flat damage subtracted from every hit taken (R-DMG-1).")
-    dash_speed: float = Field(gt=0, description="Dash speed in px/s.")
-    dash_duration: float = Field(gt=0, description="How long a dash lasts, in s.")
-    dash_cooldown: float = Field(ge=0, description="Time between dashes, in s.")
-    invulnerability: float = Field(ge=0, description="Invulnerable time after taking a hit, in s.")
+    max_hp: float = Field(gt=0, le=MAX_HP, description="Starting maximum HP.")
+    radius: float = Field(gt=0, le=MAX_ENEMY_RADIUS, description="Collision radius in px.")
+    move_speed: float = Field(gt=0, le=MAX_SPEED, description="Walking speed in px/s.")
+    armor: float = Field(ge=0, le=MAX_DAMAGE, description="Flat damage subtracted from every hit taken (R-DMG-1).")
+    dash_speed: float = Field(gt=0, le=MAX_SPEED, description="Dash speed in px/s.")
+    dash_duration: float = Field(gt=0, le=MAX_SECONDS, description="How long a dash lasts, in s.")
+    dash_cooldown: float = Field(ge=0, le=MAX_SECONDS, description="Time between dashes, in s.")
+    invulnerability: float = Field(ge=0, le=MAX_SECONDS, description="Invulnerable time after taking a hit, in s.")
     crit_chance: Chance = Field(description="Chance for a hit to be critical, 0..1.")
-    crit_multiplier: float = Field(ge=1, description="Damage multiplier of a critical hit.")
-    mana_max: float = Field(gt=0, description="Maximum mana.")
-    mana_regen: float = Field(ge=0, description="Mana regained per second.")
-    mana_leech: float = Field(default=0, ge=0, description="Mana restored per kill (R-STAT-1, R-MANA-8).")
+    crit_multiplier: float = Field(ge=1, le=MAX_MULTIPLIER, description="Damage multiplier of a critical hit.")
+    mana_max: float = Field(gt=0, le=MAX_MANA, description="Maximum mana.")
+    mana_regen: float = Field(ge=0, le=MAX_MANA, description="Mana regained per second.")
+    mana_leech: float = Field(default=0, ge=0, le=MAX_MANA, description="Mana restored per kill (R-STAT-1, R-MANA-8).")
     auto_aim_range: float = Field(
-        gt=0, description="Auto-aim fires at the nearest enemy within this many px; with none that close the wand holds fire."
+        gt=0, le=MAX_DISTANCE, description="Auto-aim fires at the nearest enemy within this many px; with none that close the wand holds fire."
     )
 
 
 class PickupSettings(ContentModel):
     """How dropped pickups (gold, mana) fly to and are collected by the player."""
 
-    pickup_radius: float = Field(gt=0, description="Distance in px at which pickups start flying to the player.")
-    magnet_speed: float = Field(gt=0, description="Speed in px/s of a pickup flying to the player.")
-    collect_radius: float = Field(gt=0, description="Distance in px at which a pickup is collected.")
-    radius: float = Field(gt=0, description="A pickup's own radius in px.")
+    pickup_radius: float = Field(gt=0, le=MAX_AREA_RADIUS, description="Distance in px at which pickups start flying to the player.")
+    magnet_speed: float = Field(gt=0, le=MAX_SPEED, description="Speed in px/s of a pickup flying to the player.")
+    collect_radius: float = Field(gt=0, le=MAX_AREA_RADIUS, description="Distance in px at which a pickup is collected.")
+    radius: float = Field(gt=0, le=MAX_ENEMY_RADIUS, description="A pickup's own radius in px.")
 
 
 class DefaultWand(ContentModel):
     """The wand the player starts with: one spell cast on repeat."""
 
     spell: str = Field(pattern=ID_PATTERN, description="Id of the spell the wand casts.")
-    cast_delay: float = Field(gt=0, description="Seconds between casts.")
-    damage: float = Field(ge=0, description="Base damage of one projectile (R-DMG-1 `base`).")
-    speed: float = Field(gt=0, description="Projectile speed in px/s.")
-    radius: float = Field(gt=0, description="Projectile radius in px.")
-    lifetime: float = Field(gt=0, description="Seconds before the projectile expires.")
-    pierce: int = Field(ge=0, description="Enemies a projectile passes through before it stops.")
-    bounces: int = Field(ge=0, description="Times a projectile bounces off the arena edge.")
+    cast_delay: float = Field(gt=0, le=MAX_SECONDS, description="Seconds between casts.")
+    damage: float = Field(ge=0, le=MAX_DAMAGE, description="Base damage of one projectile (R-DMG-1 `base`).")
+    speed: float = Field(gt=0, le=MAX_SPEED, description="Projectile speed in px/s.")
+    radius: float = Field(gt=0, le=MAX_ENEMY_RADIUS, description="Projectile radius in px.")
+    lifetime: float = Field(gt=0, le=MAX_SECONDS, description="Seconds before the projectile expires.")
+    pierce: int = Field(ge=0, le=MAX_COUNT, description="Enemies a projectile passes through before it stops.")
+    bounces: int = Field(ge=0, le=MAX_COUNT, description="Times a projectile bounces off the arena edge.")
     element: Element = Field(description="Element of the projectile's damage.")
 
 
 class SpawnReach(ContentModel):
     """Half the width and height of the box around the player whose edge spawns land on."""
 
-    half_width: float = Field(gt=0, le=100_000, description="px left and right of the player.")
-    half_height: float = Field(gt=0, le=100_000, description="px above and below the player.")
+    half_width: float = Field(gt=0, le=MAX_DISTANCE, description="px left and right of the player.")
+    half_height: float = Field(gt=0, le=MAX_DISTANCE, description="px above and below the player.")
 
 
 class WaveTiming(ContentModel):
     """Timing shared by all waves (R-WAVE-1)."""
 
-    duration: float = Field(gt=0, description="Default wave length in s.")
-    spawn_telegraph: float = Field(ge=0, description="Seconds a spawn marker shows before the enemies appear.")
-    spawn_safe_radius: float = Field(ge=0, description="No enemy spawns within this many px of the player.")
-    spawn_margin: float = Field(ge=0, description="Spawn points lie this many px inside the arena's edge.")
+    duration: float = Field(gt=0, le=MAX_SECONDS, description="Default wave length in s.")
+    spawn_telegraph: float = Field(ge=0, le=60, description="Seconds a spawn marker shows before the enemies appear.")
+    spawn_safe_radius: float = Field(ge=0, le=MAX_DISTANCE, description="No enemy spawns within this many px of the player.")
+    spawn_margin: float = Field(ge=0, le=MAX_DISTANCE, description="Spawn points lie this many px inside the arena's edge.")
     spawn_reach: SpawnReach | None = Field(
         default=None,
         description="Spawns land on the edge of this box around the player, clamped into the arena "
         "(just beyond the view, so a wave is on screen at once, R-FEEL-1); without it, on the arena's edge.",
     )
-    breather: float = Field(ge=0, description="Seconds the cleared wave's result shows before the shop opens.")
+    breather: float = Field(ge=0, le=60, description="Seconds the cleared wave's result shows before the shop opens.")
 
 
 class Elite(ContentModel):
     """What makes an elite enemy (spawn groups with `elite: true`)."""
 
-    hp_multiplier: float = Field(ge=1, description="An elite's HP is its kind's HP times this.")
-    reward_multiplier: float = Field(ge=1, description="An elite drops its kind's reward times this (rounded).")
+    hp_multiplier: float = Field(ge=1, le=MAX_MULTIPLIER, description="An elite's HP is its kind's HP times this.")
+    reward_multiplier: float = Field(ge=1, le=MAX_MULTIPLIER, description="An elite drops its kind's reward times this (rounded).")
 
 
 class SustainedFire(ContentModel):
     """R-MANA-8: consecutive casts cost more, up to a cap; the growth decays."""
 
-    window: float = Field(gt=0, description="A cast within this many seconds of the last is consecutive.")
-    step: float = Field(ge=0, description="Cost added per consecutive cast (0.05 = +5%).")
-    cap: float = Field(ge=0, description="Largest total surcharge (1.0 = +100%).")
-    reset_after: float = Field(gt=0, description="Seconds without casting after which the surcharge is gone.")
+    window: float = Field(gt=0, le=MAX_SECONDS, description="A cast within this many seconds of the last is consecutive.")
+    step: float = Field(ge=0, le=10, description="Cost added per consecutive cast (0.05 = +5%).")
+    cap: float = Field(ge=0, le=MAX_MULTIPLIER, description="Largest total surcharge (1.0 = +100%).")
+    reset_after: float = Field(gt=0, le=MAX_SECONDS, description="Seconds without casting after which the surcharge is gone.")
 
 
 class VmSettings(ContentModel):
     """The spell VM's numbers (GAME_RULES §3-4)."""
 
-    step_multiplier: int = Field(ge=1, description="R-VM-8: node-steps per CPU point in one cast.")
-    cast_delay_floor: float = Field(gt=0, description="R-VM-11: shortest cast delay in s.")
+    step_multiplier: int = Field(ge=1, le=64, description="R-VM-8: node-steps per CPU point in one cast.")
+    cast_delay_floor: float = Field(gt=0, le=10, description="R-VM-11: shortest cast delay in s.")
     sustained_fire: SustainedFire = Field(description="R-MANA-8 cost growth.")
-    infinite_spells_hp_per_mana: float = Field(gt=0, description="R-CORE-4: HP paid per mana (0.2 = 1 HP per 5).")
-    sine_amplitude: float = Field(ge=0, description="Sine path: sideways amplitude in px.")
-    sine_frequency: float = Field(ge=0, description="Sine path: wobbles per second.")
-    homing_range: float = Field(ge=0, description="Homing projectiles steer toward enemies this close, px.")
-    on_kill_interval: float = Field(ge=0, description="R-CORE-2: an on_kill entry runs at most once per this many s.")
-    charge_ring_delay: float = Field(ge=0, description="R-MOVE-3: the charge ring shows this long after stopping, s.")
-    knockback_seconds: float = Field(ge=0, description="A hit shoves its enemy by knockback (px/s) times this, px.")
+    infinite_spells_hp_per_mana: float = Field(gt=0, le=MAX_MULTIPLIER, description="R-CORE-4: HP paid per mana (0.2 = 1 HP per 5).")
+    sine_amplitude: float = Field(ge=0, le=MAX_AREA_RADIUS, description="Sine path: sideways amplitude in px.")
+    sine_frequency: float = Field(ge=0, le=MAX_TICK_HZ, description="Sine path: wobbles per second.")
+    homing_range: float = Field(ge=0, le=MAX_DISTANCE, description="Homing projectiles steer toward enemies this close, px.")
+    on_kill_interval: float = Field(ge=0, le=MAX_SECONDS, description="R-CORE-2: an on_kill entry runs at most once per this many s.")
+    charge_ring_delay: float = Field(ge=0, le=MAX_SECONDS, description="R-MOVE-3: the charge ring shows this long after stopping, s.")
+    knockback_seconds: float = Field(ge=0, le=10, description="A hit shoves its enemy by knockback (px/s) times this, px.")
 
 
 class StartingWand(ContentModel):
@@ -213,16 +263,16 @@ class TrainingRange(ContentModel):
 
     dummy: str = Field(pattern=ID_PATTERN, description="Enemy id the dummies are made of (their defences apply).")
     count: int = Field(ge=1, le=64, description="Dummies in the range.")
-    distance: float = Field(gt=0, description="Distance in px from the player to the dummy line.")
-    spacing: float = Field(gt=0, description="Gap in px between dummies.")
+    distance: float = Field(gt=0, le=MAX_DISTANCE, description="Distance in px from the player to the dummy line.")
+    spacing: float = Field(gt=0, le=MAX_DISTANCE, description="Gap in px between dummies.")
 
 
 class LoadoutLimits(ContentModel):
     """R-CORE-3: how many cores a player carries and how many loose cards wait."""
 
-    max_cores: int = Field(ge=1, description="Cores carried at most, the active one included.")
-    waiting_area: int = Field(ge=0, description="Cards the waiting area holds at most.")
-    backpack: int = Field(ge=1, description="Cards the lab's backpack holds at most (R-LAB-1).")
+    max_cores: int = Field(ge=1, le=32, description="Cores carried at most, the active one included.")
+    waiting_area: int = Field(ge=0, le=256, description="Cards the waiting area holds at most.")
+    backpack: int = Field(ge=1, le=256, description="Cards the lab's backpack holds at most (R-LAB-1).")
 
 
 # --- the shop (R-SHOP-1, R-CORE-3, R-STAT-1) ------------------------------------------
@@ -288,25 +338,25 @@ class TierOdds(ContentModel):
     `from_wave` on, 0 before it (Brotato's shape)."""
 
     tier: int = Field(ge=2, le=SHOP_TIERS, description="The tier (tier 1 is whatever the better tiers leave).")
-    from_wave: int = Field(ge=1, description="The first shop (numbered by the wave just cleared) that can offer it.")
+    from_wave: int = Field(ge=1, le=WAVE_COUNT, description="The first shop (numbered by the wave just cleared) that can offer it.")
     base: Chance = Field(description="The chance at from_wave, 0..1.")
-    per_wave: float = Field(ge=0, description="Chance added for each wave after from_wave.")
+    per_wave: float = Field(ge=0, le=1, description="Chance added for each wave after from_wave.")
     cap: Chance = Field(description="The largest chance, luck included, 0..1.")
 
 
 class ShopReroll(ContentModel):
     """R-SHOP-1: a reroll costs more each time within a shop; the next shop starts over."""
 
-    base: int = Field(ge=0, description="Gold for the first reroll in the shop after wave 1.")
-    per_wave: int = Field(ge=0, description="Gold added to the first reroll's cost per wave after wave 1.")
-    growth: int = Field(ge=0, description="Gold added by each reroll already made in the same shop.")
+    base: Gold = Field(description="Gold for the first reroll in the shop after wave 1.")
+    per_wave: Gold = Field(description="Gold added to the first reroll's cost per wave after wave 1.")
+    growth: Gold = Field(description="Gold added by each reroll already made in the same shop.")
 
 
 class CoreOfferCount(ContentModel):
     """R-SHOP-1: shelf B shows between `min` and `max` cores."""
 
-    min: int = Field(ge=0, description="Fewest cores on shelf B.")
-    max: int = Field(ge=0, description="Most cores on shelf B.")
+    min: int = Field(ge=0, le=16, description="Fewest cores on shelf B.")
+    max: int = Field(ge=0, le=16, description="Most cores on shelf B.")
 
     @field_validator("max")
     @classmethod
@@ -321,45 +371,45 @@ class StatOffer(ContentModel):
     """One stat shelf C can sell (R-STAT-1): what a purchase adds and what it costs."""
 
     stat: WandStat = Field(description="Which stat (R-STAT-1; see WandStat).")
-    amount: float = Field(gt=0, description="Added to the stat by one purchase (cpu: whole points).")
-    max: float = Field(gt=0, description="The stat is no longer offered once its total reaches this.")
-    price: int = Field(ge=0, description="Gold for the first purchase.")
-    price_step: int = Field(ge=0, description="Gold added to the price by each purchase of this stat in the run.")
+    amount: float = Field(gt=0, le=MAX_DAMAGE, description="Added to the stat by one purchase (cpu: whole points).")
+    max: float = Field(gt=0, le=MAX_DAMAGE, description="The stat is no longer offered once its total reaches this.")
+    price: Gold = Field(description="Gold for the first purchase.")
+    price_step: Gold = Field(description="Gold added to the price by each purchase of this stat in the run.")
 
 
 class TalentOffer(ContentModel):
     """A talent shelf C may add as an extra place (R-SHOP-1, R-END-1): never once the run owns it."""
 
     talent: Talent = Field(description="Which talent (see Talent).")
-    price: int = Field(ge=0, description="Gold for it (it is bought once, so the price does not step).")
-    from_wave: int = Field(ge=1, description="The first shop (numbered by the wave just cleared) that can offer it.")
+    price: Gold = Field(description="Gold for it (it is bought once, so the price does not step).")
+    from_wave: int = Field(ge=1, le=WAVE_COUNT, description="The first shop (numbered by the wave just cleared) that can offer it.")
     chance: Chance = Field(description="The chance, 0..1, that a restock (opening or a reroll) offers it.")
 
 
 class ShopSettings(ContentModel):
     """R-SHOP-1 / R-CORE-3 / R-STAT-1: the shop's numbers (the rules live in `artificer.game.shop`)."""
 
-    spell_offers: int = Field(ge=1, description="Spells on shelf A.")
-    spell_prices: tuple[Annotated[int, Field(ge=0)], ...] = Field(
+    spell_offers: int = Field(ge=1, le=16, description="Spells on shelf A.")
+    spell_prices: tuple[Gold, ...] = Field(
         min_length=SHOP_TIERS, max_length=SHOP_TIERS, description="Gold for a spell of tier 1, 2, 3, 4 after wave 1."
     )
-    family_weights: dict[SpellFamily, Annotated[float, Field(ge=0)]] = Field(
+    family_weights: dict[SpellFamily, Annotated[float, Field(ge=0, le=1_000)]] = Field(
         default_factory=dict,
         description="Within a drawn tier, how likely a spell of each family is next to the others (a family not named: 1).",
     )
     core_offers: CoreOfferCount = Field(description="Cores on shelf B.")
     tier_odds: tuple[TierOdds, ...] = Field(description="Chance of each better tier by wave (tiers 2..4).")
     price_growth_per_wave: float = Field(
-        ge=0, description="Spells and cores cost this fraction more per wave after wave 1 (0.05 = +5%)."
+        ge=0, le=10, description="Spells and cores cost this fraction more per wave after wave 1 (0.05 = +5%)."
     )
-    stat_offers: int = Field(ge=0, description="Stat upgrades on shelf C.")
+    stat_offers: int = Field(ge=0, le=16, description="Stat upgrades on shelf C.")
     stats: tuple[StatOffer, ...] = Field(description="The stats shelf C draws from.")
     talents: tuple[TalentOffer, ...] = Field(
         default=(), description="Talents shelf C may add after its stats, each once per run (R-END-1 Last Will)."
     )
     reroll: ShopReroll = Field(description="Reroll cost.")
     sell_fraction: float = Field(gt=0, le=1, description="A sale refunds this fraction of the price paid.")
-    sell_floor: int = Field(ge=0, description="A sale refunds at least this much gold.")
+    sell_floor: Gold = Field(description="A sale refunds at least this much gold.")
 
     @field_validator("tier_odds")
     @classmethod
@@ -396,58 +446,58 @@ class ShopSettings(ContentModel):
 class BurnSettings(ContentModel):
     """Fire's status: damage over time."""
 
-    dps: float = Field(ge=0, description="Damage per second while burning (no armor, no resistance).")
-    seconds: float = Field(gt=0, description="How long a burn lasts; a new one refreshes it.")
+    dps: float = Field(ge=0, le=MAX_DAMAGE, description="Damage per second while burning (no armor, no resistance).")
+    seconds: float = Field(gt=0, le=MAX_SECONDS, description="How long a burn lasts; a new one refreshes it.")
 
 
 class ChillSettings(ContentModel):
     """Ice's status: a slow; enough chills freeze."""
 
     slow: Chance = Field(description="Speed multiplier while chilled (0.6 = 60% of its speed).")
-    seconds: float = Field(gt=0, description="How long a chill lasts; the chill count resets when it runs out.")
+    seconds: float = Field(gt=0, le=MAX_SECONDS, description="How long a chill lasts; the chill count resets when it runs out.")
     to_freeze: int = Field(ge=1, le=255, description="This many chills (each within the last one's duration) freeze.")
 
 
 class FreezeSettings(ContentModel):
     """A frozen enemy does not move."""
 
-    seconds: float = Field(gt=0, description="How long a freeze lasts.")
+    seconds: float = Field(gt=0, le=MAX_SECONDS, description="How long a freeze lasts.")
 
 
 class ShockSettings(ContentModel):
     """Lightning's status: takes more damage."""
 
-    multiplier: float = Field(ge=1, description="Damage taken while shocked is multiplied by this (1.2 = +20%).")
-    seconds: float = Field(gt=0, description="How long a shock lasts.")
+    multiplier: float = Field(ge=1, le=MAX_MULTIPLIER, description="Damage taken while shocked is multiplied by this (1.2 = +20%).")
+    seconds: float = Field(gt=0, le=MAX_SECONDS, description="How long a shock lasts.")
 
 
 class PoisonSettings(ContentModel):
     """Poison's status: stacking damage over time."""
 
-    dps_per_stack: float = Field(ge=0, description="Damage per second per stack.")
-    seconds: float = Field(gt=0, description="How long poison lasts; each application adds a stack and refreshes it.")
+    dps_per_stack: float = Field(ge=0, le=MAX_DAMAGE, description="Damage per second per stack.")
+    seconds: float = Field(gt=0, le=MAX_SECONDS, description="How long poison lasts; each application adds a stack and refreshes it.")
     max_stacks: int = Field(ge=1, le=255, description="Most stacks at once.")
 
 
 class WetSettings(ContentModel):
     """Water's status: lightning hits harder; fire dries it."""
 
-    seconds: float = Field(gt=0, description="How long wet lasts.")
-    lightning_multiplier: float = Field(ge=1, description="Lightning on a wet target: damage x this (electrified).")
+    seconds: float = Field(gt=0, le=MAX_SECONDS, description="How long wet lasts.")
+    lightning_multiplier: float = Field(ge=1, le=MAX_MULTIPLIER, description="Lightning on a wet target: damage x this (electrified).")
 
 
 class AttunementSettings(ContentModel):
     """R-STAT-1: what one attunement point in an element gives."""
 
-    damage_per_point: float = Field(ge=0, description="Damage bonus per point (0.03 = +3%).")
-    chance_per_point: float = Field(ge=0, description="Status chance added per point (0.02 = +2 points of percent).")
+    damage_per_point: float = Field(ge=0, le=10, description="Damage bonus per point (0.03 = +3%).")
+    chance_per_point: float = Field(ge=0, le=1, description="Status chance added per point (0.02 = +2 points of percent).")
 
 
 class ZoneStatusSettings(ContentModel):
     """How often a damaging zone's element strikes the enemies inside it."""
 
     status_interval: float = Field(
-        gt=0, description="Seconds between a zone's status rolls (and reactions) on each enemy inside it; its damage ticks every frame."
+        gt=0, le=MAX_SECONDS, description="Seconds between a zone's status rolls (and reactions) on each enemy inside it; its damage ticks every frame."
     )
 
 
@@ -480,7 +530,7 @@ class TurnSettings(ContentModel):
     """GAME_RULES §8: a "turn" is a fixed beat of wave time, the same for every core, counted
     from the wave's start (weak durations, self_forming_clay's ward). The core owns the clock."""
 
-    seconds: float = Field(gt=0, description="Length of one turn in seconds.")
+    seconds: float = Field(ge=0.05, le=MAX_SECONDS, description="Length of one turn in seconds.")
 
 
 class Balance(ContentModel):
@@ -513,13 +563,13 @@ MAX_SPLIT = 16
 class EnemyAttack(ContentModel):
     """An archer's shots and the distance band it keeps (behavior keep_distance)."""
 
-    every: float = Field(gt=0, description="Seconds between shots; the first comes this long after spawning.")
-    speed: float = Field(gt=0, description="Shot speed in px/s.")
-    damage: float = Field(ge=0, description="Shot damage to the player (before the player's armor).")
+    every: float = Field(ge=0.01, le=MAX_SECONDS, description="Seconds between shots; the first comes this long after spawning.")
+    speed: float = Field(gt=0, le=MAX_SPEED, description="Shot speed in px/s.")
+    damage: float = Field(ge=0, le=MAX_DAMAGE, description="Shot damage to the player (before the player's armor).")
     radius: float = Field(gt=0, le=MAX_ENEMY_RADIUS, description="Shot radius in px.")
-    lifetime: float = Field(gt=0, description="Seconds a shot flies; it shoots only when the player is within speed x lifetime.")
-    min_distance: float = Field(ge=0, description="Closer to the player than this (px), it backs off.")
-    max_distance: float = Field(gt=0, description="Farther from the player than this (px), it approaches.")
+    lifetime: float = Field(gt=0, le=MAX_SECONDS, description="Seconds a shot flies; it shoots only when the player is within speed x lifetime.")
+    min_distance: float = Field(ge=0, le=MAX_DISTANCE, description="Closer to the player than this (px), it backs off.")
+    max_distance: float = Field(gt=0, le=MAX_DISTANCE, description="Farther from the player than this (px), it approaches.")
     strafe: Chance = Field(description="Sideways share of its speed, 0 (none) to 1 (full speed sideways).")
 
     @field_validator("max_distance")
@@ -535,14 +585,14 @@ class EnemyShield(ContentModel):
     """A reflector's frontal shield (behavior shield, R-WAVE-1)."""
 
     arc: float = Field(gt=0, le=360, description="Width of the frontal arc in degrees, centred on the direction to the player.")
-    reflect_damage: float = Field(ge=0, description="A reflected shot's damage as a share of the original's.")
+    reflect_damage: float = Field(ge=0, le=MAX_MULTIPLIER, description="A reflected shot's damage as a share of the original's.")
 
 
 class EnemyBlast(ContentModel):
     """An exploder's death blast (behavior explode): hurts the player and other enemies."""
 
-    radius: float = Field(gt=0, description="Reach in px from where it died (to the centres of what it hits).")
-    damage: float = Field(ge=0, description="Damage, through each target's armor and resistances (R-DMG-1).")
+    radius: float = Field(gt=0, le=MAX_AREA_RADIUS, description="Reach in px from where it died (to the centres of what it hits).")
+    damage: float = Field(ge=0, le=MAX_DAMAGE, description="Damage, through each target's armor and resistances (R-DMG-1).")
     element: Element = Field(description="Element of the damage.")
 
 
@@ -551,7 +601,7 @@ class EnemySplit(ContentModel):
 
     into: str = Field(pattern=ID_PATTERN, description="Id of the children's enemy kind in enemies.json.")
     count: int = Field(ge=1, le=MAX_SPLIT, description="Children per split.")
-    spread: float = Field(ge=0, description="Distance in px from where it died to each child.")
+    spread: float = Field(ge=0, le=MAX_AREA_RADIUS, description="Distance in px from where it died to each child.")
 
 
 # Each behaviour with a block of numbers, and the block's field name.
@@ -567,16 +617,16 @@ class Enemy(ContentModel):
     """One enemy kind of the R-WAVE-2 roster."""
 
     id: str = Field(pattern=ID_PATTERN, description="Unique id, named by wave groups.")
-    hp: float = Field(gt=0, description="Hit points.")
-    speed: float = Field(ge=0, description="Movement speed in px/s.")
+    hp: float = Field(gt=0, le=MAX_HP, description="Hit points.")
+    speed: float = Field(ge=0, le=MAX_SPEED, description="Movement speed in px/s.")
     radius: float = Field(gt=0, le=MAX_ENEMY_RADIUS, description="Collision radius in px.")
-    contact_damage: float = Field(ge=0, description="Damage dealt to the player on touch.")
-    armor: float = Field(ge=0, description="Flat damage subtracted from every hit (R-DMG-1).")
+    contact_damage: float = Field(ge=0, le=MAX_DAMAGE, description="Damage dealt to the player on touch.")
+    armor: float = Field(ge=0, le=MAX_DAMAGE, description="Flat damage subtracted from every hit (R-DMG-1).")
     resistances: dict[Element, Resistance] = Field(
         default_factory=dict,
         description="Resistance per element, 0 (none) to 1 (immune); a missing element means 0.",
     )
-    reward: int = Field(ge=0, description="Gold dropped on death.")
+    reward: Gold = Field(description="Gold dropped on death.")
     behavior: Behavior = Field(description="How the enemy moves and fights.")
     # Declared after `behavior` so that their check can see it.
     attack: EnemyAttack | None = Field(
@@ -624,7 +674,7 @@ def _a(word: str) -> str:
 class EnemyRoster(ContentModel):
     """enemies.json: the enemy kinds, in the order the core numbers them."""
 
-    enemies: tuple[Enemy, ...] = Field(min_length=1, description="Every enemy kind; file order is the kind index.")
+    enemies: tuple[Enemy, ...] = Field(min_length=1, max_length=1_000, description="Every enemy kind; file order is the kind index.")
 
 
 # --- waves.json -------------------------------------------------------------
@@ -634,10 +684,10 @@ class SpawnGroup(ContentModel):
     """A repeating spawn: `count` enemies at once at t = start, start + every, ... while t < until."""
 
     enemy: str = Field(pattern=ID_PATTERN, description="Id of an enemy in enemies.json.")
-    count: int = Field(ge=1, description="Enemies spawned together each time.")
-    start: float = Field(ge=0, description="Time of the first spawn, in s from the wave's start.")
-    every: float = Field(gt=0, description="Seconds between spawns.")
-    until: float = Field(gt=0, description="No spawn at or after this time, in s; at most the wave's duration.")
+    count: int = Field(ge=1, le=10_000, description="Enemies spawned together each time (at most capacities.enemies).")
+    start: float = Field(ge=0, le=MAX_SECONDS, description="Time of the first spawn, in s from the wave's start.")
+    every: float = Field(ge=0.01, le=MAX_SECONDS, description="Seconds between spawns (at least 0.01).")
+    until: float = Field(gt=0, le=MAX_SECONDS, description="No spawn at or after this time, in s; at most the wave's duration.")
     elite: bool = Field(default=False, description="Spawn elite versions (tougher, richer).")
 
     @field_validator("until")
@@ -648,26 +698,33 @@ class SpawnGroup(ContentModel):
             raise ValueError(f"must be later than start ({start:g})")
         return until
 
+    def bursts(self) -> int:
+        """How many times this group spawns: the n with start + k × every < until for k < n,
+        counted without listing them (so a tiny `every` cannot run out of memory here)."""
+        if self.until <= self.start:
+            return 0
+        n = max(0, math.ceil((self.until - self.start) / self.every))
+        while n > 0 and self.start + (n - 1) * self.every >= self.until:
+            n -= 1
+        while self.start + n * self.every < self.until:
+            n += 1
+        return n
+
     def spawn_times(self) -> tuple[float, ...]:
         """The times (s from the wave's start) at which this group spawns."""
-        times: list[float] = []
-        step = 0
-        while (time := self.start + step * self.every) < self.until:
-            times.append(time)
-            step += 1
-        return tuple(times)
+        return tuple(self.start + step * self.every for step in range(self.bursts()))
 
     def total_enemies(self) -> int:
         """How many enemies this group spawns over the wave."""
-        return self.count * len(self.spawn_times())
+        return self.count * self.bursts()
 
 
 class Wave(ContentModel):
     """One wave of R-WAVE-1: its number, length and spawn groups."""
 
-    wave: int = Field(ge=1, description="Wave number, 1-based; waves are listed in order.")
-    duration: float = Field(gt=0, description="Wave length in s (boss waves last until the boss dies).")
-    groups: tuple[SpawnGroup, ...] = Field(min_length=1, description="The spawn groups of this wave.")
+    wave: int = Field(ge=1, le=WAVE_COUNT, description="Wave number, 1-based; waves are listed in order.")
+    duration: float = Field(gt=0, le=MAX_SECONDS, description="Wave length in s, at most duration × tick_hz ≤ MAX_WAVE_FRAMES frames (boss waves last until the boss dies).")
+    groups: tuple[SpawnGroup, ...] = Field(min_length=1, max_length=256, description="The spawn groups of this wave.")
 
     def total_enemies(self) -> int:
         """How many enemies the wave spawns in total."""

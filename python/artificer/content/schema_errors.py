@@ -117,14 +117,20 @@ def _context(detail: ErrorDetails) -> dict[str, Any]:
 
 
 def _show(value: Any) -> str:
-    shown = json.dumps(value) if _is_json(value) else repr(value)
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**40:
+        # str() of a huge int is slow and refused past 4300 digits: say how long it is instead.
+        return f"an integer of about {int(value.bit_length() * 0.30103) + 1} digits"
+    try:
+        shown = json.dumps(value) if _is_json(value) else repr(value)
+    except (ValueError, RecursionError):
+        shown = f"a {type(value).__name__}"
     return shown if len(shown) <= 40 else shown[:37] + "..."
 
 
 def _is_json(value: Any) -> bool:
     try:
-        json.dumps(value)
-    except (TypeError, ValueError):
+        json.dumps(value, allow_nan=False)
+    except (TypeError, ValueError, RecursionError):
         return False
     return True
 

@@ -17,7 +17,18 @@ from typing import Annotated
 
 from pydantic import ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
-from artificer.content.models import Chance, ContentModel, Element
+from artificer.content.models import (
+    MAX_AREA_RADIUS,
+    MAX_COUNT,
+    MAX_DAMAGE,
+    MAX_DISTANCE,
+    MAX_MULTIPLIER,
+    MAX_SECONDS,
+    MAX_SPEED,
+    Chance,
+    ContentModel,
+    Element,
+)
 
 
 class ActionKind(StrEnum):
@@ -72,6 +83,12 @@ class Register(StrEnum):
 
 Degrees = Annotated[float, Field(ge=0, le=360)]
 
+#: Largest radius of a spell's body (a blast's is its hit area), in px: the core's grid reach grows
+#: with the largest projectile, so a larger one makes every query scan most enemies.
+MAX_BODY_RADIUS = 512.0
+#: Most multicast actions, chain jumps and guarded nodes of one card.
+MAX_FAN = 64
+
 
 # --- ACTION -------------------------------------------------------------------
 
@@ -79,20 +96,20 @@ Degrees = Annotated[float, Field(ge=0, le=360)]
 class ZoneEffect(ContentModel):
     """The lingering area a `zone` action opens where its body stops."""
 
-    duration: float = Field(gt=0, description="Seconds the zone lasts.")
-    radius: float = Field(gt=0, description="Radius of the area in px.")
-    pull: float = Field(default=0, ge=0, description="Speed in px/s at which enemies inside drift to the centre.")
-    heal_per_second: float = Field(default=0, ge=0, description="HP per second healed on the player while inside.")
+    duration: float = Field(gt=0, le=MAX_SECONDS, description="Seconds the zone lasts.")
+    radius: float = Field(gt=0, le=MAX_AREA_RADIUS, description="Radius of the area in px.")
+    pull: float = Field(default=0, ge=0, le=MAX_SPEED, description="Speed in px/s at which enemies inside drift to the centre.")
+    heal_per_second: float = Field(default=0, ge=0, le=MAX_DAMAGE, description="HP per second healed on the player while inside.")
     damage_per_second: float = Field(
-        default=0, ge=0, description="Damage per second to enemies inside, of the spell's element."
+        default=0, ge=0, le=MAX_DAMAGE, description="Damage per second to enemies inside, of the spell's element."
     )
 
 
 class SummonProgram(ContentModel):
     """A summon that casts on its own timer (R-VM-5)."""
 
-    period: float = Field(gt=0, description="Seconds between the summon's casts of its program.")
-    duration: float = Field(gt=0, description="Seconds the summon lives.")
+    period: float = Field(ge=0.01, le=MAX_SECONDS, description="Seconds between the summon's casts of its program.")
+    duration: float = Field(gt=0, le=MAX_SECONDS, description="Seconds the summon lives.")
     takes_following: bool = Field(
         default=True, description="The nodes after the summon on its path are its program (R-VM-5)."
     )
@@ -106,8 +123,8 @@ class SummonProgram(ContentModel):
 class Charge(ContentModel):
     """A charge spell (R-MOVE-3): standing still charges an overload version."""
 
-    still_seconds: float = Field(gt=0, description="Seconds standing still to charge fully.")
-    multiplier: float = Field(ge=1, description="Damage multiplier of the overload cast.")
+    still_seconds: float = Field(gt=0, le=MAX_SECONDS, description="Seconds standing still to charge fully.")
+    multiplier: float = Field(ge=1, le=MAX_MULTIPLIER, description="Damage multiplier of the overload cast.")
 
 
 class ActionBlock(ContentModel):
@@ -121,20 +138,20 @@ class ActionBlock(ContentModel):
     """
 
     kind: ActionKind = Field(description="What the action puts into the world.")
-    damage: float = Field(ge=0, description="Damage per hit, of the spell's element (R-DMG-1 `base`).")
-    speed: float = Field(ge=0, description="Speed of the body in px/s (a blast's must be 0).")
-    radius: float = Field(gt=0, description="Radius of the body in px; of the hit area for a blast.")
+    damage: float = Field(ge=0, le=MAX_DAMAGE, description="Damage per hit, of the spell's element (R-DMG-1 `base`).")
+    speed: float = Field(ge=0, le=MAX_SPEED, description="Speed of the body in px/s (a blast's must be 0).")
+    radius: float = Field(gt=0, le=MAX_BODY_RADIUS, description="Radius of the body in px; of the hit area for a blast.")
     lifetime: float = Field(
-        ge=0, description="Seconds the body flies (> 0 for a projectile); a blast's hit area shows this long."
+        ge=0, le=MAX_SECONDS, description="Seconds the body flies (> 0 for a projectile); a blast's hit area shows this long."
     )
     spread: Degrees = Field(description="Random aim spread in degrees, added to the shot state's.")
-    pierce: int = Field(ge=0, description="Enemies the body passes through before it stops.")
-    bounces: int = Field(ge=0, description="Times the body bounces off the arena edge.")
+    pierce: int = Field(ge=0, le=MAX_COUNT, description="Enemies the body passes through before it stops.")
+    bounces: int = Field(ge=0, le=MAX_COUNT, description="Times the body bounces off the arena edge.")
     explode_radius: float = Field(
-        default=0, ge=0, description="On hit or death, `damage` to every enemy within this many px (0: no explosion)."
+        default=0, ge=0, le=MAX_AREA_RADIUS, description="On hit or death, `damage` to every enemy within this many px (0: no explosion)."
     )
-    chain: int = Field(default=0, ge=0, description="On hit, the shot jumps on to this many more enemies.")
-    chain_range: float = Field(default=0, ge=0, description="Longest jump of a chain in px (> 0 when chain > 0).")
+    chain: int = Field(default=0, ge=0, le=MAX_FAN, description="On hit, the shot jumps on to this many more enemies.")
+    chain_range: float = Field(default=0, ge=0, le=MAX_DISTANCE, description="Longest jump of a chain in px (> 0 when chain > 0).")
     homing: Chance = Field(default=0, description="Homing strength, 0 (none) to 1 (turns at once).")
     path: ProjectilePath = Field(default=ProjectilePath.STRAIGHT, description="How the body moves.")
     zone: ZoneEffect | None = Field(default=None, validate_default=True, description="The area (zone actions only).")
@@ -142,7 +159,7 @@ class ActionBlock(ContentModel):
         default=None, validate_default=True, description="The summon (summon actions only)."
     )
     moving_multiplier: float = Field(
-        default=1, gt=0, description="Damage multiplier while the player moves (electro_dash_bolt 1.5, R-MOVE-1)."
+        default=1, gt=0, le=MAX_MULTIPLIER, description="Damage multiplier while the player moves (electro_dash_bolt 1.5, R-MOVE-1)."
     )
     charge: Charge | None = Field(default=None, description="Charge-spell settings (R-MOVE-3).")
 
@@ -203,20 +220,20 @@ class CarrierBlock(ActionBlock):
 class ModifierBlock(ContentModel):
     """A MODIFIER's effect on the shot state (R-VM-10); every field defaults to no effect."""
 
-    damage_flat: float = Field(default=0, description="Added to base damage (R-DMG-1 Σflat).")
-    damage_mult: float = Field(default=1, ge=0, description="Multiplies damage (R-DMG-1 Πmult).")
-    speed_mult: float = Field(default=1, ge=0, description="Multiplies body speed (0: the shot stands still).")
-    lifetime_add: float = Field(default=0, description="Seconds added to the body's lifetime.")
+    damage_flat: float = Field(default=0, ge=-MAX_DAMAGE, le=MAX_DAMAGE, description="Added to base damage (R-DMG-1 Σflat).")
+    damage_mult: float = Field(default=1, ge=0, le=MAX_MULTIPLIER, description="Multiplies damage (R-DMG-1 Πmult).")
+    speed_mult: float = Field(default=1, ge=0, le=MAX_MULTIPLIER, description="Multiplies body speed (0: the shot stands still).")
+    lifetime_add: float = Field(default=0, ge=-MAX_SECONDS, le=MAX_SECONDS, description="Seconds added to the body's lifetime.")
     spread_add: float = Field(default=0, ge=-360, le=360, description="Degrees added to the spread.")
-    bounce_add: int = Field(default=0, ge=0, description="Bounces added.")
-    pierce_add: int = Field(default=0, ge=0, description="Pierce added.")
+    bounce_add: int = Field(default=0, ge=0, le=MAX_COUNT, description="Bounces added.")
+    pierce_add: int = Field(default=0, ge=0, le=MAX_COUNT, description="Pierce added.")
     homing_add: Chance = Field(default=0, description="Homing strength added (the sum is capped at 1).")
     path: ProjectilePath | None = Field(default=None, description="Replaces the body's path (sine_path: sine).")
     element: Element | None = Field(default=None, description="Replaces the shot's element (the infusions).")
     status_chance_add: Chance = Field(default=0, description="Chance to apply the element's status, added.")
     crit_add: Chance = Field(default=0, description="Critical-hit chance added.")
-    knockback_add: float = Field(default=0, ge=0, description="Knockback impulse in px/s added.")
-    size_mult: float = Field(default=1, gt=0, description="Multiplies body, explosion and zone radii.")
+    knockback_add: float = Field(default=0, ge=0, le=MAX_SPEED, description="Knockback impulse in px/s added.")
+    size_mult: float = Field(default=1, gt=0, le=10, description="Multiplies body, explosion and zone radii.")
     lifesteal_add: Chance = Field(default=0, description="Fraction of damage dealt healed on the player.")
     splitter: bool = Field(
         default=False, description="Splits the cast on a slot with two outgoing edges (R-BOARD-3; board only)."
@@ -232,7 +249,7 @@ class ModifierBlock(ContentModel):
 class MulticastBlock(ContentModel):
     """MULTICAST(n): the next n actions fire together (R-VM-3)."""
 
-    count: int = Field(ge=2, description="Actions fired together; raises the action budget by count - 1.")
+    count: int = Field(ge=2, le=MAX_FAN, description="Actions fired together; raises the action budget by count - 1.")
     spread: Degrees = Field(description="Fan-out of the actions in degrees.")
 
 
@@ -241,7 +258,7 @@ class TriggerBlock(ContentModel):
 
     kind: TriggerKind = Field(description="When the payload runs.")
     delay: float | None = Field(
-        default=None, gt=0, validate_default=True, description="Seconds before a timer payload runs (timer only)."
+        default=None, gt=0, le=MAX_SECONDS, validate_default=True, description="Seconds before a timer payload runs (timer only)."
     )
     carrier: CarrierBlock = Field(description="The trigger's own projectile.")
 
@@ -293,11 +310,12 @@ class LogicBlock(ContentModel):
 
     kind: LogicKind = Field(description="What the node does.")
     span: int | None = Field(
-        default=None, ge=1, validate_default=True, description="Nodes guarded or looped (default 1)."
+        default=None, ge=1, le=MAX_FAN, validate_default=True, description="Nodes guarded or looped (default 1)."
     )
     threshold: float | None = Field(
         default=None,
         ge=0,
+        le=1_000_000,
         validate_default=True,
         description="if_hp_low: fraction of max HP (0..1); if_enemy_close: px; if_mana_above: mana.",
     )
@@ -305,9 +323,11 @@ class LogicBlock(ContentModel):
     register_: Register | None = Field(
         default=None, alias="register", validate_default=True, description="Register read or written."
     )
-    value: int | None = Field(default=None, validate_default=True, description="Register operand.")
-    n: int | None = Field(default=None, ge=1, validate_default=True, description="Casts or kills counted (R-REG-2).")
-    count: int | None = Field(default=None, ge=1, validate_default=True, description="Loop iterations (R-VM-7).")
+    value: int | None = Field(
+        default=None, ge=-1_000_000, le=1_000_000, validate_default=True, description="Register operand (the core keeps an i32)."
+    )
+    n: int | None = Field(default=None, ge=1, le=1_000_000, validate_default=True, description="Casts or kills counted (R-REG-2).")
+    count: int | None = Field(default=None, ge=1, le=MAX_COUNT, validate_default=True, description="Loop iterations (R-VM-7).")
     grants_budget: bool = Field(
         default=False, description="The loop grants the action budget its body needs (the gatling loop, R-VM-7)."
     )

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from pydantic import Field, ValidationInfo, field_validator
 
-from artificer.content.models import ID_PATTERN, ContentModel, Element, SpellFamily
+from artificer.content.models import ID_PATTERN, MAX_GOLD, MAX_MANA, ContentModel, Element, SpellFamily
 from artificer.content.spell_blocks import (
     ActionBlock,
     LogicBlock,
@@ -38,12 +38,12 @@ class Spell(ContentModel):
     id: str = Field(pattern=ID_PATTERN, description="Unique id; file order is the VM's spell index.")
     family: SpellFamily = Field(description="Which of the five families the chip belongs to.")
     tier: int = Field(ge=1, le=MAX_TIER, description="Rarity tier, 1..4 (shop odds rise with the wave).")
-    mana_cost: float = Field(ge=0, description="Mana paid when the node takes effect (R-MANA-2).")
-    cpu: int = Field(ge=0, description="CPU the chip uses on a board (R-VM-9).")
-    cast_delay: float = Field(ge=MIN_CAST_DELAY_ADD, description="Seconds added to the cast delay (R-VM-11).")
+    mana_cost: float = Field(ge=0, le=MAX_MANA, description="Mana paid when the node takes effect (R-MANA-2).")
+    cpu: int = Field(ge=0, le=1_000, description="CPU the chip uses on a board (R-VM-9).")
+    cast_delay: float = Field(ge=MIN_CAST_DELAY_ADD, le=60, description="Seconds added to the cast delay (R-VM-11).")
     name_key: str = Field(description='i18n key of the name: "spell.<id>.name".')
     description_key: str = Field(description='i18n key of the description: "spell.<id>.description".')
-    unlock_cost: int = Field(ge=0, description="Aether to unlock it (0: in the base pool, R-META-1).")
+    unlock_cost: int = Field(ge=0, le=MAX_GOLD, description="Aether to unlock it (0: in the base pool, R-META-1).")
     affinity: tuple[Element, ...] = Field(default=(), description="Element tags hinting at resonance (R-META-2).")
     shop: bool = Field(default=True, description="Shelf A may offer it (false: resonance products, register cards).")
     debug_only: bool = Field(default=False, description="Offered only while a debug_core is carried (R-REG-2).")
@@ -115,4 +115,4 @@ def _block_deals_damage(block: ActionBlock | TriggerBlock) -> bool:
 class SpellCatalog(ContentModel):
     """spells.json: every spell chip, in the order the VM numbers them."""
 
-    spells: tuple[Spell, ...] = Field(min_length=1, description="Every spell; file order is the spell index.")
+    spells: tuple[Spell, ...] = Field(min_length=1, max_length=10_000, description="Every spell; file order is the spell index.")
