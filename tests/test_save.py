@@ -330,12 +330,12 @@ def set_path(data: Any, path: str, value: Any) -> None:
     ("path", "value", "named"),
     [
         ("currency", -5, "currency"),
-        ("loadout.cores.0.core", "no_such_core", "loadout.cores.0.core"),
-        ("loadout.backpack.0", "no_such_spell", "loadout.backpack"),
+        ("loadout.cores.0.core", "Not An Id!", "loadout.cores.0.core"),  # an unknown but well-formed id is dropped (test_save_robust)
+        ("loadout.backpack.0", "x" * 65, "loadout.backpack.0"),
         ("loadout.active", "siege_core_x", "active"),
         ("loadout.cores.0.cards", ["spark_bolt"], "cards"),
         ("shop.spells.0.price", -1, "shop.spells.0.price"),
-        ("shop.paid_cores", {"no_such_core": 10}, "shop.paid_cores"),
+        ("shop.paid_cores", {"starter_wand": -10}, "shop.paid_cores"),
         ("player.hp", 250.0, "hp"),
         ("player.hp", 0.0, "player.hp"),
         ("rng_state", [1, 2, 3], "rng_state"),
@@ -424,7 +424,7 @@ def test_the_rng_state_restores_the_streams_exactly(world: _core.World) -> None:
 @pytest.mark.parametrize(("hp", "hp_max"), [(0.0, 100.0), (-3.0, 100.0), (120.0, 100.0), (math.nan, 100.0), (50.0, math.inf)])
 def test_the_core_refuses_bad_hp(world: _core.World, hp: float, hp_max: float) -> None:
     before = world.player_hp()  # a new run's: full, iron_heart's +10 included (R-REL-1)
-    with pytest.raises(CoreArgumentError, match="HP"):
+    with pytest.raises(CoreArgumentError, match="(?i)hp"):
         world.set_player_hp(hp, hp_max)
     assert world.player_hp() == before
 

@@ -135,7 +135,9 @@ def test_a_corrupt_save_is_set_aside_with_a_toast_and_continue_greys_out(display
     choose(stack, "ui.title.continue")
     run_frames(stack, display, 3, (pygame.K_RETURN,))
     assert stack.top is title and len(stack) == 1
-    assert tr("ui.title.save_problem", file="run.json.corrupt") in title.notices
+    notice = next(text for text in title.notices if "run.json.corrupt" in text)
+    assert notice.startswith(tr("ui.title.save_problem", file="run.json.corrupt", reason="¤").split("¤")[0])
+    assert "not JSON" in notice, "the toast says why (R-SAVE-1, issue 13)"
     assert not title.items[continue_item(title)].enabled
     assert not run_save_path().exists()
     assert (run_save_path().parent / "run.json.corrupt").exists()

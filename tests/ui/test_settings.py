@@ -188,7 +188,8 @@ def test_a_corrupt_file_is_kept_aside_the_defaults_are_used_and_the_player_is_to
     assert path.with_name("settings.json.corrupt").read_bytes() == b'{"language": "ko", "master_vol'
     notice = loaded.notice()
     assert notice is not None and "settings.json.corrupt" in notice
-    assert notice == i18n.tr("ui.settings.load_problem", file="settings.json.corrupt")
+    assert notice == i18n.tr("ui.settings.load_problem", file="settings.json.corrupt", reason=loaded.reason)
+    assert "not JSON" in notice, "the player is told why (R-SAVE-1, issue 13)"
 
 
 def test_a_file_with_an_invalid_value_is_quarantined_too(path: Path) -> None:

@@ -42,10 +42,18 @@ paths — go on now, or quit and Continue later — play the same game
 save does not keep: shots in flight vanish and the dash, invulnerability and
 cast timers restart, between waves.
 
-A file that does not parse, fails the schema, names a core, spell or talent
-the content (or the game) lacks, or has another version is moved aside as `run.json.corrupt`
-and `load_run` returns a `SaveProblem` (the title says so, and offers a new
-run).
+Reading it survives any bytes (`storage.read_json_or_quarantine`: too big,
+too deep, not UTF-8, NaN, a directory…). A file that cannot be read, has
+another version (an integer: 1.0 is not version 1), or fails the schema —
+every number has a range and every list a length, as content does, so a
+401-digit `currency` is refused at `currency` before it reaches the core — is
+moved aside as `run.json.corrupt` and `load_run` returns a `SaveProblem`
+naming the file, the JSON path and the reason (the title says so, and offers
+a new run). An id the content no longer has (an update removed a spell, core,
+relic, potion, talent or stat) is not a reason to lose the run:
+`drop_unknown_ids` takes it out, refunds what the shop's books (`paid_cards`,
+`paid_cores`) show was paid for it, and `LoadedRun.dropped` lists it for the
+player's message.
 """
 
 from __future__ import annotations
@@ -55,15 +63,16 @@ import dataclasses
 import logging
 import math
 import random
+import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final, Literal
+from typing import Annotated, Any, Final, TypeGuard
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, Strict, StrictBool, ValidationError, ValidationInfo, field_validator, model_validator
 
 from artificer import _core, storage
 from artificer.content import Content
-from artificer.content.models import SHOP_TIERS, Talent, WandStat
+from artificer.content.models import ID_PATTERN, SHOP_TIERS, Talent, WandStat
 from artificer.errors import ArtificerError
 from artificer.content.potions import HUD_SLOTS
 from artificer.game.loadout import CarriedCore, Loadout
@@ -88,6 +97,39 @@ def run_save_path() -> Path:
 
 
 # --- the schema ------------------------------------------------------------------------------
+#
+# Every number has a range and every list a length, as content does (R-SAVE-1, issue 13): a file
+# edited by hand or damaged is refused at the JSON path of the bad value before any of it reaches
+# the core. Numbers are strict: an int field refuses 1.0, "1" and true; a float field takes an int.
+
+#: The most gold a run may hold (a run earns a few thousand).
+MAX_CURRENCY: Final = 10**9
+#: The most HP and max HP a save may hold.
+MAX_HP: Final = 10**6
+#: The most waves a save may have played (the content's wave count bounds it further).
+MAX_WAVES: Final = 1_000
+#: The longest list a save may hold where nothing tighter applies (cards owned, unlocks, prices).
+MAX_LIST: Final = 1_000
+#: The most cores carried, slots on a core, places on a shelf and relics owned, before the content's own limits.
+MAX_CORES: Final = 64
+MAX_SLOTS: Final = 256
+MAX_SHELF: Final = 64
+#: The largest total of a bought stat and the most purchases of one (the content's `max` bounds totals further).
+MAX_STAT_TOTAL: Final = 10**6
+MAX_PURCHASES: Final = 10**6
+#: The largest tally a past wave may report (kills, frames, damage dealt).
+MAX_TALLY: Final = 10**15
+#: The most rerolls in one shop.
+MAX_REROLLS: Final = 10**6
+#: The longest id (a spell, core, relic, potion, talent or stat id).
+MAX_ID_LENGTH: Final = 64
+_ID = re.compile(ID_PATTERN)
+
+Int = Annotated[int, Strict()]
+Float = Annotated[float, Strict(), Field(allow_inf_nan=False)]
+Gold = Annotated[int, Strict(), Field(ge=0, le=MAX_CURRENCY)]
+Id = Annotated[str, Field(min_length=1, max_length=MAX_ID_LENGTH, pattern=ID_PATTERN)]
+U32 = Annotated[int, Strict(), Field(ge=0, lt=2**32)]
 
 
 def _content(info: ValidationInfo) -> Content | None:
@@ -122,16 +164,16 @@ def _core_known(content: Content | None, core_id: str) -> str:
 
 
 class SaveModel(BaseModel):
-    """A part of run.json: unknown keys are an error (a typo is not silently dropped)."""
+    """A part of run.json: unknown keys are an error (a typo is not silently dropped), no NaN or infinity."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
 class CarriedCoreSave(SaveModel):
     """A carried core and its slots (R-CORE-3: every core keeps its own cards)."""
 
-    core: str = Field(description="A core id of cores.json.")
-    cards: list[str | None] = Field(description="One spell id or null per slot, as many as the core has slots.")
+    core: Id = Field(description="A core id of cores.json.")
+    cards: list[Id | None] = Field(max_length=MAX_SLOTS, description="One spell id or null per slot, as many as the core has slots.")
 
     @field_validator("core")
     @classmethod
@@ -159,10 +201,10 @@ class CarriedCoreSave(SaveModel):
 class LoadoutSave(SaveModel):
     """The player's cores, waiting area and backpack (`artificer.game.loadout`)."""
 
-    cores: list[CarriedCoreSave] = Field(min_length=1)
-    active: str = Field(description="The active core: one of `cores`.")
-    waiting: list[str] = Field(description="R-CORE-3: cards waiting for a slot.")
-    backpack: list[str] = Field(description="R-LAB-1: cards owned, not slotted.")
+    cores: list[CarriedCoreSave] = Field(min_length=1, max_length=MAX_CORES)
+    active: Id = Field(description="The active core: one of `cores`.")
+    waiting: list[Id] = Field(max_length=MAX_LIST, description="R-CORE-3: cards waiting for a slot.")
+    backpack: list[Id] = Field(max_length=MAX_LIST, description="R-LAB-1: cards owned, not slotted.")
 
     @field_validator("waiting", "backpack")
     @classmethod
@@ -194,8 +236,8 @@ class LoadoutSave(SaveModel):
 class WandStatsSave(SaveModel):
     """R-STAT-1: the stats bought, their totals and how often each was bought (prices step with it)."""
 
-    totals: dict[WandStat, float]
-    purchases: dict[WandStat, int]
+    totals: dict[WandStat, Annotated[float, Strict(), Field(ge=0, le=MAX_STAT_TOTAL, allow_inf_nan=False)]]
+    purchases: dict[WandStat, Annotated[int, Strict(), Field(ge=0, le=MAX_PURCHASES)]]
 
     @model_validator(mode="before")
     @classmethod
@@ -210,12 +252,16 @@ class WandStatsSave(SaveModel):
         return data
 
     @model_validator(mode="after")
-    def _every_stat(self) -> WandStatsSave:
+    def _every_stat(self, info: ValidationInfo) -> WandStatsSave:
         for name, table in (("totals", self.totals), ("purchases", self.purchases)):
             if set(table) != set(WandStat):
                 raise ValueError(f"{name}: expected one entry per stat ({', '.join(WandStat)})")
-            if any(not math.isfinite(value) or value < 0 for value in table.values()):
-                raise ValueError(f"{name}: every value must be a finite number ≥ 0")
+        content = _content(info)
+        if content is not None:
+            # R-STAT-1: a total stops at its offer's max (an update may have lowered it: the total follows).
+            for offer in content.balance.shop.stats:
+                if self.totals[offer.stat] > offer.max:
+                    self.totals[offer.stat] = offer.max
         return self
 
 
@@ -223,10 +269,10 @@ class OfferSave(SaveModel):
     """One place on a shelf (`artificer.game.shop.Offer`)."""
 
     kind: ShelfName
-    item: str = Field(description="A spell id, core id, or stat name or talent id (stats), by `kind`.")
-    tier: int = Field(ge=1, le=SHOP_TIERS)
-    price: int = Field(ge=0)
-    locked: bool
+    item: Id = Field(description="A spell id, core id, or stat name or talent id (stats), by `kind`.")
+    tier: Annotated[int, Strict()] = Field(ge=1, le=SHOP_TIERS)
+    price: Gold
+    locked: StrictBool
 
     @model_validator(mode="after")
     def _known_item(self, info: ValidationInfo) -> OfferSave:
@@ -246,26 +292,30 @@ class OfferSave(SaveModel):
 class ShopSave(SaveModel):
     """R-SHOP-1: the shop's state between visits — what carries into the next shop."""
 
-    wave: int = Field(ge=0, description="The wave the shop was last opened after (0: never opened).")
-    is_open: bool
-    rerolls: int = Field(ge=0, description="Rerolls made in the open shop (they start over at each visit).")
-    spells: list[OfferSave | None]
-    cores: list[OfferSave | None]
-    stats: list[OfferSave | None]
-    paid_cards: dict[str, list[int]] = Field(
+    wave: Annotated[int, Strict()] = Field(ge=0, le=MAX_WAVES, description="The wave the shop was last opened after (0: never opened).")
+    is_open: StrictBool
+    rerolls: Annotated[int, Strict()] = Field(ge=0, le=MAX_REROLLS, description="Rerolls made in the open shop (they start over at each visit).")
+    spells: list[OfferSave | None] = Field(max_length=MAX_SHELF)
+    cores: list[OfferSave | None] = Field(max_length=MAX_SHELF)
+    stats: list[OfferSave | None] = Field(max_length=MAX_SHELF)
+    paid_cards: dict[Id, Annotated[list[Gold], Field(max_length=MAX_LIST)]] = Field(
         default_factory=dict,
+        max_length=MAX_LIST,
         description="The price paid for each bought card, one entry per copy (sales refund half); absent: nothing was paid, every card discards.",
     )
-    paid_cores: dict[str, int] = Field(
-        default_factory=dict, description="The price paid for each bought carried core; absent: nothing was paid, every core discards."
+    paid_cores: dict[Id, Gold] = Field(
+        default_factory=dict,
+        max_length=MAX_CORES,
+        description="The price paid for each bought carried core; absent: nothing was paid, every core discards.",
     )
-    unlocked: list[str] = Field(description="R-META-1: ids unlocked with aether, offered in this run.")
-    luck: float = Field(ge=0, allow_inf_nan=False)
-    rng_state: list[int] | None = Field(
+    unlocked: list[Id] = Field(max_length=MAX_LIST, description="R-META-1: ids unlocked with aether, offered in this run.")
+    luck: Float = Field(ge=0, le=MAX_STAT_TOTAL)
+    rng_state: list[Int] | None = Field(
         default=None,
+        max_length=_MT_WORDS + 1,
         description="While the shop is open: its generator's `getstate()` words and index (a closed shop reseeds on opening).",
     )
-    potion: str | None = Field(default=None, description="R-POT-2: the potion for sale (None: bought; absent in older saves).")
+    potion: Id | None = Field(default=None, description="R-POT-2: the potion for sale (None: bought; absent in older saves).")
 
     @field_validator("potion")
     @classmethod
@@ -278,7 +328,7 @@ class ShopSave(SaveModel):
         content = _content(info)
         for card, prices in value.items():
             _spell_known(content, card)
-            if not prices or any(price < 0 for price in prices):
+            if not prices:
                 raise ValueError(f"{card}: prices paid must be a non-empty list of amounts ≥ 0")
         return value
 
@@ -286,10 +336,8 @@ class ShopSave(SaveModel):
     @classmethod
     def _paid_cores(cls, value: dict[str, int], info: ValidationInfo) -> dict[str, int]:
         content = _content(info)
-        for core, price in value.items():
+        for core in value:
             _core_known(content, core)
-            if price < 0:
-                raise ValueError(f"{core}: the price paid must be ≥ 0")
         return value
 
     @field_validator("unlocked")
@@ -303,7 +351,7 @@ class ShopSave(SaveModel):
                 raise ValueError(f"unknown spell or core ids: {', '.join(unknown)}")
         return value
 
-    relic: str | None = Field(default=None, description="R-REL-3: the relic for sale (None: bought or none left; absent in older saves).")
+    relic: Id | None = Field(default=None, description="R-REL-3: the relic for sale (None: bought or none left; absent in older saves).")
 
     @field_validator("relic")
     @classmethod
@@ -337,11 +385,11 @@ class ShopSave(SaveModel):
 class PlayerSave(SaveModel):
     """The player in the core's world between waves (mana is not saved, R-MANA-1)."""
 
-    hp: float = Field(gt=0, allow_inf_nan=False)
-    hp_max: float = Field(gt=0, allow_inf_nan=False)
-    x: float = Field(ge=0, allow_inf_nan=False)
-    y: float = Field(ge=0, allow_inf_nan=False)
-    last_will: bool = Field(default=False, description="R-END-1: Last Will is armed (`World.last_will`); absent in older saves.")
+    hp: Float = Field(gt=0, le=MAX_HP)
+    hp_max: Float = Field(gt=0, le=MAX_HP)
+    x: Float = Field(ge=0, le=1e6)
+    y: Float = Field(ge=0, le=1e6)
+    last_will: StrictBool = Field(default=False, description="R-END-1: Last Will is armed (`World.last_will`); absent in older saves.")
 
     @model_validator(mode="after")
     def _hp_within_max(self, info: ValidationInfo) -> PlayerSave:
@@ -358,10 +406,10 @@ class PlayerSave(SaveModel):
 class WandMemorySave(SaveModel):
     """The program wand's memory (`World.wand_memory`): what a persistent_memory core keeps between waves."""
 
-    cursor: int = Field(ge=0, lt=2**32)
-    registers: tuple[int, int]
-    counters: list[int]
-    kills: int = Field(ge=0, lt=2**32)
+    cursor: U32
+    registers: tuple[Int, Int]
+    counters: list[Int] = Field(max_length=MAX_LIST)
+    kills: U32
 
     @field_validator("registers")
     @classmethod
@@ -381,8 +429,8 @@ class WandMemorySave(SaveModel):
 class PotionsSave(SaveModel):
     """R-POT-2: the potion belt — how many slots are usable, and the potion (or null) in each of the 5."""
 
-    slots: int = Field(ge=0, le=HUD_SLOTS)
-    held: list[str | None] = Field(max_length=HUD_SLOTS)
+    slots: Annotated[int, Strict()] = Field(ge=0, le=HUD_SLOTS)
+    held: list[Id | None] = Field(max_length=HUD_SLOTS)
 
     @field_validator("held")
     @classmethod
@@ -397,9 +445,9 @@ class PotionsSave(SaveModel):
 class RelicsSave(SaveModel):
     """R-REL-1: the relics the run owns, in the order gained, and their per-run state."""
 
-    owned: list[str] = Field(default_factory=list, description="Relic ids of relics.json, each once.")
-    strength: float = Field(default=0.0, ge=0, allow_inf_nan=False, description="vajra: the strength gained so far.")
-    kills: int = Field(default=0, ge=0, description="vampire_fang: kills since its last heal.")
+    owned: list[Id] = Field(default_factory=list, max_length=MAX_LIST, description="Relic ids of relics.json, each once.")
+    strength: Float = Field(default=0.0, ge=0, le=MAX_STAT_TOTAL, description="vajra: the strength gained so far.")
+    kills: U32 = Field(default=0, description="vampire_fang: kills since its last heal.")
 
     @field_validator("owned")
     @classmethod
@@ -413,22 +461,48 @@ class RelicsSave(SaveModel):
         return value
 
 
+def _tally_problem(value: Any) -> str | None:
+    """Why a past wave's number (or its table or list) is out of range, or None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        if isinstance(value, float) and not math.isfinite(value):
+            return "must be a finite number"
+        return None if 0 <= value <= MAX_TALLY else f"must be a number in 0..{MAX_TALLY}"
+    if isinstance(value, dict):
+        if len(value) > MAX_LIST:
+            return f"at most {MAX_LIST} entries"
+        for key, entry in value.items():
+            if not isinstance(key, str) or len(key) > MAX_ID_LENGTH:
+                return f"keys are ids of at most {MAX_ID_LENGTH} characters"
+            problem = _tally_problem(entry)
+            if problem:
+                return f"{key}: {problem}"
+        return None
+    if isinstance(value, list):
+        if len(value) > MAX_LIST:
+            return f"at most {MAX_LIST} entries"
+        if any(not isinstance(entry, str) or len(entry) > MAX_ID_LENGTH for entry in value):
+            return f"entries are ids of at most {MAX_ID_LENGTH} characters"
+    return None
+
+
 class RunSave(SaveModel):
     """run.json (R-SAVE-1), version 1: a run between waves, before the shop after `next_wave − 1`."""
 
-    version: Literal[1] = SAVE_VERSION
-    seed: int = Field(ge=0, lt=_U64)
-    next_wave: int = Field(ge=2, description="The wave the run goes on with (the shop before it comes first).")
-    currency: int = Field(ge=0)
+    version: Annotated[int, Strict()] = Field(default=SAVE_VERSION, ge=SAVE_VERSION, le=SAVE_VERSION)
+    seed: Annotated[int, Strict()] = Field(ge=0, lt=_U64)
+    next_wave: Annotated[int, Strict()] = Field(ge=2, le=MAX_WAVES + 1, description="The wave the run goes on with (the shop before it comes first).")
+    currency: Gold
     loadout: LoadoutSave
     wand_stats: WandStatsSave
-    talents: list[Talent] = Field(default_factory=list, description="R-END-1: the talents the run owns (absent in older saves).")
+    talents: list[Talent] = Field(default_factory=list, max_length=len(Talent), description="R-END-1: the talents the run owns (absent in older saves).")
     relics: RelicsSave = Field(default_factory=RelicsSave, description="R-REL-1: relics owned (absent in older saves: none).")
     shop: ShopSave
     #: The past waves, for the summary (one per wave played, in order).
-    waves: list[WaveStats]
+    waves: list[WaveStats] = Field(max_length=MAX_WAVES)
     player: PlayerSave
-    rng_state: list[int] = Field(description="The core's random streams' positions (`World.rng_state`).")
+    rng_state: list[Int] = Field(max_length=64, description="The core's random streams' positions (`World.rng_state`).")
     wand_memory: WandMemorySave | None = None
     potions: PotionsSave | None = Field(default=None, description="R-POT-2: the potion belt (absent in older saves: no potions).")
 
@@ -439,9 +513,9 @@ class RunSave(SaveModel):
             if stats.wave != index + 1:
                 raise ValueError(f"{index}: wave {stats.wave} where wave {index + 1} was expected")
             for entry in dataclasses.fields(stats):
-                number = getattr(stats, entry.name)
-                if isinstance(number, (int, float)) and (not math.isfinite(number) or number < 0):
-                    raise ValueError(f"{index}.{entry.name}: must be a finite number ≥ 0")
+                problem = _tally_problem(getattr(stats, entry.name))
+                if problem:
+                    raise ValueError(f"{index}.{entry.name}: {problem}")
         return value
 
     @field_validator("talents")
@@ -465,7 +539,176 @@ class RunSave(SaveModel):
             raise ValueError(f"next_wave: {self.next_wave} is past the last wave ({len(content.waves)})")
         if len(self.waves) != self.next_wave - 1:
             raise ValueError(f"next_wave: {self.next_wave} does not follow the {len(self.waves)} waves played")
+        if self.shop.wave > self.next_wave:
+            raise ValueError(f"shop.wave: {self.shop.wave} is after the next wave ({self.next_wave})")
         return self
+
+
+# --- ids an update removed -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Dropped:
+    """An id of the player's that the content no longer has (an update removed it): dropped from
+    the run at `where` (its JSON path), and `refund` gold given back when the shop's books show
+    it was paid for (R-SHOP-1: `paid_cards`, `paid_cores`). `kind`: spell, core, relic, potion,
+    talent, stat; "spell (no room)" for a known card of a removed core that fit nowhere."""
+
+    kind: str
+    item: str
+    where: str
+    refund: int = 0
+
+
+def _is_id(value: Any) -> bool:
+    return isinstance(value, str) and len(value) <= MAX_ID_LENGTH and _ID.match(value) is not None
+
+
+def _as_dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _as_list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def drop_unknown_ids(data: Any, content: Content) -> tuple[Any, list[Dropped]]:
+    """run.json's parsed value with every well-formed id the content no longer has taken out
+    (a card from its slot, the waiting area or the backpack; a carried core — its cards go to the
+    waiting area, then the backpack; a relic, potion, talent or stat), the gold paid for what
+    went refunded. Offers, unlocks and the shop's relic and potion for sale go too, unreported:
+    the player did not own them. What is malformed is left for the schema to refuse."""
+    if not isinstance(data, dict):
+        return data, []
+    data = copy.deepcopy(data)
+    spells = {spell.id for spell in content.spells}
+    cores = {core.id for core in content.cores}
+    relics = set(content.relics.relics)
+    potions = set(content.potions.potions)
+    dropped: list[Dropped] = []
+    shop = _as_dict(data.get("shop"))
+    paid_cards = _as_dict(shop.get("paid_cards"))
+    paid_cores = _as_dict(shop.get("paid_cores"))
+
+    def gone(item: Any, known: set[str]) -> TypeGuard[str]:
+        return _is_id(item) and item not in known
+
+    def card_refund(card: str) -> int:
+        prices = paid_cards.get(card)
+        if isinstance(prices, list) and prices and type(prices[-1]) is int and 0 <= prices[-1] <= MAX_CURRENCY:
+            price: int = prices.pop()
+            if not prices:
+                del paid_cards[card]
+            return price
+        return 0
+
+    def drop_card(kind: str, card: str, where: str) -> None:
+        dropped.append(Dropped(kind, card, where, card_refund(card)))
+
+    loadout = _as_dict(data.get("loadout"))
+    carried = loadout.get("cores")
+    freed: list[str] = []
+    active_changed = False
+    if isinstance(carried, list):
+        kept: list[Any] = []
+        for index, entry in enumerate(carried):
+            core = _as_dict(entry).get("core")
+            cards = _as_list(_as_dict(entry).get("cards"))
+            if gone(core, cores):
+                refund = paid_cores.pop(core, 0)
+                refund = refund if type(refund) is int and 0 <= refund <= MAX_CURRENCY else 0
+                dropped.append(Dropped("core", core, f"loadout.cores.{index}.core", refund))
+                for slot, card in enumerate(cards):
+                    if gone(card, spells):
+                        drop_card("spell", card, f"loadout.cores.{index}.cards.{slot}")
+                    elif isinstance(card, str):
+                        freed.append(card)
+                active_changed = active_changed or loadout.get("active") == core
+                continue
+            for slot, card in enumerate(cards):
+                if gone(card, spells):
+                    drop_card("spell", card, f"loadout.cores.{index}.cards.{slot}")
+                    cards[slot] = None
+                    active_changed = active_changed or loadout.get("active") == core
+            kept.append(entry)
+        if len(kept) != len(carried):
+            if not kept:
+                start = content.balance.starting_wand.core
+                kept.append({"core": start, "cards": [None] * content.core(start).capacity})
+            loadout["cores"] = kept
+            names = [_as_dict(entry).get("core") for entry in kept]
+            if loadout.get("active") not in names:
+                loadout["active"] = names[0]
+    for area in ("waiting", "backpack"):
+        owned_cards = loadout.get(area)
+        if isinstance(owned_cards, list):
+            for slot, card in enumerate(owned_cards):
+                if gone(card, spells):
+                    drop_card("spell", card, f"loadout.{area}.{slot}")
+            loadout[area] = [card for card in owned_cards if not gone(card, spells)]
+    if freed:
+        # Like selling a core (`Loadout.remove_core`): its cards wait for a slot; what fits nowhere is refunded.
+        limits = content.balance.loadout
+        for area, room in (("waiting", limits.waiting_area), ("backpack", limits.backpack)):
+            room_in = loadout.get(area)
+            if isinstance(room_in, list):
+                while freed and len(room_in) < room:
+                    room_in.append(freed.pop(0))
+        for card in freed:
+            drop_card("spell (no room)", card, "loadout.cores")
+    if active_changed:
+        data["wand_memory"] = None  # the memory belongs to a program that is no longer the wand
+
+    for card in [card for card in paid_cards if gone(card, spells)]:
+        del paid_cards[card]  # no copy left to refund
+    for core in [core for core in paid_cores if gone(core, cores)]:
+        del paid_cores[core]
+    for shelf, known in (("spells", spells), ("cores", cores), ("stats", {stat.value for stat in WandStat} | TALENT_IDS)):
+        offers = shop.get(shelf)
+        if isinstance(offers, list):
+            shop[shelf] = [None if gone(_as_dict(offer).get("item"), known) else offer for offer in offers]
+    if isinstance(shop.get("unlocked"), list):
+        shop["unlocked"] = [item for item in shop["unlocked"] if not gone(item, spells | cores)]
+    if gone(shop.get("potion"), potions):
+        shop["potion"] = None
+    if gone(shop.get("relic"), relics):
+        shop["relic"] = None
+
+    owned = _as_dict(data.get("relics"))
+    if isinstance(owned.get("owned"), list):
+        for index, relic in enumerate(owned["owned"]):
+            if gone(relic, relics):
+                dropped.append(Dropped("relic", relic, f"relics.owned.{index}"))
+        owned["owned"] = [relic for relic in owned["owned"] if not gone(relic, relics)]
+    belt = _as_list(_as_dict(data.get("potions")).get("held"))
+    for slot, potion in enumerate(belt):
+        if gone(potion, potions):
+            dropped.append(Dropped("potion", potion, f"potions.held.{slot}"))
+            belt[slot] = None
+    talents = data.get("talents")
+    if isinstance(talents, list):
+        known_talents = {talent.value for talent in Talent}
+        for index, talent in enumerate(talents):
+            if gone(talent, known_talents):
+                dropped.append(Dropped("talent", talent, f"talents.{index}"))
+        data["talents"] = [talent for talent in talents if not gone(talent, known_talents)]
+    stats = _as_dict(data.get("wand_stats"))
+    known_stats = {stat.value for stat in WandStat}
+    for name in ("totals", "purchases"):
+        table = _as_dict(stats.get(name))
+        for stat in [stat for stat in table if gone(stat, known_stats)]:
+            if name == "totals":
+                dropped.append(Dropped("stat", stat, f"wand_stats.totals.{stat}"))
+            del table[stat]
+    for wave in _as_list(data.get("waves")):
+        gained = _as_dict(wave).get("relics")
+        if isinstance(gained, list):
+            wave["relics"] = [relic for relic in gained if not gone(relic, relics)]
+
+    refund = sum(item.refund for item in dropped)
+    if refund and type(data.get("currency")) is int:
+        data["currency"] += refund
+    return data, dropped
 
 
 # --- taking and restoring ---------------------------------------------------------------------
@@ -613,60 +856,109 @@ def _write(save: RunSave, path: Path | None) -> None:
 
 
 def delete_run_save(path: Path | None = None) -> None:
-    """The run is over (death, abandon, victory) or a new one began: its save goes."""
-    (path if path is not None else run_save_path()).unlink(missing_ok=True)
+    """The run is over (death, abandon, victory) or a new one began: its save goes. Something
+    other than a file at its path (a directory) is set aside instead; a failure is logged, not
+    raised (the next write replaces the file anyway)."""
+    path = path if path is not None else run_save_path()
+    try:
+        if path.is_dir() and not path.is_symlink():
+            storage.quarantine(path, "a directory, not a file")
+        else:
+            path.unlink(missing_ok=True)
+    except OSError as error:
+        log.warning("%s could not be deleted: %s", path, error)
 
 
 @dataclass(frozen=True)
 class LoadedRun:
-    """A saved run, restored: go on with the shop before `next_wave`."""
+    """A saved run, restored: go on with the shop before `next_wave`. `dropped`: what the save
+    held that the content no longer has (an update removed it), taken out of the run and
+    refunded where it was paid for (the title and the shop tell the player)."""
 
     run: Run
     next_wave: int
     save: RunSave
+    dropped: tuple[Dropped, ...] = ()
+
+    @property
+    def refunded(self) -> int:
+        """The gold given back for what was dropped."""
+        return sum(item.refund for item in self.dropped)
+
+    def dropped_items(self) -> str:
+        """What was dropped, for the player's message: "spell old_bolt ×2, relic old_idol"."""
+        counts: dict[tuple[str, str], int] = {}
+        for item in self.dropped:
+            counts[(item.kind, item.item)] = counts.get((item.kind, item.item), 0) + 1
+        named = [f"{kind} {item}" + (f" ×{count}" if count > 1 else "") for (kind, item), count in counts.items()]
+        shown = named[:DROPPED_SHOWN] + ([f"+{len(named) - DROPPED_SHOWN}"] if len(named) > DROPPED_SHOWN else [])
+        return ", ".join(shown)
+
+
+#: How many of the dropped ids the player's message names (the log names all).
+DROPPED_SHOWN: Final = 4
 
 
 @dataclass(frozen=True)
 class SaveProblem:
-    """run.json could not be used: `detail` says why (it names the field), `kept_as` where the file went."""
+    """run.json could not be used: `detail` says why (it names the file and the field),
+    `reason` the cause alone, `kept_as` where the file went ("" if it could not be moved)."""
 
     detail: str
     kept_as: str
+    reason: str = ""
+
+    @property
+    def shown_reason(self) -> str:
+        """The reason, cut to `REASON_SHOWN` characters for the player's message."""
+        return short_reason(self.reason)
+
+
+#: The longest reason a player's message quotes (the log has all of it).
+REASON_SHOWN: Final = 160
+
+
+def short_reason(reason: str) -> str:
+    """`reason`, cut to `REASON_SHOWN` characters for a toast."""
+    return reason if len(reason) <= REASON_SHOWN else reason[: REASON_SHOWN - 1] + "…"
 
 
 def load_run(content: Content, path: Path | None = None) -> LoadedRun | SaveProblem | None:
-    """The saved run, restored into a fresh `Run`; None when nothing is saved; a
-    `SaveProblem` when the file is unreadable, of another version, or does not
-    fit the schema or the content — the file is then moved to `run.json.corrupt`."""
+    """The saved run, restored into a fresh `Run`; None when nothing is saved; a `SaveProblem`
+    when the file cannot be used — unreadable (any bytes: `storage.read_json_or_quarantine`),
+    of another version (an int; 1.0 is not a version), out of the schema's ranges, or not
+    fitting the content — the file is then moved to `run.json.corrupt`. Ids the content no
+    longer has are dropped (`drop_unknown_ids`), not a reason to lose the run. Never raises
+    for what the file holds."""
     path = path if path is not None else run_save_path()
     loaded = storage.read_json_or_quarantine(path)
-    kept_as = path.name + ".corrupt"
     if loaded.problem is not None:
-        return SaveProblem(loaded.problem, kept_as)
+        return SaveProblem(loaded.problem, loaded.kept_as or "", loaded.reason)
     if loaded.value is None:
         # No file; or a file holding JSON's null, which is no save either.
         return _set_aside(path, "(file): not a saved run") if path.exists() else None
     value = loaded.value
-    version = value.get("version") if isinstance(value, dict) else None
-    if version != SAVE_VERSION:
-        return _set_aside(path, f"version: unknown save version {version!r} (this game reads version {SAVE_VERSION})")
+    if not isinstance(value, dict):
+        return _set_aside(path, f"(file): not a saved run (a JSON {type(value).__name__}, not an object)")
+    version = value.get("version")
+    if type(version) is not int or version != SAVE_VERSION:
+        shown = repr(version) if isinstance(version, (int, float, str, bool)) or version is None else type(version).__name__
+        return _set_aside(path, f"version: unknown save version {shown[:40]} (this game reads version {SAVE_VERSION}, an integer)")
+    cleaned, dropped = drop_unknown_ids(value, content)
     try:
-        save = RunSave.model_validate(value, context={"content": content})
+        save = RunSave.model_validate(cleaned, context={"content": content})
     except ValidationError as error:
-        return _set_aside(path, _describe(error))
+        return _set_aside(path, storage.describe(error))
     try:
         run = restore(content, save)
-    except (ArtificerError, KeyError) as error:
+    except (ArtificerError, KeyError, ValueError, OverflowError) as error:
         # CoreArgumentError (a wand memory that does not fit the program, say) and LoadoutError are ArtificerErrors.
-        return _set_aside(path, f"the run could not be restored: {error}")
-    return LoadedRun(run, save.next_wave, save)
-
-
-def _describe(error: ValidationError) -> str:
-    return "; ".join(f"{'.'.join(str(part) for part in item['loc']) or '(file)'}: {item['msg']}" for item in error.errors())
+        return _set_aside(path, f"the run could not be restored: {str(error)[:300]}")
+    if dropped:
+        log.warning("%s: dropped what the content no longer has: %s", path.name, "; ".join(f"{d.where}: {d.kind} {d.item!r} (refund {d.refund})" for d in dropped))
+    return LoadedRun(run, save.next_wave, save, tuple(dropped))
 
 
 def _set_aside(path: Path, reason: str) -> SaveProblem:
-    detail = storage.quarantine(path, reason)
-    log.warning("%s", detail)
-    return SaveProblem(detail, path.name + ".corrupt")
+    found = storage.quarantine(path, reason)
+    return SaveProblem(found.message, found.kept_as or "", reason)

@@ -15,10 +15,12 @@ Leaving the shop for the next wave settles the run again, so going on plays
 exactly as Continue from that file would. The summary deletes the save, and
 so does the first wave of a new run. Continue on the title loads the save and
 resumes at the shop before the saved next wave, the arena underneath; a save
-that cannot be used is set aside as `run.json.corrupt`, the title says so in
-a toast and greys Continue.
+that cannot be used is set aside as `run.json.corrupt`, the title says so (and
+why) in a toast and greys Continue; ids the content no longer has are dropped
+from the continued run and its first shop says so (`save.drop_unknown_ids`).
 
-`play()` loads the settings first (a corrupt file is set aside and the
+`play()` first removes the temporary files a kill mid-write left
+(`storage.remove_stale_temporaries`), loads the settings (a corrupt file is set aside and the
 title says so), sets the language, and builds the `Session` (settings,
 controls, sound bank) once the window exists.
 
@@ -36,6 +38,7 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from artificer import storage
 from artificer.content import Content, load_content
 from artificer.game import save
 from artificer.game.run import Run
@@ -69,9 +72,11 @@ def _pop(count: int) -> Callable[[SceneStack], None]:
     return pop
 
 
-def intermission(session: Session | None) -> Intermission:
+def intermission(session: Session | None, notices: tuple[str, ...] = ()) -> Intermission:
     """Between waves: the shop, with the lab one click away (R-SHOP-1, R-LAB-1), saving the run
-    on every change (R-SAVE-1)."""
+    on every change (R-SAVE-1). `notices` are shown as toasts in the first shop (a continued
+    run's: what the save held that this version no longer has)."""
+    pending = list(notices)
 
     def between_waves(stack: SceneStack, run: Run, next_wave: int) -> None:
         def write() -> None:
@@ -109,6 +114,8 @@ def intermission(session: Session | None) -> Intermission:
         )
         save.settle(run, next_wave)  # the world rebuilt from what the shop's saves will hold
         stack.push(shop)
+        while pending:
+            shop.toasts.show(pending.pop(0))
 
     return between_waves
 
@@ -137,17 +144,31 @@ def _lab_before_wave_one(content: Content, stack: SceneStack, run: Run, session:
 
 
 def continue_run(content: Content, stack: SceneStack, loaded: save.LoadedRun, session: Session | None = None) -> None:
-    """A saved run goes on: the arena, between waves, under the shop before the saved next wave."""
-    _arena_between_waves(content, stack, loaded.run, loaded.next_wave, session)
+    """A saved run goes on: the arena, between waves, under the shop before the saved next wave;
+    the shop says what the save held that this version no longer has (R-SAVE-1)."""
+    notices = (dropped_notice(loaded),) if loaded.dropped else ()
+    _arena_between_waves(content, stack, loaded.run, loaded.next_wave, session, notices)
 
 
-def _arena_between_waves(content: Content, stack: SceneStack, run: Run, next_wave: int, session: Session | None) -> None:
+def dropped_notice(loaded: save.LoadedRun) -> str:
+    """The player's message about the ids a continued save held that the content no longer has."""
+    return tr("ui.title.save_dropped", file=save.RUN_FILE, items=loaded.dropped_items(), gold=loaded.refunded)
+
+
+def problem_notice(problem: save.SaveProblem) -> str:
+    """The player's message about a save that could not be used: the file kept aside, and why."""
+    return tr("ui.title.save_problem", file=problem.kept_as or save.RUN_FILE, reason=problem.shown_reason)
+
+
+def _arena_between_waves(
+    content: Content, stack: SceneStack, run: Run, next_wave: int, session: Session | None, notices: tuple[str, ...] = ()
+) -> None:
     stack.push(
         ArenaScene(
             content,
             run=run,
             on_quit=_back_to_title,
-            intermission=intermission(session),
+            intermission=intermission(session, notices),
             first_wave=next_wave,
             session=session,
             resume_between_waves=True,
@@ -206,8 +227,8 @@ def title_scene(content: Content, session: Session | None = None, notices: tuple
         if isinstance(loaded, save.LoadedRun):
             continue_run(content, stack, loaded, session)
         elif loaded is not None:
-            # R-SAVE-1: the file is set aside as run.json.corrupt; Continue greys out.
-            title.toast(tr("ui.title.save_problem", file=loaded.kept_as))
+            # R-SAVE-1: the file is set aside as run.json.corrupt (the toast says why); Continue greys out.
+            title.toast(problem_notice(loaded))
 
     title = TitleScene(
         on_new_run=on_new_run,
@@ -224,6 +245,7 @@ def play(max_frames: int | None = None, start: StartAt | None = None) -> int:
     """Opens the game's window; returns the frames rendered. `start`: a run to hand over before
     one of its waves instead of beginning at the title (the title stays underneath)."""
     content = start.run.content if start is not None else load_content()
+    storage.remove_stale_temporaries()  # R-SAVE-1: what a kill in the middle of a write left
     loaded = settings_file.load()  # a corrupt file → settings.json.corrupt and defaults
     settings = loaded.settings
     if loaded.problem:

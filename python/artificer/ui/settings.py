@@ -250,38 +250,45 @@ def settings_path() -> Path:
 class SettingsLoad:
     """What `load` found: the settings to use and, when the file was bad, what became of it.
 
-    `problem` is the technical detail (for the log); `kept_as` the name the bad
-    file was moved to. `notice()` is the message for the player.
+    `problem` is the technical detail (for the log: the file, the reason, the field); `reason`
+    the cause alone; `kept_as` the name the bad file was moved to. `notice()` is the message
+    for the player.
     """
 
     settings: Settings
     problem: str | None = None
     kept_as: str | None = None
+    reason: str = ""
 
     def notice(self) -> str | None:
-        """The player's message in the active language (`ui.settings.load_problem`), or `None` when all was well."""
-        return None if self.problem is None else tr("ui.settings.load_problem", file=self.kept_as or SETTINGS_FILE)
+        """The player's message in the active language (`ui.settings.load_problem`: the file kept
+        aside and the reason), or `None` when all was well."""
+        if self.problem is None:
+            return None
+        reason = self.reason if len(self.reason) <= REASON_SHOWN else self.reason[: REASON_SHOWN - 1] + "…"
+        return tr("ui.settings.load_problem", file=self.kept_as or SETTINGS_FILE, reason=reason)
+
+
+#: The longest reason the player's message quotes (the log has all of it).
+REASON_SHOWN = 160
 
 
 def load(path: Path | None = None) -> SettingsLoad:
-    """The saved settings, the defaults when there are none, or the defaults and a notice when the file is bad (R-SAVE-1)."""
+    """The saved settings, the defaults when there are none, or the defaults and a notice when the
+    file is bad (R-SAVE-1): any bytes at all (`storage.read_json_or_quarantine`: too big, too
+    deep, not UTF-8, not JSON, a directory…) or a value out of its range. Never raises."""
     path = path if path is not None else settings_path()
     loaded = storage.read_json_or_quarantine(path)
     if loaded.problem is not None:
-        return _defaults_after(path, loaded.problem)
+        return SettingsLoad(Settings(), loaded.problem, loaded.kept_as, loaded.reason)
     if loaded.value is None:
         return SettingsLoad(Settings())
     try:
         return SettingsLoad(Settings.model_validate(loaded.value))
     except ValidationError as error:
-        detail = "; ".join(
-            f"{'.'.join(str(part) for part in item['loc']) or '(file)'}: {item['msg']}" for item in error.errors()
-        )
-        return _defaults_after(path, storage.quarantine(path, detail))
-
-
-def _defaults_after(path: Path, problem: str) -> SettingsLoad:
-    return SettingsLoad(Settings(), problem, path.name + ".corrupt")
+        reason = storage.describe(error)
+        found = storage.quarantine(path, reason)
+        return SettingsLoad(Settings(), found.message, found.kept_as, reason)
 
 
 def save(settings: Settings, path: Path | None = None) -> None:

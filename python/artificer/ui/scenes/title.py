@@ -17,7 +17,8 @@ stack, which ends the app — while a run is saved they first ask (`QuitConfirm`
 Cancel first), although quitting loses nothing: the shop writes run.json after
 every change and the run is settled between waves, so Continue picks it up. Text is drawn with `artificer.ui.fonts.font`, so CJK titles
 render; every string is an i18n key (`ui.title.*`). Notices (a settings file
-that could not be read) show as toasts at the top, one after another.
+or a save that could not be used: the file kept aside and why) show as toasts
+at the top, one after another, wrapped onto up to three lines.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from artificer.ui.scene import Scene, SceneStack
 from artificer.ui.scenes.settings import SettingsScene
 from artificer.ui.settings import Action, Context, Settings
 from artificer.ui.sound import SoundBank
-from artificer.ui.widgets import draw_fitted
+from artificer.ui.widgets import blit_lines, draw_fitted, fit_lines
 
 NewRunCallback = Callable[[SceneStack], None]
 ContinueCallback = Callable[[SceneStack], None]
@@ -216,7 +217,8 @@ class TitleScene(Scene):
         return next(i for i, item in enumerate(self.items) if item.key == "ui.title.continue")
 
     def _refresh_items(self) -> None:
-        can_continue = self._on_continue is not None and run_save_path().is_file()
+        # Anything at run.json's path (a directory too): Continue sets what cannot be used aside and says why.
+        can_continue = self._on_continue is not None and run_save_path().exists()
         self.items = (
             MenuItem("ui.title.new_run", self._new_run if self._on_new_run is not None else None),
             MenuItem(
@@ -357,14 +359,15 @@ class TitleScene(Scene):
             return
         left = NOTICE_SECONDS - self._notice_time
         fade = min(1.0, self._notice_time / NOTICE_FADE, left / NOTICE_FADE)
-        text = font(max(10, unit * 4 // 5)).render(self.notices[0], True, NOTICE_TEXT)
         pad = unit // 2
-        box = pygame.Rect(0, 0, min(surface.get_width() - 2 * unit, text.get_width() + 2 * pad), text.get_height() + pad)
+        # A set-aside file's notice names the file and the reason (R-SAVE-1): wrapped, up to 3 lines.
+        fitted = fit_lines(self.notices[0], max(10, unit * 4 // 5), False, surface.get_width() - 2 * unit - 2 * pad, 3)
+        box = pygame.Rect(0, 0, fitted.width + 2 * pad, fitted.height + pad)
         box.midtop = (surface.get_width() // 2, unit)
         toast = pygame.Surface(box.size, pygame.SRCALPHA)
         toast.fill((*NOTICE_BG, 230))
         pygame.draw.rect(toast, NOTICE_EDGE, toast.get_rect(), 1, unit // 3)
-        toast.blit(text, text.get_rect(center=toast.get_rect().center))
+        blit_lines(toast, fitted, NOTICE_TEXT, center=toast.get_rect().center)
         toast.set_alpha(int(255 * max(0.0, fade)))
         surface.blit(toast, box)
 
