@@ -8,8 +8,10 @@ use std::collections::HashMap;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
+use super::args::Int;
 use super::config::{vm_params, Section};
 use crate::sim::config::{Element, VmParams};
+use crate::sim::limits::{self, MAX_AMOUNT, MAX_COORD, MAX_COUNT, MAX_SECONDS};
 use crate::sim::CoreError;
 use crate::vm::board::{CoreDef, Dir, Flags, Slot};
 use crate::vm::compile::{Compiler, Recipe};
@@ -41,10 +43,16 @@ impl Catalog {
             Some(v) => vm_params(&Section::root(v, "vm")?)?,
             None => VmParams::default(),
         };
+        vm.validate()?;
+        // Spells are numbered in 16 bits (the VM's cards, the projectiles' looks).
+        if spells.len() > u16::MAX as usize {
+            return Err(CoreError::arg(format!("spells: at most {} spells, got {}", u16::MAX, spells.len())).into());
+        }
         let mut defs = Vec::with_capacity(spells.len());
         let mut index = HashMap::new();
         for (i, s) in spells.iter().enumerate() {
             let def = spell_def(&Section::root(&s, &format!("spells[{i}]"))?)?;
+            def.validate().map_err(|e| CoreError::arg(format!("spells[{i}] ({:?}): {e}", def.id)))?;
             if index.insert(def.id.clone(), i as u16).is_some() {
                 return Err(CoreError::arg(format!("spells[{i}]: duplicate id {:?}", def.id)).into());
             }
@@ -79,8 +87,9 @@ impl Catalog {
     /// core's slot order) on `core` (a cores.json entry with its board
     /// expanded); `cpu` is the player's CPU stat (R-STAT-1: it raises the
     /// limit). Returns the diagnostics and the disassembly.
-    #[pyo3(signature = (core, cards, cpu = 0))]
-    fn compile<'py>(&self, py: Python<'py>, core: &Bound<'py, PyAny>, cards: &Bound<'py, PyAny>, cpu: u32) -> PyResult<Bound<'py, PyDict>> {
+    #[pyo3(signature = (core, cards, cpu = Int::from(0)), text_signature = "($self, core, cards, cpu=0)")]
+    fn compile<'py>(&self, py: Python<'py>, core: &Bound<'py, PyAny>, cards: &Bound<'py, PyAny>, cpu: Int) -> PyResult<Bound<'py, PyDict>> {
+        let cpu = cpu.count("cpu", MAX_COUNT)?;
         let core = core_def(core, &self.index)?;
         let program = self.compile_cards(&core, cards, cpu, &self.vm)?;
         diagnostics_dict(py, &program, &self.names())
@@ -91,36 +100,40 @@ impl Catalog {
     /// [{"slots", "cards", "fired", "mana", "delay", "recharge", "damage"}],
     /// "cycle_complete", "cycle_seconds", "mana_per_cycle", "mana_per_cast",
     /// "demand_per_s", "regen", "burst_dps", "sustained_dps", "dry_after_s"}`.
-    #[pyo3(signature = (core, cards, cpu = 0, moving = false, hp = 100.0, hp_max = 100.0, nearest_enemy = 64.0))]
+    #[pyo3(
+        signature = (core, cards, cpu = Int::from(0), moving = false, hp = 100.0, hp_max = 100.0, nearest_enemy = 64.0),
+        text_signature = "($self, core, cards, cpu=0, moving=False, hp=100.0, hp_max=100.0, nearest_enemy=64.0)"
+    )]
     #[allow(clippy::too_many_arguments)]
     fn timeline<'py>(
         &self,
         py: Python<'py>,
         core: &Bound<'py, PyAny>,
         cards: &Bound<'py, PyAny>,
-        cpu: u32,
+        cpu: Int,
         moving: bool,
-        hp: f32,
-        hp_max: f32,
-        nearest_enemy: f32,
+        hp: f64,
+        hp_max: f64,
+        nearest_enemy: f64,
     ) -> PyResult<Bound<'py, PyDict>> {
+        let cpu = cpu.count("cpu", MAX_COUNT)?;
+        let senses = senses(moving, hp, hp_max, nearest_enemy)?;
         let core = core_def(core, &self.index)?;
         let program = self.compile_cards(&core, cards, cpu, &self.vm)?;
         let caster = new_caster(program, &core, 0, &self.vm);
-        let t = timeline(&caster, Senses { hp, hp_max, moving, nearest_enemy });
+        let t = timeline(&caster, senses);
         timeline_dict(py, &t, &self.names())
     }
 
     /// A sandboxed wand for the simulator CLI and the lab's range.
-    #[pyo3(signature = (core, cards, mana = None, seed = 0))]
-    fn sandbox(&self, core: &Bound<'_, PyAny>, cards: &Bound<'_, PyAny>, mana: Option<f32>, seed: u64) -> PyResult<WandSandbox> {
+    #[pyo3(signature = (core, cards, mana = None, seed = super::args::Seed(0)), text_signature = "($self, core, cards, mana=None, seed=0)")]
+    fn sandbox(&self, core: &Bound<'_, PyAny>, cards: &Bound<'_, PyAny>, mana: Option<f64>, seed: super::args::Seed) -> PyResult<WandSandbox> {
+        let seed = seed.0;
+        let mana = mana.map(|m| limits::float("mana", m, 0.0, MAX_AMOUNT)).transpose()?;
         let core_def = core_def(core, &self.index)?;
         let program = self.compile_cards(&core_def, cards, 0, &self.vm)?;
         let mut caster = new_caster(program, &core_def, seed, &self.vm);
         if let Some(m) = mana {
-            if !m.is_finite() || m < 0.0 {
-                return Err(CoreError::arg(format!("mana must be ≥ 0, got {m}")).into());
-            }
             caster.mana.current = m.min(caster.mana.max);
         }
         Ok(WandSandbox { caster, names: self.names(), elements: self.spells.iter().map(|s| s.element).collect() })
@@ -186,10 +199,8 @@ impl WandSandbox {
     }
 
     /// Regenerates mana for `seconds` (R-MANA-1).
-    fn wait(&mut self, seconds: f32) -> PyResult<()> {
-        if !seconds.is_finite() || seconds < 0.0 {
-            return Err(CoreError::arg(format!("seconds must be ≥ 0, got {seconds}")).into());
-        }
+    fn wait(&mut self, seconds: f64) -> PyResult<()> {
+        let seconds = limits::float("seconds", seconds, 0.0, MAX_SECONDS)?;
         self.caster.mana.tick(seconds);
         Ok(())
     }
@@ -197,8 +208,8 @@ impl WandSandbox {
     /// One cast of the main entry. Returns `{"mana_before", "mana_after",
     /// "abandoned", "cpu_exhausted", "delay", "fired": [...]}`.
     #[pyo3(signature = (moving = false, hp = 100.0, hp_max = 100.0, nearest_enemy = 64.0))]
-    fn cast<'py>(&mut self, py: Python<'py>, moving: bool, hp: f32, hp_max: f32, nearest_enemy: f32) -> PyResult<Bound<'py, PyDict>> {
-        let mut senses = Senses { hp, hp_max, moving, nearest_enemy };
+    fn cast<'py>(&mut self, py: Python<'py>, moving: bool, hp: f64, hp_max: f64, nearest_enemy: f64) -> PyResult<Bound<'py, PyDict>> {
+        let mut senses = senses(moving, hp, hp_max, nearest_enemy)?;
         let mut out = CastOutput::default();
         let before = self.caster.mana.current;
         let delay = self.caster.cast(&mut senses, &mut out);
@@ -218,6 +229,18 @@ impl WandSandbox {
     }
 }
 
+/// What a cast senses, checked: 10**-6 ≤ hp_max ≤ 10**9, 0 ≤ hp ≤ hp_max,
+/// 0 ≤ nearest_enemy ≤ 10**9 px (or infinity: no enemy in sight).
+fn senses(moving: bool, hp: f64, hp_max: f64, nearest_enemy: f64) -> Result<Senses, CoreError> {
+    let hp_max = limits::float("hp_max", hp_max, 1e-6, MAX_AMOUNT)?;
+    let hp = limits::float("hp", hp, 0.0, hp_max as f64)?;
+    let nearest_enemy = match nearest_enemy {
+        f64::INFINITY => f32::INFINITY,
+        d => limits::float("nearest_enemy", d, 0.0, MAX_COORD)?,
+    };
+    Ok(Senses { hp, hp_max, moving, nearest_enemy })
+}
+
 /// How deep the sandbox expands nested payloads in its report.
 const PAYLOAD_DEPTH: u32 = 4;
 
@@ -230,7 +253,7 @@ impl WandSandbox {
         d.set_item("element", element.name())?;
         d.set_item("angle_deg", e.angle.to_degrees())?;
         d.set_item("speed", e.action.speed * e.shot.speed_mult)?;
-        d.set_item("pierce", e.action.pierce + e.shot.pierce)?;
+        d.set_item("pierce", e.action.pierce.saturating_add(e.shot.pierce))?;
         d.set_item("kind", e.action.kind.name())?;
         d.set_item("lifesteal", e.shot.lifesteal)?;
         let payload = PyList::empty(py);
@@ -470,7 +493,9 @@ pub fn core_def(obj: &Bound<'_, PyAny>, spells: &HashMap<String, u16>) -> Result
     let mut slots = Vec::with_capacity(slots_list.len());
     for (i, s) in slots_list.iter().enumerate() {
         let s = Section::root(&s, &format!("core.board.slots[{i}]"))?;
-        ids.insert(s.string("id")?, i);
+        if ids.insert(s.string("id")?, i).is_some() {
+            return Err(CoreError::arg(format!("{}.id: a second slot with the id {:?}", s.path, s.string("id")?)));
+        }
         let bonus = if s.has("bonus") {
             let b = s.sub("bonus")?;
             let dir = Dir::from_name(&b.string("dir")?).ok_or_else(|| CoreError::arg(format!("{}.dir: unknown direction", b.path)))?;
@@ -495,7 +520,7 @@ pub fn core_def(obj: &Bound<'_, PyAny>, spells: &HashMap<String, u16>) -> Result
     };
     let flags: Vec<String> = c.item("flags").and_then(|f| f.extract().map_err(|_| CoreError::arg("core.flags: expected a list"))).unwrap_or_default();
     let has = |f: &str| flags.iter().any(|x| x == f);
-    Ok(CoreDef {
+    let core = CoreDef {
         id: c.string("id")?,
         mana_max: c.f32("mana_max")?,
         mana_regen: c.f32("mana_regen")?,
@@ -523,5 +548,7 @@ pub fn core_def(obj: &Bound<'_, PyAny>, spells: &HashMap<String, u16>) -> Result
             false => None,
         },
         slots,
-    })
+    };
+    core.validate().map_err(CoreError::arg)?;
+    Ok(core)
 }

@@ -43,16 +43,19 @@ impl<'py> Section<'py> {
             .item(key)?
             .extract()
             .map_err(|_| CoreError::arg(format!("{}.{key}: expected a number", self.path)))?;
-        if !v.is_finite() {
-            return Err(CoreError::arg(format!("{}.{key}: expected a finite number, got {v}", self.path)));
+        // f32 holds at most ~3.4e38: 1e300 would become inf after the check.
+        if !(v.is_finite() && v.abs() <= f32::MAX as f64) {
+            return Err(CoreError::arg(format!("{}.{key}: expected a finite number within ±3.4e38, got {v}", self.path)));
         }
         Ok(v as f32)
     }
 
+    /// A whole number in 0..2**32; beyond it is refused, never truncated.
     pub fn u32(&self, key: &str) -> Result<u32, CoreError> {
-        self.item(key)?
-            .extract()
-            .map_err(|_| CoreError::arg(format!("{}.{key}: expected an integer ≥ 0", self.path)))
+        let item = self.item(key)?;
+        let v: super::args::Int =
+            item.extract().map_err(|_| CoreError::arg(format!("{}.{key}: expected a whole number ≥ 0, got {item}", self.path)))?;
+        v.count(&format!("{}.{key}", self.path), u32::MAX as u64)
     }
 
     pub fn string(&self, key: &str) -> Result<String, CoreError> {

@@ -2,6 +2,7 @@
 //! buffers into the core's types, delegates, and maps errors once. No game
 //! rules live here.
 
+mod args;
 mod arrays;
 mod catalog;
 mod config;

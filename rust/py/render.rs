@@ -7,6 +7,7 @@ use numpy::{PyArray3, PyArrayDescrMethods, PyArrayMethods, PyReadonlyArray1, PyR
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
+use super::args::Int;
 use super::arrays::{readonly1, readonly2, readwrite1, Spec};
 use crate::render::{Layer, PixelFormat, Rasterizer, SpriteImage, Sprites, Target};
 use crate::sim::CoreError;
@@ -26,14 +27,14 @@ impl SpriteRasterizer {
     /// array of shape (height, width, 4); their list index is the sprite
     /// index `draw` takes.
     #[new]
-    #[pyo3(signature = (sprites, threads = 1))]
-    fn new(sprites: &Bound<'_, PyAny>, threads: i64) -> PyResult<Self> {
+    #[pyo3(signature = (sprites, threads = Int::from(1)), text_signature = "(sprites, threads=1)")]
+    fn new(sprites: &Bound<'_, PyAny>, threads: Int) -> PyResult<Self> {
         let mut images = Vec::new();
         for (i, sprite) in sprites.try_iter().map_err(|_| CoreError::arg("sprites: expected a sequence of arrays"))?.enumerate() {
             images.push(sprite_image(&sprite?, i)?);
         }
         let mut inner = Rasterizer::new(images);
-        set_threads(&mut inner, threads)?;
+        set_threads(&mut inner, &threads)?;
         Ok(SpriteRasterizer { inner })
     }
 
@@ -43,9 +44,9 @@ impl SpriteRasterizer {
     }
 
     /// Threads drawing horizontal bands of the target (the output is the
-    /// same for every count).
-    fn set_threads(&mut self, threads: i64) -> PyResult<()> {
-        Ok(set_threads(&mut self.inner, threads)?)
+    /// same for every count): 1..=4 × the machine's cores (at least 8).
+    fn set_threads(&mut self, threads: Int) -> PyResult<()> {
+        Ok(set_threads(&mut self.inner, &threads)?)
     }
 
     #[getter]
@@ -57,8 +58,8 @@ impl SpriteRasterizer {
     /// `get_bytesize()` and `get_masks()`): 32-bit, a byte per colour, no
     /// alpha channel. Otherwise draw with pygame.
     #[staticmethod]
-    fn supports(bytes_per_pixel: i64, masks: (i64, i64, i64, i64)) -> bool {
-        pixel_format(bytes_per_pixel, masks).is_ok()
+    fn supports(bytes_per_pixel: Int, masks: (Int, Int, Int, Int)) -> bool {
+        pixel_format(&bytes_per_pixel, &masks).is_ok()
     }
 
     /// Draws `layers` in order into `pixels` (the target's bytes, e.g.
@@ -75,17 +76,17 @@ impl SpriteRasterizer {
         &mut self,
         py: Python<'_>,
         pixels: &Bound<'_, PyAny>,
-        size: (i64, i64),
-        pitch: i64,
-        masks: (i64, i64, i64, i64),
+        size: (Int, Int),
+        pitch: Int,
+        masks: (Int, Int, Int, Int),
         offset: (f64, f64),
         layers: &Bound<'_, PyAny>,
     ) -> PyResult<usize> {
-        let format = pixel_format(4, masks)?;
-        let (width, height) = size;
-        if width < 0 || height < 0 || pitch < 0 {
-            return Err(CoreError::arg(format!("size and pitch must be ≥ 0, got size {size:?}, pitch {pitch}")).into());
-        }
+        let format = pixel_format(&Int::from(4), &masks)?;
+        // Sizes as usize; Target::new checks they fit the buffer without overflow.
+        let width = size.0.whole("size[0] (width)", 0, i64::MAX)? as usize;
+        let height = size.1.whole("size[1] (height)", 0, i64::MAX)? as usize;
+        let pitch = pitch.whole("pitch", 0, i64::MAX)? as usize;
         let mut rows = Vec::new();
         let mut indices = Vec::new();
         let items = layers.try_iter().map_err(|_| CoreError::arg("layers: expected a sequence of (rows, sprites) pairs"))?;
@@ -108,8 +109,12 @@ impl SpriteRasterizer {
         }
         let mut pixels = readwrite1::<u8>(pixels, &PIXELS)?;
         let bytes = pixels.as_slice_mut().map_err(|_| CoreError::arg("pixels: not contiguous"))?;
-        let mut target = Target::new(bytes, width as usize, height as usize, pitch as usize, format)?;
-        let offset = (offset.0 as f32, offset.1 as f32);
+        let mut target = Target::new(bytes, width, height, pitch, format)?;
+        let coord = crate::sim::limits::MAX_COORD;
+        let offset = (
+            crate::sim::limits::float("offset[0]", offset.0, -coord, coord)?,
+            crate::sim::limits::float("offset[1]", offset.1, -coord, coord)?,
+        );
         let rasterizer = &mut self.inner;
         Ok(py.detach(move || rasterizer.draw(&mut target, offset, &layer_views))?)
     }
@@ -135,8 +140,8 @@ fn layer_arrays<'py>(item: &Bound<'py, PyAny>, i: usize) -> Result<(PyReadonlyAr
         return Err(CoreError::arg(format!("layers[{i}] rows: need at least 2 columns (x, y), got shape {:?}", rows.shape())));
     }
     let sprites_obj = pair.get_item(1).map_err(|e| CoreError::arg(e.to_string()))?;
-    let sprites = match sprites_obj.extract::<i64>() {
-        Ok(s) => LayerSprites::All(s),
+    let sprites = match sprites_obj.extract::<Int>() {
+        Ok(s) => LayerSprites::All(s.value),
         Err(_) => LayerSprites::PerRow(readonly1::<i32>(&sprites_obj, &SPRITE_INDEX).map_err(in_layer)?),
     };
     Ok((rows, sprites))
@@ -166,18 +171,13 @@ fn sprite_image(obj: &Bound<'_, PyAny>, i: usize) -> Result<SpriteImage, CoreErr
     SpriteImage::new(&name, shape[1], shape[0], rgba)
 }
 
-fn pixel_format(bytes_per_pixel: i64, masks: (i64, i64, i64, i64)) -> Result<PixelFormat, CoreError> {
-    let (r, g, b, a) = masks;
-    let all = [r, g, b, a];
-    if bytes_per_pixel < 0 || all.iter().any(|&m| !(0..=u32::MAX as i64).contains(&m)) {
-        return Err(CoreError::arg(format!("masks must be 32-bit unsigned, got {masks:?} ({bytes_per_pixel} bytes per pixel)")));
-    }
-    PixelFormat::from_masks(bytes_per_pixel as usize, all.map(|m| m as u32))
+fn pixel_format(bytes_per_pixel: &Int, masks: &(Int, Int, Int, Int)) -> Result<PixelFormat, CoreError> {
+    let bytes = bytes_per_pixel.whole("bytes_per_pixel", 0, 64)? as usize;
+    let mask = |i: usize, m: &Int| m.whole(&format!("masks[{i}]"), 0, u32::MAX as i64).map(|m| m as u32);
+    let all = [mask(0, &masks.0)?, mask(1, &masks.1)?, mask(2, &masks.2)?, mask(3, &masks.3)?];
+    PixelFormat::from_masks(bytes, all)
 }
 
-fn set_threads(r: &mut Rasterizer, threads: i64) -> Result<(), CoreError> {
-    if threads < 1 {
-        return Err(CoreError::arg(format!("threads must be ≥ 1, got {threads}")));
-    }
-    r.set_threads(threads as usize)
+fn set_threads(r: &mut Rasterizer, threads: &Int) -> Result<(), CoreError> {
+    r.set_threads(crate::sim::limits::threads("threads", threads.value)?)
 }

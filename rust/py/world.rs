@@ -5,6 +5,7 @@
 use numpy::PyReadonlyArray1;
 use pyo3::prelude::*;
 
+use super::args::Int;
 use super::arrays::{readonly1, readonly2, readwrite1, readwrite2, Spec};
 use super::catalog::{core_def, diagnostics_dict, new_caster, Catalog};
 use super::config::{fixed_wand, rules, world_config};
@@ -15,6 +16,7 @@ use crate::sim::player::{Controls, CONTROLS_WIDTH};
 use crate::sim::pools::{NewProjectile, Owner};
 use crate::sim::rng::STREAM_COUNT;
 use crate::sim::world::WandMemory;
+use crate::sim::limits::{self, MAX_AMOUNT, MAX_COORD, MAX_COUNT, MAX_FACTOR, MAX_RADIUS, MAX_SECONDS, MAX_SPEED};
 use crate::sim::{CoreError, World as CoreWorld};
 use crate::vm::Wand;
 
@@ -89,8 +91,8 @@ pub struct World {
 impl World {
     /// A world from plain config data (see `artificer.engine.world_config`).
     #[new]
-    fn new(config: &Bound<'_, PyAny>, seed: u64) -> PyResult<Self> {
-        let cfg = world_config(config, seed)?;
+    fn new(config: &Bound<'_, PyAny>, seed: super::args::Seed) -> PyResult<Self> {
+        let cfg = world_config(config, seed.0)?;
         Ok(World { inner: CoreWorld::new(cfg)?, commands: Vec::new() })
     }
 
@@ -104,7 +106,7 @@ impl World {
         py: Python<'_>,
         controls: &Bound<'_, PyAny>,
         commands: &Bound<'_, PyAny>,
-        n_commands: i64,
+        n_commands: Int,
         enemies: &Bound<'_, PyAny>,
         projectiles: &Bound<'_, PyAny>,
         pickups: &Bound<'_, PyAny>,
@@ -116,13 +118,10 @@ impl World {
         let controls = decode_controls(&readonly1::<f32>(controls, &CONTROLS)?)?;
         let command_rows = readonly2::<f64>(commands, &COMMANDS)?;
         let rows = command_rows.as_array();
-        if n_commands < 0 || n_commands as usize > rows.nrows() {
-            return Err(CoreError::arg(format!(
-                "n_commands must be in 0..={} (the command array's rows), got {n_commands}",
-                rows.nrows()
-            ))
-            .into());
-        }
+        let n_commands = n_commands.whole("n_commands", 0, rows.nrows() as i64).map_err(|_| {
+            let shown = n_commands.big.clone().unwrap_or_else(|| n_commands.value.to_string());
+            CoreError::arg(format!("n_commands must be in 0..={} (the command array's rows), got {shown}", rows.nrows()))
+        })?;
         self.commands.clear();
         let kinds = self.inner.kinds().len();
         for (i, row) in rows.outer_iter().take(n_commands as usize).enumerate() {
@@ -163,18 +162,17 @@ impl World {
     /// Copies this frame's events from index `start` on into `events`
     /// (for a frame with more events than the buffer has rows); returns how
     /// many rows were written.
-    fn read_events(&self, events: &Bound<'_, PyAny>, start: i64) -> PyResult<usize> {
-        if start < 0 {
-            return Err(CoreError::arg(format!("start must be ≥ 0, got {start}")).into());
-        }
+    fn read_events(&self, events: &Bound<'_, PyAny>, start: Int) -> PyResult<usize> {
+        let start = start.whole("start", 0, i64::MAX)?;
         let mut events = readwrite2::<f64>(events, &EVENTS)?;
         Ok(write_events(self.inner.events(), start as usize, slice_mut(&mut events)?))
     }
 
     /// Arms the player with the foundation's fixed wand (balance.json's
     /// `default_wand` data); `look` is what to draw its projectiles as.
-    #[pyo3(signature = (wand, look = 0))]
-    fn set_wand(&mut self, wand: &Bound<'_, PyAny>, look: u16) -> PyResult<()> {
+    #[pyo3(signature = (wand, look = Int::from(0)), text_signature = "($self, wand, look=0)")]
+    fn set_wand(&mut self, wand: &Bound<'_, PyAny>, look: Int) -> PyResult<()> {
+        let look = look.whole("look", 0, u16::MAX as i64)? as u16;
         self.inner.wand = Wand::fixed(fixed_wand(wand, look)?);
         Ok(())
     }
@@ -209,12 +207,13 @@ impl World {
 
     /// R-STAT-1 stats the wand reads: `cpu` (whole points: more node-steps
     /// per cast, R-VM-8), `cast_speed` (0..0.95: shorter cast delays,
-    /// R-VM-11), `accuracy` (0..1: less random spread).
-    fn set_wand_stats(&mut self, cpu: i64, cast_speed: f32, accuracy: f32) -> PyResult<()> {
-        if cpu < 0 || !cast_speed.is_finite() || !accuracy.is_finite() {
-            return Err(CoreError::arg(format!("wand stats out of range: cpu {cpu}, cast_speed {cast_speed}, accuracy {accuracy}")).into());
-        }
-        self.inner.set_wand_stats(cpu.min(u32::MAX as i64) as u32, cast_speed, accuracy);
+    /// R-VM-11), `accuracy` (0..1: less random spread). CPU in 0..=10**6;
+    /// cast speed and accuracy finite within ±10**4, clamped to their ranges.
+    fn set_wand_stats(&mut self, cpu: Int, cast_speed: f64, accuracy: f64) -> PyResult<()> {
+        let cpu = cpu.count("wand stat cpu", MAX_COUNT)?;
+        let cast_speed = limits::float("wand stat cast_speed", cast_speed, -MAX_FACTOR, MAX_FACTOR)?;
+        let accuracy = limits::float("wand stat accuracy", accuracy, -MAX_FACTOR, MAX_FACTOR)?;
+        self.inner.set_wand_stats(cpu, cast_speed, accuracy);
         Ok(())
     }
 
@@ -227,7 +226,8 @@ impl World {
             let name: String = k.extract().map_err(|_| CoreError::arg("attunement keys are element names"))?;
             let element = crate::sim::config::Element::from_name(&name)
                 .map_err(|_| CoreError::arg(format!("attunement: unknown element {name:?}")))?;
-            out[element as usize] = v.extract().map_err(|_| CoreError::arg(format!("attunement.{name}: expected a number")))?;
+            let points: f64 = v.extract().map_err(|_| CoreError::arg(format!("attunement.{name}: expected a number")))?;
+            out[element as usize] = limits::float(&format!("attunement.{name}"), points, 0.0, MAX_AMOUNT)?;
         }
         Ok(self.inner.set_attunement(out)?)
     }
@@ -236,27 +236,30 @@ impl World {
     /// balance.json `player`: max HP points (raising it heals as much;
     /// lowering never kills), armor points, move speed share (0.1 = +10%),
     /// crit chance (0..1), pickup radius px, mana regen per second, mana per
-    /// kill. Each finite and ≥ 0, else `CoreArgumentError`.
+    /// kill. Each finite and ≥ 0, at most 10**4 for the move speed share,
+    /// 10**6 px for the pickup radius and 10**9 for the rest (`sim::limits`),
+    /// else `CoreArgumentError`, nothing changed.
     #[allow(clippy::too_many_arguments)]
     #[pyo3(signature = (*, max_hp_bonus=0.0, armor=0.0, move_speed_bonus=0.0, crit_chance_bonus=0.0, pickup_radius_bonus=0.0, mana_regen_bonus=0.0, mana_leech=0.0))]
     fn set_player_stats(
         &mut self,
-        max_hp_bonus: f32,
-        armor: f32,
-        move_speed_bonus: f32,
-        crit_chance_bonus: f32,
-        pickup_radius_bonus: f32,
-        mana_regen_bonus: f32,
-        mana_leech: f32,
+        max_hp_bonus: f64,
+        armor: f64,
+        move_speed_bonus: f64,
+        crit_chance_bonus: f64,
+        pickup_radius_bonus: f64,
+        mana_regen_bonus: f64,
+        mana_leech: f64,
     ) -> PyResult<()> {
+        let stat = |name: &str, v: f64, hi: f64| limits::float(&format!("player stat {name}"), v, 0.0, hi);
         let stats = crate::sim::PlayerStats {
-            max_hp_bonus,
-            armor,
-            move_speed_bonus,
-            crit_chance_bonus,
-            pickup_radius_bonus,
-            mana_regen_bonus,
-            mana_leech,
+            max_hp_bonus: stat("max_hp_bonus", max_hp_bonus, MAX_AMOUNT)?,
+            armor: stat("armor", armor, MAX_AMOUNT)?,
+            move_speed_bonus: stat("move_speed_bonus", move_speed_bonus, MAX_FACTOR)?,
+            crit_chance_bonus: stat("crit_chance_bonus", crit_chance_bonus, MAX_AMOUNT)?,
+            pickup_radius_bonus: stat("pickup_radius_bonus", pickup_radius_bonus, MAX_RADIUS)?,
+            mana_regen_bonus: stat("mana_regen_bonus", mana_regen_bonus, MAX_AMOUNT)?,
+            mana_leech: stat("mana_leech", mana_leech, MAX_AMOUNT)?,
         };
         Ok(self.inner.set_player_stats(stats)?)
     }
@@ -304,30 +307,30 @@ impl World {
     /// at the next turn; vulnerable_weak_turns (champion_belt): applying
     /// vulnerable also applies weak for N turns.
     #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (*, pen_nib_period=0, akabeko_bonus=0.0, the_boot_floor=0.0, thorns=0.0, first_cast_budget=0, hurt_cast_budget=0, hurt_ward=0.0, vulnerable_weak_turns=0.0))]
+    #[pyo3(text_signature = "($self, *, pen_nib_period=0, akabeko_bonus=0.0, the_boot_floor=0.0, thorns=0.0, first_cast_budget=0, hurt_cast_budget=0, hurt_ward=0.0, vulnerable_weak_turns=0.0)")]
+    #[pyo3(signature = (*, pen_nib_period=Int::from(0), akabeko_bonus=0.0, the_boot_floor=0.0, thorns=0.0, first_cast_budget=Int::from(0), hurt_cast_budget=Int::from(0), hurt_ward=0.0, vulnerable_weak_turns=0.0))]
     fn set_relic_rules(
         &mut self,
-        pen_nib_period: i64,
-        akabeko_bonus: f32,
-        the_boot_floor: f32,
-        thorns: f32,
-        first_cast_budget: i64,
-        hurt_cast_budget: i64,
-        hurt_ward: f32,
-        vulnerable_weak_turns: f32,
+        pen_nib_period: Int,
+        akabeko_bonus: f64,
+        the_boot_floor: f64,
+        thorns: f64,
+        first_cast_budget: Int,
+        hurt_cast_budget: Int,
+        hurt_ward: f64,
+        vulnerable_weak_turns: f64,
     ) -> PyResult<()> {
-        let whole = |name: &str, v: i64| {
-            u32::try_from(v).map_err(|_| CoreError::arg(format!("relic rule {name} must be a whole number in 0..2**32, got {v}")))
-        };
+        let whole = |name: &str, v: &Int| v.count(&format!("relic rule {name}"), MAX_COUNT);
+        let number = |name: &str, v: f64, hi: f64| limits::float(&format!("relic rule {name}"), v, 0.0, hi);
         let rules = crate::sim::relics::RelicRules {
-            pen_nib_period: whole("pen_nib_period", pen_nib_period)?,
-            akabeko_bonus,
-            the_boot_floor,
-            thorns,
-            first_cast_budget: whole("first_cast_budget", first_cast_budget)?,
-            hurt_cast_budget: whole("hurt_cast_budget", hurt_cast_budget)?,
-            hurt_ward,
-            vulnerable_weak_turns,
+            pen_nib_period: whole("pen_nib_period", &pen_nib_period)?,
+            akabeko_bonus: number("akabeko_bonus", akabeko_bonus, MAX_AMOUNT)?,
+            the_boot_floor: number("the_boot_floor", the_boot_floor, MAX_AMOUNT)?,
+            thorns: number("thorns", thorns, MAX_AMOUNT)?,
+            first_cast_budget: whole("first_cast_budget", &first_cast_budget)?,
+            hurt_cast_budget: whole("hurt_cast_budget", &hurt_cast_budget)?,
+            hurt_ward: number("hurt_ward", hurt_ward, MAX_AMOUNT)?,
+            vulnerable_weak_turns: number("vulnerable_weak_turns", vulnerable_weak_turns, MAX_SECONDS)?,
         };
         Ok(self.inner.set_relic_rules(rules)?)
     }
@@ -365,9 +368,9 @@ impl World {
     /// R-REL-2 strength: flat damage on every projectile and blast hit.
     /// `begin_wave` resets it to 0 — set the run's permanent strength
     /// (vajra) after it; the `strength` command adds to it for the wave
-    /// (warrior_elixir). Finite, else `CoreArgumentError`.
-    fn set_strength(&mut self, value: f32) -> PyResult<()> {
-        Ok(self.inner.set_strength(value)?)
+    /// (warrior_elixir). Finite within ±10**9, else `CoreArgumentError`.
+    fn set_strength(&mut self, value: f64) -> PyResult<()> {
+        Ok(self.inner.set_strength(limits::float("strength", value, -MAX_AMOUNT, MAX_AMOUNT)?)?)
     }
 
     /// The strength now.
@@ -389,12 +392,10 @@ impl World {
     }
 
     /// Worker threads for the neighbour searches; the state hash is the same
-    /// for every count.
-    fn set_threads(&mut self, threads: i64) -> PyResult<()> {
-        if threads < 1 {
-            return Err(CoreError::arg(format!("threads must be ≥ 1, got {threads}")).into());
-        }
-        Ok(self.inner.set_threads(threads as usize)?)
+    /// for every count. 1..=4 × the machine's cores (at least 8), else
+    /// `CoreArgumentError`.
+    fn set_threads(&mut self, threads: Int) -> PyResult<()> {
+        Ok(self.inner.set_threads(limits::threads("threads", threads.value)?)?)
     }
 
     #[getter]
@@ -402,16 +403,19 @@ impl World {
         self.inner.threads()
     }
 
-    fn set_player_position(&mut self, x: f32, y: f32) -> PyResult<()> {
+    /// Moves the player to (x, y), clamped to the arena (each finite, within ±10**9).
+    fn set_player_position(&mut self, x: f64, y: f64) -> PyResult<()> {
+        let (x, y) = (limits::float("x", x, -MAX_COORD, MAX_COORD)?, limits::float("y", y, -MAX_COORD, MAX_COORD)?);
         Ok(self.inner.set_player_position(x, y)?)
     }
 
     /// Places enemies of `kind` directly (harnesses, the stress workload),
-    /// without stepping: float32 arrays of equal length.
+    /// without stepping: float32 arrays of equal length, every position
+    /// finite. All or nothing: a bad argument spawns none.
     #[pyo3(signature = (kind, x, y, elite = false))]
     fn spawn_enemies(
         &mut self,
-        kind: i64,
+        kind: Int,
         x: PyReadonlyArray1<'_, f32>,
         y: PyReadonlyArray1<'_, f32>,
         elite: bool,
@@ -420,18 +424,27 @@ impl World {
         if x.len() != y.len() {
             return Err(CoreError::arg("spawn_enemies: x and y must have the same length").into());
         }
-        if kind < 0 || kind as usize >= self.inner.kinds().len() {
-            return Err(CoreError::arg(format!("unknown enemy kind {kind} (there are {} kinds)", self.inner.kinds().len())).into());
+        let kinds = self.inner.kinds().len();
+        let kind = kind
+            .whole("kind", 0, kinds as i64 - 1)
+            .map_err(|e| CoreError::arg(format!("unknown enemy kind: {e} (there are {kinds} kinds)")))?;
+        let kind = u16::try_from(kind).map_err(|_| CoreError::arg(format!("enemy kind {kind} does not fit 16 bits")))?;
+        for (name, a) in [("x", &x), ("y", &y)] {
+            if let Some(i) = a.iter().position(|v| !(v.is_finite() && (v.abs() as f64) <= MAX_COORD)) {
+                return Err(CoreError::arg(format!("spawn_enemies: {name}[{i}] must be a finite number within ±{}, got {}", limits::show(MAX_COORD), a[i])).into());
+            }
         }
         for (&px, &py) in x.iter().zip(y.iter()) {
-            self.inner.spawn_enemy(kind as u16, elite, px, py)?;
+            self.inner.spawn_enemy(kind, elite, px, py)?;
         }
         Ok(x.len())
     }
 
     /// Places projectiles directly (harnesses, the stress workload): float32
     /// arrays of equal length; velocities in px/s. Bounce off every wall
-    /// and never expire.
+    /// and never expire. Positions within ±10**9 px, velocities within
+    /// ±10**6 px/s, radius 0..=10**6, damage 0..=10**9, pierce 0..=10**6;
+    /// all or nothing.
     #[pyo3(signature = (x, y, vx, vy, radius, damage, pierce))]
     #[allow(clippy::too_many_arguments)]
     fn spawn_projectiles(
@@ -440,21 +453,22 @@ impl World {
         y: PyReadonlyArray1<'_, f32>,
         vx: PyReadonlyArray1<'_, f32>,
         vy: PyReadonlyArray1<'_, f32>,
-        radius: f32,
-        damage: f32,
-        pierce: i64,
+        radius: f64,
+        damage: f64,
+        pierce: Int,
     ) -> PyResult<usize> {
         let (x, y, vx, vy) = (x.as_array(), y.as_array(), vx.as_array(), vy.as_array());
         let n = x.len();
         if y.len() != n || vx.len() != n || vy.len() != n {
             return Err(CoreError::arg("spawn_projectiles: x, y, vx, vy must have the same length").into());
         }
-        if pierce < 0 {
-            return Err(CoreError::arg(format!("pierce must be ≥ 0, got {pierce}")).into());
-        }
-        let all = x.iter().chain(y.iter()).chain(vx.iter()).chain(vy.iter());
-        if all.into_iter().any(|v| !v.is_finite()) {
-            return Err(CoreError::arg("spawn_projectiles: positions and velocities must be finite").into());
+        let pierce = pierce.count("pierce", MAX_COUNT)?;
+        let radius = limits::float("radius", radius, 0.0, MAX_RADIUS)?;
+        let damage = limits::float("damage", damage, 0.0, MAX_AMOUNT)?;
+        for (name, a, bound) in [("x", &x, MAX_COORD), ("y", &y, MAX_COORD), ("vx", &vx, MAX_SPEED), ("vy", &vy, MAX_SPEED)] {
+            if let Some(i) = a.iter().position(|v| !(v.is_finite() && (v.abs() as f64) <= bound)) {
+                return Err(CoreError::arg(format!("spawn_projectiles: {name}[{i}] must be a finite number within ±{}, got {}", limits::show(bound), a[i])).into());
+            }
         }
         for i in 0..n {
             self.inner.spawn_projectile(NewProjectile {
@@ -466,7 +480,7 @@ impl World {
                 damage,
                 crit_chance: 0.0,
                 element: Element::Physical,
-                pierce: pierce as u32,
+                pierce,
                 bounces: u32::MAX,
                 life: f32::INFINITY,
                 owner: Owner::Player,
@@ -525,8 +539,10 @@ impl World {
         (self.inner.player.hp, self.inner.player.hp_max)
     }
 
-    /// Sets the player's HP and max HP between waves (0 < hp ≤ hp_max, finite).
-    fn set_player_hp(&mut self, hp: f32, hp_max: f32) -> PyResult<()> {
+    /// Sets the player's HP and max HP between waves (0 < hp ≤ hp_max ≤ 10**9, finite).
+    fn set_player_hp(&mut self, hp: f64, hp_max: f64) -> PyResult<()> {
+        let hp_max = limits::float("hp_max", hp_max, 0.0, MAX_AMOUNT)?;
+        let hp = limits::float("hp", hp, 0.0, MAX_AMOUNT)?;
         Ok(self.inner.set_player_hp(hp, hp_max)?)
     }
 
@@ -545,20 +561,18 @@ impl World {
     /// Restores `wand_memory()` into the armed program wand (the same program):
     /// a `CoreArgumentError` for no program, a cursor outside its main block,
     /// counters that are not the program's, or numbers out of range.
-    fn set_wand_memory(&mut self, cursor: i64, registers: Vec<i64>, counters: Vec<i64>, kills: i64) -> PyResult<()> {
-        let unsigned = |name: &str, v: i64| {
-            u32::try_from(v).map_err(|_| CoreError::arg(format!("wand memory: {name} must be in 0..2**32, got {v}")))
-        };
-        let [a, b] = registers[..] else {
+    fn set_wand_memory(&mut self, cursor: Int, registers: Vec<Int>, counters: Vec<Int>, kills: Int) -> PyResult<()> {
+        let unsigned = |name: &str, v: &Int| v.count(&format!("wand memory: {name}"), u32::MAX as u64);
+        let [a, b] = &registers[..] else {
             return Err(CoreError::arg(format!("wand memory: 2 registers expected, got {}", registers.len())).into());
         };
-        let register = |v: i64| i32::try_from(v).map_err(|_| CoreError::arg(format!("wand memory: register {v} is not a 32-bit integer")));
-        let counters = counters.iter().map(|&c| unsigned("a counter", c)).collect::<Result<Vec<u32>, CoreError>>()?;
+        let register = |v: &Int| v.whole("wand memory: a register", i32::MIN as i64, i32::MAX as i64).map(|v| v as i32);
+        let counters = counters.iter().map(|c| unsigned("a counter", c)).collect::<Result<Vec<u32>, CoreError>>()?;
         let memory = WandMemory {
-            cursor: unsigned("cursor", cursor)?,
+            cursor: unsigned("cursor", &cursor)?,
             registers: [register(a)?, register(b)?],
             counters,
-            kills: unsigned("kills", kills)?,
+            kills: unsigned("kills", &kills)?,
         };
         Ok(self.inner.set_wand_memory(memory)?)
     }

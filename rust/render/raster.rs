@@ -45,7 +45,16 @@ impl<'a> Target<'a> {
         if pitch < width * 4 {
             return Err(CoreError::arg(format!("pitch {pitch} is shorter than a row of {width} 4-byte pixels")));
         }
-        let needed = if height == 0 { 0 } else { pitch * (height - 1) + width * 4 };
+        // Checked: a caller's pitch of 2^62 must not wrap the size to a few bytes.
+        let needed = match height {
+            0 => Some(0),
+            _ => pitch.checked_mul(height - 1).and_then(|n| n.checked_add(width * 4)),
+        };
+        let Some(needed) = needed else {
+            return Err(CoreError::arg(format!(
+                "pitch {pitch} × {height} rows overflows: no buffer holds {width}×{height} pixels with that pitch"
+            )));
+        };
         if pixels.len() < needed {
             return Err(CoreError::arg(format!(
                 "pixels: {} bytes, but {width}×{height} pixels with pitch {pitch} need {needed}",
@@ -147,6 +156,10 @@ impl Rasterizer {
             return Err(CoreError::arg(format!("offset must be finite, got {offset:?}")));
         }
         self.place(target, offset, layers)?;
+        if target.width == 0 || target.height == 0 {
+            // Nothing to draw into (and a zero pitch would make no bands).
+            return Ok(0);
+        }
         if self.sheet.as_ref().is_none_or(|s| s.format != target.format) {
             self.sheet = Some(Sheet::new(&self.images, target.format));
         }
@@ -164,11 +177,13 @@ impl Rasterizer {
                 blit(pixels, pitch, clip, sheet, p);
             }
         };
+        // The last band may be the single short row of a huge pitch: saturate.
+        let band_bytes = pitch.saturating_mul(BAND_ROWS);
         match &self.pool {
             Some(pool) if self.placements.len() > 1 => {
-                pool.install(|| target.pixels.par_chunks_mut(pitch * BAND_ROWS).enumerate().for_each(draw_band));
+                pool.install(|| target.pixels.par_chunks_mut(band_bytes).enumerate().for_each(draw_band));
             }
-            _ => target.pixels.chunks_mut(pitch * BAND_ROWS).enumerate().for_each(draw_band),
+            _ => target.pixels.chunks_mut(band_bytes).enumerate().for_each(draw_band),
         }
         Ok(self.placements.len())
     }

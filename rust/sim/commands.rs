@@ -3,6 +3,7 @@
 //! before any is applied, so a bad row leaves the world untouched.
 
 use super::error::{CoreError, CoreResult};
+use super::limits::{show, MAX_AMOUNT, MAX_COORD, MAX_SECONDS};
 
 /// Width of a command row.
 pub const COMMAND_WIDTH: usize = 6;
@@ -64,20 +65,26 @@ impl Command {
             return Err(bad(format!("column {col} is not a finite number ({})", row[col])));
         }
         let [opv, a, b, x, y, value] = [row[0], row[1], row[2], row[3], row[4], row[5]];
+        // Every number must survive the trip to f32 and the sums after it
+        // (a ward of 1e300 would be inf): `sim::limits`.
+        if let Some((col, v)) = [(3, x), (4, y)].into_iter().find(|(_, v)| v.abs() > MAX_COORD) {
+            return Err(bad(format!("column {col} (a position) must be within ±{}, got {}", show(MAX_COORD), show(v))));
+        }
         let (xf, yf, v) = (x as f32, y as f32, value as f32);
-        let amount = |what: &str| {
-            if value < 0.0 {
-                Err(bad(format!("{what} must be ≥ 0, got {value}")))
+        let in_range = |what: &str, lo: f64, hi: f64| {
+            if value < lo || value > hi {
+                Err(bad(format!("{what} (column 5) must be in {}..={}, got {}", show(lo), show(hi), show(value))))
             } else {
                 Ok(v)
             }
         };
+        let amount = |what: &str| in_range(what, 0.0, MAX_AMOUNT);
         if opv.fract() != 0.0 || !(0.0..=255.0).contains(&opv) {
             return Err(bad(format!("unknown command op {opv}")));
         }
         Ok(match opv as u8 {
             op::SPAWN => {
-                if a.fract() != 0.0 || a < 0.0 || a >= kinds as f64 {
+                if a.fract() != 0.0 || a < 0.0 || a >= kinds.min(u16::MAX as usize + 1) as f64 {
                     return Err(bad(format!("unknown enemy kind {a} (there are {kinds} kinds)")));
                 }
                 Command::Spawn { kind: a as u16, elite: b != 0.0, x: xf, y: yf }
@@ -92,12 +99,12 @@ impl Command {
                     _ => return Err(bad(format!("unknown status {a}"))),
                 };
                 if opv as u8 == op::APPLY_STATUS {
-                    Command::ApplyStatus { status, x: xf, y: yf, seconds: amount("status seconds")? }
+                    Command::ApplyStatus { status, x: xf, y: yf, seconds: in_range("status seconds", 0.0, MAX_SECONDS)? }
                 } else {
-                    Command::ApplyStatusTurns { status, x: xf, y: yf, turns: amount("status turns")? }
+                    Command::ApplyStatusTurns { status, x: xf, y: yf, turns: in_range("status turns", 0.0, MAX_SECONDS)? }
                 }
             }
-            op::STRENGTH => Command::Strength { amount: v },
+            op::STRENGTH => Command::Strength { amount: in_range("strength", -MAX_AMOUNT, MAX_AMOUNT)? },
             op::CLEAR_ENEMIES => Command::ClearEnemies,
             op::COLLECT_PICKUPS => Command::CollectPickups,
             op::DAMAGE_NEAREST => Command::DamageNearest { x: xf, y: yf, amount: amount("damage")? },
@@ -124,6 +131,12 @@ mod tests {
             [5.0, 9.0, 0.0, 0.0, 0.0, 1.0],      // unknown status
             [10.0, 2.0, 0.0, 0.0, 0.0, -1.0],    // negative turns
             [10.0, 3.0, 0.0, 0.0, 0.0, 1.0],     // unknown status, in turns
+            [3.0, 0.0, 0.0, 0.0, 0.0, 1e300],    // a ward that would be inf in f32
+            [6.0, 0.0, 0.0, 0.0, 0.0, 1e300],    // strength, the same
+            [6.0, 0.0, 0.0, 0.0, 0.0, -1e300],   // strength, negative
+            [2.0, 0.0, 0.0, 0.0, 0.0, 2e9],      // heal above the bound
+            [5.0, 1.0, 0.0, 0.0, 0.0, 1e7],      // status seconds above the bound
+            [9.0, 0.0, 0.0, 1e300, 0.0, 1.0],    // a position that would be inf in f32
         ] {
             let err = Command::decode(&row, 4, 3).unwrap_err();
             assert!(err.to_string().starts_with("commands[4]: "), "{err}");

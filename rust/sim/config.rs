@@ -241,6 +241,34 @@ pub struct VmParams {
     pub knockback_seconds: f32,
 }
 
+impl VmParams {
+    /// Every number finite, ≥ 0 and within `sim::limits` (balance.json `vm`).
+    pub fn validate(&self) -> CoreResult<()> {
+        use super::limits::{content32, MAX_AMOUNT, MAX_COUNT, MAX_FACTOR, MAX_RADIUS, MAX_SECONDS};
+        if self.step_multiplier as u64 > MAX_COUNT {
+            return Err(CoreError::content(format!("vm.step_multiplier must be in 0..={MAX_COUNT}, got {}", self.step_multiplier)));
+        }
+        let m = &self.mana;
+        for (name, v, hi) in [
+            ("vm.cast_delay_floor", self.cast_delay_floor, MAX_SECONDS),
+            ("vm.sustained_fire.window", m.streak_window, MAX_SECONDS),
+            ("vm.sustained_fire.step", m.streak_step, MAX_FACTOR),
+            ("vm.sustained_fire.cap", m.streak_cap, MAX_FACTOR),
+            ("vm.sustained_fire.reset_after", m.streak_reset, MAX_SECONDS),
+            ("vm.infinite_spells_hp_per_mana", m.hp_per_mana, MAX_AMOUNT),
+            ("vm.sine_amplitude", self.sine_amplitude, MAX_RADIUS),
+            ("vm.sine_frequency", self.sine_frequency, MAX_FACTOR),
+            ("vm.homing_range", self.homing_range, MAX_RADIUS),
+            ("vm.on_kill_interval", self.on_kill_interval, MAX_SECONDS),
+            ("vm.charge_ring_delay", self.charge_ring_delay, MAX_SECONDS),
+            ("vm.knockback_seconds", self.knockback_seconds, MAX_SECONDS),
+        ] {
+            content32(name, v, 0.0, hi)?;
+        }
+        Ok(())
+    }
+}
+
 impl Default for VmParams {
     fn default() -> Self {
         VmParams {
@@ -445,6 +473,7 @@ impl WorldConfig {
             return Err(CoreError::content(format!("player.auto_aim_range must be > 0, got {}", self.player.auto_aim_range)));
         }
         self.statuses.validate()?;
+        self.validate_bounds()?;
         if !(self.turn_seconds.is_finite() && self.turn_seconds > 0.0) {
             return Err(CoreError::content(format!("turn.seconds must be a number > 0, got {}", self.turn_seconds)));
         }
@@ -507,6 +536,110 @@ impl WorldConfig {
         if let Some(s) = k.split {
             if s.into as usize >= self.enemy_kinds.len() || !finite_non_negative(&[s.spread]) || s.count > MAX_SPLIT {
                 return bad("split names an unknown kind or has numbers out of range");
+            }
+        }
+        Ok(())
+    }
+
+    /// The upper bounds (`sim::limits`) of every number, so that nothing the
+    /// world derives from them (a speed per tick, a sum of hits, a spawn's
+    /// HP) is non-finite or wraps. Content checks tighter ranges first.
+    fn validate_bounds(&self) -> CoreResult<()> {
+        use super::limits::{content32, ARENA_SIDE, MAX_AMOUNT, MAX_COUNT, MAX_FACTOR, MAX_RADIUS, MAX_SECONDS, MAX_SPEED, TICK_HZ};
+        let p = &self.player;
+        let k = &self.pickups;
+        let (lo, hi) = ARENA_SIDE;
+        content32("arena.width", self.arena_w, lo, hi)?;
+        content32("arena.height", self.arena_h, lo, hi)?;
+        if !(TICK_HZ.0..=TICK_HZ.1).contains(&(self.tick_hz as u64)) {
+            return Err(CoreError::content(format!("sim.tick_hz must be a whole number in {}..={}, got {}", TICK_HZ.0, TICK_HZ.1, self.tick_hz)));
+        }
+        let bounded = [
+            ("sim.separation_strength", self.separation_strength, MAX_FACTOR),
+            ("sim.grid_cells_per_entity", self.grid_cells_per_entity, MAX_FACTOR),
+            ("elite.hp_multiplier", self.elite_hp_multiplier, MAX_FACTOR),
+            ("elite.reward_multiplier", self.elite_reward_multiplier, MAX_FACTOR),
+            ("player.max_hp", p.max_hp, MAX_AMOUNT),
+            ("player.radius", p.radius, MAX_RADIUS),
+            ("player.move_speed", p.move_speed, MAX_SPEED),
+            ("player.armor", p.armor, MAX_AMOUNT),
+            ("player.dash_speed", p.dash_speed, MAX_SPEED),
+            ("player.dash_duration", p.dash_duration, MAX_SECONDS),
+            ("player.dash_cooldown", p.dash_cooldown, MAX_SECONDS),
+            ("player.invulnerability", p.invulnerability, MAX_SECONDS),
+            ("player.crit_chance", p.crit_chance, MAX_FACTOR),
+            ("player.crit_multiplier", p.crit_multiplier, MAX_FACTOR),
+            ("player.mana_max", p.mana_max, MAX_AMOUNT),
+            ("player.mana_regen", p.mana_regen, MAX_AMOUNT),
+            ("player.mana_leech", p.mana_leech, MAX_AMOUNT),
+            ("pickups.pickup_radius", k.pickup_radius, MAX_RADIUS),
+            ("pickups.magnet_speed", k.magnet_speed, MAX_SPEED),
+            ("pickups.collect_radius", k.collect_radius, MAX_RADIUS),
+            ("pickups.radius", k.radius, MAX_RADIUS),
+            ("turn.seconds", self.turn_seconds, MAX_SECONDS),
+            ("statuses.burn_dps", self.statuses.burn_dps, MAX_AMOUNT),
+            ("statuses.burn_seconds", self.statuses.burn_seconds, MAX_SECONDS),
+            ("statuses.chill_seconds", self.statuses.chill_seconds, MAX_SECONDS),
+            ("statuses.freeze_seconds", self.statuses.freeze_seconds, MAX_SECONDS),
+            ("statuses.shock_multiplier", self.statuses.shock_multiplier, MAX_FACTOR),
+            ("statuses.shock_seconds", self.statuses.shock_seconds, MAX_SECONDS),
+            ("statuses.poison_dps", self.statuses.poison_dps, MAX_AMOUNT),
+            ("statuses.poison_seconds", self.statuses.poison_seconds, MAX_SECONDS),
+            ("statuses.wet_seconds", self.statuses.wet_seconds, MAX_SECONDS),
+            ("statuses.wet_lightning_multiplier", self.statuses.wet_lightning_multiplier, MAX_FACTOR),
+            ("statuses.attunement_damage", self.statuses.attunement_damage, MAX_FACTOR),
+            ("statuses.attunement_chance", self.statuses.attunement_chance, MAX_FACTOR),
+            ("statuses.zone.status_interval", self.statuses.zone_status_interval, MAX_SECONDS),
+        ];
+        for (name, v, hi) in bounded {
+            content32(name, v, 0.0, hi)?;
+        }
+        if self.player.mana_leech < 0.0 || self.player.auto_aim_range.is_nan() {
+            return Err(CoreError::content("player.mana_leech must be ≥ 0 and player.auto_aim_range a number"));
+        }
+        if self.hit_events_per_frame as u64 > MAX_COUNT || self.hit_flash_frames as u64 > MAX_COUNT {
+            return Err(CoreError::content(format!(
+                "sim.hit_events_per_frame and sim.hit_flash_frames must be in 0..={MAX_COUNT}, got {} and {}",
+                self.hit_events_per_frame, self.hit_flash_frames
+            )));
+        }
+        self.vm.validate()?;
+        // Kinds are numbered in 16 bits (commands, events, the render rows).
+        if self.enemy_kinds.len() > u16::MAX as usize {
+            return Err(CoreError::content(format!("at most {} enemy kinds, got {}", u16::MAX, self.enemy_kinds.len())));
+        }
+        for (i, e) in self.enemy_kinds.iter().enumerate() {
+            let at = |field: &str| format!("enemies[{i}] ({}).{field}", e.name);
+            content32(&at("hp"), e.hp, 0.0, MAX_AMOUNT)?;
+            content32(&at("speed"), e.speed, 0.0, MAX_SPEED)?;
+            content32(&at("radius"), e.radius, 0.0, MAX_RADIUS)?;
+            content32(&at("contact_damage"), e.contact_damage, 0.0, MAX_AMOUNT)?;
+            content32(&at("armor"), e.armor, 0.0, MAX_AMOUNT)?;
+            if e.reward as f64 > MAX_AMOUNT {
+                return Err(CoreError::content(format!("{} must be in 0..=1e9, got {}", at("reward"), e.reward)));
+            }
+            if let Some(a) = e.attack {
+                for (name, v, hi) in [
+                    ("attack.every", a.every, MAX_SECONDS),
+                    ("attack.speed", a.speed, MAX_SPEED),
+                    ("attack.damage", a.damage, MAX_AMOUNT),
+                    ("attack.radius", a.radius, MAX_RADIUS),
+                    ("attack.lifetime", a.lifetime, MAX_SECONDS),
+                    ("attack.min_distance", a.min_distance, MAX_RADIUS),
+                    ("attack.max_distance", a.max_distance, MAX_RADIUS),
+                ] {
+                    content32(&at(name), v, 0.0, hi)?;
+                }
+            }
+            if let Some(s) = e.shield {
+                content32(&at("shield.reflect_damage"), s.reflect_damage, 0.0, MAX_FACTOR)?;
+            }
+            if let Some(b) = e.explode {
+                content32(&at("explode.radius"), b.radius, 0.0, MAX_RADIUS)?;
+                content32(&at("explode.damage"), b.damage, 0.0, MAX_AMOUNT)?;
+            }
+            if let Some(s) = e.split {
+                content32(&at("split.spread"), s.spread, 0.0, MAX_RADIUS)?;
             }
         }
         Ok(())

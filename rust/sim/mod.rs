@@ -9,6 +9,7 @@ pub mod events;
 pub mod grid;
 pub mod hash;
 pub mod ids;
+pub mod limits;
 pub mod movement;
 pub mod player;
 pub mod pools;

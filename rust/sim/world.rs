@@ -262,9 +262,7 @@ impl World {
     /// Worker threads for the neighbour searches (1 = on the caller's
     /// thread). Results are identical for every thread count.
     pub fn set_threads(&mut self, threads: usize) -> CoreResult<()> {
-        if threads == 0 {
-            return Err(CoreError::arg("threads must be ≥ 1"));
-        }
+        let threads = super::limits::threads("threads", threads.min(i64::MAX as usize) as i64)?;
         self.pool = Workers::new(threads)?;
         Ok(())
     }
@@ -398,9 +396,13 @@ impl World {
                     p.hp = (p.hp + amount).min(p.hp_max);
                 }
             }
-            Command::Ward { amount } => p.ward += amount,
+            // Bounded sums: commands are at most MAX_AMOUNT each, the totals too.
+            Command::Ward { amount } => p.ward = (p.ward + amount).min(super::limits::MAX_AMOUNT as f32),
             Command::Mana { amount } => p.mana = (p.mana + amount).min(p.mana_max),
-            Command::Strength { amount } => p.strength += amount,
+            Command::Strength { amount } => {
+                let max = super::limits::MAX_AMOUNT as f32;
+                p.strength = (p.strength + amount).clamp(-max, max);
+            }
             Command::ApplyStatus { status, x, y, seconds } => self.apply_status(status, x, y, seconds),
             Command::ApplyStatusTurns { status, x, y, turns } => self.apply_status(status, x, y, self.turns_to_seconds(turns)),
             Command::ClearEnemies => {
@@ -986,8 +988,15 @@ impl World {
             ("mana_regen_bonus", stats.mana_regen_bonus),
             ("mana_leech", stats.mana_leech),
         ];
-        if let Some((name, v)) = fields.iter().find(|(_, v)| !(v.is_finite() && *v >= 0.0)) {
-            return Err(CoreError::arg(format!("player stat {name} must be finite and ≥ 0, got {v}")));
+        use super::limits::{MAX_AMOUNT, MAX_FACTOR, MAX_RADIUS};
+        let most = |name: &str| match name {
+            "move_speed_bonus" => MAX_FACTOR,
+            "pickup_radius_bonus" => MAX_RADIUS,
+            _ => MAX_AMOUNT,
+        };
+        if let Some((name, v)) = fields.iter().find(|(name, v)| !(v.is_finite() && *v >= 0.0 && (*v as f64) <= most(name))) {
+            let show = super::limits::show;
+            return Err(CoreError::arg(format!("player stat {name} must be a finite number in 0..={}, got {}", show(most(name)), show(*v as f64))));
         }
         let base = &self.cfg.player;
         let p = &mut self.player;
@@ -1029,7 +1038,7 @@ impl World {
 
     /// Sets the player's HP and max HP (0 < hp ≤ hp_max, both finite); the player is alive.
     pub fn set_player_hp(&mut self, hp: f32, hp_max: f32) -> CoreResult<()> {
-        if !(hp.is_finite() && hp_max.is_finite() && hp > 0.0 && hp <= hp_max) {
+        if !(hp.is_finite() && hp_max.is_finite() && hp > 0.0 && hp <= hp_max && hp_max as f64 <= super::limits::MAX_AMOUNT) {
             return Err(CoreError::arg(format!("player HP must satisfy 0 < hp ≤ hp_max (finite), got {hp} / {hp_max}")));
         }
         self.player.hp = hp;

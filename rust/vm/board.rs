@@ -128,3 +128,70 @@ impl CoreDef {
         mult
     }
 }
+
+/// Most slots a board may have (content allows 256).
+pub const MAX_SLOTS: usize = 1024;
+
+impl CoreDef {
+    /// What the compiler relies on, checked by the core itself (DESIGN
+    /// errors; `artificer.content.board_rules` checks the same first): the
+    /// numbers finite and in range, every edge and entry naming a slot, at
+    /// most two edges out of a slot, and the board a forest — from each
+    /// entry a tree, no slot reached twice (no cycle, no merging routes, no
+    /// slot shared by two entries). Slots no entry reaches are allowed (the
+    /// compiler reports their cards as unreachable).
+    pub fn validate(&self) -> Result<(), String> {
+        use crate::sim::limits::{float32, MAX_AMOUNT, MAX_COUNT, MAX_FACTOR, MAX_SECONDS};
+        let at = |field: &str| format!("core {:?}: {field}", self.id);
+        let number = |field: &str, v: f32, hi: f64| float32(&at(field), v, 0.0, hi).map(|_| ()).map_err(|e| e.to_string());
+        number("mana_max", self.mana_max, MAX_AMOUNT)?;
+        number("mana_regen", self.mana_regen, MAX_AMOUNT)?;
+        number("cast_delay", self.cast_delay, MAX_SECONDS)?;
+        number("recharge", self.recharge, MAX_SECONDS)?;
+        if self.cpu_limit as u64 > MAX_COUNT {
+            return Err(format!("{} must be a whole number in 0..={MAX_COUNT}, got {}", at("cpu_limit"), self.cpu_limit));
+        }
+        if let Some((_, cooldown)) = self.dash_wave {
+            number("dash_wave.cooldown", cooldown, MAX_SECONDS)?;
+        }
+        let n = self.slots.len();
+        if n == 0 || n > MAX_SLOTS {
+            return Err(format!("{} must hold 1..={MAX_SLOTS} slots, got {n}", at("board.slots")));
+        }
+        for (i, s) in self.slots.iter().enumerate() {
+            if let Some((_, mult)) = s.bonus {
+                number(&format!("board.slots[{i}].bonus.mult"), mult, MAX_FACTOR)?;
+            }
+            if s.next.len() > 2 {
+                return Err(format!("{}: {} outgoing edges, at most 2 (a splitter point)", at(&format!("board.slots[{i}]")), s.next.len()));
+            }
+            for &t in &s.next {
+                if t >= n {
+                    return Err(format!("{}: an edge to slot {t}, but the board has {n} slots", at(&format!("board.slots[{i}]"))));
+                }
+            }
+        }
+        let entries = [("main", Some(self.main)), ("on_kill", self.on_kill), ("on_hit", self.on_hit)];
+        let mut seen = vec![false; n];
+        for (name, entry) in entries {
+            let Some(start) = entry else { continue };
+            if start >= n {
+                return Err(format!("{}: slot {start}, but the board has {n} slots", at(&format!("board.entries.{name}"))));
+            }
+            // Depth-first from the entry: a slot seen twice closes a cycle or
+            // merges two routes (or two entries).
+            let mut stack = vec![start];
+            while let Some(s) = stack.pop() {
+                if seen[s] {
+                    return Err(format!(
+                        "{}: slot {s} is reached twice from the entries (a cycle or merging routes); a board is a tree per entry",
+                        at("board.edges")
+                    ));
+                }
+                seen[s] = true;
+                stack.extend(self.slots[s].next.iter().rev());
+            }
+        }
+        Ok(())
+    }
+}

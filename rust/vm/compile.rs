@@ -71,6 +71,11 @@ impl<'a> Compiler<'a> {
         if let Some(bad) = cards.iter().flatten().find(|&&s| s as usize >= self.spells.len()) {
             return Err(format!("unknown spell index {bad}"));
         }
+        core.validate()?;
+        for &s in cards.iter().flatten() {
+            let spell = &self.spells[s as usize];
+            spell.validate().map_err(|e| format!("spell {:?}: {e}", spell.id))?;
+        }
         let cpu_limit = core.cpu_limit.saturating_add(cpu_stat);
         let mut diagnostics = Diagnostics { cpu_limit, ..Default::default() };
         let mut cpu_left = cpu_limit as i64;

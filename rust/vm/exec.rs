@@ -72,8 +72,8 @@ impl Shot {
         self.speed_mult *= m.speed_mult;
         self.lifetime_add += m.lifetime_add;
         self.spread += m.spread_add;
-        self.bounce += m.bounce_add;
-        self.pierce += m.pierce_add;
+        self.bounce = self.bounce.saturating_add(m.bounce_add);
+        self.pierce = self.pierce.saturating_add(m.pierce_add);
         self.homing += m.homing_add;
         self.path = m.path.or(self.path);
         self.element = m.element.or(self.element);
@@ -82,6 +82,23 @@ impl Shot {
         self.knockback += m.knockback_add;
         self.size_mult *= m.size_mult;
         self.lifesteal += m.lifesteal_add;
+        self.bound();
+    }
+
+    /// Keeps a shot finite however many modifiers a loop stacks (each is
+    /// bounded, their product is not): far beyond any sane build, so
+    /// nothing valid changes.
+    fn bound(&mut self) {
+        const MOST: f32 = 1e12;
+        for v in [&mut self.damage_flat, &mut self.lifetime_add, &mut self.spread] {
+            *v = v.clamp(-MOST, MOST);
+        }
+        for v in [
+            &mut self.damage_mult, &mut self.speed_mult, &mut self.size_mult, &mut self.homing,
+            &mut self.status_chance, &mut self.crit, &mut self.knockback, &mut self.lifesteal,
+        ] {
+            *v = v.min(MOST);
+        }
     }
 }
 

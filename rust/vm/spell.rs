@@ -209,3 +209,127 @@ impl SpellDef {
         matches!(self.effect, Effect::Action(_) | Effect::Trigger(_))
     }
 }
+
+/// The core's own check of a spell (DESIGN errors: it never trusts its
+/// caller; `artificer.content` checks tighter ranges first). Every number
+/// finite and within the generous bounds of `sim::limits`, so nothing a
+/// cast derives from it overflows. The message names the field.
+impl SpellDef {
+    pub fn validate(&self) -> Result<(), String> {
+        use crate::sim::limits::{MAX_AMOUNT, MAX_COUNT, MAX_FACTOR, MAX_SECONDS, MAX_SPEED};
+        let mut c = Checks::default();
+        c.float("mana_cost", self.mana_cost, 0.0, MAX_AMOUNT);
+        c.count("cpu", self.cpu, MAX_COUNT);
+        c.float("cast_delay", self.cast_delay, -MAX_SECONDS, MAX_SECONDS);
+        match &self.effect {
+            Effect::Action(a) => a.check("action", &mut c),
+            Effect::Modifier(m) => {
+                c.float("modifier.damage_flat", m.damage_flat, -MAX_AMOUNT, MAX_AMOUNT);
+                c.float("modifier.damage_mult", m.damage_mult, 0.0, MAX_FACTOR);
+                c.float("modifier.speed_mult", m.speed_mult, 0.0, MAX_FACTOR);
+                c.float("modifier.lifetime_add", m.lifetime_add, -MAX_SECONDS, MAX_SECONDS);
+                c.float("modifier.spread_add", m.spread_add, -MAX_FACTOR, MAX_FACTOR);
+                c.count("modifier.bounce_add", m.bounce_add, MAX_COUNT);
+                c.count("modifier.pierce_add", m.pierce_add, MAX_COUNT);
+                c.float("modifier.homing_add", m.homing_add, 0.0, MAX_FACTOR);
+                c.float("modifier.status_chance_add", m.status_chance_add, 0.0, MAX_FACTOR);
+                c.float("modifier.crit_add", m.crit_add, 0.0, MAX_FACTOR);
+                c.float("modifier.knockback_add", m.knockback_add, 0.0, MAX_SPEED);
+                c.float("modifier.size_mult", m.size_mult, 0.0, MAX_FACTOR);
+                c.float("modifier.lifesteal_add", m.lifesteal_add, 0.0, MAX_FACTOR);
+            }
+            Effect::Multicast { count, spread } => {
+                c.count("multicast.count", *count, MAX_FAN as u64);
+                c.float("multicast.spread", *spread, -MAX_FACTOR, MAX_FACTOR);
+            }
+            Effect::Trigger(t) => {
+                c.float("trigger.delay", t.delay, 0.0, MAX_SECONDS);
+                t.carrier.check("trigger.carrier", &mut c);
+            }
+            Effect::Logic(l) => {
+                let cond = |c: &mut Checks, cond: &Cond| match *cond {
+                    Cond::HpLow(t) | Cond::EnemyClose(t) | Cond::ManaAbove(t) => c.float("logic.threshold", t, 0.0, MAX_AMOUNT),
+                    Cond::RegLt(r, _) | Cond::RegGe(r, _) => c.count("logic.register", r as u32, 1),
+                    Cond::Moving | Cond::Still => {}
+                };
+                match l {
+                    LogicDef::Gate { cond: k, span } => {
+                        cond(&mut c, k);
+                        c.count("logic.span", *span, MAX_FAN as u64);
+                    }
+                    LogicDef::HaltIf(k) => cond(&mut c, k),
+                    LogicDef::Halt => {}
+                    LogicDef::Loop { span, count, .. } => {
+                        c.count("logic.span", *span, MAX_FAN as u64);
+                        c.count("logic.count", *count, MAX_COUNT);
+                    }
+                    LogicDef::RegSet { reg, .. } | LogicDef::RegAdd { reg, .. } => c.count("logic.register", *reg as u32, 1),
+                    LogicDef::ChargeCounter { n, span, .. } | LogicDef::KillCombo { n, span, .. } => {
+                        c.count("logic.n", *n, MAX_COUNT);
+                        c.count("logic.span", *span, MAX_FAN as u64);
+                    }
+                }
+            }
+        }
+        c.done()
+    }
+}
+
+/// Most nodes a multicast fans into or a LOGIC card guards (content allows 64).
+pub const MAX_FAN: u32 = 4096;
+
+impl ActionDef {
+    fn check(&self, at: &str, c: &mut Checks) {
+        use crate::sim::limits::{MAX_AMOUNT, MAX_COUNT, MAX_FACTOR, MAX_RADIUS, MAX_SECONDS, MAX_SPEED};
+        let f = |name: &str| format!("{at}.{name}");
+        c.float(&f("damage"), self.damage, 0.0, MAX_AMOUNT);
+        c.float(&f("speed"), self.speed, 0.0, MAX_SPEED);
+        c.float(&f("radius"), self.radius, 0.0, MAX_RADIUS);
+        c.float(&f("lifetime"), self.lifetime, 0.0, MAX_SECONDS);
+        c.float(&f("spread"), self.spread, -MAX_FACTOR, MAX_FACTOR);
+        c.count(&f("pierce"), self.pierce, MAX_COUNT);
+        c.count(&f("bounces"), self.bounces, MAX_COUNT);
+        c.float(&f("explode_radius"), self.explode_radius, 0.0, MAX_RADIUS);
+        c.count(&f("chain"), self.chain, MAX_FAN as u64);
+        c.float(&f("chain_range"), self.chain_range, 0.0, MAX_RADIUS);
+        c.float(&f("homing"), self.homing, 0.0, MAX_FACTOR);
+        c.float(&f("zone.pull"), self.zone_pull, 0.0, MAX_SPEED);
+        c.float(&f("zone.heal_per_second"), self.zone_heal, 0.0, MAX_AMOUNT);
+        c.float(&f("zone.damage_per_second"), self.zone_dps, 0.0, MAX_AMOUNT);
+        c.float(&f("summon.period"), self.summon_period, 0.0, MAX_SECONDS);
+        c.float(&f("summon.cost_share"), self.summon_cost_share, 0.0, MAX_FACTOR);
+        c.float(&f("moving_multiplier"), self.moving_multiplier, 0.0, MAX_FACTOR);
+        if let Some((still, mult)) = self.charge {
+            c.float(&f("charge.still_seconds"), still, 0.0, MAX_SECONDS);
+            c.float(&f("charge.multiplier"), mult, 0.0, MAX_FACTOR);
+        }
+    }
+}
+
+/// The first failed check of a spell, by field.
+#[derive(Default)]
+struct Checks {
+    first: Option<String>,
+}
+
+impl Checks {
+    fn fail(&mut self, why: String) {
+        self.first.get_or_insert(why);
+    }
+
+    fn float(&mut self, name: &str, v: f32, lo: f64, hi: f64) {
+        if let Err(e) = crate::sim::limits::float32(name, v, lo, hi) {
+            self.fail(e.to_string());
+        }
+    }
+
+    fn count(&mut self, name: &str, v: u32, hi: u64) {
+        if v as u64 > hi {
+            self.fail(format!("{name} must be a whole number in 0..={hi}, got {v}"));
+        }
+    }
+
+    fn done(self) -> Result<(), String> {
+        self.first.map_or(Ok(()), Err)
+    }
+}

@@ -44,8 +44,9 @@ impl World {
     /// permanent strength (vajra) after it, and the `Strength` command adds
     /// more for the wave (warrior_elixir).
     pub fn set_strength(&mut self, value: f32) -> CoreResult<()> {
-        if !value.is_finite() {
-            return Err(CoreError::arg(format!("strength must be finite, got {value}")));
+        let max = crate::sim::limits::MAX_AMOUNT;
+        if !(value.is_finite() && (value.abs() as f64) <= max) {
+            return Err(CoreError::arg(format!("strength must be a finite number in -1e9..=1e9, got {}", crate::sim::limits::show(value as f64))));
         }
         self.player.strength = value;
         Ok(())
