@@ -3,22 +3,25 @@ content checker.
 
     artificer [play]               play in a window
     artificer play --start-wave N [--build B] [--seed S]   the bot plays waves 1..N-1, then the window
-    artificer run --headless --seed S --waves K [--json]
+    artificer run --headless --seed S --waves K [--start-wave N] [--json]
     artificer stress --enemies N --projectiles M --frames F [--layout crowd|uniform] [--json]
     artificer wand --core ID --cards a,b,c [--board FILE.json] [--mana M] [--casts K] [--seconds T] [--json]
     artificer check-content [--data DIR]
 
 Bad arguments exit 2 with a one-line message; JSON outputs are public
-contracts (keys are only ever added).
+contracts (keys are only ever added) and strict JSON (RFC 8259, no NaN or
+Infinity): a number that is not finite — the core keeps f32, so a wand's
+damage past 3.4e38 is infinity — prints as `null` under its usual key.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, NoReturn, Sequence
+from typing import TYPE_CHECKING, Any, Callable, NoReturn, Sequence
 
 if TYPE_CHECKING:
     from artificer.content import Content
@@ -27,6 +30,24 @@ if TYPE_CHECKING:
 
 EXIT_USAGE = 2
 MAX_SEED = 2**64 - 1
+
+
+def strict_json(value: Any) -> Any:
+    """`value` with every non-finite float (inf, -inf, NaN) replaced by None, so it prints as
+    strict JSON; dict keys and everything else unchanged."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {key: strict_json(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [strict_json(item) for item in value]
+    return value
+
+
+def dumps_json(value: Any, *, compact: bool = False) -> str:
+    """The one way a command prints JSON: strict (`allow_nan=False` after `strict_json`)."""
+    separators = (",", ":") if compact else None
+    return json.dumps(strict_json(value), separators=separators, allow_nan=False)
 
 
 class Parser(argparse.ArgumentParser):
@@ -70,7 +91,13 @@ def build_parser() -> Parser:
     run = commands.add_parser("run", help="a seeded run played by the bot")
     run.add_argument("--headless", action="store_true", required=True, help="no window (required for now)")
     run.add_argument("--seed", type=_int_in(0, MAX_SEED, "--seed"), default=0)
-    run.add_argument("--waves", type=_int_in(1, 20, "--waves"), default=3)
+    run.add_argument("--waves", type=_int_in(1, 20, "--waves"), default=None, help="play up to wave K (default 3; with --start-wave N, N)")
+    run.add_argument(
+        "--start-wave",
+        type=_int_in(1, 20, "--start-wave"),
+        default=1,
+        help="begin a fresh run (the starting wand, no gold) at wave N and play N..K",
+    )
     run.add_argument("--json", action="store_true", help="print one JSON object")
     run.add_argument("--data", type=Path, default=None, help="content directory (default: the shipped data)")
     run.add_argument("--build", default=None, help="shop between waves toward this archetype of data/builds.json")
@@ -141,11 +168,15 @@ def _build(content: Content, name: str | None, data: Path | None, command: str) 
 def cmd_run(args: argparse.Namespace) -> int:
     from artificer.sim.headless import run_headless
 
+    waves = args.waves if args.waves is not None else (args.start_wave if args.start_wave > 1 else 3)
+    if waves < args.start_wave:
+        print(f"artificer run: error: --waves {waves} is before --start-wave {args.start_wave}", file=sys.stderr)
+        return EXIT_USAGE
     content = _load(args.data)
     build = _build(content, args.build, args.data, "run")
-    report = run_headless(content, args.seed, args.waves, build=build, timing=args.timing)
+    report = run_headless(content, args.seed, waves, build=build, timing=args.timing, start_wave=args.start_wave)
     if args.json:
-        print(json.dumps(report, separators=(",", ":"), sort_keys=False))
+        print(dumps_json(report, compact=True))
     else:
         for w in report["waves"]:
             print(
@@ -167,7 +198,7 @@ def cmd_stress(args: argparse.Namespace) -> int:
 
         report = run_stress(args.enemies, args.projectiles, args.frames, args.layout, args.seed, args.threads)
     if args.json:
-        print(json.dumps(report))
+        print(dumps_json(report))
     else:
         ms = report["step_ms"]
         line = (
@@ -211,7 +242,7 @@ def cmd_wand(args: argparse.Namespace) -> int:
         report = fire_wand(content, args.core, cards, args.mana, args.casts, args.seconds, args.moving)
     except ValueError as err:
         return _usage(str(err))
-    print(json.dumps(report) if args.json else describe(report))
+    print(dumps_json(report) if args.json else describe(report))
     return 0
 
 

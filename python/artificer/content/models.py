@@ -240,7 +240,7 @@ class VmSettings(ContentModel):
     """The spell VM's numbers (GAME_RULES §3-4)."""
 
     step_multiplier: int = Field(ge=1, le=64, description="R-VM-8: node-steps per CPU point in one cast.")
-    cast_delay_floor: float = Field(gt=0, le=10, description="R-VM-11: shortest cast delay in s.")
+    cast_delay_floor: float = Field(ge=0.01, le=10, description="R-VM-11: shortest cast delay in s.")
     sustained_fire: SustainedFire = Field(description="R-MANA-8 cost growth.")
     infinite_spells_hp_per_mana: float = Field(gt=0, le=MAX_MULTIPLIER, description="R-CORE-4: HP paid per mana (0.2 = 1 HP per 5).")
     sine_amplitude: float = Field(ge=0, le=MAX_AREA_RADIUS, description="Sine path: sideways amplitude in px.")

@@ -11,6 +11,10 @@ run, and the same per wave with its most enemies alive — the late waves are
 the stress case) — the only part that changes from one run of the same seed
 to the next.
 
+`start_wave=N` (`run --headless --start-wave N`) begins a fresh run at wave N — the starting
+wand, no gold, nothing bought — and plays waves N..K: one wave of the schedule run to its end on
+its own (the content fuzz test runs mutated waves this way, tests/test_content_fuzz.py).
+
 `run_until(content, seed, wave, build)` is the same play stopped before wave
 `wave` (`artificer play --start-wave N`): waves 1..N-1 played, settled and
 shopped after each, so the run the window gets is the run `run --headless
@@ -49,10 +53,12 @@ class BotRun:
     wave_starts: list[int] = field(default_factory=list)
 
 
-def play_waves(content: Content, seed: int, waves: int, build: Build | None = None, *, shop_after_last: bool = False) -> BotRun:
-    """The bot plays waves 1..`waves` (fewer if it dies); between waves the run settles as the
-    game's save does and, with a build, the shopping bot shops. `shop_after_last`: also after
-    the last wave (the run then stands before wave `waves + 1`)."""
+def play_waves(
+    content: Content, seed: int, waves: int, build: Build | None = None, *, shop_after_last: bool = False, start_wave: int = 1
+) -> BotRun:
+    """The bot plays waves `start_wave`..`waves` (fewer if it dies) of a fresh run; between waves
+    the run settles as the game's save does and, with a build, the shopping bot shops.
+    `shop_after_last`: also after the last wave (the run then stands before wave `waves + 1`)."""
     played = BotRun(Run(content, seed))
     run = played.run
     arena = (content.balance.arena.width, content.balance.arena.height)
@@ -60,7 +66,7 @@ def play_waves(content: Content, seed: int, waves: int, build: Build | None = No
     shopper = ShoppingBot(build) if build is not None else None
     if shopper is not None:
         shopper.prepare(run)
-    for number in range(1, waves + 1):
+    for number in range(start_wave, waves + 1):
         wave = run.start_wave(number)
         played.wave_starts.append(len(played.step_ns))
         while not wave.over:
@@ -97,15 +103,17 @@ def run_until(content: Content, seed: int, wave: int, build: Build | None = None
     return played
 
 
-def run_headless(content: Content, seed: int, waves: int, build: Build | None = None, timing: bool = False) -> dict[str, Any]:
+def run_headless(
+    content: Content, seed: int, waves: int, build: Build | None = None, timing: bool = False, start_wave: int = 1
+) -> dict[str, Any]:
     started = time.perf_counter()
-    played = play_waves(content, seed, waves, build)
+    played = play_waves(content, seed, waves, build, start_wave=start_wave)
     run, reports, step_ns, wave_starts = played.run, played.reports, played.step_ns, played.wave_starts
     out: dict[str, Any] = {
         "seed": seed,
         "waves": reports,
         "result": {
-            "wave_reached": len(run.waves),
+            "wave_reached": run.waves[-1].wave if run.waves else start_wave - 1,
             "outcome": played.outcome,
             "state_hash": f"{run.sim.state_hash():016x}",
             "currency": run.currency,
