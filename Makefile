@@ -9,7 +9,7 @@ PY     := $(VENV)/bin/python
 CORE_SOURCES := $(shell find rust -name '*.rs') Cargo.toml Cargo.lock pyproject.toml
 STAMP  := $(VENV)/.core-built
 
-.PHONY: play test test-rust test-python e2e-tools bench wheel clean
+.PHONY: play test test-rust test-python e2e-tools fuzz bench wheel clean
 
 play: $(STAMP)
 	$(VENV)/bin/artificer
@@ -39,6 +39,15 @@ e2e-tools:
 	export DEBIAN_FRONTEND=noninteractive; \
 	{ apt-get update -qq && apt-get install -y -qq --no-install-recommends $(E2E_PACKAGES) >/dev/null; } \
 		|| echo "e2e-tools: apt-get failed: the window test will skip"
+
+# The content property test (tests/test_content_fuzz.py) at length: `make test` runs 40 fixed
+# examples; this runs FUZZ_EXAMPLES new random ones (whatever check-content accepts must run its
+# wave to the end; whatever it refuses, it refuses with file, JSON path and reason).
+FUZZ_EXAMPLES ?= 1000
+
+fuzz: $(STAMP)
+	ARTIFICER_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) SDL_VIDEODRIVER=dummy $(PY) -m pytest tests/test_content_fuzz.py \
+		-o timeout=0 -p no:cacheprovider --hypothesis-show-statistics
 
 bench: $(STAMP)
 	cargo bench --bench step

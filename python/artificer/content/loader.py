@@ -14,6 +14,7 @@ that need it are skipped.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -329,7 +330,7 @@ def parse_json(name: str, text: str, problems: list[Problem]) -> list[Problem] |
         problems.append(Problem(name, ROOT_PATH, f"nested too deeply (content nests at most {MAX_JSON_DEPTH} levels)"))
         return None
     except ValueError as error:  # an integer of more digits than sys.get_int_max_str_digits()
-        problems.append(Problem(name, ROOT_PATH, f"invalid number: {_first_clause(str(error))}"))
+        problems.append(Problem(name, ROOT_PATH, f"invalid number: {_number_reason(error)}"))
         return None
     found: list[Problem] = []
     for location, key in _duplicate_keys(document):
@@ -341,8 +342,10 @@ def parse_json(name: str, text: str, problems: list[Problem]) -> list[Problem] |
 
 
 
-def _first_clause(message: str) -> str:
-    return message.split(";")[0]
+def _number_reason(error: ValueError) -> str:
+    if "integer string conversion" in str(error):
+        return f"an integer of more than {sys.get_int_max_str_digits()} digits"
+    return str(error).split(";")[0]
 
 
 def _duplicate_keys(document: Any) -> Iterator[tuple[tuple[str | int, ...], str | None]]:

@@ -129,7 +129,7 @@ def _show(value: Any) -> str:
 
 def _is_json(value: Any) -> bool:
     try:
-        json.dumps(value, allow_nan=False)
+        json.dumps(value)
     except (TypeError, ValueError, RecursionError):
         return False
     return True
