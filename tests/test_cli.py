@@ -58,6 +58,8 @@ def test_another_seed_plays_another_run() -> None:
         (["stress", "--enemies", "ten", "--projectiles", "10"], "--enemies must be an integer"),
         (["stress", "--enemies", "10", "--projectiles", "10", "--frames", "0"], "--frames must be in 1.."),
         (["stress", "--enemies", "10", "--projectiles", "10", "--layout", "spiral"], "invalid choice"),
+        (["run", "--headless", "--start-wave", "0"], "--start-wave must be in 1..20"),
+        (["run", "--headless", "--start-wave", "5", "--waves", "3"], "--waves 3 is before --start-wave 5"),
         (["play", "--start-wave", "0"], "--start-wave must be in 1..20"),
         (["play", "--start-wave", "21"], "--start-wave must be in 1..20"),
         (["play", "--start-wave", "five"], "--start-wave must be an integer"),

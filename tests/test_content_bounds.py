@@ -94,7 +94,8 @@ def _index(document: Any, list_key: str, item_id: str) -> int:
     return next(i for i, item in enumerate(document[list_key]) if item["id"] == item_id)
 
 
-SHIPPED = {name: json.loads((DEFAULT_DATA_DIR / name).read_text(encoding="utf-8")) for name in ("enemies.json", "spells.json", "cores.json")}
+SHIPPED = {name: json.loads((DEFAULT_DATA_DIR / name).read_text(encoding="utf-8")) for name in ("enemies.json", "spells.json", "cores.json", "balance.json")}
+MOVE_SPEED = next(i for i, offer in enumerate(SHIPPED["balance.json"]["shop"]["stats"]) if offer["stat"] == "move_speed")
 ARCHER = _index(SHIPPED["enemies.json"], "enemies", "archer")
 GRUNT = _index(SHIPPED["enemies.json"], "enemies", "grunt")
 SPARK = _index(SHIPPED["spells.json"], "spells", "spark_bolt")
@@ -134,6 +135,7 @@ CASES: list[tuple[str, str, Edit, tuple[str, str]]] = [
     ("zone duration 1e30", "spells.json", _set("spells", ACID_AT, "action", "zone", "duration", value=1e30), ("spells.json", f"$.spells[{ACID_AT}].action.zone.duration")),
     ("zone radius 1e30", "spells.json", _set("spells", ACID_AT, "action", "zone", "radius", value=1e30), ("spells.json", f"$.spells[{ACID_AT}].action.zone.radius")),
     ("core mana_max 1e30", "cores.json", _set("cores", STARTER, "mana_max", value=1e30), ("cores.json", f"$.cores[{STARTER}].mana_max")),
+    ("the shop sells move speed up to +1e6 (px/s of a bullet)", "balance.json", _set("shop", "stats", MOVE_SPEED, "max", value=1e6), ("balance.json", f"$.shop.stats[{MOVE_SPEED}].max")),
     ("potion_belt relic gives 100 slots (the HUD shows 5)", "relics.json", _set("relics", "potion_belt", "value", value=100), ("relics.json", "$.relics.potion_belt.value")),
     # Across fields: each value in range, together too much.
     ("a group spawns more at once than capacities.enemies", "waves.json", _set("waves", 0, "groups", 0, value={"enemy": "grunt", "count": 3000, "start": 0, "every": 60, "until": 1}), ("waves.json", "$.waves[0].groups[0].count")),

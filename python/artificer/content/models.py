@@ -367,6 +367,12 @@ class CoreOfferCount(ContentModel):
         return most
 
 
+#: Stats bought as a share of a base (0.05 = +5%): their totals stay at most MAX_STAT_SHARE (+1000%),
+#: so a bought move speed never reaches the px/s of a bullet.
+SHARE_STATS = frozenset({WandStat.CAST_SPEED, WandStat.ACCURACY, WandStat.MOVE_SPEED, WandStat.CRIT_CHANCE, WandStat.LUCK})
+MAX_STAT_SHARE = 10.0
+
+
 class StatOffer(ContentModel):
     """One stat shelf C can sell (R-STAT-1): what a purchase adds and what it costs."""
 
@@ -375,6 +381,14 @@ class StatOffer(ContentModel):
     max: float = Field(gt=0, le=MAX_DAMAGE, description="The stat is no longer offered once its total reaches this.")
     price: Gold = Field(description="Gold for the first purchase.")
     price_step: Gold = Field(description="Gold added to the price by each purchase of this stat in the run.")
+
+    @field_validator("amount", "max")
+    @classmethod
+    def _share_in_range(cls, value: float, info: ValidationInfo) -> float:
+        stat = info.data.get("stat")
+        if stat in SHARE_STATS and value > MAX_STAT_SHARE:
+            raise ValueError(f"{stat} is a share (0.1 = +10%): at most {MAX_STAT_SHARE:g}, got {value:g}")
+        return value
 
 
 class TalentOffer(ContentModel):
@@ -723,7 +737,7 @@ class Wave(ContentModel):
     """One wave of R-WAVE-1: its number, length and spawn groups."""
 
     wave: int = Field(ge=1, le=WAVE_COUNT, description="Wave number, 1-based; waves are listed in order.")
-    duration: float = Field(gt=0, le=MAX_SECONDS, description="Wave length in s, at most duration × tick_hz ≤ MAX_WAVE_FRAMES frames (boss waves last until the boss dies).")
+    duration: float = Field(gt=0, le=MAX_SECONDS, description="Wave length in s; duration × balance.json sim.tick_hz is at most MAX_WAVE_FRAMES (36,000) frames (boss waves last until the boss dies).")
     groups: tuple[SpawnGroup, ...] = Field(min_length=1, max_length=256, description="The spawn groups of this wave.")
 
     def total_enemies(self) -> int:
