@@ -141,6 +141,7 @@ CASES: list[tuple[str, str, Edit, tuple[str, str]]] = [
     ("a group spawns more at once than capacities.enemies", "waves.json", _set("waves", 0, "groups", 0, value={"enemy": "grunt", "count": 3000, "start": 0, "every": 60, "until": 1}), ("waves.json", "$.waves[0].groups[0].count")),
     (f"a wave spawns more than {MAX_WAVE_SPAWNS} enemies", "waves.json", _set("waves", 0, "groups", 0, value={"enemy": "grunt", "count": 1000, "start": 0, "every": 0.5, "until": 60}), ("waves.json", "$.waves[0].groups")),
     ("a wave longer than the frame cap (600 s at 240 Hz)", "balance.json", _set("sim", "tick_hz", value=240), ("waves.json", "$.waves[0].duration")),
+    ("the starting wand's cards need more CPU than its core (the run cannot start)", "spells.json", _set("spells", SPARK, "cpu", value=1000), ("balance.json", "$.starting_wand.cards")),
     ("the buffers preallocate more than 32 MiB", "balance.json", _set("capacities", "events", value=1_000_000), ("balance.json", "$.capacities")),
 ]
 

