@@ -189,13 +189,13 @@ def check_starting_wand(balance: Balance, spells: SpellCatalog, cores: CoreCatal
         problems.append(
             Problem(BALANCE_FILE, location_path("starting_wand", "cards"), f"{len(start.cards)} cards do not fit {capacity} slots")
         )
-    known = [spell_by_id[card] for card in start.cards if card is not None and card in spell_by_id]
-    cpu = sum(spell.cpu for spell in known)
+    placed = [spell_by_id[card] for card in start.cards if card is not None and card in spell_by_id]
+    cpu = sum(spell.cpu for spell in placed)
     if cpu > core.cpu_limit:
         # R-VM-9 drops the cards past the CPU limit; a first wave then cannot start (R-VM-2).
         reason = f"the cards use {cpu} CPU, more than {core.id}'s cpu_limit ({core.cpu_limit}): the run could not start (R-VM-9, R-VM-2)"
         problems.append(Problem(BALANCE_FILE, location_path("starting_wand", "cards"), reason))
-    if known and not any(spell.family in (SpellFamily.ACTION, SpellFamily.TRIGGER) for spell in known):
+    if placed and not any(spell.family in (SpellFamily.ACTION, SpellFamily.TRIGGER) for spell in placed):
         reason = "needs an action (or a trigger) card: a wand without one cannot fire (R-VM-2)"
         problems.append(Problem(BALANCE_FILE, location_path("starting_wand", "cards"), reason))
     return problems
