@@ -42,7 +42,9 @@ impl Int {
 
     /// A whole number in `lo..=hi`.
     pub fn whole(&self, name: &str, lo: i64, hi: i64) -> CoreResult<i64> {
-        limits::whole(name, self.value, lo, hi).map_err(|_| {
+        // A saturated value never passes, even where the range ends at i64::MAX.
+        let value = if self.big.is_some() { Err(()) } else { limits::whole(name, self.value, lo, hi).map_err(|_| ()) };
+        value.map_err(|_| {
             crate::sim::CoreError::arg(format!("{name} must be a whole number in {lo}..={hi}, got {}", self.shown()))
         })
     }

@@ -127,9 +127,7 @@ impl Rasterizer {
     }
 
     pub fn set_threads(&mut self, threads: usize) -> CoreResult<()> {
-        if threads == 0 {
-            return Err(CoreError::arg("threads must be ≥ 1"));
-        }
+        let threads = crate::sim::limits::threads("threads", threads.min(i64::MAX as usize) as i64)?;
         self.pool = if threads == 1 {
             None
         } else {

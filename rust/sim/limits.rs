@@ -65,6 +65,15 @@ pub fn show(v: f64) -> String {
     }
 }
 
+/// `show` for an `f32` (1e37, not its f64 widening 9.999999933815813e36).
+pub fn show32(v: f32) -> String {
+    if v.is_finite() && v != 0.0 && !(1e-4..1e7).contains(&v.abs()) {
+        format!("{v:e}")
+    } else {
+        format!("{v}")
+    }
+}
+
 /// `v` finite and in `lo..=hi`, as an `f32`.
 pub fn float(name: &str, v: f64, lo: f64, hi: f64) -> CoreResult<f32> {
     if !(v.is_finite() && v >= lo && v <= hi) {
@@ -75,7 +84,9 @@ pub fn float(name: &str, v: f64, lo: f64, hi: f64) -> CoreResult<f32> {
 
 /// `float` for an `f32` already converted (config and catalog fields).
 pub fn float32(name: &str, v: f32, lo: f64, hi: f64) -> CoreResult<f32> {
-    float(name, v as f64, lo, hi)
+    float(name, v as f64, lo, hi).map_err(|_| {
+        CoreError::arg(format!("{name} must be a finite number in {}..={}, got {}", show(lo), show(hi), show32(v)))
+    })
 }
 
 /// `float` as a content error (config and catalog: "invalid content: ...").

@@ -58,7 +58,7 @@ impl RelicRules {
         ];
         let max = crate::sim::limits::MAX_AMOUNT;
         if let Some((name, v)) = numbers.iter().find(|(_, v)| !(v.is_finite() && *v >= 0.0 && (*v as f64) <= max)) {
-            return Err(CoreError::arg(format!("relic rule {name} must be a finite number in 0..=1e9, got {}", crate::sim::limits::show(*v as f64))));
+            return Err(CoreError::arg(format!("relic rule {name} must be a finite number in 0..=1e9, got {}", crate::sim::limits::show32(*v))));
         }
         Ok(())
     }

@@ -996,7 +996,7 @@ impl World {
         };
         if let Some((name, v)) = fields.iter().find(|(name, v)| !(v.is_finite() && *v >= 0.0 && (*v as f64) <= most(name))) {
             let show = super::limits::show;
-            return Err(CoreError::arg(format!("player stat {name} must be a finite number in 0..={}, got {}", show(most(name)), show(*v as f64))));
+            return Err(CoreError::arg(format!("player stat {name} must be a finite number in 0..={}, got {}", show(most(name)), super::limits::show32(*v))));
         }
         let base = &self.cfg.player;
         let p = &mut self.player;

@@ -46,7 +46,7 @@ impl World {
     pub fn set_strength(&mut self, value: f32) -> CoreResult<()> {
         let max = crate::sim::limits::MAX_AMOUNT;
         if !(value.is_finite() && (value.abs() as f64) <= max) {
-            return Err(CoreError::arg(format!("strength must be a finite number in -1e9..=1e9, got {}", crate::sim::limits::show(value as f64))));
+            return Err(CoreError::arg(format!("strength must be a finite number in -1e9..=1e9, got {}", crate::sim::limits::show32(value))));
         }
         self.player.strength = value;
         Ok(())

@@ -31,7 +31,7 @@ impl World {
     pub fn set_attunement(&mut self, points: [f32; ELEMENTS]) -> crate::sim::error::CoreResult<()> {
         let max = crate::sim::limits::MAX_AMOUNT;
         if let Some(p) = points.iter().find(|p| !(p.is_finite() && **p >= 0.0 && (**p as f64) <= max)) {
-            return Err(crate::sim::error::CoreError::arg(format!("attunement points must be finite numbers in 0..=1e9, got {}", crate::sim::limits::show(*p as f64))));
+            return Err(crate::sim::error::CoreError::arg(format!("attunement points must be finite numbers in 0..=1e9, got {}", crate::sim::limits::show32(*p))));
         }
         self.attunement = points;
         self.elements_act = self.cfg.statuses.chance.iter().chain(&points).any(|&c| c > 0.0);
