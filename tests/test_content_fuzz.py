@@ -14,8 +14,9 @@ data directory to a temporary folder and loads it:
   MAX_WAVE_FRAMES), spawn at most its bound of enemies, and report finite numbers; then the
   starting wand fires in the sandbox (`artificer wand`) with finite numbers.
 
-`make test` runs a fixed set of 40 examples (about half a minute); `make fuzz` runs many more,
-random ones (`ARTIFICER_FUZZ_EXAMPLES`, default there 1000)."""
+`make test` runs a fixed set of 40 examples (about 15 s); `make fuzz` runs many more, random
+ones (`ARTIFICER_FUZZ_EXAMPLES`, default there 1000), and the edge sweep: every number of every
+file but looks.json, alone at its minimum and at its maximum (about 15 minutes)."""
 
 from __future__ import annotations
 
@@ -28,8 +29,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, event, given, note, settings
 from hypothesis import strategies as st
+from pydantic import BaseModel
 
 from artificer.content import CONTENT_FILES, ContentError, load_content
 from artificer.content.cores import CoreCatalog
@@ -43,7 +46,7 @@ from artificer.content.spells import SpellCatalog
 from artificer.sim.headless import play_waves
 from artificer.sim.wand import fire_wand
 
-MODELS = {
+MODELS: dict[str, type[BaseModel]] = {
     "balance.json": Balance,
     "enemies.json": EnemyRoster,
     "waves.json": WaveSchedule,
@@ -130,7 +133,7 @@ def _value(draw: st.DrawFn, leaf: dict[str, Any], shipped: float) -> float | int
         else:
             choices.append(st.floats(float(low), float(high), allow_nan=False))
             choices.append(st.floats(-3, 3).map(lambda e: shipped * 10**e if shipped else 10**e))
-    value = draw(st.one_of(*choices))
+    value: float | int = draw(st.one_of(*choices))
     if integer and isinstance(value, float) and value.is_integer() and abs(value) < 2**64:
         value = int(value)
     return value
@@ -180,7 +183,7 @@ def _finite(report: Any) -> bool:
     max_examples=EXAMPLES,
     deadline=None,
     derandomize=QUICK,
-    database=None if QUICK else settings.default.database,
+    database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 @given(changes=mutations(), short=st.sampled_from([1, 2, 3]), seed=st.integers(0, 2**32 - 1))
@@ -197,23 +200,30 @@ def test_accepted_content_runs_its_wave_to_the_end_and_refused_content_says_why(
         for name, document in documents.items():
             (data / name).write_text(json.dumps(document), encoding="utf-8")
         note(f"changes: {changes}")
-        try:
-            content = load_content(data)
-        except ContentError as refused:
-            event("refused")
-            assert refused.problems
-            for problem in refused.problems:
-                assert problem.file in CONTENT_FILES and problem.path.startswith("$"), problem
-                assert problem.reason and "Traceback" not in problem.reason, problem
-            return
-    event("accepted: the wave ran")
+        _check(data, changes, short, seed)
+
+
+def _check(data: Path, changes: list[tuple[str, Path_, float | int]], short: int, seed: int, *, sweep: bool = False) -> None:
+    """Refused: clean problems. Accepted: the wave and the wand run to their ends."""
+    record = (lambda _: None) if sweep else event
+    try:
+        content = load_content(data)
+    except ContentError as refused:
+        record("refused")
+        assert refused.problems
+        for problem in refused.problems:
+            assert problem.file in CONTENT_FILES and problem.path.startswith("$"), problem
+            assert problem.reason and "Traceback" not in problem.reason, problem
+        return
+    record("accepted: the wave ran")
     number = _wave_to_play(changes, short)
     wave = content.wave(number)
     bound = wave_frames(wave.duration, content.balance.sim.tick_hz)
     assert bound <= MAX_WAVE_FRAMES
     played = play_waves(content, seed, number, start_wave=number)
     (report,) = played.reports
-    note(f"wave {number}: {report['frames']} frames of at most {bound}, {report['spawned']} spawned")
+    if not sweep:
+        note(f"wave {number}: {report['frames']} frames of at most {bound}, {report['spawned']} spawned")
     assert report["frames"] <= bound
     children = max((enemy.split.count for enemy in content.enemies if enemy.split is not None), default=0)
     assert report["spawned"] <= wave.total_enemies() * (1 + children) <= MAX_WAVE_SPAWNS * (1 + children)
@@ -222,3 +232,35 @@ def test_accepted_content_runs_its_wave_to_the_end_and_refused_content_says_why(
     start = content.balance.starting_wand
     fired = fire_wand(content, start.core, list(start.cards), casts=2)
     assert _finite({key: value for key, value in fired.items() if key != "disassembly"}), fired
+
+
+def _edges(leaf: dict[str, Any]) -> list[float | int]:
+    integer = leaf.get("type") == "integer"
+    values: list[float | int] = []
+    if "minimum" in leaf:
+        values.append(leaf["minimum"])
+    if "exclusiveMinimum" in leaf:
+        values.append(leaf["exclusiveMinimum"] + (1 if integer else 1e-6))
+    if "maximum" in leaf:
+        values.append(leaf["maximum"])
+    if "exclusiveMaximum" in leaf:
+        values.append(leaf["exclusiveMaximum"] - 1 if integer else leaf["exclusiveMaximum"] * (1 - 1e-9))
+    return values
+
+
+@pytest.mark.skipif(QUICK, reason="the edge sweep takes about 15 minutes: make fuzz runs it")
+def test_every_number_alone_at_its_edges_is_refused_cleanly_or_runs() -> None:
+    for name, path, leaf in LEAVES:
+        if name == "looks.json":  # colours and sizes: drawn, never simulated
+            continue
+        for value in _edges(leaf):
+            with tempfile.TemporaryDirectory() as temporary:
+                data = Path(temporary) / "data"
+                shutil.copytree(DEFAULT_DATA_DIR, data)
+                document = json.loads(json.dumps(SHIPPED[name]))
+                _set(document, path, value)
+                (data / name).write_text(json.dumps(document), encoding="utf-8")
+                try:
+                    _check(data, [(name, path, value)], 1, 1, sweep=True)
+                except Exception as error:
+                    raise AssertionError(f"{name} {path} = {value}: {error!r}") from error
