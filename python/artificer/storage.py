@@ -154,6 +154,12 @@ class HugeInt(float):
     def __repr__(self) -> str:
         return f"a {self.digits}-digit number"
 
+    def __copy__(self) -> HugeInt:
+        return self  # immutable, as a float is
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> HugeInt:
+        return self
+
 
 class _Unreadable(Exception):
     """Why a file's bytes are not usable JSON (the message names the reason, not the file)."""

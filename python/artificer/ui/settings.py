@@ -138,6 +138,8 @@ def key_label(name: str) -> str:
 
 
 Volume = Annotated[float, Field(ge=0.0, le=1.0)]
+#: An SDL key name ("w", "left shift", "keypad enter"): the longest is under 32 characters.
+KeyName = Annotated[str, Field(min_length=1, max_length=32)]
 
 
 class Settings(BaseModel):
@@ -153,7 +155,7 @@ class Settings(BaseModel):
     window_size: tuple[int, int] = Field(default=RESOLUTIONS[0], description="Window size in px, one of RESOLUTIONS.")
     vsync: bool = Field(default=True, description="Present frames in step with the display.")
     fps_cap: int = Field(default=0, description="Rendered frames per second at most, one of FPS_CAPS (0 = no cap).")
-    key_bindings: dict[Action, str] = Field(
+    key_bindings: dict[Action, KeyName] = Field(
         default_factory=lambda: dict(DEFAULT_BINDINGS),
         description="Action → SDL key name; actions missing from the file get their default key.",
     )
@@ -281,14 +283,17 @@ def load(path: Path | None = None) -> SettingsLoad:
     loaded = storage.read_json_or_quarantine(path)
     if loaded.problem is not None:
         return SettingsLoad(Settings(), loaded.problem, loaded.kept_as, loaded.reason)
-    if loaded.value is None:
+    if loaded.value is None and not path.exists():
         return SettingsLoad(Settings())
     try:
-        return SettingsLoad(Settings.model_validate(loaded.value))
+        if loaded.value is None:
+            reason = "(file): null, not an object of settings"
+        else:
+            return SettingsLoad(Settings.model_validate(loaded.value))
     except ValidationError as error:
         reason = storage.describe(error)
-        found = storage.quarantine(path, reason)
-        return SettingsLoad(Settings(), found.message, found.kept_as, reason)
+    found = storage.quarantine(path, reason)
+    return SettingsLoad(Settings(), found.message, found.kept_as, reason)
 
 
 def save(settings: Settings, path: Path | None = None) -> None:
