@@ -510,3 +510,24 @@ def test_user_json_is_written_strict() -> None:
     with pytest.raises(ValueError):
         storage.write_json_atomic(run_save_path(), {"hp": float("nan")})
     assert not run_save_path().exists()
+
+
+def test_the_cards_of_a_removed_core_that_fit_nowhere_are_refunded() -> None:
+    """The waiting area and the backpack full: the removed core's two cards cannot wait; what was paid
+    for them (the shop's books: one price per copy) comes back, and the message says so."""
+    limits = CONTENT.balance.loadout
+
+    def full(data: dict[str, Any]) -> dict[str, Any]:
+        removed_active_core(data)
+        data["loadout"]["waiting"] = ["spark_bolt"] * limits.waiting_area
+        data["loadout"]["backpack"] = ["spark_bolt"] * limits.backpack
+        data["shop"]["paid_cards"]["spark_bolt"] = [11, 12]
+        return data
+
+    before = base_save()
+    found = loaded(full)
+    assert [(d.kind, d.item, d.refund) for d in found.dropped] == [
+        ("core", "old_core", 120), ("spell (no room)", "spark_bolt", 12), ("spell (no room)", "spark_bolt", 11)]  # fmt: skip
+    assert found.run.currency == before["currency"] + 120 + 23
+    assert len(found.run.loadout.waiting) == limits.waiting_area and len(found.run.loadout.backpack) == limits.backpack
+    assert "spark_bolt" not in found.run.shop.paid_cards

@@ -294,7 +294,9 @@ class ShopSave(SaveModel):
 
     wave: Annotated[int, Strict()] = Field(ge=0, le=MAX_WAVES, description="The wave the shop was last opened after (0: never opened).")
     is_open: StrictBool
-    rerolls: Annotated[int, Strict()] = Field(ge=0, le=MAX_REROLLS, description="Rerolls made in the open shop (they start over at each visit).")
+    rerolls: Annotated[int, Strict()] = Field(
+        ge=0, le=MAX_REROLLS, description="Rerolls made in the open shop (they start over at each visit)."
+    )
     spells: list[OfferSave | None] = Field(max_length=MAX_SHELF)
     cores: list[OfferSave | None] = Field(max_length=MAX_SHELF)
     stats: list[OfferSave | None] = Field(max_length=MAX_SHELF)
@@ -492,11 +494,15 @@ class RunSave(SaveModel):
 
     version: Annotated[int, Strict()] = Field(default=SAVE_VERSION, ge=SAVE_VERSION, le=SAVE_VERSION)
     seed: Annotated[int, Strict()] = Field(ge=0, lt=_U64)
-    next_wave: Annotated[int, Strict()] = Field(ge=2, le=MAX_WAVES + 1, description="The wave the run goes on with (the shop before it comes first).")
+    next_wave: Annotated[int, Strict()] = Field(
+        ge=2, le=MAX_WAVES + 1, description="The wave the run goes on with (the shop before it comes first)."
+    )
     currency: Gold
     loadout: LoadoutSave
     wand_stats: WandStatsSave
-    talents: list[Talent] = Field(default_factory=list, max_length=len(Talent), description="R-END-1: the talents the run owns (absent in older saves).")
+    talents: list[Talent] = Field(
+        default_factory=list, max_length=len(Talent), description="R-END-1: the talents the run owns (absent in older saves)."
+    )
     relics: RelicsSave = Field(default_factory=RelicsSave, description="R-REL-1: relics owned (absent in older saves: none).")
     shop: ShopSave
     #: The past waves, for the summary (one per wave played, in order).
@@ -954,8 +960,12 @@ def load_run(content: Content, path: Path | None = None) -> LoadedRun | SaveProb
     except (ArtificerError, KeyError, ValueError, OverflowError) as error:
         # CoreArgumentError (a wand memory that does not fit the program, say) and LoadoutError are ArtificerErrors.
         return _set_aside(path, f"the run could not be restored: {str(error)[:300]}")
+    except Exception as error:  # a bug, not the file's fault: still, Continue must not crash again and again
+        log.exception("restoring %s failed", path)
+        return _set_aside(path, f"the run could not be restored ({type(error).__name__}: {str(error)[:200]})")
     if dropped:
-        log.warning("%s: dropped what the content no longer has: %s", path.name, "; ".join(f"{d.where}: {d.kind} {d.item!r} (refund {d.refund})" for d in dropped))
+        listed = "; ".join(f"{d.where}: {d.kind} {d.item!r} (refund {d.refund})" for d in dropped)
+        log.warning("%s: dropped what the content no longer has: %s", path.name, listed)
     return LoadedRun(run, save.next_wave, save, tuple(dropped))
 
 

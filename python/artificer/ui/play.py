@@ -72,6 +72,10 @@ def _pop(count: int) -> Callable[[SceneStack], None]:
     return pop
 
 
+#: How long the first shop of a continued run shows what the save held that this version lacks.
+DROPPED_NOTICE_SECONDS = 8.0
+
+
 def intermission(session: Session | None, notices: tuple[str, ...] = ()) -> Intermission:
     """Between waves: the shop, with the lab one click away (R-SHOP-1, R-LAB-1), saving the run
     on every change (R-SAVE-1). `notices` are shown as toasts in the first shop (a continued
@@ -115,7 +119,7 @@ def intermission(session: Session | None, notices: tuple[str, ...] = ()) -> Inte
         save.settle(run, next_wave)  # the world rebuilt from what the shop's saves will hold
         stack.push(shop)
         while pending:
-            shop.toasts.show(pending.pop(0))
+            shop.toasts.show(pending.pop(0), DROPPED_NOTICE_SECONDS)
 
     return between_waves
 
