@@ -119,21 +119,31 @@ def _value(draw: st.DrawFn, leaf: dict[str, Any], shipped: float) -> float | int
     integer = leaf.get("type") == "integer"
     low = leaf.get("minimum", leaf.get("exclusiveMinimum"))
     high = leaf.get("maximum", leaf.get("exclusiveMaximum"))
-    choices: list[st.SearchStrategy[Any]] = [st.sampled_from(FAR)]
+    across: list[st.SearchStrategy[Any]] = [st.sampled_from(FAR)]
     edges: list[float] = []
     if low is not None:
         edges += [low, low - 1 if integer else low - 1e-6, low + (1 if integer else 1e-6)]
     if high is not None:
         edges += [high, high + 1 if integer else high * 1.000001 + 1e-6, high - (1 if integer else 1e-6)]
     if edges:
-        choices.append(st.sampled_from(edges))
+        across.append(st.sampled_from(edges))
+    inside: list[st.SearchStrategy[Any]] = []
     if low is not None and high is not None:
         if integer:
-            choices.append(st.integers(int(low), int(high)))
+            inside.append(st.integers(int(low), int(high)))
+            inside.append(st.integers(-2, 2).map(lambda step: min(max(int(shipped) + step, int(low)), int(high))))
         else:
-            choices.append(st.floats(float(low), float(high), allow_nan=False))
-            choices.append(st.floats(-3, 3).map(lambda e: shipped * 10**e if shipped else 10**e))
-    value: float | int = draw(st.one_of(*choices))
+            inside.append(st.floats(float(low), float(high), allow_nan=False))
+            # Around the shipped value (×0.1..×10), kept in range: the values a designer tries.
+            near = st.floats(-1, 1).map(lambda e: (shipped or 1.0) * 10**e)
+            inside.append(near.map(lambda v: min(max(v, float(low)), float(high))))
+    # Half the draws in range (so more examples are accepted and run), half at or across an edge.
+    value: float | int
+    in_range: bool = draw(st.booleans())
+    if inside and in_range:
+        value = draw(st.one_of(*inside))
+    else:
+        value = draw(st.one_of(*across))
     if integer and isinstance(value, float) and value.is_integer() and abs(value) < 2**64:
         value = int(value)
     return value
