@@ -327,23 +327,28 @@ def test_r_save_1_a_save_from_before_talents_loads_with_none_owned_and_not_armed
     assert all(stats.last_will_spent is False for stats in back.run.waves)
 
 
-@pytest.mark.parametrize(
-    ("edit", "named"),
-    [
-        (lambda data: data.update(talents=["last_wil"]), "talents"),
-        (lambda data: data.update(talents=["last_will", "last_will"]), "talents"),
-        (lambda data: data["shop"]["stats"].append({"kind": "stats", "item": "lats_will", "tier": 1, "price": 40, "locked": True}), "shop.stats"),
-    ],
-)
-def test_r_save_1_an_unknown_or_repeated_talent_is_a_corrupt_save(edit: Any, named: str) -> None:
+def test_r_save_1_a_repeated_talent_is_a_corrupt_save() -> None:
     save_run(bought_run(), LAST_WILL.from_wave + 1)
     data = json.loads(run_save_path().read_text(encoding="utf-8"))
-    edit(data)
+    data.update(talents=["last_will", "last_will"])
     run_save_path().write_text(json.dumps(data), encoding="utf-8")
     found = load_run(CONTENT)
     assert isinstance(found, SaveProblem), found
-    assert named in found.detail, found.detail
+    assert "talents" in found.detail, found.detail
     assert (run_save_path().parent / "run.json.corrupt").exists()
+
+
+def test_r_save_1_a_talent_the_content_no_longer_has_is_dropped_and_the_run_goes_on() -> None:
+    """R-SAVE-1 (issue 13): an id an update removed is dropped with a message, not a lost run;
+    an unknown talent on offer in the shop is dropped without a word (it was never the player's)."""
+    save_run(bought_run(), LAST_WILL.from_wave + 1)
+    data = json.loads(run_save_path().read_text(encoding="utf-8"))
+    data.update(talents=["last_wil"])
+    data["shop"]["stats"].append({"kind": "stats", "item": "lats_will", "tier": 1, "price": 40, "locked": True})
+    run_save_path().write_text(json.dumps(data), encoding="utf-8")
+    found = loaded(load_run(CONTENT))
+    assert [(d.kind, d.item, d.where) for d in found.dropped] == [("talent", "last_wil", "talents.0")]
+    assert found.run.talents == set()
 
 
 def test_r_save_1_a_locked_talent_offer_survives_a_save() -> None:

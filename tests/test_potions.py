@@ -316,7 +316,8 @@ def test_an_old_save_without_potions_loads_with_none(tmp_path: Path) -> None:
     assert loaded.run.potions.potions() == [] and loaded.run.potions.slots == CONTENT.potions.base_slots
 
 
-def test_a_save_naming_an_unknown_potion_is_set_aside(tmp_path: Path) -> None:
+def test_a_save_naming_a_potion_the_content_no_longer_has_drops_it(tmp_path: Path) -> None:
+    """R-SAVE-1 (issue 13): a potion an update removed is dropped from the belt with a message; the run goes on."""
     run = Run(CONTENT, 23)
     _win_wave_1(run)
     path = tmp_path / "run.json"
@@ -324,8 +325,10 @@ def test_a_save_naming_an_unknown_potion_is_set_aside(tmp_path: Path) -> None:
     document = json.loads(path.read_text(encoding="utf-8"))
     document["potions"]["held"][0] = "elixir_of_life"
     path.write_text(json.dumps(document), encoding="utf-8")
-    problem = save.load_run(CONTENT, path)
-    assert isinstance(problem, save.SaveProblem) and "elixir_of_life" in problem.detail
+    found = save.load_run(CONTENT, path)
+    assert isinstance(found, save.LoadedRun), found
+    assert [(d.kind, d.item) for d in found.dropped] == [("potion", "elixir_of_life")]
+    assert "elixir_of_life" not in found.run.potions.held
 
 
 # --- headless ------------------------------------------------------------------------------------
