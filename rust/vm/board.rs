@@ -132,6 +132,9 @@ impl CoreDef {
 /// Most slots a board may have (content allows 256).
 pub const MAX_SLOTS: usize = 1024;
 
+/// Slot coordinates stay within ± this (content allows 0..64).
+pub const MAX_GRID: u32 = 1 << 20;
+
 impl CoreDef {
     /// What the compiler relies on, checked by the core itself (DESIGN
     /// errors; `artificer.content.board_rules` checks the same first): the
@@ -159,6 +162,10 @@ impl CoreDef {
             return Err(format!("{} must hold 1..={MAX_SLOTS} slots, got {n}", at("board.slots")));
         }
         for (i, s) in self.slots.iter().enumerate() {
+            // Neighbours are found by x ± 1: far from i32's ends.
+            if s.x.unsigned_abs() > MAX_GRID || s.y.unsigned_abs() > MAX_GRID {
+                return Err(format!("{}: position ({}, {}) is outside ±{MAX_GRID}", at(&format!("board.slots[{i}]")), s.x, s.y));
+            }
             if let Some((_, mult)) = s.bonus {
                 number(&format!("board.slots[{i}].bonus.mult"), mult, MAX_FACTOR)?;
             }
