@@ -1,5 +1,15 @@
 """Type stubs of the Rust extension `artificer._core` (checked against the
-built module by `mypy.stubtest` in `make test`)."""
+built module by `mypy.stubtest` in `make test`).
+
+Every argument is checked at the boundary (issue 13, DESIGN errors): a value
+out of its range is a `CoreArgumentError` (a `ValueError`) naming the
+argument, the value and the range, never a panic nor an `OverflowError`, and
+nothing is changed. Floats must be finite and within the bounds of
+rust/sim/limits.rs (amounts 1e9, coordinates 1e9 px, speeds 1e6 px/s, radii
+1e6 px, seconds 1e6, factors 1e4); integers any Python int, refused outside
+their range (counts 0..=10**6, kinds and looks 16 bits); `threads`
+1..=4 × the machine's cores (at least 8); batches (`spawn_enemies`,
+`spawn_projectiles`, a frame's commands) apply all or nothing."""
 
 from typing import Any, Mapping, Sequence, final
 
