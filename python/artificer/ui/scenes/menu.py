@@ -16,6 +16,7 @@ subclass, which records their rects in `rects` as it draws them.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 
 import pygame
@@ -27,7 +28,7 @@ from artificer.ui.settings import Action, Context
 CONFIRM_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER)
 
 
-class MenuScene(Scene):
+class MenuScene(Scene, ABC):
     """Buttons over the scene below; subclasses draw them into `rects` and say what `activate` does."""
 
     transparent = True
@@ -44,9 +45,9 @@ class MenuScene(Scene):
     def on_enter(self, stack: SceneStack) -> None:
         self.stack = stack
 
+    @abstractmethod
     def activate(self, index: int) -> None:
-        """Does what button `index` says."""
-        raise NotImplementedError
+        """Does what button `index` says (each menu says what its buttons do)."""
 
     def close(self) -> None:
         """Back, Pause or Resume: the menu goes, the scene below comes back."""
