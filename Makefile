@@ -9,12 +9,21 @@ PY     := $(VENV)/bin/python
 CORE_SOURCES := $(shell find rust -name '*.rs') Cargo.toml Cargo.lock pyproject.toml
 STAMP  := $(VENV)/.core-built
 
-.PHONY: play test test-rust test-python e2e-tools fuzz bench wheel clean
+.PHONY: play test lint test-rust test-python e2e-tools fuzz bench wheel clean
 
 play: $(STAMP)
 	$(VENV)/bin/artificer
 
-test: $(STAMP) e2e-tools test-rust test-python
+test: $(STAMP) e2e-tools lint test-rust test-python
+
+# The lint and format gate: ruff (rules and line length in pyproject.toml), rustfmt (rustfmt.toml)
+# and clippy over the pure core, its tests and benches, and the PyO3 face; any warning fails.
+lint: $(STAMP)
+	$(VENV)/bin/ruff check python tests benches
+	$(VENV)/bin/ruff format --check python tests benches
+	cargo fmt --check
+	cargo clippy --quiet --all-targets -- -D warnings
+	cargo clippy --quiet --features python -- -D warnings
 
 test-rust:
 	cargo test --quiet
@@ -40,13 +49,13 @@ e2e-tools:
 	{ apt-get update -qq && apt-get install -y -qq --no-install-recommends $(E2E_PACKAGES) >/dev/null; } \
 		|| echo "e2e-tools: apt-get failed: the window test will skip"
 
-# The content property test (tests/test_content_fuzz.py) at length: `make test` runs 40 fixed
+# The content property test (tests/content/test_content_fuzz.py) at length: `make test` runs 40 fixed
 # examples; this runs FUZZ_EXAMPLES new random ones (whatever check-content accepts must run its
 # wave to the end; whatever it refuses, it refuses with file, JSON path and reason).
 FUZZ_EXAMPLES ?= 1000
 
 fuzz: $(STAMP)
-	ARTIFICER_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) SDL_VIDEODRIVER=dummy $(PY) -m pytest tests/test_content_fuzz.py \
+	ARTIFICER_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) SDL_VIDEODRIVER=dummy $(PY) -m pytest tests/content/test_content_fuzz.py \
 		-o timeout=0 -p no:cacheprovider --hypothesis-show-statistics
 
 bench: $(STAMP)

@@ -70,8 +70,9 @@ import os
 import platform
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -164,8 +165,7 @@ def _versions() -> dict[str, str]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
-        description="Frame time of the Rust core vs numpy+cKDTree and numba peers "
-        "on the standard stress workload."
+        description="Frame time of the Rust core vs numpy+cKDTree and numba peers on the standard stress workload."
     )
     ap.add_argument("--enemies", type=int, default=10_000)
     ap.add_argument("--projectiles", type=int, default=20_000)
@@ -213,9 +213,7 @@ def main(argv: list[str] | None = None) -> int:
                 "frames": args.frames,
             },
             "core_available": core_available,
-            "results": [
-                {k: v for k, v in r.items() if not k.startswith("_")} for r in results
-            ],
+            "results": [{k: v for k, v in r.items() if not k.startswith("_")} for r in results],
             "hits_agree": hits_agree,
             "hits_spread": spread,
             "hits_tolerance": HITS_TOLERANCE,
@@ -226,10 +224,7 @@ def main(argv: list[str] | None = None) -> int:
         }
         print(json.dumps(out, indent=2))
     else:
-        print(
-            f"\nstandard stress workload: {scene.describe()}; "
-            f"{WARMUP_FRAMES} warm-up + {args.frames} timed frames\n"
-        )
+        print(f"\nstandard stress workload: {scene.describe()}; {WARMUP_FRAMES} warm-up + {args.frames} timed frames\n")
         for note in notes:
             print(f"note: {note}")
         if notes:
@@ -239,10 +234,7 @@ def main(argv: list[str] | None = None) -> int:
         print("-" * len(head))
         for r in results:
             ratio = f"{r['ratio_vs_core']:.2f}x" if r["ratio_vs_core"] is not None else "n/a"
-            print(
-                f"{r['name']:<16} {r['median_ms']:>10.3f} {r['p90_ms']:>10.3f} "
-                f"{r['mean_hits']:>12.1f} {ratio:>10}"
-            )
+            print(f"{r['name']:<16} {r['median_ms']:>10.3f} {r['p90_ms']:>10.3f} {r['mean_hits']:>12.1f} {ratio:>10}")
         print()
         verdict = "yes" if hits_agree else "NO"
         print(

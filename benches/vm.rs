@@ -35,9 +35,26 @@ fn forked_core() -> CoreDef {
 
 fn twenty_node_caster() -> Caster {
     let cards = [
-        "if_moving", "damage_plus", "gatling_loop", "spark_bolt", "double_cast", "fire_infusion", "spark_bolt",
-        "pierce_plus", "reg_add_a", "splitter", "damage_plus", "trigger_on_hit", "ice_infusion", "spark_bolt",
-        "vampiric", "double_cast", "spark_bolt", "damage_plus", "spark_bolt", "speed_zero",
+        "if_moving",
+        "damage_plus",
+        "gatling_loop",
+        "spark_bolt",
+        "double_cast",
+        "fire_infusion",
+        "spark_bolt",
+        "pierce_plus",
+        "reg_add_a",
+        "splitter",
+        "damage_plus",
+        "trigger_on_hit",
+        "ice_infusion",
+        "spark_bolt",
+        "vampiric",
+        "double_cast",
+        "spark_bolt",
+        "damage_plus",
+        "spark_bolt",
+        "speed_zero",
     ];
     let placed: Vec<Option<u16>> = cards.iter().map(|c| Some(index(c))).collect();
     let core = forked_core();
@@ -69,11 +86,12 @@ fn summons_world(summons: usize) -> artificer_core::sim::World {
     let program = Compiler::new(&catalog(), &[]).compile(&core, &placed).expect("compiles");
     let span = Span { start: 1, end: 2 };
     let mana = Mana::new(core.mana_max, 0.0, ManaRules::default());
-    let caster = Caster::new(program, mana, CastRules::default(), core.cast_delay, 0.0, core.cpu_limit, false, false, 1);
+    let caster =
+        Caster::new(program, mana, CastRules::default(), core.cast_delay, 0.0, core.cpu_limit, false, false, 1);
     world.set_caster(caster, catalog().iter().map(|s| s.element).collect());
     for i in 0..summons {
         let a = i as f32 * 0.031_415;
-        world.summons.push(2000.0 + 300.0 * a.cos(), 2000.0 + 300.0 * a.sin(), 1.0e9, 0.5, span, 0);
+        world.summons.push(2000.0 + 300.0 * a.cos(), 2000.0 + 300.0 * a.sin(), 1.0e9, 0.5, span, 1.0, 0);
         world.summons.timer[i] = (i % 30) as f32 / 60.0; // staggered
     }
     world
@@ -95,7 +113,8 @@ fn payload_step(c: &mut Criterion) {
     let placed = [Some(index("trigger_on_hit")), Some(index("spark_bolt"))];
     let program = Compiler::new(&catalog(), &[]).compile(&core, &placed).expect("compiles");
     let mana = Mana::new(core.mana_max, 0.0, ManaRules::default());
-    let caster = Caster::new(program, mana, CastRules::default(), core.cast_delay, 0.0, core.cpu_limit, false, false, 1);
+    let caster =
+        Caster::new(program, mana, CastRules::default(), core.cast_delay, 0.0, core.cpu_limit, false, false, 1);
     carrying.set_caster(caster, catalog().iter().map(|s| s.element).collect());
     // Expiry payloads on immortal projectiles: carried every frame, never spent.
     let payload = Payload { kind: TriggerKind::OnExpire, timer: 0.0, span: Span { start: 1, end: 2 } };

@@ -117,7 +117,6 @@ def test_play_start_wave_opens_the_shop_before_that_wave(tmp_path: Path) -> None
     assert saved["next_wave"] == 3 and [w["wave"] for w in saved["waves"]] == [1, 2]
 
 
-
 def test_stress_render_adds_render_and_frame_times() -> None:
     """The stress JSON gains render_ms and frame_ms with --render (keys only added)."""
     env_args = ("stress", "--enemies", "200", "--projectiles", "400", "--frames", "5", "--render", "--json")

@@ -337,7 +337,7 @@ def test_the_code_scan_finds_literals_and_declarations_and_skips_fstring_parts(t
         'I18N_DYNAMIC_PREFIXES: tuple[str, ...] = ("ui.card.family.",)\n'
         'TITLE = "ui.a.b"\n'
         'LOGGER = "artificer.ui.scene"\n'
-        'def label(kind: str) -> str:\n'
+        "def label(kind: str) -> str:\n"
         '    return f"ui.card.family{kind}" + f"ui.x.y{kind}"\n',
         encoding="utf-8",
     )

@@ -32,7 +32,13 @@ def _printed_json(argv: list[str], capsys: pytest.CaptureFixture[str]) -> Any:
 
 def test_dumps_json_maps_non_finite_numbers_to_null_and_keeps_keys() -> None:
     report = {"damage": math.inf, "low": -math.inf, "nested": [{"x": math.nan, "y": 1.5}], "n": 3, "s": "inf"}
-    assert strict_loads(cli.dumps_json(report)) == {"damage": None, "low": None, "nested": [{"x": None, "y": 1.5}], "n": 3, "s": "inf"}
+    assert strict_loads(cli.dumps_json(report)) == {
+        "damage": None,
+        "low": None,
+        "nested": [{"x": None, "y": 1.5}],
+        "n": 3,
+        "s": "inf",
+    }
     assert cli.dumps_json({"a": 1.0}, compact=True) == '{"a":1.0}'
 
 
@@ -53,11 +59,15 @@ def test_stress_json_is_strict(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_wand_json_is_strict(capsys: pytest.CaptureFixture[str]) -> None:
-    report = _printed_json(["wand", "--core", "starter_wand", "--cards", "spark_bolt,spark_bolt", "--casts", "3", "--json"], capsys)
+    report = _printed_json(
+        ["wand", "--core", "starter_wand", "--cards", "spark_bolt,spark_bolt", "--casts", "3", "--json"], capsys
+    )
     assert report["core"] == "starter_wand" and len(report["casts"]) == 3
 
 
-def test_wand_json_of_an_overflowing_wand_prints_null_not_infinity(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_wand_json_of_an_overflowing_wand_prints_null_not_infinity(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """What the sandbox reports for a damage past f32 (infinity before issue 13) comes out null."""
     from artificer.sim import wand
 
@@ -70,12 +80,16 @@ def test_wand_json_of_an_overflowing_wand_prints_null_not_infinity(monkeypatch: 
         return report
 
     monkeypatch.setattr(wand, "fire_wand", overflowing)
-    report = _printed_json(["wand", "--core", "starter_wand", "--cards", "spark_bolt", "--casts", "1", "--json"], capsys)
+    report = _printed_json(
+        ["wand", "--core", "starter_wand", "--cards", "spark_bolt", "--casts", "1", "--json"], capsys
+    )
     assert report["casts"][0]["fired"][0]["damage"] is None and report["dps"] is None
     assert "damage" in report["casts"][0]["fired"][0]  # the key stays
 
 
-def test_wand_json_at_the_edges_of_the_content_ranges_is_strict(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_wand_json_at_the_edges_of_the_content_ranges_is_strict(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """The biggest damage content may give (1e6 base, 31 modifiers of ×100 on a 32-slot board)."""
     data = tmp_path / "data"
     shutil.copytree(DEFAULT_DATA_DIR, data)
@@ -91,6 +105,8 @@ def test_wand_json_at_the_edges_of_the_content_ranges_is_strict(tmp_path: Path, 
     starter.update(board={"row": 32}, cpu_limit=10_000)
     (data / "cores.json").write_text(json.dumps(cores), encoding="utf-8")
     cards = ",".join(["damage_plus"] * 31 + ["spark_bolt"])
-    report = _printed_json(["wand", "--data", str(data), "--core", "starter_wand", "--cards", cards, "--casts", "2", "--json"], capsys)
+    report = _printed_json(
+        ["wand", "--data", str(data), "--core", "starter_wand", "--cards", cards, "--casts", "2", "--json"], capsys
+    )
     damage = report["casts"][0]["fired"][0]["damage"]
     assert damage is None or damage > 1e6

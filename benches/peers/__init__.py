@@ -25,7 +25,7 @@ where each enemy's separation pushes (float32 values) are summed in
 float64 and rounded to float32 once. A float64 sum of a few float32 terms
 is exact unless their magnitudes differ by more than ~2^29, so the result
 does not depend on the order in which pairs are visited: the peers (and the
-brute-force reference of tests/test_peers.py) agree bit for bit over
+brute-force reference of tests/sim/test_peers.py) agree bit for bit over
 hundreds of frames. Summing in float32 instead makes the last bit depend on
 the visiting order, and a packed crowd is chaotic enough to blow such
 differences up to whole enemies' widths within ~100 frames (hit counts stay

@@ -130,9 +130,7 @@ class KDTreePeer:
         # 2. hits against the start-of-frame enemies
         hits = 0
         if p.shape[0]:
-            _, nb = tree.query(
-                p, k=2, distance_upper_bound=_QUERY_BOUND, workers=self._workers
-            )
+            _, nb = tree.query(p, k=2, distance_upper_bound=_QUERY_BOUND, workers=self._workers)
             proj = np.flatnonzero(nb[:, 0] < n)
             if proj.size:
                 j0 = nb[proj, 0]

@@ -282,10 +282,20 @@ class NumbaGridPeer:
 
     def step(self) -> int:
         hits = _step(
-            self.enemy_x, self.enemy_y,
-            self.proj_x, self.proj_y, self.proj_vx, self.proj_vy,
-            self.pierce, self.enemy_hits,
-            self._sx, self._sy, self._sidx, self._fx, self._fy, self._ecell,
+            self.enemy_x,
+            self.enemy_y,
+            self.proj_x,
+            self.proj_y,
+            self.proj_vx,
+            self.proj_vy,
+            self.pierce,
+            self.enemy_hits,
+            self._sx,
+            self._sy,
+            self._sidx,
+            self._fx,
+            self._fy,
+            self._ecell,
         )
         self.frame += 1
         return int(hits)

@@ -20,8 +20,9 @@ import argparse
 import json
 import math
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, NoReturn, Sequence
+from typing import TYPE_CHECKING, Any, NoReturn
 
 if TYPE_CHECKING:
     from artificer.content import Content
@@ -78,20 +79,34 @@ def build_parser() -> Parser:
     commands = parser.add_subparsers(dest="command", parser_class=Parser)
 
     play = commands.add_parser("play", help="play the game in a window (the default)")
-    play.add_argument("--frames", type=_int_in(1, 10_000_000, "--frames"), default=None, help="close after N frames (smoke tests)")
+    play.add_argument(
+        "--frames", type=_int_in(1, 10_000_000, "--frames"), default=None, help="close after N frames (smoke tests)"
+    )
     play.add_argument(
         "--start-wave",
         type=_int_in(1, 20, "--start-wave"),
         default=None,
         help="developers: the bot plays waves 1..N-1 headlessly, then the run opens at the shop before wave N",
     )
-    play.add_argument("--build", default=None, help="with --start-wave: the bot shops toward this archetype of data/builds.json")
-    play.add_argument("--seed", type=_int_in(0, MAX_SEED, "--seed"), default=None, help="with --start-wave: the run's seed (default: random)")
+    play.add_argument(
+        "--build", default=None, help="with --start-wave: the bot shops toward this archetype of data/builds.json"
+    )
+    play.add_argument(
+        "--seed",
+        type=_int_in(0, MAX_SEED, "--seed"),
+        default=None,
+        help="with --start-wave: the run's seed (default: random)",
+    )
 
     run = commands.add_parser("run", help="a seeded run played by the bot")
     run.add_argument("--headless", action="store_true", required=True, help="no window (required for now)")
     run.add_argument("--seed", type=_int_in(0, MAX_SEED, "--seed"), default=0)
-    run.add_argument("--waves", type=_int_in(1, 20, "--waves"), default=None, help="play up to wave K (default 3; with --start-wave N, N)")
+    run.add_argument(
+        "--waves",
+        type=_int_in(1, 20, "--waves"),
+        default=None,
+        help="play up to wave K (default 3; with --start-wave N, N)",
+    )
     run.add_argument(
         "--start-wave",
         type=_int_in(1, 20, "--start-wave"),
@@ -160,7 +175,10 @@ def _build(content: Content, name: str | None, data: Path | None, command: str) 
         raise _Refused from None
     if name not in builds:
         known = ", ".join(builds) or "none"
-        print(f"artificer {command}: unknown build {name!r}{did_you_mean(name, list(builds))} (builds: {known})", file=sys.stderr)
+        print(
+            f"artificer {command}: unknown build {name!r}{did_you_mean(name, list(builds))} (builds: {known})",
+            file=sys.stderr,
+        )
         raise _Refused
     return builds[name]
 
@@ -277,8 +295,15 @@ def _start_at(args: argparse.Namespace) -> StartAt | None:
     seed = args.seed if args.seed is not None else secrets.randbits(32)
     played = run_until(content, seed, start_wave, build)
     bought = sum(len(report.get("purchases", [])) for report in played.reports)
-    before = f"the bot played waves 1..{start_wave - 1} ({bought} purchases, {played.run.currency} gold left)" if start_wave > 1 else "nothing to play"
-    print(f"artificer play: seed {seed}, {'build ' + build.id if build else 'no build'}: {before}; opening before wave {start_wave}", file=sys.stderr)
+    before = (
+        f"the bot played waves 1..{start_wave - 1} ({bought} purchases, {played.run.currency} gold left)"
+        if start_wave > 1
+        else "nothing to play"
+    )
+    print(
+        f"artificer play: seed {seed}, {'build ' + build.id if build else 'no build'}: {before}; opening before wave {start_wave}",
+        file=sys.stderr,
+    )
     return StartAt(played.run, start_wave)
 
 

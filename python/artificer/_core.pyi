@@ -11,7 +11,8 @@ their range (counts 0..=10**6, kinds and looks 16 bits); `threads`
 1..=4 × the machine's cores (at least 8); batches (`spawn_enemies`,
 `spawn_projectiles`, a frame's commands) apply all or nothing."""
 
-from typing import Any, Mapping, Sequence, final
+from collections.abc import Mapping, Sequence
+from typing import Any, final
 
 import numpy as np
 import numpy.typing as npt
@@ -171,7 +172,10 @@ class Catalog:
     """Spells (file order = spell index) and resonance recipes; compiles wands."""
 
     def __new__(
-        cls, spells: Sequence[Mapping[str, Any]], recipes: Sequence[Mapping[str, Any]], vm: Mapping[str, Any] | None = None
+        cls,
+        spells: Sequence[Mapping[str, Any]],
+        recipes: Sequence[Mapping[str, Any]],
+        vm: Mapping[str, Any] | None = None,
     ) -> Catalog: ...
     @property
     def spell_ids(self) -> list[str]: ...

@@ -22,7 +22,11 @@ pub struct Spec {
 impl Spec {
     fn describe(&self) -> String {
         let dims: Vec<String> = self.shape.iter().map(|d| d.map_or("N".into(), |n| n.to_string())).collect();
-        format!("a C-contiguous {} array of shape ({})", self.dtype, dims.join(", ") + if dims.len() == 1 { "," } else { "" })
+        format!(
+            "a C-contiguous {} array of shape ({})",
+            self.dtype,
+            dims.join(", ") + if dims.len() == 1 { "," } else { "" }
+        )
     }
 }
 
@@ -37,7 +41,8 @@ fn check<'py, T: Element>(obj: &Bound<'py, PyAny>, spec: &Spec) -> Result<(), Co
         return Err(CoreError::arg(format!("{}: expected {}, got dtype {}", spec.name, want(), dtype_name(arr))));
     }
     let shape = arr.shape();
-    let shape_ok = shape.len() == spec.shape.len() && shape.iter().zip(spec.shape).all(|(&n, want)| want.is_none_or(|w| w == n));
+    let shape_ok =
+        shape.len() == spec.shape.len() && shape.iter().zip(spec.shape).all(|(&n, want)| want.is_none_or(|w| w == n));
     if !shape_ok {
         return Err(CoreError::arg(format!("{}: expected {}, got shape {:?}", spec.name, want(), shape)));
     }
@@ -55,13 +60,19 @@ fn dtype_name(arr: &Bound<'_, PyUntypedArray>) -> String {
     arr.dtype().str().map(|s| s.to_string()).unwrap_or_else(|_| "?".into())
 }
 
-pub fn readwrite2<'py, T: Element>(obj: &Bound<'py, PyAny>, spec: &Spec) -> Result<PyReadwriteArray2<'py, T>, CoreError> {
+pub fn readwrite2<'py, T: Element>(
+    obj: &Bound<'py, PyAny>,
+    spec: &Spec,
+) -> Result<PyReadwriteArray2<'py, T>, CoreError> {
     check::<T>(obj, spec)?;
     let arr = obj.cast::<PyArray2<T>>().map_err(|e| CoreError::arg(format!("{}: {e}", spec.name)))?;
     arr.try_readwrite().map_err(|e| borrow_error(spec.name, e))
 }
 
-pub fn readwrite1<'py, T: Element>(obj: &Bound<'py, PyAny>, spec: &Spec) -> Result<PyReadwriteArray1<'py, T>, CoreError> {
+pub fn readwrite1<'py, T: Element>(
+    obj: &Bound<'py, PyAny>,
+    spec: &Spec,
+) -> Result<PyReadwriteArray1<'py, T>, CoreError> {
     check::<T>(obj, spec)?;
     let arr = obj.cast::<PyArray1<T>>().map_err(|e| CoreError::arg(format!("{}: {e}", spec.name)))?;
     arr.try_readwrite().map_err(|e| borrow_error(spec.name, e))

@@ -64,7 +64,10 @@ impl Catalog {
         let mut rs = Vec::with_capacity(recipes.len());
         for (i, r) in recipes.iter().enumerate() {
             let r = Section::root(&r, &format!("recipes[{i}]"))?;
-            let inputs: Vec<String> = r.item("inputs")?.extract().map_err(|_| CoreError::arg(format!("{}.inputs: expected two spell ids", r.path)))?;
+            let inputs: Vec<String> = r
+                .item("inputs")?
+                .extract()
+                .map_err(|_| CoreError::arg(format!("{}.inputs: expected two spell ids", r.path)))?;
             if inputs.len() != 2 {
                 return Err(CoreError::arg(format!("{}.inputs: expected two spell ids", r.path)).into());
             }
@@ -88,7 +91,13 @@ impl Catalog {
     /// expanded); `cpu` is the player's CPU stat (R-STAT-1: it raises the
     /// limit). Returns the diagnostics and the disassembly.
     #[pyo3(signature = (core, cards, cpu = Int::from(0)), text_signature = "($self, core, cards, cpu=0)")]
-    fn compile<'py>(&self, py: Python<'py>, core: &Bound<'py, PyAny>, cards: &Bound<'py, PyAny>, cpu: Int) -> PyResult<Bound<'py, PyDict>> {
+    fn compile<'py>(
+        &self,
+        py: Python<'py>,
+        core: &Bound<'py, PyAny>,
+        cards: &Bound<'py, PyAny>,
+        cpu: Int,
+    ) -> PyResult<Bound<'py, PyDict>> {
         let cpu = cpu.count("cpu", MAX_COUNT)?;
         let core = core_def(core, &self.index)?;
         let program = self.compile_cards(&core, cards, cpu, &self.vm)?;
@@ -127,7 +136,13 @@ impl Catalog {
 
     /// A sandboxed wand for the simulator CLI and the lab's range.
     #[pyo3(signature = (core, cards, mana = None, seed = super::args::Seed(0)), text_signature = "($self, core, cards, mana=None, seed=0)")]
-    fn sandbox(&self, core: &Bound<'_, PyAny>, cards: &Bound<'_, PyAny>, mana: Option<f64>, seed: super::args::Seed) -> PyResult<WandSandbox> {
+    fn sandbox(
+        &self,
+        core: &Bound<'_, PyAny>,
+        cards: &Bound<'_, PyAny>,
+        mana: Option<f64>,
+        seed: super::args::Seed,
+    ) -> PyResult<WandSandbox> {
         let seed = seed.0;
         let mana = mana.map(|m| limits::float("mana", m, 0.0, MAX_AMOUNT)).transpose()?;
         let core_def = core_def(core, &self.index)?;
@@ -151,7 +166,13 @@ impl Catalog {
 
     /// Compiles, then fills in what a cast actually spends (R-VM-3c) from
     /// the cast timeline under `vm`'s mana rules.
-    pub fn compile_cards(&self, core: &CoreDef, cards: &Bound<'_, PyAny>, cpu: u32, vm: &VmParams) -> Result<Program, CoreError> {
+    pub fn compile_cards(
+        &self,
+        core: &CoreDef,
+        cards: &Bound<'_, PyAny>,
+        cpu: u32,
+        vm: &VmParams,
+    ) -> Result<Program, CoreError> {
         let mut program = self.compile_placed(core, cards, cpu)?;
         let caster = new_caster(program.clone(), core, 0, vm);
         let t = timeline(&caster, Senses { hp: 100.0, hp_max: 100.0, moving: false, nearest_enemy: 64.0 });
@@ -160,15 +181,23 @@ impl Catalog {
     }
 
     fn compile_placed(&self, core: &CoreDef, cards: &Bound<'_, PyAny>, cpu: u32) -> Result<Program, CoreError> {
-        let ids: Vec<Option<String>> = cards.extract().map_err(|_| CoreError::arg("cards: expected a list of spell ids or None"))?;
+        let ids: Vec<Option<String>> =
+            cards.extract().map_err(|_| CoreError::arg("cards: expected a list of spell ids or None"))?;
         if ids.len() > core.capacity() {
-            return Err(CoreError::arg(format!("{} cards for core {:?} with {} slots", ids.len(), core.id, core.capacity())));
+            return Err(CoreError::arg(format!(
+                "{} cards for core {:?} with {} slots",
+                ids.len(),
+                core.id,
+                core.capacity()
+            )));
         }
         let mut placed = Vec::with_capacity(ids.len());
         for (i, id) in ids.iter().enumerate() {
             placed.push(match id {
                 None => None,
-                Some(id) => Some(*self.index.get(id).ok_or_else(|| CoreError::arg(format!("cards[{i}]: unknown spell {id:?}")))?),
+                Some(id) => Some(
+                    *self.index.get(id).ok_or_else(|| CoreError::arg(format!("cards[{i}]: unknown spell {id:?}")))?,
+                ),
             });
         }
         Compiler::new(&self.spells, &self.recipes).compile_with_cpu(core, &placed, cpu).map_err(CoreError::arg)
@@ -177,8 +206,19 @@ impl Catalog {
 
 pub fn new_caster(program: Program, core: &CoreDef, seed: u64, vm: &VmParams) -> Caster {
     let mana = Mana::new(core.mana_max, core.mana_regen, vm.mana);
-    let rules = CastRules { step_multiplier: vm.step_multiplier, delay_floor: vm.cast_delay_floor, ..CastRules::default() };
-    let mut caster = Caster::new(program, mana, rules, core.cast_delay, core.recharge, core.cpu_limit, core.flags.persistent_memory, core.flags.infinite_spells, seed);
+    let rules =
+        CastRules { step_multiplier: vm.step_multiplier, delay_floor: vm.cast_delay_floor, ..CastRules::default() };
+    let mut caster = Caster::new(
+        program,
+        mana,
+        rules,
+        core.cast_delay,
+        core.recharge,
+        core.cpu_limit,
+        core.flags.persistent_memory,
+        core.flags.infinite_spells,
+        seed,
+    );
     caster.restart = core.flags.program;
     caster
 }
@@ -208,7 +248,14 @@ impl WandSandbox {
     /// One cast of the main entry. Returns `{"mana_before", "mana_after",
     /// "abandoned", "cpu_exhausted", "delay", "fired": [...]}`.
     #[pyo3(signature = (moving = false, hp = 100.0, hp_max = 100.0, nearest_enemy = 64.0))]
-    fn cast<'py>(&mut self, py: Python<'py>, moving: bool, hp: f64, hp_max: f64, nearest_enemy: f64) -> PyResult<Bound<'py, PyDict>> {
+    fn cast<'py>(
+        &mut self,
+        py: Python<'py>,
+        moving: bool,
+        hp: f64,
+        hp_max: f64,
+        nearest_enemy: f64,
+    ) -> PyResult<Bound<'py, PyDict>> {
         let mut senses = senses(moving, hp, hp_max, nearest_enemy)?;
         let mut out = CastOutput::default();
         let before = self.caster.mana.current;
@@ -245,7 +292,13 @@ fn senses(moving: bool, hp: f64, hp_max: f64, nearest_enemy: f64) -> Result<Sens
 const PAYLOAD_DEPTH: u32 = 4;
 
 impl WandSandbox {
-    fn describe<'py>(&self, py: Python<'py>, e: &Emission, senses: &Senses, depth: u32) -> PyResult<Bound<'py, PyDict>> {
+    fn describe<'py>(
+        &self,
+        py: Python<'py>,
+        e: &Emission,
+        senses: &Senses,
+        depth: u32,
+    ) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
         d.set_item("spell", &self.names[e.spell as usize])?;
         d.set_item("damage", (e.action.damage + e.shot.damage_flat) * e.shot.damage_mult)?;
@@ -440,7 +493,11 @@ fn logic_def(l: &Section<'_>) -> Result<LogicDef, CoreError> {
         "if_reg_ge" => gate(Cond::RegGe(register(l)?, l.i32("value")?)),
         "halt_if_reg_lt" => Ok(LogicDef::HaltIf(Cond::RegLt(register(l)?, l.i32("value")?))),
         "halt" => Ok(LogicDef::Halt),
-        "loop" => Ok(LogicDef::Loop { span: l.opt_u32("span", 3)?, count: l.opt_u32("count", 5)?, grants_budget: l.flag("grants_budget")? }),
+        "loop" => Ok(LogicDef::Loop {
+            span: l.opt_u32("span", 3)?,
+            count: l.opt_u32("count", 5)?,
+            grants_budget: l.flag("grants_budget")?,
+        }),
         "reg_set" => Ok(LogicDef::RegSet { reg: register(l)?, value: l.i32("value")? }),
         "reg_add" => Ok(LogicDef::RegAdd { reg: register(l)?, value: l.i32("value")? }),
         "charge_counter" => Ok(LogicDef::ChargeCounter { n: l.u32("n")?, counter: 0, span }),
@@ -488,7 +545,9 @@ pub fn core_def(obj: &Bound<'_, PyAny>, spells: &HashMap<String, u16>) -> Result
     let c = Section::root(obj, "core")?;
     let board = c.sub("board")?;
     let slots_list = board.item("slots")?;
-    let slots_list = slots_list.cast::<PyList>().map_err(|_| CoreError::arg("core.board.slots: expected an expanded list of slots"))?;
+    let slots_list = slots_list
+        .cast::<PyList>()
+        .map_err(|_| CoreError::arg("core.board.slots: expected an expanded list of slots"))?;
     let mut ids: HashMap<String, usize> = HashMap::new();
     let mut slots = Vec::with_capacity(slots_list.len());
     for (i, s) in slots_list.iter().enumerate() {
@@ -498,15 +557,19 @@ pub fn core_def(obj: &Bound<'_, PyAny>, spells: &HashMap<String, u16>) -> Result
         }
         let bonus = if s.has("bonus") {
             let b = s.sub("bonus")?;
-            let dir = Dir::from_name(&b.string("dir")?).ok_or_else(|| CoreError::arg(format!("{}.dir: unknown direction", b.path)))?;
+            let dir = Dir::from_name(&b.string("dir")?)
+                .ok_or_else(|| CoreError::arg(format!("{}.dir: unknown direction", b.path)))?;
             Some((dir, b.f32("mult")?))
         } else {
             None
         };
         slots.push(Slot { x: s.i32("x")?, y: s.i32("y")?, bonus, next: Vec::new() });
     }
-    let slot_of = |path: &str, id: &str| ids.get(id).copied().ok_or_else(|| CoreError::arg(format!("{path}: unknown slot {id:?}")));
-    let edges: Vec<Vec<String>> = board.item("edges")?.extract().map_err(|_| CoreError::arg("core.board.edges: expected [from, to] pairs"))?;
+    let slot_of = |path: &str, id: &str| {
+        ids.get(id).copied().ok_or_else(|| CoreError::arg(format!("{path}: unknown slot {id:?}")))
+    };
+    let edges: Vec<Vec<String>> =
+        board.item("edges")?.extract().map_err(|_| CoreError::arg("core.board.edges: expected [from, to] pairs"))?;
     for edge in &edges {
         let [from, to] = edge.as_slice() else {
             return Err(CoreError::arg("core.board.edges: expected [from, to] pairs"));
@@ -516,9 +579,16 @@ pub fn core_def(obj: &Bound<'_, PyAny>, spells: &HashMap<String, u16>) -> Result
     }
     let entries = board.sub("entries")?;
     let entry = |key: &str| -> Result<Option<usize>, CoreError> {
-        if entries.has(key) { Ok(Some(slot_of(&entries.path, &entries.string(key)?)?)) } else { Ok(None) }
+        if entries.has(key) {
+            Ok(Some(slot_of(&entries.path, &entries.string(key)?)?))
+        } else {
+            Ok(None)
+        }
     };
-    let flags: Vec<String> = c.item("flags").and_then(|f| f.extract().map_err(|_| CoreError::arg("core.flags: expected a list"))).unwrap_or_default();
+    let flags: Vec<String> = c
+        .item("flags")
+        .and_then(|f| f.extract().map_err(|_| CoreError::arg("core.flags: expected a list")))
+        .unwrap_or_default();
     let has = |f: &str| flags.iter().any(|x| x == f);
     let core = CoreDef {
         id: c.string("id")?,
@@ -542,7 +612,9 @@ pub fn core_def(obj: &Bound<'_, PyAny>, spells: &HashMap<String, u16>) -> Result
             true => {
                 let d = c.sub("dash_wave")?;
                 let id = d.string("spell")?;
-                let spell = *spells.get(&id).ok_or_else(|| CoreError::arg(format!("{}.spell: unknown spell {id:?}", d.path)))?;
+                let spell = *spells
+                    .get(&id)
+                    .ok_or_else(|| CoreError::arg(format!("{}.spell: unknown spell {id:?}", d.path)))?;
                 Some((spell, d.f32("cooldown")?))
             }
             false => None,

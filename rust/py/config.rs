@@ -4,12 +4,12 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use crate::sim::config::{DEFAULT_TURN_SECONDS, 
-    Behavior, DeathBlast, Element, EnemyKind, PickupParams, PlayerParams, RangedAttack, Rules, Shield, Split, StatusParams, VmParams,
-    WorldConfig, ELEMENTS,
+use crate::sim::config::{
+    Behavior, DeathBlast, Element, EnemyKind, PickupParams, PlayerParams, RangedAttack, Rules, Shield, Split,
+    StatusParams, VmParams, WorldConfig, DEFAULT_TURN_SECONDS, ELEMENTS,
 };
-use crate::vm::mana::ManaRules;
 use crate::sim::CoreError;
+use crate::vm::mana::ManaRules;
 use crate::vm::FixedWand;
 
 /// A dict with the path it was reached by, for messages.
@@ -39,13 +39,14 @@ impl<'py> Section<'py> {
     }
 
     pub fn f32(&self, key: &str) -> Result<f32, CoreError> {
-        let v: f64 = self
-            .item(key)?
-            .extract()
-            .map_err(|_| CoreError::arg(format!("{}.{key}: expected a number", self.path)))?;
+        let v: f64 =
+            self.item(key)?.extract().map_err(|_| CoreError::arg(format!("{}.{key}: expected a number", self.path)))?;
         // f32 holds at most ~3.4e38: 1e300 would become inf after the check.
         if !(v.is_finite() && v.abs() <= f32::MAX as f64) {
-            return Err(CoreError::arg(format!("{}.{key}: expected a finite number within ±3.4e38, got {v}", self.path)));
+            return Err(CoreError::arg(format!(
+                "{}.{key}: expected a finite number within ±3.4e38, got {v}",
+                self.path
+            )));
         }
         Ok(v as f32)
     }
@@ -53,8 +54,9 @@ impl<'py> Section<'py> {
     /// A whole number in 0..2**32; beyond it is refused, never truncated.
     pub fn u32(&self, key: &str) -> Result<u32, CoreError> {
         let item = self.item(key)?;
-        let v: super::args::Int =
-            item.extract().map_err(|_| CoreError::arg(format!("{}.{key}: expected a whole number ≥ 0, got {item}", self.path)))?;
+        let v: super::args::Int = item
+            .extract()
+            .map_err(|_| CoreError::arg(format!("{}.{key}: expected a whole number ≥ 0, got {item}", self.path)))?;
         v.count(&format!("{}.{key}", self.path), u32::MAX as u64)
     }
 
@@ -68,11 +70,19 @@ impl<'py> Section<'py> {
     }
 
     pub fn opt_f32(&self, key: &str, default: f32) -> Result<f32, CoreError> {
-        if self.has(key) { self.f32(key) } else { Ok(default) }
+        if self.has(key) {
+            self.f32(key)
+        } else {
+            Ok(default)
+        }
     }
 
     pub fn opt_u32(&self, key: &str, default: u32) -> Result<u32, CoreError> {
-        if self.has(key) { self.u32(key) } else { Ok(default) }
+        if self.has(key) {
+            self.u32(key)
+        } else {
+            Ok(default)
+        }
     }
 
     pub fn i32(&self, key: &str) -> Result<i32, CoreError> {
@@ -200,7 +210,8 @@ fn status_params(v: &Section<'_>) -> Result<StatusParams, CoreError> {
     let c = v.sub("chance")?;
     for (k, _) in c.dict.iter() {
         let name: String = k.extract().map_err(|_| CoreError::arg(format!("{}: keys are element names", c.path)))?;
-        let element = Element::from_name(&name).map_err(|_| CoreError::arg(format!("{}.{name}: unknown element", c.path)))?;
+        let element =
+            Element::from_name(&name).map_err(|_| CoreError::arg(format!("{}.{name}: unknown element", c.path)))?;
         chance[element as usize] = c.f32(&name)?;
     }
     let (burn, chill, freeze, shock) = (v.sub("burn")?, v.sub("chill")?, v.sub("freeze")?, v.sub("shock")?);
@@ -234,8 +245,10 @@ fn enemy_kind(e: &Section<'_>) -> Result<EnemyKind, CoreError> {
     if let Some(r) = e.dict.get_item("resistances").ok().flatten() {
         let r = Section::root(&r, &format!("{}.resistances", e.path))?;
         for (k, _) in r.dict.iter() {
-            let name: String = k.extract().map_err(|_| CoreError::arg(format!("{}: keys are element names", r.path)))?;
-            let element = Element::from_name(&name).map_err(|_| CoreError::arg(format!("{}.{name}: unknown element", r.path)))?;
+            let name: String =
+                k.extract().map_err(|_| CoreError::arg(format!("{}: keys are element names", r.path)))?;
+            let element =
+                Element::from_name(&name).map_err(|_| CoreError::arg(format!("{}.{name}: unknown element", r.path)))?;
             resist[element as usize] = r.f32(&name)?;
         }
     }
@@ -248,7 +261,8 @@ fn enemy_kind(e: &Section<'_>) -> Result<EnemyKind, CoreError> {
         armor: e.f32("armor")?,
         resist,
         reward: e.u32("reward")?,
-        behavior: Behavior::from_name(&e.string("behavior")?).map_err(|err| CoreError::arg(format!("{}: {err}", e.path)))?,
+        behavior: Behavior::from_name(&e.string("behavior")?)
+            .map_err(|err| CoreError::arg(format!("{}: {err}", e.path)))?,
         attack: match e.has("attack") {
             true => Some(ranged_attack(&e.sub("attack")?)?),
             false => None,
@@ -322,7 +336,8 @@ const RULE_NAMES: [&str; 7] = [
 /// the spell's index for drawing.
 pub fn fixed_wand(obj: &Bound<'_, PyAny>, look: u16) -> Result<FixedWand, CoreError> {
     let w = Section::root(obj, "wand")?;
-    let element = Element::from_name(&w.string("element")?).map_err(|e| CoreError::arg(format!("wand.element: {e}")))?;
+    let element =
+        Element::from_name(&w.string("element")?).map_err(|e| CoreError::arg(format!("wand.element: {e}")))?;
     let wand = FixedWand {
         cast_delay: w.f32("cast_delay")?,
         damage: w.f32("damage")?,
@@ -334,7 +349,8 @@ pub fn fixed_wand(obj: &Bound<'_, PyAny>, look: u16) -> Result<FixedWand, CoreEr
         element,
         look,
     };
-    if !(wand.cast_delay > 0.0 && wand.speed >= 0.0 && wand.radius >= 0.0 && wand.lifetime > 0.0 && wand.damage >= 0.0) {
+    if !(wand.cast_delay > 0.0 && wand.speed >= 0.0 && wand.radius >= 0.0 && wand.lifetime > 0.0 && wand.damage >= 0.0)
+    {
         return Err(CoreError::arg("wand: cast_delay and lifetime must be > 0; damage, speed, radius ≥ 0"));
     }
     Ok(wand)

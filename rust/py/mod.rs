@@ -15,11 +15,11 @@ use pyo3::prelude::*;
 #[pymodule]
 mod _core {
     #[pymodule_export]
-    use super::world::World;
-    #[pymodule_export]
     use super::catalog::{Catalog, WandSandbox};
     #[pymodule_export]
     use super::render::SpriteRasterizer;
+    #[pymodule_export]
+    use super::world::World;
 
     use super::world::layout;
     use pyo3::prelude::*;

@@ -3,7 +3,10 @@
 //! frame, a window surface's pixel bytes with their layout and layers of
 //! frame-buffer rows, and draws them with the GIL released.
 
-use numpy::{PyArray3, PyArrayDescrMethods, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArray, PyUntypedArrayMethods};
+use numpy::{
+    PyArray3, PyArrayDescrMethods, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArray,
+    PyUntypedArrayMethods,
+};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
@@ -30,7 +33,9 @@ impl SpriteRasterizer {
     #[pyo3(signature = (sprites, threads = Int::from(1)), text_signature = "(sprites, threads=1)")]
     fn new(sprites: &Bound<'_, PyAny>, threads: Int) -> PyResult<Self> {
         let mut images = Vec::new();
-        for (i, sprite) in sprites.try_iter().map_err(|_| CoreError::arg("sprites: expected a sequence of arrays"))?.enumerate() {
+        for (i, sprite) in
+            sprites.try_iter().map_err(|_| CoreError::arg("sprites: expected a sequence of arrays"))?.enumerate()
+        {
             images.push(sprite_image(&sprite?, i)?);
         }
         let mut inner = Rasterizer::new(images);
@@ -89,7 +94,8 @@ impl SpriteRasterizer {
         let pitch = pitch.whole("pitch", 0, i64::MAX)? as usize;
         let mut rows = Vec::new();
         let mut indices = Vec::new();
-        let items = layers.try_iter().map_err(|_| CoreError::arg("layers: expected a sequence of (rows, sprites) pairs"))?;
+        let items =
+            layers.try_iter().map_err(|_| CoreError::arg("layers: expected a sequence of (rows, sprites) pairs"))?;
         for (i, item) in items.enumerate() {
             let (r, s) = layer_arrays(&item?, i)?;
             rows.push(r);
@@ -101,9 +107,9 @@ impl SpriteRasterizer {
             let rows = r.as_slice().map_err(|_| CoreError::arg(format!("layers[{i}] rows: not contiguous")))?;
             let sprites = match s {
                 LayerSprites::All(s) => Sprites::All(*s),
-                LayerSprites::PerRow(a) => {
-                    Sprites::PerRow(a.as_slice().map_err(|_| CoreError::arg(format!("layers[{i}] sprites: not contiguous")))?)
-                }
+                LayerSprites::PerRow(a) => Sprites::PerRow(
+                    a.as_slice().map_err(|_| CoreError::arg(format!("layers[{i}] sprites: not contiguous")))?,
+                ),
             };
             layer_views.push(Layer { rows, columns, sprites });
         }
@@ -129,15 +135,23 @@ enum LayerSprites<'py> {
     PerRow(PyReadonlyArray1<'py, i32>),
 }
 
-fn layer_arrays<'py>(item: &Bound<'py, PyAny>, i: usize) -> Result<(PyReadonlyArray2<'py, f32>, LayerSprites<'py>), CoreError> {
-    let pair = item.cast::<PyTuple>().ok().filter(|t| t.len() == 2).ok_or_else(|| {
-        CoreError::arg(format!("layers[{i}]: expected a (rows, sprites) tuple"))
-    })?;
+fn layer_arrays<'py>(
+    item: &Bound<'py, PyAny>,
+    i: usize,
+) -> Result<(PyReadonlyArray2<'py, f32>, LayerSprites<'py>), CoreError> {
+    let pair = item
+        .cast::<PyTuple>()
+        .ok()
+        .filter(|t| t.len() == 2)
+        .ok_or_else(|| CoreError::arg(format!("layers[{i}]: expected a (rows, sprites) tuple")))?;
     let in_layer = |e: CoreError| CoreError::arg(format!("layers[{i}] {e}"));
     let rows_obj = pair.get_item(0).map_err(|e| CoreError::arg(e.to_string()))?;
     let rows = readonly2::<f32>(&rows_obj, &ROWS).map_err(in_layer)?;
     if rows.shape()[1] < 2 {
-        return Err(CoreError::arg(format!("layers[{i}] rows: need at least 2 columns (x, y), got shape {:?}", rows.shape())));
+        return Err(CoreError::arg(format!(
+            "layers[{i}] rows: need at least 2 columns (x, y), got shape {:?}",
+            rows.shape()
+        )));
     }
     let sprites_obj = pair.get_item(1).map_err(|e| CoreError::arg(e.to_string()))?;
     let sprites = match sprites_obj.extract::<Int>() {

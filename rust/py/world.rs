@@ -12,11 +12,11 @@ use super::config::{fixed_wand, rules, world_config};
 use crate::sim::commands::{Command, COMMAND_WIDTH};
 use crate::sim::config::Element;
 use crate::sim::events::Event;
+use crate::sim::limits::{self, MAX_AMOUNT, MAX_COORD, MAX_COUNT, MAX_FACTOR, MAX_RADIUS, MAX_SECONDS, MAX_SPEED};
 use crate::sim::player::{Controls, CONTROLS_WIDTH};
 use crate::sim::pools::{NewProjectile, Owner};
 use crate::sim::rng::STREAM_COUNT;
 use crate::sim::world::WandMemory;
-use crate::sim::limits::{self, MAX_AMOUNT, MAX_COORD, MAX_COUNT, MAX_FACTOR, MAX_RADIUS, MAX_SECONDS, MAX_SPEED};
 use crate::sim::{CoreError, World as CoreWorld};
 use crate::vm::Wand;
 
@@ -87,6 +87,10 @@ pub struct World {
     commands: Vec<Command>,
 }
 
+/// What `World.step` returns: (enemies, projectiles, pickups, events, hits, damage_dealt, zones,
+/// summons), mirrored by `engine.frame.StepCounts`.
+type StepCounts = (usize, usize, usize, usize, u32, f64, usize, usize);
+
 #[pymethods]
 impl World {
     /// A world from plain config data (see `artificer.engine.world_config`).
@@ -114,13 +118,16 @@ impl World {
         events: &Bound<'_, PyAny>,
         zones: &Bound<'_, PyAny>,
         summons: &Bound<'_, PyAny>,
-    ) -> PyResult<(usize, usize, usize, usize, u32, f64, usize, usize)> {
+    ) -> PyResult<StepCounts> {
         let controls = decode_controls(&readonly1::<f32>(controls, &CONTROLS)?)?;
         let command_rows = readonly2::<f64>(commands, &COMMANDS)?;
         let rows = command_rows.as_array();
         let n_commands = n_commands.whole("n_commands", 0, rows.nrows() as i64).map_err(|_| {
             let shown = n_commands.big.clone().unwrap_or_else(|| n_commands.value.to_string());
-            CoreError::arg(format!("n_commands must be in 0..={} (the command array's rows), got {shown}", rows.nrows()))
+            CoreError::arg(format!(
+                "n_commands must be in 0..={} (the command array's rows), got {shown}",
+                rows.nrows()
+            ))
         })?;
         self.commands.clear();
         let kinds = self.inner.kinds().len();
@@ -156,7 +163,16 @@ impl World {
             counts
         });
         let (zones, summons) = (self.inner.zones.len(), self.inner.summons.len());
-        Ok((counts.enemies, counts.projectiles, counts.pickups, counts.events, counts.hits, counts.damage_dealt as f64, zones, summons))
+        Ok((
+            counts.enemies,
+            counts.projectiles,
+            counts.pickups,
+            counts.events,
+            counts.hits,
+            counts.damage_dealt as f64,
+            zones,
+            summons,
+        ))
     }
 
     /// Copies this frame's events from index `start` on into `events`
@@ -226,7 +242,8 @@ impl World {
             let name: String = k.extract().map_err(|_| CoreError::arg("attunement keys are element names"))?;
             let element = crate::sim::config::Element::from_name(&name)
                 .map_err(|_| CoreError::arg(format!("attunement: unknown element {name:?}")))?;
-            let points: f64 = v.extract().map_err(|_| CoreError::arg(format!("attunement.{name}: expected a number")))?;
+            let points: f64 =
+                v.extract().map_err(|_| CoreError::arg(format!("attunement.{name}: expected a number")))?;
             out[element as usize] = limits::float(&format!("attunement.{name}"), points, 0.0, MAX_AMOUNT)?;
         }
         Ok(self.inner.set_attunement(out)?)
@@ -307,7 +324,9 @@ impl World {
     /// at the next turn; vulnerable_weak_turns (champion_belt): applying
     /// vulnerable also applies weak for N turns.
     #[allow(clippy::too_many_arguments)]
-    #[pyo3(text_signature = "($self, *, pen_nib_period=0, akabeko_bonus=0.0, the_boot_floor=0.0, thorns=0.0, first_cast_budget=0, hurt_cast_budget=0, hurt_ward=0.0, vulnerable_weak_turns=0.0)")]
+    #[pyo3(
+        text_signature = "($self, *, pen_nib_period=0, akabeko_bonus=0.0, the_boot_floor=0.0, thorns=0.0, first_cast_budget=0, hurt_cast_budget=0, hurt_ward=0.0, vulnerable_weak_turns=0.0)"
+    )]
     #[pyo3(signature = (*, pen_nib_period=Int::from(0), akabeko_bonus=0.0, the_boot_floor=0.0, thorns=0.0, first_cast_budget=Int::from(0), hurt_cast_budget=Int::from(0), hurt_ward=0.0, vulnerable_weak_turns=0.0))]
     fn set_relic_rules(
         &mut self,
@@ -428,10 +447,16 @@ impl World {
         let kind = kind
             .whole("kind", 0, kinds as i64 - 1)
             .map_err(|e| CoreError::arg(format!("unknown enemy kind: {e} (there are {kinds} kinds)")))?;
-        let kind = u16::try_from(kind).map_err(|_| CoreError::arg(format!("enemy kind {kind} does not fit 16 bits")))?;
+        let kind =
+            u16::try_from(kind).map_err(|_| CoreError::arg(format!("enemy kind {kind} does not fit 16 bits")))?;
         for (name, a) in [("x", &x), ("y", &y)] {
             if let Some(i) = a.iter().position(|v| !(v.is_finite() && (v.abs() as f64) <= MAX_COORD)) {
-                return Err(CoreError::arg(format!("spawn_enemies: {name}[{i}] must be a finite number within ±{}, got {}", limits::show(MAX_COORD), a[i])).into());
+                return Err(CoreError::arg(format!(
+                    "spawn_enemies: {name}[{i}] must be a finite number within ±{}, got {}",
+                    limits::show(MAX_COORD),
+                    a[i]
+                ))
+                .into());
             }
         }
         for (&px, &py) in x.iter().zip(y.iter()) {
@@ -465,9 +490,16 @@ impl World {
         let pierce = pierce.count("pierce", MAX_COUNT)?;
         let radius = limits::float("radius", radius, 0.0, MAX_RADIUS)?;
         let damage = limits::float("damage", damage, 0.0, MAX_AMOUNT)?;
-        for (name, a, bound) in [("x", &x, MAX_COORD), ("y", &y, MAX_COORD), ("vx", &vx, MAX_SPEED), ("vy", &vy, MAX_SPEED)] {
+        for (name, a, bound) in
+            [("x", &x, MAX_COORD), ("y", &y, MAX_COORD), ("vx", &vx, MAX_SPEED), ("vy", &vy, MAX_SPEED)]
+        {
             if let Some(i) = a.iter().position(|v| !(v.is_finite() && (v.abs() as f64) <= bound)) {
-                return Err(CoreError::arg(format!("spawn_projectiles: {name}[{i}] must be a finite number within ±{}, got {}", limits::show(bound), a[i])).into());
+                return Err(CoreError::arg(format!(
+                    "spawn_projectiles: {name}[{i}] must be a finite number within ±{}, got {}",
+                    limits::show(bound),
+                    a[i]
+                ))
+                .into());
             }
         }
         for i in 0..n {
@@ -506,16 +538,17 @@ impl World {
             .extract()
             .map_err(|_| CoreError::arg(format!("rng_state must be a list of {STREAM_COUNT} integers")))?;
         if items.len() != STREAM_COUNT {
-            return Err(CoreError::arg(format!("rng_state must hold {STREAM_COUNT} integers, got {}", items.len())).into());
+            return Err(
+                CoreError::arg(format!("rng_state must hold {STREAM_COUNT} integers, got {}", items.len())).into()
+            );
         }
         let mut positions = [0u64; STREAM_COUNT];
         for (i, (item, position)) in items.iter().zip(positions.iter_mut()).enumerate() {
             let is_int = item.is_instance_of::<pyo3::types::PyInt>() && !item.is_instance_of::<pyo3::types::PyBool>();
-            *position = item
-                .extract::<u64>()
-                .ok()
-                .filter(|_| is_int)
-                .ok_or_else(|| CoreError::arg(format!("rng_state[{i}] must be an integer in 0..2**64, got {item}")))?;
+            *position =
+                item.extract::<u64>().ok().filter(|_| is_int).ok_or_else(|| {
+                    CoreError::arg(format!("rng_state[{i}] must be an integer in 0..2**64, got {item}"))
+                })?;
         }
         self.inner.set_rng_positions(positions);
         Ok(())
@@ -618,14 +651,7 @@ fn decode_controls(c: &PyReadonlyArray1<'_, f32>) -> Result<Controls, CoreError>
     if let Some(i) = v.iter().position(|x| !x.is_finite()) {
         return Err(CoreError::arg(format!("controls[{i}] is not a finite number ({})", v[i])));
     }
-    Ok(Controls {
-        move_x: v[0],
-        move_y: v[1],
-        aim_x: v[2],
-        aim_y: v[3],
-        dash: v[4] != 0.0,
-        aim_at_point: v[5] != 0.0,
-    })
+    Ok(Controls { move_x: v[0], move_y: v[1], aim_x: v[2], aim_y: v[3], dash: v[4] != 0.0, aim_at_point: v[5] != 0.0 })
 }
 
 fn write_enemies(w: &CoreWorld, out: &mut [f32]) {
@@ -682,8 +708,20 @@ fn write_pickups(w: &CoreWorld, out: &mut [f32]) {
 fn write_player(w: &CoreWorld, out: &mut [f64]) {
     let p = &w.player;
     let row = [
-        p.x, p.y, p.hp, p.hp_max, p.mana, p.mana_max, p.ward, p.strength, p.invulnerable, p.dash_cooldown,
-        p.dash_left, p.alive as u8 as f32, p.moving as u8 as f32, p.radius,
+        p.x,
+        p.y,
+        p.hp,
+        p.hp_max,
+        p.mana,
+        p.mana_max,
+        p.ward,
+        p.strength,
+        p.invulnerable,
+        p.dash_cooldown,
+        p.dash_left,
+        p.alive as u8 as f32,
+        p.moving as u8 as f32,
+        p.radius,
     ];
     for (o, v) in out.iter_mut().zip(row) {
         *o = v as f64;

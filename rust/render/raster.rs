@@ -38,7 +38,13 @@ impl<'a> Target<'a> {
     /// Checks that `pixels` holds every row: at least
     /// `pitch × (height − 1) + width × 4` bytes (the last row of a
     /// subsurface ends before its pitch does).
-    pub fn new(pixels: &'a mut [u8], width: usize, height: usize, pitch: usize, format: PixelFormat) -> CoreResult<Target<'a>> {
+    pub fn new(
+        pixels: &'a mut [u8],
+        width: usize,
+        height: usize,
+        pitch: usize,
+        format: PixelFormat,
+    ) -> CoreResult<Target<'a>> {
         if width > i32::MAX as usize / 4 || height > i32::MAX as usize {
             return Err(CoreError::arg(format!("target size {width}×{height} is too large")));
         }
@@ -194,14 +200,23 @@ impl Rasterizer {
         let empty = target.width == 0 || target.height == 0;
         for (li, layer) in layers.iter().enumerate() {
             if layer.columns < 2 || layer.rows.len() % layer.columns != 0 {
-                return Err(CoreError::arg(format!("layers[{li}]: rows need at least 2 columns (x, y), got {}", layer.columns)));
+                return Err(CoreError::arg(format!(
+                    "layers[{li}]: rows need at least 2 columns (x, y), got {}",
+                    layer.columns
+                )));
             }
             let n_rows = layer.rows.len() / layer.columns;
             let bad_sprite = |row: Option<usize>, s: i64| {
                 let at = row.map_or(String::new(), |r| format!(" (row {r})"));
                 CoreError::arg(format!("layers[{li}]: sprite index {s}{at} out of range 0..{n_sprites}"))
             };
-            let check = |row: Option<usize>, s: i64| if s < 0 || s as usize >= n_sprites { Err(bad_sprite(row, s)) } else { Ok(s as usize) };
+            let check = |row: Option<usize>, s: i64| {
+                if s < 0 || s as usize >= n_sprites {
+                    Err(bad_sprite(row, s))
+                } else {
+                    Ok(s as usize)
+                }
+            };
             let fixed = match layer.sprites {
                 Sprites::All(s) => Some(check(None, s)?),
                 Sprites::PerRow(index) if index.len() != n_rows => {
@@ -313,7 +328,8 @@ fn blit(pixels: &mut [u8], pitch: usize, clip: Clip, sheet: &Sheet, p: Placement
         // Clipped to the target, in bytes from the row's start: (sprite, target).
         let clipped = |(from, to): (u16, u16)| {
             let (from, to) = ((from as i32).max(cx0), (to as i32).min(cx1));
-            (from < to).then(|| (row_src + from as usize * 4, row_dst + (p.x + from) as usize * 4, (to - from) as usize * 4))
+            (from < to)
+                .then(|| (row_src + from as usize * 4, row_dst + (p.x + from) as usize * 4, (to - from) as usize * 4))
         };
         if let Some((src, dst, len)) = clipped(runs.copy) {
             copy_run(&mut pixels[dst..dst + len], &sheet.colour[src..src + len]);
@@ -411,18 +427,22 @@ mod tests {
     fn a_sprite_half_off_each_edge_is_clipped() {
         let mut r = Rasterizer::new(vec![square(4, [10, 20, 30, 255])]);
         for (cx, cy, xs, ys) in [
-            (0.0, 3.0, 0..2, 1..5),              // left: columns -2..2
-            (W as f32, 3.0, W - 2..W, 1..5),     // right
-            (4.0, 0.0, 2..6, 0..2),              // top
-            (4.0, H as f32, 2..6, H - 2..H),     // bottom
-            (0.0, 0.0, 0..2, 0..2),              // a corner
+            (0.0, 3.0, 0..2, 1..5),          // left: columns -2..2
+            (W as f32, 3.0, W - 2..W, 1..5), // right
+            (4.0, 0.0, 2..6, 0..2),          // top
+            (4.0, H as f32, 2..6, H - 2..H), // bottom
+            (0.0, 0.0, 0..2, 0..2),          // a corner
         ] {
             let (mut px, pitch) = canvas([0, 0, 0]);
             assert_eq!(draw(&mut r, &mut px, pitch, &[cx, cy], Sprites::All(0)), 1);
             for y in 0..H {
                 for x in 0..W {
                     let inside = xs.contains(&x) && ys.contains(&y);
-                    assert_eq!(rgb_at(&px, pitch, x, y), if inside { [10, 20, 30] } else { [0, 0, 0] }, "centre ({cx}, {cy}) pixel ({x}, {y})");
+                    assert_eq!(
+                        rgb_at(&px, pitch, x, y),
+                        if inside { [10, 20, 30] } else { [0, 0, 0] },
+                        "centre ({cx}, {cy}) pixel ({x}, {y})"
+                    );
                 }
             }
         }
@@ -433,14 +453,33 @@ mod tests {
         let mut r = Rasterizer::new(vec![square(4, [10, 20, 30, 255])]);
         let (mut px, pitch) = canvas([0, 0, 0]);
         let before = px.clone();
-        let rows = [-2.0, 3.0, W as f32 + 2.0, 3.0, 4.0, -2.0, 4.0, H as f32 + 2.0, f32::NAN, 3.0, 3.0, f32::INFINITY, -1e30, 1e30];
+        let rows = [
+            -2.0,
+            3.0,
+            W as f32 + 2.0,
+            3.0,
+            4.0,
+            -2.0,
+            4.0,
+            H as f32 + 2.0,
+            f32::NAN,
+            3.0,
+            3.0,
+            f32::INFINITY,
+            -1e30,
+            1e30,
+        ];
         assert_eq!(draw(&mut r, &mut px, pitch, &rows, Sprites::All(0)), 0);
         assert_eq!(px, before);
     }
 
     #[test]
     fn later_rows_and_later_layers_are_drawn_on_top() {
-        let mut r = Rasterizer::new(vec![square(2, [255, 0, 0, 255]), square(2, [0, 255, 0, 255]), square(2, [0, 0, 255, 255])]);
+        let mut r = Rasterizer::new(vec![
+            square(2, [255, 0, 0, 255]),
+            square(2, [0, 255, 0, 255]),
+            square(2, [0, 0, 255, 255]),
+        ]);
         let (mut px, pitch) = canvas([0, 0, 0]);
         let mut target = Target::new(&mut px, W, H, pitch, xrgb()).unwrap();
         let under = [2.0f32, 2.0, 3.0, 2.0];
@@ -537,12 +576,36 @@ mod tests {
             square(5, [40, 80, 120, 160]),
             square(9, [200, 10, 10, 255]),
             square(3, [0, 0, 0, 0]),
-            SpriteImage::new("ramp", 40, 3, (0..120).flat_map(|i| { let a = (i * 2) as u8; [a / 2, a / 3, a, a] }).collect()).unwrap(),
+            SpriteImage::new(
+                "ramp",
+                40,
+                3,
+                (0..120)
+                    .flat_map(|i| {
+                        let a = (i * 2) as u8;
+                        [a / 2, a / 3, a, a]
+                    })
+                    .collect(),
+            )
+            .unwrap(),
             // Translucent edges round an opaque middle: copied and blended runs.
-            SpriteImage::new("lozenge", 27, 2, (0..54).flat_map(|i| { let a = if (3..24).contains(&(i % 27)) { 255 } else { 100 }; [a / 2, 9, a, a] }).collect()).unwrap(),
+            SpriteImage::new(
+                "lozenge",
+                27,
+                2,
+                (0..54)
+                    .flat_map(|i| {
+                        let a = if (3..24).contains(&(i % 27)) { 255 } else { 100 };
+                        [a / 2, 9, a, a]
+                    })
+                    .collect(),
+            )
+            .unwrap(),
         ];
         let mut rng = Rng::new(7, Stream::Spawns);
-        let rows: Vec<f32> = (0..6000).map(|i| if i % 2 == 0 { rng.range(-30.0, w as f32 + 30.0) } else { rng.range(-30.0, h as f32 + 30.0) }).collect();
+        let rows: Vec<f32> = (0..6000)
+            .map(|i| if i % 2 == 0 { rng.range(-30.0, w as f32 + 30.0) } else { rng.range(-30.0, h as f32 + 30.0) })
+            .collect();
         let index: Vec<i32> = (0..3000).map(|i| i % 5).collect();
         let mut want = vec![17u8; w * 4 * h];
         reference(&mut want, w, h, &images, &rows, &index);
@@ -551,7 +614,8 @@ mod tests {
             r.set_threads(threads).unwrap();
             let mut px = vec![17u8; w * 4 * h];
             let mut target = Target::new(&mut px, w, h, w * 4, xrgb()).unwrap();
-            r.draw(&mut target, (0.0, 0.0), &[Layer { rows: &rows, columns: 2, sprites: Sprites::PerRow(&index) }]).unwrap();
+            r.draw(&mut target, (0.0, 0.0), &[Layer { rows: &rows, columns: 2, sprites: Sprites::PerRow(&index) }])
+                .unwrap();
             assert!(px == want, "{threads} thread(s)");
         }
     }

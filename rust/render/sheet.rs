@@ -142,7 +142,12 @@ impl Sheet {
         };
         for image in images {
             let width = image.width.next_multiple_of(CHUNK_PIXELS);
-            sheet.sprites.push(SheetSprite { width, height: image.height, start: sheet.colour.len(), first_row: sheet.rows.len() });
+            sheet.sprites.push(SheetSprite {
+                width,
+                height: image.height,
+                start: sheet.colour.len(),
+                first_row: sheet.rows.len(),
+            });
             let mut alpha = vec![0u8; width];
             for row in image.rgba.chunks_exact(image.width * 4) {
                 for (p, a) in row.chunks_exact(4).zip(alpha.iter_mut()) {
@@ -212,8 +217,16 @@ mod tests {
     #[test]
     fn a_short_opaque_run_is_blended_with_the_row() {
         let alpha = [0, 40, 255, 255, 255, 90, 0, 0];
-        assert_eq!(runs(&alpha), RowRuns { left: (0, 8), ..RowRuns::default() }, "widened to 8, moved left to stay inside");
+        assert_eq!(
+            runs(&alpha),
+            RowRuns { left: (0, 8), ..RowRuns::default() },
+            "widened to 8, moved left to stay inside"
+        );
         assert_eq!(runs(&[0; 8]), RowRuns::default());
-        assert_eq!(runs(&[0, 0, 0, 0, 0, 0, 9, 0]), RowRuns { left: (4, 8), ..RowRuns::default() }, "moved left to stay inside");
+        assert_eq!(
+            runs(&[0, 0, 0, 0, 0, 0, 9, 0]),
+            RowRuns { left: (4, 8), ..RowRuns::default() },
+            "moved left to stay inside"
+        );
     }
 }

@@ -103,14 +103,14 @@ mod tests {
             (10.0, 5.0, 2.0, 0.5, 0.0, false, 15.0),
             (10.0, 5.0, 2.0, 0.5, 5.0, false, 10.0),
             (10.0, 5.0, 2.0, 0.5, 5.0, true, 15.0),
-            (10.0, 0.0, 1.0, 0.0, 10.0, false, 1.0),  // armor = damage: minimum 1
-            (10.0, 0.0, 1.0, 0.0, 50.0, false, 1.0),  // armor > damage: minimum 1
-            (10.0, 0.0, 1.0, 0.0, 50.0, true, 1.0),   // vulnerable never lifts a negative
-            (3.0, 0.0, 1.0, 0.9, 0.0, false, 1.0),    // 0.3 rounds up to the minimum
-            (100.0, 0.0, 1.0, 1.0, 0.0, false, 0.0),  // resistance 1.0: immune
-            (100.0, 0.0, 1.0, 1.0, 0.0, true, 0.0),   // immune even when vulnerable
-            (0.0, 0.0, 1.0, 0.0, 0.0, false, 0.0),    // nothing behind it: no damage
-            (4.0, 0.0, 2.0, 0.25, 1.0, true, 7.5),    // crit ×2, res, armor, vulnerable
+            (10.0, 0.0, 1.0, 0.0, 10.0, false, 1.0), // armor = damage: minimum 1
+            (10.0, 0.0, 1.0, 0.0, 50.0, false, 1.0), // armor > damage: minimum 1
+            (10.0, 0.0, 1.0, 0.0, 50.0, true, 1.0),  // vulnerable never lifts a negative
+            (3.0, 0.0, 1.0, 0.9, 0.0, false, 1.0),   // 0.3 rounds up to the minimum
+            (100.0, 0.0, 1.0, 1.0, 0.0, false, 0.0), // resistance 1.0: immune
+            (100.0, 0.0, 1.0, 1.0, 0.0, true, 0.0),  // immune even when vulnerable
+            (0.0, 0.0, 1.0, 0.0, 0.0, false, 0.0),   // nothing behind it: no damage
+            (4.0, 0.0, 2.0, 0.25, 1.0, true, 7.5),   // crit ×2, res, armor, vulnerable
         ];
         for &(base, flat, mult, res, armor, vuln, want) in cases {
             let got = hit(base, flat, mult, 3, res, armor, vuln);

@@ -99,9 +99,19 @@ impl Command {
                     _ => return Err(bad(format!("unknown status {a}"))),
                 };
                 if opv as u8 == op::APPLY_STATUS {
-                    Command::ApplyStatus { status, x: xf, y: yf, seconds: in_range("status seconds", 0.0, MAX_SECONDS)? }
+                    Command::ApplyStatus {
+                        status,
+                        x: xf,
+                        y: yf,
+                        seconds: in_range("status seconds", 0.0, MAX_SECONDS)?,
+                    }
                 } else {
-                    Command::ApplyStatusTurns { status, x: xf, y: yf, turns: in_range("status turns", 0.0, MAX_SECONDS)? }
+                    Command::ApplyStatusTurns {
+                        status,
+                        x: xf,
+                        y: yf,
+                        turns: in_range("status turns", 0.0, MAX_SECONDS)?,
+                    }
                 }
             }
             op::STRENGTH => Command::Strength { amount: in_range("strength", -MAX_AMOUNT, MAX_AMOUNT)? },

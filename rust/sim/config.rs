@@ -22,14 +22,8 @@ pub const ELEMENTS: usize = 6;
 pub const MAX_SPLIT: u32 = 16;
 
 impl Element {
-    pub const ALL: [Element; ELEMENTS] = [
-        Element::Physical,
-        Element::Fire,
-        Element::Ice,
-        Element::Lightning,
-        Element::Poison,
-        Element::Water,
-    ];
+    pub const ALL: [Element; ELEMENTS] =
+        [Element::Physical, Element::Fire, Element::Ice, Element::Lightning, Element::Poison, Element::Water];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -246,7 +240,10 @@ impl VmParams {
     pub fn validate(&self) -> CoreResult<()> {
         use super::limits::{content32, MAX_AMOUNT, MAX_COUNT, MAX_FACTOR, MAX_RADIUS, MAX_SECONDS};
         if self.step_multiplier as u64 > MAX_COUNT {
-            return Err(CoreError::content(format!("vm.step_multiplier must be in 0..={MAX_COUNT}, got {}", self.step_multiplier)));
+            return Err(CoreError::content(format!(
+                "vm.step_multiplier must be in 0..={MAX_COUNT}, got {}",
+                self.step_multiplier
+            )));
         }
         let m = &self.mana;
         for (name, v, hi) in [
@@ -351,7 +348,10 @@ impl StatusParams {
     fn validate(&self) -> CoreResult<()> {
         for (i, c) in self.chance.iter().enumerate() {
             if !(0.0..=1.0).contains(c) {
-                return Err(CoreError::content(format!("statuses.chance.{} must be in 0..1, got {c}", Element::ALL[i].name())));
+                return Err(CoreError::content(format!(
+                    "statuses.chance.{} must be in 0..1, got {c}",
+                    Element::ALL[i].name()
+                )));
             }
         }
         let non_negative = [
@@ -374,12 +374,19 @@ impl StatusParams {
             }
         }
         if !(self.zone_status_interval.is_finite() && self.zone_status_interval > 0.0) {
-            return Err(CoreError::content(format!("statuses.zone.status_interval must be a number > 0, got {}", self.zone_status_interval)));
+            return Err(CoreError::content(format!(
+                "statuses.zone.status_interval must be a number > 0, got {}",
+                self.zone_status_interval
+            )));
         }
         if !(0.0..=1.0).contains(&self.chill_slow) {
             return Err(CoreError::content(format!("statuses.chill_slow must be in 0..1, got {}", self.chill_slow)));
         }
-        if self.chills_to_freeze == 0 || self.poison_max_stacks == 0 || self.poison_max_stacks > 255 || self.chills_to_freeze > 255 {
+        if self.chills_to_freeze == 0
+            || self.poison_max_stacks == 0
+            || self.poison_max_stacks > 255
+            || self.chills_to_freeze > 255
+        {
             return Err(CoreError::content("statuses.chills_to_freeze and poison_max_stacks must be in 1..=255"));
         }
         Ok(())
@@ -469,8 +476,12 @@ impl WorldConfig {
             }
         }
         // Unlimited (infinity) is allowed: the harnesses aim at any distance.
-        if !(self.player.auto_aim_range > 0.0) {
-            return Err(CoreError::content(format!("player.auto_aim_range must be > 0, got {}", self.player.auto_aim_range)));
+        // NaN fails this test as well as 0 and negatives.
+        if self.player.auto_aim_range.is_nan() || self.player.auto_aim_range <= 0.0 {
+            return Err(CoreError::content(format!(
+                "player.auto_aim_range must be > 0, got {}",
+                self.player.auto_aim_range
+            )));
         }
         self.statuses.validate()?;
         self.validate_bounds()?;
@@ -484,11 +495,16 @@ impl WorldConfig {
             return Err(CoreError::content("at least one enemy kind is needed"));
         }
         for (i, k) in self.enemy_kinds.iter().enumerate() {
-            let ok = k.hp.is_finite() && k.hp > 0.0
-                && k.speed.is_finite() && k.speed >= 0.0
-                && k.radius.is_finite() && k.radius > 0.0
-                && k.contact_damage.is_finite() && k.contact_damage >= 0.0
-                && k.armor.is_finite() && k.armor >= 0.0
+            let ok = k.hp.is_finite()
+                && k.hp > 0.0
+                && k.speed.is_finite()
+                && k.speed >= 0.0
+                && k.radius.is_finite()
+                && k.radius > 0.0
+                && k.contact_damage.is_finite()
+                && k.contact_damage >= 0.0
+                && k.armor.is_finite()
+                && k.armor >= 0.0
                 && k.resist.iter().all(|r| (0.0..=1.0).contains(r));
             if !ok {
                 return Err(CoreError::content(format!("enemy kind {i} ({}) has out-of-range numbers", k.name)));
@@ -514,8 +530,15 @@ impl WorldConfig {
         }
         let finite_non_negative = |v: &[f32]| v.iter().all(|x| x.is_finite() && *x >= 0.0);
         if let Some(a) = k.attack {
-            let ok = finite_non_negative(&[a.every, a.speed, a.damage, a.radius, a.lifetime, a.min_distance, a.max_distance])
-                && a.every > 0.0
+            let ok = finite_non_negative(&[
+                a.every,
+                a.speed,
+                a.damage,
+                a.radius,
+                a.lifetime,
+                a.min_distance,
+                a.max_distance,
+            ]) && a.every > 0.0
                 && a.lifetime > 0.0
                 && a.min_distance < a.max_distance
                 && (0.0..=1.0).contains(&a.strafe);
@@ -545,14 +568,19 @@ impl WorldConfig {
     /// world derives from them (a speed per tick, a sum of hits, a spawn's
     /// HP) is non-finite or wraps. Content checks tighter ranges first.
     fn validate_bounds(&self) -> CoreResult<()> {
-        use super::limits::{content32, ARENA_SIDE, MAX_AMOUNT, MAX_COUNT, MAX_FACTOR, MAX_RADIUS, MAX_SECONDS, MAX_SPEED, TICK_HZ};
+        use super::limits::{
+            content32, ARENA_SIDE, MAX_AMOUNT, MAX_COUNT, MAX_FACTOR, MAX_RADIUS, MAX_SECONDS, MAX_SPEED, TICK_HZ,
+        };
         let p = &self.player;
         let k = &self.pickups;
         let (lo, hi) = ARENA_SIDE;
         content32("arena.width", self.arena_w, lo, hi)?;
         content32("arena.height", self.arena_h, lo, hi)?;
         if !(TICK_HZ.0..=TICK_HZ.1).contains(&(self.tick_hz as u64)) {
-            return Err(CoreError::content(format!("sim.tick_hz must be a whole number in {}..={}, got {}", TICK_HZ.0, TICK_HZ.1, self.tick_hz)));
+            return Err(CoreError::content(format!(
+                "sim.tick_hz must be a whole number in {}..={}, got {}",
+                TICK_HZ.0, TICK_HZ.1, self.tick_hz
+            )));
         }
         let bounded = [
             ("sim.separation_strength", self.separation_strength, MAX_FACTOR),
@@ -606,7 +634,11 @@ impl WorldConfig {
         self.vm.validate()?;
         // Kinds are numbered in 16 bits (commands, events, the render rows).
         if self.enemy_kinds.len() > u16::MAX as usize {
-            return Err(CoreError::content(format!("at most {} enemy kinds, got {}", u16::MAX, self.enemy_kinds.len())));
+            return Err(CoreError::content(format!(
+                "at most {} enemy kinds, got {}",
+                u16::MAX,
+                self.enemy_kinds.len()
+            )));
         }
         for (i, e) in self.enemy_kinds.iter().enumerate() {
             let at = |field: &str| format!("enemies[{i}] ({}).{field}", e.name);

@@ -315,7 +315,14 @@ impl Grid {
     /// Buckets the query points `wanted(i)` by widened row into `out` (a
     /// counting sort like `rebuild`'s).
     #[inline(never)]
-    pub fn sort_queries(&self, xs: &[f32], ys: &[f32], rs: &[f32], wanted: impl Fn(usize) -> bool, out: &mut QueryOrder) {
+    pub fn sort_queries(
+        &self,
+        xs: &[f32],
+        ys: &[f32],
+        rs: &[f32],
+        wanted: impl Fn(usize) -> bool,
+        out: &mut QueryOrder,
+    ) {
         let n = xs.len();
         let rows = (self.rows + 2) as usize;
         out.start.clear();

@@ -77,7 +77,12 @@ pub fn show32(v: f32) -> String {
 /// `v` finite and in `lo..=hi`, as an `f32`.
 pub fn float(name: &str, v: f64, lo: f64, hi: f64) -> CoreResult<f32> {
     if !(v.is_finite() && v >= lo && v <= hi) {
-        return Err(CoreError::arg(format!("{name} must be a finite number in {}..={}, got {}", show(lo), show(hi), show(v))));
+        return Err(CoreError::arg(format!(
+            "{name} must be a finite number in {}..={}, got {}",
+            show(lo),
+            show(hi),
+            show(v)
+        )));
     }
     Ok(v as f32)
 }

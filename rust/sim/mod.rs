@@ -18,6 +18,6 @@ pub mod rng;
 pub mod stress;
 pub mod world;
 
-pub use config::{Behavior, Element, EnemyKind, PlayerParams, PickupParams, Rules, WorldConfig};
+pub use config::{Behavior, Element, EnemyKind, PickupParams, PlayerParams, Rules, WorldConfig};
 pub use error::CoreError;
 pub use world::{PlayerStats, StepCounts, World};

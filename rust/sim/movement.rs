@@ -132,7 +132,8 @@ pub fn separation_pushes(
                 (ox, oy, rx, ry) = (tox, toy, trx, try_);
             }
             pool.install(|| {
-                jobs.into_par_iter().for_each(|(band, ox, oy, rx, ry)| separate_band(grid, strength, &band, ox, oy, rx, ry));
+                jobs.into_par_iter()
+                    .for_each(|(band, ox, oy, rx, ry)| separate_band(grid, strength, &band, ox, oy, rx, ry));
             });
         }
         _ => {
@@ -401,7 +402,11 @@ pub fn nearest_in_runs(grid: &Grid, runs: &Runs, x: f32, y: f32, r: f32) -> u32 
     let (d01, m01) = nearer((best[0], best_m[0]), (best[1], best_m[1]));
     let (d23, m23) = nearer((best[2], best_m[2]), (best[3], best_m[3]));
     let (_, m) = nearer((d01, m01), (d23, m23));
-    if m == u32::MAX { NO_TARGET } else { grid.index[m as usize] }
+    if m == u32::MAX {
+        NO_TARGET
+    } else {
+        grid.index[m as usize]
+    }
 }
 
 /// The nearer of two (distance², copy) candidates; ties to the lower copy.
@@ -414,7 +419,14 @@ fn nearer(a: (f32, u32), b: (f32, u32)) -> (f32, u32) {
 /// `nearest_in_reach`, skipping the points `rejected` refuses (enemies a
 /// projectile has already struck).
 #[inline]
-pub fn nearest_in_reach_except(grid: &Grid, runs: &Runs, x: f32, y: f32, r: f32, rejected: impl Fn(u32) -> bool) -> u32 {
+pub fn nearest_in_reach_except(
+    grid: &Grid,
+    runs: &Runs,
+    x: f32,
+    y: f32,
+    r: f32,
+    rejected: impl Fn(u32) -> bool,
+) -> u32 {
     let (gx, gy, gr, gi) = (&grid.x[..], &grid.y[..], &grid.radius[..], &grid.index[..]);
     let mut best = f32::INFINITY;
     let mut best_i = NO_TARGET;

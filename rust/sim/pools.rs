@@ -411,7 +411,18 @@ impl Zones {
     }
 
     #[allow(clippy::too_many_arguments)]
-    pub fn push(&mut self, x: f32, y: f32, radius: f32, life: f32, pull: f32, heal: f32, dps: f32, element: Element, look: u16) {
+    pub fn push(
+        &mut self,
+        x: f32,
+        y: f32,
+        radius: f32,
+        life: f32,
+        pull: f32,
+        heal: f32,
+        dps: f32,
+        element: Element,
+        look: u16,
+    ) {
         self.x.push(x);
         self.y.push(y);
         self.radius.push(radius);

@@ -58,7 +58,10 @@ impl RelicRules {
         ];
         let max = crate::sim::limits::MAX_AMOUNT;
         if let Some((name, v)) = numbers.iter().find(|(_, v)| !(v.is_finite() && *v >= 0.0 && (*v as f64) <= max)) {
-            return Err(CoreError::arg(format!("relic rule {name} must be a finite number in 0..=1e9, got {}", crate::sim::limits::show32(*v))));
+            return Err(CoreError::arg(format!(
+                "relic rule {name} must be a finite number in 0..=1e9, got {}",
+                crate::sim::limits::show32(*v)
+            )));
         }
         Ok(())
     }
@@ -114,7 +117,11 @@ pub struct RelicState {
 /// × 2 if pen_nib`. `akabeko` is 0 unless this is the wave's first action.
 pub fn fired_damage(base: f32, akabeko: f32, pen_nib: bool) -> f32 {
     let with_bonus = base + akabeko;
-    if pen_nib { with_bonus * 2.0 } else { with_bonus }
+    if pen_nib {
+        with_bonus * 2.0
+    } else {
+        with_bonus
+    }
 }
 
 /// Whether the `n`th fired ACTION of a wave (from 1) is pen_nib's.

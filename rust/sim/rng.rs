@@ -92,22 +92,12 @@ impl Streams {
     }
 
     pub fn fingerprint(&self) -> [u64; 4] {
-        [
-            self.crit.fingerprint(),
-            self.spread.fingerprint(),
-            self.drops.fingerprint(),
-            self.spawns.fingerprint(),
-        ]
+        [self.crit.fingerprint(), self.spread.fingerprint(), self.drops.fingerprint(), self.spawns.fingerprint()]
     }
 
     /// Each stream's position (crit, spread, drops, spawns): what a save keeps (R-SAVE-1).
     pub fn positions(&self) -> [u64; STREAM_COUNT] {
-        [
-            self.crit.draws(),
-            self.spread.draws(),
-            self.drops.draws(),
-            self.spawns.draws(),
-        ]
+        [self.crit.draws(), self.spread.draws(), self.drops.draws(), self.spawns.draws()]
     }
 
     /// The streams of `seed` at `positions` (from `positions()`): a save restored.

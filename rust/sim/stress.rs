@@ -124,9 +124,7 @@ pub fn stress_world(enemies: usize, projectiles: usize, layout: Layout, seed: u6
     for _ in 0..projectiles {
         let (x, y) = point_in(&mut rng, layout, crowd * 1.2);
         let a = rng.range(0.0, std::f32::consts::TAU);
-        world
-            .spawn_projectile(stress_projectile(x, y, libm::cosf(a) * speed, libm::sinf(a) * speed))
-            .expect("finite");
+        world.spawn_projectile(stress_projectile(x, y, libm::cosf(a) * speed, libm::sinf(a) * speed)).expect("finite");
     }
     world
 }

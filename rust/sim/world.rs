@@ -49,9 +49,11 @@ use super::error::{CoreError, CoreResult};
 use super::events::{Event, EventKind};
 use super::grid::{Grid, QueryOrder};
 use super::hash::StateHasher;
-use super::movement::{move_enemies, move_projectiles, nearest_in_reach_except, nearest_in_runs, separation_pushes, NO_TARGET};
-use super::player::{Controls, Player};
 use super::ids::Id;
+use super::movement::{
+    move_enemies, move_projectiles, nearest_in_reach_except, nearest_in_runs, separation_pushes, NO_TARGET,
+};
+use super::player::{Controls, Player};
 use super::pools::{Enemies, NewEnemy, NewProjectile, Owner, Pickups, Projectiles, Summons, Zones, HIT_MEMORY};
 use super::rng::Streams;
 use crate::vm::{CastContext, Wand};
@@ -342,7 +344,15 @@ impl World {
 
         let p = &mut self.projectiles;
         move_projectiles(
-            &mut p.x, &mut p.y, &mut p.vx, &mut p.vy, &mut p.bounces, &mut p.life, &mut p.dead, self.dt, (aw, ah),
+            &mut p.x,
+            &mut p.y,
+            &mut p.vx,
+            &mut p.vy,
+            &mut p.bounces,
+            &mut p.life,
+            &mut p.dead,
+            self.dt,
+            (aw, ah),
         );
         self.find_all_targets();
         let (hits, dealt) = self.resolve_hits();
@@ -404,7 +414,9 @@ impl World {
                 p.strength = (p.strength + amount).clamp(-max, max);
             }
             Command::ApplyStatus { status, x, y, seconds } => self.apply_status(status, x, y, seconds),
-            Command::ApplyStatusTurns { status, x, y, turns } => self.apply_status(status, x, y, self.turns_to_seconds(turns)),
+            Command::ApplyStatusTurns { status, x, y, turns } => {
+                self.apply_status(status, x, y, self.turns_to_seconds(turns))
+            }
             Command::ClearEnemies => {
                 self.enemies.clear();
                 self.dying.clear();
@@ -413,7 +425,12 @@ impl World {
                 for i in 0..self.pickups.len() {
                     let pk = &self.pickups;
                     self.events.push(Event::new(
-                        EventKind::CurrencyPicked, 0.0, 0.0, pk.x[i], pk.y[i], pk.value[i] as f32,
+                        EventKind::CurrencyPicked,
+                        0.0,
+                        0.0,
+                        pk.x[i],
+                        pk.y[i],
+                        pk.value[i] as f32,
                     ));
                     self.pickups.dead[i] = true;
                 }
@@ -606,7 +623,8 @@ impl World {
             let kind = &self.cfg.enemy_kinds[self.enemies.kind[e] as usize];
             let boot_floor = self.relic_rules.the_boot_floor;
             let attack = Attack { base, flat: self.player.strength, mult, element, boot_floor };
-            let defence = Defence { resist: kind.resist, armor: kind.armor, vulnerable: self.enemies.vulnerable[e] > 0.0 };
+            let defence =
+                Defence { resist: kind.resist, armor: kind.armor, vulnerable: self.enemies.vulnerable[e] > 0.0 };
             // the_boot behind its flag: off (the stress workload), a hit is
             // R-DMG-1 alone, with no count to keep.
             let amount = if boot_floor > 0.0 {
@@ -652,7 +670,8 @@ impl World {
             return 0.0;
         }
         // R-DMG-2: a shocked enemy takes more from every source.
-        let amount = if self.statuses_live && en.shock[e] > 0.0 { amount * self.cfg.statuses.shock_multiplier } else { amount };
+        let amount =
+            if self.statuses_live && en.shock[e] > 0.0 { amount * self.cfg.statuses.shock_multiplier } else { amount };
         self.take_off_hp(e, amount)
     }
 
@@ -829,7 +848,8 @@ impl World {
         }
         let pp = &self.cfg.pickups;
         let (px, py) = (self.player.x, self.player.y);
-        let reach = (pp.pickup_radius + self.player_stats.pickup_radius_bonus).max(pp.collect_radius + self.player.radius);
+        let reach =
+            (pp.pickup_radius + self.player_stats.pickup_radius_bonus).max(pp.collect_radius + self.player.radius);
         let k = &mut self.pickups;
         self.pickup_grid.rebuild(&k.x, &k.y, &k.radius, reach, self.cfg.grid_cells_per_entity);
         let pull = pp.magnet_speed * self.dt;
@@ -858,8 +878,24 @@ impl World {
         h.section("player");
         let p = &self.player;
         for v in [
-            p.x, p.y, p.hp, p.hp_max, p.armor, p.ward, p.strength, p.mana, p.mana_max, p.mana_regen,
-            p.crit_chance, p.dash_left, p.dash_cooldown, p.invulnerable, p.dash_dx, p.dash_dy, p.face_x, p.face_y,
+            p.x,
+            p.y,
+            p.hp,
+            p.hp_max,
+            p.armor,
+            p.ward,
+            p.strength,
+            p.mana,
+            p.mana_max,
+            p.mana_regen,
+            p.crit_chance,
+            p.dash_left,
+            p.dash_cooldown,
+            p.invulnerable,
+            p.dash_dx,
+            p.dash_dy,
+            p.face_x,
+            p.face_y,
         ] {
             h.f32(v);
         }
@@ -994,9 +1030,15 @@ impl World {
             "pickup_radius_bonus" => MAX_RADIUS,
             _ => MAX_AMOUNT,
         };
-        if let Some((name, v)) = fields.iter().find(|(name, v)| !(v.is_finite() && *v >= 0.0 && (*v as f64) <= most(name))) {
+        if let Some((name, v)) =
+            fields.iter().find(|(name, v)| !(v.is_finite() && *v >= 0.0 && (*v as f64) <= most(name)))
+        {
             let show = super::limits::show;
-            return Err(CoreError::arg(format!("player stat {name} must be a finite number in 0..={}, got {}", show(most(name)), super::limits::show32(*v))));
+            return Err(CoreError::arg(format!(
+                "player stat {name} must be a finite number in 0..={}, got {}",
+                show(most(name)),
+                super::limits::show32(*v)
+            )));
         }
         let base = &self.cfg.player;
         let p = &mut self.player;
@@ -1038,8 +1080,15 @@ impl World {
 
     /// Sets the player's HP and max HP (0 < hp ≤ hp_max, both finite); the player is alive.
     pub fn set_player_hp(&mut self, hp: f32, hp_max: f32) -> CoreResult<()> {
-        if !(hp.is_finite() && hp_max.is_finite() && hp > 0.0 && hp <= hp_max && hp_max as f64 <= super::limits::MAX_AMOUNT) {
-            return Err(CoreError::arg(format!("player HP must satisfy 0 < hp ≤ hp_max (finite), got {hp} / {hp_max}")));
+        if !(hp.is_finite()
+            && hp_max.is_finite()
+            && hp > 0.0
+            && hp <= hp_max
+            && hp_max as f64 <= super::limits::MAX_AMOUNT)
+        {
+            return Err(CoreError::arg(format!(
+                "player HP must satisfy 0 < hp ≤ hp_max (finite), got {hp} / {hp_max}"
+            )));
         }
         self.player.hp = hp;
         self.player.hp_max = hp_max;
@@ -1052,7 +1101,12 @@ impl World {
     /// between waves; `None` for any other wand.
     pub fn wand_memory(&self) -> Option<WandMemory> {
         match &self.wand {
-            Wand::Program(c) => Some(WandMemory { cursor: c.cursor(), registers: c.registers, counters: c.counters.clone(), kills: c.kills }),
+            Wand::Program(c) => Some(WandMemory {
+                cursor: c.cursor(),
+                registers: c.registers,
+                counters: c.counters.clone(),
+                kills: c.kills,
+            }),
             _ => None,
         }
     }
@@ -1066,10 +1120,17 @@ impl World {
         };
         let main = c.program.main;
         if memory.cursor < main.start || memory.cursor > main.end {
-            return Err(CoreError::arg(format!("wand cursor {} is outside the main block {}..={}", memory.cursor, main.start, main.end)));
+            return Err(CoreError::arg(format!(
+                "wand cursor {} is outside the main block {}..={}",
+                memory.cursor, main.start, main.end
+            )));
         }
         if memory.counters.len() != c.counters.len() {
-            return Err(CoreError::arg(format!("the wand has {} counters, got {}", c.counters.len(), memory.counters.len())));
+            return Err(CoreError::arg(format!(
+                "the wand has {} counters, got {}",
+                c.counters.len(),
+                memory.counters.len()
+            )));
         }
         c.cursors[crate::vm::exec::MAIN] = memory.cursor;
         c.registers = memory.registers;

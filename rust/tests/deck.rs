@@ -14,7 +14,14 @@ use artificer_core::vm::timeline::timeline;
 /// The sample catalog plus a gate guarding two cards.
 fn spells() -> Vec<SpellDef> {
     let mut s = catalog();
-    s.push(sample::spell("if_moving_2", Family::Logic, 0.0, 1, 0.0, Effect::Logic(LogicDef::Gate { cond: Cond::Moving, span: 2 })));
+    s.push(sample::spell(
+        "if_moving_2",
+        Family::Logic,
+        0.0,
+        1,
+        0.0,
+        Effect::Logic(LogicDef::Gate { cond: Cond::Moving, span: 2 }),
+    ));
     s
 }
 
@@ -36,7 +43,17 @@ fn compile(core: &CoreDef, names: &[&str], cpu: u32) -> Program {
 fn caster(core: &CoreDef, names: &[&str], mana: f32) -> Caster {
     let mut m = Mana::new(core.mana_max, core.mana_regen, ManaRules::default());
     m.current = mana;
-    let mut c = Caster::new(compile(core, names, 0), m, CastRules::default(), core.cast_delay, core.recharge, core.cpu_limit, core.flags.persistent_memory, core.flags.infinite_spells, 1);
+    let mut c = Caster::new(
+        compile(core, names, 0),
+        m,
+        CastRules::default(),
+        core.cast_delay,
+        core.recharge,
+        core.cpu_limit,
+        core.flags.persistent_memory,
+        core.flags.infinite_spells,
+        1,
+    );
     c.restart = core.flags.program;
     c
 }
@@ -298,7 +315,11 @@ fn r_mana_5_summon_casts_draw_the_pool() {
     for _ in 0..3 {
         let mut o = CastOutput::default();
         let fired = c.cast_summon(program, &mut cursor, 0.5, &mut still(), &mut o);
-        shots.push((fired, o.emissions.iter().map(|e| names[e.spell as usize].id.clone()).collect::<Vec<_>>(), c.mana.current));
+        shots.push((
+            fired,
+            o.emissions.iter().map(|e| names[e.spell as usize].id.clone()).collect::<Vec<_>>(),
+            c.mana.current,
+        ));
     }
     assert_eq!(shots[0], (true, vec!["spark_bolt".to_string()], 7.5), "half of 5");
     assert_eq!(shots[1], (false, vec![], 7.5), "water costs 10 at half price: it holds");
@@ -322,7 +343,8 @@ fn r_board_3_splitter_routes_are_decks() {
         Slot { x: 2, y: 2, bonus: None, next: vec![5] },
         Slot { x: 3, y: 2, bonus: None, next: vec![] },
     ];
-    let mut c = caster(&fork, &["spark_bolt", "splitter", "water_wave", "chain_bolt", "damage_plus", "spark_bolt"], 1000.0);
+    let mut c =
+        caster(&fork, &["spark_bolt", "splitter", "water_wave", "chain_bolt", "damage_plus", "spark_bolt"], 1000.0);
     assert_eq!(cast(&mut c).0, ["spark_bolt"]);
     let before = c.mana.current;
     let (fired, delay) = cast(&mut c);

@@ -392,12 +392,21 @@ fn r_det_1_behaviours_are_deterministic_across_threads() {
         for i in 0..6000u32 {
             let a = i as f32 * 0.7;
             let element = if i % 3 == 0 { Element::Fire } else { Element::Physical };
-            let p = shot(1500.0 + (i % 50) as f32, 1500.0 - (i % 37) as f32, 350.0 * a.cos(), 350.0 * a.sin(), 3.0, element, i % 2);
+            let p = shot(
+                1500.0 + (i % 50) as f32,
+                1500.0 - (i % 37) as f32,
+                350.0 * a.cos(),
+                350.0 * a.sin(),
+                3.0,
+                element,
+                i % 2,
+            );
             w.spawn_projectile(p).unwrap();
         }
         let mut log = Vec::new();
         for f in 0..400 {
-            let controls = Controls { move_x: (f as f32 * 0.02).cos(), move_y: (f as f32 * 0.02).sin(), ..Default::default() };
+            let controls =
+                Controls { move_x: (f as f32 * 0.02).cos(), move_y: (f as f32 * 0.02).sin(), ..Default::default() };
             w.step(&controls, &[]);
             log.extend(w.events().iter().map(|e| (e.kind as u8, e.a.to_bits(), e.x.to_bits(), e.value.to_bits())));
         }
@@ -408,6 +417,10 @@ fn r_det_1_behaviours_are_deterministic_across_threads() {
     assert_eq!(h1, h2);
     assert!(log1 == log2, "event logs differ between 1 and 2 threads");
     let count = |k: EventKind| log1.iter().filter(|e| e.0 == k as u8).count();
-    let enemy_shots = log1.iter().filter(|e| e.0 == EventKind::ProjectileFired as u8 && e.1 != 0.0f32.to_bits()).count();
-    assert!(count(EventKind::Exploded) > 0 && count(EventKind::EnemyKilled) > 100 && enemy_shots > 0, "the scene exercises the behaviours");
+    let enemy_shots =
+        log1.iter().filter(|e| e.0 == EventKind::ProjectileFired as u8 && e.1 != 0.0f32.to_bits()).count();
+    assert!(
+        count(EventKind::Exploded) > 0 && count(EventKind::EnemyKilled) > 100 && enemy_shots > 0,
+        "the scene exercises the behaviours"
+    );
 }

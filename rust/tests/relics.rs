@@ -29,16 +29,29 @@ const CENTRE: (f32, f32) = (1000.0, 1000.0);
 /// (`fired_damage`), then the hit's (`final_damage`: strength, weak, the_boot,
 /// vulnerable).
 #[allow(clippy::too_many_arguments)]
-fn attack(base: f32, akabeko: f32, pen_nib: bool, strength: f32, weak: bool, boot: f32, armor: f32, vulnerable: bool) -> f32 {
+fn attack(
+    base: f32,
+    akabeko: f32,
+    pen_nib: bool,
+    strength: f32,
+    weak: bool,
+    boot: f32,
+    armor: f32,
+    vulnerable: bool,
+) -> f32 {
     let mult = if weak { WEAK_MULTIPLIER } else { 1.0 };
     let a = Attack { base: fired_damage(base, akabeko, pen_nib), flat: strength, mult, element: 0, boot_floor: boot };
     final_damage(&a, &Defence { resist: [0.0; ELEMENTS], armor, vulnerable })
 }
 
+/// One row of the R-REL-2 table: base, akabeko, pen_nib, strength, weak, boot, armor, vulnerable,
+/// the expected damage, and what the row shows.
+type AttackCase = (f32, f32, bool, f32, bool, f32, f32, bool, f32, &'static str);
+
 #[test]
 fn r_rel_2_attack_order_table() {
     #[rustfmt::skip]
-    let cases: &[(f32, f32, bool, f32, bool, f32, f32, bool, f32, &str)] = &[
+    let cases: &[AttackCase] = &[
         // base, akabeko, pen_nib, strength, weak, boot, armor, vulnerable => expected
         (5.0, 0.0, false, 0.0, false, 0.0, 0.0, false, 5.0, "nothing on"),
         (5.0, 8.0, false, 0.0, false, 0.0, 0.0, false, 13.0, "akabeko adds to base"),
@@ -288,7 +301,10 @@ fn vulnerable_brings_weak_for_turns_and_statuses_take_turns() {
     let mut w = world(1e9, 0.0, 300.0);
     w.set_relic_rules(RelicRules { vulnerable_weak_turns: 1.0, ..Default::default() }).unwrap();
     let at = (CENTRE.0 + 300.0, CENTRE.1);
-    w.step(&Controls::default(), &[Command::ApplyStatus { status: Status::Vulnerable, x: at.0, y: at.1, seconds: 2.0 }]);
+    w.step(
+        &Controls::default(),
+        &[Command::ApplyStatus { status: Status::Vulnerable, x: at.0, y: at.1, seconds: 2.0 }],
+    );
     // Applied in step 1, ticked once at step 11.
     assert!((w.enemies.weak[0] - (3.0 - 1.0 / 60.0)).abs() < 1e-4, "{}", w.enemies.weak[0]);
     let c = relic_events(w.events(), RelicRule::ChampionWeak);
@@ -302,7 +318,10 @@ fn vulnerable_brings_weak_for_turns_and_statuses_take_turns() {
 #[test]
 fn a_weak_enemy_touches_for_less() {
     let mut w = world(1e9, 8.0, 5.0);
-    w.step(&Controls::default(), &[Command::ApplyStatus { status: Status::Weak, x: CENTRE.0, y: CENTRE.1, seconds: 5.0 }]);
+    w.step(
+        &Controls::default(),
+        &[Command::ApplyStatus { status: Status::Weak, x: CENTRE.0, y: CENTRE.1, seconds: 5.0 }],
+    );
     assert_eq!(w.player.hp, 94.0);
 }
 
@@ -315,7 +334,17 @@ fn three_bolts(w: &mut World) {
     let id = sample::index("spark_bolt");
     let program = Compiler::new(&spells, &[]).compile(&core, &[Some(id); 3]).unwrap();
     let mana = Mana::new(core.mana_max, core.mana_regen, ManaRules::default());
-    let caster = Caster::new(program, mana, CastRules::default(), core.cast_delay, core.recharge, core.cpu_limit, false, false, 1);
+    let caster = Caster::new(
+        program,
+        mana,
+        CastRules::default(),
+        core.cast_delay,
+        core.recharge,
+        core.cpu_limit,
+        false,
+        false,
+        1,
+    );
     w.set_caster(caster, vec![None; spells.len()]);
     w.begin_wave();
 }

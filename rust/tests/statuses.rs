@@ -320,7 +320,14 @@ fn r_det_1_statuses_hash_the_same_on_one_and_two_threads() {
         for _ in 0..5000 {
             let (x, y, a) = (200.0 + 1600.0 * next(), 200.0 + 1600.0 * next(), next() * std::f32::consts::TAU);
             let element = Element::ALL[(next() * ELEMENTS as f32) as usize % ELEMENTS];
-            let p = NewProjectile { vx: a.cos() * 300.0, vy: a.sin() * 300.0, life: 3.0, bounces: 2, pierce: 2, ..shot_at(x, y, 5.0, element) };
+            let p = NewProjectile {
+                vx: a.cos() * 300.0,
+                vy: a.sin() * 300.0,
+                life: 3.0,
+                bounces: 2,
+                pierce: 2,
+                ..shot_at(x, y, 5.0, element)
+            };
             // Some explode and some chain: area hits roll statuses too.
             let behaviour = match w.projectiles.len() % 10 {
                 0 => Behaviour { explode_radius: 40.0, ..Default::default() },

@@ -15,7 +15,12 @@ fn id(name: &str) -> u16 {
 }
 
 fn recipes() -> Vec<Recipe> {
-    vec![Recipe { id: "plasma".into(), inputs: (id("water_wave"), id("chain_bolt")), product: id("plasma_storm"), anywhere: false }]
+    vec![Recipe {
+        id: "plasma".into(),
+        inputs: (id("water_wave"), id("chain_bolt")),
+        product: id("plasma_storm"),
+        anywhere: false,
+    }]
 }
 
 fn compile(core: &CoreDef, names: &[&str]) -> Program {
@@ -33,7 +38,17 @@ fn caster(core: &CoreDef, names: &[&str], mana: f32) -> Caster {
     let program = compile(core, names);
     let mut m = Mana::new(core.mana_max, core.mana_regen, ManaRules::default());
     m.current = mana;
-    Caster::new(program, m, CastRules::default(), core.cast_delay, core.recharge, core.cpu_limit, core.flags.persistent_memory, core.flags.infinite_spells, 1)
+    Caster::new(
+        program,
+        m,
+        CastRules::default(),
+        core.cast_delay,
+        core.recharge,
+        core.cpu_limit,
+        core.flags.persistent_memory,
+        core.flags.infinite_spells,
+        1,
+    )
 }
 
 fn senses() -> Senses {
@@ -382,10 +397,12 @@ fn r_board_3_splitter_routes() {
         slot(2, 1, vec![5]),
         slot(3, 1, vec![]),
     ];
-    let mut c = caster(&core, &["damage_plus", "splitter", "fire_infusion", "spark_bolt", "ice_infusion", "spark_bolt"], 100.0);
+    let mut c =
+        caster(&core, &["damage_plus", "splitter", "fire_infusion", "spark_bolt", "ice_infusion", "spark_bolt"], 100.0);
     let mut out = CastOutput::default();
     c.cast(&mut senses(), &mut out);
-    let shots: Vec<(Option<Element>, f32)> = out.emissions.iter().map(|e| (e.shot.element, e.shot.damage_flat)).collect();
+    let shots: Vec<(Option<Element>, f32)> =
+        out.emissions.iter().map(|e| (e.shot.element, e.shot.damage_flat)).collect();
     assert_eq!(shots, [(Some(Element::Fire), 5.0), (Some(Element::Ice), 5.0)]);
     assert_eq!(c.mana.current, 100.0 - 15.0 - 8.0 - 5.0 - 8.0 - 5.0, "both routes pay (R-MANA-5)");
 }
@@ -472,10 +489,13 @@ fn trace_reports_each_node_with_mana() {
     assert!(!events.iter().any(|e| matches!(e, VmEvent::Trace { .. })));
     c.trace = true;
     let (_, _, events) = cast(&mut c);
-    let trace: Vec<_> = events.iter().filter_map(|e| match e {
-        VmEvent::Trace { node, mana_before, mana_after } => Some((*node, *mana_before, *mana_after)),
-        _ => None,
-    }).collect();
+    let trace: Vec<_> = events
+        .iter()
+        .filter_map(|e| match e {
+            VmEvent::Trace { node, mana_before, mana_after } => Some((*node, *mana_before, *mana_after)),
+            _ => None,
+        })
+        .collect();
     // The second cast follows at once: +5% sustained-fire surcharge (R-MANA-8).
     assert_eq!(trace, [(0, 80.0, 64.25), (1, 64.25, 59.0)]);
 }

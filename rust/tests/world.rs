@@ -65,8 +65,16 @@ fn brute_force_frame(w: &World) -> (Vec<u32>, Vec<f32>, Vec<f32>) {
     let mut hits_on = vec![0u32; e.len()];
     for i in 0..p.len() {
         let (mut x, mut y) = (p.x[i] + p.vx[i], p.y[i] + p.vy[i]);
-        if x < 0.0 { x = -x } else if x > aw { x = 2.0 * aw - x }
-        if y < 0.0 { y = -y } else if y > ah { y = 2.0 * ah - y }
+        if x < 0.0 {
+            x = -x
+        } else if x > aw {
+            x = 2.0 * aw - x
+        }
+        if y < 0.0 {
+            y = -y
+        } else if y > ah {
+            y = 2.0 * ah - y
+        }
         let mut best: Option<(f32, usize)> = None;
         for j in 0..e.len() {
             let (dx, dy) = (x - e.x[j], y - e.y[j]);
@@ -196,7 +204,12 @@ fn play(w: &mut World, frames: u32) -> Vec<(EventKind, u32)> {
         if f % 30 == 0 {
             for k in 0..4 {
                 let ang = k as f32 * 1.7 + f as f32;
-                cmds.push(Command::Spawn { kind: 0, elite: k == 0, x: 800.0 + 600.0 * ang.cos(), y: 500.0 + 400.0 * ang.sin() });
+                cmds.push(Command::Spawn {
+                    kind: 0,
+                    elite: k == 0,
+                    x: 800.0 + 600.0 * ang.cos(),
+                    y: 500.0 + 400.0 * ang.sin(),
+                });
             }
         }
         if f == 1000 {

@@ -146,13 +146,18 @@ impl CoreDef {
     pub fn validate(&self) -> Result<(), String> {
         use crate::sim::limits::{float32, MAX_AMOUNT, MAX_COUNT, MAX_FACTOR, MAX_SECONDS};
         let at = |field: &str| format!("core {:?}: {field}", self.id);
-        let number = |field: &str, v: f32, hi: f64| float32(&at(field), v, 0.0, hi).map(|_| ()).map_err(|e| e.to_string());
+        let number =
+            |field: &str, v: f32, hi: f64| float32(&at(field), v, 0.0, hi).map(|_| ()).map_err(|e| e.to_string());
         number("mana_max", self.mana_max, MAX_AMOUNT)?;
         number("mana_regen", self.mana_regen, MAX_AMOUNT)?;
         number("cast_delay", self.cast_delay, MAX_SECONDS)?;
         number("recharge", self.recharge, MAX_SECONDS)?;
         if self.cpu_limit as u64 > MAX_COUNT {
-            return Err(format!("{} must be a whole number in 0..={MAX_COUNT}, got {}", at("cpu_limit"), self.cpu_limit));
+            return Err(format!(
+                "{} must be a whole number in 0..={MAX_COUNT}, got {}",
+                at("cpu_limit"),
+                self.cpu_limit
+            ));
         }
         if let Some((_, cooldown)) = self.dash_wave {
             number("dash_wave.cooldown", cooldown, MAX_SECONDS)?;
@@ -164,17 +169,29 @@ impl CoreDef {
         for (i, s) in self.slots.iter().enumerate() {
             // Neighbours are found by x ± 1: far from i32's ends.
             if s.x.unsigned_abs() > MAX_GRID || s.y.unsigned_abs() > MAX_GRID {
-                return Err(format!("{}: position ({}, {}) is outside ±{MAX_GRID}", at(&format!("board.slots[{i}]")), s.x, s.y));
+                return Err(format!(
+                    "{}: position ({}, {}) is outside ±{MAX_GRID}",
+                    at(&format!("board.slots[{i}]")),
+                    s.x,
+                    s.y
+                ));
             }
             if let Some((_, mult)) = s.bonus {
                 number(&format!("board.slots[{i}].bonus.mult"), mult, MAX_FACTOR)?;
             }
             if s.next.len() > 2 {
-                return Err(format!("{}: {} outgoing edges, at most 2 (a splitter point)", at(&format!("board.slots[{i}]")), s.next.len()));
+                return Err(format!(
+                    "{}: {} outgoing edges, at most 2 (a splitter point)",
+                    at(&format!("board.slots[{i}]")),
+                    s.next.len()
+                ));
             }
             for &t in &s.next {
                 if t >= n {
-                    return Err(format!("{}: an edge to slot {t}, but the board has {n} slots", at(&format!("board.slots[{i}]"))));
+                    return Err(format!(
+                        "{}: an edge to slot {t}, but the board has {n} slots",
+                        at(&format!("board.slots[{i}]"))
+                    ));
                 }
             }
         }
@@ -183,7 +200,10 @@ impl CoreDef {
         for (name, entry) in entries {
             let Some(start) = entry else { continue };
             if start >= n {
-                return Err(format!("{}: slot {start}, but the board has {n} slots", at(&format!("board.entries.{name}"))));
+                return Err(format!(
+                    "{}: slot {start}, but the board has {n} slots",
+                    at(&format!("board.entries.{name}"))
+                ));
             }
             // Depth-first from the entry: a slot seen twice closes a cycle or
             // merges two routes (or two entries).

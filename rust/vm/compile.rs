@@ -130,7 +130,15 @@ impl<'a> Compiler<'a> {
     }
 
     /// Follows the board from `slot`, taking cards until the CPU runs out.
-    fn walk(&self, core: &CoreDef, cards: &[Option<u16>], start: usize, cpu_left: &mut i64, d: &mut Diagnostics, on_path: &mut [bool]) -> Route {
+    fn walk(
+        &self,
+        core: &CoreDef,
+        cards: &[Option<u16>],
+        start: usize,
+        cpu_left: &mut i64,
+        d: &mut Diagnostics,
+        on_path: &mut [bool],
+    ) -> Route {
         let mut route = Route::default();
         let mut slot = Some(start);
         // Boards are validated acyclic; the bound makes a bad board finite anyway.
@@ -216,7 +224,8 @@ impl<'a> Compiler<'a> {
         let is_action = |c: &Card| self.spells[c.spell as usize].is_action();
         let Some(last) = route.cards.iter().rposition(is_action) else { return };
         let tail = &route.cards[last + 1..];
-        if tail.is_empty() || !tail.iter().all(|c| matches!(self.spells[c.spell as usize].effect, Effect::Modifier(_))) {
+        if tail.is_empty() || !tail.iter().all(|c| matches!(self.spells[c.spell as usize].effect, Effect::Modifier(_)))
+        {
             return;
         }
         // Rotate the action to the end: modifiers keep their order, before it.
@@ -244,7 +253,9 @@ impl<'a> Compiler<'a> {
                     let n = ((count as f32) * card.mult).round().max(1.0) as u32;
                     Op::Multicast { extra: n - 1, spread }
                 }
-                Effect::Trigger(t) => Op::Trigger { kind: t.kind, delay: t.delay, carrier: t.carrier.scaled(card.mult), payload: rest },
+                Effect::Trigger(t) => {
+                    Op::Trigger { kind: t.kind, delay: t.delay, carrier: t.carrier.scaled(card.mult), payload: rest }
+                }
                 Effect::Logic(l) => Op::Logic(match l {
                     LogicDef::Gate { cond, span } => LogicDef::Gate { cond, span: clamp(span) },
                     LogicDef::Loop { span, count, grants_budget } => {
@@ -262,7 +273,13 @@ impl<'a> Compiler<'a> {
                     other => other,
                 }),
             };
-            program.nodes.push(Node { op, spell: card.spell, slot: card.slot, cost: def.mana_cost, delay: def.cast_delay });
+            program.nodes.push(Node {
+                op,
+                spell: card.spell,
+                slot: card.slot,
+                cost: def.mana_cost,
+                delay: def.cast_delay,
+            });
         }
         if let Some(split) = &route.split {
             let at = program.nodes.len();
@@ -294,14 +311,18 @@ impl<'a> Compiler<'a> {
     /// it in its block; a card priced above the pool (R-MANA-3).
     fn warn(&self, program: &Program, core: &CoreDef, d: &mut Diagnostics) {
         let fires = |span: Span| -> bool {
-            program.nodes[span.start as usize..span.end as usize].iter().any(|n| {
-                matches!(n.op, Op::Fire(_) | Op::Summon { .. } | Op::Trigger { .. } | Op::Split { .. })
-            })
+            program.nodes[span.start as usize..span.end as usize]
+                .iter()
+                .any(|n| matches!(n.op, Op::Fire(_) | Op::Summon { .. } | Op::Trigger { .. } | Op::Split { .. }))
         };
         for (i, n) in program.nodes.iter().enumerate() {
             match n.op {
-                Op::Trigger { payload, .. } if !fires(payload) => push_once(&mut d.warnings, Warning::TriggerWithoutAction),
-                Op::Summon { program: own, .. } if !fires(own) => push_once(&mut d.warnings, Warning::SummonWithoutAction),
+                Op::Trigger { payload, .. } if !fires(payload) => {
+                    push_once(&mut d.warnings, Warning::TriggerWithoutAction)
+                }
+                Op::Summon { program: own, .. } if !fires(own) => {
+                    push_once(&mut d.warnings, Warning::SummonWithoutAction)
+                }
                 Op::Modify(_) => {
                     let end = block_end(program, i);
                     if !fires(Span::new(i + 1, end)) {
@@ -323,12 +344,12 @@ pub fn unit_end(program: &Program, i: usize) -> usize {
     match program.nodes[i].op {
         Op::Trigger { payload, .. } => payload.end as usize,
         Op::Summon { program: own, .. } => own.end as usize,
-        Op::Logic(l) => match l {
-            LogicDef::Gate { span, .. } | LogicDef::Loop { span, .. } | LogicDef::ChargeCounter { span, .. } | LogicDef::KillCombo { span, .. } => {
-                i + 1 + span as usize
-            }
-            _ => i + 1,
-        },
+        Op::Logic(
+            LogicDef::Gate { span, .. }
+            | LogicDef::Loop { span, .. }
+            | LogicDef::ChargeCounter { span, .. }
+            | LogicDef::KillCombo { span, .. },
+        ) => i + 1 + span as usize,
         _ => i + 1,
     }
 }
@@ -337,7 +358,8 @@ pub fn unit_end(program: &Program, i: usize) -> usize {
 fn loop_spend(program: &Program, i: usize) -> (u32, bool) {
     let Op::Logic(LogicDef::Loop { span, count, grants_budget }) = program.nodes[i].op else { return (0, false) };
     let body = &program.nodes[i + 1..i + 1 + span as usize];
-    let actions = body.iter().filter(|n| matches!(n.op, Op::Fire(_) | Op::Summon { .. } | Op::Trigger { .. })).count() as u32;
+    let actions =
+        body.iter().filter(|n| matches!(n.op, Op::Fire(_) | Op::Summon { .. } | Op::Trigger { .. })).count() as u32;
     (actions.saturating_mul(count), grants_budget)
 }
 
@@ -373,9 +395,15 @@ fn settle(program: &mut Program) {
                 };
                 let settled = match l {
                     LogicDef::Gate { cond, span } => LogicDef::Gate { cond, span: grow(span, program) },
-                    LogicDef::Loop { span, count, grants_budget } => LogicDef::Loop { span: grow(span, program), count, grants_budget },
-                    LogicDef::ChargeCounter { n, counter, span } => LogicDef::ChargeCounter { n, counter, span: grow(span, program) },
-                    LogicDef::KillCombo { n, counter, span } => LogicDef::KillCombo { n, counter, span: grow(span, program) },
+                    LogicDef::Loop { span, count, grants_budget } => {
+                        LogicDef::Loop { span: grow(span, program), count, grants_budget }
+                    }
+                    LogicDef::ChargeCounter { n, counter, span } => {
+                        LogicDef::ChargeCounter { n, counter, span: grow(span, program) }
+                    }
+                    LogicDef::KillCombo { n, counter, span } => {
+                        LogicDef::KillCombo { n, counter, span: grow(span, program) }
+                    }
                     other => other,
                 };
                 program.nodes[i].op = Op::Logic(settled);

@@ -94,8 +94,14 @@ impl Shot {
             *v = v.clamp(-MOST, MOST);
         }
         for v in [
-            &mut self.damage_mult, &mut self.speed_mult, &mut self.size_mult, &mut self.homing,
-            &mut self.status_chance, &mut self.crit, &mut self.knockback, &mut self.lifesteal,
+            &mut self.damage_mult,
+            &mut self.speed_mult,
+            &mut self.size_mult,
+            &mut self.homing,
+            &mut self.status_chance,
+            &mut self.crit,
+            &mut self.knockback,
+            &mut self.lifesteal,
         ] {
             *v = v.min(MOST);
         }
@@ -201,7 +207,9 @@ enum End {
     Done,
     Halted,
     /// R-MANA-3: node `node` could not be paid; the cursor rests past it.
-    Abandoned { node: u32 },
+    Abandoned {
+        node: u32,
+    },
     Exhausted,
 }
 
@@ -282,7 +290,17 @@ impl CastOutput {
 
 impl Caster {
     #[allow(clippy::too_many_arguments)]
-    pub fn new(program: Program, mana: Mana, rules: CastRules, cast_delay: f32, recharge: f32, cpu_limit: u32, persistent_memory: bool, infinite_spells: bool, seed: u64) -> Caster {
+    pub fn new(
+        program: Program,
+        mana: Mana,
+        rules: CastRules,
+        cast_delay: f32,
+        recharge: f32,
+        cpu_limit: u32,
+        persistent_memory: bool,
+        infinite_spells: bool,
+        seed: u64,
+    ) -> Caster {
         let counters = vec![0; program.counters as usize];
         let open = vec![false; program.counters as usize];
         let mut caster = Caster {
@@ -449,7 +467,14 @@ impl Caster {
     /// the player's pool at `share` of its cost. A summon that can't pay
     /// holds its fire: what it fired stays, and the cursor waits on the
     /// unpaid card. Returns whether anything fired.
-    pub fn cast_summon(&mut self, program: Span, cursor: &mut u32, share: f32, senses: &mut Senses, out: &mut CastOutput) -> bool {
+    pub fn cast_summon(
+        &mut self,
+        program: Span,
+        cursor: &mut u32,
+        share: f32,
+        senses: &mut Senses,
+        out: &mut CastOutput,
+    ) -> bool {
         if program.is_empty() {
             return false;
         }
@@ -505,11 +530,21 @@ impl Caster {
     /// leaving its cursor where the draw stopped (R-VM-3, R-MANA-3: past an
     /// unpaid card; HALT: home).
     #[allow(clippy::too_many_arguments)]
-    fn draw_deck(&mut self, deck: usize, span: Span, budget: u32, shot: Shot, cast: &mut Cast, senses: &mut Senses, out: &mut CastOutput) -> End {
+    fn draw_deck(
+        &mut self,
+        deck: usize,
+        span: Span,
+        budget: u32,
+        shot: Shot,
+        cast: &mut Cast,
+        senses: &mut Senses,
+        out: &mut CastOutput,
+    ) -> End {
         if span.is_empty() {
             return End::Done;
         }
-        let (from, walk) = if self.restart { (span.start, Walk::Program) } else { (wrap(self.cursors[deck], span), Walk::Deck) };
+        let (from, walk) =
+            if self.restart { (span.start, Walk::Program) } else { (wrap(self.cursors[deck], span), Walk::Deck) };
         let mut draw = Draw::new(span, from, walk, shot, budget);
         self.retest_gates(&mut draw, senses);
         let end = self.draw(&mut draw, cast, senses, out);
@@ -546,7 +581,9 @@ impl Caster {
             let end = unit_end(&self.program, g);
             let holds = match self.program.nodes[g].op {
                 Op::Logic(LogicDef::Gate { cond, .. }) if end > at => Some(self.test(cond, senses)),
-                Op::Logic(LogicDef::ChargeCounter { counter, .. } | LogicDef::KillCombo { counter, .. }) if end > at => {
+                Op::Logic(LogicDef::ChargeCounter { counter, .. } | LogicDef::KillCombo { counter, .. })
+                    if end > at =>
+                {
                     Some(self.open[counter as usize])
                 }
                 _ => None,
@@ -619,7 +656,15 @@ impl Caster {
     }
 
     /// One node taking effect.
-    fn exec(&mut self, node: &Node, index: u32, d: &mut Draw, cast: &mut Cast, senses: &mut Senses, out: &mut CastOutput) -> Flow {
+    fn exec(
+        &mut self,
+        node: &Node,
+        index: u32,
+        d: &mut Draw,
+        cast: &mut Cast,
+        senses: &mut Senses,
+        out: &mut CastOutput,
+    ) -> Flow {
         let is_action = matches!(node.op, Op::Fire(_) | Op::Summon { .. } | Op::Trigger { .. });
         if is_action && d.budget == 0 {
             // R-MANA-4: beyond the budget (inside a loop drawn whole), skipped and free.
@@ -678,10 +723,18 @@ impl Caster {
         let skip = |span: u32| Flow::Jump(index + 1 + span);
         match logic {
             LogicDef::Gate { cond, span } => {
-                if self.test(cond, senses) { Flow::Next } else { skip(span) }
+                if self.test(cond, senses) {
+                    Flow::Next
+                } else {
+                    skip(span)
+                }
             }
             LogicDef::HaltIf(cond) => {
-                if self.test(cond, senses) { Flow::Halt } else { Flow::Next }
+                if self.test(cond, senses) {
+                    Flow::Halt
+                } else {
+                    Flow::Next
+                }
             }
             LogicDef::Halt => Flow::Halt,
             LogicDef::Loop { span, count, grants_budget } => {
@@ -717,7 +770,11 @@ impl Caster {
                     *c = 0;
                 }
                 self.open[counter as usize] = fires;
-                if fires { Flow::Next } else { skip(span) }
+                if fires {
+                    Flow::Next
+                } else {
+                    skip(span)
+                }
             }
             LogicDef::KillCombo { n, counter, span } => {
                 let fires = self.kills >= n;
@@ -725,7 +782,11 @@ impl Caster {
                     self.kills = 0;
                 }
                 self.open[counter as usize] = fires;
-                if fires { Flow::Next } else { skip(span) }
+                if fires {
+                    Flow::Next
+                } else {
+                    skip(span)
+                }
             }
         }
     }
@@ -742,7 +803,15 @@ impl Caster {
         }
     }
 
-    fn emit(&mut self, spell: u16, action: ActionDef, d: &mut Draw, trigger: Option<(TriggerKind, f32, Span)>, summon: Option<Span>, out: &mut CastOutput) {
+    fn emit(
+        &mut self,
+        spell: u16,
+        action: ActionDef,
+        d: &mut Draw,
+        trigger: Option<(TriggerKind, f32, Span)>,
+        summon: Option<Span>,
+        out: &mut CastOutput,
+    ) {
         d.budget -= 1;
         let (group, fan_spread, k) = d.fan;
         let fan = if group > 1 {
@@ -774,7 +843,11 @@ impl Draw {
 
 /// A cursor at or past its deck's end rests at the head.
 fn wrap(cursor: u32, deck: Span) -> u32 {
-    if cursor < deck.start || cursor >= deck.end { deck.start } else { cursor }
+    if cursor < deck.start || cursor >= deck.end {
+        deck.start
+    } else {
+        cursor
+    }
 }
 
 enum Flow {

@@ -42,7 +42,10 @@ pub struct FixedWand {
 pub enum Wand {
     /// Fires nothing (the stress workload, or before a wand is set).
     Unarmed,
-    Fixed { spell: FixedWand, timer: f32 },
+    Fixed {
+        spell: FixedWand,
+        timer: f32,
+    },
     /// A compiled program with its mana pool (the spell VM); the world
     /// casts it (`sim/world/spells.rs`).
     Program(Box<exec::Caster>),

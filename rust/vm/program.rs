@@ -164,7 +164,9 @@ fn describe(op: &Op) -> String {
         Op::Multicast { extra, spread } => format!("MULTICAST +{extra} spread {spread}"),
         Op::Trigger { kind, delay, payload, .. } => format!("TRIGGER {kind:?} {delay}s payload {}", span(payload)),
         Op::Logic(l) => describe_logic(l),
-        Op::Split { upper, lower, deck } => format!("SPLIT upper {} lower {} decks {deck},{}", span(upper), span(lower), deck + 1),
+        Op::Split { upper, lower, deck } => {
+            format!("SPLIT upper {} lower {} decks {deck},{}", span(upper), span(lower), deck + 1)
+        }
     }
 }
 

@@ -25,7 +25,11 @@ pub fn unreachable_slots(program: &Program, restart: bool) -> Vec<u16> {
     let mut slots: Vec<u16> = Vec::new();
     let mut reached_slots: Vec<u16> = Vec::new();
     for (n, &r) in program.nodes.iter().zip(&reached) {
-        if r { reached_slots.push(n.slot) } else { slots.push(n.slot) }
+        if r {
+            reached_slots.push(n.slot)
+        } else {
+            slots.push(n.slot)
+        }
     }
     // A slot is reached when any of its nodes is (dual_stream copies the deck).
     slots.retain(|s| *s != u16::MAX && !reached_slots.contains(s));
@@ -86,7 +90,8 @@ fn walk(program: &Program, deck: Span, restart: bool, reached: &mut [bool]) {
                         .iter()
                         .filter(|n| matches!(n.op, Op::Fire(_) | Op::Summon { .. } | Op::Trigger { .. }))
                         .count() as u32;
-                    let left = if grants_budget || !restart { b } else { b.saturating_sub(actions.saturating_mul(count)) };
+                    let left =
+                        if grants_budget || !restart { b } else { b.saturating_sub(actions.saturating_mul(count)) };
                     todo.push((body_end, left));
                 }
                 LogicDef::RegSet { .. } | LogicDef::RegAdd { .. } => todo.push((pc + 1, b)),

@@ -168,19 +168,40 @@ pub enum Cond {
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum LogicDef {
-    Gate { cond: Cond, span: u32 },
+    Gate {
+        cond: Cond,
+        span: u32,
+    },
     HaltIf(Cond),
     Halt,
-    Loop { span: u32, count: u32, grants_budget: bool },
-    RegSet { reg: u8, value: i32 },
-    RegAdd { reg: u8, value: i32 },
+    Loop {
+        span: u32,
+        count: u32,
+        grants_budget: bool,
+    },
+    RegSet {
+        reg: u8,
+        value: i32,
+    },
+    RegAdd {
+        reg: u8,
+        value: i32,
+    },
     /// R-REG-2: runs its `span` on every `n`th pass of the cursor (each
     /// cast on a program core) and skips it otherwise, like a false gate;
     /// `counter` is this card's own count in the wand (assigned by compile).
-    ChargeCounter { n: u32, counter: u32, span: u32 },
+    ChargeCounter {
+        n: u32,
+        counter: u32,
+        span: u32,
+    },
     /// R-REG-2: runs its `span` once `n` kills have accumulated (then
     /// resets), else skips it like a false gate.
-    KillCombo { n: u32, counter: u32, span: u32 },
+    KillCombo {
+        n: u32,
+        counter: u32,
+        span: u32,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -248,7 +269,9 @@ impl SpellDef {
             }
             Effect::Logic(l) => {
                 let cond = |c: &mut Checks, cond: &Cond| match *cond {
-                    Cond::HpLow(t) | Cond::EnemyClose(t) | Cond::ManaAbove(t) => c.float("logic.threshold", t, 0.0, MAX_AMOUNT),
+                    Cond::HpLow(t) | Cond::EnemyClose(t) | Cond::ManaAbove(t) => {
+                        c.float("logic.threshold", t, 0.0, MAX_AMOUNT)
+                    }
                     Cond::RegLt(r, _) | Cond::RegGe(r, _) => c.count("logic.register", r as u32, 1),
                     Cond::Moving | Cond::Still => {}
                 };
@@ -263,7 +286,9 @@ impl SpellDef {
                         c.count("logic.span", *span, MAX_FAN as u64);
                         c.count("logic.count", *count, MAX_COUNT);
                     }
-                    LogicDef::RegSet { reg, .. } | LogicDef::RegAdd { reg, .. } => c.count("logic.register", *reg as u32, 1),
+                    LogicDef::RegSet { reg, .. } | LogicDef::RegAdd { reg, .. } => {
+                        c.count("logic.register", *reg as u32, 1)
+                    }
                     LogicDef::ChargeCounter { n, span, .. } | LogicDef::KillCombo { n, span, .. } => {
                         c.count("logic.n", *n, MAX_COUNT);
                         c.count("logic.span", *span, MAX_FAN as u64);

@@ -71,7 +71,11 @@ pub struct Timeline {
 impl Timeline {
     /// Mana a cast actually spends, on average over the cycle.
     pub fn mana_per_cast(&self) -> f32 {
-        if self.casts.is_empty() { 0.0 } else { self.mana_per_cycle / self.casts.len() as f32 }
+        if self.casts.is_empty() {
+            0.0
+        } else {
+            self.mana_per_cycle / self.casts.len() as f32
+        }
     }
 }
 
@@ -109,7 +113,8 @@ pub fn timeline(caster: &Caster, senses: Senses) -> Timeline {
     // Demand once the surcharge has settled: keep casting, then measure a
     // whole cycle again.
     let settled = settled_demand(&mut c, senses, t.casts.len(), &mut out);
-    t.demand = settled.unwrap_or(if t.cycle_seconds > 0.0 { (t.mana_per_cycle + summon_mana) / t.cycle_seconds } else { 0.0 });
+    t.demand =
+        settled.unwrap_or(if t.cycle_seconds > 0.0 { (t.mana_per_cycle + summon_mana) / t.cycle_seconds } else { 0.0 });
     (t.dry_after_s, t.sustained_dps) = sustained(caster, senses);
     t
 }
@@ -243,7 +248,11 @@ fn nominal(c: &Caster, e: &Emission, senses: Senses, depth: u32) -> (f32, f32) {
         mana += m;
     }
     if let Some(program) = e.summon {
-        let casts = if a.summon_period > 0.0 { ((a.lifetime + e.shot.lifetime_add) / a.summon_period).ceil().max(0.0) as u32 } else { 0 };
+        let casts = if a.summon_period > 0.0 {
+            ((a.lifetime + e.shot.lifetime_add) / a.summon_period).ceil().max(0.0) as u32
+        } else {
+            0
+        };
         let (d, m) = summon_casts(c, program, a.summon_cost_share, casts.min(MAX_CASTS as u32 * 4), senses, depth);
         damage += d;
         mana += m;

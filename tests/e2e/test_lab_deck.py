@@ -157,7 +157,9 @@ def _play(game: Game, places: dict[str, tuple[int, int]]) -> None:
     drag(places["backpack1"], places["slot2"])
     lab = shot("04_lab_deck")
     x, y = places["slot1"]
-    assert difference(lab[y - 40 : y + 40, x - 40 : x + 40], before[y - 40 : y + 40, x - 40 : x + 40]) > 3, "slot 2 holds another card"
+    assert difference(lab[y - 40 : y + 40, x - 40 : x + 40], before[y - 40 : y + 40, x - 40 : x + 40]) > 3, (
+        "slot 2 holds another card"
+    )
 
     # T: the range, at full speed.
     game.key("t")
@@ -186,4 +188,6 @@ def _play(game: Game, places: dict[str, tuple[int, int]]) -> None:
     shot("06_range")
     assert frames > 5, "the range was screenshotted"
     missing = [spell for spell, count in seen.items() if count == 0]
-    assert not missing, f"no {', '.join(missing)} shot seen in {frames} screenshots of the range (seen: {seen}); see {SHOTS}"
+    assert not missing, (
+        f"no {', '.join(missing)} shot seen in {frames} screenshots of the range (seen: {seen}); see {SHOTS}"
+    )

@@ -63,7 +63,10 @@ def parse_xwd(data: bytes) -> Image:
     if pixmap_format != 2 or bits_per_pixel != 32:
         raise ValueError(f"unexpected xwd format {pixmap_format} at {bits_per_pixel} bits per pixel")
     words = np.frombuffer(
-        data, dtype="<u4" if byte_order == 0 else ">u4", count=height * bytes_per_line // 4, offset=header_size + 12 * ncolors
+        data,
+        dtype="<u4" if byte_order == 0 else ">u4",
+        count=height * bytes_per_line // 4,
+        offset=header_size + 12 * ncolors,
     ).reshape(height, bytes_per_line // 4)[:, :width]
 
     def channel(mask: int) -> Image:
@@ -90,7 +93,9 @@ def difference(a: Image, b: Image) -> float:
     return float(np.abs(a.astype(np.int16) - b.astype(np.int16)).mean())
 
 
-def share_near(image: Image, box: tuple[int, int, int, int], colour: tuple[int, int, int], tolerance: int = 40) -> float:
+def share_near(
+    image: Image, box: tuple[int, int, int, int], colour: tuple[int, int, int], tolerance: int = 40
+) -> float:
     x, y, w, h = box
     region = image[y : y + h, x : x + w].astype(np.int16)
     return float((np.abs(region - np.array(colour, dtype=np.int16)).sum(axis=2) < tolerance).mean())
@@ -165,7 +170,11 @@ class Game:
         }
         self.log = log.open("w")
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "artificer", "play"], env=game_env, stdout=self.log, stderr=subprocess.STDOUT, cwd=REPO
+            [sys.executable, "-m", "artificer", "play"],
+            env=game_env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            cwd=REPO,
         )
         self.window = ""
         self.origin = (0, 0)
@@ -209,7 +218,9 @@ class Game:
     def screenshot(self) -> Image:
         """The root window, cropped to the game's window (the game must still be running)."""
         self.check_alive()
-        dump = subprocess.run(["xwd", "-root", "-silent"], env=self.env, capture_output=True, timeout=15, check=True).stdout
+        dump = subprocess.run(
+            ["xwd", "-root", "-silent"], env=self.env, capture_output=True, timeout=15, check=True
+        ).stdout
         x, y = self.origin
         return parse_xwd(dump)[y : y + SCREEN[1], x : x + SCREEN[0]]
 
@@ -326,4 +337,3 @@ def test_a_short_run_in_a_real_window(game: Game) -> None:
     assert game.process.wait(timeout=15) == 0, f"the game exited with {game.process.returncode}"
     timings["total"] = time.monotonic() - started
     print("e2e timings:", ", ".join(f"{stage} {seconds:.1f} s" for stage, seconds in timings.items()))
-

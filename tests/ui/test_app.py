@@ -83,7 +83,9 @@ def test_slow_frames_leave_a_fraction_of_a_step_as_the_interpolation_alpha(
     assert scene.alphas[2] == pytest.approx(0.75)
 
 
-def test_a_stall_is_clamped_so_the_sim_does_not_spiral(display: pygame.Surface, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_stall_is_clamped_so_the_sim_does_not_spiral(
+    display: pygame.Surface, monkeypatch: pytest.MonkeyPatch
+) -> None:
     fake_clock(monkeypatch, 5.0)  # Every frame takes five seconds.
     scene = CountingScene()
     App(lambda: scene).run(max_frames=3)

@@ -18,6 +18,7 @@ from artificer.content import load_content
 from artificer.ui.scene import SceneStack
 from artificer.ui.scenes.arena import ArenaScene, PauseScene
 from artificer.ui.scenes.summary import SummaryScene
+from artificer.ui.session import Session
 
 CONTENT = load_content()
 
@@ -144,9 +145,7 @@ def test_the_pause_menu_opens_the_settings_and_esc_resumes(screen: pygame.Surfac
     assert stack.top is arena
 
 
-def _session(**changes: object) -> "Session":
-    from artificer.ui.session import Session
-
+def _session(**changes: object) -> Session:
     session = Session.default()
     for name, value in changes.items():
         setattr(session.settings, name, value)
@@ -180,10 +179,12 @@ def test_the_colour_blind_setting_redraws_enemies_in_the_okabe_ito_palette(scree
     for arena in (plain, safe):
         SceneStack().push(arena)
     brute = CONTENT.enemy_index("brute")
+
     def centre_colour(arena: ArenaScene) -> tuple[int, int, int]:
         assert arena.renderer is not None
         sprite = arena.renderer.atlas.enemies[brute]
         return tuple(sprite.get_at((sprite.get_width() // 2, sprite.get_height() // 4))[:3])  # type: ignore[return-value]
+
     assert centre_colour(safe) == COLOUR_BLIND.enemy("brute")
     assert centre_colour(plain) != centre_colour(safe)
 

@@ -17,7 +17,9 @@ from artificer.ui.scenes.summary import SummaryScene
 from artificer.ui.scenes.title import TitleScene
 
 
-def test_title_to_arena_to_summary_and_back(display: pygame.Surface, run_frames: Callable[..., None], tmp_path: object) -> None:
+def test_title_to_arena_to_summary_and_back(
+    display: pygame.Surface, run_frames: Callable[..., None], tmp_path: object
+) -> None:
     stack = SceneStack()
     stack.push(title_scene(load_content()))
     run_frames(stack, display, 5)

@@ -106,9 +106,7 @@ def test_each_languages_font_has_a_glyph_for_every_character_drawn_in_it(
 
 @pytest.mark.parametrize("bold", [False, True], ids=["regular", "bold"])
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_the_game_font_renders_each_language_as_real_glyphs(
-    language: str, bold: bool, display: pygame.Surface
-) -> None:
+def test_the_game_font_renders_each_language_as_real_glyphs(language: str, bold: bool, display: pygame.Surface) -> None:
     """R-I18N-1: `font(size, language=…)` draws a real string of the language, not a row of boxes."""
     face = fonts.font(SIZE, bold, language=language)
     text = sample(language)

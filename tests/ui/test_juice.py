@@ -82,7 +82,9 @@ def test_r_feel_1_a_kill_bursts_in_the_enemys_colour(display: pygame.Surface) ->
     assert np.all(sprites // effects.COLOUR_STRIDE == grunt), "every spark takes the grunt's colour"
     assert scene.camera is not None
     ox, oy = scene.camera.offset
-    patch = pygame.surfarray.array3d(display)[int(x + 200 + ox) - 40 : int(x + 200 + ox) + 40, int(y + oy) - 40 : int(y + oy) + 40]
+    patch = pygame.surfarray.array3d(display)[
+        int(x + 200 + ox) - 40 : int(x + 200 + ox) + 40, int(y + oy) - 40 : int(y + oy) + 40
+    ]
     near = np.abs(patch.astype(int) - colour).sum(axis=2) < 90
     assert near.sum() > 10, "the burst shows on screen in the grunt's colour"
 
@@ -153,7 +155,9 @@ def test_r_feel_1_the_dash_cooldown_bar_fills_as_the_cooldown_runs_out(display: 
         w, h = effects.DASH_BAR
         top = int(y + juice.player_radius + effects.DASH_BAR_GAP)
         row = pygame.surfarray.array3d(display)[int(x - w / 2) : int(x + w / 2), top + h // 2].astype(int)
-        lit = (np.abs(row - effects.DASH_READY_COLOUR).sum(axis=1) < 30) | (np.abs(row - effects.DASH_CHARGING_COLOUR).sum(axis=1) < 30)
+        lit = (np.abs(row - effects.DASH_READY_COLOUR).sum(axis=1) < 30) | (
+            np.abs(row - effects.DASH_CHARGING_COLOUR).sum(axis=1) < 30
+        )
         return float(lit.mean())
 
     assert bar_fill() > 0.9, "ready: the bar is full"
@@ -176,7 +180,9 @@ def _drop_crystals(stack: SceneStack, scene: ArenaScene, display: pygame.Surface
     for i in range(24):
         angle = i * 2 * math.pi / 24
         reach = 220 + (i % 3) * 60
-        scene.run.sim.input.spawn(CONTENT.enemy_index("grunt"), x + reach * math.cos(angle), y + reach * math.sin(angle))
+        scene.run.sim.input.spawn(
+            CONTENT.enemy_index("grunt"), x + reach * math.cos(angle), y + reach * math.sin(angle)
+        )
     frames(stack, display, 2)
     for row in scene.run.sim.buffers.enemy_rows():
         scene.run.sim.input.damage_nearest(float(row[0]), float(row[1]), 9999.0)

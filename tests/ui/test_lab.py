@@ -18,7 +18,9 @@ CONTENT = load_content()
 
 def _lab(run: Run, started: list[int] | None = None) -> tuple[SceneStack, LabScene]:
     stack = SceneStack()
-    lab = LabScene(run, 1, on_start_wave=lambda s: started.append(1) if started is not None else None, on_back=lambda s: s.pop())
+    lab = LabScene(
+        run, 1, on_start_wave=lambda s: started.append(1) if started is not None else None, on_back=lambda s: s.pop()
+    )
     stack.push(lab)
     return stack, lab
 
@@ -36,11 +38,15 @@ def test_the_lab_renders_its_backpack_board_and_diagnostics(display: pygame.Surf
     stack.draw(display, 0.0)
     # The board's first slot holds a card: it is drawn (not the background colour).
     slot = lab.rect_of(Place("slot", 0))
-    colours = {display.get_at((x, y))[:3] for x in range(slot.left, slot.right, 2) for y in range(slot.top, slot.bottom, 2)}
+    colours = {
+        display.get_at((x, y))[:3] for x in range(slot.left, slot.right, 2) for y in range(slot.top, slot.bottom, 2)
+    }
     assert len(colours) > 8
 
 
-def test_dragging_a_card_from_the_backpack_onto_a_slot_moves_it_and_the_diagnostics_update(display: pygame.Surface) -> None:
+def test_dragging_a_card_from_the_backpack_onto_a_slot_moves_it_and_the_diagnostics_update(
+    display: pygame.Surface,
+) -> None:
     """R-LAB-1: cards are dragged between the backpack and the board; the mana per cast updates live."""
     run = Run(CONTENT, 1)
     run.loadout.stash("damage_plus")
@@ -80,7 +86,9 @@ def test_start_wave_is_blocked_with_the_rule_message_when_the_wand_has_no_action
     stack, lab = _lab(run, started)
     stack.draw(display, 0.0)
     for slot in range(3):  # every spark bolt to the backpack
-        stack.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=3, pos=lab.rect_of(Place("slot", slot)).center))
+        stack.handle_event(
+            pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=3, pos=lab.rect_of(Place("slot", slot)).center)
+        )
     assert not lab.can_start
     stack.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN))
     stack.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=lab.start_button.rect.center))
@@ -154,7 +162,19 @@ def test_a_gamepad_starts_the_wave_from_the_lab(display: pygame.Surface) -> None
     run = Run(CONTENT, 1)
     started: list[int] = []
     stack = SceneStack()
-    stack.push(LabScene(run, 1, on_start_wave=lambda s: started.append(1), on_back=lambda s: started.append(-1), session=Session.default()))
-    stack.handle_event(pygame.event.Event(pygame.CONTROLLERBUTTONDOWN, instance_id=0, button=pygame.CONTROLLER_BUTTON_A))
-    stack.handle_event(pygame.event.Event(pygame.CONTROLLERBUTTONDOWN, instance_id=0, button=pygame.CONTROLLER_BUTTON_B))
+    stack.push(
+        LabScene(
+            run,
+            1,
+            on_start_wave=lambda s: started.append(1),
+            on_back=lambda s: started.append(-1),
+            session=Session.default(),
+        )
+    )
+    stack.handle_event(
+        pygame.event.Event(pygame.CONTROLLERBUTTONDOWN, instance_id=0, button=pygame.CONTROLLER_BUTTON_A)
+    )
+    stack.handle_event(
+        pygame.event.Event(pygame.CONTROLLERBUTTONDOWN, instance_id=0, button=pygame.CONTROLLER_BUTTON_B)
+    )
     assert started == [1, -1]

@@ -78,12 +78,19 @@ def test_r_lab_1_clicking_a_tab_shows_that_board_with_its_diagnostics_and_timeli
     assert lab.geometry is not None and len(lab.geometry.slots) == CONTENT.core("siege_core").capacity
     core = CONTENT.core("siege_core")
     expected = spell_catalog(CONTENT).compile(core_data(core), place(core, run.loadout.carried("siege_core").cards))
-    assert lab.diagnostics["cpu_used"] == expected["cpu_used"] and lab.diagnostics["mana_per_cast"] == expected["mana_per_cast"]
+    assert (
+        lab.diagnostics["cpu_used"] == expected["cpu_used"]
+        and lab.diagnostics["mana_per_cast"] == expected["mana_per_cast"]
+    )
     drawn_cards = {card for row in lab.drawn_timeline.rows for card in row.cards}
     assert drawn_cards == set(SIEGE_DECK), "the timeline is the shown board's"
     notice = [rect for text, rect in lab.drawn_labels if text == tr("ui.lab.not_active")]
-    assert len(notice) == 1 and lab.board_rect.contains(notice[0]), "the board that does not fire says so on its title line"
-    assert run.loadout.active == "starter_wand" and run.diagnostics["cpu_used"] != expected["cpu_used"], "looking changes nothing"
+    assert len(notice) == 1 and lab.board_rect.contains(notice[0]), (
+        "the board that does not fire says so on its title line"
+    )
+    assert run.loadout.active == "starter_wand" and run.diagnostics["cpu_used"] != expected["cpu_used"], (
+        "looking changes nothing"
+    )
     assert changes == []
     # Keys too: Q/E step through the tabs, 1..n pick one.
     stack.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_q))
@@ -92,12 +99,16 @@ def test_r_lab_1_clicking_a_tab_shows_that_board_with_its_diagnostics_and_timeli
     assert lab.shown == "siege_core"
 
 
-def test_r_lab_1_a_card_dragged_from_one_board_onto_another_cores_tab_lands_on_that_core(display: pygame.Surface) -> None:
+def test_r_lab_1_a_card_dragged_from_one_board_onto_another_cores_tab_lands_on_that_core(
+    display: pygame.Surface,
+) -> None:
     run = _two_cores()
     stack, lab, changes = _lab(run)
     stack.draw(display, 0.0)
     _drag(stack, lab.rect_of(Place("slot", 0)).center, lab.tab_of("siege_core").rect.move(8, 0).midleft)
-    assert run.loadout.carried("siege_core").cards[: len(SIEGE_DECK) + 1] == [*SIEGE_DECK, "spark_bolt"], "its first free slot"
+    assert run.loadout.carried("siege_core").cards[: len(SIEGE_DECK) + 1] == [*SIEGE_DECK, "spark_bolt"], (
+        "its first free slot"
+    )
     assert run.loadout.carried("starter_wand").cards[:3] == [None, "spark_bolt", "spark_bolt"]
     assert changes == [1]
     assert lab.diagnostics["cpu_used"] == run.diagnostics["cpu_used"], "the active board was recompiled"
@@ -174,11 +185,13 @@ def test_r_lab_1_a_refused_move_says_why_and_changes_nothing(display: pygame.Sur
     before = [list(c.cards) for c in run.loadout.cores]
     _drag(stack, lab.rect_of(Place("slot", 0)).center, lab.tab_of("siege_core").rect.move(8, 0).midleft)
     assert [list(c.cards) for c in run.loadout.cores] == before
-    assert tr("ui.lab.core_full", core=tr(CONTENT.core("siege_core").name_key)) in [text for text, _ in lab.toasts.items]
+    assert tr("ui.lab.core_full", core=tr(CONTENT.core("siege_core").name_key)) in [
+        text for text, _ in lab.toasts.items
+    ]
     assert changes == []
     # The toast sits on an opaque box (issue 12: toasts had no backing), clear of the buttons.
     stack.draw(display, 0.0)
-    (text, box), = lab.drawn_toasts
+    ((text, box),) = lab.drawn_toasts
     assert text == lab.toasts.items[-1][0] and display.get_rect().contains(box)
     assert not any(box.colliderect(b.rect) for b in (lab.back_button, lab.test_button, lab.start_button))
     fill = display.get_at((box.x + 6, box.centery))[:3]
@@ -188,7 +201,9 @@ def test_r_lab_1_a_refused_move_says_why_and_changes_nothing(display: pygame.Sur
 
 @pytest.mark.parametrize("size", [(1280, 720), (960, 600)])
 @pytest.mark.parametrize("language", ["en", "ja", "ko", "zh_CN"])
-def test_issue_12_every_core_name_and_tab_label_fits_uncut_in_every_language(size: tuple[int, int], language: str) -> None:
+def test_issue_12_every_core_name_and_tab_label_fits_uncut_in_every_language(
+    size: tuple[int, int], language: str
+) -> None:
     """Names are shrunk or wrapped to fit, never cut with '…' ("Summon T…"): every core's tab, in all four languages."""
     pygame.init()
     previous = i18n.catalog().language
@@ -196,11 +211,17 @@ def test_issue_12_every_core_name_and_tab_label_fits_uncut_in_every_language(siz
         i18n.set_language(language)
         surface = pygame.display.set_mode(size)
         cores = [core.id for core in CONTENT.cores]
-        for trio in itertools.batched(cores, 3) if hasattr(itertools, "batched") else [cores[i : i + 3] for i in range(0, len(cores), 3)]:
+        for trio in (
+            itertools.batched(cores, 3)
+            if hasattr(itertools, "batched")
+            else [cores[i : i + 3] for i in range(0, len(cores), 3)]
+        ):
             run = Run(CONTENT, 1)
             for core_id in trio:
                 if core_id != run.loadout.active:
-                    run.loadout.add_core(core_id, drop=None if len(run.loadout.cores) < 3 else run.loadout.cores[0].core)
+                    run.loadout.add_core(
+                        core_id, drop=None if len(run.loadout.cores) < 3 else run.loadout.cores[0].core
+                    )
             stack, lab, _ = _lab(run)
             lab.toasts.show(tr("ui.lab.core_full", core=tr(CONTENT.core(trio[0]).name_key)))
             stack.draw(surface, 0.0)
@@ -212,7 +233,9 @@ def test_issue_12_every_core_name_and_tab_label_fits_uncut_in_every_language(siz
         pygame.quit()
 
 
-def test_r_lab_1_test_fires_the_board_shown_so_a_core_is_tried_before_it_is_made_active(display: pygame.Surface) -> None:
+def test_r_lab_1_test_fires_the_board_shown_so_a_core_is_tried_before_it_is_made_active(
+    display: pygame.Surface,
+) -> None:
     from artificer.ui.scenes.training import TrainingScene
 
     run = _two_cores()
@@ -226,18 +249,24 @@ def test_r_lab_1_test_fires_the_board_shown_so_a_core_is_tried_before_it_is_made
     assert run.loadout.active == "starter_wand" and changes == []
 
 
-def test_r_lab_1_a_card_held_over_another_tab_opens_that_board_to_drop_it_on_a_chosen_slot(display: pygame.Surface) -> None:
+def test_r_lab_1_a_card_held_over_another_tab_opens_that_board_to_drop_it_on_a_chosen_slot(
+    display: pygame.Surface,
+) -> None:
     run = _two_cores(backpack=["fireball"])
     stack, lab, changes = _lab(run)
     stack.draw(display, 0.0)
     tab = lab.tab_of("siege_core").rect.move(8, 0).midleft
-    stack.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=lab.rect_of(Place("backpack", 0)).center))
+    stack.handle_event(
+        pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=lab.rect_of(Place("backpack", 0)).center)
+    )
     stack.handle_event(pygame.event.Event(pygame.MOUSEMOTION, pos=tab, rel=(0, 0), buttons=(1, 0, 0)))
     stack.update(0.2)
     assert lab.shown == "starter_wand", "a card dragged past a tab does not flip the board"
     for _ in range(30):
         stack.update(1 / 60)
-    assert lab.shown == "siege_core" and lab.drag is not None, "held there, the tab opens its board; the card stays in hand"
+    assert lab.shown == "siege_core" and lab.drag is not None, (
+        "held there, the tab opens its board; the card stays in hand"
+    )
     stack.draw(display, 0.0)
     slot = lab.rect_of(Place("slot", 5)).center
     stack.handle_event(pygame.event.Event(pygame.MOUSEMOTION, pos=slot, rel=(0, 0), buttons=(1, 0, 0)))
@@ -251,7 +280,11 @@ def test_the_gamepad_shoulders_turn_the_tabs(display: pygame.Surface) -> None:
     stack = SceneStack()
     lab = LabScene(_two_cores(), 2, session=Session.default())
     stack.push(lab)
-    stack.handle_event(pygame.event.Event(pygame.CONTROLLERBUTTONDOWN, instance_id=0, button=pygame.CONTROLLER_BUTTON_RIGHTSHOULDER))
+    stack.handle_event(
+        pygame.event.Event(pygame.CONTROLLERBUTTONDOWN, instance_id=0, button=pygame.CONTROLLER_BUTTON_RIGHTSHOULDER)
+    )
     assert lab.shown == "siege_core"
-    stack.handle_event(pygame.event.Event(pygame.CONTROLLERBUTTONDOWN, instance_id=0, button=pygame.CONTROLLER_BUTTON_RIGHTSHOULDER))
+    stack.handle_event(
+        pygame.event.Event(pygame.CONTROLLERBUTTONDOWN, instance_id=0, button=pygame.CONTROLLER_BUTTON_RIGHTSHOULDER)
+    )
     assert lab.shown == "starter_wand", "past the last tab, the first"

@@ -27,7 +27,12 @@ SIZES = [(1280, 720), (960, 600)]
 def _lab_on(core: str, cards: list[str | None], backpack: list[str] | None = None) -> tuple[SceneStack, LabScene]:
     run = Run(CONTENT, 1)
     slots = len(CONTENT.core(core).layout().slots)
-    run.loadout = Loadout(CONTENT, cores=[CarriedCore(core, list(cards) + [None] * (slots - len(cards)))], active=core, backpack=list(backpack or []))
+    run.loadout = Loadout(
+        CONTENT,
+        cores=[CarriedCore(core, list(cards) + [None] * (slots - len(cards)))],
+        active=core,
+        backpack=list(backpack or []),
+    )
     stack = SceneStack()
     lab = LabScene(run, 1, on_start_wave=lambda s: None, on_back=lambda s: s.pop())
     stack.push(lab)
@@ -35,7 +40,11 @@ def _lab_on(core: str, cards: list[str | None], backpack: list[str] | None = Non
 
 
 def _mean_brightness(surface: pygame.Surface, rect: pygame.Rect) -> float:
-    values = [sum(surface.get_at((x, y))[:3]) for x in range(rect.left, rect.right, 2) for y in range(rect.top, rect.bottom, 2)]
+    values = [
+        sum(surface.get_at((x, y))[:3])
+        for x in range(rect.left, rect.right, 2)
+        for y in range(rect.top, rect.bottom, 2)
+    ]
     return sum(values) / len(values)
 
 
@@ -88,7 +97,9 @@ def test_r_vm_3c_the_timeline_panel_lists_one_row_per_cast_with_its_card(display
     assert tr("ui.lab.timeline.burst", dps=float(lab.timeline["burst_dps"])) in texts
     assert tr("ui.lab.timeline.sustained", dps=float(lab.timeline["sustained_dps"])) in texts
     dry = lab.timeline["dry_after_s"]
-    assert (tr("ui.lab.timeline.never_dry") if dry is None else tr("ui.lab.timeline.dry_after", seconds=float(dry))) in texts
+    assert (
+        tr("ui.lab.timeline.never_dry") if dry is None else tr("ui.lab.timeline.dry_after", seconds=float(dry))
+    ) in texts
     assert tr("ui.lab.timeline.mana_per_cycle", mana=float(lab.timeline["mana_per_cycle"])) in texts
 
 
@@ -99,7 +110,12 @@ def test_r_lab_1_the_timeline_updates_live_when_a_card_is_dropped(display: pygam
     stack.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=start))
     stack.handle_event(pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=end))
     stack.draw(display, 0.0)
-    assert [row.cards for row in lab.drawn_timeline.rows] == [("spark_bolt",), ("heavy_shot",), ("acid_spray",), ("ice_shard",)]
+    assert [row.cards for row in lab.drawn_timeline.rows] == [
+        ("spark_bolt",),
+        ("heavy_shot",),
+        ("acid_spray",),
+        ("ice_shard",),
+    ]
 
 
 def test_r_vm_3c_r_stat_1_the_timeline_compiles_with_the_cpu_the_run_bought(display: pygame.Surface) -> None:
@@ -117,7 +133,7 @@ def test_r_vm_3c_r_stat_1_the_timeline_compiles_with_the_cpu_the_run_bought(disp
 
 
 def test_r_vm_3c_the_mana_per_cast_shown_is_the_compilers_figure(display: pygame.Surface) -> None:
-    """"Mana per cast" is what a cast actually spends (the diagnostics' figure), not a sum of nodes."""
+    """ "Mana per cast" is what a cast actually spends (the diagnostics' figure), not a sum of nodes."""
     stack, lab = _lab_on("logic_core", PROGRAM_DECK)
     stack.draw(display, 0.0)
     expected = tr("ui.lab.mana_per_cast", mana=float(lab.diagnostics["mana_per_cast"]))
@@ -140,10 +156,15 @@ def test_r_vm_3c_a_long_timeline_shows_what_fits_and_counts_the_rest(display: py
     [
         ("logic_core", PROGRAM_DECK),
         ("starter_wand", ["double_cast", "pierce_plus", "spark_bolt", "electro_dash_bolt", "ice_shard"]),
-        ("forked_core", ["double_cast", "spark_bolt", "spark_bolt", "ice_shard", "acid_spray", "fireball", "heavy_shot"]),
+        (
+            "forked_core",
+            ["double_cast", "spark_bolt", "spark_bolt", "ice_shard", "acid_spray", "fireball", "heavy_shot"],
+        ),
     ],
 )
-def test_r_lab_1_the_lab_fits_the_window_nothing_clipped(size: tuple[int, int], core: str, cards: list[str | None]) -> None:
+def test_r_lab_1_the_lab_fits_the_window_nothing_clipped(
+    size: tuple[int, int], core: str, cards: list[str | None]
+) -> None:
     """At 1280×720 and at 960×600 the panels sit inside the window without overlapping each
     other or the buttons, and everything drawn in a panel stays inside it."""
     pygame.init()
@@ -185,7 +206,15 @@ def test_issue_12_the_timeline_chips_keep_whole_names_in_every_language(size: tu
     of the cast shows (R-VM-3c)."""
     from artificer.ui import i18n
 
-    deck = ["triple_cast", "electro_dash_bolt", "lightning_infusion", "summon_turret", "knockback_plus", "gravity_singularity", "chain_bolt"]
+    deck = [
+        "triple_cast",
+        "electro_dash_bolt",
+        "lightning_infusion",
+        "summon_turret",
+        "knockback_plus",
+        "gravity_singularity",
+        "chain_bolt",
+    ]
     pygame.init()
     previous = i18n.catalog().language
     try:

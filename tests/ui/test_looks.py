@@ -66,7 +66,10 @@ def test_the_colour_blind_palette_keeps_the_shapes_and_changes_the_colours(scree
         look = CONTENT.looks.enemies[enemy.id]
         if look.cb_colour != look.colour:
             assert _colours(blind.enemies[index]) != _colours(plain.enemies[index]), enemy.id
-    assert tuple(blind.enemies[CONTENT.enemy_index("brute")].get_at((24, 12)))[:3] == CONTENT.looks.enemies["brute"].cb_colour
+    assert (
+        tuple(blind.enemies[CONTENT.enemy_index("brute")].get_at((24, 12)))[:3]
+        == CONTENT.looks.enemies["brute"].cb_colour
+    )
 
 
 def _colours(sprite: pygame.Surface) -> set[tuple[int, int, int]]:
@@ -145,8 +148,12 @@ def test_a_bolt_points_where_it_flies_and_enemy_shots_look_hostile(screen: pygam
     atlas = Atlas.build(CONTENT)
     renderer = ArenaRenderer(atlas, ARENA)
     lance = CONTENT.spell_index("glacial_lance")
-    rows = np.array([[0, 0, lance, 4, 300, 0, 0], [0, 0, lance, 4, 0, 300, 0], [0, 0, lance, 4, 0, 300, 1]], dtype=np.float32)
-    right, down, hostile = (renderer._spell_sprites[i].get_bounding_rect(min_alpha=100) for i in renderer._spell_sprites_of(rows))
+    rows = np.array(
+        [[0, 0, lance, 4, 300, 0, 0], [0, 0, lance, 4, 0, 300, 0], [0, 0, lance, 4, 0, 300, 1]], dtype=np.float32
+    )
+    right, down, hostile = (
+        renderer._spell_sprites[i].get_bounding_rect(min_alpha=100) for i in renderer._spell_sprites_of(rows)
+    )
     assert right.width > 2 * right.height and down.height > 2 * down.width
     hostile_sprite = renderer._spell_sprites[renderer._spell_sprites_of(rows)[2]]
     assert hostile_sprite is atlas.enemy_shots[0]

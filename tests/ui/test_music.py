@@ -87,7 +87,9 @@ def test_the_wave_and_boss_music_drive_and_the_title_and_shop_are_calm(tracks: d
 
     calm = max(percussive_swing(tracks["title"]), percussive_swing(tracks["shop"]))
     assert min(percussive_swing(tracks["wave"]), percussive_swing(tracks["boss"])) > 2 * calm
-    assert min(ARRANGEMENTS["wave"].bpm, ARRANGEMENTS["boss"].bpm) > max(ARRANGEMENTS["title"].bpm, ARRANGEMENTS["shop"].bpm)
+    assert min(ARRANGEMENTS["wave"].bpm, ARRANGEMENTS["boss"].bpm) > max(
+        ARRANGEMENTS["title"].bpm, ARRANGEMENTS["shop"].bpm
+    )
 
 
 def test_the_loops_are_different_music(tracks: dict[str, np.ndarray]) -> None:

@@ -37,7 +37,9 @@ def texts(content: Content, spell_id: str) -> list[str]:
 
 
 def numbers(content: Content, spell_id: str) -> list[str]:
-    return [text for text, tone in spell_lines(content.spell(spell_id), content.balance.statuses) if tone == Tone.NUMBER]
+    return [
+        text for text, tone in spell_lines(content.spell(spell_id), content.balance.statuses) if tone == Tone.NUMBER
+    ]
 
 
 # --- the tooltip's lines --------------------------------------------------------------------
@@ -64,7 +66,10 @@ def test_r_feel_2_an_action_tooltip_reads_its_numbers_from_the_data() -> None:
         ("chain_bolt", "Chains to {a.chain} more enemies within {a.chain_range:g} px"),
         ("ice_shard", "Pierce {a.pierce}"),
         ("frost_nova", "Blast: {a.damage:g} damage within {a.radius:g} px"),
-        ("poison_pool", "Zone: {a.zone.damage_per_second:g} damage/s for {a.zone.duration:g} s, radius {a.zone.radius:g} px"),
+        (
+            "poison_pool",
+            "Zone: {a.zone.damage_per_second:g} damage/s for {a.zone.duration:g} s, radius {a.zone.radius:g} px",
+        ),
         ("healing_mist", "Heals you {a.zone.heal_per_second:g} HP/s inside"),
         ("black_hole", "Pulls enemies in at {a.zone.pull:g} px/s"),
         ("summon_turret", "Summon: casts the spells after it every {a.summon.period:g} s for {a.summon.duration:g} s"),
@@ -85,7 +90,9 @@ def test_r_feel_2_a_summon_tooltip_says_the_share_of_the_mana_its_casts_pay(tmp_
         action = CONTENT.spell(spell_id).action
         assert action is not None and action.summon is not None
         lines = numbers(CONTENT, spell_id)
-        summon_line = f"Summon: casts the spells after it every {action.summon.period:g} s for {action.summon.duration:g} s"
+        summon_line = (
+            f"Summon: casts the spells after it every {action.summon.period:g} s for {action.summon.duration:g} s"
+        )
         share_line = f"Its casts cost {action.summon.cost_share * 100:g}% of their mana"
         assert lines[lines.index(summon_line) + 1] == share_line
     shutil.copytree(DEFAULT_DATA_DIR, tmp_path, dirs_exist_ok=True)
@@ -131,7 +138,9 @@ def test_r_feel_2_percent_changes_an_infusion_and_the_other_families_show_their_
     assert f"Burn chance {CONTENT.balance.statuses.chance[infusion.element] * 100:g}% per hit" in fire
     triple = CONTENT.spell("triple_cast").multicast
     assert triple is not None
-    assert numbers(CONTENT, "triple_cast") == [f"Fires the next {triple.count} actions together, fanned {triple.spread:g}°"]
+    assert numbers(CONTENT, "triple_cast") == [
+        f"Fires the next {triple.count} actions together, fanned {triple.spread:g}°"
+    ]
     timer = CONTENT.spell("trigger_timer").trigger
     assert timer is not None and timer.delay is not None
     assert numbers(CONTENT, "trigger_timer")[:2] == [
@@ -173,17 +182,24 @@ def test_r_feel_2_the_lab_tooltip_of_a_backpack_and_a_board_card_shows_the_numbe
     display: pygame.Surface, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     shown: list[list[str]] = []
-    monkeypatch.setattr(lab_module, "tooltip", lambda surface, lines, at, width=320: shown.append([t for t, _ in lines]))
+    monkeypatch.setattr(
+        lab_module, "tooltip", lambda surface, lines, at, width=320: shown.append([t for t, _ in lines])
+    )
     run = Run(CONTENT, 1)
     run.loadout.stash("chain_bolt")
     lab = LabScene(run, 1)
     stack = SceneStack()
     stack.push(lab)
     stack.draw(display, 0.0)
-    for place, spell_id in ((Place("backpack", 0), "chain_bolt"), (Place("slot", 0), run.loadout.card_at(Place("slot", 0)))):
+    for place, spell_id in (
+        (Place("backpack", 0), "chain_bolt"),
+        (Place("slot", 0), run.loadout.card_at(Place("slot", 0))),
+    ):
         assert spell_id is not None
         shown.clear()
-        stack.handle_event(pygame.event.Event(pygame.MOUSEMOTION, pos=lab.rect_of(place).center, rel=(0, 0), buttons=(0, 0, 0)))
+        stack.handle_event(
+            pygame.event.Event(pygame.MOUSEMOTION, pos=lab.rect_of(place).center, rel=(0, 0), buttons=(0, 0, 0))
+        )
         stack.draw(display, 0.0)
         assert shown == [texts(CONTENT, spell_id)]
     chain = CONTENT.spell("chain_bolt").action
@@ -219,7 +235,9 @@ def test_r_feel_2_shop_offers_and_the_backpack_cards_carry_the_numbers_tooltip(d
     assert backpack[-1] == tr("ui.shop.sell_value", gold=run.shop.card_sale_value("fireball"))
     assert tip_of(scene, "backpack:1")[-1] == tr("ui.shop.discard_value")
     # A slotted card of a carried core, hovered in its row's strip.
-    stack.handle_event(pygame.event.Event(pygame.MOUSEMOTION, pos=scene.slot_rect(0, 0).center, rel=(0, 0), buttons=(0, 0, 0)))
+    stack.handle_event(
+        pygame.event.Event(pygame.MOUSEMOTION, pos=scene.slot_rect(0, 0).center, rel=(0, 0), buttons=(0, 0, 0))
+    )
     canvas = Canvas(display, scene.mouse)
     scene._compose(canvas)
     assert canvas.hover_tip is not None
@@ -258,8 +276,14 @@ def test_r_feel_2_every_stat_preview_starts_from_the_real_value() -> None:
     player, core = CONTENT.balance.player, CONTENT.core(run.loadout.active)
     offers = {e.stat: e for e in CONTENT.balance.shop.stats}
     preview = run.shop.stat_preview
-    assert preview(WandStat.CRIT_CHANCE) == (player.crit_chance, round(player.crit_chance + offers[WandStat.CRIT_CHANCE].amount, 4))
-    assert preview(WandStat.MOVE_SPEED) == (player.move_speed, player.move_speed * (1 + offers[WandStat.MOVE_SPEED].amount))
+    assert preview(WandStat.CRIT_CHANCE) == (
+        player.crit_chance,
+        round(player.crit_chance + offers[WandStat.CRIT_CHANCE].amount, 4),
+    )
+    assert preview(WandStat.MOVE_SPEED) == (
+        player.move_speed,
+        player.move_speed * (1 + offers[WandStat.MOVE_SPEED].amount),
+    )
     reach = CONTENT.balance.pickups.pickup_radius
     assert preview(WandStat.PICKUP_RADIUS) == (reach, reach + offers[WandStat.PICKUP_RADIUS].amount)
     assert preview(WandStat.MANA_REGEN) == (core.mana_regen, core.mana_regen + offers[WandStat.MANA_REGEN].amount)
@@ -311,7 +335,9 @@ def warning_pixels(surface: pygame.Surface) -> int:
     return int((np.abs(patch - OUT_OF_MANA_COLOUR).sum(axis=2) < 50).sum())
 
 
-def test_r_feel_2_out_of_mana_shows_while_casts_are_abandoned_and_clears_once_they_go_through(display: pygame.Surface) -> None:
+def test_r_feel_2_out_of_mana_shows_while_casts_are_abandoned_and_clears_once_they_go_through(
+    display: pygame.Surface,
+) -> None:
     """A wand dearer than the regen can pay, enemies in reach: casts are abandoned and the mark shows
     under the mana bar (no toast). A free wand then: casts go through, and the mark is gone in half a second."""
     arena = ArenaScene(CONTENT, seed=2)
@@ -341,7 +367,7 @@ def test_r_feel_2_out_of_mana_shows_while_casts_are_abandoned_and_clears_once_th
     cards[:] = ["steam_blast"] + [None] * (len(cards) - 1)  # free: every cast goes through
     assert run.rearm()["mana_per_cast"] == 0
     fired = 0
-    for frame in range(round(OUT_OF_MANA_HOLD * 60) + 2):
+    for _ in range(round(OUT_OF_MANA_HOLD * 60) + 2):
         stack.update(1 / 60)
         rows = run.sim.buffers.event_rows()
         assert ev.count(rows, EventKind.CAST_ABANDONED) == 0

@@ -184,7 +184,9 @@ def test_every_relic_has_its_own_glyph_inside_its_slot(display: pygame.Surface) 
     for icon, alpha in images.items():
         assert alpha.shape[0] == 2 * math.ceil(EXTENT * r) <= SLOT_SIZE, "fits the 40×40 slot"
         assert (alpha > 0).sum() > 0.15 * alpha.size, f"{icon} draws something"
-        assert alpha[0, :].max() < 40 and alpha[-1, :].max() < 40 and alpha[:, 0].max() < 40 and alpha[:, -1].max() < 40, f"{icon} inside its box"
+        assert (
+            alpha[0, :].max() < 40 and alpha[-1, :].max() < 40 and alpha[:, 0].max() < 40 and alpha[:, -1].max() < 40
+        ), f"{icon} inside its box"
     for a in icons:
         for b in icons:
             if a < b:

@@ -219,14 +219,25 @@ def refused(match: str, call: Any, *args: Any) -> None:
 
 
 def draw_call(**changes: Any) -> tuple[Any, ...]:
-    args = {"pixels": pixels(), "size": (8, 4), "pitch": 32, "masks": XRGB, "offset": (0.0, 0.0), "layers": [(rows(), 0)]}
+    args = {
+        "pixels": pixels(),
+        "size": (8, 4),
+        "pitch": 32,
+        "masks": XRGB,
+        "offset": (0.0, 0.0),
+        "layers": [(rows(), 0)],
+    }
     args.update(changes)
     raster = _core.SpriteRasterizer([RED])
     return (raster.draw, *args.values())
 
 
 def test_sprites_must_be_uint8() -> None:
-    refused(r"sprites\[0\]: expected a C-contiguous uint8 array.*got dtype", _core.SpriteRasterizer, [RED.astype(np.float32)])
+    refused(
+        r"sprites\[0\]: expected a C-contiguous uint8 array.*got dtype",
+        _core.SpriteRasterizer,
+        [RED.astype(np.float32)],
+    )
 
 
 def test_sprites_must_have_four_channels() -> None:
@@ -256,7 +267,9 @@ def test_threads_must_be_positive() -> None:
 
 
 def test_pixels_must_be_uint8() -> None:
-    refused(r"pixels: expected a C-contiguous uint8 array .* got dtype", *draw_call(pixels=np.zeros(32, dtype=np.uint32)))
+    refused(
+        r"pixels: expected a C-contiguous uint8 array .* got dtype", *draw_call(pixels=np.zeros(32, dtype=np.uint32))
+    )
 
 
 def test_pixels_must_be_contiguous() -> None:
@@ -270,7 +283,9 @@ def test_pixels_must_be_writable() -> None:
 
 
 def test_pixels_must_hold_every_row() -> None:
-    refused(r"pixels: 127 bytes, but 8×4 pixels with pitch 32 need 128", *draw_call(pixels=np.zeros(127, dtype=np.uint8)))
+    refused(
+        r"pixels: 127 bytes, but 8×4 pixels with pitch 32 need 128", *draw_call(pixels=np.zeros(127, dtype=np.uint8))
+    )
 
 
 def test_pitch_must_hold_a_row() -> None:
@@ -298,7 +313,10 @@ def test_layers_must_be_pairs() -> None:
 
 
 def test_rows_must_be_float32() -> None:
-    refused(r"layers\[0\] rows: expected a C-contiguous float32 array .* got dtype", *draw_call(layers=[(rows().astype(np.float64), 0)]))
+    refused(
+        r"layers\[0\] rows: expected a C-contiguous float32 array .* got dtype",
+        *draw_call(layers=[(rows().astype(np.float64), 0)]),
+    )
 
 
 def test_rows_need_x_and_y() -> None:
@@ -310,7 +328,10 @@ def test_rows_must_be_contiguous() -> None:
 
 
 def test_sprite_indices_must_be_int32() -> None:
-    refused(r"layers\[0\] sprites: expected a C-contiguous int32 array", *draw_call(layers=[(rows(), np.zeros(2, dtype=np.int64))]))
+    refused(
+        r"layers\[0\] sprites: expected a C-contiguous int32 array",
+        *draw_call(layers=[(rows(), np.zeros(2, dtype=np.int64))]),
+    )
 
 
 def test_sprite_indices_must_match_the_rows() -> None:
@@ -318,7 +339,10 @@ def test_sprite_indices_must_match_the_rows() -> None:
 
 
 def test_a_sprite_index_must_be_in_range() -> None:
-    refused(r"layers\[1\]: sprite index 1 \(row 1\) out of range 0..1", *draw_call(layers=[(rows(), 0), (rows(), np.array([0, 1], dtype=np.int32))]))
+    refused(
+        r"layers\[1\]: sprite index 1 \(row 1\) out of range 0..1",
+        *draw_call(layers=[(rows(), 0), (rows(), np.array([0, 1], dtype=np.int32))]),
+    )
     refused(r"layers\[0\]: sprite index -1 out of range", *draw_call(layers=[(rows(), -1)]))
 
 
@@ -329,7 +353,12 @@ def test_a_refused_draw_changes_no_pixel() -> None:
         raster.draw(target, (8, 4), 32, XRGB, (0.0, 0.0), [(rows(), 0), (rows(), 5)])
     assert not target.any()
     assert raster.draw(target, (8, 4), 32, XRGB, (0.0, 0.0), [(rows(), 0)]) == 2
-    assert target.reshape(4, 8, 4)[1, 1].tolist() == [0, 0, 255, 0]  # 1 px centred on (2, 2) → pixel (1, 1); XRGB: b, g, r, x
+    assert target.reshape(4, 8, 4)[1, 1].tolist() == [
+        0,
+        0,
+        255,
+        0,
+    ]  # 1 px centred on (2, 2) → pixel (1, 1); XRGB: b, g, r, x
 
 
 def test_enemy_shots_are_drawn_as_enemy_shots_not_as_the_spell_they_were(screen: pygame.Surface) -> None:
@@ -351,7 +380,9 @@ def test_r_feel_1_between_waves_no_shot_hangs_in_the_air_and_the_dead_player_is_
     buffers = sparse_scene()
     everything = renderer.draw(screen, buffers, camera())
     calls: list[tuple[float, float]] = []
-    no_shots = renderer.draw(screen, buffers, camera(), shots=False, under_player=lambda _s, offset: calls.append(offset))
+    no_shots = renderer.draw(
+        screen, buffers, camera(), shots=False, under_player=lambda _s, offset: calls.append(offset)
+    )
     assert calls == [camera().offset]
     assert 0 < no_shots < everything
     assert renderer.draw(screen, buffers, camera(), shots=False, show_player=False) == no_shots - 1

@@ -1,7 +1,7 @@
 """R-SAVE-1 in the window, under the dummy driver with posted key events: the run is saved as
 the shop opens between waves; the summary deletes it; Continue on the title resumes at the shop
 before the saved wave with the arena underneath; a corrupt save is set aside with a toast and
-Continue greys out. (The save's own rules: tests/test_save.py.)"""
+Continue greys out. (The save's own rules: tests/game/test_save.py.)"""
 
 from __future__ import annotations
 
@@ -175,7 +175,12 @@ def shop_state(run: Run) -> dict[str, Any]:
         "rerolls": shop.rerolls,
         "reroll_cost": shop.reroll_cost,
         "currency": run.currency,
-        "loadout": ([(c.core, list(c.cards)) for c in run.loadout.cores], run.loadout.active, list(run.loadout.waiting), list(run.loadout.backpack)),
+        "loadout": (
+            [(c.core, list(c.cards)) for c in run.loadout.cores],
+            run.loadout.active,
+            list(run.loadout.waiting),
+            list(run.loadout.backpack),
+        ),
         "paid_cards": shop.paid_cards,
         "stats": dict(run.wand_stats.totals),
         "relic": shop.relic,
@@ -244,5 +249,7 @@ def test_every_shop_change_is_in_run_json_quit_and_continue_after_each(display: 
         stack, shop = continue_to_the_shop(display)  # the old window is gone without a save of its own
         assert shop_state(shop.run) == after, f"{name}: Continue does not show the shop as it was left"
     assert shop.run.shop.offer("spells", 1).locked
-    assert shop.run.shop.rerolls == 1 and shop.run.wand_stats.purchases != dict.fromkeys(shop.run.wand_stats.purchases, 0)
+    assert shop.run.shop.rerolls == 1 and shop.run.wand_stats.purchases != dict.fromkeys(
+        shop.run.wand_stats.purchases, 0
+    )
     assert len(shop.run.loadout.cores) == 2 and shop.run.loadout.active == shop.run.loadout.cores[1].core

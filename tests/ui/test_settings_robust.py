@@ -81,9 +81,19 @@ CASES = [
     Case("unknown_setting", b'{"turbo": true}', "aside", ("turbo",)),
     Case("json_array", b"[1, 2, 3]", "aside", ("(file)",)),
     Case("json_null", b"null", "aside", ("(file)",)),
-    Case("valid", b'{"language": "ko", "fps_cap": 60}', "loads", check=lambda s: s.language == Language.KO and s.fps_cap == 60),
+    Case(
+        "valid",
+        b'{"language": "ko", "fps_cap": 60}',
+        "loads",
+        check=lambda s: s.language == Language.KO and s.fps_cap == 60,
+    ),
     Case("bom_valid", b'\xef\xbb\xbf{"language": "ja"}', "loads", check=lambda s: s.language == Language.JA),
-    Case("older_without_new_actions", b'{"key_bindings": {"dash": "k"}}', "loads", check=lambda s: s.key_for(Action.DASH) == "k"),
+    Case(
+        "older_without_new_actions",
+        b'{"key_bindings": {"dash": "k"}}',
+        "loads",
+        check=lambda s: s.key_for(Action.DASH) == "k",
+    ),
 ]
 
 

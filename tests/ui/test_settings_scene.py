@@ -62,7 +62,13 @@ def labels(scene: SettingsScene) -> list[str]:
 
 
 def distinct_colours(surface: pygame.Surface) -> int:
-    return len({surface.get_at((x, y))[:3] for y in range(0, surface.get_height(), 4) for x in range(0, surface.get_width(), 4)})
+    return len(
+        {
+            surface.get_at((x, y))[:3]
+            for y in range(0, surface.get_height(), 4)
+            for x in range(0, surface.get_width(), 4)
+        }
+    )
 
 
 def find(scene: SettingsScene, kind: type, field: str) -> object:
@@ -198,7 +204,9 @@ def test_the_music_slider_reaches_the_music_channel(display: pygame.Surface) -> 
     music.stop()
 
 
-def test_a_checkbox_click_changes_the_setting(opened: tuple[SettingsScene, SceneStack], display: pygame.Surface) -> None:
+def test_a_checkbox_click_changes_the_setting(
+    opened: tuple[SettingsScene, SceneStack], display: pygame.Surface
+) -> None:
     scene, stack = opened
     frames(stack, display, 2)
     box = find(scene, UICheckBox, "damage_numbers")
@@ -266,7 +274,11 @@ def test_a_conflict_is_marked_on_both_keys_and_named(
         assert scene._key_buttons[action].object_ids[-1] == "#key_conflict"  # type: ignore[index]
     assert scene._key_buttons[Action.MOVE_DOWN].object_ids[-1] != "#key_conflict"  # type: ignore[index]
     status = scene.status_text()
-    assert "W" in status and i18n.tr("ui.settings.action.move_up") in status and i18n.tr("ui.settings.action.dash") in status
+    assert (
+        "W" in status
+        and i18n.tr("ui.settings.action.move_up") in status
+        and i18n.tr("ui.settings.action.dash") in status
+    )
     frames(stack, display, 2)
     pygame.image.save(display, "/tmp/settings_conflict.png")
 
@@ -288,7 +300,11 @@ def test_reset_keys_restores_the_defaults(opened: tuple[SettingsScene, SceneStac
     scene, stack = opened
     frames(stack, display, 2)
     rebind(stack, scene, display, Action.DASH, pygame.K_w)
-    reset = next(button for button in scene._buttons if isinstance(button, UIButton) and button.text == i18n.tr("ui.settings.reset_keys"))
+    reset = next(
+        button
+        for button in scene._buttons
+        if isinstance(button, UIButton) and button.text == i18n.tr("ui.settings.reset_keys")
+    )
     click(stack, display, reset.rect.center)
     assert scene.settings.key_bindings == DEFAULT_BINDINGS
     assert scene.status_text() == ""
@@ -329,7 +345,9 @@ def test_escape_leaves_and_saves_atomically(opened: tuple[SettingsScene, SceneSt
 def test_the_back_button_and_a_gamepads_b_leave_too(display: pygame.Surface) -> None:
     settings = Settings()
     leave_by: list[Callable[[SettingsScene, SceneStack], None]] = [
-        lambda scene, stack: click(stack, display, next(b for b in scene._buttons if b.text == i18n.tr("ui.settings.back")).rect.center),
+        lambda scene, stack: click(
+            stack, display, next(b for b in scene._buttons if b.text == i18n.tr("ui.settings.back")).rect.center
+        ),
         lambda scene, stack: stack.handle_event(
             pygame.event.Event(pygame.CONTROLLERBUTTONDOWN, instance_id=1, button=pygame.CONTROLLER_BUTTON_B)
         ),

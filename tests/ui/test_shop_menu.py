@@ -133,7 +133,9 @@ def test_the_menu_by_mouse_and_by_gamepad(display: pygame.Surface) -> None:
     assert isinstance(stack.top, TitleScene) and run_save_path().exists()
 
 
-def test_a_failed_write_keeps_the_player_in_the_shop_and_says_why(display: pygame.Surface, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failed_write_keeps_the_player_in_the_shop_and_says_why(
+    display: pygame.Surface, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """R-SAVE-1: when run.json cannot be written (a full disk), Save and quit does not leave: the
     shop stays, its toast names the error, and the file on disk is the last good one."""
     stack, shop = shop_from_title(display)

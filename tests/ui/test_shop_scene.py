@@ -11,8 +11,8 @@ import pytest
 from artificer.content import load_content
 from artificer.game.run import Run
 from artificer.game.shop import Offer
-from artificer.ui.scene import SceneStack
 from artificer.ui.i18n import tr
+from artificer.ui.scene import SceneStack
 from artificer.ui.scenes.shop import ShopScene
 from artificer.ui.shop_widgets import Canvas
 
@@ -54,7 +54,13 @@ def key(code: int) -> pygame.event.Event:
 
 
 def distinct_colours(surface: pygame.Surface) -> int:
-    return len({surface.get_at((x, y))[:3] for y in range(0, surface.get_height(), 4) for x in range(0, surface.get_width(), 4)})
+    return len(
+        {
+            surface.get_at((x, y))[:3]
+            for y in range(0, surface.get_height(), 4)
+            for x in range(0, surface.get_width(), 4)
+        }
+    )
 
 
 def test_the_shop_renders_every_shelf_and_panel(display: pygame.Surface) -> None:
@@ -191,7 +197,9 @@ def test_a_picked_backpack_card_sells(display: pygame.Surface, monkeypatch: pyte
     sell = next(h for h in scene.hots if h.key == "sell_card")
     post(stack, click(sell.rect.center))
     assert run.loadout.backpack == [] and run.currency == 25
-    assert tr("ui.shop.sold", name=tr(CONTENT.spell("homing").name_key), gold=25) in [text for text, *_ in scene.toasts.items]
+    assert tr("ui.shop.sold", name=tr(CONTENT.spell("homing").name_key), gold=25) in [
+        text for text, *_ in scene.toasts.items
+    ]
 
 
 def sell_buttons(scene: ShopScene, display: pygame.Surface, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
@@ -199,11 +207,15 @@ def sell_buttons(scene: ShopScene, display: pygame.Surface, monkeypatch: pytest.
     drawn: dict[str, str] = {}
     plain, priced = Canvas.button, Canvas.price_button
 
-    def button(canvas: Canvas, rect: pygame.Rect, label: str, hint: str, action: Any, key: str, *args: Any, **kw: Any) -> None:
+    def button(
+        canvas: Canvas, rect: pygame.Rect, label: str, hint: str, action: Any, key: str, *args: Any, **kw: Any
+    ) -> None:
         drawn[key] = label
         plain(canvas, rect, label, hint, action, key, *args, **kw)
 
-    def price_button(canvas: Canvas, rect: pygame.Rect, label: str, price: int, action: Any, key: str, *args: Any, **kw: Any) -> None:
+    def price_button(
+        canvas: Canvas, rect: pygame.Rect, label: str, price: int, action: Any, key: str, *args: Any, **kw: Any
+    ) -> None:
         drawn[key] = f"{label} +{price}"
         priced(canvas, rect, label, price, action, key, *args, **kw)
 
@@ -214,7 +226,9 @@ def sell_buttons(scene: ShopScene, display: pygame.Surface, monkeypatch: pytest.
     return drawn
 
 
-def test_r_shop_1_a_starter_card_is_discarded_for_nothing(display: pygame.Surface, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_r_shop_1_a_starter_card_is_discarded_for_nothing(
+    display: pygame.Surface, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """R-SHOP-1: a card never paid for (the starter's spark bolt, moved to the backpack) shows
     Discard instead of a price, its tooltip says so, and discarding it pays nothing."""
     scene, stack, run, _ = shop_on_stack(gold=7)
@@ -229,7 +243,9 @@ def test_r_shop_1_a_starter_card_is_discarded_for_nothing(display: pygame.Surfac
     sell = next(h for h in scene.hots if h.key == "sell_card")
     post(stack, click(sell.rect.center))
     assert run.loadout.backpack == [] and run.currency == 7
-    assert tr("ui.shop.discarded", name=tr(CONTENT.spell("spark_bolt").name_key)) in [text for text, *_ in scene.toasts.items]
+    assert tr("ui.shop.discarded", name=tr(CONTENT.spell("spark_bolt").name_key)) in [
+        text for text, *_ in scene.toasts.items
+    ]
 
 
 def test_enter_calls_next_wave_and_l_opens_the_lab(display: pygame.Surface) -> None:
@@ -277,7 +293,9 @@ def talent_shop(gold: int = 500) -> tuple[ShopScene, SceneStack, Run, int]:
     """A shop (after wave 3, ShopScene before wave 4) whose shelf C offers Last Will, and its place."""
     for seed in range(200):
         scene, stack, run, _ = shop_on_stack(gold=gold, wave=4, seed=seed)
-        index = next((i for i, o in enumerate(run.shop.shelves["stats"]) if o is not None and o.talent is not None), None)
+        index = next(
+            (i for i, o in enumerate(run.shop.shelves["stats"]) if o is not None and o.talent is not None), None
+        )
         if index is not None:
             return scene, stack, run, index
     raise AssertionError("no seed in 200 offers Last Will")

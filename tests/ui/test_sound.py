@@ -28,8 +28,18 @@ def clock() -> FakeClock:
 
 def test_every_event_the_lead_wires_has_a_sound() -> None:
     assert set(SOUND_NAMES) == {
-        "cast", "hit", "kill", "pickup", "charge_full", "wave_start", "wave_end", "last_will",
-        "heartbeat", "hurt", "wave_clear", "death",  # R-FEEL-1: low HP, hurt, the wave-clear and death moments.
+        "cast",
+        "hit",
+        "kill",
+        "pickup",
+        "charge_full",
+        "wave_start",
+        "wave_end",
+        "last_will",
+        "heartbeat",
+        "hurt",
+        "wave_clear",
+        "death",  # R-FEEL-1: low HP, hurt, the wave-clear and death moments.
     }
 
 
@@ -90,7 +100,9 @@ def test_the_bank_plays_at_master_times_sfx_volume(display: pygame.Surface) -> N
     assert bank.sounds("hit")[0].get_volume() == pytest.approx(0.125, abs=0.01)
 
 
-def test_a_volume_change_in_the_shared_settings_reaches_the_next_play(display: pygame.Surface, clock: FakeClock) -> None:
+def test_a_volume_change_in_the_shared_settings_reaches_the_next_play(
+    display: pygame.Surface, clock: FakeClock
+) -> None:
     settings = Settings(master_volume=1.0, sfx_volume=1.0)
     bank = SoundBank(settings, clock=clock)
     settings.master_volume = 0.5
@@ -142,7 +154,9 @@ def test_without_an_audio_device_the_bank_is_silent_and_nothing_breaks(
     bank.apply_settings(Settings(sfx_volume=0.1))  # Volume changes are harmless too.
 
 
-@pytest.mark.parametrize(("size", "channels", "dtype"), [(-16, 2, np.int16), (16, 1, np.uint16), (8, 2, np.uint8), (32, 2, np.float32)])
+@pytest.mark.parametrize(
+    ("size", "channels", "dtype"), [(-16, 2, np.int16), (16, 1, np.uint16), (8, 2, np.uint8), (32, 2, np.float32)]
+)
 def test_buffers_are_converted_to_the_mixers_own_format(size: int, channels: int, dtype: type) -> None:
     wave = synthesise("pickup", RATE)
     array = mixer_array(wave, size, channels)

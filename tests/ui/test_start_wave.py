@@ -61,7 +61,9 @@ def test_a_run_started_at_wave_5_opens_at_the_shop_before_wave_5_with_the_bots_p
     assert stack.top is arena and arena.wave is not None and arena.wave.stats.wave == 5
 
 
-def test_a_run_started_at_wave_1_opens_at_the_lab_over_the_title(display: pygame.Surface, run_frames: Callable[..., None]) -> None:
+def test_a_run_started_at_wave_1_opens_at_the_lab_over_the_title(
+    display: pygame.Surface, run_frames: Callable[..., None]
+) -> None:
     played = run_until(CONTENT, 2, 1)
     stack = SceneStack()
     stack.push(first_scene(CONTENT, start=StartAt(played.run, 1)))

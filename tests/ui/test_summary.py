@@ -66,7 +66,9 @@ def runs_dir(home: Path) -> Path:
 # --- the PNG (R-END-1, R-SAVE-1) ---------------------------------------------------------
 
 
-def test_entering_the_summary_saves_a_png_of_the_window_under_the_data_dir(display: pygame.Surface, isolated_home: Path) -> None:
+def test_entering_the_summary_saves_a_png_of_the_window_under_the_data_dir(
+    display: pygame.Surface, isolated_home: Path
+) -> None:
     run, wave = played_run()
     scene = SummaryScene(run, died=True, on_quit=None, abandoned=True, in_progress=wave.stats)
     enter(scene)
@@ -92,7 +94,9 @@ def test_the_png_is_what_the_screen_shows_above_the_footer(display: pygame.Surfa
     assert np.abs(saved[:, -90:] - shown[:, -90:]).mean() > 0.5
 
 
-def test_the_run_number_counts_up_within_a_day_and_starts_over_the_next(display: pygame.Surface, isolated_home: Path) -> None:
+def test_the_run_number_counts_up_within_a_day_and_starts_over_the_next(
+    display: pygame.Surface, isolated_home: Path
+) -> None:
     run = short_run()
     names = []
     for day in (DAY, DAY, DAY, DAY + timedelta(days=1)):
@@ -105,7 +109,13 @@ def test_the_run_number_counts_up_within_a_day_and_starts_over_the_next(display:
 
 
 def test_the_next_number_is_one_past_the_highest_of_that_day(tmp_path: Path) -> None:
-    for name in ("2031-05-17_run_2.png", "2031-05-17_run_9.png", "2031-05-16_run_40.png", "2031-05-17_run_x.png", "notes.txt"):
+    for name in (
+        "2031-05-17_run_2.png",
+        "2031-05-17_run_9.png",
+        "2031-05-16_run_40.png",
+        "2031-05-17_run_x.png",
+        "notes.txt",
+    ):
         (tmp_path / name).write_bytes(b"")
     assert next_run_image_path(tmp_path, DAY) == tmp_path / "2031-05-17_run_10.png"
     assert next_run_image_path(tmp_path, DAY + timedelta(days=2)) == tmp_path / "2031-05-19_run_1.png"
@@ -214,7 +224,9 @@ def test_enter_leaves_through_on_quit(display: pygame.Surface) -> None:
     assert calls == [stack]
 
 
-def test_r_feel_1_the_summary_stops_the_wave_music_after_a_fall_and_plays_the_title_theme_after_a_victory(display: pygame.Surface) -> None:
+def test_r_feel_1_the_summary_stops_the_wave_music_after_a_fall_and_plays_the_title_theme_after_a_victory(
+    display: pygame.Surface,
+) -> None:
     """The top scene naming a track decides: over the arena ("wave"), a fall's or an abandon's summary asks for
     silence, a victory's for the title theme."""
     from artificer.ui.music import SILENCE, track_for

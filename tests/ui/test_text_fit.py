@@ -68,7 +68,17 @@ FAMILIES = (
     r"ui\.lab\.warning\.[^.]+",
 )  # fmt: skip
 #: Screens whose labels (buttons, titles, hints) are checked in the boxes they are drawn in.
-SCREEN_PREFIXES = ("ui.shop.", "ui.lab.", "ui.training.", "ui.card.", "ui.potion.", "ui.relic.", "ui.title.", "ui.pause.", "ui.settings.")
+SCREEN_PREFIXES = (
+    "ui.shop.",
+    "ui.lab.",
+    "ui.training.",
+    "ui.card.",
+    "ui.potion.",
+    "ui.relic.",
+    "ui.title.",
+    "ui.pause.",
+    "ui.settings.",
+)
 
 
 def family_of(key: str) -> str | None:
@@ -96,7 +106,13 @@ class Box:
         widths = [fitted.face.size(line)[0] for line in fitted.lines]
         whole = "".join(fitted.lines).replace(" ", "") == label.replace(" ", "")
         too_tall = self.height is not None and fitted.height > self.height
-        if fitted.cut or not whole or too_tall or len(fitted.lines) > self.max_lines or max(widths, default=0) > self.width:
+        if (
+            fitted.cut
+            or not whole
+            or too_tall
+            or len(fitted.lines) > self.max_lines
+            or max(widths, default=0) > self.width
+        ):
             return f"{label!r} in {self.how}: drawn as {fitted.lines} ({max(widths, default=0)} px wide, {self.width} px box)"
         return None
 
@@ -104,7 +120,9 @@ class Box:
 #: Modules whose boxes are sized to the label they draw (see `Box.per_label`).
 PER_LABEL_CALLERS = frozenset({"artificer.ui.timeline"})
 #: The layout modules themselves: the caller of a layout call is the first frame outside them.
-LAYOUT_MODULES = frozenset({"artificer.ui.text_fit", "artificer.ui.widgets", "artificer.ui.shop_widgets", "artificer.ui.cards", __name__})
+LAYOUT_MODULES = frozenset(
+    {"artificer.ui.text_fit", "artificer.ui.widgets", "artificer.ui.shop_widgets", "artificer.ui.cards", __name__}
+)
 
 
 def caller_module() -> str:
@@ -122,7 +140,14 @@ class Recorder:
     boxes: list[Box] = field(default_factory=list)
 
     def fit_lines(
-        self, text: str, size: int, bold: bool, width: int, max_lines: int = 1, floor: float = text_fit.FIT_FLOOR, height: int | None = None
+        self,
+        text: str,
+        size: int,
+        bold: bool,
+        width: int,
+        max_lines: int = 1,
+        floor: float = text_fit.FIT_FLOOR,
+        height: int | None = None,
     ) -> Fitted:
         def lay(label: str) -> Fitted:
             return ORIGINAL_FIT(label, size, bold, width, max_lines, floor, height)
@@ -177,7 +202,11 @@ def talent_run() -> Run:
         run = Run(CONTENT, seed)
         run.currency = 500
         run.shop.open(3)
-        if any(o is not None and o.talent is not None for o in run.shop.shelves["stats"]) and run.shop.potion and run.shop.relic:
+        if (
+            any(o is not None and o.talent is not None for o in run.shop.shelves["stats"])
+            and run.shop.potion
+            and run.shop.relic
+        ):
             return run
     raise AssertionError("no seed in 200 offers a talent, a potion and a relic")
 
@@ -186,7 +215,9 @@ def draw_shop_states(display: pygame.Surface) -> Iterator[ShopScene]:
     """The shop with every place filled, then hovering each kind of place (its tooltip), a waiting and a
     backpack card picked (their buttons), and the choice of a core to sell (its buttons)."""
     run = talent_run()
-    second = next(core.id for core in CONTENT.cores if core.id != run.loadout.active and not core.id.startswith("debug"))
+    second = next(
+        core.id for core in CONTENT.cores if core.id != run.loadout.active and not core.id.startswith("debug")
+    )
     run.loadout.add_core(second)
     run.loadout.backpack = [spell.id for spell in CONTENT.spells[: run.loadout.limits_backpack]]
     run.loadout.waiting = [spell.id for spell in CONTENT.spells[-run.loadout.limits[1] :]]
@@ -208,9 +239,19 @@ def draw_shop_states(display: pygame.Surface) -> Iterator[ShopScene]:
     stack.draw(display, 0.0)
     stack.pop()
     yield scene
-    hover = [scene.offer_rect("spells", 0), scene.offer_rect("cores", 0), scene.potion_offer_rect, scene.relic_offer_rect]
+    hover = [
+        scene.offer_rect("spells", 0),
+        scene.offer_rect("cores", 0),
+        scene.potion_offer_rect,
+        scene.relic_offer_rect,
+    ]
     hover += [scene.offer_rect("stats", i) for i in range(len(run.shop.shelves["stats"]))]
-    hover += [scene.chip_rect("backpack", 0), scene.chip_rect("waiting", 0), scene.relic_slot_rect(0), scene.potion_slot_rect(0)]
+    hover += [
+        scene.chip_rect("backpack", 0),
+        scene.chip_rect("waiting", 0),
+        scene.relic_slot_rect(0),
+        scene.potion_slot_rect(0),
+    ]
     for rect in hover:
         scene.mouse = rect.center
         scene.draw(display, 0.0)
@@ -231,7 +272,9 @@ def draw_shop_states(display: pygame.Surface) -> Iterator[ShopScene]:
 def lab_run(core: str, cards: list[str], backpack: list[str]) -> Run:
     run = Run(CONTENT, 1)
     slots = len(CONTENT.core(core).layout().slots)
-    run.loadout = Loadout(CONTENT, cores=[CarriedCore(core, list(cards) + [None] * (slots - len(cards)))], active=core, backpack=backpack)
+    run.loadout = Loadout(
+        CONTENT, cores=[CarriedCore(core, list(cards) + [None] * (slots - len(cards)))], active=core, backpack=backpack
+    )
     return run
 
 
@@ -239,7 +282,9 @@ def draw_lab(display: pygame.Surface) -> None:
     """The lab at each window size (the starter wand, a packed backpack), on a program core with
     slots no cast reaches (their "never reached" mark), and on the largest board, also compact at 960×600."""
     backpack = [spell.id for spell in CONTENT.spells[:6]]
-    largest = max((core for core in CONTENT.cores if not core.id.startswith("debug")), key=lambda core: len(core.layout().slots))
+    largest = max(
+        (core for core in CONTENT.cores if not core.id.startswith("debug")), key=lambda core: len(core.layout().slots)
+    )
     program = ["spark_bolt", "heavy_shot", "spark_bolt", "acid_spray", "pierce_plus"]
     cases = [(display, lab_run("logic_core", program, backpack))]
     for size in ((960, 600), *RESOLUTIONS):
@@ -389,7 +434,9 @@ def settings_labels(display: pygame.Surface, language: Language) -> list[tuple[s
             for option in element.options_list:
                 text, option_id = option if isinstance(option, tuple) else (option, "")
                 # A language's name is drawn in its own face (`settings.theme`'s "#lang_…" blocks).
-                face_language = next((lang.value for lang in Language if option_id == f"#lang_{lang.value.lower()}"), language.value)
+                face_language = next(
+                    (lang.value for lang in Language if option_id == f"#lang_{lang.value.lower()}"), language.value
+                )
                 width = font(SETTINGS_TEXT_SIZE, language=face_language).size(text)[0]
                 found.append((text, width, element.rect.width - DROP_DOWN_ARROW))
     return found

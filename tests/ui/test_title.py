@@ -24,7 +24,11 @@ def key(code: int) -> pygame.event.Event:
 def distinct_colours(surface: pygame.Surface) -> int:
     # Sample every 4th pixel: enough to tell a drawn screen from a blank one, cheap at 1280×720.
     return len(
-        {surface.get_at((x, y))[:3] for y in range(0, surface.get_height(), 4) for x in range(0, surface.get_width(), 4)}
+        {
+            surface.get_at((x, y))[:3]
+            for y in range(0, surface.get_height(), 4)
+            for x in range(0, surface.get_width(), 4)
+        }
     )
 
 
@@ -39,9 +43,7 @@ def title_on_stack(calls: list[SceneStack]) -> tuple[TitleScene, SceneStack]:
     return title, stack
 
 
-def test_the_title_renders_under_the_dummy_driver_and_is_not_blank(
-    display: pygame.Surface, tmp_path: Path
-) -> None:
+def test_the_title_renders_under_the_dummy_driver_and_is_not_blank(display: pygame.Surface, tmp_path: Path) -> None:
     title, stack = title_on_stack([])
     for _ in range(120):
         stack.update(1 / 60)
@@ -125,9 +127,13 @@ def test_hovering_selects_an_enabled_item_but_not_a_greyed_one(display: pygame.S
     stack.draw(display, 0.0)
     keys = [item.key for item in title.items]
     greyed, quit_ = keys.index("ui.title.continue"), keys.index("ui.title.quit")
-    stack.handle_event(pygame.event.Event(pygame.MOUSEMOTION, pos=title._item_rects[quit_].center, rel=(0, 0), buttons=(0, 0, 0)))
+    stack.handle_event(
+        pygame.event.Event(pygame.MOUSEMOTION, pos=title._item_rects[quit_].center, rel=(0, 0), buttons=(0, 0, 0))
+    )
     assert title.selected == quit_
-    stack.handle_event(pygame.event.Event(pygame.MOUSEMOTION, pos=title._item_rects[greyed].center, rel=(0, 0), buttons=(0, 0, 0)))
+    stack.handle_event(
+        pygame.event.Event(pygame.MOUSEMOTION, pos=title._item_rects[greyed].center, rel=(0, 0), buttons=(0, 0, 0))
+    )
     assert title.selected == quit_
 
 
@@ -270,8 +276,12 @@ def test_a_gamepad_moves_the_selection_and_a_confirms(display: pygame.Surface) -
     down = pygame.event.Event(pygame.CONTROLLERBUTTONDOWN, instance_id=pad, button=pygame.CONTROLLER_BUTTON_DPAD_DOWN)
     stack.handle_event(down)
     assert title.items[title.selected].key == "ui.title.settings"
-    stack.handle_event(pygame.event.Event(pygame.CONTROLLERBUTTONDOWN, instance_id=pad, button=pygame.CONTROLLER_BUTTON_DPAD_UP))
-    stack.handle_event(pygame.event.Event(pygame.CONTROLLERBUTTONDOWN, instance_id=pad, button=pygame.CONTROLLER_BUTTON_A))
+    stack.handle_event(
+        pygame.event.Event(pygame.CONTROLLERBUTTONDOWN, instance_id=pad, button=pygame.CONTROLLER_BUTTON_DPAD_UP)
+    )
+    stack.handle_event(
+        pygame.event.Event(pygame.CONTROLLERBUTTONDOWN, instance_id=pad, button=pygame.CONTROLLER_BUTTON_A)
+    )
     assert calls == [stack]
 
 
@@ -283,7 +293,6 @@ def test_with_controls_the_rebound_keys_drive_the_menu(display: pygame.Surface) 
     stack.push(title)
     stack.handle_event(key(pygame.K_k))
     assert title.items[title.selected].key == "ui.title.settings"
-
 
 
 # --- with a saved run: the cursor starts on Continue, Quit asks first ---------------------------

@@ -33,7 +33,9 @@ def test_a_toast_sits_on_an_opaque_pill_within_its_width() -> None:
     top, bottom = covered[1].min(), covered[1].max()
     row = pixels[left + 8 : right - 8, (top + bottom) // 2]
     assert (row == TOAST_FILL).all(axis=1).sum() > 0.3 * len(row), "the text sits on the opaque fill, not on the panel"
-    assert not (pixels[left + 8 : right - 8, top + 3] == 255).all(axis=1).any(), "nothing of the panel shows through the pill"
+    assert not (pixels[left + 8 : right - 8, top + 3] == 255).all(axis=1).any(), (
+        "nothing of the panel shows through the pill"
+    )
 
 
 def test_toasts_near_the_bottom_move_up_to_stay_on_screen() -> None:

@@ -21,8 +21,8 @@ from artificer.content.cores import (
     Slot,
     SlotBonus,
 )
-from artificer.content.looks import LOOKS_FILE, BodyLook, Looks, Shape, ShotStyle, ZonePattern
 from artificer.content.loader import CONTENT_FILES, DEFAULT_DATA_DIR, Content, load_content
+from artificer.content.looks import LOOKS_FILE, BodyLook, Looks, Shape, ShotStyle, ZonePattern
 from artificer.content.models import (
     WAVE_COUNT,
     Arena,
@@ -39,6 +39,7 @@ from artificer.content.models import (
     Problem,
     Sim,
     SpawnGroup,
+    SpellFamily,
     Wave,
     WaveSchedule,
     WaveTiming,
@@ -60,7 +61,6 @@ from artificer.content.spell_blocks import (
     TriggerKind,
     ZoneEffect,
 )
-from artificer.content.models import SpellFamily
 from artificer.content.spells import Spell, SpellCatalog
 
 __all__ = [

@@ -43,7 +43,7 @@ def board_issues(layout: BoardLayout) -> list[BoardIssue]:
     for index, slot in enumerate(layout.slots):
         if slot.bonus is not None and layout.bonus_target(slot) is None:
             dx, dy = slot.bonus.dir.step
-            reason = f'points {slot.bonus.dir} at ({slot.x + dx}, {slot.y + dy}), where there is no slot'
+            reason = f"points {slot.bonus.dir} at ({slot.x + dx}, {slot.y + dy}), where there is no slot"
             issues.append((("slots", index, "bonus", "dir"), reason))
     walk = _Walk(graph, issues)
     for entry, start in _valid_entries(layout, index_of, issues):

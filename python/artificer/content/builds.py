@@ -28,10 +28,13 @@ class Build(ContentModel):
 
     id: str = Field(pattern=ID_PATTERN, description="Name given to `artificer run --build`.")
     core: str = Field(pattern=ID_PATTERN, description="The core the build wants (bought when offered, then active).")
-    board: tuple[str | None, ...] = Field(min_length=1, max_length=256, description="Cards in that core's slot order (null: leave empty).")
+    board: tuple[str | None, ...] = Field(
+        min_length=1, max_length=256, description="Cards in that core's slot order (null: leave empty)."
+    )
     stats: tuple[WandStat, ...] = Field(default=(), description="Stat upgrades to buy with gold left over, in order.")
     unlocks: tuple[str, ...] = Field(
-        default=(), description="Spells and cores with an unlock cost the build assumes unlocked with aether (R-META-1)."
+        default=(),
+        description="Spells and cores with an unlock cost the build assumes unlocked with aether (R-META-1).",
     )
 
 
@@ -67,20 +70,46 @@ def load_builds(content: Content, data_dir: Path | None = None) -> dict[str, Bui
         seen.add(build.id)
         core = cores.get(build.core)
         if core is None:
-            problems.append(Problem(BUILDS_FILE, f"{where}.core", f'unknown core "{build.core}"{did_you_mean(build.core, sorted(cores))}'))
+            problems.append(
+                Problem(
+                    BUILDS_FILE,
+                    f"{where}.core",
+                    f'unknown core "{build.core}"{did_you_mean(build.core, sorted(cores))}',
+                )
+            )
         elif len(build.board) > core.capacity:
-            problems.append(Problem(BUILDS_FILE, f"{where}.board", f"{len(build.board)} cards do not fit {build.core} ({core.capacity} slots)"))
+            problems.append(
+                Problem(
+                    BUILDS_FILE,
+                    f"{where}.board",
+                    f"{len(build.board)} cards do not fit {build.core} ({core.capacity} slots)",
+                )
+            )
         for slot, card in enumerate(build.board):
             if card is not None and card not in spells:
-                problems.append(Problem(BUILDS_FILE, f"{where}.board[{slot}]", f'unknown spell "{card}"{did_you_mean(card, sorted(spells))}'))
-        costs = {spell.id: spell.unlock_cost for spell in content.spells} | {core.id: core.unlock_cost for core in content.cores}
+                problems.append(
+                    Problem(
+                        BUILDS_FILE,
+                        f"{where}.board[{slot}]",
+                        f'unknown spell "{card}"{did_you_mean(card, sorted(spells))}',
+                    )
+                )
+        costs = {spell.id: spell.unlock_cost for spell in content.spells} | {
+            core.id: core.unlock_cost for core in content.cores
+        }
         for slot, item in enumerate(build.unlocks):
             if item not in costs:
-                problems.append(Problem(BUILDS_FILE, f"{where}.unlocks[{slot}]", f'unknown spell or core "{item}"{did_you_mean(item, sorted(costs))}'))
+                problems.append(
+                    Problem(
+                        BUILDS_FILE,
+                        f"{where}.unlocks[{slot}]",
+                        f'unknown spell or core "{item}"{did_you_mean(item, sorted(costs))}',
+                    )
+                )
             elif costs[item] == 0:
-                problems.append(Problem(BUILDS_FILE, f"{where}.unlocks[{slot}]", f'"{item}" needs no unlock (its unlock cost is 0)'))
+                problems.append(
+                    Problem(BUILDS_FILE, f"{where}.unlocks[{slot}]", f'"{item}" needs no unlock (its unlock cost is 0)')
+                )
     if problems:
         raise ContentError(problems)
     return {build.id: build for build in book.builds}
-
-

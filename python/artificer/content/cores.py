@@ -166,7 +166,11 @@ class Board(ContentModel):
         default=None, ge=1, le=MAX_ROW_SLOTS, description="Shorthand: N slots in a row, joined left to right."
     )
     slots: tuple[Slot, ...] | None = Field(
-        default=None, min_length=1, max_length=MAX_BOARD_SLOTS, validate_default=True, description="Every slot (explicit boards)."
+        default=None,
+        min_length=1,
+        max_length=MAX_BOARD_SLOTS,
+        validate_default=True,
+        description="Every slot (explicit boards).",
     )
     edges: tuple[Edge, ...] | None = Field(
         default=None, validate_default=True, description="Directed edges [from, to] (explicit boards; default none)."

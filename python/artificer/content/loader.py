@@ -25,6 +25,7 @@ from pydantic import BaseModel, ValidationError
 
 from artificer.content import references
 from artificer.content.cores import Core, CoreCatalog
+from artificer.content.looks import LOOKS_FILE, Looks, check_looks
 from artificer.content.models import (
     BUFFER_ROW_BYTES,
     MAX_BUFFER_BYTES,
@@ -40,11 +41,10 @@ from artificer.content.models import (
     WaveSchedule,
     did_you_mean,
 )
-from artificer.content.looks import LOOKS_FILE, Looks, check_looks
 from artificer.content.potions import POTIONS_FILE, PotionBook, check_potion_texts
 from artificer.content.recipes import Recipe, RecipeBook, TextTable
-from artificer.content.relics import RELICS_FILE, RelicBook, check_relics
 from artificer.content.references import CORES_FILE, RECIPES_FILE, SPELLS_FILE, TEXTS_FILE
+from artificer.content.relics import RELICS_FILE, RelicBook, check_relics
 from artificer.content.schema_errors import ROOT_PATH, json_path, problems_from_validation
 from artificer.content.spells import Spell, SpellCatalog
 
@@ -55,7 +55,18 @@ ENEMIES_FILE = "enemies.json"
 WAVES_FILE = "waves.json"
 
 # Every file load_content reads, in the order problems are reported.
-CONTENT_FILES = (BALANCE_FILE, ENEMIES_FILE, WAVES_FILE, SPELLS_FILE, CORES_FILE, RECIPES_FILE, RELICS_FILE, POTIONS_FILE, LOOKS_FILE, TEXTS_FILE)
+CONTENT_FILES = (
+    BALANCE_FILE,
+    ENEMIES_FILE,
+    WAVES_FILE,
+    SPELLS_FILE,
+    CORES_FILE,
+    RECIPES_FILE,
+    RELICS_FILE,
+    POTIONS_FILE,
+    LOOKS_FILE,
+    TEXTS_FILE,
+)
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
@@ -296,7 +307,6 @@ def read_text(path: Path, name: str, problems: list[Problem]) -> str | None:
     return None
 
 
-
 class _JsonObject(dict[str, Any]):
     """A parsed JSON object that remembers keys written more than once."""
 
@@ -335,11 +345,14 @@ def parse_json(name: str, text: str, problems: list[Problem]) -> list[Problem] |
     found: list[Problem] = []
     for location, key in _duplicate_keys(document):
         if key is None:
-            problems.append(Problem(name, ROOT_PATH, f"nested too deeply (content nests at most {MAX_JSON_DEPTH} levels)"))
+            problems.append(
+                Problem(name, ROOT_PATH, f"nested too deeply (content nests at most {MAX_JSON_DEPTH} levels)")
+            )
             return None
-        found.append(Problem(name, json_path((*location, key)), "key is written more than once (the last one would win)"))
+        found.append(
+            Problem(name, json_path((*location, key)), "key is written more than once (the last one would win)")
+        )
     return found
-
 
 
 def _number_reason(error: ValueError) -> str:
@@ -456,7 +469,9 @@ def check_balance_bounds(balance: Balance) -> list[Problem]:
         )
     frames = wave_frames(balance.wave.duration, balance.sim.tick_hz)
     if frames > MAX_WAVE_FRAMES:
-        problems.append(Problem(BALANCE_FILE, "$.wave.duration", _frames_reason(balance.wave.duration, balance.sim.tick_hz, frames)))
+        problems.append(
+            Problem(BALANCE_FILE, "$.wave.duration", _frames_reason(balance.wave.duration, balance.sim.tick_hz, frames))
+        )
     return problems
 
 
@@ -479,7 +494,9 @@ def check_wave_bounds(schedule: WaveSchedule, balance: Balance, roster: EnemyRos
     problems: list[Problem] = []
     tick_hz = balance.sim.tick_hz
     pool = balance.capacities.enemies
-    children = {} if roster is None else {enemy.id: enemy.split.count for enemy in roster.enemies if enemy.split is not None}
+    children = (
+        {} if roster is None else {enemy.id: enemy.split.count for enemy in roster.enemies if enemy.split is not None}
+    )
     for wave_index, wave in enumerate(schedule.waves):
         where = f"$.waves[{wave_index}]"
         frames = wave_frames(wave.duration, tick_hz)

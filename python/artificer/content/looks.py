@@ -201,7 +201,9 @@ def check_looks(looks: Looks, enemy_ids: Sequence[str] | None, spells: Sequence[
     return problems
 
 
-def _matched(section: str, entries: Iterable[str], ids: Sequence[str], what: str, source: str, needs: str) -> list[Problem]:
+def _matched(
+    section: str, entries: Iterable[str], ids: Sequence[str], what: str, source: str, needs: str
+) -> list[Problem]:
     """A missing look for each id of `ids`, an unknown id for each entry not among them."""
     entries = list(entries)
     problems = [
@@ -210,14 +212,20 @@ def _matched(section: str, entries: Iterable[str], ids: Sequence[str], what: str
         if item not in entries
     ]
     problems.extend(
-        Problem(LOOKS_FILE, f"$.{section}.{item}", f'unknown {what} "{item}" (not in {source}){did_you_mean(item, list(ids))}')
+        Problem(
+            LOOKS_FILE,
+            f"$.{section}.{item}",
+            f'unknown {what} "{item}" (not in {source}){did_you_mean(item, list(ids))}',
+        )
         for item in entries
         if item not in ids
     )
     return problems
 
 
-def _matched_spells(section: str, entries: Iterable[str], ids: Sequence[str], every_spell: Sequence[str], what: str) -> list[Problem]:
+def _matched_spells(
+    section: str, entries: Iterable[str], ids: Sequence[str], every_spell: Sequence[str], what: str
+) -> list[Problem]:
     entries = list(entries)
     problems = [
         Problem(LOOKS_FILE, f"$.{section}", f'no look for spell "{item}" (every {what} of spells.json needs one)')
@@ -229,5 +237,7 @@ def _matched_spells(section: str, entries: Iterable[str], ids: Sequence[str], ev
             reason = f'unknown spell "{item}" (not in spells.json){did_you_mean(item, list(every_spell))}'
             problems.append(Problem(LOOKS_FILE, f"$.{section}.{item}", reason))
         elif item not in ids:
-            problems.append(Problem(LOOKS_FILE, f"$.{section}.{item}", f'spell "{item}" is not {what}, so it never shows this look'))
+            problems.append(
+                Problem(LOOKS_FILE, f"$.{section}.{item}", f'spell "{item}" is not {what}, so it never shows this look')
+            )
     return problems

@@ -75,9 +75,17 @@ MAX_WAVE_SPAWNS = 50_000
 MAX_BUFFER_BYTES = 32 * 1024 * 1024
 #: Bytes one row of each buffer takes (the core's column counts × 4 for f32 rows, × 8 for f64
 #: rows: ENEMY_COLUMNS 6, PROJECTILE_COLUMNS 7, PICKUP_COLUMNS 4, EVENT_COLUMNS 6 (f64),
-#: ZONE_COLUMNS 5, SUMMON_COLUMNS 4, COMMAND_WIDTH 6 (f64)); tests/test_content_bounds.py checks
+#: ZONE_COLUMNS 5, SUMMON_COLUMNS 4, COMMAND_WIDTH 6 (f64)); tests/content/test_content_bounds.py checks
 #: them against the core's.
-BUFFER_ROW_BYTES = {"enemies": 24, "projectiles": 28, "pickups": 16, "events": 48, "zones": 20, "summons": 16, "commands": 48}
+BUFFER_ROW_BYTES = {
+    "enemies": 24,
+    "projectiles": 28,
+    "pickups": 16,
+    "events": 48,
+    "zones": 20,
+    "summons": 16,
+    "commands": 48,
+}
 #: Most of an integer count a card or rule stacks (pierce, bounces, loop counts...): far inside u32.
 MAX_COUNT = 1_000
 
@@ -129,7 +137,9 @@ class Arena(ContentModel):
 class Sim(ContentModel):
     """Fixed-step simulation settings."""
 
-    tick_hz: int = Field(ge=MIN_TICK_HZ, le=MAX_TICK_HZ, description="Simulation ticks per second (fixed step = 1 / tick_hz).")
+    tick_hz: int = Field(
+        ge=MIN_TICK_HZ, le=MAX_TICK_HZ, description="Simulation ticks per second (fixed step = 1 / tick_hz)."
+    )
     separation_strength: float = Field(
         ge=0, le=1, description="How hard overlapping enemies push apart, per tick (0 = no separation)."
     )
@@ -147,11 +157,15 @@ class Sim(ContentModel):
 class Capacities(ContentModel):
     """Fixed pool sizes the core preallocates; spawns past a capacity are dropped."""
 
-    enemies: int = Field(ge=1, le=100_000, description="Rows of the enemy buffer at start (it grows when a frame needs more).")
+    enemies: int = Field(
+        ge=1, le=100_000, description="Rows of the enemy buffer at start (it grows when a frame needs more)."
+    )
     projectiles: int = Field(ge=1, le=200_000, description="Rows of the projectile buffer at start (it grows).")
     pickups: int = Field(ge=1, le=100_000, description="Rows of the pickup buffer at start (it grows).")
     summons: int = Field(ge=1, le=10_000, description="Rows of the summon buffer at start (it grows).")
-    zones: int = Field(ge=1, le=10_000, description="Rows of the zone buffer (clouds, puddles, blasts) at start (it grows).")
+    zones: int = Field(
+        ge=1, le=10_000, description="Rows of the zone buffer (clouds, puddles, blasts) at start (it grows)."
+    )
     events: int = Field(ge=1, le=1_000_000, description="Rows of the event buffer at start (it grows).")
     commands: int = Field(ge=1, le=100_000, description="Rows of the command buffer at start (it grows).")
 
@@ -173,16 +187,22 @@ class PlayerStats(ContentModel):
     mana_regen: float = Field(ge=0, le=MAX_MANA, description="Mana regained per second.")
     mana_leech: float = Field(default=0, ge=0, le=MAX_MANA, description="Mana restored per kill (R-STAT-1, R-MANA-8).")
     auto_aim_range: float = Field(
-        gt=0, le=MAX_DISTANCE, description="Auto-aim fires at the nearest enemy within this many px; with none that close the wand holds fire."
+        gt=0,
+        le=MAX_DISTANCE,
+        description="Auto-aim fires at the nearest enemy within this many px; with none that close the wand holds fire.",
     )
 
 
 class PickupSettings(ContentModel):
     """How dropped pickups (gold, mana) fly to and are collected by the player."""
 
-    pickup_radius: float = Field(gt=0, le=MAX_AREA_RADIUS, description="Distance in px at which pickups start flying to the player.")
+    pickup_radius: float = Field(
+        gt=0, le=MAX_AREA_RADIUS, description="Distance in px at which pickups start flying to the player."
+    )
     magnet_speed: float = Field(gt=0, le=MAX_SPEED, description="Speed in px/s of a pickup flying to the player.")
-    collect_radius: float = Field(gt=0, le=MAX_AREA_RADIUS, description="Distance in px at which a pickup is collected.")
+    collect_radius: float = Field(
+        gt=0, le=MAX_AREA_RADIUS, description="Distance in px at which a pickup is collected."
+    )
     radius: float = Field(gt=0, le=MAX_ENEMY_RADIUS, description="A pickup's own radius in px.")
 
 
@@ -212,8 +232,12 @@ class WaveTiming(ContentModel):
 
     duration: float = Field(gt=0, le=MAX_SECONDS, description="Default wave length in s.")
     spawn_telegraph: float = Field(ge=0, le=60, description="Seconds a spawn marker shows before the enemies appear.")
-    spawn_safe_radius: float = Field(ge=0, le=MAX_DISTANCE, description="No enemy spawns within this many px of the player.")
-    spawn_margin: float = Field(ge=0, le=MAX_DISTANCE, description="Spawn points lie this many px inside the arena's edge.")
+    spawn_safe_radius: float = Field(
+        ge=0, le=MAX_DISTANCE, description="No enemy spawns within this many px of the player."
+    )
+    spawn_margin: float = Field(
+        ge=0, le=MAX_DISTANCE, description="Spawn points lie this many px inside the arena's edge."
+    )
     spawn_reach: SpawnReach | None = Field(
         default=None,
         description="Spawns land on the edge of this box around the player, clamped into the arena "
@@ -226,16 +250,22 @@ class Elite(ContentModel):
     """What makes an elite enemy (spawn groups with `elite: true`)."""
 
     hp_multiplier: float = Field(ge=1, le=MAX_MULTIPLIER, description="An elite's HP is its kind's HP times this.")
-    reward_multiplier: float = Field(ge=1, le=MAX_MULTIPLIER, description="An elite drops its kind's reward times this (rounded).")
+    reward_multiplier: float = Field(
+        ge=1, le=MAX_MULTIPLIER, description="An elite drops its kind's reward times this (rounded)."
+    )
 
 
 class SustainedFire(ContentModel):
     """R-MANA-8: consecutive casts cost more, up to a cap; the growth decays."""
 
-    window: float = Field(gt=0, le=MAX_SECONDS, description="A cast within this many seconds of the last is consecutive.")
+    window: float = Field(
+        gt=0, le=MAX_SECONDS, description="A cast within this many seconds of the last is consecutive."
+    )
     step: float = Field(ge=0, le=10, description="Cost added per consecutive cast (0.05 = +5%).")
     cap: float = Field(ge=0, le=MAX_MULTIPLIER, description="Largest total surcharge (1.0 = +100%).")
-    reset_after: float = Field(gt=0, le=MAX_SECONDS, description="Seconds without casting after which the surcharge is gone.")
+    reset_after: float = Field(
+        gt=0, le=MAX_SECONDS, description="Seconds without casting after which the surcharge is gone."
+    )
 
 
 class VmSettings(ContentModel):
@@ -244,13 +274,23 @@ class VmSettings(ContentModel):
     step_multiplier: int = Field(ge=1, le=64, description="R-VM-8: node-steps per CPU point in one cast.")
     cast_delay_floor: float = Field(ge=0.01, le=10, description="R-VM-11: shortest cast delay in s.")
     sustained_fire: SustainedFire = Field(description="R-MANA-8 cost growth.")
-    infinite_spells_hp_per_mana: float = Field(gt=0, le=MAX_MULTIPLIER, description="R-CORE-4: HP paid per mana (0.2 = 1 HP per 5).")
+    infinite_spells_hp_per_mana: float = Field(
+        gt=0, le=MAX_MULTIPLIER, description="R-CORE-4: HP paid per mana (0.2 = 1 HP per 5)."
+    )
     sine_amplitude: float = Field(ge=0, le=MAX_AREA_RADIUS, description="Sine path: sideways amplitude in px.")
     sine_frequency: float = Field(ge=0, le=MAX_TICK_HZ, description="Sine path: wobbles per second.")
-    homing_range: float = Field(ge=0, le=MAX_DISTANCE, description="Homing projectiles steer toward enemies this close, px.")
-    on_kill_interval: float = Field(ge=0, le=MAX_SECONDS, description="R-CORE-2: an on_kill entry runs at most once per this many s.")
-    charge_ring_delay: float = Field(ge=0, le=MAX_SECONDS, description="R-MOVE-3: the charge ring shows this long after stopping, s.")
-    knockback_seconds: float = Field(ge=0, le=10, description="A hit shoves its enemy by knockback (px/s) times this, px.")
+    homing_range: float = Field(
+        ge=0, le=MAX_DISTANCE, description="Homing projectiles steer toward enemies this close, px."
+    )
+    on_kill_interval: float = Field(
+        ge=0, le=MAX_SECONDS, description="R-CORE-2: an on_kill entry runs at most once per this many s."
+    )
+    charge_ring_delay: float = Field(
+        ge=0, le=MAX_SECONDS, description="R-MOVE-3: the charge ring shows this long after stopping, s."
+    )
+    knockback_seconds: float = Field(
+        ge=0, le=10, description="A hit shoves its enemy by knockback (px/s) times this, px."
+    )
 
 
 class StartingWand(ContentModel):
@@ -340,7 +380,9 @@ class TierOdds(ContentModel):
     `from_wave` on, 0 before it (Brotato's shape)."""
 
     tier: int = Field(ge=2, le=SHOP_TIERS, description="The tier (tier 1 is whatever the better tiers leave).")
-    from_wave: int = Field(ge=1, le=WAVE_COUNT, description="The first shop (numbered by the wave just cleared) that can offer it.")
+    from_wave: int = Field(
+        ge=1, le=WAVE_COUNT, description="The first shop (numbered by the wave just cleared) that can offer it."
+    )
     base: Chance = Field(description="The chance at from_wave, 0..1.")
     per_wave: float = Field(ge=0, le=1, description="Chance added for each wave after from_wave.")
     cap: Chance = Field(description="The largest chance, luck included, 0..1.")
@@ -371,7 +413,9 @@ class CoreOfferCount(ContentModel):
 
 #: Stats bought as a share of a base (0.05 = +5%): their totals stay at most MAX_STAT_SHARE (+1000%),
 #: so a bought move speed never reaches the px/s of a bullet.
-SHARE_STATS = frozenset({WandStat.CAST_SPEED, WandStat.ACCURACY, WandStat.MOVE_SPEED, WandStat.CRIT_CHANCE, WandStat.LUCK})
+SHARE_STATS = frozenset(
+    {WandStat.CAST_SPEED, WandStat.ACCURACY, WandStat.MOVE_SPEED, WandStat.CRIT_CHANCE, WandStat.LUCK}
+)
 MAX_STAT_SHARE = 10.0
 
 
@@ -398,7 +442,9 @@ class TalentOffer(ContentModel):
 
     talent: Talent = Field(description="Which talent (see Talent).")
     price: Gold = Field(description="Gold for it (it is bought once, so the price does not step).")
-    from_wave: int = Field(ge=1, le=WAVE_COUNT, description="The first shop (numbered by the wave just cleared) that can offer it.")
+    from_wave: int = Field(
+        ge=1, le=WAVE_COUNT, description="The first shop (numbered by the wave just cleared) that can offer it."
+    )
     chance: Chance = Field(description="The chance, 0..1, that a restock (opening or a reroll) offers it.")
 
 
@@ -470,7 +516,9 @@ class ChillSettings(ContentModel):
     """Ice's status: a slow; enough chills freeze."""
 
     slow: Chance = Field(description="Speed multiplier while chilled (0.6 = 60% of its speed).")
-    seconds: float = Field(gt=0, le=MAX_SECONDS, description="How long a chill lasts; the chill count resets when it runs out.")
+    seconds: float = Field(
+        gt=0, le=MAX_SECONDS, description="How long a chill lasts; the chill count resets when it runs out."
+    )
     to_freeze: int = Field(ge=1, le=255, description="This many chills (each within the last one's duration) freeze.")
 
 
@@ -483,7 +531,9 @@ class FreezeSettings(ContentModel):
 class ShockSettings(ContentModel):
     """Lightning's status: takes more damage."""
 
-    multiplier: float = Field(ge=1, le=MAX_MULTIPLIER, description="Damage taken while shocked is multiplied by this (1.2 = +20%).")
+    multiplier: float = Field(
+        ge=1, le=MAX_MULTIPLIER, description="Damage taken while shocked is multiplied by this (1.2 = +20%)."
+    )
     seconds: float = Field(gt=0, le=MAX_SECONDS, description="How long a shock lasts.")
 
 
@@ -491,7 +541,9 @@ class PoisonSettings(ContentModel):
     """Poison's status: stacking damage over time."""
 
     dps_per_stack: float = Field(ge=0, le=MAX_DAMAGE, description="Damage per second per stack.")
-    seconds: float = Field(gt=0, le=MAX_SECONDS, description="How long poison lasts; each application adds a stack and refreshes it.")
+    seconds: float = Field(
+        gt=0, le=MAX_SECONDS, description="How long poison lasts; each application adds a stack and refreshes it."
+    )
     max_stacks: int = Field(ge=1, le=255, description="Most stacks at once.")
 
 
@@ -499,21 +551,27 @@ class WetSettings(ContentModel):
     """Water's status: lightning hits harder; fire dries it."""
 
     seconds: float = Field(gt=0, le=MAX_SECONDS, description="How long wet lasts.")
-    lightning_multiplier: float = Field(ge=1, le=MAX_MULTIPLIER, description="Lightning on a wet target: damage x this (electrified).")
+    lightning_multiplier: float = Field(
+        ge=1, le=MAX_MULTIPLIER, description="Lightning on a wet target: damage x this (electrified)."
+    )
 
 
 class AttunementSettings(ContentModel):
     """R-STAT-1: what one attunement point in an element gives."""
 
     damage_per_point: float = Field(ge=0, le=10, description="Damage bonus per point (0.03 = +3%).")
-    chance_per_point: float = Field(ge=0, le=1, description="Status chance added per point (0.02 = +2 points of percent).")
+    chance_per_point: float = Field(
+        ge=0, le=1, description="Status chance added per point (0.02 = +2 points of percent)."
+    )
 
 
 class ZoneStatusSettings(ContentModel):
     """How often a damaging zone's element strikes the enemies inside it."""
 
     status_interval: float = Field(
-        gt=0, le=MAX_SECONDS, description="Seconds between a zone's status rolls (and reactions) on each enemy inside it; its damage ticks every frame."
+        gt=0,
+        le=MAX_SECONDS,
+        description="Seconds between a zone's status rolls (and reactions) on each enemy inside it; its damage ticks every frame.",
     )
 
 
@@ -579,13 +637,21 @@ MAX_SPLIT = 16
 class EnemyAttack(ContentModel):
     """An archer's shots and the distance band it keeps (behavior keep_distance)."""
 
-    every: float = Field(ge=0.01, le=MAX_SECONDS, description="Seconds between shots; the first comes this long after spawning.")
+    every: float = Field(
+        ge=0.01, le=MAX_SECONDS, description="Seconds between shots; the first comes this long after spawning."
+    )
     speed: float = Field(gt=0, le=MAX_SPEED, description="Shot speed in px/s.")
     damage: float = Field(ge=0, le=MAX_DAMAGE, description="Shot damage to the player (before the player's armor).")
     radius: float = Field(gt=0, le=MAX_ENEMY_RADIUS, description="Shot radius in px.")
-    lifetime: float = Field(gt=0, le=MAX_SECONDS, description="Seconds a shot flies; it shoots only when the player is within speed x lifetime.")
+    lifetime: float = Field(
+        gt=0,
+        le=MAX_SECONDS,
+        description="Seconds a shot flies; it shoots only when the player is within speed x lifetime.",
+    )
     min_distance: float = Field(ge=0, le=MAX_DISTANCE, description="Closer to the player than this (px), it backs off.")
-    max_distance: float = Field(gt=0, le=MAX_DISTANCE, description="Farther from the player than this (px), it approaches.")
+    max_distance: float = Field(
+        gt=0, le=MAX_DISTANCE, description="Farther from the player than this (px), it approaches."
+    )
     strafe: Chance = Field(description="Sideways share of its speed, 0 (none) to 1 (full speed sideways).")
 
     @field_validator("max_distance")
@@ -600,15 +666,23 @@ class EnemyAttack(ContentModel):
 class EnemyShield(ContentModel):
     """A reflector's frontal shield (behavior shield, R-WAVE-1)."""
 
-    arc: float = Field(gt=0, le=360, description="Width of the frontal arc in degrees, centred on the direction to the player.")
-    reflect_damage: float = Field(ge=0, le=MAX_MULTIPLIER, description="A reflected shot's damage as a share of the original's.")
+    arc: float = Field(
+        gt=0, le=360, description="Width of the frontal arc in degrees, centred on the direction to the player."
+    )
+    reflect_damage: float = Field(
+        ge=0, le=MAX_MULTIPLIER, description="A reflected shot's damage as a share of the original's."
+    )
 
 
 class EnemyBlast(ContentModel):
     """An exploder's death blast (behavior explode): hurts the player and other enemies."""
 
-    radius: float = Field(gt=0, le=MAX_AREA_RADIUS, description="Reach in px from where it died (to the centres of what it hits).")
-    damage: float = Field(ge=0, le=MAX_DAMAGE, description="Damage, through each target's armor and resistances (R-DMG-1).")
+    radius: float = Field(
+        gt=0, le=MAX_AREA_RADIUS, description="Reach in px from where it died (to the centres of what it hits)."
+    )
+    damage: float = Field(
+        ge=0, le=MAX_DAMAGE, description="Damage, through each target's armor and resistances (R-DMG-1)."
+    )
     element: Element = Field(description="Element of the damage.")
 
 
@@ -690,7 +764,9 @@ def _a(word: str) -> str:
 class EnemyRoster(ContentModel):
     """enemies.json: the enemy kinds, in the order the core numbers them."""
 
-    enemies: tuple[Enemy, ...] = Field(min_length=1, max_length=1_000, description="Every enemy kind; file order is the kind index.")
+    enemies: tuple[Enemy, ...] = Field(
+        min_length=1, max_length=1_000, description="Every enemy kind; file order is the kind index."
+    )
 
 
 # --- waves.json -------------------------------------------------------------
@@ -703,7 +779,9 @@ class SpawnGroup(ContentModel):
     count: int = Field(ge=1, le=10_000, description="Enemies spawned together each time (at most capacities.enemies).")
     start: float = Field(ge=0, le=MAX_SECONDS, description="Time of the first spawn, in s from the wave's start.")
     every: float = Field(ge=0.01, le=MAX_SECONDS, description="Seconds between spawns (at least 0.01).")
-    until: float = Field(gt=0, le=MAX_SECONDS, description="No spawn at or after this time, in s; at most the wave's duration.")
+    until: float = Field(
+        gt=0, le=MAX_SECONDS, description="No spawn at or after this time, in s; at most the wave's duration."
+    )
     elite: bool = Field(default=False, description="Spawn elite versions (tougher, richer).")
 
     @field_validator("until")
@@ -739,7 +817,11 @@ class Wave(ContentModel):
     """One wave of R-WAVE-1: its number, length and spawn groups."""
 
     wave: int = Field(ge=1, le=WAVE_COUNT, description="Wave number, 1-based; waves are listed in order.")
-    duration: float = Field(gt=0, le=MAX_SECONDS, description="Wave length in s; duration × balance.json sim.tick_hz is at most MAX_WAVE_FRAMES (36,000) frames (boss waves last until the boss dies).")
+    duration: float = Field(
+        gt=0,
+        le=MAX_SECONDS,
+        description="Wave length in s; duration × balance.json sim.tick_hz is at most MAX_WAVE_FRAMES (36,000) frames (boss waves last until the boss dies).",
+    )
     groups: tuple[SpawnGroup, ...] = Field(min_length=1, max_length=256, description="The spawn groups of this wave.")
 
     def total_enemies(self) -> int:

@@ -75,7 +75,9 @@ class Potion(ContentModel):
 class PotionBook(ContentModel):
     """potions.json: every potion, the drop chance, the belt's slots, the shop's price (R-POT-2)."""
 
-    potions: dict[PotionId, Potion] = Field(min_length=1, max_length=1_000, description="Every potion, by id (file order is the draw order).")
+    potions: dict[PotionId, Potion] = Field(
+        min_length=1, max_length=1_000, description="Every potion, by id (file order is the draw order)."
+    )
     drop_chance: float = Field(alias="dropChance", ge=0, le=1, description="Chance of one potion on winning a wave.")
     base_slots: int = Field(alias="baseSlots", ge=1, le=HUD_SLOTS, description="Belt slots without the Artisan's Belt.")
     belt_slots: int = Field(alias="beltSlots", ge=1, le=HUD_SLOTS, description="Belt slots with the Artisan's Belt.")
@@ -105,7 +107,9 @@ class PotionBook(ContentModel):
 def check_potion_texts(book: PotionBook, texts: Mapping[str, str]) -> list[Problem]:
     """Every potion's name and description key has an English text (R-I18N-1)."""
     return [
-        Problem(POTIONS_FILE, location_path("potions", potion_id, field), f'no text for "{key}" in {TEXTS_FILE} (R-I18N-1)')
+        Problem(
+            POTIONS_FILE, location_path("potions", potion_id, field), f'no text for "{key}" in {TEXTS_FILE} (R-I18N-1)'
+        )
         for potion_id, potion in book.potions.items()
         for field, key in (("name", potion.name), ("desc", potion.desc))
         if key not in texts

@@ -14,9 +14,8 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from artificer.content.board_rules import board_issues
 from artificer.content.cores import Core, CoreCatalog, CoreFlag
-from artificer.content.models import Balance, Problem, did_you_mean
+from artificer.content.models import Balance, Problem, SpellFamily, did_you_mean
 from artificer.content.recipes import Recipe, RecipeBook
-from artificer.content.models import SpellFamily
 from artificer.content.spells import Spell, SpellCatalog
 
 BALANCE_FILE = "balance.json"
@@ -177,7 +176,11 @@ def check_starting_wand(balance: Balance, spells: SpellCatalog, cores: CoreCatal
     spell_by_id = {spell.id: spell for spell in spells.spells}
     if start.core not in core_by_id:
         known = ", ".join(core_by_id)
-        return [Problem(BALANCE_FILE, location_path("starting_wand", "core"), f'unknown core "{start.core}" (cores: {known})')]
+        return [
+            Problem(
+                BALANCE_FILE, location_path("starting_wand", "core"), f'unknown core "{start.core}" (cores: {known})'
+            )
+        ]
     problems = [
         Problem(BALANCE_FILE, location_path("starting_wand", "cards", index), _unknown_spell(card, spell_by_id))
         for index, card in enumerate(start.cards)
@@ -187,7 +190,11 @@ def check_starting_wand(balance: Balance, spells: SpellCatalog, cores: CoreCatal
     capacity = core.capacity
     if len(start.cards) > capacity:
         problems.append(
-            Problem(BALANCE_FILE, location_path("starting_wand", "cards"), f"{len(start.cards)} cards do not fit {capacity} slots")
+            Problem(
+                BALANCE_FILE,
+                location_path("starting_wand", "cards"),
+                f"{len(start.cards)} cards do not fit {capacity} slots",
+            )
         )
     placed = [spell_by_id[card] for card in start.cards if card is not None and card in spell_by_id]
     cpu = sum(spell.cpu for spell in placed)

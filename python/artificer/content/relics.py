@@ -107,7 +107,9 @@ MAX_POTION_SLOTS = 5
 #: currency_bonus: the most extra share of the currency picked up (+1000%).
 MAX_CURRENCY_BONUS = 10.0
 
-WHOLE_EFFECTS = frozenset({RelicEffect.POTION_SLOTS, RelicEffect.PEN_NIB_PERIOD, RelicEffect.FIRST_CAST_BUDGET, RelicEffect.HURT_CAST_BUDGET})
+WHOLE_EFFECTS = frozenset(
+    {RelicEffect.POTION_SLOTS, RelicEffect.PEN_NIB_PERIOD, RelicEffect.FIRST_CAST_BUDGET, RelicEffect.HURT_CAST_BUDGET}
+)
 
 
 class Relic(ContentModel):
@@ -117,20 +119,32 @@ class Relic(ContentModel):
     description_key: I18nKey = Field(description="i18n key of what the relic does, shown in its tooltip (R-REL-4).")
     hook: RelicHook = Field(description="When it acts: wave_start, wave_end, player_damaged, attack_calc or passive.")
     effect: RelicEffect = Field(description="What it does (see RelicEffect); must belong to `hook`.")
-    value: float = Field(ge=0, le=MAX_RELIC_VALUE, description="The effect's number (HP, ward, strength, a share, a period…).")
-    every: int = Field(default=0, ge=0, le=100_000, description="heal_per_kills: heal `value` for every this many kills.")
+    value: float = Field(
+        ge=0, le=MAX_RELIC_VALUE, description="The effect's number (HP, ward, strength, a share, a period…)."
+    )
+    every: int = Field(
+        default=0, ge=0, le=100_000, description="heal_per_kills: heal `value` for every this many kills."
+    )
     threshold: float = Field(default=0.0, ge=0, le=1, description="heal_when_low: heal when HP ≤ this share of max HP.")
-    icon: str = Field(pattern=ID_PATTERN, description="The name of its icon, drawn by the game (artificer.ui.icons_relics).")
+    icon: str = Field(
+        pattern=ID_PATTERN, description="The name of its icon, drawn by the game (artificer.ui.icons_relics)."
+    )
 
 
 class RelicBook(ContentModel):
     """relics.json: the relics by id, the run's start relics, the acquisition pool and prices (R-REL-3)."""
 
     start: tuple[str, ...] = Field(description="Relics every run starts with (R-REL-1: iron_heart).")
-    pool: tuple[str, ...] = Field(min_length=1, description="Relics that waves and the shop draw from (only unowned ones).")
+    pool: tuple[str, ...] = Field(
+        min_length=1, description="Relics that waves and the shop draw from (only unowned ones)."
+    )
     shop_price: int = Field(ge=0, le=MAX_GOLD, description="R-SHOP-1: the gold price of the shop's relic.")
-    all_owned_currency: int = Field(ge=0, le=MAX_GOLD, description="R-REL-3: gold given instead of a relic when the pool holds none unowned.")
-    boss_bonus_relics: int = Field(ge=0, le=16, description="R-REL-3: relics a boss wave gives besides an elite wave's one.")
+    all_owned_currency: int = Field(
+        ge=0, le=MAX_GOLD, description="R-REL-3: gold given instead of a relic when the pool holds none unowned."
+    )
+    boss_bonus_relics: int = Field(
+        ge=0, le=16, description="R-REL-3: relics a boss wave gives besides an elite wave's one."
+    )
     relics: dict[str, Relic] = Field(min_length=1, max_length=1_000, description="Every relic, by id.")
 
     def relic(self, relic_id: str) -> Relic:
@@ -156,24 +170,48 @@ def check_relics(book: RelicBook, texts: Mapping[str, str] | None) -> list[Probl
             reason = f'effect "{relic.effect}" acts on hook "{expected}", not "{relic.hook}"'
             problems.append(Problem(RELICS_FILE, f"{where}.hook", reason))
         if relic.effect in WHOLE_EFFECTS and (relic.value < 1 or relic.value != int(relic.value)):
-            problems.append(Problem(RELICS_FILE, f"{where}.value", f'effect "{relic.effect}" needs a whole number ≥ 1, got {relic.value:g}'))
+            problems.append(
+                Problem(
+                    RELICS_FILE,
+                    f"{where}.value",
+                    f'effect "{relic.effect}" needs a whole number ≥ 1, got {relic.value:g}',
+                )
+            )
         if relic.effect == RelicEffect.POTION_SLOTS and relic.value > MAX_POTION_SLOTS:
-            problems.append(Problem(RELICS_FILE, f"{where}.value", f"potion_slots gives at most {MAX_POTION_SLOTS} belt slots (the HUD shows {MAX_POTION_SLOTS}), got {relic.value:g}"))
+            problems.append(
+                Problem(
+                    RELICS_FILE,
+                    f"{where}.value",
+                    f"potion_slots gives at most {MAX_POTION_SLOTS} belt slots (the HUD shows {MAX_POTION_SLOTS}), got {relic.value:g}",
+                )
+            )
         if relic.effect == RelicEffect.CURRENCY_BONUS and relic.value > MAX_CURRENCY_BONUS:
-            problems.append(Problem(RELICS_FILE, f"{where}.value", f"currency_bonus adds at most {MAX_CURRENCY_BONUS:g} (+{MAX_CURRENCY_BONUS * 100:g}%), got {relic.value:g}"))
+            problems.append(
+                Problem(
+                    RELICS_FILE,
+                    f"{where}.value",
+                    f"currency_bonus adds at most {MAX_CURRENCY_BONUS:g} (+{MAX_CURRENCY_BONUS * 100:g}%), got {relic.value:g}",
+                )
+            )
         if relic.effect == RelicEffect.HEAL_PER_KILLS and relic.every < 1:
             problems.append(Problem(RELICS_FILE, f"{where}.every", "heal_per_kills needs every ≥ 1 (kills per heal)"))
         if relic.effect == RelicEffect.HEAL_WHEN_LOW and relic.threshold <= 0:
             problems.append(Problem(RELICS_FILE, f"{where}.threshold", "heal_when_low needs a threshold above 0"))
         if relic.icon in icons:
-            problems.append(Problem(RELICS_FILE, f"{where}.icon", f'icon "{relic.icon}" is already the icon of "{icons[relic.icon]}"'))
+            problems.append(
+                Problem(
+                    RELICS_FILE, f"{where}.icon", f'icon "{relic.icon}" is already the icon of "{icons[relic.icon]}"'
+                )
+            )
         else:
             icons[relic.icon] = relic_id
         if texts is not None:
             for field in ("name_key", "description_key"):
                 key = getattr(relic, field)
                 if key not in texts:
-                    problems.append(Problem(RELICS_FILE, f"{where}.{field}", f'no text for "{key}" in i18n/en.json (R-I18N-1)'))
+                    problems.append(
+                        Problem(RELICS_FILE, f"{where}.{field}", f'no text for "{key}" in i18n/en.json (R-I18N-1)')
+                    )
     for list_name in ("start", "pool"):
         seen: set[str] = set()
         for index, relic_id in enumerate(getattr(book, list_name)):

@@ -98,8 +98,12 @@ class ZoneEffect(ContentModel):
 
     duration: float = Field(gt=0, le=MAX_SECONDS, description="Seconds the zone lasts.")
     radius: float = Field(gt=0, le=MAX_AREA_RADIUS, description="Radius of the area in px.")
-    pull: float = Field(default=0, ge=0, le=MAX_SPEED, description="Speed in px/s at which enemies inside drift to the centre.")
-    heal_per_second: float = Field(default=0, ge=0, le=MAX_DAMAGE, description="HP per second healed on the player while inside.")
+    pull: float = Field(
+        default=0, ge=0, le=MAX_SPEED, description="Speed in px/s at which enemies inside drift to the centre."
+    )
+    heal_per_second: float = Field(
+        default=0, ge=0, le=MAX_DAMAGE, description="HP per second healed on the player while inside."
+    )
     damage_per_second: float = Field(
         default=0, ge=0, le=MAX_DAMAGE, description="Damage per second to enemies inside, of the spell's element."
     )
@@ -140,18 +144,27 @@ class ActionBlock(ContentModel):
     kind: ActionKind = Field(description="What the action puts into the world.")
     damage: float = Field(ge=0, le=MAX_DAMAGE, description="Damage per hit, of the spell's element (R-DMG-1 `base`).")
     speed: float = Field(ge=0, le=MAX_SPEED, description="Speed of the body in px/s (a blast's must be 0).")
-    radius: float = Field(gt=0, le=MAX_BODY_RADIUS, description="Radius of the body in px; of the hit area for a blast.")
+    radius: float = Field(
+        gt=0, le=MAX_BODY_RADIUS, description="Radius of the body in px; of the hit area for a blast."
+    )
     lifetime: float = Field(
-        ge=0, le=MAX_SECONDS, description="Seconds the body flies (> 0 for a projectile); a blast's hit area shows this long."
+        ge=0,
+        le=MAX_SECONDS,
+        description="Seconds the body flies (> 0 for a projectile); a blast's hit area shows this long.",
     )
     spread: Degrees = Field(description="Random aim spread in degrees, added to the shot state's.")
     pierce: int = Field(ge=0, le=MAX_COUNT, description="Enemies the body passes through before it stops.")
     bounces: int = Field(ge=0, le=MAX_COUNT, description="Times the body bounces off the arena edge.")
     explode_radius: float = Field(
-        default=0, ge=0, le=MAX_AREA_RADIUS, description="On hit or death, `damage` to every enemy within this many px (0: no explosion)."
+        default=0,
+        ge=0,
+        le=MAX_AREA_RADIUS,
+        description="On hit or death, `damage` to every enemy within this many px (0: no explosion).",
     )
     chain: int = Field(default=0, ge=0, le=MAX_FAN, description="On hit, the shot jumps on to this many more enemies.")
-    chain_range: float = Field(default=0, ge=0, le=MAX_DISTANCE, description="Longest jump of a chain in px (> 0 when chain > 0).")
+    chain_range: float = Field(
+        default=0, ge=0, le=MAX_DISTANCE, description="Longest jump of a chain in px (> 0 when chain > 0)."
+    )
     homing: Chance = Field(default=0, description="Homing strength, 0 (none) to 1 (turns at once).")
     path: ProjectilePath = Field(default=ProjectilePath.STRAIGHT, description="How the body moves.")
     zone: ZoneEffect | None = Field(default=None, validate_default=True, description="The area (zone actions only).")
@@ -159,7 +172,10 @@ class ActionBlock(ContentModel):
         default=None, validate_default=True, description="The summon (summon actions only)."
     )
     moving_multiplier: float = Field(
-        default=1, gt=0, le=MAX_MULTIPLIER, description="Damage multiplier while the player moves (electro_dash_bolt 1.5, R-MOVE-1)."
+        default=1,
+        gt=0,
+        le=MAX_MULTIPLIER,
+        description="Damage multiplier while the player moves (electro_dash_bolt 1.5, R-MOVE-1).",
     )
     charge: Charge | None = Field(default=None, description="Charge-spell settings (R-MOVE-3).")
 
@@ -220,10 +236,16 @@ class CarrierBlock(ActionBlock):
 class ModifierBlock(ContentModel):
     """A MODIFIER's effect on the shot state (R-VM-10); every field defaults to no effect."""
 
-    damage_flat: float = Field(default=0, ge=-MAX_DAMAGE, le=MAX_DAMAGE, description="Added to base damage (R-DMG-1 Σflat).")
+    damage_flat: float = Field(
+        default=0, ge=-MAX_DAMAGE, le=MAX_DAMAGE, description="Added to base damage (R-DMG-1 Σflat)."
+    )
     damage_mult: float = Field(default=1, ge=0, le=MAX_MULTIPLIER, description="Multiplies damage (R-DMG-1 Πmult).")
-    speed_mult: float = Field(default=1, ge=0, le=MAX_MULTIPLIER, description="Multiplies body speed (0: the shot stands still).")
-    lifetime_add: float = Field(default=0, ge=-MAX_SECONDS, le=MAX_SECONDS, description="Seconds added to the body's lifetime.")
+    speed_mult: float = Field(
+        default=1, ge=0, le=MAX_MULTIPLIER, description="Multiplies body speed (0: the shot stands still)."
+    )
+    lifetime_add: float = Field(
+        default=0, ge=-MAX_SECONDS, le=MAX_SECONDS, description="Seconds added to the body's lifetime."
+    )
     spread_add: float = Field(default=0, ge=-360, le=360, description="Degrees added to the spread.")
     bounce_add: int = Field(default=0, ge=0, le=MAX_COUNT, description="Bounces added.")
     pierce_add: int = Field(default=0, ge=0, le=MAX_COUNT, description="Pierce added.")
@@ -258,7 +280,11 @@ class TriggerBlock(ContentModel):
 
     kind: TriggerKind = Field(description="When the payload runs.")
     delay: float | None = Field(
-        default=None, gt=0, le=MAX_SECONDS, validate_default=True, description="Seconds before a timer payload runs (timer only)."
+        default=None,
+        gt=0,
+        le=MAX_SECONDS,
+        validate_default=True,
+        description="Seconds before a timer payload runs (timer only).",
     )
     carrier: CarrierBlock = Field(description="The trigger's own projectile.")
 
@@ -324,10 +350,18 @@ class LogicBlock(ContentModel):
         default=None, alias="register", validate_default=True, description="Register read or written."
     )
     value: int | None = Field(
-        default=None, ge=-1_000_000, le=1_000_000, validate_default=True, description="Register operand (the core keeps an i32)."
+        default=None,
+        ge=-1_000_000,
+        le=1_000_000,
+        validate_default=True,
+        description="Register operand (the core keeps an i32).",
     )
-    n: int | None = Field(default=None, ge=1, le=1_000_000, validate_default=True, description="Casts or kills counted (R-REG-2).")
-    count: int | None = Field(default=None, ge=1, le=MAX_COUNT, validate_default=True, description="Loop iterations (R-VM-7).")
+    n: int | None = Field(
+        default=None, ge=1, le=1_000_000, validate_default=True, description="Casts or kills counted (R-REG-2)."
+    )
+    count: int | None = Field(
+        default=None, ge=1, le=MAX_COUNT, validate_default=True, description="Loop iterations (R-VM-7)."
+    )
     grants_budget: bool = Field(
         default=False, description="The loop grants the action budget its body needs (the gatling loop, R-VM-7)."
     )

@@ -12,7 +12,6 @@ px, seconds, px/s, degrees for spreads, mana for costs.
 
 from __future__ import annotations
 
-
 from pydantic import Field, ValidationInfo, field_validator
 
 from artificer.content.models import ID_PATTERN, MAX_GOLD, MAX_MANA, ContentModel, Element, SpellFamily
@@ -87,7 +86,7 @@ class Spell(ContentModel):
         if family in (SpellFamily.MODIFIER, SpellFamily.MULTICAST, SpellFamily.LOGIC):
             if element is not None:
                 hint = " (an infusion sets modifier.element)" if family == SpellFamily.MODIFIER else ""
-                raise ValueError(f'must be null: a {family} deals no damage of its own{hint}')
+                raise ValueError(f"must be null: a {family} deals no damage of its own{hint}")
             return element
         block = info.data.get("action") or info.data.get("trigger")
         damaging = isinstance(block, ActionBlock | TriggerBlock) and _block_deals_damage(block)
@@ -115,4 +114,6 @@ def _block_deals_damage(block: ActionBlock | TriggerBlock) -> bool:
 class SpellCatalog(ContentModel):
     """spells.json: every spell chip, in the order the VM numbers them."""
 
-    spells: tuple[Spell, ...] = Field(min_length=1, max_length=10_000, description="Every spell; file order is the spell index.")
+    spells: tuple[Spell, ...] = Field(
+        min_length=1, max_length=10_000, description="Every spell; file order is the spell index."
+    )

@@ -6,8 +6,9 @@ The numbering mirrors `rust/sim/events.rs`; each event row is
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from enum import IntEnum
-from typing import Iterator, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -34,8 +35,12 @@ class EventKind(IntEnum):
     CHARGE_STATE_CHANGED = 16  # a = 0 gone, 1 charging, 2 full, 3 released (R-MOVE-3)
     ENEMY_HIT = 17  # hit_events rule: the frame's biggest hits; a = kind, b = killing blow, value = damage
     ELEMENT_REACTION = 18  # R-DMG-2: a = Reaction, b = enemy kind
-    LAST_WILL = 19  # R-END-1: a lethal hit spared (Last Will spent); a = attacker kind (-1: projectile), value = HP left
-    RELIC = 20  # R-REL-1: a relic rule acted (HUD flash); a = RelicRule, b/value per rule; the_boot at most once a frame
+    LAST_WILL = (
+        19  # R-END-1: a lethal hit spared (Last Will spent); a = attacker kind (-1: projectile), value = HP left
+    )
+    RELIC = (
+        20  # R-REL-1: a relic rule acted (HUD flash); a = RelicRule, b/value per rule; the_boot at most once a frame
+    )
 
 
 class Reaction(IntEnum):

@@ -74,7 +74,9 @@ class FrameInput:
     def dash(self) -> None:
         self.controls[4] = 1.0
 
-    def command(self, op: Op, a: float = 0.0, b: float = 0.0, x: float = 0.0, y: float = 0.0, value: float = 0.0) -> None:
+    def command(
+        self, op: Op, a: float = 0.0, b: float = 0.0, x: float = 0.0, y: float = 0.0, value: float = 0.0
+    ) -> None:
         if self.n_commands == len(self.commands):
             grown = np.zeros((2 * len(self.commands), _core.COMMAND_WIDTH), dtype=np.float64)
             grown[: self.n_commands] = self.commands

@@ -6,7 +6,8 @@ takes (`world_config`), and the one per-frame call into the core (`step`).
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from artificer import _core
 from artificer.content import Content
@@ -50,7 +51,9 @@ class Simulation:
         self.tick_hz = content.balance.sim.tick_hz
         self._catalog: _core.Catalog | None = None
 
-    def arm_wand(self, core_id: str, cards: Sequence[str | None] | dict[str, str], trace: bool = False) -> dict[str, Any]:
+    def arm_wand(
+        self, core_id: str, cards: Sequence[str | None] | dict[str, str], trace: bool = False
+    ) -> dict[str, Any]:
         """Arms the player with a spell program (R-VM-1); returns the
         compile diagnostics (CPU, mana per cast, fusions, warnings)."""
         from artificer.engine.wand import core_data, place, spell_catalog

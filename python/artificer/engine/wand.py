@@ -5,7 +5,8 @@ one explicit shape the compiler reads.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from artificer import _core
 from artificer.content import Content
@@ -36,7 +37,9 @@ def place(core: Core, cards: Sequence[str | None] | dict[str, str]) -> list[str 
     if isinstance(cards, dict):
         unknown = sorted(set(cards) - set(slots))
         if unknown:
-            raise ValueError(f"core {core.id!r} has no slot {', '.join(map(repr, unknown))} (slots: {', '.join(slots)})")
+            raise ValueError(
+                f"core {core.id!r} has no slot {', '.join(map(repr, unknown))} (slots: {', '.join(slots)})"
+            )
         return [cards.get(slot) for slot in slots]
     if len(cards) > len(slots):
         raise ValueError(f"{len(cards)} cards do not fit core {core.id!r} ({len(slots)} slots)")

@@ -15,7 +15,7 @@ import numpy.typing as npt
 
 from artificer.content import Content
 from artificer.engine import EventKind
-from artificer.engine.events import A, KIND
+from artificer.engine.events import KIND, A
 
 
 @dataclass(frozen=True)

@@ -167,7 +167,9 @@ class PotionBelt:
 
     # --- in a wave -----------------------------------------------------------------------
 
-    def use(self, run: Run, wave: WaveInProgress | None, index: int, target: tuple[float, float] | None = None) -> PotionUse:
+    def use(
+        self, run: Run, wave: WaveInProgress | None, index: int, target: tuple[float, float] | None = None
+    ) -> PotionUse:
         """R-POT-1: drinks the potion in slot `index`; its effect reaches the core with the wave's
         next step. `target` is where the player points (None: at the player). Refused, with
         nothing changed, outside a wave (`NotInWave`), for an empty slot (`EmptySlot`) and for a

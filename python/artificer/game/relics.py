@@ -45,7 +45,6 @@ if TYPE_CHECKING:
     from artificer.engine.frame import FrameInput
 
 
-
 def relic_rng(seed: int, purpose: str) -> random.Random:
     """A generator for one relic draw of the run seeded `seed` (`purpose` names the draw:
     "wave/10/0", "shop/7"), so draws replay without a saved generator state."""
@@ -193,4 +192,3 @@ class RunRelics:
         if heal > 0:
             frame.heal(heal)
         return heal
-

@@ -21,15 +21,14 @@ from typing import Any, Protocol
 
 from artificer.content import Content
 from artificer.content.models import Talent
-from artificer.errors import ArtificerError
 from artificer.engine import EventKind, Simulation
 from artificer.engine import events as ev
+from artificer.errors import ArtificerError
 from artificer.game.loadout import Loadout
 from artificer.game.potions import PotionBelt, PotionDrop
 from artificer.game.relics import RunRelics, relic_rng, wave_relic_count
 from artificer.game.shop import Shop, WandStats
 from artificer.game.waves import WaveDirector
-
 
 #: R-FEEL-1: "the arena is never empty for more than 3 s once a wave is 2 s old".
 EMPTY_FROM_S = 2.0
@@ -238,7 +237,9 @@ class WaveInProgress:
             stats.damage_taken_by_source[source] = stats.damage_taken_by_source.get(source, 0.0) + float(amount)
         self._pick(ev.total(rows, EventKind.CURRENCY_PICKED))
         stats.max_alive = max(stats.max_alive, counts.enemies)
-        self._pace(counts.enemies, ev.count(rows, EventKind.CAST_ABANDONED) > 0, ev.count(rows, EventKind.CAST_FIRED) > 0)
+        self._pace(
+            counts.enemies, ev.count(rows, EventKind.CAST_ABANDONED) > 0, ev.count(rows, EventKind.CAST_FIRED) > 0
+        )
         hits = rows[rows[:, ev.KIND] == EventKind.ENEMY_HIT, ev.VALUE]
         if len(hits):
             stats.biggest_hit = max(stats.biggest_hit, float(hits.max()))

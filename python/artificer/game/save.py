@@ -38,7 +38,7 @@ none of which a save could carry without copying the whole simulation. So a
 run *settles* between waves: `save_run` rebuilds the run's world from the
 snapshot it writes, exactly as `load_run` does from the file, and the two
 paths — go on now, or quit and Continue later — play the same game
-(tests/test_save.py proves it with the state hash). Settling costs what a
+(tests/game/test_save.py proves it with the state hash). Settling costs what a
 save does not keep: shots in flight vanish and the dash, invulnerability and
 cast timers restart, between waves.
 
@@ -68,13 +68,23 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Final, TypeGuard
 
-from pydantic import BaseModel, ConfigDict, Field, Strict, StrictBool, ValidationError, ValidationInfo, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    Strict,
+    StrictBool,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from artificer import _core, storage
 from artificer.content import Content
 from artificer.content.models import ID_PATTERN, SHOP_TIERS, Talent, WandStat
-from artificer.errors import ArtificerError
 from artificer.content.potions import HUD_SLOTS
+from artificer.errors import ArtificerError
 from artificer.game.loadout import CarriedCore, Loadout
 from artificer.game.relics import RunRelics
 from artificer.game.run import Run, WaveStats
@@ -173,7 +183,9 @@ class CarriedCoreSave(SaveModel):
     """A carried core and its slots (R-CORE-3: every core keeps its own cards)."""
 
     core: Id = Field(description="A core id of cores.json.")
-    cards: list[Id | None] = Field(max_length=MAX_SLOTS, description="One spell id or null per slot, as many as the core has slots.")
+    cards: list[Id | None] = Field(
+        max_length=MAX_SLOTS, description="One spell id or null per slot, as many as the core has slots."
+    )
 
     @field_validator("core")
     @classmethod
@@ -292,7 +304,9 @@ class OfferSave(SaveModel):
 class ShopSave(SaveModel):
     """R-SHOP-1: the shop's state between visits — what carries into the next shop."""
 
-    wave: Annotated[int, Strict()] = Field(ge=0, le=MAX_WAVES, description="The wave the shop was last opened after (0: never opened).")
+    wave: Annotated[int, Strict()] = Field(
+        ge=0, le=MAX_WAVES, description="The wave the shop was last opened after (0: never opened)."
+    )
     is_open: StrictBool
     rerolls: Annotated[int, Strict()] = Field(
         ge=0, le=MAX_REROLLS, description="Rerolls made in the open shop (they start over at each visit)."
@@ -310,14 +324,18 @@ class ShopSave(SaveModel):
         max_length=MAX_CORES,
         description="The price paid for each bought carried core; absent: nothing was paid, every core discards.",
     )
-    unlocked: list[Id] = Field(max_length=MAX_LIST, description="R-META-1: ids unlocked with aether, offered in this run.")
+    unlocked: list[Id] = Field(
+        max_length=MAX_LIST, description="R-META-1: ids unlocked with aether, offered in this run."
+    )
     luck: Float = Field(ge=0, le=MAX_STAT_TOTAL)
     rng_state: list[Int] | None = Field(
         default=None,
         max_length=_MT_WORDS + 1,
         description="While the shop is open: its generator's `getstate()` words and index (a closed shop reseeds on opening).",
     )
-    potion: Id | None = Field(default=None, description="R-POT-2: the potion for sale (None: bought; absent in older saves).")
+    potion: Id | None = Field(
+        default=None, description="R-POT-2: the potion for sale (None: bought; absent in older saves)."
+    )
 
     @field_validator("potion")
     @classmethod
@@ -353,7 +371,9 @@ class ShopSave(SaveModel):
                 raise ValueError(f"unknown spell or core ids: {', '.join(unknown)}")
         return value
 
-    relic: Id | None = Field(default=None, description="R-REL-3: the relic for sale (None: bought or none left; absent in older saves).")
+    relic: Id | None = Field(
+        default=None, description="R-REL-3: the relic for sale (None: bought or none left; absent in older saves)."
+    )
 
     @field_validator("relic")
     @classmethod
@@ -391,7 +411,9 @@ class PlayerSave(SaveModel):
     hp_max: Float = Field(gt=0, le=MAX_HP)
     x: Float = Field(ge=0, le=1e6)
     y: Float = Field(ge=0, le=1e6)
-    last_will: StrictBool = Field(default=False, description="R-END-1: Last Will is armed (`World.last_will`); absent in older saves.")
+    last_will: StrictBool = Field(
+        default=False, description="R-END-1: Last Will is armed (`World.last_will`); absent in older saves."
+    )
 
     @model_validator(mode="after")
     def _hp_within_max(self, info: ValidationInfo) -> PlayerSave:
@@ -447,7 +469,9 @@ class PotionsSave(SaveModel):
 class RelicsSave(SaveModel):
     """R-REL-1: the relics the run owns, in the order gained, and their per-run state."""
 
-    owned: list[Id] = Field(default_factory=list, max_length=MAX_LIST, description="Relic ids of relics.json, each once.")
+    owned: list[Id] = Field(
+        default_factory=list, max_length=MAX_LIST, description="Relic ids of relics.json, each once."
+    )
     strength: Float = Field(default=0.0, ge=0, le=MAX_STAT_TOTAL, description="vajra: the strength gained so far.")
     kills: U32 = Field(default=0, description="vampire_fang: kills since its last heal.")
 
@@ -501,16 +525,22 @@ class RunSave(SaveModel):
     loadout: LoadoutSave
     wand_stats: WandStatsSave
     talents: list[Talent] = Field(
-        default_factory=list, max_length=len(Talent), description="R-END-1: the talents the run owns (absent in older saves)."
+        default_factory=list,
+        max_length=len(Talent),
+        description="R-END-1: the talents the run owns (absent in older saves).",
     )
-    relics: RelicsSave = Field(default_factory=RelicsSave, description="R-REL-1: relics owned (absent in older saves: none).")
+    relics: RelicsSave = Field(
+        default_factory=RelicsSave, description="R-REL-1: relics owned (absent in older saves: none)."
+    )
     shop: ShopSave
     #: The past waves, for the summary (one per wave played, in order).
     waves: list[WaveStats] = Field(max_length=MAX_WAVES)
     player: PlayerSave
     rng_state: list[Int] = Field(max_length=64, description="The core's random streams' positions (`World.rng_state`).")
     wand_memory: WandMemorySave | None = None
-    potions: PotionsSave | None = Field(default=None, description="R-POT-2: the potion belt (absent in older saves: no potions).")
+    potions: PotionsSave | None = Field(
+        default=None, description="R-POT-2: the potion belt (absent in older saves: no potions)."
+    )
 
     @field_validator("waves")
     @classmethod
@@ -669,7 +699,11 @@ def drop_unknown_ids(data: Any, content: Content) -> tuple[Any, list[Dropped]]:
         del paid_cards[card]  # no copy left to refund
     for core in [core for core in paid_cores if gone(core, cores)]:
         del paid_cores[core]
-    for shelf, known in (("spells", spells), ("cores", cores), ("stats", {stat.value for stat in WandStat} | TALENT_IDS)):
+    for shelf, known in (
+        ("spells", spells),
+        ("cores", cores),
+        ("stats", {stat.value for stat in WandStat} | TALENT_IDS),
+    ):
         offers = shop.get(shelf)
         if isinstance(offers, list):
             shop[shelf] = [None if gone(_as_dict(offer).get("item"), known) else offer for offer in offers]
@@ -768,7 +802,9 @@ def snapshot(run: Run, next_wave: int) -> RunSave:
         "player": {"hp": hp, "hp_max": hp_max, "x": x, "y": y, "last_will": world.last_will},
         "rng_state": world.rng_state(),
         "potions": {"slots": run.potions.slots, "held": list(run.potions.held)},
-        "wand_memory": None if memory is None else {"cursor": memory[0], "registers": memory[1], "counters": memory[2], "kills": memory[3]},
+        "wand_memory": None
+        if memory is None
+        else {"cursor": memory[0], "registers": memory[1], "counters": memory[2], "kills": memory[3]},
     }
     return RunSave.model_validate(data, context={"content": run.content})
 
@@ -817,7 +853,9 @@ def _restore_shop(run: Run, saved: ShopSave) -> None:
     shop.luck = saved.luck
     shop.relic = saved.relic
     for shelf in SHELVES:
-        shop.shelves[shelf] = [None if offer is None else Offer(**offer.model_dump()) for offer in getattr(saved, shelf)]
+        shop.shelves[shelf] = [
+            None if offer is None else Offer(**offer.model_dump()) for offer in getattr(saved, shelf)
+        ]
     shop.paid_cards = {card: list(prices) for card, prices in saved.paid_cards.items()}
     shop.paid_cores = dict(saved.paid_cores)
     shop.potion = saved.potion
@@ -948,8 +986,12 @@ def load_run(content: Content, path: Path | None = None) -> LoadedRun | SaveProb
         return _set_aside(path, f"(file): not a saved run (a JSON {type(value).__name__}, not an object)")
     version = value.get("version")
     if type(version) is not int or version != SAVE_VERSION:
-        shown = repr(version) if isinstance(version, (int, float, str, bool)) or version is None else type(version).__name__
-        return _set_aside(path, f"version: unknown save version {shown[:40]} (this game reads version {SAVE_VERSION}, an integer)")
+        shown = (
+            repr(version) if isinstance(version, (int, float, str, bool)) or version is None else type(version).__name__
+        )
+        return _set_aside(
+            path, f"version: unknown save version {shown[:40]} (this game reads version {SAVE_VERSION}, an integer)"
+        )
     cleaned, dropped = drop_unknown_ids(value, content)
     try:
         save = RunSave.model_validate(cleaned, context={"content": content})

@@ -63,7 +63,15 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from artificer.content import Content, CoreFlag
-from artificer.content.models import ATTUNEMENT_PREFIX, SHOP_TIERS, ShopSettings, StatOffer, Talent, TalentOffer, WandStat
+from artificer.content.models import (
+    ATTUNEMENT_PREFIX,
+    SHOP_TIERS,
+    ShopSettings,
+    StatOffer,
+    Talent,
+    TalentOffer,
+    WandStat,
+)
 from artificer.errors import ArtificerError
 from artificer.game.loadout import BackpackFull, LoadoutError
 from artificer.game.potions import potion_for_sale
@@ -208,7 +216,11 @@ class WandStats:
             mana_leech=totals[WandStat.MANA_LEECH],
         )
         world.set_attunement(
-            {stat.value.removeprefix(ATTUNEMENT_PREFIX): total for stat, total in totals.items() if stat.value.startswith(ATTUNEMENT_PREFIX)}
+            {
+                stat.value.removeprefix(ATTUNEMENT_PREFIX): total
+                for stat, total in totals.items()
+                if stat.value.startswith(ATTUNEMENT_PREFIX)
+            }
         )
         if shop is not None:
             shop.luck = totals[WandStat.LUCK]
@@ -266,7 +278,9 @@ class Shop:
         self.rerolls = 0
         self.rng = shop_rng(self.run.seed, wave)
         # A locked talent the data no longer sells (a save from older content) leaves the shelf.
-        self.shelves["stats"] = [o for o in self.shelves["stats"] if o is None or o.talent is None or self._talent_offer(o.talent)]
+        self.shelves["stats"] = [
+            o for o in self.shelves["stats"] if o is None or o.talent is None or self._talent_offer(o.talent)
+        ]
         for shelf in SHELVES:
             for offer in self.shelves[shelf]:
                 if offer is not None:
@@ -566,7 +580,9 @@ class Shop:
         # Talents sit after the stats: taken off for the stat draws, the locked ones put back after them.
         stats_shelf = self.shelves["stats"]
         owned = self.run.talents
-        locked_talents = [o for o in stats_shelf if o is not None and o.talent is not None and o.locked and o.talent not in owned]
+        locked_talents = [
+            o for o in stats_shelf if o is not None and o.talent is not None and o.locked and o.talent not in owned
+        ]
         self.shelves["stats"] = [offer for offer in stats_shelf if offer is None or offer.talent is None]
         self._restock_shelf("stats", settings.stat_offers, self._draw_stat)
         self.shelves["stats"] += locked_talents + self._draw_talents({offer.talent for offer in locked_talents})
@@ -614,7 +630,11 @@ class Shop:
 
     def _draw_stat(self, taken: set[str]) -> Offer | None:
         totals = self.run.wand_stats.totals
-        pool = [entry.stat.value for entry in self.settings.stats if totals[entry.stat] < entry.max and entry.stat.value not in taken]
+        pool = [
+            entry.stat.value
+            for entry in self.settings.stats
+            if totals[entry.stat] < entry.max and entry.stat.value not in taken
+        ]
         if not pool:
             return None
         stat = self.rng.choice(pool)
@@ -632,7 +652,12 @@ class Shop:
         return offers
 
     def _draw_by_tier(
-        self, kind: ShelfName, pool: Sequence[tuple[str, int]], taken: set[str], repeat: bool, weights: dict[str, float] | None = None
+        self,
+        kind: ShelfName,
+        pool: Sequence[tuple[str, int]],
+        taken: set[str],
+        repeat: bool,
+        weights: dict[str, float] | None = None,
     ) -> Offer | None:
         """An offer of a drawn tier; a tier with nothing left falls back to the nearest lower
         tier, then the nearest higher. A shelf shows an item twice only when nothing else is

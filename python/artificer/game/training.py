@@ -6,8 +6,8 @@ The lab's window draws it; `artificer wand --seconds` runs it headless.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from artificer.content import Content
 from artificer.engine import EventKind, Simulation
@@ -28,7 +28,12 @@ class RangeReport:
 
 class TrainingRange:
     def __init__(
-        self, content: Content, core_id: str, cards: Sequence[str | None] | dict[str, str], seed: int = 0, trace: bool = False
+        self,
+        content: Content,
+        core_id: str,
+        cards: Sequence[str | None] | dict[str, str],
+        seed: int = 0,
+        trace: bool = False,
     ) -> None:
         """`trace`: the VM reports each node it runs (TRACE events), for the lab's slow-motion highlight."""
         self.sim = Simulation(content, seed, rules=RANGE_RULES)

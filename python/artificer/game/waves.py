@@ -88,7 +88,12 @@ class WaveDirector:
         reach = self.timing.spawn_reach
         if reach is None:
             return (0.0, 0.0, *self.arena)
-        return (player[0] - reach.half_width, player[1] - reach.half_height, 2 * reach.half_width, 2 * reach.half_height)
+        return (
+            player[0] - reach.half_width,
+            player[1] - reach.half_height,
+            2 * reach.half_width,
+            2 * reach.half_height,
+        )
 
     def _edge_point(self, player: tuple[float, float]) -> tuple[float, float]:
         """A random point on the spawn edge, clamped into the arena, away from

@@ -13,7 +13,7 @@ to the next.
 
 `start_wave=N` (`run --headless --start-wave N`) begins a fresh run at wave N — the starting
 wand, no gold, nothing bought — and plays waves N..K: one wave of the schedule run to its end on
-its own (the content fuzz test runs mutated waves this way, tests/test_content_fuzz.py).
+its own (the content fuzz test runs mutated waves this way, tests/content/test_content_fuzz.py).
 
 `run_until(content, seed, wave, build)` is the same play stopped before wave
 `wave` (`artificer play --start-wave N`): waves 1..N-1 played, settled and
@@ -28,11 +28,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from artificer.content import Content
+from artificer.content.builds import Build
 from artificer.errors import ArtificerError
 from artificer.game.run import Run
 from artificer.game.save import settle
 from artificer.sim.bot import KitingBot, drink_when_hurt
-from artificer.content.builds import Build
 from artificer.sim.shopper import ShoppingBot
 from artificer.sim.stress import latency_summary
 
@@ -54,7 +54,13 @@ class BotRun:
 
 
 def play_waves(
-    content: Content, seed: int, waves: int, build: Build | None = None, *, shop_after_last: bool = False, start_wave: int = 1
+    content: Content,
+    seed: int,
+    waves: int,
+    build: Build | None = None,
+    *,
+    shop_after_last: bool = False,
+    start_wave: int = 1,
 ) -> BotRun:
     """The bot plays waves `start_wave`..`waves` (fewer if it dies) of a fresh run; between waves
     the run settles as the game's save does and, with a build, the shopping bot shops.

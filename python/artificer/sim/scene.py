@@ -149,10 +149,7 @@ class Scene:
         return int(self.proj_x.shape[0])
 
     def describe(self) -> str:
-        return (
-            f"{self.enemies} enemies / {self.projectiles} projectiles, "
-            f"layout={self.layout}, seed={self.seed}"
-        )
+        return f"{self.enemies} enemies / {self.projectiles} projectiles, layout={self.layout}, seed={self.seed}"
 
 
 def crowd_radius(enemies: int) -> float:
@@ -166,9 +163,7 @@ def _uniform_points(rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.nd
     return x, y
 
 
-def _disk_points(
-    rng: np.random.Generator, n: int, radius: float
-) -> tuple[np.ndarray, np.ndarray]:
+def _disk_points(rng: np.random.Generator, n: int, radius: float) -> tuple[np.ndarray, np.ndarray]:
     """``n`` points uniform in the disk of ``radius`` around the player,
     restricted to [0, WORLD]² by rejection (see the module docstring)."""
     xs: list[np.ndarray] = []
@@ -198,9 +193,7 @@ def _frozen_f32(a: np.ndarray) -> np.ndarray:
     return out
 
 
-def make_scene(
-    enemies: int, projectiles: int, layout: str = "crowd", seed: int = 0
-) -> Scene:
+def make_scene(enemies: int, projectiles: int, layout: str = "crowd", seed: int = 0) -> Scene:
     """The seeded initial state of the standard stress workload.
 
     ``enemies``/``projectiles``: counts (≥ 0). ``layout``: ``"uniform"`` or

@@ -33,18 +33,39 @@ def stress_config() -> dict[str, Any]:
     player at the centre, no pickups."""
     return {
         "arena": {"width": workload.WORLD, "height": workload.WORLD},
-        "sim": {"tick_hz": TICK_HZ, "separation_strength": workload.SEPARATION, "grid_cells_per_entity": 2.0, "hit_events_per_frame": 0},
+        "sim": {
+            "tick_hz": TICK_HZ,
+            "separation_strength": workload.SEPARATION,
+            "grid_cells_per_entity": 2.0,
+            "hit_events_per_frame": 0,
+        },
         "player": {
-            "max_hp": 1.0, "radius": 1.0, "move_speed": 0.0, "armor": 0.0, "dash_speed": 0.0,
-            "dash_duration": 0.0, "dash_cooldown": 0.0, "invulnerability": 0.0, "crit_chance": 0.0,
-            "crit_multiplier": 1.0, "mana_max": 0.0, "mana_regen": 0.0, "mana_leech": 0.0,
+            "max_hp": 1.0,
+            "radius": 1.0,
+            "move_speed": 0.0,
+            "armor": 0.0,
+            "dash_speed": 0.0,
+            "dash_duration": 0.0,
+            "dash_cooldown": 0.0,
+            "invulnerability": 0.0,
+            "crit_chance": 0.0,
+            "crit_multiplier": 1.0,
+            "mana_max": 0.0,
+            "mana_regen": 0.0,
+            "mana_leech": 0.0,
         },  # fmt: skip
         "pickups": {"pickup_radius": 0.0, "magnet_speed": 0.0, "collect_radius": 0.0, "radius": 1.0},
         "elite": {"hp_multiplier": 1.0, "reward_multiplier": 1.0},
         "enemies": [
             {
-                "id": "stress", "hp": 1.0e9, "speed": workload.CHASE * TICK_HZ, "radius": workload.ENEMY_RADIUS,
-                "contact_damage": 0.0, "armor": 0.0, "reward": 0, "behavior": "chase",
+                "id": "stress",
+                "hp": 1.0e9,
+                "speed": workload.CHASE * TICK_HZ,
+                "radius": workload.ENEMY_RADIUS,
+                "contact_damage": 0.0,
+                "armor": 0.0,
+                "reward": 0,
+                "behavior": "chase",
             }
         ],  # fmt: skip
         "rules": RULES,

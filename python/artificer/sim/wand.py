@@ -20,7 +20,8 @@ pool lasts when the wand spends faster than it regenerates (else null).
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from artificer.content import Content
 from artificer.engine.wand import core_data, place, spell_catalog
@@ -95,8 +96,10 @@ def describe(report: dict[str, Any]) -> str:
             f"delay {c['delay']:.3f}s: {fired}"
         )
     tl = report["timeline"]
-    lines.append(f"timeline: {len(tl['casts'])} casts until the deck repeats, {tl['cycle_seconds']:.2f} s, "
-                 f"{tl['mana_per_cycle']:.1f} mana a cycle")
+    lines.append(
+        f"timeline: {len(tl['casts'])} casts until the deck repeats, {tl['cycle_seconds']:.2f} s, "
+        f"{tl['mana_per_cycle']:.1f} mana a cycle"
+    )
     for i, c in enumerate(tl["casts"]):
         mark = " +recharge" if c["recharge"] else ""
         lines.append(f"  {i + 1:2}. {', '.join(c['cards']) or '-'}: {c['mana']:.1f} mana, {c['delay']:.2f} s{mark}")

@@ -75,7 +75,9 @@ def open_window(size: tuple[int, int], *, fullscreen: bool = False, vsync: bool 
 
 def apply_display_settings(settings: Settings) -> pygame.Surface:
     """Re-open the window as `settings` say (size, fullscreen, vsync — never vsync under a dummy driver)."""
-    return open_window(settings.window_size, fullscreen=settings.fullscreen, vsync=settings.vsync and not _dummy_video())
+    return open_window(
+        settings.window_size, fullscreen=settings.fullscreen, vsync=settings.vsync and not _dummy_video()
+    )
 
 
 class App:

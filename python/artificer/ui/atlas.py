@@ -114,7 +114,9 @@ class _Pen:
         self._settle()
 
     def poly(self, colour: RGB | RGBA, points: list[Point], width: float = 0) -> None:
-        pygame.draw.polygon(self._target(colour), colour, [self.p(x, y) for x, y in points], self.n(width) if width else 0)
+        pygame.draw.polygon(
+            self._target(colour), colour, [self.p(x, y) for x, y in points], self.n(width) if width else 0
+        )
         self._settle()
 
     def lines(self, colour: RGB | RGBA, points: list[Point], width: float) -> None:
@@ -150,16 +152,26 @@ def _shade(colour: RGB, factor: float) -> RGB:
     if factor <= 1:
         return (round(colour[0] * factor), round(colour[1] * factor), round(colour[2] * factor))
     t = min(1.0, factor - 1)
-    return (round(colour[0] + (255 - colour[0]) * t), round(colour[1] + (255 - colour[1]) * t), round(colour[2] + (255 - colour[2]) * t))
+    return (
+        round(colour[0] + (255 - colour[0]) * t),
+        round(colour[1] + (255 - colour[1]) * t),
+        round(colour[2] + (255 - colour[2]) * t),
+    )
 
 
 def _regular(sides: int, radius: float, phase: float = -math.pi / 2, cy: float = 0.0) -> list[Point]:
-    return [(radius * math.cos(phase + 2 * math.pi * i / sides), cy + radius * math.sin(phase + 2 * math.pi * i / sides)) for i in range(sides)]
+    return [
+        (radius * math.cos(phase + 2 * math.pi * i / sides), cy + radius * math.sin(phase + 2 * math.pi * i / sides))
+        for i in range(sides)
+    ]
 
 
 def _star(points: int, outer: float, inner: float, phase: float = -math.pi / 2) -> list[Point]:
     return [
-        ((outer if i % 2 == 0 else inner) * math.cos(phase + math.pi * i / points), (outer if i % 2 == 0 else inner) * math.sin(phase + math.pi * i / points))
+        (
+            (outer if i % 2 == 0 else inner) * math.cos(phase + math.pi * i / points),
+            (outer if i % 2 == 0 else inner) * math.sin(phase + math.pi * i / points),
+        )
         for i in range(2 * points)
     ]
 
@@ -296,7 +308,21 @@ def _gem(pen: _Pen, fill: RGB, edge: RGB) -> float:
 
 
 def _turret(pen: _Pen, fill: RGB, edge: RGB) -> float:
-    _outlined(pen, [(-0.86, -0.5), (-0.5, -0.86), (0.5, -0.86), (0.86, -0.5), (0.86, 0.5), (0.5, 0.86), (-0.5, 0.86), (-0.86, 0.5)], _shade(fill, 0.6), edge)
+    _outlined(
+        pen,
+        [
+            (-0.86, -0.5),
+            (-0.5, -0.86),
+            (0.5, -0.86),
+            (0.86, -0.5),
+            (0.86, 0.5),
+            (0.5, 0.86),
+            (-0.5, 0.86),
+            (-0.86, 0.5),
+        ],
+        _shade(fill, 0.6),
+        edge,
+    )
     pen.poly(edge, [(-0.2, -1.08), (0.2, -1.08), (0.2, 0.0), (-0.2, 0.0)])  # the barrel
     pen.poly(_shade(fill, 1.3), [(-0.11, -1.0), (0.11, -1.0), (0.11, -0.1), (-0.11, -0.1)])
     _disc(pen, 0, 0.05, 0.5, fill, edge)
@@ -475,7 +501,11 @@ def _shot_wave(pen: _Pen, colour: RGB) -> None:
     inner = [(-0.55 + 0.95 * math.cos(a), 0.95 * math.sin(a)) for a in np.linspace(1.1, -1.1, 16)]
     pen.poly((*colour, 80), outer + inner)
     pen.poly(colour, _scaled(outer + inner, 0.86))
-    pen.lines((255, 255, 255, 200), [(-0.3 + 0.92 * math.cos(a), 0.92 * math.sin(a)) for a in np.linspace(-0.8, 0.8, 10)], 0.07)
+    pen.lines(
+        (255, 255, 255, 200),
+        [(-0.3 + 0.92 * math.cos(a), 0.92 * math.sin(a)) for a in np.linspace(-0.8, 0.8, 10)],
+        0.07,
+    )
 
 
 def _shot_ring(pen: _Pen, colour: RGB) -> None:
@@ -534,7 +564,8 @@ def zone_sprite(look: ZoneLook, colour: RGB, radius: float) -> pygame.Surface:
         pen.circle((*colour, 40), 0, 0, 1.0)
         for arm in range(4):
             spiral = [
-                (t * math.cos(arm * math.pi / 2 + t * 4.0), t * math.sin(arm * math.pi / 2 + t * 4.0)) for t in np.linspace(0.12, 0.98, 14)
+                (t * math.cos(arm * math.pi / 2 + t * 4.0), t * math.sin(arm * math.pi / 2 + t * 4.0))
+                for t in np.linspace(0.12, 0.98, 14)
             ]
             pen.lines((*colour, 150), spiral, 0.05)
         pen.circle((6, 4, 12, 230), 0, 0, 0.2)
@@ -543,7 +574,10 @@ def zone_sprite(look: ZoneLook, colour: RGB, radius: float) -> pygame.Surface:
         pen.circle((*colour, 50), 0, 0, 1.0)
         for _ in range(10):
             a, d = rng.uniform(0, 2 * math.pi), rng.uniform(0.1, 0.85)
-            pen.poly((*colour, 200), [(d * math.cos(a) + x * 0.08, d * math.sin(a) + y * 0.08) for x, y in _star(4, 1.0, 0.3)])
+            pen.poly(
+                (*colour, 200),
+                [(d * math.cos(a) + x * 0.08, d * math.sin(a) + y * 0.08) for x, y in _star(4, 1.0, 0.3)],
+            )
         pen.circle((*colour, 150), 0, 0, 1.0, 0.04)
     return pen.done()
 
@@ -596,9 +630,16 @@ class Atlas:
         enemy_shot = hostile_pen.done().convert_alpha()
         summon_looks = [looks.summons.get(spell.id) for spell in content.spells]
         default_summon = next(iter(looks.summons.values()), looks.crystal)
-        summon_sprites = {spell_id: body_sprite(look, colour_of(look)).convert_alpha() for spell_id, look in looks.summons.items()}
-        turret = summon_sprites.get(next(iter(looks.summons), ""), body_sprite(default_summon, colour_of(default_summon)).convert_alpha())
-        summons = [summon_sprites[spell.id] if look is not None else turret for spell, look in zip(content.spells, summon_looks)]
+        summon_sprites = {
+            spell_id: body_sprite(look, colour_of(look)).convert_alpha() for spell_id, look in looks.summons.items()
+        }
+        turret = summon_sprites.get(
+            next(iter(looks.summons), ""), body_sprite(default_summon, colour_of(default_summon)).convert_alpha()
+        )
+        summons = [
+            summon_sprites[spell.id] if look is not None else turret
+            for spell, look in zip(content.spells, summon_looks)
+        ]
         zones = [_zone_look(looks, spell.id, _element_of(spell.element), blind) for spell in content.spells]
         return cls(
             enemies=enemies,

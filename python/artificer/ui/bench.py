@@ -40,7 +40,9 @@ class _Collections:
             self.runs[info["generation"]] += 1
 
 
-def run_render_stress(enemies: int, projectiles: int, frames: int, layout: str, seed: int, threads: int = 1) -> dict[str, Any]:
+def run_render_stress(
+    enemies: int, projectiles: int, frames: int, layout: str, seed: int, threads: int = 1
+) -> dict[str, Any]:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # stdout is the JSON report
     import pygame
@@ -90,7 +92,9 @@ def run_render_stress(enemies: int, projectiles: int, frames: int, layout: str, 
             "screen": list(SCREEN),
             "video_driver": pygame.display.get_driver(),
             "sprites_drawn_last_frame": drawn,
-            "renderer": "fblits" if renderer.rasterizer is None else f"rasterizer ({renderer.rasterizer.threads} thread(s))",
+            "renderer": "fblits"
+            if renderer.rasterizer is None
+            else f"rasterizer ({renderer.rasterizer.threads} thread(s))",
             "gc_collections": dict(zip(("gen0", "gen1", "gen2"), collections.runs)),
             "step_ms": latency_summary(step_ms),
             "render_ms": latency_summary(render_ms),

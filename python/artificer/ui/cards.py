@@ -55,11 +55,20 @@ CHIP_TEXT_LEFT = 9
 DIRECTIONS = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
 
 
-def _glyph(surface: pygame.Surface, family: str, centre: tuple[float, float], r: float, colour: tuple[int, int, int]) -> None:
+def _glyph(
+    surface: pygame.Surface, family: str, centre: tuple[float, float], r: float, colour: tuple[int, int, int]
+) -> None:
     """A shape per family, so the family never rests on colour alone."""
     cx, cy = centre
     if family == "action":  # a bolt
-        points = [(cx - r * 0.2, cy - r), (cx + r * 0.5, cy - r * 0.1), (cx + r * 0.05, cy), (cx + r * 0.3, cy + r), (cx - r * 0.5, cy + r * 0.05), (cx - r * 0.05, cy)]
+        points = [
+            (cx - r * 0.2, cy - r),
+            (cx + r * 0.5, cy - r * 0.1),
+            (cx + r * 0.05, cy),
+            (cx + r * 0.3, cy + r),
+            (cx - r * 0.5, cy + r * 0.05),
+            (cx - r * 0.05, cy),
+        ]
         pygame.draw.polygon(surface, colour, points)
     elif family == "modifier":  # a diamond
         pygame.draw.polygon(surface, colour, [(cx, cy - r), (cx + r * 0.7, cy), (cx, cy + r), (cx - r * 0.7, cy)], 2)
@@ -119,7 +128,9 @@ class CardArt:
         radius = max(4, w // 12)
         pygame.draw.rect(image, CARD_FACE, image.get_rect(), border_radius=radius)
         band = ELEMENT_COLOURS.get(element or "", (120, 116, 140))
-        pygame.draw.rect(image, band, (0, 0, w, max(4, h // 14)), border_top_left_radius=radius, border_top_right_radius=radius)
+        pygame.draw.rect(
+            image, band, (0, 0, w, max(4, h // 14)), border_top_left_radius=radius, border_top_right_radius=radius
+        )
         pygame.draw.rect(image, frame, image.get_rect(), 2, border_radius=radius)
         small = font(max(9, w // 9), bold=True)
         name = fit_lines(tr(spell.name_key), card_name_size(w), False, card_name_width(w), CARD_NAME_LINES)
@@ -155,7 +166,9 @@ class BoardGeometry:
     cell: int
 
     @classmethod
-    def fit(cls, layout: BoardLayout, area: pygame.Rect, max_cell: int = 132, card_ratio: float = 1.15) -> BoardGeometry:
+    def fit(
+        cls, layout: BoardLayout, area: pygame.Rect, max_cell: int = 132, card_ratio: float = 1.15
+    ) -> BoardGeometry:
         """Fit the board's grid into `area`, centred; cells are square-ish, at most `max_cell` wide."""
         cols = max(s.x for s in layout.slots) + 1
         rows = max(s.y for s in layout.slots) + 1
@@ -165,7 +178,8 @@ class BoardGeometry:
         top = area.centery - rows * cell_h // 2
         pad = max(4, cell // 10)
         rects = tuple(
-            pygame.Rect(left + s.x * cell + pad, top + s.y * cell_h + pad, cell - 2 * pad, cell_h - 2 * pad) for s in layout.slots
+            pygame.Rect(left + s.x * cell + pad, top + s.y * cell_h + pad, cell - 2 * pad, cell_h - 2 * pad)
+            for s in layout.slots
         )
         return cls(layout, rects, cell)
 
@@ -188,7 +202,12 @@ class BoardGeometry:
             surface.blit(label, label.get_rect(midbottom=(rect.centerx, rect.top - 2)))
 
     def draw_slots(
-        self, surface: pygame.Surface, cards: list[str | None], art: CardArt, hidden: int | None = None, unreachable: Collection[int] = ()
+        self,
+        surface: pygame.Surface,
+        cards: list[str | None],
+        art: CardArt,
+        hidden: int | None = None,
+        unreachable: Collection[int] = (),
     ) -> None:
         """Empty slots as sockets, filled ones with their card (`hidden`: the slot whose card is being
         dragged); the cards of `unreachable` slots (R-VM-3c) greyed with a "never reached" mark."""
@@ -226,7 +245,9 @@ def draw_unreached(surface: pygame.Surface, rect: pygame.Rect) -> None:
     centre = (rect.right - r - 5, rect.top + r + 7)
     pygame.draw.circle(surface, UNREACHED_MARK, centre, r, 2)
     offset = r * 0.7
-    pygame.draw.line(surface, UNREACHED_MARK, (centre[0] - offset, centre[1] + offset), (centre[0] + offset, centre[1] - offset), 2)
+    pygame.draw.line(
+        surface, UNREACHED_MARK, (centre[0] - offset, centre[1] + offset), (centre[0] + offset, centre[1] - offset), 2
+    )
     mark = fit_lines(tr("ui.lab.never_reached"), max(10, min(14, rect.width // 7)), True, rect.width - 8, 2)
     # Over the card's glyph, so its name stays readable under the veil.
     blit_lines(surface, mark, UNREACHED_TEXT, center=(rect.centerx, rect.top + int(rect.height * 0.34)))
@@ -237,13 +258,17 @@ def chip_width(content: Content, spell_id: str, face: pygame.font.Font) -> int:
     return face.size(tr(content.spell(spell_id).name_key))[0] + 16
 
 
-def draw_chip(surface: pygame.Surface, content: Content, spell_id: str, rect: pygame.Rect, face: pygame.font.Font) -> None:
+def draw_chip(
+    surface: pygame.Surface, content: Content, spell_id: str, rect: pygame.Rect, face: pygame.font.Font
+) -> None:
     """A card as a chip: its family's frame, its element's band on the left, its name (shrunk to fit, `widgets.fit_lines`)."""
     spell = content.spell(spell_id)
     frame = FAMILY_COLOURS.get(str(spell.family), (200, 200, 200))
     band = ELEMENT_COLOURS.get(str(spell.element) if spell.element is not None else "", (120, 116, 140))
     pygame.draw.rect(surface, CARD_FACE, rect, border_radius=5)
-    pygame.draw.rect(surface, band, (rect.x, rect.y, 5, rect.height), border_top_left_radius=5, border_bottom_left_radius=5)
+    pygame.draw.rect(
+        surface, band, (rect.x, rect.y, 5, rect.height), border_top_left_radius=5, border_bottom_left_radius=5
+    )
     pygame.draw.rect(surface, frame, rect, 1, border_radius=5)
     name = fit_lines(tr(spell.name_key), face.point_size, False, chip_name_width(rect.width))
     blit_lines(surface, name, CARD_TEXT, midleft=(rect.x + CHIP_TEXT_LEFT, rect.centery))
@@ -254,6 +279,7 @@ def _arrow(surface: pygame.Surface, a: pygame.Rect, b: pygame.Rect, colour: tupl
     bx, by = b.center
     length = math.hypot(bx - ax, by - ay) or 1.0
     ux, uy = (bx - ax) / length, (by - ay) / length
+
     # Leave each card's edge: start and end on the rectangles' borders.
     def exit_distance(rect: pygame.Rect) -> float:
         tx = rect.width / 2 / abs(ux) if ux else math.inf

@@ -35,9 +35,9 @@ from artificer.engine import EventKind
 from artificer.engine import events as ev
 from artificer.engine.frame import FrameBuffers
 from artificer.ui.atlas import ELEMENT_COLOURS, Atlas
-from artificer.ui.widgets import fit_lines
 from artificer.ui.palette import Palette
 from artificer.ui.render import premultiplied_rgba
+from artificer.ui.widgets import fit_lines
 
 F32 = npt.NDArray[np.float32]
 Colour = tuple[int, int, int]
@@ -168,7 +168,9 @@ def ghost_sprites(player: pygame.Surface) -> list[pygame.Surface]:
     for step in range(FADE_STEPS):
         ghost = player.copy()
         ghost.fill((150, 130, 255, 255), special_flags=pygame.BLEND_RGBA_MULT)
-        ghost.fill((255, 255, 255, round(GHOST_ALPHA * (1.0 - step / FADE_STEPS))), special_flags=pygame.BLEND_RGBA_MULT)
+        ghost.fill(
+            (255, 255, 255, round(GHOST_ALPHA * (1.0 - step / FADE_STEPS))), special_flags=pygame.BLEND_RGBA_MULT
+        )
         sprites.append(ghost)
     return sprites
 
@@ -248,7 +250,12 @@ class Particles:
         step = np.minimum(FADE_STEPS - 1, (spent * FADE_STEPS).astype(np.int32))
         return np.ascontiguousarray(self.pos[live]), (self.base[live] + step).astype(np.int32)
 
-    def draw(self, surface: pygame.Surface, offset: tuple[float, float], extra: Sequence[tuple[F32, npt.NDArray[np.int32]]] = ()) -> int:
+    def draw(
+        self,
+        surface: pygame.Surface,
+        offset: tuple[float, float],
+        extra: Sequence[tuple[F32, npt.NDArray[np.int32]]] = (),
+    ) -> int:
         """The live particles (after `extra` layers of (positions, sprites)) in one batch; how many."""
         layers = [*extra, self.sprites()]
         layers = [(rows, index) for rows, index in layers if len(rows)]
@@ -257,7 +264,9 @@ class Particles:
         if _core.SpriteRasterizer.supports(surface.get_bytesize(), surface.get_masks()):
             pixels = np.asarray(surface.get_buffer())
             try:
-                return self.rasterizer.draw(pixels, surface.get_size(), surface.get_pitch(), surface.get_masks(), offset, layers)
+                return self.rasterizer.draw(
+                    pixels, surface.get_size(), surface.get_pitch(), surface.get_masks(), offset, layers
+                )
             finally:
                 del pixels
         drawn = 0
@@ -329,11 +338,14 @@ class CrystalFlight:
 class Juice:
     """The arena's effects and moments; `react` each frame's events, `tick` each step, three draw layers."""
 
-    def __init__(self, atlas: Atlas, play: Callable[[str], None], palette: Palette | None = None, seed: int = 0) -> None:
+    def __init__(
+        self, atlas: Atlas, play: Callable[[str], None], palette: Palette | None = None, seed: int = 0
+    ) -> None:
         self.play = play
         enemy_colours = [sprite_colour(s) for s in atlas.enemies]
         element_colours = [
-            palette.element(e.value, ELEMENT_COLOURS[e.value]) if palette is not None else ELEMENT_COLOURS[e.value] for e in Element
+            palette.element(e.value, ELEMENT_COLOURS[e.value]) if palette is not None else ELEMENT_COLOURS[e.value]
+            for e in Element
         ]
         colours = [*enemy_colours, *element_colours, PLAYER_SPARK, HURT_COLOUR, CRYSTAL_SPARK, GOLD_SPARK]
         # Per colour: its sparks' fade steps, then its pops' (`POP` further on).
@@ -343,7 +355,9 @@ class Juice:
         self.enemy_base = 0
         self.element_base = len(enemy_colours) * COLOUR_STRIDE
         named = len(enemy_colours) + len(element_colours)
-        self.player_base, self.hurt_base, self.crystal_base, self.gold_base = (COLOUR_STRIDE * (named + i) for i in range(4))
+        self.player_base, self.hurt_base, self.crystal_base, self.gold_base = (
+            COLOUR_STRIDE * (named + i) for i in range(4)
+        )
         self.ghost_base = len(table)
         table += ghost_sprites(atlas.player)
         self.crystal_sprite = len(table)
@@ -379,7 +393,9 @@ class Juice:
         self._kill_bursts(events[kinds == EventKind.ENEMY_KILLED])
         for row in events[kinds == EventKind.EXPLODED][-MAX_RINGS_PER_FRAME:]:
             element = int(np.clip(row[ev.A], 0, len(Element) - 1))
-            self.particles.ring((float(row[ev.X]), float(row[ev.Y])), float(row[ev.B]), self.element_base + element * COLOUR_STRIDE)
+            self.particles.ring(
+                (float(row[ev.X]), float(row[ev.Y])), float(row[ev.B]), self.element_base + element * COLOUR_STRIDE
+            )
         hurt = events[kinds == EventKind.PLAYER_DAMAGED]
         if len(hurt) and float(hurt[:, ev.VALUE].sum()) > 0:
             self.hurt = 1.0
@@ -392,12 +408,16 @@ class Juice:
             return
         elite = kills[:, ev.B] > 0
         centres = kills[:, ev.X : ev.Y + 1].astype(np.float32)
-        bases = (np.clip(kills[:, ev.A], 0, self.kinds - 1).astype(np.int32) * COLOUR_STRIDE + self.enemy_base).astype(np.int32)
+        bases = (np.clip(kills[:, ev.A], 0, self.kinds - 1).astype(np.int32) * COLOUR_STRIDE + self.enemy_base).astype(
+            np.int32
+        )
         still = np.zeros((len(kills), 2), dtype=np.float32)
         self.particles.spawn(centres, still, POP_LIFE, bases + POP, 0.0)
         self.particles.burst(centres[~elite], bases[~elite], SPARKS_PER_KILL, SPARK_SPEED, SPARK_LIFE)
         if elite.any():
-            self.particles.burst(centres[elite], bases[elite], SPARKS_PER_ELITE_KILL, SPARK_SPEED * 1.4, SPARK_LIFE * 1.4)
+            self.particles.burst(
+                centres[elite], bases[elite], SPARKS_PER_ELITE_KILL, SPARK_SPEED * 1.4, SPARK_LIFE * 1.4
+            )
             self.particles.burst(centres[elite], self.gold_base, SPARKS_PER_KILL, SPARK_SPEED, SPARK_LIFE * 1.4)
 
     def wave_cleared(self, pickups: F32, player: tuple[float, float], title: str, line: str) -> None:
@@ -428,7 +448,9 @@ class Juice:
         self.particles.tick(dt)
         arrived = self.crystals.tick(dt, (px, py))
         if len(arrived):
-            self.particles.burst(arrived[:MAX_BURSTS_PER_FRAME], self.crystal_base, 3, SPARK_SPEED * 0.5, SPARK_LIFE * 0.6)
+            self.particles.burst(
+                arrived[:MAX_BURSTS_PER_FRAME], self.crystal_base, 3, SPARK_SPEED * 0.5, SPARK_LIFE * 0.6
+            )
             self.play("pickup")
         self.hurt = max(0.0, self.hurt - HURT_DECAY * dt)
         self.banner_left = max(0.0, self.banner_left - dt)
@@ -447,7 +469,13 @@ class Juice:
         # An afterimage where the player stood a step ago (never ahead of the drawn, interpolated player).
         last, self._last_at = self._last_at, at
         if in_wave and buffers.player_value("dash_left") > 0 and last is not None:
-            self.particles.spawn(np.asarray([last], dtype=np.float32), np.zeros((1, 2), dtype=np.float32), GHOST_LIFE, self.ghost_base, 0.0)
+            self.particles.spawn(
+                np.asarray([last], dtype=np.float32),
+                np.zeros((1, 2), dtype=np.float32),
+                GHOST_LIFE,
+                self.ghost_base,
+                0.0,
+            )
 
     def _heartbeat(self, dt: float, buffers: FrameBuffers, in_wave: bool) -> None:
         hp, hp_max = buffers.player_value("hp"), max(1.0, buffers.player_value("hp_max"))
@@ -553,7 +581,12 @@ class Juice:
         w, h = surface.get_size()
         title_image = fitted(title, 54, w - 120, BANNER_TITLE)
         line_image = fitted(line, 26, w - 120, BANNER_TEXT, bold=False)
-        box = pygame.Rect(0, 0, max(title_image.get_width(), line_image.get_width()) + 80, title_image.get_height() + line_image.get_height() + 36)
+        box = pygame.Rect(
+            0,
+            0,
+            max(title_image.get_width(), line_image.get_width()) + 80,
+            title_image.get_height() + line_image.get_height() + 36,
+        )
         player_y = player_at[1] if player_at is not None else h / 2
         box.midbottom = (w // 2, round(player_y) - BANNER_CLEARANCE)
         if box.top < BANNER_TOP:  # no room above the player (under the HUD's top row and relic row): below it

@@ -126,7 +126,9 @@ class HudState:
         self.charge_since += dt
         self.since_abandoned += dt
         self.since_wave_start += dt
-        self.damage_numbers = [(x, y, v, k, age + dt) for x, y, v, k, age in self.damage_numbers if age + dt < DAMAGE_NUMBER_SECONDS]
+        self.damage_numbers = [
+            (x, y, v, k, age + dt) for x, y, v, k, age in self.damage_numbers if age + dt < DAMAGE_NUMBER_SECONDS
+        ]
 
     def add_hits(self, hits: npt.NDArray[np.float64]) -> None:
         """ENEMY_HIT event rows (kind, a, b, x, y, value) become floating numbers (oldest dropped first)."""
@@ -241,7 +243,9 @@ class Hud:
         for x, y, value, lethal, age in state.damage_numbers:
             image = self._number(value, lethal)
             image.set_alpha(int(255 * (1.0 - age / DAMAGE_NUMBER_SECONDS) ** 0.5))
-            surface.blit(image, image.get_rect(center=(x + ox, y + oy - 10 - DAMAGE_NUMBER_RISE * age / DAMAGE_NUMBER_SECONDS)))
+            surface.blit(
+                image, image.get_rect(center=(x + ox, y + oy - 10 - DAMAGE_NUMBER_RISE * age / DAMAGE_NUMBER_SECONDS))
+            )
 
     def _number(self, value: float, lethal: bool) -> pygame.Surface:
         key = (max(1, round(value)), lethal)
@@ -282,7 +286,14 @@ class Hud:
         box(surface, plate)
         surface.blit(text, text.get_rect(center=plate.center))
 
-    def _bar(self, surface: pygame.Surface, rect: tuple[int, int, int, int], fraction: float, colour: tuple[int, int, int], label: str | None) -> None:
+    def _bar(
+        self,
+        surface: pygame.Surface,
+        rect: tuple[int, int, int, int],
+        fraction: float,
+        colour: tuple[int, int, int],
+        label: str | None,
+    ) -> None:
         x, y, w, h = rect
         pygame.draw.rect(surface, (40, 40, 50), rect, border_radius=3)
         pygame.draw.rect(surface, colour, (x, y, int(w * max(0.0, min(1.0, fraction))), h), border_radius=3)
@@ -297,7 +308,9 @@ class Hud:
         if full and int(state.charge_since * 8) % 2:
             return  # flashing when full
         colour = (240, 228, 66) if full else (180, 180, 220)
-        sweep = 2 * math.pi if full else min(2 * math.pi, 2 * math.pi * state.charge_since / max(state.charge_span, 1e-3))
+        sweep = (
+            2 * math.pi if full else min(2 * math.pi, 2 * math.pi * state.charge_since / max(state.charge_span, 1e-3))
+        )
         rect = pygame.Rect(0, 0, 44, 44)
         rect.center = (int(at[0]), int(at[1]))
         pygame.draw.arc(surface, colour, rect, -math.pi / 2, -math.pi / 2 + sweep, 3)

@@ -39,7 +39,9 @@ class Pen:
 
     def ellipse(self, colour: Colour, x: float, y: float, w: float, h: float, width: float = 0) -> None:
         left, top = self.p(x, y)
-        pygame.draw.ellipse(self.surface, colour, pygame.Rect(left, top, self.n(w), self.n(h)), self.n(width) if width else 0)
+        pygame.draw.ellipse(
+            self.surface, colour, pygame.Rect(left, top, self.n(w), self.n(h)), self.n(width) if width else 0
+        )
 
     def poly(self, colour: Colour, points: list[Point], width: float = 0) -> None:
         pygame.draw.polygon(self.surface, colour, [self.p(x, y) for x, y in points], self.n(width) if width else 0)
@@ -47,12 +49,16 @@ class Pen:
     def rect(self, colour: Colour, x: float, y: float, w: float, h: float, radius: float = 0, width: float = 0) -> None:
         left, top = self.p(x, y)
         shape = pygame.Rect(left, top, self.n(w), self.n(h))
-        pygame.draw.rect(self.surface, colour, shape, self.n(width) if width else 0, border_radius=self.n(radius) if radius else -1)
+        pygame.draw.rect(
+            self.surface, colour, shape, self.n(width) if width else 0, border_radius=self.n(radius) if radius else -1
+        )
 
     def line(self, colour: Colour, a: Point, b: Point, width: float) -> None:
         pygame.draw.line(self.surface, colour, self.p(*a), self.p(*b), self.n(width))
 
-    def arc(self, colour: Colour, x: float, y: float, w: float, h: float, start: float, stop: float, width: float) -> None:
+    def arc(
+        self, colour: Colour, x: float, y: float, w: float, h: float, start: float, stop: float, width: float
+    ) -> None:
         left, top = self.p(x, y)
         pygame.draw.arc(self.surface, colour, pygame.Rect(left, top, self.n(w), self.n(h)), start, stop, self.n(width))
 

@@ -84,7 +84,9 @@ class _Pen:
         for (x0, y0), (x1, y1) in zip(ends, ends[1:]):
             length = math.hypot(x1 - x0, y1 - y0) or 1.0
             nx, ny = -(y1 - y0) / length * w / 2, (x1 - x0) / length * w / 2
-            pygame.draw.polygon(self.surface, ink, [(x0 + nx, y0 + ny), (x1 + nx, y1 + ny), (x1 - nx, y1 - ny), (x0 - nx, y0 - ny)])
+            pygame.draw.polygon(
+                self.surface, ink, [(x0 + nx, y0 + ny), (x1 + nx, y1 + ny), (x1 - nx, y1 - ny), (x0 - nx, y0 - ny)]
+            )
         for end in ends:
             pygame.draw.circle(self.surface, ink, end, w / 2)
 
@@ -97,7 +99,9 @@ class _Pen:
 # --- shapes in icon units -------------------------------------------------------------------
 
 
-def _moved(points: Sequence[Point], dx: float = 0.0, dy: float = 0.0, scale: float = 1.0, turn: float = 0.0) -> list[Point]:
+def _moved(
+    points: Sequence[Point], dx: float = 0.0, dy: float = 0.0, scale: float = 1.0, turn: float = 0.0
+) -> list[Point]:
     """`points` scaled, turned (radians, clockwise on screen) about the origin, then moved."""
     c, s = math.cos(turn), math.sin(turn)
     return [(dx + scale * (x * c - y * s), dy + scale * (x * s + y * c)) for x, y in points]
@@ -143,7 +147,9 @@ def _drop(tip: Point, centre: Point, radius: float) -> list[Point]:
 def _flame(scale: float, dx: float = 0.0, dy: float = 0.0) -> list[Point]:
     """A flame about 1.6 tall: a sharp tip leaning right, a tongue on the left, a round base."""
     right = _spline([(0.08, -0.82), (0.3, -0.4), (0.46, 0.05), (0.4, 0.45), (0.0, 0.72)])
-    left = _spline([(0.0, 0.72), (-0.4, 0.45), (-0.44, 0.0), (-0.32, -0.42), (-0.12, -0.12), (-0.04, -0.5), (0.08, -0.82)])
+    left = _spline(
+        [(0.0, 0.72), (-0.4, 0.45), (-0.44, 0.0), (-0.32, -0.42), (-0.12, -0.12), (-0.04, -0.5), (0.08, -0.82)]
+    )
     return _moved(right + left, dx, dy, scale)
 
 
@@ -192,7 +198,12 @@ def _shield(half_outline: Sequence[Point]) -> list[Point]:
 
 
 def _armor(pen: _Pen) -> None:
-    right = [(0.0, -0.98), (0.45, -0.86), (0.82, -0.9), *_spline([(0.82, -0.9), (0.8, -0.1), (0.55, 0.55), (0.0, 1.02)])]
+    right = [
+        (0.0, -0.98),
+        (0.45, -0.86),
+        (0.82, -0.9),
+        *_spline([(0.82, -0.9), (0.8, -0.1), (0.55, 0.55), (0.0, 1.02)]),
+    ]
     pen.fill(_shield(right))
     inner = _moved(right, dy=-0.04, scale=0.72)
     pen.fill(_shield(inner), HOLE)
@@ -211,7 +222,9 @@ def _move_speed(pen: _Pen) -> None:
 
 
 def _mana_leech(pen: _Pen) -> None:
-    lip = _arc((0.0, 0.35), 1.2, math.pi * 1.25, math.pi * 1.75, 16) + _arc((0.0, 0.4), 1.0, math.pi * 1.75, math.pi * 1.25, 16)
+    lip = _arc((0.0, 0.35), 1.2, math.pi * 1.25, math.pi * 1.75, 16) + _arc(
+        (0.0, 0.4), 1.0, math.pi * 1.75, math.pi * 1.25, 16
+    )
     pen.fill(lip)
     for side in (-1, 1):
         pen.fill([(side * 0.26, -0.6), (side * 0.68, -0.43), (side * 0.52, 0.14)])
@@ -292,7 +305,9 @@ def _poison(pen: _Pen, ink: Ink) -> None:
 
 def _water(pen: _Pen, ink: Ink) -> None:
     for y, half in ((-0.38, 0.6), (0.0, 0.7), (0.38, 0.6)):
-        wave = [(x, y + 0.12 * math.sin((x + 0.1) * math.pi * 1.6)) for x in (-half + 2 * half * i / 16 for i in range(17))]
+        wave = [
+            (x, y + 0.12 * math.sin((x + 0.1) * math.pi * 1.6)) for x in (-half + 2 * half * i / 16 for i in range(17))
+        ]
         pen.stroke(wave, STROKE, ink)
 
 

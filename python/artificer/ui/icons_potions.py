@@ -108,7 +108,10 @@ def _crystal_vial(pen: Pen, liquid: Colour) -> None:
     pen.poly(liquid, inner)
     pen.poly((140, 185, 255), [(0, -0.52), (0.46, -0.15), (0, 0.1), (-0.46, -0.15)])  # the lit top facet
     star = [
-        (0.22 * math.cos(math.pi / 2 + k * math.pi / 5) * (1 if k % 2 == 0 else 0.45), 0.36 - 0.22 * math.sin(math.pi / 2 + k * math.pi / 5) * (1 if k % 2 == 0 else 0.45))
+        (
+            0.22 * math.cos(math.pi / 2 + k * math.pi / 5) * (1 if k % 2 == 0 else 0.45),
+            0.36 - 0.22 * math.sin(math.pi / 2 + k * math.pi / 5) * (1 if k % 2 == 0 else 0.45),
+        )
         for k in range(10)
     ]
     pen.poly((250, 250, 255), star)
@@ -151,7 +154,9 @@ def potion_image(icon: PotionIcon, r: int, greyed: bool = False) -> pygame.Surfa
     return image
 
 
-def potion_icon(surface: pygame.Surface, icon: PotionIcon, centre: tuple[float, float], r: int, greyed: bool = False) -> pygame.Rect:
+def potion_icon(
+    surface: pygame.Surface, icon: PotionIcon, centre: tuple[float, float], r: int, greyed: bool = False
+) -> pygame.Rect:
     """Draws the glyph `icon` centred at `centre`, radius `r`; returns where it went."""
     image = potion_image(icon, r, greyed)
     return surface.blit(image, image.get_rect(center=(round(centre[0]), round(centre[1]))))

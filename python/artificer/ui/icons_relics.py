@@ -41,7 +41,6 @@ import pygame
 
 from artificer.ui.icon_pen import Colour, Pen, Point
 
-
 OUTLINE = (20, 18, 30)
 GOLD = (236, 190, 60)
 GOLD_DARK = (170, 122, 30)
@@ -62,7 +61,10 @@ def _outlined(pen: Pen, colour: Colour, points: list[Point], edge: float = 0.07)
 
 def _star(cx: float, cy: float, outer: float, inner: float, points: int = 5) -> list[Point]:
     return [
-        (cx + (outer if k % 2 == 0 else inner) * math.sin(k * math.pi / points), cy - (outer if k % 2 == 0 else inner) * math.cos(k * math.pi / points))
+        (
+            cx + (outer if k % 2 == 0 else inner) * math.sin(k * math.pi / points),
+            cy - (outer if k % 2 == 0 else inner) * math.cos(k * math.pi / points),
+        )
         for k in range(2 * points)
     ]
 
@@ -91,7 +93,9 @@ def _energy_core(pen: Pen) -> None:
     pen.circle((60, 110, 220), 0, 0, 0.86)
     pen.circle((120, 180, 255), 0, 0, 0.6)
     pen.circle((30, 60, 140), 0, 0, 0.86, 0.1)
-    _outlined(pen, (250, 228, 70), [(0.12, -0.6), (-0.3, 0.08), (-0.02, 0.08), (-0.14, 0.6), (0.3, -0.1), (0.02, -0.1)], 0.05)
+    _outlined(
+        pen, (250, 228, 70), [(0.12, -0.6), (-0.3, 0.08), (-0.02, 0.08), (-0.14, 0.6), (0.3, -0.1), (0.02, -0.1)], 0.05
+    )
 
 
 def _vampire_fang(pen: Pen) -> None:
@@ -129,7 +133,23 @@ def _potion_belt(pen: Pen) -> None:
 def _burning_blood(pen: Pen) -> None:
     pen.poly((255, 150, 30), [(-0.3, -0.4), (-0.1, -1.0), (0.0, -0.65), (0.18, -1.02), (0.32, -0.4)])  # the flame plume
     pen.poly((255, 230, 90), [(-0.12, -0.45), (0.0, -0.8), (0.14, -0.45)])
-    _outlined(pen, (150, 30, 36), [(-0.8, 0.9), (-0.82, 0.0), (-0.5, -0.45), (0.5, -0.45), (0.82, 0.0), (0.8, 0.9), (0.3, 0.9), (0.3, 0.3), (-0.3, 0.3), (-0.3, 0.9)], 0.09)
+    _outlined(
+        pen,
+        (150, 30, 36),
+        [
+            (-0.8, 0.9),
+            (-0.82, 0.0),
+            (-0.5, -0.45),
+            (0.5, -0.45),
+            (0.82, 0.0),
+            (0.8, 0.9),
+            (0.3, 0.9),
+            (0.3, 0.3),
+            (-0.3, 0.3),
+            (-0.3, 0.9),
+        ],
+        0.09,
+    )
     pen.rect(OUTLINE, -0.55, -0.05, 1.1, 0.22)  # the visor slit
     pen.line(GOLD, (-0.78, -0.18), (0.78, -0.18), 0.08)
     pen.circle(SHINE, -0.5, -0.25, 0.07)
@@ -176,7 +196,18 @@ def _blood_vial(pen: Pen) -> None:
 
 
 def _bronze_scales(pen: Pen) -> None:
-    tunic = [(-0.5, -0.9), (-0.2, -0.75), (0.2, -0.75), (0.5, -0.9), (0.95, -0.5), (0.7, -0.2), (0.6, 0.95), (-0.6, 0.95), (-0.7, -0.2), (-0.95, -0.5)]
+    tunic = [
+        (-0.5, -0.9),
+        (-0.2, -0.75),
+        (0.2, -0.75),
+        (0.5, -0.9),
+        (0.95, -0.5),
+        (0.7, -0.2),
+        (0.6, 0.95),
+        (-0.6, 0.95),
+        (-0.7, -0.2),
+        (-0.95, -0.5),
+    ]
     _outlined(pen, BRONZE, tunic, 0.09)
     for row, y in enumerate((-0.3, 0.05, 0.4, 0.75)):
         shift = 0.15 if row % 2 else 0.0
@@ -257,7 +288,16 @@ def _meat_on_bone(pen: Pen) -> None:
 
 def _self_forming_clay(pen: Pen) -> None:
     clay, dark = (200, 110, 70), (140, 70, 44)
-    plate = [(-0.85, -0.75), (-0.3, -0.6), (0.3, -0.6), (0.85, -0.75), (0.78, 0.3), (0.4, 0.9), (-0.4, 0.9), (-0.78, 0.3)]
+    plate = [
+        (-0.85, -0.75),
+        (-0.3, -0.6),
+        (0.3, -0.6),
+        (0.85, -0.75),
+        (0.78, 0.3),
+        (0.4, 0.9),
+        (-0.4, 0.9),
+        (-0.78, 0.3),
+    ]
     _outlined(pen, clay, plate, 0.09)
     pen.arc(OUTLINE, -0.3, -0.85, 0.6, 0.5, math.pi, 2 * math.pi, 0.08)  # the neck
     pen.line(dark, (0, -0.45), (0, 0.8), 0.07)

@@ -189,7 +189,13 @@ def _drum_kit(rate: int) -> dict[str, Samples]:
 
 # Chords as MIDI notes (C4 = 60).
 Am, F, C, G, Dm, E = (57, 60, 64), (53, 57, 60), (55, 60, 64), (55, 59, 62), (50, 53, 57), (52, 56, 59)
-FMAJ7, DM7, BBMAJ7, C_ADD, AM7 = (53, 57, 60, 64), (50, 53, 57, 60), (46, 50, 53, 57), (48, 52, 55, 60), (45, 52, 55, 60)
+FMAJ7, DM7, BBMAJ7, C_ADD, AM7 = (
+    (53, 57, 60, 64),
+    (50, 53, 57, 60),
+    (46, 50, 53, 57),
+    (48, 52, 55, 60),
+    (45, 52, 55, 60),
+)
 BB, A_MAJ = (46, 50, 53), (45, 49, 52)
 EM, F_HI, C_LO, B_MAJ = (52, 55, 59), (53, 57, 60), (48, 52, 55), (47, 51, 54)
 
@@ -200,7 +206,9 @@ BASS = Voice("bass", attack=0.01, decay=0.5, sustain=0.55, release=0.15, gain=0.
 PLUCK_BASS = Voice("bass", attack=0.006, decay=0.12, sustain=0.3, release=0.06, gain=0.42)
 BELL = Voice("bell", attack=0.004, decay=0.35, sustain=0.0, release=0.3, gain=0.13)
 PLUCK = Voice("pluck", attack=0.004, decay=0.12, sustain=0.0, release=0.08, gain=0.12)
-SOFT_PLUCK = Voice("pluck", attack=0.02, decay=0.35, sustain=0.0, release=0.25, gain=0.11)  # A rounded, marimba-like note.
+SOFT_PLUCK = Voice(
+    "pluck", attack=0.02, decay=0.35, sustain=0.0, release=0.25, gain=0.11
+)  # A rounded, marimba-like note.
 LEAD = Voice("lead", attack=0.04, decay=0.6, sustain=0.7, release=0.25, gain=0.12, vibrato=0.12)
 
 
@@ -223,7 +231,9 @@ def _arpeggio(
             score.note("arp", voice, bar * 4 + i * step, step * 0.9, midi, accent)
 
 
-def _bassline(score: _Score, chords: Sequence[tuple[int, ...]], voice: Voice, rhythm: Sequence[tuple[float, float, int]]) -> None:
+def _bassline(
+    score: _Score, chords: Sequence[tuple[int, ...]], voice: Voice, rhythm: Sequence[tuple[float, float, int]]
+) -> None:
     """Per bar, `rhythm` notes as (beat, length in beats, semitones above the chord's root), an octave down."""
     for bar, chord in enumerate(chords):
         root = chord[0] - 12
@@ -236,7 +246,9 @@ def _melody(score: _Score, voice: Voice, notes: Iterable[tuple[float, float, int
         score.note("lead", voice, offset_beats + beat, length, midi)
 
 
-def _drums(score: _Score, kit: dict[str, Samples], bars: int, pattern: dict[str, Sequence[tuple[float, float]]]) -> None:
+def _drums(
+    score: _Score, kit: dict[str, Samples], bars: int, pattern: dict[str, Sequence[tuple[float, float]]]
+) -> None:
     """`pattern`: drum → (beat within the bar, velocity), the same every bar."""
     for bar in range(bars):
         for drum, hits in pattern.items():
@@ -255,11 +267,32 @@ def _title(score: _Score, kit: dict[str, Samples]) -> None:
     _pads(score, chords, SOFT_PAD)
     _arpeggio(score, chords, BELL, order=(0, 1, 2, 3, 4, 3, 2, 1), step=0.5, octave=1)
     _bassline(score, chords, BASS, [(0, 2.5, 0), (2.5, 1.5, 7)])
-    _melody(score, LEAD, [
-        (0, 2, 76), (2, 1, 74), (3, 1, 72), (4, 3, 72), (7, 1, 69), (8, 2, 67), (10, 2, 72), (12, 3, 71), (15, 1, 74),
-        (16, 2, 76), (18, 1, 79), (19, 1, 76), (20, 2, 77), (22, 1, 76), (23, 1, 72), (24, 2, 74), (26, 2, 77),
-        (28, 2, 76), (30, 1, 71), (31, 1, 68),
-    ])
+    _melody(
+        score,
+        LEAD,
+        [
+            (0, 2, 76),
+            (2, 1, 74),
+            (3, 1, 72),
+            (4, 3, 72),
+            (7, 1, 69),
+            (8, 2, 67),
+            (10, 2, 72),
+            (12, 3, 71),
+            (15, 1, 74),
+            (16, 2, 76),
+            (18, 1, 79),
+            (19, 1, 76),
+            (20, 2, 77),
+            (22, 1, 76),
+            (23, 1, 72),
+            (24, 2, 74),
+            (26, 2, 77),
+            (28, 2, 76),
+            (30, 1, 71),
+            (31, 1, 68),
+        ],
+    )
     _drums(score, kit, 8, {"kick": [(0, 0.35)], "hat": [(1.5, 0.2), (3.5, 0.2)]})
 
 
@@ -268,12 +301,36 @@ def _shop(score: _Score, kit: dict[str, Samples]) -> None:
     _pads(score, chords, PAD)
     _arpeggio(score, chords, SOFT_PLUCK, order=(0, 2, 1, 3, 4, 3, 2, 1), step=0.5, octave=1)
     _bassline(score, chords, BASS, [(0, 1.5, 0), (1.5, 0.5, 7), (2, 2, 12)])
-    _melody(score, Voice("bell", 0.01, 0.6, 0.0, 0.5, 0.1), [
-        (0, 1, 84), (1.5, 0.5, 81), (2, 2, 79), (8, 1, 82), (9.5, 0.5, 81), (10, 2, 77), (14, 2, 79),
-        (16, 1, 84), (17.5, 0.5, 81), (18, 2, 76), (24, 1, 77), (25.5, 0.5, 79), (26, 2, 81), (30, 2, 79),
-    ])
-    _drums(score, kit, 8, {"kick": [(0, 0.4), (2.5, 0.25)], "snare": [(2, 0.15)],
-                           "hat": [(b / 2, 0.2 if b % 2 else 0.1) for b in range(8)]})
+    _melody(
+        score,
+        Voice("bell", 0.01, 0.6, 0.0, 0.5, 0.1),
+        [
+            (0, 1, 84),
+            (1.5, 0.5, 81),
+            (2, 2, 79),
+            (8, 1, 82),
+            (9.5, 0.5, 81),
+            (10, 2, 77),
+            (14, 2, 79),
+            (16, 1, 84),
+            (17.5, 0.5, 81),
+            (18, 2, 76),
+            (24, 1, 77),
+            (25.5, 0.5, 79),
+            (26, 2, 81),
+            (30, 2, 79),
+        ],
+    )
+    _drums(
+        score,
+        kit,
+        8,
+        {
+            "kick": [(0, 0.4), (2.5, 0.25)],
+            "snare": [(2, 0.15)],
+            "hat": [(b / 2, 0.2 if b % 2 else 0.1) for b in range(8)],
+        },
+    )
 
 
 def _wave(score: _Score, kit: dict[str, Samples]) -> None:
@@ -286,8 +343,16 @@ def _wave(score: _Score, kit: dict[str, Samples]) -> None:
         if bar >= 8:  # The second half adds a lead riff over the same chords.
             tones = [*chord, *(m + 12 for m in chord)]
             _melody(score, LEAD, [(b, n, tones[i] + 12) for b, n, i in riff], bar * 4)
-    _drums(score, kit, 16, {"kick": [(0, 1.0), (1, 0.9), (2, 1.0), (3, 0.9)], "snare": [(1, 0.7), (3, 0.75)],
-                            "hat": [(b / 4, 0.55 if b % 2 else 0.25) for b in range(16)]})
+    _drums(
+        score,
+        kit,
+        16,
+        {
+            "kick": [(0, 1.0), (1, 0.9), (2, 1.0), (3, 0.9)],
+            "snare": [(1, 0.7), (3, 0.75)],
+            "hat": [(b / 4, 0.55 if b % 2 else 0.25) for b in range(16)],
+        },
+    )
     _fill(score, kit, 7)
     _fill(score, kit, 15)
 
@@ -303,9 +368,17 @@ def _boss(score: _Score, kit: dict[str, Samples]) -> None:
             for midi in chord:
                 score.note("lead", stab, bar * 4, 0.75, midi + 12)
                 score.note("lead", stab, bar * 4 + 2.5, 0.5, midi + 12, 0.7)
-    _drums(score, kit, 16, {"kick": [(0, 1.0), (0.75, 0.6), (1.5, 0.8), (2, 1.0), (3.5, 0.7)],
-                            "snare": [(1, 0.75), (3, 0.8)], "tom": [(2.75, 0.4)],
-                            "hat": [(b / 4, 0.45 if b % 2 else 0.2) for b in range(16)]})
+    _drums(
+        score,
+        kit,
+        16,
+        {
+            "kick": [(0, 1.0), (0.75, 0.6), (1.5, 0.8), (2, 1.0), (3.5, 0.7)],
+            "snare": [(1, 0.75), (3, 0.8)],
+            "tom": [(2.75, 0.4)],
+            "hat": [(b / 4, 0.45 if b % 2 else 0.2) for b in range(16)],
+        },
+    )
     _fill(score, kit, 15)
 
 

@@ -13,9 +13,9 @@ loaded content's own. Nothing here draws.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Mapping
 
 from artificer.content.loader import DEFAULT_DATA_DIR
 from artificer.content.looks import LOOKS_FILE, Looks

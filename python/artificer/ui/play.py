@@ -114,7 +114,13 @@ def intermission(session: Session | None, notices: tuple[str, ...] = ()) -> Inte
             _back_to_title(stack)
 
         shop = ShopScene(
-            run, next_wave, on_open_lab=open_lab, on_next_wave=leave(1), on_change=write, on_quit=quit_to_title, session=session
+            run,
+            next_wave,
+            on_open_lab=open_lab,
+            on_next_wave=leave(1),
+            on_change=write,
+            on_quit=quit_to_title,
+            session=session,
         )
         save.settle(run, next_wave)  # the world rebuilt from what the shop's saves will hold
         stack.push(shop)
@@ -142,7 +148,9 @@ def new_run(content: Content, stack: SceneStack, seed: int | None = None, sessio
 def _lab_before_wave_one(content: Content, stack: SceneStack, run: Run, session: Session | None) -> None:
     def start(stack: SceneStack) -> None:
         save.delete_run_save()  # the new run is the run in progress now
-        stack.replace(ArenaScene(content, run=run, on_quit=_back_to_title, intermission=intermission(session), session=session))
+        stack.replace(
+            ArenaScene(content, run=run, on_quit=_back_to_title, intermission=intermission(session), session=session)
+        )
 
     stack.push(LabScene(run, 1, on_start_wave=start, on_back=_pop(1), session=session))
 
@@ -165,7 +173,12 @@ def problem_notice(problem: save.SaveProblem) -> str:
 
 
 def _arena_between_waves(
-    content: Content, stack: SceneStack, run: Run, next_wave: int, session: Session | None, notices: tuple[str, ...] = ()
+    content: Content,
+    stack: SceneStack,
+    run: Run,
+    next_wave: int,
+    session: Session | None,
+    notices: tuple[str, ...] = (),
 ) -> None:
     stack.push(
         ArenaScene(
@@ -213,7 +226,9 @@ class _HandOver(Scene):
         start_at_wave(stack, self.start, self.session)
 
 
-def first_scene(content: Content, session: Session | None = None, notices: tuple[str, ...] = (), start: StartAt | None = None) -> Scene:
+def first_scene(
+    content: Content, session: Session | None = None, notices: tuple[str, ...] = (), start: StartAt | None = None
+) -> Scene:
     """The window's first scene: the title, or (`start`) the title with a run handed over on top."""
     session = session if session is not None else Session.default()
     title = title_scene(content, session, notices)

@@ -37,7 +37,11 @@ I18N_DYNAMIC_PREFIXES = ("potion.", "ui.potion.effect.")
 Colour = tuple[int, int, int]
 MenuButton = Literal["use", "discard", "close"]
 MENU_BUTTONS: tuple[MenuButton, ...] = ("use", "discard", "close")
-BUTTON_KEYS: dict[MenuButton, str] = {"use": "ui.potion.use", "discard": "ui.potion.discard", "close": "ui.potion.close"}
+BUTTON_KEYS: dict[MenuButton, str] = {
+    "use": "ui.potion.use",
+    "discard": "ui.potion.discard",
+    "close": "ui.potion.close",
+}
 
 SLOT_SIZE = 40
 SLOT_PITCH = 44
@@ -169,7 +173,9 @@ class PotionBeltView:
         """Time passes: the open menu closes after `MENU_TIMEOUT` s untouched (the cursor on it holds it)."""
         if self.menu is None:
             return
-        held = self.slot_rect(self.menu).collidepoint(mouse) or (self.menu_rect is not None and self.menu_rect.collidepoint(mouse))
+        held = self.slot_rect(self.menu).collidepoint(mouse) or (
+            self.menu_rect is not None and self.menu_rect.collidepoint(mouse)
+        )
         self.idle = 0.0 if held else self.idle + dt
         if self.idle >= MENU_TIMEOUT:
             self.close()
@@ -213,7 +219,12 @@ class PotionBeltView:
         pygame.draw.rect(surface, edge, rect, 2 if self.menu == index else 1, border_radius=radius)
         potion_id = belt.held[index]
         if potion_id is not None:
-            potion_icon(surface, belt.book.potion(potion_id).icon, (rect.centerx + self.px(2), rect.centery + self.px(2)), self.px(16))
+            potion_icon(
+                surface,
+                belt.book.potion(potion_id).icon,
+                (rect.centerx + self.px(2), rect.centery + self.px(2)),
+                self.px(16),
+            )
         if key:
             label = font(max(9, self.px(11)), bold=True).render(key.upper(), True, KEY_COLOUR)
             surface.blit(label, label.get_rect(topleft=(rect.x + self.px(3), rect.y + self.px(1))))
@@ -247,7 +258,10 @@ class PotionBeltView:
             lines = potion_lines(run, belt.book.potion(potion_id))
         images = self._text_lines(lines)
         pad = self.px(10)
-        height = max(self.px(TOOLTIP_MIN_HEIGHT) if potion_id is not None else 0, 2 * pad + sum(i.get_height() + g for i, g in images))
+        height = max(
+            self.px(TOOLTIP_MIN_HEIGHT) if potion_id is not None else 0,
+            2 * pad + sum(i.get_height() + g for i, g in images),
+        )
         slot = self.slot_rect(index)
         box = pygame.Rect(0, 0, self.px(TOOLTIP_WIDTH), height)
         box.midtop = (slot.centerx, slot.bottom + self.px(6))
@@ -281,7 +295,9 @@ class PotionBeltView:
             usable = in_wave or name != "use"
             fill = BUTTON_HOVER if lit and usable else BUTTON_FILL
             pygame.draw.rect(surface, fill, rect, border_radius=self.px(6))
-            pygame.draw.rect(surface, OPEN_EDGE if number == self.choice else BUTTON_EDGE, rect, 1, border_radius=self.px(6))
+            pygame.draw.rect(
+                surface, OPEN_EDGE if number == self.choice else BUTTON_EDGE, rect, 1, border_radius=self.px(6)
+            )
             label = _fit(tr(BUTTON_KEYS[name]), self.px(15), rect.width - self.px(8), TEXT if usable else DIM)
             surface.blit(label, label.get_rect(center=rect.center))
 

@@ -127,7 +127,9 @@ class RelicRowView:
         if hovered is not None and self.slot_relics(owned, hovered):
             self._tooltip(surface, relics, hovered)
 
-    def _slot(self, surface: pygame.Surface, relics: RunRelics, shown: list[str], index: int, mouse: tuple[int, int]) -> None:
+    def _slot(
+        self, surface: pygame.Surface, relics: RunRelics, shown: list[str], index: int, mouse: tuple[int, int]
+    ) -> None:
         rect = self.slot_rect(index)
         radius = self.px(6)
         layer = pygame.Surface(rect.size, pygame.SRCALPHA)

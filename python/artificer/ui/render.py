@@ -267,19 +267,34 @@ class ArenaRenderer:
         # The view locks the surface; it is released before pygame draws on.
         pixels = np.asarray(surface.get_buffer())  # uint8, pitch × height bytes
         try:
-            return rasterizer.draw(pixels, surface.get_size(), surface.get_pitch(), surface.get_masks(), (ox, oy), layers)
+            return rasterizer.draw(
+                pixels, surface.get_size(), surface.get_pitch(), surface.get_masks(), (ox, oy), layers
+            )
         finally:
             del pixels
 
     def _fblits(
-        self, surface: pygame.Surface, buffers: FrameBuffers, shots: npt.NDArray[np.float32], ox: float, oy: float, w: int, h: int
+        self,
+        surface: pygame.Surface,
+        buffers: FrameBuffers,
+        shots: npt.NDArray[np.float32],
+        ox: float,
+        oy: float,
+        w: int,
+        h: int,
     ) -> int:
         drawn = self._batch(surface, buffers.pickup_rows(), ox, oy, w, h, self._pickup_table, None, self._pickup_half)
         summons = buffers.summon_rows()
-        drawn += self._batch(surface, summons, ox, oy, w, h, self._summon_table, self._summon_sprites_of(summons), self._summon_half)
+        drawn += self._batch(
+            surface, summons, ox, oy, w, h, self._summon_table, self._summon_sprites_of(summons), self._summon_half
+        )
         enemies = buffers.enemy_rows()
-        drawn += self._batch(surface, enemies, ox, oy, w, h, self._enemy_sprites, self._enemy_sprites_of(enemies), self._enemy_half)
-        drawn += self._batch(surface, shots, ox, oy, w, h, self._spell_sprites, self._spell_sprites_of(shots), self._spell_half)
+        drawn += self._batch(
+            surface, enemies, ox, oy, w, h, self._enemy_sprites, self._enemy_sprites_of(enemies), self._enemy_half
+        )
+        drawn += self._batch(
+            surface, shots, ox, oy, w, h, self._spell_sprites, self._spell_sprites_of(shots), self._spell_half
+        )
         return drawn
 
     def _batch(
@@ -320,7 +335,9 @@ class ArenaRenderer:
         tile = self._floor_tile
         x0 = math.floor(ox + math.floor((inside.left - ox) / FLOOR_TILE) * FLOOR_TILE)
         y0 = math.floor(oy + math.floor((inside.top - oy) / FLOOR_TILE) * FLOOR_TILE)
-        spots = [(tile, (x, y)) for y in range(y0, inside.bottom, FLOOR_TILE) for x in range(x0, inside.right, FLOOR_TILE)]
+        spots = [
+            (tile, (x, y)) for y in range(y0, inside.bottom, FLOOR_TILE) for x in range(x0, inside.right, FLOOR_TILE)
+        ]
         clip = surface.get_clip()
         surface.set_clip(inside)
         surface.fblits(spots)
@@ -335,9 +352,13 @@ class ArenaRenderer:
         ):
             if wall.colliderect(surface.get_rect()):
                 pygame.draw.rect(surface, look.wall, wall)
-        edge = pygame.Rect(math.floor(ox) + band, math.floor(oy) + band, math.ceil(aw) - 2 * band, math.ceil(ah) - 2 * band)
+        edge = pygame.Rect(
+            math.floor(ox) + band, math.floor(oy) + band, math.ceil(aw) - 2 * band, math.ceil(ah) - 2 * band
+        )
         pygame.draw.rect(surface, _mix(look.wall, look.wall_glow, 0.35), edge.inflate(band, band), max(1, band // 4))
-        pygame.draw.rect(surface, _mix(look.floor, look.wall_glow, 0.25), edge.inflate(-4, -4), 2)  # the glow cast on the floor
+        pygame.draw.rect(
+            surface, _mix(look.floor, look.wall_glow, 0.25), edge.inflate(-4, -4), 2
+        )  # the glow cast on the floor
         pygame.draw.rect(surface, look.wall_glow, edge.inflate(2, 2), 3)
 
     def _zone(self, look: int, radius: float) -> pygame.Surface:

@@ -162,7 +162,9 @@ class Settings(BaseModel):
     gamepad: bool = Field(default=True, description="Read game controllers (left stick / d-pad, A, B, Start).")
     aim_mode: AimMode = Field(default=AimMode.AUTO, description="How the wand aims (only auto exists in the core yet).")
     screen_shake: Volume = Field(default=1.0, description="Screen-shake strength, 0 (off) .. 1.")
-    colour_blind: bool = Field(default=False, description="Use the Okabe–Ito colour-blind palette (artificer.ui.palette).")
+    colour_blind: bool = Field(
+        default=False, description="Use the Okabe–Ito colour-blind palette (artificer.ui.palette)."
+    )
     damage_numbers: bool = Field(default=True, description="Show damage numbers over hit enemies.")
 
     @field_validator("window_size")

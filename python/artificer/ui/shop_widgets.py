@@ -21,9 +21,21 @@ import pygame
 from artificer.content import Core
 from artificer.content.models import WandStat
 from artificer.ui.fonts import font
-from artificer.ui.icons import stat_icon as stat_icon, talent_icon as talent_icon
+from artificer.ui.icons import stat_icon as stat_icon
+from artificer.ui.icons import talent_icon as talent_icon
 from artificer.ui.widgets import (
-    BAD, BUTTON_EDGE, BUTTON_FILL, BUTTON_HOVER, DIM, MIN_TEXT_PX, PANEL_EDGE, TEXT, blit_lines, draw_fitted, draw_fitted_in, fit_lines,
+    BAD,
+    BUTTON_EDGE,
+    BUTTON_FILL,
+    BUTTON_HOVER,
+    DIM,
+    MIN_TEXT_PX,
+    PANEL_EDGE,
+    TEXT,
+    blit_lines,
+    draw_fitted,
+    draw_fitted_in,
+    fit_lines,
     tooltip,
 )  # fmt: skip
 
@@ -44,7 +56,9 @@ PRIMARY_HOVER = (190, 146, 60)
 #: A tooltip's width at its 16 px text: a spell's line of numbers fits on one line.
 TOOLTIP_WIDTH = 340
 #: Stats shown as a share (cast speed 0.05 → "5%"); the others as whole points.
-PERCENT_STATS = frozenset({WandStat.CAST_SPEED, WandStat.ACCURACY, WandStat.MOVE_SPEED, WandStat.CRIT_CHANCE, WandStat.LUCK})
+PERCENT_STATS = frozenset(
+    {WandStat.CAST_SPEED, WandStat.ACCURACY, WandStat.MOVE_SPEED, WandStat.CRIT_CHANCE, WandStat.LUCK}
+)
 #: Stats whose value (`Shop.stat_preview`) is a share; move speed's value is px/s, its upgrade a share.
 PERCENT_VALUES = PERCENT_STATS - {WandStat.MOVE_SPEED}
 
@@ -103,20 +117,38 @@ class Canvas:
         return rect
 
     def fitted(
-        self, text: str, size: float, bold: bool, colour: Colour, midtop: tuple[int, int], width: int, max_lines: int = 1
+        self,
+        text: str,
+        size: float,
+        bold: bool,
+        colour: Colour,
+        midtop: tuple[int, int],
+        width: int,
+        max_lines: int = 1,
     ) -> pygame.Rect:
         """`text` centred at `midtop` in a box `width` px wide: shrunk to fit (down to
         `widgets.FIT_FLOOR` of `size`), then wrapped onto up to `max_lines` lines (`widgets.fit_lines`)."""
-        return draw_fitted(self.surface, text, max(MIN_TEXT_PX, self.px(size)), bold, colour, width, max_lines, midtop=midtop)
+        return draw_fitted(
+            self.surface, text, max(MIN_TEXT_PX, self.px(size)), bold, colour, width, max_lines, midtop=midtop
+        )
 
     def fitted_in(
-        self, text: str, size: float, bold: bool, colour: Colour, box: pygame.Rect, max_lines: int = 2, align: str = "center"
+        self,
+        text: str,
+        size: float,
+        bold: bool,
+        colour: Colour,
+        box: pygame.Rect,
+        max_lines: int = 2,
+        align: str = "center",
     ) -> pygame.Rect:
         """`text` inside `box` (its width and height), centred in it vertically: shrunk to fit,
         then wrapped onto up to `max_lines` lines (`widgets.draw_fitted_in`)."""
         return draw_fitted_in(self.surface, text, max(MIN_TEXT_PX, self.px(size)), bold, colour, box, max_lines, align)
 
-    def now_after(self, now: str, after: str, size: float, colours: tuple[Colour, Colour], midtop: tuple[int, int], width: int) -> pygame.Rect:
+    def now_after(
+        self, now: str, after: str, size: float, colours: tuple[Colour, Colour], midtop: tuple[int, int], width: int
+    ) -> pygame.Rect:
         """R-FEEL-2: "110 → 120" centred at `midtop`, shrunk to fit `width`. The arrow is drawn,
         not typed: the Latin Noto Sans the game ships has no "→" glyph."""
         pixels = max(8, self.px(size))
@@ -134,7 +166,9 @@ class Canvas:
         start, end = x + left.get_width() + gap, x + left.get_width() + gap + arrow
         head = max(3, arrow // 3)
         pygame.draw.line(self.surface, colours[0], (start, mid_y), (end - 1, mid_y), max(2, pixels // 7))
-        pygame.draw.polygon(self.surface, colours[0], [(end, mid_y), (end - head, mid_y - head), (end - head, mid_y + head)])
+        pygame.draw.polygon(
+            self.surface, colours[0], [(end, mid_y), (end - head, mid_y - head), (end - head, mid_y + head)]
+        )
         self.surface.blit(right, (end + gap, y))
         return pygame.Rect(x, y, total, left.get_height())
 
@@ -159,7 +193,9 @@ class Canvas:
             hint_image = font(max(9, size * 3 // 4)).render(f"[{hint}]", True, (255, 236, 190) if primary else DIM)
         lines = 2 if rect.height >= 2 * font(size, True).get_linesize() + self.px(4) else 1
         pad = self.px(16)
-        label_fit = fit_lines(label, size, True, rect.width - pad - (hint_image.get_width() + self.px(8) if hint_image else 0), lines)
+        label_fit = fit_lines(
+            label, size, True, rect.width - pad - (hint_image.get_width() + self.px(8) if hint_image else 0), lines
+        )
         if label_fit.cut and hint_image is not None:
             # A label that cannot fit beside its key hint keeps the button and drops the hint.
             hint_image, label_fit = None, fit_lines(label, size, True, rect.width - pad, lines)
@@ -168,7 +204,9 @@ class Canvas:
             total = label_fit.width + self.px(8) + hint_image.get_width()
             left = rect.centerx - total // 2
             blit_lines(self.surface, label_fit, colour, midleft=(left, rect.centery))
-            self.surface.blit(hint_image, hint_image.get_rect(midleft=(left + label_fit.width + self.px(8), rect.centery + 1)))
+            self.surface.blit(
+                hint_image, hint_image.get_rect(midleft=(left + label_fit.width + self.px(8), rect.centery + 1))
+            )
         else:
             blit_lines(self.surface, label_fit, colour, center=rect.center)
         if enabled:
@@ -181,7 +219,9 @@ class Canvas:
         """A button whose label is followed by an amount in crystals (`refund`: "+N", paid to the player)."""
         hot = enabled and self.hovered(rect)
         radius = self.px(8)
-        pygame.draw.rect(self.surface, BUTTON_HOVER if hot else BUTTON_FILL if enabled else DISABLED_FILL, rect, border_radius=radius)
+        pygame.draw.rect(
+            self.surface, BUTTON_HOVER if hot else BUTTON_FILL if enabled else DISABLED_FILL, rect, border_radius=radius
+        )
         edge = BUTTON_EDGE if enabled else PANEL_EDGE
         pygame.draw.rect(self.surface, edge, rect, 2 if rect.height > self.px(28) else 1, border_radius=radius)
         size = max(9, round(rect.height * 0.45))
@@ -235,7 +275,9 @@ class Canvas:
         if hot is not None:
             pulse = 0.6 + 0.4 * math.sin(self.time * 5.0)
             colour = tuple(int(c * pulse + 40 * (1 - pulse)) for c in FOCUS)
-            pygame.draw.rect(self.surface, colour, hot.rect.inflate(self.px(6), self.px(6)), 2, border_radius=self.px(10))
+            pygame.draw.rect(
+                self.surface, colour, hot.rect.inflate(self.px(6), self.px(6)), 2, border_radius=self.px(10)
+            )
 
     def tooltip(self, focus: str | None) -> None:
         """The tooltip of what the mouse is over, else of the focused place (`focus`, keyboard use)."""
@@ -295,7 +337,9 @@ def mini_board(surface: pygame.Surface, core: Core, area: pygame.Rect, colour: C
         rect = pygame.Rect(0, 0, side, side)
         rect.center = (round(centres[slot.id][0]), round(centres[slot.id][1]))
         pygame.draw.rect(surface, (26, 22, 44), rect, border_radius=max(2, side // 5))
-        pygame.draw.rect(surface, (240, 228, 66) if slot.bonus is not None else colour, rect, 1, border_radius=max(2, side // 5))
+        pygame.draw.rect(
+            surface, (240, 228, 66) if slot.bonus is not None else colour, rect, 1, border_radius=max(2, side // 5)
+        )
     main = centres[layout.entries.main]
     pygame.draw.circle(surface, TITLE, (round(main[0]), round(main[1])), max(2, side // 5))
 

@@ -74,7 +74,11 @@ MIN_INTERVAL: dict[str, float] = {
     "death": 0.5,
 }
 #: Pitch factors of the variants played in turn (frequent effects only).
-VARIANTS: dict[str, tuple[float, ...]] = {"cast": (1.0, 1.06, 0.95), "hit": (1.0, 0.92, 1.08), "kill": (1.0, 1.07, 0.94)}
+VARIANTS: dict[str, tuple[float, ...]] = {
+    "cast": (1.0, 1.06, 0.95),
+    "hit": (1.0, 0.92, 1.08),
+    "kill": (1.0, 1.07, 0.94),
+}
 
 
 # --- synthesis ------------------------------------------------------------------------
@@ -93,7 +97,9 @@ def _envelope(t: npt.NDArray[np.float64], attack: float, decay: float, start: fl
     return np.where(local < 0, 0.0, rise * fall)
 
 
-def _tone(t: npt.NDArray[np.float64], f0: float, f1: float | None = None, partials: tuple[float, ...] = (1.0,)) -> npt.NDArray[np.float64]:
+def _tone(
+    t: npt.NDArray[np.float64], f0: float, f1: float | None = None, partials: tuple[float, ...] = (1.0,)
+) -> npt.NDArray[np.float64]:
     """Sine partials (amplitudes of harmonics 1, 2, 3...) of a pitch gliding exponentially from f0 to f1."""
     if len(t) < 2:
         return np.zeros_like(t)
@@ -155,9 +161,8 @@ def synthesise(name: str, rate: int = DEFAULT_SAMPLE_RATE, pitch: float = 1.0) -
         return _finish(swoosh + chord * shimmer * _envelope(t, 0.05, 0.17, start=0.03), rate, 0.4)
     if name == "wave_start":  # A low horn call: an open fifth with a slow vibrato.
         vibrato = 1.0 + 0.004 * np.sin(2 * np.pi * 5.0 * t)
-        horn = (
-            _tone(t, 220 * p, None, (1.0, 0.5, 0.33, 0.2, 0.1)) * vibrato
-            + 0.7 * _tone(t, 329.6 * p, None, (1.0, 0.45, 0.25, 0.1))
+        horn = _tone(t, 220 * p, None, (1.0, 0.5, 0.33, 0.2, 0.1)) * vibrato + 0.7 * _tone(
+            t, 329.6 * p, None, (1.0, 0.45, 0.25, 0.1)
         )
         swell = _envelope(t, 0.08, 0.35)
         return _finish(horn * swell, rate, 0.42)
@@ -195,7 +200,7 @@ def synthesise(name: str, rate: int = DEFAULT_SAMPLE_RATE, pitch: float = 1.0) -
     if name == "death":  # R-FEEL-1 death: a heavy falling boom, a low rumble, and a sinking minor third.
         boom = _tone(t, 150 * p, 34 * p, (1.0, 0.5, 0.25)) * _envelope(t, 0.006, 0.3)
         rumble = _noise(t, 90, 7) * _envelope(t, 0.004, 0.22) * 0.6
-        sink = (_tone(t, 293.7 * p, 196.0 * p, (1.0, 0.3)) + 0.7 * _tone(t, 349.2 * p, 233.1 * p, (1.0, 0.3)))
+        sink = _tone(t, 293.7 * p, 196.0 * p, (1.0, 0.3)) + 0.7 * _tone(t, 349.2 * p, 233.1 * p, (1.0, 0.3))
         return _finish(boom + rumble + 0.3 * sink * _envelope(t, 0.05, 0.35, start=0.08), rate, 0.55)
     raise KeyError(f"no sound effect named {name!r}")
 
@@ -246,7 +251,9 @@ class SoundBank:
             _, size, channels = mixer
             try:
                 self._sounds = {
-                    name: tuple(pygame.mixer.Sound(buffer=mixer_array(wave, size, channels).tobytes()) for wave in waves)
+                    name: tuple(
+                        pygame.mixer.Sound(buffer=mixer_array(wave, size, channels).tobytes()) for wave in waves
+                    )
                     for name, waves in self._waves.items()
                 }
                 pygame.mixer.set_num_channels(max(MIXER_CHANNELS, pygame.mixer.get_num_channels()))

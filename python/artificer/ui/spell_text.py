@@ -102,7 +102,9 @@ def spell_lines(spell: Spell, statuses: StatusSettings) -> list[Line]:
     """R-FEEL-2: the tooltip of `spell` — name, element · family, description, its numbers,
     its element's status chance, and its mana, CPU and cast delay."""
     element = str(spell.element) if spell.element is not None else "none"
-    kind = tr("ui.shop.spell_line", element=tr(f"ui.shop.element.{element}"), family=tr(f"ui.card.family.{spell.family}"))
+    kind = tr(
+        "ui.shop.spell_line", element=tr(f"ui.shop.element.{element}"), family=tr(f"ui.card.family.{spell.family}")
+    )
     lines: list[Line] = [(tr(spell.name_key), Tone.NAME), (kind, Tone.KIND), (tr(spell.description_key), Tone.TEXT)]
     if spell.action is not None:
         lines += _numbers(_action(spell.action))
@@ -126,7 +128,14 @@ def spell_tip(spell: Spell, statuses: StatusSettings, name_colour: Colour = NAME
     own = ELEMENT_COLOURS.get(str(spell.element), NO_ELEMENT) if spell.element is not None else NO_ELEMENT
     given = spell.modifier.element if spell.modifier is not None else None  # an infusion's element
     status = ELEMENT_COLOURS.get(str(given), NO_ELEMENT) if given is not None else own
-    colours = {Tone.NAME: name_colour, Tone.KIND: own, Tone.TEXT: TEXT, Tone.NUMBER: NUMBER, Tone.STATUS: status, Tone.COST: COST}
+    colours = {
+        Tone.NAME: name_colour,
+        Tone.KIND: own,
+        Tone.TEXT: TEXT,
+        Tone.NUMBER: NUMBER,
+        Tone.STATUS: status,
+        Tone.COST: COST,
+    }
     return [(text, colours[tone]) for text, tone in spell_lines(spell, statuses)]
 
 
@@ -170,7 +179,9 @@ def _action(action: ActionBlock) -> list[str]:
     if action.zone is not None:
         zone = action.zone
         if zone.damage_per_second > 0:
-            out.append(tr("ui.spell.zone_damage", dps=zone.damage_per_second, seconds=zone.duration, radius=zone.radius))
+            out.append(
+                tr("ui.spell.zone_damage", dps=zone.damage_per_second, seconds=zone.duration, radius=zone.radius)
+            )
         else:
             out.append(tr("ui.spell.zone", seconds=zone.duration, radius=zone.radius))
         if zone.heal_per_second > 0:

@@ -98,7 +98,11 @@ def _segments(text: str, loose: bool = False) -> list[str]:
     for char in text:
         if not pieces:
             pieces.append(char)
-        elif char == " " or (char in NO_LINE_START and not (loose and char in LOOSE_LINE_START)) or pieces[-1][-1] in NO_LINE_END:
+        elif (
+            char == " "
+            or (char in NO_LINE_START and not (loose and char in LOOSE_LINE_START))
+            or pieces[-1][-1] in NO_LINE_END
+        ):
             pieces[-1] += char
         elif open_after or _breaks_anywhere(char):
             pieces.append(char)
@@ -189,7 +193,13 @@ def _cut(lines: list[str], face: pygame.font.Font, width: int, max_lines: int) -
 
 
 def _lay_out(
-    text: str, size: int, bold: bool, width: int, max_lines: int = 1, floor: float = FIT_FLOOR, height: int | None = None
+    text: str,
+    size: int,
+    bold: bool,
+    width: int,
+    max_lines: int = 1,
+    floor: float = FIT_FLOOR,
+    height: int | None = None,
 ) -> tuple[int, list[str], bool]:
     """`fit_lines` without its cache: (the font size, the lines, whether they were cut)."""
     largest = max(MIN_TEXT_PX, size)
@@ -214,12 +224,20 @@ def _lay_out(
             if lines is not None and _fits(lines, face, width, max_lines, height):
                 return pixels, lines, False
     face = font(smallest, bold)
-    allowed = max_lines if height is None else max(1, min(max_lines, 1 + (height - face.get_height()) // line_step(face)))
+    allowed = (
+        max_lines if height is None else max(1, min(max_lines, 1 + (height - face.get_height()) // line_step(face)))
+    )
     return smallest, _cut(break_lines(text, face, width), face, width, allowed), True
 
 
 def fit_lines(
-    text: str, size: int, bold: bool, width: int, max_lines: int = 1, floor: float = FIT_FLOOR, height: int | None = None
+    text: str,
+    size: int,
+    bold: bool,
+    width: int,
+    max_lines: int = 1,
+    floor: float = FIT_FLOOR,
+    height: int | None = None,
 ) -> Fitted:
     """Lay `text` out in a box `width` px wide (and, if given, `height` px tall), at most
     `max_lines` lines, starting from a `size` px font.
@@ -261,7 +279,9 @@ def draw_fitted_in(
     return blit_lines(surface, fitted, colour, **{anchor: getattr(box, anchor)})
 
 
-def blit_lines(surface: pygame.Surface, fitted: Fitted, colour: tuple[int, int, int], **where: tuple[int, int]) -> pygame.Rect:
+def blit_lines(
+    surface: pygame.Surface, fitted: Fitted, colour: tuple[int, int, int], **where: tuple[int, int]
+) -> pygame.Rect:
     """Draws the lines of a `Fitted` label as a block placed by one `get_rect` keyword (see `draw_fitted`)."""
     anchored = pygame.Rect(0, 0, fitted.width, fitted.height)
     for name, point in where.items():

@@ -85,7 +85,9 @@ def summary_segments(timeline: Mapping[str, Any]) -> list[list[tuple[str, tuple[
         [
             (tr("ui.lab.timeline.burst", dps=float(timeline["burst_dps"])), DPS),
             (tr("ui.lab.timeline.sustained", dps=float(timeline["sustained_dps"])), DPS),
-            (tr("ui.lab.timeline.never_dry"), GOOD) if dry is None else (tr("ui.lab.timeline.dry_after", seconds=float(dry)), BAD),
+            (tr("ui.lab.timeline.never_dry"), GOOD)
+            if dry is None
+            else (tr("ui.lab.timeline.dry_after", seconds=float(dry)), BAD),
         ],
     ]
 
@@ -198,7 +200,11 @@ def draw_timeline(
     y = top
     for index, cast in enumerate(casts):
         cards = [str(card) for card in cast["cards"]]
-        chip_rows = _chip_lines([chip_width(content, card, chip_face) for card in cards], chip_area, chip_lines) if cards else [[]]
+        chip_rows = (
+            _chip_lines([chip_width(content, card, chip_face) for card in cards], chip_area, chip_lines)
+            if cards
+            else [[]]
+        )
         text_lines = 2 if stacked and cast["recharge"] else 1
         row_h = max(face.get_linesize() * text_lines, line_h * len(chip_rows)) + 2
         last = index == len(casts) - 1
@@ -215,7 +221,9 @@ def draw_timeline(
             x = left + number_w
             mid = first_mid + line_index * line_h
             for chip_w in widths:
-                if fit_lines(tr(content.spell(cards[chips]).name_key), chip_face.point_size, False, chip_name_width(chip_w)).cut:
+                if fit_lines(
+                    tr(content.spell(cards[chips]).name_key), chip_face.point_size, False, chip_name_width(chip_w)
+                ).cut:
                     drawn.cut.append(cards[chips])
                 draw_chip(surface, content, cards[chips], pygame.Rect(x, mid - chip_h // 2, chip_w, chip_h), chip_face)
                 x += chip_w + CHIP_GAP
@@ -227,7 +235,9 @@ def draw_timeline(
             nothing = fit_lines(tr("ui.lab.timeline.nothing"), chip_face.point_size, False, chip_area)
             if nothing.cut:
                 drawn.cut.append(tr("ui.lab.timeline.nothing"))
-            drawn.texts.append((tr("ui.lab.timeline.nothing"), blit_lines(surface, nothing, DIM, midleft=(left + number_w, first_mid))))
+            drawn.texts.append(
+                (tr("ui.lab.timeline.nothing"), blit_lines(surface, nothing, DIM, midleft=(left + number_w, first_mid)))
+            )
         mana = face.render(mana_texts[index], True, MANA_TEXT)
         surface.blit(mana, mana.get_rect(midright=(mana_x + mana_w, first_mid)))
         delay = face.render(delay_texts[index], True, LAB_TEXT)
@@ -235,9 +245,19 @@ def draw_timeline(
         if cast["recharge"]:
             mark = chip_face.render(recharge_text, True, RECHARGE)
             if stacked:
-                drawn.texts.append((recharge_text, surface.blit(mark, mark.get_rect(topright=(right, first_mid + face.get_linesize() // 2)))))
+                drawn.texts.append(
+                    (
+                        recharge_text,
+                        surface.blit(mark, mark.get_rect(topright=(right, first_mid + face.get_linesize() // 2))),
+                    )
+                )
             else:
-                drawn.texts.append((recharge_text, surface.blit(mark, mark.get_rect(midleft=(delay_x + delay_w + COLUMN_GAP, first_mid)))))
+                drawn.texts.append(
+                    (
+                        recharge_text,
+                        surface.blit(mark, mark.get_rect(midleft=(delay_x + delay_w + COLUMN_GAP, first_mid))),
+                    )
+                )
         slots = tuple(int(slot) for slot in cast["slots"])
         drawn.rows.append(TimelineRow(index + 1, slots, tuple(cards), row, chips))
         y += row_h

@@ -21,14 +21,32 @@ import pygame
 from artificer.ui.fonts import font
 from artificer.ui.text_fit import (  # the text fitting the widgets use, re-exported for the screens
     FIT_FLOOR as FIT_FLOOR,
+)
+from artificer.ui.text_fit import (
     MIN_TEXT_PX as MIN_TEXT_PX,
+)
+from artificer.ui.text_fit import (
     Fitted as Fitted,
+)
+from artificer.ui.text_fit import (
     blit_lines as blit_lines,
+)
+from artificer.ui.text_fit import (
     break_lines as break_lines,
+)
+from artificer.ui.text_fit import (
     draw_fitted as draw_fitted,
+)
+from artificer.ui.text_fit import (
     draw_fitted_in as draw_fitted_in,
+)
+from artificer.ui.text_fit import (
     fit_lines as fit_lines,
+)
+from artificer.ui.text_fit import (
     line_step as line_step,
+)
+from artificer.ui.text_fit import (
     wrap as wrap,
 )
 
@@ -77,8 +95,14 @@ class Button:
         colour = TEXT if self.enabled else TEXT_DISABLED
         size = max(12, self.rect.height * 2 // 5)
         lines = 2 if self.rect.height >= 2 * font(size, True).get_linesize() + 6 else 1
-        hint = font(max(10, self.rect.height // 3)).render(f"[{self.hint}]", True, HINT if self.enabled else TEXT_DISABLED) if self.hint else None
-        label = fit_lines(self.label, size, True, self.rect.width - BUTTON_PAD - (hint.get_width() + 8 if hint else 0), lines)
+        hint = (
+            font(max(10, self.rect.height // 3)).render(f"[{self.hint}]", True, HINT if self.enabled else TEXT_DISABLED)
+            if self.hint
+            else None
+        )
+        label = fit_lines(
+            self.label, size, True, self.rect.width - BUTTON_PAD - (hint.get_width() + 8 if hint else 0), lines
+        )
         if label.cut and hint is not None:
             # A label that cannot fit beside its key hint keeps the button and drops the hint.
             hint, label = None, fit_lines(self.label, size, True, self.rect.width - BUTTON_PAD, lines)
@@ -103,7 +127,11 @@ def panel(surface: pygame.Surface, rect: pygame.Rect, title: str | None = None) 
 
 
 def tooltip(
-    surface: pygame.Surface, lines: list[tuple[str, tuple[int, int, int]]], at: tuple[int, int], width: int = 320, size: int = 16
+    surface: pygame.Surface,
+    lines: list[tuple[str, tuple[int, int, int]]],
+    at: tuple[int, int],
+    width: int = 320,
+    size: int = 16,
 ) -> None:
     """A box of coloured lines in a `size` px font near `at`, wrapped to `width` and kept inside the window."""
     face = font(size)

@@ -67,7 +67,10 @@ impl World {
                 0.0
             };
             let side = if e.ids.ids()[i].slot % 2 == 0 { 1.0 } else { -1.0 };
-            let (mut mx, mut my) = (to_player.0 * radial - to_player.1 * side * a.strafe, to_player.1 * radial + to_player.0 * side * a.strafe);
+            let (mut mx, mut my) = (
+                to_player.0 * radial - to_player.1 * side * a.strafe,
+                to_player.1 * radial + to_player.0 * side * a.strafe,
+            );
             let m = (mx * mx + my * my).sqrt();
             if m > 1.0 {
                 (mx, my) = (mx / m, my / m);
@@ -195,7 +198,13 @@ impl World {
         if in_reach && p.alive && p.invulnerable <= 0.0 && !self.cfg.rules.player_invulnerable {
             self.hurt_player(contact_damage(b.damage, weak, self.player.armor), kind as f32);
         }
-        let attack = Attack { base: b.damage, flat: 0.0, mult: if weak { WEAK_MULTIPLIER } else { 1.0 }, element: b.element as usize, boot_floor: 0.0 };
+        let attack = Attack {
+            base: b.damage,
+            flat: 0.0,
+            mult: if weak { WEAK_MULTIPLIER } else { 1.0 },
+            element: b.element as usize,
+            boot_floor: 0.0,
+        };
         for o in 0..self.enemies.len() {
             let en = &self.enemies;
             if o == e || en.dead[o] || (en.x[o] - x).powi(2) + (en.y[o] - y).powi(2) >= r2 {
@@ -221,5 +230,9 @@ impl World {
 
 fn unit(x: f32, y: f32) -> (f32, f32) {
     let d = (x * x + y * y).sqrt();
-    if d > 1e-6 { (x / d, y / d) } else { (1.0, 0.0) }
+    if d > 1e-6 {
+        (x / d, y / d)
+    } else {
+        (1.0, 0.0)
+    }
 }

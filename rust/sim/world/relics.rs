@@ -46,7 +46,10 @@ impl World {
     pub fn set_strength(&mut self, value: f32) -> CoreResult<()> {
         let max = crate::sim::limits::MAX_AMOUNT;
         if !(value.is_finite() && (value.abs() as f64) <= max) {
-            return Err(CoreError::arg(format!("strength must be a finite number in -1e9..=1e9, got {}", crate::sim::limits::show32(value))));
+            return Err(CoreError::arg(format!(
+                "strength must be a finite number in -1e9..=1e9, got {}",
+                crate::sim::limits::show32(value)
+            )));
         }
         self.player.strength = value;
         Ok(())
@@ -189,10 +192,21 @@ impl World {
     pub(super) fn hash_relics(&self, h: &mut StateHasher) {
         h.section("relics");
         let r = &self.relic_rules;
-        for v in [r.akabeko_bonus, r.the_boot_floor, r.thorns, r.hurt_ward, r.vulnerable_weak_turns, self.relic.pending_ward] {
+        for v in
+            [r.akabeko_bonus, r.the_boot_floor, r.thorns, r.hurt_ward, r.vulnerable_weak_turns, self.relic.pending_ward]
+        {
             h.f32(v);
         }
-        h.u32s([r.pen_nib_period, r.first_cast_budget, r.hurt_cast_budget, self.relic.actions_fired, self.relic.pending_budget].into_iter());
+        h.u32s(
+            [
+                r.pen_nib_period,
+                r.first_cast_budget,
+                r.hurt_cast_budget,
+                self.relic.actions_fired,
+                self.relic.pending_budget,
+            ]
+            .into_iter(),
+        );
         h.u64(self.wave_ticks);
         h.u64(self.relic.first_cast_done as u64 | (self.relic.hurt_budget_done as u64) << 1);
     }

@@ -280,7 +280,8 @@ impl World {
         let s = &e.shot;
         let (c, sn) = (e.angle.cos(), e.angle.sin());
         let dir = (aim.dir.0 * c - aim.dir.1 * sn, aim.dir.0 * sn + aim.dir.1 * c);
-        let element = s.element.or(self.spell_elements.get(e.spell as usize).copied().flatten()).unwrap_or(Element::Physical);
+        let element =
+            s.element.or(self.spell_elements.get(e.spell as usize).copied().flatten()).unwrap_or(Element::Physical);
         let mut damage = (a.damage + s.damage_flat) * s.damage_mult;
         if self.player.moving {
             damage *= a.moving_multiplier; // R-MOVE-1
@@ -338,7 +339,17 @@ impl World {
             ActionKind::Zone => {
                 let (x, y) = aim.target;
                 let z = &mut self.zones;
-                z.push(x, y, radius, a.lifetime + s.lifetime_add, a.zone_pull * self.dt, a.zone_heal, a.zone_dps, element, look);
+                z.push(
+                    x,
+                    y,
+                    radius,
+                    a.lifetime + s.lifetime_add,
+                    a.zone_pull * self.dt,
+                    a.zone_heal,
+                    a.zone_dps,
+                    element,
+                    look,
+                );
             }
             ActionKind::Summon => {
                 let program = e.summon.unwrap_or_default();
@@ -495,7 +506,8 @@ impl World {
         let reach_ticks = (best.0.sqrt() / speed).ceil() + 2.0;
         let behaviour = Behaviour { chain: b.chain - 1, payload: None, age: 0.0, ..b };
         let struck_id = self.enemies.ids.ids()[struck];
-        let (radius, damage, crit, element, look) = (p.radius[i], p.damage[i], p.crit_chance[i], p.element[i], p.look[i]);
+        let (radius, damage, crit, element, look) =
+            (p.radius[i], p.damage[i], p.crit_chance[i], p.element[i], p.look[i]);
         self.projectiles.push(NewProjectile {
             x,
             y,
@@ -571,7 +583,8 @@ impl World {
         let interval = (self.cfg.statuses.zone_status_interval / self.dt).round().max(1.0) as u32;
         for z in 0..self.zones.len() {
             let (zx, zy, r) = (self.zones.x[z], self.zones.y[z], self.zones.radius[z]);
-            let (pull, dps, heal, element) = (self.zones.pull[z], self.zones.dps[z], self.zones.heal[z], self.zones.element[z]);
+            let (pull, dps, heal, element) =
+                (self.zones.pull[z], self.zones.dps[z], self.zones.heal[z], self.zones.element[z]);
             let element = element as usize % ELEMENTS;
             self.zones.life[z] -= self.dt;
             let strikes = self.zones.status_in[z] == 0;
@@ -692,5 +705,9 @@ impl World {
 
 fn unit(x: f32, y: f32) -> (f32, f32) {
     let d = (x * x + y * y).sqrt();
-    if d > 1e-6 { (x / d, y / d) } else { (1.0, 0.0) }
+    if d > 1e-6 {
+        (x / d, y / d)
+    } else {
+        (1.0, 0.0)
+    }
 }

@@ -31,7 +31,10 @@ impl World {
     pub fn set_attunement(&mut self, points: [f32; ELEMENTS]) -> crate::sim::error::CoreResult<()> {
         let max = crate::sim::limits::MAX_AMOUNT;
         if let Some(p) = points.iter().find(|p| !(p.is_finite() && **p >= 0.0 && (**p as f64) <= max)) {
-            return Err(crate::sim::error::CoreError::arg(format!("attunement points must be finite numbers in 0..=1e9, got {}", crate::sim::limits::show32(*p))));
+            return Err(crate::sim::error::CoreError::arg(format!(
+                "attunement points must be finite numbers in 0..=1e9, got {}",
+                crate::sim::limits::show32(*p)
+            )));
         }
         self.attunement = points;
         self.elements_act = self.cfg.statuses.chance.iter().chain(&points).any(|&c| c > 0.0);
@@ -103,7 +106,14 @@ impl World {
 
     fn reaction(&mut self, e: usize, r: Reaction) {
         let en = &self.enemies;
-        self.events.push(Event::new(EventKind::ElementReaction, r as u8 as f32, en.kind[e] as f32, en.x[e], en.y[e], 0.0));
+        self.events.push(Event::new(
+            EventKind::ElementReaction,
+            r as u8 as f32,
+            en.kind[e] as f32,
+            en.x[e],
+            en.y[e],
+            0.0,
+        ));
     }
 
     /// Once per frame, before the deaths act: burn and poison hurt through
@@ -129,7 +139,14 @@ impl World {
                 self.damage_enemy(e, dot * dt);
             }
             let en = &mut self.enemies;
-            for t in [&mut en.burn[e], &mut en.chill[e], &mut en.frozen[e], &mut en.shock[e], &mut en.poison[e], &mut en.wet[e]] {
+            for t in [
+                &mut en.burn[e],
+                &mut en.chill[e],
+                &mut en.frozen[e],
+                &mut en.shock[e],
+                &mut en.poison[e],
+                &mut en.wet[e],
+            ] {
                 *t = (*t - dt).max(0.0);
                 live |= *t > 0.0;
             }

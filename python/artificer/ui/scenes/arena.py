@@ -36,7 +36,7 @@ wave ends. The pause menu is a side panel on the side away from the player.
 from __future__ import annotations
 
 import random
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 import numpy.typing as npt
@@ -48,18 +48,17 @@ from artificer.engine import events as ev
 from artificer.game.run import Run, WaveInProgress, WaveStats
 from artificer.ui.atlas import Atlas
 from artificer.ui.effects import Juice, fitted
-from artificer.ui.fonts import font
 from artificer.ui.hud import Hud, HudState
 from artificer.ui.i18n import tr
+from artificer.ui.palette import COLOUR_BLIND
 from artificer.ui.potion_belt import PotionBeltView, drink, throw_away
 from artificer.ui.relic_row import RelicRowView
 from artificer.ui.render import ArenaRenderer, Camera
 from artificer.ui.scene import Scene, SceneStack
 from artificer.ui.scenes.menu import MenuScene
-from artificer.ui.session import Session
-from artificer.ui.palette import COLOUR_BLIND
-from artificer.ui.settings import Action, AimMode, Context, key_label
 from artificer.ui.scenes.summary import SummaryScene
+from artificer.ui.session import Session
+from artificer.ui.settings import Action, AimMode, Context, key_label
 
 #: Screen shake when the player is hurt: pixels at full strength (× the shake setting), decay per second.
 SHAKE_PIXELS = 9.0
@@ -242,7 +241,11 @@ class ArenaScene(Scene):
                 view.open(hit.slot)
             return True
         if view.menu is None:
-            if event.type == pygame.CONTROLLERBUTTONDOWN and event.button == pygame.CONTROLLER_BUTTON_Y and self.session.settings.gamepad:
+            if (
+                event.type == pygame.CONTROLLERBUTTONDOWN
+                and event.button == pygame.CONTROLLER_BUTTON_Y
+                and self.session.settings.gamepad
+            ):
                 self._open_next_potion()
                 return True
             return False
@@ -337,7 +340,12 @@ class ArenaScene(Scene):
         self._previous = (self.camera.x, self.camera.y, sim.buffers.player_value("x"), sim.buffers.player_value("y"))
         self.hud_state.show_damage_numbers = self.session.settings.damage_numbers
         sim.input.move(*self.session.controls.movement())
-        if self.session.settings.aim_mode == AimMode.MOUSE and pygame.mouse.get_focused() and self.camera is not None and not self.session.controls.gamepads:
+        if (
+            self.session.settings.aim_mode == AimMode.MOUSE
+            and pygame.mouse.get_focused()
+            and self.camera is not None
+            and not self.session.controls.gamepads
+        ):
             mx, my = pygame.mouse.get_pos()
             ox, oy = self.camera.offset
             sim.input.aim_at(mx - ox, my - oy)
@@ -465,7 +473,11 @@ class ArenaScene(Scene):
             self.camera.screen = surface.get_size()
         buffers = self.run.sim.buffers
         amplitude = SHAKE_PIXELS * self.shake * self.session.settings.screen_shake
-        dx, dy = (self._jitter.uniform(-amplitude, amplitude), self._jitter.uniform(-amplitude, amplitude)) if amplitude > 0.5 else (0.0, 0.0)
+        dx, dy = (
+            (self._jitter.uniform(-amplitude, amplitude), self._jitter.uniform(-amplitude, amplitude))
+            if amplitude > 0.5
+            else (0.0, 0.0)
+        )
         # Render interpolated (DESIGN §7): camera, player and shots between the last two steps,
         # `alpha` of the way; outside a wave (nothing moves) the last step as it is.
         cx, cy = self.camera.x, self.camera.y

@@ -52,7 +52,7 @@ import pygame
 from artificer.engine.wand import core_data, place, spell_catalog
 from artificer.game.loadout import BackpackFull, CoreFull, LoadoutError, Place
 from artificer.game.run import Run
-from artificer.ui.cards import CardArt, BoardGeometry, MANA_TEXT, draw_chip
+from artificer.ui.cards import MANA_TEXT, BoardGeometry, CardArt, draw_chip
 from artificer.ui.fonts import font
 from artificer.ui.i18n import tr
 from artificer.ui.scene import Scene, SceneStack
@@ -100,7 +100,12 @@ TIMELINE_MIN_WIDTH = 340
 COMPACT_BELOW = (1100, 680)
 #: A card's tooltip: wide enough for a line of numbers ("Speed 480 px/s · lifetime 1.5 s · spread 2°").
 TOOLTIP_WIDTH = 340
-GAMEPAD_EVENTS = (pygame.CONTROLLERBUTTONDOWN, pygame.CONTROLLERBUTTONUP, pygame.CONTROLLERDEVICEADDED, pygame.CONTROLLERDEVICEREMOVED)
+GAMEPAD_EVENTS = (
+    pygame.CONTROLLERBUTTONDOWN,
+    pygame.CONTROLLERBUTTONUP,
+    pygame.CONTROLLERDEVICEADDED,
+    pygame.CONTROLLERDEVICEREMOVED,
+)
 # R-VM-9 shows the CPU bar red from this share of the limit on.
 CPU_WARNING_SHARE = 0.8
 #: The CPU bar beside its figure: this tall, so it reads as a gauge and leaves the figure the line.
@@ -251,7 +256,9 @@ class LabScene(Scene):
                 self.core_diagnostics[carried.core] = self.active_diagnostics
             else:
                 core = self.run.content.core(carried.core)
-                self.core_diagnostics[carried.core] = dict(self._catalog.compile(core_data(core), place(core, carried.cards), cpu=bought))
+                self.core_diagnostics[carried.core] = dict(
+                    self._catalog.compile(core_data(core), place(core, carried.cards), cpu=bought)
+                )
         self.diagnostics = self.core_diagnostics[self.shown]
         core = self.run.content.core(self.shown)
         cards = loadout.carried(self.shown).cards
@@ -529,10 +536,15 @@ class LabScene(Scene):
         waiting_rows = -(-waiting // 2)
         waiting_h = 36 + waiting_rows * (chip_h + 6) + 4 if waiting else 0
         self.backpack_rect = pygame.Rect(x, top, width, bottom - top - (waiting_h + 10 if waiting else 0))
-        self.waiting_rect = pygame.Rect(x, self.backpack_rect.bottom + 10, width, waiting_h) if waiting else pygame.Rect(0, 0, 0, 0)
+        self.waiting_rect = (
+            pygame.Rect(x, self.backpack_rect.bottom + 10, width, waiting_h) if waiting else pygame.Rect(0, 0, 0, 0)
+        )
         chip_w = (width - 24 - 8) // 2
         self.waiting_cells = [
-            pygame.Rect(x + 12 + (i % 2) * (chip_w + 8), self.waiting_rect.y + 36 + (i // 2) * (chip_h + 6), chip_w, chip_h) for i in range(waiting)
+            pygame.Rect(
+                x + 12 + (i % 2) * (chip_w + 8), self.waiting_rect.y + 36 + (i // 2) * (chip_h + 6), chip_w, chip_h
+            )
+            for i in range(waiting)
         ]
         inner = self.backpack_rect.inflate(-24, -56)
         inner.y = self.backpack_rect.y + 40
@@ -545,7 +557,12 @@ class LabScene(Scene):
         cell_h = min(int(cell_w * ratio), (inner.height - gap * (rows - 1)) // rows)
         cell_w = min(cell_w, int(cell_h / ratio))
         self.backpack_cells = [
-            pygame.Rect(inner.x + (i % BACKPACK_COLUMNS) * (cell_w + gap), inner.y + (i // BACKPACK_COLUMNS) * (cell_h + gap), cell_w, cell_h)
+            pygame.Rect(
+                inner.x + (i % BACKPACK_COLUMNS) * (cell_w + gap),
+                inner.y + (i // BACKPACK_COLUMNS) * (cell_h + gap),
+                cell_w,
+                cell_h,
+            )
             for i in range(capacity)
         ]
 
@@ -564,7 +581,9 @@ class LabScene(Scene):
             lower_y = self.board_rect.bottom + 10
             diag_w = int(right_w * 0.4)
             self.diag_rect = pygame.Rect(right_x, lower_y, diag_w, bottom - lower_y)
-            self.timeline_rect = pygame.Rect(self.diag_rect.right + 10, lower_y, right_w - diag_w - 10, bottom - lower_y)
+            self.timeline_rect = pygame.Rect(
+                self.diag_rect.right + 10, lower_y, right_w - diag_w - 10, bottom - lower_y
+            )
         else:
             # A board of several rows needs the height: the board over the compiler on the
             # left, the cast timeline the whole column's height on the right.
@@ -575,7 +594,9 @@ class LabScene(Scene):
             self.diag_rect = pygame.Rect(right_x, self.board_rect.bottom + 10, left_part, diag_h)
             self.timeline_rect = pygame.Rect(self.board_rect.right + 10, top, timeline_w, column_h)
         # Room above the cards for the panel's title and the entry tags, below for the bonuses.
-        self.geometry = BoardGeometry.fit(layout, self.board_rect.inflate(-32, -BOARD_CHROME).move(0, 14), max_cell=BOARD_MAX_CELL)
+        self.geometry = BoardGeometry.fit(
+            layout, self.board_rect.inflate(-32, -BOARD_CHROME).move(0, 14), max_cell=BOARD_MAX_CELL
+        )
 
     # ---- drawing ---------------------------------------------------------------
     def draw(self, surface: pygame.Surface, alpha: float) -> None:
@@ -590,8 +611,22 @@ class LabScene(Scene):
         self._draw_heading(surface)
         self._draw_tabs(surface)
         core = self.run.content.core(self.shown)
-        stats = tr("ui.lab.core_stats", mana=core.mana_max, regen=core.mana_regen, delay=core.cast_delay, recharge=core.recharge)
-        self._label(surface, stats, 14 if self.compact else 16, False, DIM, w - self.backpack_rect.x - self.board_rect.x, topright=(w - self.backpack_rect.x, self.stats_y))
+        stats = tr(
+            "ui.lab.core_stats",
+            mana=core.mana_max,
+            regen=core.mana_regen,
+            delay=core.cast_delay,
+            recharge=core.recharge,
+        )
+        self._label(
+            surface,
+            stats,
+            14 if self.compact else 16,
+            False,
+            DIM,
+            w - self.backpack_rect.x - self.board_rect.x,
+            topright=(w - self.backpack_rect.x, self.stats_y),
+        )
 
         hovered = self.place_at(self.mouse) if self.drag is not None and self.tab_at(self.mouse) is None else None
         self._draw_left(surface, hovered)
@@ -606,22 +641,33 @@ class LabScene(Scene):
         self.geometry.draw_furniture(surface)
         cards = loadout.carried(self.shown).cards
         dragged = self.drag[0] if self.drag is not None else None
-        hidden = dragged.index if dragged is not None and dragged.area == "slot" and dragged.core == self.shown else None
+        hidden = (
+            dragged.index if dragged is not None and dragged.area == "slot" and dragged.core == self.shown else None
+        )
         self.geometry.draw_slots(surface, cards, self.art, hidden=hidden, unreachable=self.unreachable_slots)
         for slot in self.diagnostics.get("dropped_slots", []):
             pygame.draw.rect(surface, CPU_RED, self.geometry.slots[slot], 3, border_radius=8)
         if hovered is not None and hovered.area == "slot":
-            pygame.draw.rect(surface, DROP_TARGET, self.geometry.slots[hovered.index].inflate(6, 6), 2, border_radius=10)
+            pygame.draw.rect(
+                surface, DROP_TARGET, self.geometry.slots[hovered.index].inflate(6, 6), 2, border_radius=10
+            )
 
         self._draw_diagnostics(surface)
         self.drawn_timeline = draw_timeline(
-            surface, self.timeline_rect, self.timeline, self.run.content, compact=self.compact, hovered=self.mouse if self.drag is None else None
+            surface,
+            self.timeline_rect,
+            self.timeline,
+            self.run.content,
+            compact=self.compact,
+            hovered=self.mouse if self.drag is None else None,
         )
         hovered_cast = self.drawn_timeline.row_at(self.mouse) if self.drag is None else None
         if hovered_cast is not None:
             for slot in hovered_cast.slots:
                 if 0 <= slot < len(self.geometry.slots):
-                    pygame.draw.rect(surface, CAST_HIGHLIGHT, self.geometry.slots[slot].inflate(6, 6), 3, border_radius=10)
+                    pygame.draw.rect(
+                        surface, CAST_HIGHLIGHT, self.geometry.slots[slot].inflate(6, 6), 3, border_radius=10
+                    )
         self.start_button.enabled = self.can_start
         self.back_button.label = tr("ui.lab.back")
         for button in (self.test_button, self.start_button):
@@ -654,7 +700,9 @@ class LabScene(Scene):
     def _draw_heading(self, surface: pygame.Surface) -> None:
         """The lab's title over the backpack: on the tabs' line, or on two lines centred in the band above the panels."""
         text = tr("ui.lab.title", wave=self.wave)
-        fitted = fit_lines(text, 26 if self.compact else 30, True, self.board_rect.x - self.backpack_rect.x - 12, max_lines=2)
+        fitted = fit_lines(
+            text, 26 if self.compact else 30, True, self.board_rect.x - self.backpack_rect.x - 12, max_lines=2
+        )
         if fitted.cut:
             self.cut_labels.append(text)
         one_line_y = self.tabs[0].rect.centery if self.tabs else 34
@@ -665,7 +713,9 @@ class LabScene(Scene):
         """Each carried core's tab; the one a dragged card is over is lit as its landing place."""
         drop = self.tab_at(self.mouse) if self.drag is not None else None
         for index, tab in enumerate(self.tabs):
-            self._draw_tab(surface, index, tab, lit=drop is tab or (self.tab_flash is not None and self.tab_flash[0] == tab.core))
+            self._draw_tab(
+                surface, index, tab, lit=drop is tab or (self.tab_flash is not None and self.tab_flash[0] == tab.core)
+            )
 
     def _draw_tab(self, surface: pygame.Surface, index: int, tab: CoreTab, lit: bool) -> None:
         """One tab: the active core's dot, its name and key, its CPU, "Active" or a "Make active" button."""
@@ -684,7 +734,15 @@ class LabScene(Scene):
         key = font(small_size).render(f"[{index + 1}]", True, DIM)
         surface.blit(key, key.get_rect(midright=(rect.right - 8, line_1)))
         name = tr(self.run.content.core(tab.core).name_key)
-        self._label(surface, name, name_size, True, TEXT if shown else LAB_TEXT, rect.right - 14 - key.get_width() - x, midleft=(x, line_1))
+        self._label(
+            surface,
+            name,
+            name_size,
+            True,
+            TEXT if shown else LAB_TEXT,
+            rect.right - 14 - key.get_width() - x,
+            midleft=(x, line_1),
+        )
         d = self.core_diagnostics.get(tab.core, {})
         used, limit = int(d.get("cpu_used", 0)), max(1, int(d.get("cpu_limit", 1)))
         right_part = tab.make_active.width + 12 if tab.make_active is not None else rect.width // 3
@@ -693,7 +751,15 @@ class LabScene(Scene):
             rect.width - 20 - right_part, midleft=(rect.x + 10, line_2),
         )  # fmt: skip
         if tab.make_active is None:
-            self._label(surface, tr("ui.lab.active"), small_size, True, GOOD, rect.width // 3 - 8, midright=(rect.right - 10, line_2))
+            self._label(
+                surface,
+                tr("ui.lab.active"),
+                small_size,
+                True,
+                GOOD,
+                rect.width // 3 - 8,
+                midright=(rect.right - 10, line_2),
+            )
             return
         button = tab.make_active
         hover = button.collidepoint(self.mouse) and self.drag is None
@@ -705,7 +771,11 @@ class LabScene(Scene):
         """The backpack's cards and, when it holds any, the waiting area's."""
         loadout = self.run.loadout
         dragged = self.drag[0] if self.drag is not None else None
-        panel(surface, self.backpack_rect, tr("ui.lab.backpack", count=len(loadout.backpack), capacity=loadout.limits_backpack))
+        panel(
+            surface,
+            self.backpack_rect,
+            tr("ui.lab.backpack", count=len(loadout.backpack), capacity=loadout.limits_backpack),
+        )
         for index, rect in enumerate(self.backpack_cells):
             pygame.draw.rect(surface, (24, 22, 38), rect, border_radius=8)
             if index < len(loadout.backpack) and dragged != Place("backpack", index):
@@ -760,10 +830,17 @@ class LabScene(Scene):
         row_h = face.get_linesize()
         surface.blit(cpu, cpu.get_rect(midleft=(x, y + row_h // 2)))
         bar_x = x + cpu.get_width() + 10
-        self.cpu_bar = pygame.Rect(bar_x, y + (row_h - CPU_BAR_HEIGHT) // 2, max(20, rect.right - 12 - bar_x), CPU_BAR_HEIGHT)
+        self.cpu_bar = pygame.Rect(
+            bar_x, y + (row_h - CPU_BAR_HEIGHT) // 2, max(20, rect.right - 12 - bar_x), CPU_BAR_HEIGHT
+        )
         bar = self.cpu_bar
         pygame.draw.rect(surface, (40, 38, 56), bar, border_radius=5)
-        pygame.draw.rect(surface, CPU_RED if red else CPU_BAR, (bar.x, bar.y, int(bar.width * min(1.0, share)), bar.height), border_radius=5)
+        pygame.draw.rect(
+            surface,
+            CPU_RED if red else CPU_BAR,
+            (bar.x, bar.y, int(bar.width * min(1.0, share)), bar.height),
+            border_radius=5,
+        )
         y += row_h + 6
         width = rect.width - 24
         self.drawn_diagnostics = []
@@ -789,9 +866,17 @@ class LabScene(Scene):
         left = self.back_button.rect.right + 12 if self.on_back is not None else self.backpack_rect.x
         right = self.test_button.rect.x - 12
         if right - left >= TOAST_MIN_ROW:
-            centre_x, width, bottom = (left + right) // 2, min(TOAST_MAX_WIDTH, right - left), self.start_button.rect.bottom
+            centre_x, width, bottom = (
+                (left + right) // 2,
+                min(TOAST_MAX_WIDTH, right - left),
+                self.start_button.rect.bottom,
+            )
         else:  # a window too narrow for the row: over the panels' bottom edge
-            centre_x, width, bottom = w // 2, min(TOAST_MAX_WIDTH, w - 2 * self.backpack_rect.x), self.start_button.rect.y - 8
+            centre_x, width, bottom = (
+                w // 2,
+                min(TOAST_MAX_WIDTH, w - 2 * self.backpack_rect.x),
+                self.start_button.rect.y - 8,
+            )
         for text, seconds in reversed(self.toasts.items[-3:]):
             fitted = fit_lines(text, 18, True, width - 28, max_lines=2)
             if fitted.cut:

@@ -246,9 +246,7 @@ class SettingsScene(Scene):
             self._size = surface.get_size()
         language = self.settings.language
         if self.manager is None:
-            self.manager = pygame_gui.UIManager(
-                self._size, theme(language), starting_language=GUI_LOCALES[language]
-            )
+            self.manager = pygame_gui.UIManager(self._size, theme(language), starting_language=GUI_LOCALES[language])
         else:
             self.manager.clear_and_reset()  # type: ignore[no-untyped-call]  # pygame-gui leaves it unannotated.
             self.manager.set_window_resolution(self._size)
@@ -285,7 +283,9 @@ class SettingsScene(Scene):
         y = self._slider_row(x, y, "ui.settings.music_volume", "music_volume")
         y = self._slider_row(x, y, "ui.settings.sfx_volume", "sfx_volume")
         y = self._section(x, y + 4, "ui.settings.section.display")
-        resolutions = [(tr("ui.settings.resolution", width=w, height=h), f"#res_{w}x{h}", (w, h)) for w, h in RESOLUTIONS]
+        resolutions = [
+            (tr("ui.settings.resolution", width=w, height=h), f"#res_{w}x{h}", (w, h)) for w, h in RESOLUTIONS
+        ]
         y = self._dropdown_row(x, y, "ui.settings.window_size", "window_size", resolutions, self.settings.window_size)
         caps = [
             (tr("ui.settings.fps_value", fps=cap) if cap else tr("ui.settings.fps_unlimited"), f"#fps_{cap}", cap)
@@ -300,7 +300,9 @@ class SettingsScene(Scene):
         self._controls_column(x, y)
 
         bottom = top + CONTENT_SIZE[1] - 50
-        self._button(pygame.Rect(left + CONTENT_SIZE[0] // 2 - 230, bottom, 200, 40), "ui.settings.reset_all", self.reset_all)
+        self._button(
+            pygame.Rect(left + CONTENT_SIZE[0] // 2 - 230, bottom, 200, 40), "ui.settings.reset_all", self.reset_all
+        )
         self._button(pygame.Rect(left + CONTENT_SIZE[0] // 2 + 30, bottom, 200, 40), "ui.settings.back", self.leave)
         UILabel(pygame.Rect(left, bottom - 26, CONTENT_SIZE[0], 22), tr("ui.settings.hint"), manager, object_id="#hint")
 
@@ -318,7 +320,10 @@ class SettingsScene(Scene):
 
     def _checkbox_row(self, x: int, y: int, key: str, field: str, x_offset: int) -> int:
         box = UICheckBox(
-            pygame.Rect(x + x_offset + 4, y + 6, 22, 22), tr(key), self.manager, initial_state=bool(getattr(self.settings, field))
+            pygame.Rect(x + x_offset + 4, y + 6, 22, 22),
+            tr(key),
+            self.manager,
+            initial_state=bool(getattr(self.settings, field)),
         )
         self._checkboxes[box] = field
         return y + ROW
@@ -327,7 +332,11 @@ class SettingsScene(Scene):
         self._label(x, y, key)
         value = round(float(getattr(self.settings, field)) * 100)
         slider = UIHorizontalSlider(
-            pygame.Rect(x + LABEL_WIDTH, y + 4, CONTROL_WIDTH, ROW - 8), value, (0, 100), self.manager, click_increment=5
+            pygame.Rect(x + LABEL_WIDTH, y + 4, CONTROL_WIDTH, ROW - 8),
+            value,
+            (0, 100),
+            self.manager,
+            click_increment=5,
         )
         readout = UILabel(
             pygame.Rect(x + LABEL_WIDTH + CONTROL_WIDTH + 8, y, 70, ROW - 4),
@@ -360,7 +369,9 @@ class SettingsScene(Scene):
     def _aim_row(self, x: int, y: int) -> int:
         options = [(tr(f"ui.settings.aim.{mode.value}"), f"#aim_{mode.value}", mode) for mode in AimMode]
         y = self._dropdown_row(x, y, "ui.settings.aim_mode", "aim_mode", options, self.settings.aim_mode)
-        UILabel(pygame.Rect(x, y - 6, COLUMN_WIDTH - 16, 22), tr("ui.settings.aim_note"), self.manager, object_id="#note")
+        UILabel(
+            pygame.Rect(x, y - 6, COLUMN_WIDTH - 16, 22), tr("ui.settings.aim_note"), self.manager, object_id="#note"
+        )
         return y + 18
 
     def _controls_column(self, x: int, y: int) -> None:

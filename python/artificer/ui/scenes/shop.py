@@ -98,7 +98,19 @@ from artificer.ui.shop_widgets import (
     talent_icon,
 )
 from artificer.ui.spell_text import spell_tip
-from artificer.ui.widgets import BUTTON_EDGE, BUTTON_FILL, BUTTON_HOVER, DIM, GOOD, PANEL_EDGE, TEXT, Toasts, draw_fitted, panel, wrap
+from artificer.ui.widgets import (
+    BUTTON_EDGE,
+    BUTTON_FILL,
+    BUTTON_HOVER,
+    DIM,
+    GOOD,
+    PANEL_EDGE,
+    TEXT,
+    Toasts,
+    draw_fitted,
+    panel,
+    wrap,
+)
 
 StackCallback = Callable[[SceneStack], None]
 Area = Literal["backpack", "waiting"]
@@ -397,7 +409,9 @@ class ShopScene(Scene):
         if self._attempt(lambda: self.run.shop.place_waiting(card, core_id, slot)):
             self.selected = None
             content = self.run.content
-            self.toasts.show(tr("ui.shop.placed", name=tr(content.spell(card).name_key), core=tr(content.core(core_id).name_key)))
+            self.toasts.show(
+                tr("ui.shop.placed", name=tr(content.spell(card).name_key), core=tr(content.core(core_id).name_key))
+            )
 
     def buy_potion(self) -> None:
         """R-POT-2: the visit's potion into the belt; a full belt is refused with a toast."""
@@ -648,7 +662,14 @@ class ShopScene(Scene):
         if fill.width > 0:
             pygame.draw.rect(canvas.surface, HP_COLOUR, fill, border_radius=radius)
         pygame.draw.rect(canvas.surface, PANEL_EDGE, rect, 1, border_radius=radius)
-        canvas.fitted(tr("ui.shop.hp", hp=hp, hp_max=hp_max), 14, True, TEXT, (rect.centerx, rect.y + canvas.px(1)), rect.width - canvas.px(8))
+        canvas.fitted(
+            tr("ui.shop.hp", hp=hp, hp_max=hp_max),
+            14,
+            True,
+            TEXT,
+            (rect.centerx, rect.y + canvas.px(1)),
+            rect.width - canvas.px(8),
+        )
 
     # potions (R-POT-2) -------------------------------------------------------------
     def _potions(self, canvas: Canvas) -> None:
@@ -669,7 +690,14 @@ class ShopScene(Scene):
             canvas.text(tr("ui.shop.potion"), 11, DIM, topleft=(rect.x + px(54), rect.y + px(6)))
             canvas.fitted_in(tr(potion.name), 15, True, TEXT, self._header_name_box(canvas, rect))
             canvas.price_tag((rect.right - px(32), rect.centery), price, 17, CRYSTAL if affordable else TOO_DEAR)
-            canvas.hots.append(Hot(rect, self.buy_potion, "potion_offer", [(text, colour) for text, colour in potion_lines(self.run, potion)]))
+            canvas.hots.append(
+                Hot(
+                    rect,
+                    self.buy_potion,
+                    "potion_offer",
+                    [(text, colour) for text, colour in potion_lines(self.run, potion)],
+                )
+            )
         self.potion_slot_rect(0)  # places the view at this window size
         view = self.potion_view
         for index in range(len(self.run.potions.held)):
@@ -835,7 +863,9 @@ class ShopScene(Scene):
         talent_icon(canvas.surface, (rect.centerx, rect.y + px(46)), px(18), colour)
         name = tr(f"ui.shop.talent.{talent}.name")
         canvas.fitted_in(name, STAT_NAME_SIZE, True, TEXT, self._stat_name_box(canvas, rect))
-        canvas.fitted(tr("ui.shop.once_per_run"), 12, False, colour, (rect.centerx, rect.y + px(112)), rect.width - px(8))
+        canvas.fitted(
+            tr("ui.shop.once_per_run"), 12, False, colour, (rect.centerx, rect.y + px(112)), rect.width - px(8)
+        )
         tip = [(name, colour), (tr(f"ui.shop.talent.{talent}.description"), TEXT)]
         self._buy_strip(canvas, rect, offer, partial(self.buy, "stats", index), f"stat:{index}", tip)
         self._lock(canvas, "stats", index, offer)
@@ -851,7 +881,9 @@ class ShopScene(Scene):
             row = self.core_row_rect(row_index)
             active = carried.core == loadout.active
             pygame.draw.rect(canvas.surface, CHIP_FACE, row, border_radius=px(8))
-            pygame.draw.rect(canvas.surface, TITLE if active else PANEL_EDGE, row, 2 if active else 1, border_radius=px(8))
+            pygame.draw.rect(
+                canvas.surface, TITLE if active else PANEL_EDGE, row, 2 if active else 1, border_radius=px(8)
+            )
             name = canvas.text(tr(core.name_key), 15, TEXT, True, topleft=(row.x + px(12), row.y + px(7)))
             if active:
                 badge = canvas.font(11, True).render(tr("ui.shop.active"), True, BACKGROUND)
@@ -862,7 +894,9 @@ class ShopScene(Scene):
             buttons_x = row.right - px(92)
             if not active:
                 switch = pygame.Rect(buttons_x, row.y + px(6), px(84), px(24))
-                canvas.button(switch, tr("ui.shop.switch"), "", partial(self.switch, carried.core), f"switch:{carried.core}")
+                canvas.button(
+                    switch, tr("ui.shop.switch"), "", partial(self.switch, carried.core), f"switch:{carried.core}"
+                )
             sell = pygame.Rect(buttons_x, row.y + px(33), px(84), px(24))
             self._sell_button(
                 canvas, sell, self.run.shop.core_sale_value(carried.core), partial(self.sell_core, carried.core),
@@ -891,13 +925,17 @@ class ShopScene(Scene):
                 edge = tuple(int(a + (b - a) * glow) for a, b in zip(PANEL_EDGE, TITLE))
                 pygame.draw.rect(canvas.surface, edge, rect, 2, border_radius=radius)
                 tip = [(tr("ui.shop.place_here", name=tr(self.run.content.spell(waiting).name_key)), TEXT)]
-                canvas.hots.append(Hot(rect, partial(self.place_selected, core_id, slot), f"slot:{core_id}:{slot}", tip))
+                canvas.hots.append(
+                    Hot(rect, partial(self.place_selected, core_id, slot), f"slot:{core_id}:{slot}", tip)
+                )
                 continue
             spell = self.run.content.spell(card)
             pygame.draw.rect(canvas.surface, FAMILY_COLOURS.get(str(spell.family), DIM), rect, border_radius=radius)
             if spell.element is not None:
                 band = (rect.x, rect.y, rect.width, max(2, rect.height // 4))
-                pygame.draw.rect(canvas.surface, ELEMENT_COLOURS.get(str(spell.element), NO_ELEMENT), band, border_radius=radius)
+                pygame.draw.rect(
+                    canvas.surface, ELEMENT_COLOURS.get(str(spell.element), NO_ELEMENT), band, border_radius=radius
+                )
             if canvas.hovered(rect):
                 canvas.hover_tip = spell_tip(spell, self.run.content.balance.statuses)
 
@@ -909,7 +947,9 @@ class ShopScene(Scene):
         canvas.panel_title(area, None, tr("ui.shop.waiting", count=len(loadout.waiting), limit=limit))
         card = self.selected_card() if self.selected is not None and self.selected[0] == "waiting" else None
         if card is not None:
-            canvas.button(canvas.r(1064, 336, 112, 24), tr("ui.shop.to_backpack"), "", self.stash_selected, "to_backpack")
+            canvas.button(
+                canvas.r(1064, 336, 112, 24), tr("ui.shop.to_backpack"), "", self.stash_selected, "to_backpack"
+            )
             value = self.run.shop.card_sale_value(card)
             self._sell_button(canvas, canvas.r(1182, 336, 70, 24), value, self.sell_selected, "sell_waiting")
         elif loadout.waiting:
@@ -921,7 +961,9 @@ class ShopScene(Scene):
         loadout = self.run.loadout
         area = canvas.r(874, 428, 384, 196)
         panel(canvas.surface, area)
-        canvas.panel_title(area, None, tr("ui.shop.backpack", count=len(loadout.backpack), limit=loadout.limits_backpack))
+        canvas.panel_title(
+            area, None, tr("ui.shop.backpack", count=len(loadout.backpack), limit=loadout.limits_backpack)
+        )
         card = self.selected_card() if self.selected is not None and self.selected[0] == "backpack" else None
         if card is not None:
             value = self.run.shop.card_sale_value(card)
@@ -942,7 +984,9 @@ class ShopScene(Scene):
         spell = self.run.content.spell(card)
         family = FAMILY_COLOURS.get(str(spell.family), DIM)
         picked = self.selected == (area, index)
-        pygame.draw.rect(canvas.surface, (44, 38, 72) if picked or canvas.hovered(rect) else CHIP_FACE, rect, border_radius=radius)
+        pygame.draw.rect(
+            canvas.surface, (44, 38, 72) if picked or canvas.hovered(rect) else CHIP_FACE, rect, border_radius=radius
+        )
         tab = (rect.x, rect.y, px(5), rect.height)
         pygame.draw.rect(canvas.surface, family, tab, border_top_left_radius=radius, border_bottom_left_radius=radius)
         pygame.draw.rect(canvas.surface, TITLE if picked else family, rect, 2 if picked else 1, border_radius=radius)
@@ -960,7 +1004,11 @@ class ShopScene(Scene):
         shade = pygame.Surface(canvas.surface.get_size(), pygame.SRCALPHA)
         shade.fill((0, 0, 0, 170))
         canvas.surface.blit(shade, (0, 0))
-        offer = self.run.shop.shelves["cores"][self.drop_for] if self.drop_for < len(self.run.shop.shelves["cores"]) else None
+        offer = (
+            self.run.shop.shelves["cores"][self.drop_for]
+            if self.drop_for < len(self.run.shop.shelves["cores"])
+            else None
+        )
         if offer is None:
             self.drop_for = None
             return
@@ -968,7 +1016,13 @@ class ShopScene(Scene):
         box = canvas.r(380, 200, 520, 150 + 52 * len(cores))
         pygame.draw.rect(canvas.surface, BACKGROUND, box, border_radius=canvas.px(10))
         panel(canvas.surface, box)
-        canvas.text(tr("ui.shop.drop_title", name=self._offer_name(offer)), 22, TITLE, True, midtop=(box.centerx, box.y + canvas.px(16)))
+        canvas.text(
+            tr("ui.shop.drop_title", name=self._offer_name(offer)),
+            22,
+            TITLE,
+            True,
+            midtop=(box.centerx, box.y + canvas.px(16)),
+        )
         body = canvas.font(14)
         top = box.y + canvas.px(56)
         for line in wrap(tr("ui.shop.drop_body", limit=self.run.loadout.limits[0]), body, box.width - canvas.px(40), 4):
@@ -983,7 +1037,9 @@ class ShopScene(Scene):
                 canvas.price_button(rect, tr("ui.shop.drop_choice", name=name), value, action, key, refund=True)
             else:  # R-SHOP-1: never paid for, it goes for nothing
                 canvas.button(rect, tr("ui.shop.drop_discard", name=name), "", action, key)
-        canvas.button(canvas.r(560, 306 + 52 * len(cores), 160, 36), tr("ui.shop.cancel"), "Esc", self._let_go, "cancel")
+        canvas.button(
+            canvas.r(560, 306 + 52 * len(cores), 160, 36), tr("ui.shop.cancel"), "Esc", self._let_go, "cancel"
+        )
         if self.focus is None and canvas.hots:
             self.focus = canvas.hots[0].key
 
@@ -998,7 +1054,7 @@ class ShopScene(Scene):
 
     # pieces of an offer ---------------------------------------------------------------
     def _element_line(self, spell: Spell) -> tuple[str, Colour]:
-        """"Fire · Action" in the element's colour."""
+        """ "Fire · Action" in the element's colour."""
         element = str(spell.element) if spell.element is not None else "none"
         family = tr(f"ui.card.family.{spell.family}")
         line = tr("ui.shop.spell_line", element=tr(f"ui.shop.element.{element}"), family=family)
@@ -1022,14 +1078,18 @@ class ShopScene(Scene):
         pygame.draw.rect(canvas.surface, OFFER_FACE, rect, border_radius=radius)
         band = pygame.Rect(rect.x, rect.y, rect.width, px(26))
         shade = pygame.Surface(band.size, pygame.SRCALPHA)
-        pygame.draw.rect(shade, (*colour, 70), shade.get_rect(), border_top_left_radius=radius, border_top_right_radius=radius)
+        pygame.draw.rect(
+            shade, (*colour, 70), shade.get_rect(), border_top_left_radius=radius, border_top_right_radius=radius
+        )
         canvas.surface.blit(shade, band)
         pygame.draw.rect(canvas.surface, colour, rect, 3 if offer.locked else 2, border_radius=radius)
         if ribbon:
             canvas.text(tr("ui.shop.tier", tier=offer.tier), 12, colour, True, midleft=(rect.x + px(10), band.centery))
         return colour
 
-    def _buy_strip(self, canvas: Canvas, rect: pygame.Rect, offer: Offer, action: Callable[[], None], key: str, tip: Tip) -> None:
+    def _buy_strip(
+        self, canvas: Canvas, rect: pygame.Rect, offer: Offer, action: Callable[[], None], key: str, tip: Tip
+    ) -> None:
         """The price at the card's foot. The whole card buys (the lock, drawn after, sits on top)."""
         px = canvas.px
         strip = pygame.Rect(rect.x + px(10), rect.bottom - px(BUY_STRIP_RISE), rect.width - px(20), px(30))
@@ -1044,7 +1104,9 @@ class ShopScene(Scene):
         rect = self.lock_rect(shelf, index)
         hovered = canvas.hovered(rect)
         if offer.locked or hovered:
-            pygame.draw.rect(canvas.surface, (50, 42, 20) if offer.locked else (40, 36, 60), rect, border_radius=canvas.px(6))
+            pygame.draw.rect(
+                canvas.surface, (50, 42, 20) if offer.locked else (40, 36, 60), rect, border_radius=canvas.px(6)
+            )
         padlock(canvas.surface, rect, TITLE if offer.locked else (TEXT if hovered else DIM), offer.locked)
         tip = [(tr("ui.shop.unlock" if offer.locked else "ui.shop.lock"), TEXT)]
         canvas.hots.append(Hot(rect, partial(self.toggle_lock, shelf, index), f"lock:{shelf}:{index}", tip))

@@ -58,7 +58,11 @@ class ShopMenuScene(MenuScene):
 
     # ---- input -------------------------------------------------------------
     def handle_event(self, event: pygame.event.Event) -> pygame.event.Event | None:
-        if self.stack is not None and event.type == pygame.CONTROLLERBUTTONDOWN and event.button == pygame.CONTROLLER_BUTTON_BACK:
+        if (
+            self.stack is not None
+            and event.type == pygame.CONTROLLERBUTTONDOWN
+            and event.button == pygame.CONTROLLER_BUTTON_BACK
+        ):
             self.close()
             return None
         return super().handle_event(event)
@@ -88,5 +92,7 @@ class ShopMenuScene(MenuScene):
         left = BOX[0] + (BOX[2] - BUTTON_WIDTH) / 2
         for index, key in enumerate(self.items):
             rect = canvas.r(left, BUTTON_TOP + BUTTON_STEP * index, BUTTON_WIDTH, BUTTON_HEIGHT)
-            canvas.button(rect, tr(key), "Esc" if key == RESUME else "", lambda: None, key, primary=index == self.choice)
+            canvas.button(
+                rect, tr(key), "Esc" if key == RESUME else "", lambda: None, key, primary=index == self.choice
+            )
             self.rects.append(rect)

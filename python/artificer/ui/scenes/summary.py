@@ -113,7 +113,9 @@ class RunSnapshot:
     day: date
 
     @classmethod
-    def of(cls, run: Run, outcome: Outcome, in_progress: WaveStats | None = None, day: date | None = None) -> RunSnapshot:
+    def of(
+        cls, run: Run, outcome: Outcome, in_progress: WaveStats | None = None, day: date | None = None
+    ) -> RunSnapshot:
         """Freeze `run`; `in_progress` is a wave that never finished (an abandon), counted as played."""
         unfinished = in_progress if in_progress is not None and all(s is not in_progress for s in run.waves) else None
         waves = [*run.waves, *([unfinished] if unfinished is not None else [])]
@@ -228,7 +230,9 @@ def _stat_tiles(surface: pygame.Surface, area: pygame.Rect, snapshot: RunSnapsho
         column, row = index % columns, index // columns
         tile = pygame.Rect(area.x + column * (width + gap), area.y + row * (height + gap), width, height)
         panel(surface, tile)
-        pygame.draw.rect(surface, accent, (tile.x + pad, tile.y + int(14 * unit), max(8, int(30 * unit)), 3), border_radius=2)
+        pygame.draw.rect(
+            surface, accent, (tile.x + pad, tile.y + int(14 * unit), max(8, int(30 * unit)), 3), border_radius=2
+        )
         label = label_face.render(tr(key), True, DIM)
         surface.blit(label, (tile.x + pad, tile.y + int(24 * unit)))
         number = value_face.render(value, True, accent)
@@ -241,7 +245,9 @@ def _stat_tiles(surface: pygame.Surface, area: pygame.Rect, snapshot: RunSnapsho
             surface.blit(number, (tile.x + pad, top))
 
 
-def _build(surface: pygame.Surface, area: pygame.Rect, snapshot: RunSnapshot, content: Content, art: CardArt, unit: float) -> None:
+def _build(
+    surface: pygame.Surface, area: pygame.Rect, snapshot: RunSnapshot, content: Content, art: CardArt, unit: float
+) -> None:
     core = content.core(snapshot.core)
     filled = sum(card is not None for card in snapshot.cards)
     panel(surface, area)
@@ -414,4 +420,3 @@ class SummaryScene(Scene):
         hint = font(max(12, int(20 * unit)), bold=True).render(tr("ui.summary.continue"), True, TEXT)
         hint.set_alpha(int(170 + 85 * math.sin(self._time * 3.0)))
         surface.blit(hint, hint.get_rect(midbottom=(width // 2, height - int(18 * unit))))
-

@@ -112,9 +112,7 @@ def _sigil_image(rng: random.Random, radius: int, colour: tuple[int, int, int]) 
     pygame.draw.circle(image, colour, centre, radius * 0.78, 1)
     sides = rng.choice((3, 5, 6, 7))
     turn = rng.uniform(0, math.tau)
-    points = [
-        centre + pygame.Vector2(radius * 0.78, 0).rotate_rad(turn + math.tau * i / sides) for i in range(sides)
-    ]
+    points = [centre + pygame.Vector2(radius * 0.78, 0).rotate_rad(turn + math.tau * i / sides) for i in range(sides)]
     step = 2 if sides in (5, 7) else 1  # Odd counts make a star, the others a polygon.
     for i in range(sides):
         pygame.draw.aaline(image, colour, points[i], points[(i + step) % sides])
@@ -148,7 +146,9 @@ def _make_sigils() -> list[_Sigil]:
     return sigils
 
 
-def _vertical_gradient(size: tuple[int, int], top: tuple[int, int, int], bottom: tuple[int, int, int]) -> pygame.Surface:
+def _vertical_gradient(
+    size: tuple[int, int], top: tuple[int, int, int], bottom: tuple[int, int, int]
+) -> pygame.Surface:
     # A 1×2 surface smoothscaled to the screen gives a smooth gradient with no per-row Python loop.
     seed = pygame.Surface((1, 2))
     seed.set_at((0, 0), top)
@@ -456,7 +456,7 @@ DIALOG_KEYS: dict[int, Action] = {
 
 
 class QuitConfirm(Scene):
-    """"Quit? Your run is saved…" with Quit and Cancel, over the title; Cancel (and Esc) is the default."""
+    """ "Quit? Your run is saved…" with Quit and Cancel, over the title; Cancel (and Esc) is the default."""
 
     transparent = True
     CHOICES = ("ui.title.quit", "ui.title.cancel")

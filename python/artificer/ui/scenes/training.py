@@ -28,7 +28,7 @@ from artificer.content import Content
 from artificer.engine import EventKind
 from artificer.game.training import TrainingRange
 from artificer.ui.atlas import Atlas
-from artificer.ui.cards import BoardGeometry, CardArt, MANA_TEXT
+from artificer.ui.cards import MANA_TEXT, BoardGeometry, CardArt
 from artificer.ui.fonts import font
 from artificer.ui.i18n import tr
 from artificer.ui.render import ArenaRenderer, Camera
@@ -151,7 +151,9 @@ class TrainingScene(Scene):
         traces = rows[rows[:, 0] == EventKind.TRACE]
         if not len(traces):
             return
-        steps = [(self._slot_of(int(node)), float(before), float(after)) for node, before, after in traces[:, [1, 2, 5]]]
+        steps = [
+            (self._slot_of(int(node)), float(before), float(after)) for node, before, after in traces[:, [1, 2, 5]]
+        ]
         if self.slow:
             self.pending.extend(steps)
         else:
@@ -194,7 +196,9 @@ class TrainingScene(Scene):
         board_area = pygame.Rect(16, view.bottom + 10, w - 32, h - view.bottom - 84)
         # The lab may test a core that is not the active one: the range names the core it fires.
         panel(surface, board_area, tr("ui.training.board", core=tr(self.content.core(self.core_id).name_key)))
-        geometry = BoardGeometry.fit(self.content.core(self.core_id).layout(), board_area.inflate(-40, -50).move(0, 12), max_cell=120)
+        geometry = BoardGeometry.fit(
+            self.content.core(self.core_id).layout(), board_area.inflate(-40, -50).move(0, 12), max_cell=120
+        )
         geometry.draw_furniture(surface)
         geometry.draw_slots(surface, self.cards, self.art, unreachable=self.unreachable)
         glow = 0.6 + 0.4 * float(np.sin(pygame.time.get_ticks() / 90.0))

@@ -4,12 +4,11 @@
 Each test names the relic rule (`RelicRule`, the RELIC event's `a`) and asserts what changes, when,
 and by how much. Effects on damage are measured against a twin: a run of the same seed without the
 relic, with the same spawns, stepped alike. The core is deterministic (R-DET-1), so any difference
-is the relic's. The rules' numbers reaching `World.set_relic_rules`: tests/test_relics.py; the rules
-in the core alone: tests/test_relic_rules_core.py and rust/tests/relics.rs.
+is the relic's. The rules' numbers reaching `World.set_relic_rules`: tests/game/test_relics.py; the rules
+in the core alone: tests/engine/test_relic_rules_core.py and rust/tests/relics.rs.
 """
 
 from __future__ import annotations
-
 
 import numpy as np
 import numpy.typing as npt
@@ -17,9 +16,9 @@ import pytest
 
 from artificer import _core
 from artificer.content import load_content
-from artificer.engine.frame import ENEMY_FIELDS
 from artificer.engine import Status
-from artificer.engine.events import A, B, KIND, VALUE, EventKind, RelicRule
+from artificer.engine.events import KIND, VALUE, A, B, EventKind, RelicRule
+from artificer.engine.frame import ENEMY_FIELDS
 from artificer.game.run import Run, WaveInProgress
 from artificer.game.save import settle
 
@@ -62,7 +61,9 @@ def play(run: Run, wave: WaveInProgress, frames: int) -> list[Rows]:
 
 def relic_events(frames: list[Rows], rule: RelicRule) -> list[tuple[int, Rows]]:
     """(frame, row) of each RELIC event of `rule`."""
-    return [(f, row) for f, rows in enumerate(frames) for row in rows if row[KIND] == EventKind.RELIC and row[A] == rule]
+    return [
+        (f, row) for f, rows in enumerate(frames) for row in rows if row[KIND] == EventKind.RELIC and row[A] == rule
+    ]
 
 
 def hits(frames: list[Rows]) -> list[float]:
@@ -72,7 +73,9 @@ def hits(frames: list[Rows]) -> list[float]:
 
 def player_fired(frames: list[Rows]) -> list[int]:
     """The frame of each of the player's PROJECTILE_FIRED (b = owner 0), in order."""
-    return [f for f, rows in enumerate(frames) for row in rows if row[KIND] == EventKind.PROJECTILE_FIRED and row[B] == 0]
+    return [
+        f for f, rows in enumerate(frames) for row in rows if row[KIND] == EventKind.PROJECTILE_FIRED and row[B] == 0
+    ]
 
 
 def end_wave_and_settle(run: Run, wave: WaveInProgress, next_wave: int) -> None:
@@ -248,7 +251,9 @@ def test_r_rel_1_2_centennial_puzzle_gives_3_budget_at_the_waves_first_hp_loss_o
     wave = run.start_wave(1)
     spawn_near_player(run, "brute", 0.0)
     frames = play(run, wave, 120)
-    hurt = [f for f, rows in enumerate(frames) if np.any((rows[:, KIND] == EventKind.PLAYER_DAMAGED) & (rows[:, VALUE] > 0))]
+    hurt = [
+        f for f, rows in enumerate(frames) if np.any((rows[:, KIND] == EventKind.PLAYER_DAMAGED) & (rows[:, VALUE] > 0))
+    ]
     assert len(hurt) >= 2, "hurt more than once"
     events = relic_events(frames, RelicRule.HURT_CAST_BUDGET)
     assert [(f, float(row[VALUE])) for f, row in events] == [(hurt[0], value("centennial_puzzle"))]

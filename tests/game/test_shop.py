@@ -87,7 +87,9 @@ def test_luck_scales_the_better_tiers() -> None:
     assert 1 - lucky[1] == pytest.approx(min(t2.cap, (1 - plain[1]) * 1.5))
     assert lucky[3] > plain[3]
     assert tier_odds(SETTINGS, 1, luck=10.0)[3] == 0.0
-    assert tier_odds(SETTINGS, 20, luck=100.0)[4] == pytest.approx(next(e.cap for e in SETTINGS.tier_odds if e.tier == 4))
+    assert tier_odds(SETTINGS, 20, luck=100.0)[4] == pytest.approx(
+        next(e.cap for e in SETTINGS.tier_odds if e.tier == 4)
+    )
 
 
 def test_drawn_tiers_follow_the_odds() -> None:
@@ -123,8 +125,7 @@ def test_same_seed_same_offers_and_rerolls() -> None:
 
 def run_offers(run: Run) -> list[list[tuple[str, int, int] | None]]:
     return [
-        [(o.item, o.tier, o.price) if o is not None else None for o in run.shop.shelves[shelf]]
-        for shelf in SHELVES
+        [(o.item, o.tier, o.price) if o is not None else None for o in run.shop.shelves[shelf]] for shelf in SHELVES
     ]
 
 
@@ -134,7 +135,9 @@ def test_a_spell_costs_its_tier_price_grown_by_the_wave() -> None:
     assert all(o is not None and o.price == SETTINGS.spell_price(o.tier) for o in run.shop.shelves["spells"])
     late = shop_run(wave=11)
     growth = 1 + SETTINGS.price_growth_per_wave * 10
-    assert all(o is not None and o.price == round(SETTINGS.spell_price(o.tier) * growth) for o in late.shop.shelves["spells"])
+    assert all(
+        o is not None and o.price == round(SETTINGS.spell_price(o.tier) * growth) for o in late.shop.shelves["spells"]
+    )
 
 
 # --- reroll and lock -----------------------------------------------------------------------------
@@ -436,7 +439,9 @@ def test_family_weights_make_actions_commoner_than_logic_within_a_tier() -> None
     assert weights[SpellFamily.ACTION] > weights[SpellFamily.LOGIC]
     seen = _spell_offers(CONTENT, 1500)
     tier2 = [s for s in CONTENT.spells if s.tier == 2 and s.shop and not s.debug_only and s.unlock_cost == 0]
-    per_card = {family: [seen[s.id] for s in tier2 if s.family == family] for family in (SpellFamily.ACTION, SpellFamily.LOGIC)}
+    per_card = {
+        family: [seen[s.id] for s in tier2 if s.family == family] for family in (SpellFamily.ACTION, SpellFamily.LOGIC)
+    }
     action = sum(per_card[SpellFamily.ACTION]) / len(per_card[SpellFamily.ACTION])
     logic = sum(per_card[SpellFamily.LOGIC]) / len(per_card[SpellFamily.LOGIC])
     expected = weights[SpellFamily.ACTION] / weights[SpellFamily.LOGIC]

@@ -202,7 +202,15 @@ def test_world_setters_refuse_or_keep_the_world_finite(
 ) -> None:  # fmt: skip
     sim = fresh()
     w = sim.world
-    names = ["max_hp_bonus", "armor", "move_speed_bonus", "crit_chance_bonus", "pickup_radius_bonus", "mana_regen_bonus", "mana_leech"]
+    names = [
+        "max_hp_bonus",
+        "armor",
+        "move_speed_bonus",
+        "crit_chance_bonus",
+        "pickup_radius_bonus",
+        "mana_regen_bonus",
+        "mana_leech",
+    ]
     clean(lambda: w.set_player_stats(**dict(zip(names, stats))))
     assert all(math.isfinite(v) for v in w.player_stats().values())
     clean(lambda: w.set_strength(strength))
@@ -222,7 +230,9 @@ def test_world_setters_refuse_or_keep_the_world_finite(
 @FAST
 @given(rows=st.lists(st.tuples(st.integers(0, 12), WILD_FLOATS, WILD_FLOATS, WILD_FLOATS, WILD_FLOATS, WILD_FLOATS), min_size=1, max_size=8),
        n_commands=st.one_of(st.none(), WILD_INTS))  # fmt: skip
-def test_commands_apply_all_or_nothing_and_keep_the_world_finite(rows: list[tuple[float, ...]], n_commands: int | None) -> None:
+def test_commands_apply_all_or_nothing_and_keep_the_world_finite(
+    rows: list[tuple[float, ...]], n_commands: int | None
+) -> None:
     sim = fresh()
     for row in rows:
         sim.input.command(Op(1), 0, 0, 0, 0, 0)  # grow the buffer; overwritten next
@@ -232,7 +242,9 @@ def test_commands_apply_all_or_nothing_and_keep_the_world_finite(rows: list[tupl
     before = sim.state_hash()
     enemies = sim.world.enemy_count
     if clean(sim.step) is None:
-        assert sim.state_hash() == before and sim.world.frame == 0 and sim.world.enemy_count == enemies, "nothing applied"
+        assert sim.state_hash() == before and sim.world.frame == 0 and sim.world.enemy_count == enemies, (
+            "nothing applied"
+        )
         sim.input.clear()
     player_finite(sim)
 
@@ -290,12 +302,16 @@ def test_the_rasterizer_refuses_or_draws(sprites: list[Any], threads: int, pixel
     clean(lambda: r.draw(pixels, size, pitch, masks, offset, [(rows, sprite)]))
 
 
-SENSES = st.fixed_dictionaries({}, optional={"moving": st.booleans(), "hp": WILD_FLOATS, "hp_max": WILD_FLOATS, "nearest_enemy": WILD_FLOATS})
+SENSES = st.fixed_dictionaries(
+    {}, optional={"moving": st.booleans(), "hp": WILD_FLOATS, "hp_max": WILD_FLOATS, "nearest_enemy": WILD_FLOATS}
+)
 
 
 @FAST
 @given(cpu=WILD_INTS, senses=SENSES, mana=st.one_of(st.none(), WILD_FLOATS), seed=WILD_INTS, wait=WILD_FLOATS)
-def test_the_catalog_and_the_sandbox_refuse_or_answer_finite(cpu: int, senses: dict[str, Any], mana: float | None, seed: int, wait: float) -> None:
+def test_the_catalog_and_the_sandbox_refuse_or_answer_finite(
+    cpu: int, senses: dict[str, Any], mana: float | None, seed: int, wait: float
+) -> None:
     core, cards = core_data(STARTER), place(STARTER, ["damage_plus", "spark_bolt"])
     clean(lambda: CATALOG.compile(core, cards, cpu=cpu))
     timeline = clean(lambda: CATALOG.timeline(core, cards, cpu=cpu, **senses))
@@ -315,8 +331,14 @@ SPELL_FIELDS = [("action", "damage"), ("action", "speed"), ("action", "radius"),
 
 
 @FAST
-@given(which=st.integers(0, len(CONTENT.spells) - 1), field=st.sampled_from(SPELL_FIELDS), value=st.one_of(WILD_FLOATS, WILD_INTS))
-def test_a_catalog_with_a_wild_number_is_refused_or_casts(which: int, field: tuple[str | None, str], value: float) -> None:
+@given(
+    which=st.integers(0, len(CONTENT.spells) - 1),
+    field=st.sampled_from(SPELL_FIELDS),
+    value=st.one_of(WILD_FLOATS, WILD_INTS),
+)
+def test_a_catalog_with_a_wild_number_is_refused_or_casts(
+    which: int, field: tuple[str | None, str], value: float
+) -> None:
     spells = [s.model_dump(mode="json", by_alias=True) for s in CONTENT.spells]
     block, key = field
     target = spells[which] if block is None else spells[which].get(block)
@@ -325,7 +347,9 @@ def test_a_catalog_with_a_wild_number_is_refused_or_casts(which: int, field: tup
     target[key] = value
     catalog = clean(lambda: _core.Catalog(spells, [], None))
     if catalog is not None:
-        sandbox = clean(lambda: catalog.sandbox(core_data(STARTER), place(STARTER, [spells[which]["id"], "spark_bolt"])))
+        sandbox = clean(
+            lambda: catalog.sandbox(core_data(STARTER), place(STARTER, [spells[which]["id"], "spark_bolt"]))
+        )
         if sandbox is not None:
             clean(sandbox.cast)
 
@@ -355,7 +379,9 @@ def test_a_config_with_a_wild_number_is_refused_or_runs(field: tuple[str, str], 
     main=st.integers(0, 6),
     cards=st.lists(st.sampled_from([None, "spark_bolt", "damage_plus", "double_cast"]), max_size=5),
 )
-def test_random_boards_are_refused_or_compile(extra_edges: list[tuple[int, int]], main: int, cards: list[str | None]) -> None:
+def test_random_boards_are_refused_or_compile(
+    extra_edges: list[tuple[int, int]], main: int, cards: list[str | None]
+) -> None:
     data = core_data(STARTER)
     board = data["board"]
     board["edges"] += [[f"s{a}", f"s{b}"] for a, b in extra_edges]

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 import pytest
@@ -160,7 +161,7 @@ def test_r_det_1_shipped_statuses_same_hash_on_one_and_two_threads() -> None:
         rng = np.random.default_rng(4)
         for x, y in rng.uniform(-300, 300, size=(60, 2)).tolist():
             sim.input.spawn(0, px + x, py + y)
-        for i, element in enumerate(("fire", "ice", "lightning", "poison", "water") * 24):
+        for element in ("fire", "ice", "lightning", "poison", "water") * 24:
             sim.world.set_wand(wand(content, element, damage=2.0))
             sim.step()
         return sim.state_hash()

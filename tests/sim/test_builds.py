@@ -63,7 +63,11 @@ def test_the_shopping_bot_buys_only_toward_its_build_and_lays_the_board_out_in_i
         bought += bot.shop(run, wave)
         run.shop.close()
     talents = {f"stats:{entry.talent}" for entry in CONTENT.balance.shop.talents}
-    allowed = {f"spells:{card}" for card in build.board if card} | {f"cores:{build.core}"} | {f"stats:{s}" for s in build.stats}
+    allowed = (
+        {f"spells:{card}" for card in build.board if card}
+        | {f"cores:{build.core}"}
+        | {f"stats:{s}" for s in build.stats}
+    )
     assert bought and set(bought) <= allowed | talents
     # R-END-1: a talent (Last Will) is bought at most once per run.
     assert all(bought.count(talent) <= 1 for talent in talents)
@@ -71,7 +75,9 @@ def test_the_shopping_bot_buys_only_toward_its_build_and_lays_the_board_out_in_i
     owned_of_build = [c for c in build.board if c is not None and c in cards]
     assert [c for c in cards if c in owned_of_build][: len(owned_of_build)] == owned_of_build
     wanted = Counter(c for c in build.board if c)
-    assert all(Counter(c.split(":")[1] for c in bought if c.startswith("spells:"))[card] <= n for card, n in wanted.items())
+    assert all(
+        Counter(c.split(":")[1] for c in bought if c.startswith("spells:"))[card] <= n for card, n in wanted.items()
+    )
     assert run.diagnostics["can_fire"]
 
 
@@ -105,7 +111,7 @@ def test_an_unknown_build_name_is_a_usage_error_with_the_known_names(capsys: pyt
 
     assert main(["run", "--headless", "--waves", "1", "--build", "sparks"]) == 2
     err = capsys.readouterr().err
-    assert 'unknown build \'sparks\'; did you mean "spark"?' in err and "turret" in err
+    assert "unknown build 'sparks'; did you mean \"spark\"?" in err and "turret" in err
 
 
 def test_a_seeded_20_wave_run_is_the_same_json_twice() -> None:

@@ -53,7 +53,9 @@ def test_r_vm_3_every_card_of_a_five_action_deck_fires_within_one_cycle_in_the_w
     frames = math.ceil(float(timeline["cycle_seconds"]) * training.sim.tick_hz) + MARGIN_FRAMES
     looks = _fired_looks(training, frames)
     index = {spell.id: i for i, spell in enumerate(CONTENT.spells)}
-    assert set(looks) >= {index[card] for card in DECK}, f"fired {sorted(set(looks))}, the deck is {[index[c] for c in DECK]}"
+    assert set(looks) >= {index[card] for card in DECK}, (
+        f"fired {sorted(set(looks))}, the deck is {[index[c] for c in DECK]}"
+    )
     # The deck's order: spark (cast 1) may already have fired on the range's set-up frame,
     # so the others come first here, then spark again once the cursor wraps.
     order = _first_appearances(looks)

@@ -108,7 +108,9 @@ def _numbers(document: Any, path: Path_ = ()) -> Iterator[Path_]:
 
 # (file, JSON path, the leaf's schema) of every number in the shipped data.
 LEAVES: list[tuple[str, Path_, dict[str, Any]]] = [
-    (name, path, _schema_at(MODELS[name].model_json_schema(), path)) for name, document in SHIPPED.items() for path in _numbers(document)
+    (name, path, _schema_at(MODELS[name].model_json_schema(), path))
+    for name, document in SHIPPED.items()
+    for path in _numbers(document)
 ]
 FAR = [-1, 0, 1e-30, 1e-9, 1e12, 1e30, 1e300, 2**31, 2**32, 2**62, 2**63, 10**12]
 
@@ -152,7 +154,9 @@ def _value(draw: st.DrawFn, leaf: dict[str, Any], shipped: float) -> float | int
 @st.composite
 def mutations(draw: st.DrawFn) -> list[tuple[str, Path_, float | int]]:
     count = draw(st.integers(1, 3))
-    picked = draw(st.lists(st.sampled_from(LEAVES), min_size=count, max_size=count, unique_by=lambda leaf: (leaf[0], leaf[1])))
+    picked = draw(
+        st.lists(st.sampled_from(LEAVES), min_size=count, max_size=count, unique_by=lambda leaf: (leaf[0], leaf[1]))
+    )
     out = []
     for name, path, leaf in picked:
         shipped = _get(SHIPPED[name], path)
@@ -213,7 +217,9 @@ def test_accepted_content_runs_its_wave_to_the_end_and_refused_content_says_why(
         _check(data, changes, short, seed)
 
 
-def _check(data: Path, changes: list[tuple[str, Path_, float | int]], short: int, seed: int, *, sweep: bool = False) -> None:
+def _check(
+    data: Path, changes: list[tuple[str, Path_, float | int]], short: int, seed: int, *, sweep: bool = False
+) -> None:
     """Refused: clean problems. Accepted: the wave and the wand run to their ends."""
     record = (lambda _: None) if sweep else event
     try:

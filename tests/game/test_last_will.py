@@ -1,7 +1,7 @@
 """R-END-1 Last Will as a talent of the run (R-SHOP-1 shelf C, R-SAVE-1): offered from its
 wave with its odds and never once owned, bought once through the shop's own path, armed in
 the core's world, spent by a real wave's lethal hit (the wave report says so), kept by
-settling and saves. The core's primitive: tests/test_last_will_core.py. The shop scene and
+settling and saves. The core's primitive: tests/engine/test_last_will_core.py. The shop scene and
 the arena's side: tests/ui/test_shop_scene.py, tests/ui/test_arena.py."""
 
 from __future__ import annotations
@@ -10,7 +10,6 @@ import dataclasses
 import json
 import shutil
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -45,7 +44,9 @@ def shop_run(seed: int = 11, wave: int = LAST_WILL.from_wave, gold: int = 1000, 
 
 def talent_index(run: Run) -> int | None:
     """The place of the Last Will offer on shelf C, if it is there."""
-    return next((i for i, o in enumerate(run.shop.shelves["stats"]) if o is not None and o.talent == Talent.LAST_WILL), None)
+    return next(
+        (i for i, o in enumerate(run.shop.shelves["stats"]) if o is not None and o.talent == Talent.LAST_WILL), None
+    )
 
 
 def offered_run(wave: int = LAST_WILL.from_wave, gold: int = 1000) -> tuple[Run, int]:
@@ -69,7 +70,9 @@ def without_talents(content: Content) -> Content:
 def test_r_end_1_last_will_is_a_talent_of_the_shop_data() -> None:
     assert LAST_WILL.price >= 0 and LAST_WILL.from_wave >= 1 and 0 < LAST_WILL.chance < 1
     assert {entry.talent for entry in SETTINGS.talents} <= set(Talent)
-    assert not {talent.value for talent in Talent} & {stat.value for stat in WandStat}, "a talent id is never a stat name"
+    assert not {talent.value for talent in Talent} & {stat.value for stat in WandStat}, (
+        "a talent id is never a stat name"
+    )
 
 
 def test_r_end_1_a_talent_listed_twice_is_one_clear_problem(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -77,10 +80,15 @@ def test_r_end_1_a_talent_listed_twice_is_one_clear_problem(tmp_path: Path, caps
     shutil.copytree(DEFAULT_DATA_DIR, data)
     path = data / "balance.json"
     document = json.loads(path.read_text(encoding="utf-8"))
-    document["shop"]["talents"] = [dict(LAST_WILL.model_dump(mode="json")), dict(LAST_WILL.model_dump(mode="json"), price=1)]
+    document["shop"]["talents"] = [
+        dict(LAST_WILL.model_dump(mode="json")),
+        dict(LAST_WILL.model_dump(mode="json"), price=1),
+    ]
     path.write_text(json.dumps(document), encoding="utf-8")
     assert check_content(data) == 2  # the exit code of bad content
-    assert capsys.readouterr().out.splitlines() == ["balance.json: $.shop.talents: lists talent last_will more than once"]
+    assert capsys.readouterr().out.splitlines() == [
+        "balance.json: $.shop.talents: lists talent last_will more than once"
+    ]
     document["shop"]["talents"] = [{"talent": "last_wil", "price": 40, "from_wave": 0, "chance": 0.5}]
     path.write_text(json.dumps(document), encoding="utf-8")
     assert check_content(data) == 2

@@ -42,7 +42,9 @@ def run(sim: Simulation, frames: int, aim: tuple[float, float] | None = None) ->
 
 def test_shotgun_puts_three_bolts_in_the_air_at_once() -> None:
     """§3.8 Shotgun through world.step: one cast, three projectiles."""
-    sim = range_sim("starter_wand", ["triple_cast", "spread_mod", "spark_bolt", "spark_bolt", "spark_bolt"], [(1600, 800)])
+    sim = range_sim(
+        "starter_wand", ["triple_cast", "spread_mod", "spark_bolt", "spark_bolt", "spark_bolt"], [(1600, 800)]
+    )
     log = run(sim, 2)
     fired = sum(ev.count(rows, EventKind.PROJECTILE_FIRED) for rows in log)
     assert fired == 3
@@ -66,7 +68,9 @@ def test_nuke_delivery_stops_after_one_second_and_detonates_there() -> None:
     blast_at = next(i for i, rows in enumerate(log) if ev.count(rows, EventKind.EXPLODED))
     blast = log[blast_at][log[blast_at][:, 0] == EventKind.EXPLODED][0]
     assert blast_at > trigger_at
-    assert np.hypot(blast[3] - trigger[3], blast[4] - trigger[4]) < 1.0, "the nuke stood still where the carrier stopped"
+    assert np.hypot(blast[3] - trigger[3], blast[4] - trigger[4]) < 1.0, (
+        "the nuke stood still where the carrier stopped"
+    )
     start_x = sim.content.balance.arena.width / 2
     assert trigger[3] > start_x + 200, "the carrier flew toward the target first"
 
@@ -96,7 +100,9 @@ def test_vampire_turret_grows_a_turret_where_the_carrier_hits_and_heals() -> Non
     assert len(planted) >= 1, "the carrier's hit plants a turret"
     frame = next(rows for rows in log if ev.count(rows, EventKind.SUMMON_SPAWNED))
     struck = frame[frame[:, 0] == EventKind.TRIGGER_FIRED]
-    assert min(np.hypot(t[3] - planted[0][3], t[4] - planted[0][4]) for t in struck) < 1.0, "the turret stands where the carrier struck"
+    assert min(np.hypot(t[3] - planted[0][3], t[4] - planted[0][4]) for t in struck) < 1.0, (
+        "the turret stands where the carrier struck"
+    )
     assert planted[0][3] > px + 50, "out among the grunts, not at the player"
     assert sum(ev.count(rows, EventKind.TRIGGER_FIRED) for rows in log) >= 2
     assert sim.buffers.player_value("hp") > hurt, "the turret's chain lightning heals the player"
@@ -180,7 +186,9 @@ def boards(draw: st.DrawFn) -> tuple[str, list[str | None]]:
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(board=boards(), seed=st.integers(0, 2**32))
-def test_any_wand_in_the_world_replays_and_keeps_mana_and_hp_in_bounds(board: tuple[str, list[str | None]], seed: int) -> None:
+def test_any_wand_in_the_world_replays_and_keeps_mana_and_hp_in_bounds(
+    board: tuple[str, list[str | None]], seed: int
+) -> None:
     """R-DET-1, R-MANA-3, R-CORE-4 through world.step: a random wand fights a
     small pack for 2 s twice — same seed, same state hash; mana never
     below 0; the player never below 1 HP by paying for spells."""
@@ -346,7 +354,9 @@ def test_cast_speed_and_cpu_stats_reach_the_wand() -> None:
 
 def charge_states(moves: list[tuple[int, bool]]) -> list[int]:
     """Charge events over a script of (frames, moving) segments."""
-    sim = Simulation(CONTENT, seed=6, rules={"player_invulnerable": True, "enemies_immortal": True, "enemies_still": True})
+    sim = Simulation(
+        CONTENT, seed=6, rules={"player_invulnerable": True, "enemies_immortal": True, "enemies_still": True}
+    )
     sim.arm_wand("siege_core", ["gravity_singularity"])
     sim.world.begin_wave()
     # A dummy within auto-aim's reach of the player (the arena's centre) and still within it
@@ -417,7 +427,11 @@ def test_knockback_shoves_the_struck_enemy_along_the_shot() -> None:
 @pytest.mark.parametrize("moving", [False, True])
 def test_moving_bonus_spells_hit_harder_while_the_player_moves(moving: bool) -> None:
     """R-MOVE-1: `electro_dash_bolt` deals ×1.5 while the player moves (hits read from ENEMY_HIT events)."""
-    sim = Simulation(CONTENT, seed=9, rules={"player_invulnerable": True, "enemies_immortal": True, "enemies_still": True, "hit_events": True})
+    sim = Simulation(
+        CONTENT,
+        seed=9,
+        rules={"player_invulnerable": True, "enemies_immortal": True, "enemies_still": True, "hit_events": True},
+    )
     sim.arm_wand("starter_wand", ["electro_dash_bolt"])
     sim.world.begin_wave()
     if moving:
@@ -436,7 +450,10 @@ def test_moving_bonus_spells_hit_harder_while_the_player_moves(moving: bool) -> 
     assert base is not None and hits
     expected = base.damage * (1.5 if moving else 1.0)
     # Crits double some hits; every hit is the (multiplied) base or its crit.
-    assert set(round(h, 3) for h in hits) <= {round(expected, 3), round(expected * CONTENT.balance.player.crit_multiplier, 3)}
+    assert set(round(h, 3) for h in hits) <= {
+        round(expected, 3),
+        round(expected * CONTENT.balance.player.crit_multiplier, 3),
+    }
     assert round(expected, 3) in {round(h, 3) for h in hits}
 
 

@@ -50,8 +50,13 @@ def test_relic_rules_default_to_off_and_round_trip(content: Any) -> None:
 
 @pytest.mark.parametrize(
     "bad",
-    [{"pen_nib_period": -1}, {"first_cast_budget": -2}, {"thorns": -3.0}, {"hurt_ward": float("nan")},
-     {"the_boot_floor": float("inf")}],  # fmt: skip
+    [
+        {"pen_nib_period": -1},
+        {"first_cast_budget": -2},
+        {"thorns": -3.0},
+        {"hurt_ward": float("nan")},
+        {"the_boot_floor": float("inf")},
+    ],  # fmt: skip
 )
 def test_bad_relic_rules_raise_and_change_nothing(content: Any, bad: dict[str, float]) -> None:
     world = standing(content).world

@@ -69,7 +69,9 @@ def test_auto_aim_keeps_the_same_seed_same_hash() -> None:
         sim, x, y = armed({"player_invulnerable": True})
         rng = np.random.default_rng(5)
         for _ in range(20):
-            sim.input.spawn(CONTENT.enemy_index("swarmer"), x + float(rng.uniform(-500, 500)), y + float(rng.uniform(-400, 400)))
+            sim.input.spawn(
+                CONTENT.enemy_index("swarmer"), x + float(rng.uniform(-500, 500)), y + float(rng.uniform(-400, 400))
+            )
         for frame in range(300):
             sim.input.move(1.0 if frame % 100 < 50 else -1.0, 0.3)
             sim.step()

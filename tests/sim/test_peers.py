@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-_ROOT = Path(__file__).resolve().parent.parent
+_ROOT = Path(__file__).resolve().parents[2]
 try:
     from artificer.sim.scene import (
         CHASE,
@@ -163,12 +163,15 @@ def test_peer_matches_brute_force_after_warmup(make_peer):
 def _edge_scene() -> Scene:
     """Hand-placed corner cases of the rules."""
     ex = [
-        2000.0, 2000.0,  # 0, 1: at the player (no chase) and coincident (d == 0: no push)
-        505.0, 495.0,    # 2, 3: equidistant from projectile 0 -> lowest index (2) is hit
-        100.0,           # 4: projectile 1 lands at exactly d = 12 -> no hit (strict)
-        700.0, 710.0,    # 5, 6: overlapping pair (d = 10), pushed 1.5 px each
-        3000.0,          # 7: projectile 4 sits on it: a hit every frame, pierce wraps
-        1000.0,          # 8: projectile 5 lands at d = 11.99 -> hit
+        2000.0,
+        2000.0,  # 0, 1: at the player (no chase) and coincident (d == 0: no push)
+        505.0,
+        495.0,  # 2, 3: equidistant from projectile 0 -> lowest index (2) is hit
+        100.0,  # 4: projectile 1 lands at exactly d = 12 -> no hit (strict)
+        700.0,
+        710.0,  # 5, 6: overlapping pair (d = 10), pushed 1.5 px each
+        3000.0,  # 7: projectile 4 sits on it: a hit every frame, pierce wraps
+        1000.0,  # 8: projectile 5 lands at d = 11.99 -> hit
     ]
     ey = [2000.0, 2000.0, 500.0, 500.0, 100.0, 700.0, 700.0, 3000.0, 1000.0]
     px = [494.0, 106.0, 2.0, 3998.0, 3000.0, 994.01]
@@ -195,9 +198,7 @@ def test_peer_edge_cases(make_peer):
     # the overlapping pair: pushed 0.25 × (16 − 10) = 1.5 px apart each, plus the chase
     chase5 = CHASE * 1300 / np.hypot(1300, 1300)
     chase6 = CHASE * 1290 / np.hypot(1290, 1300)
-    np.testing.assert_allclose(
-        ref.enemy_x[5:7], [700 - 1.5 + chase5, 710 + 1.5 + chase6], rtol=0, atol=1e-3
-    )
+    np.testing.assert_allclose(ref.enemy_x[5:7], [700 - 1.5 + chase5, 710 + 1.5 + chase6], rtol=0, atol=1e-3)
     for _ in range(4):
         assert peer.step() == ref.step()
         _assert_same_state(peer, ref)
@@ -256,9 +257,7 @@ def test_scene_stays_in_the_world():
             assert arr.min() >= 0.0 and arr.max() <= WORLD
 
 
-@pytest.mark.parametrize(
-    "args", [(-1, 10), (10, -1), (10, 10, "ring"), (1.5, 10)]
-)
+@pytest.mark.parametrize("args", [(-1, 10), (10, -1), (10, 10, "ring"), (1.5, 10)])
 def test_scene_rejects_bad_arguments(args):
     with pytest.raises(ValueError):
         make_scene(*args)

@@ -80,7 +80,18 @@ def test_max_hp_raises_hp_max_and_heals_as_much_lowering_never_kills() -> None:
     assert player(sim, "alive") == 1.0 and player(sim, "hp") == 1.0
 
 
-@pytest.mark.parametrize("field", ["max_hp_bonus", "armor", "move_speed_bonus", "crit_chance_bonus", "pickup_radius_bonus", "mana_regen_bonus", "mana_leech"])
+@pytest.mark.parametrize(
+    "field",
+    [
+        "max_hp_bonus",
+        "armor",
+        "move_speed_bonus",
+        "crit_chance_bonus",
+        "pickup_radius_bonus",
+        "mana_regen_bonus",
+        "mana_leech",
+    ],
+)
 @pytest.mark.parametrize("value", [-1.0, float("nan"), float("inf")])
 def test_player_stats_out_of_range_are_argument_errors_and_change_nothing(field: str, value: float) -> None:
     sim = still_sim()
@@ -304,7 +315,14 @@ def test_buying_player_stats_in_the_shop_changes_the_world() -> None:
     # A run starts with iron_heart's max HP (R-REL-1) on top of balance.json's.
     start = CONTENT.balance.player.max_hp + CONTENT.relics.relic("iron_heart").value
     assert world.player_hp() == (start + expect[WandStat.MAX_HP], start + expect[WandStat.MAX_HP])
-    for stat in (WandStat.ARMOR, WandStat.MOVE_SPEED, WandStat.CRIT_CHANCE, WandStat.PICKUP_RADIUS, WandStat.MANA_LEECH, WandStat.ATTUNEMENT_FIRE):
+    for stat in (
+        WandStat.ARMOR,
+        WandStat.MOVE_SPEED,
+        WandStat.CRIT_CHANCE,
+        WandStat.PICKUP_RADIUS,
+        WandStat.MANA_LEECH,
+        WandStat.ATTUNEMENT_FIRE,
+    ):
         entry = next(e for e in SETTINGS.stats if e.stat == stat)
         run.shop.shelves["stats"] = [Offer("stats", stat.value, 1, entry.price)]
         run.shop.buy_stat(0)
@@ -314,7 +332,9 @@ def test_buying_player_stats_in_the_shop_changes_the_world() -> None:
     assert stats["armor"] == pytest.approx(player_cfg.armor + expect[WandStat.ARMOR])
     assert stats["move_speed"] == pytest.approx(player_cfg.move_speed * (1 + expect[WandStat.MOVE_SPEED]), rel=1e-4)
     assert stats["crit_chance"] == pytest.approx(player_cfg.crit_chance + expect[WandStat.CRIT_CHANCE])
-    assert stats["pickup_radius"] == pytest.approx(CONTENT.balance.pickups.pickup_radius + expect[WandStat.PICKUP_RADIUS])
+    assert stats["pickup_radius"] == pytest.approx(
+        CONTENT.balance.pickups.pickup_radius + expect[WandStat.PICKUP_RADIUS]
+    )
     assert stats["mana_leech"] == pytest.approx(expect[WandStat.MANA_LEECH])
     assert world.attunement()["fire"] == expect[WandStat.ATTUNEMENT_FIRE]
     # Re-arming re-applies the same totals: no second heal.
@@ -326,7 +346,10 @@ def test_buying_player_stats_in_the_shop_changes_the_world() -> None:
 
 def test_a_save_from_before_the_new_stats_loads_with_them_at_zero() -> None:
     """R-SAVE-1: saves that list only cpu, cast speed and accuracy still load."""
-    old = {"totals": {"cpu": 2.0, "cast_speed": 0.1, "accuracy": 0.0}, "purchases": {"cpu": 2, "cast_speed": 2, "accuracy": 0}}
+    old = {
+        "totals": {"cpu": 2.0, "cast_speed": 0.1, "accuracy": 0.0},
+        "purchases": {"cpu": 2, "cast_speed": 2, "accuracy": 0},
+    }
     loaded = WandStatsSave.model_validate(old)
     assert set(loaded.totals) == set(WandStat) and loaded.totals[WandStat.CPU] == 2.0
     assert loaded.totals[WandStat.LUCK] == 0.0 and loaded.purchases[WandStat.MAX_HP] == 0

@@ -2,7 +2,7 @@
 wave flow (`Run.start_wave` / `WaveInProgress.step` / `finish`), the core's rule parameters
 (`World.set_relic_rules`, read back with `World.relic_rules`), acquisition (elite waves, the
 shop, all owned → currency), saves, and check-content on a broken relics.json. The core's side
-of the attack_calc and player_damaged rules: tests/test_relic_rules_core.py."""
+of the attack_calc and player_damaged rules: tests/engine/test_relic_rules_core.py."""
 
 from __future__ import annotations
 
@@ -325,7 +325,9 @@ def test_r_save_1_a_save_from_before_relics_loads_with_none_and_its_max_hp_as_sa
 # --- check-content -----------------------------------------------------------------------------------
 
 
-def test_check_content_reports_each_problem_of_a_broken_relics_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_content_reports_each_problem_of_a_broken_relics_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     data = tmp_path / "data"
     shutil.copytree(DEFAULT_DATA_DIR, data)
     text = (data / "relics.json").read_text(encoding="utf-8")
@@ -351,7 +353,9 @@ def test_check_content_reports_each_problem_of_a_broken_relics_json(tmp_path: Pa
     assert len(lines) == 5, joined
 
 
-def test_check_content_reports_an_effect_on_the_wrong_hook_and_an_unknown_pool_id(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_content_reports_an_effect_on_the_wrong_hook_and_an_unknown_pool_id(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     data = tmp_path / "data"
     shutil.copytree(DEFAULT_DATA_DIR, data)
     book = json.loads((data / "relics.json").read_text(encoding="utf-8"))
@@ -361,7 +365,7 @@ def test_check_content_reports_an_effect_on_the_wrong_hook_and_an_unknown_pool_i
     assert check_content(data) == EXIT_BAD_CONTENT
     out = capsys.readouterr().out
     assert 'relics.json: $.relics.anchor.hook: effect "ward" acts on hook "wave_start", not "wave_end"' in out
-    assert "relics.json: $.pool[18]: unknown relic \"anchorr\"" in out
+    assert 'relics.json: $.pool[18]: unknown relic "anchorr"' in out
 
 
 class _Still:

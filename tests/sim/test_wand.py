@@ -151,7 +151,10 @@ def test_wand_cli_json_contract() -> None:
     [
         (["--core", "nope", "--cards", "spark_bolt"], "unknown core 'nope'"),
         (["--core", "starter_wand", "--cards", "spark_bolt,fizzle"], "unknown spell 'fizzle'"),
-        (["--core", "starter_wand", "--cards", "spark_bolt,spark_bolt,spark_bolt,spark_bolt,spark_bolt,spark_bolt"], "do not fit"),
+        (
+            ["--core", "starter_wand", "--cards", "spark_bolt,spark_bolt,spark_bolt,spark_bolt,spark_bolt,spark_bolt"],
+            "do not fit",
+        ),
         (["--core", "starter_wand", "--board", "/nonexistent.json"], "--board"),
     ],
 )
@@ -171,5 +174,3 @@ def test_wand_cli_reads_a_board_file(tmp_path: Any) -> None:
     board.write_text("[1, 2]")
     bad = artificer("wand", "--core", "starter_wand", "--board", str(board))
     assert bad.returncode == 2 and "expected a JSON object" in bad.stderr
-
-

@@ -40,11 +40,14 @@ def test_r_wave_1_spawns_land_on_the_reach_box_edge_inside_the_arena(player: tup
     assert len(found) >= 10
     margin = timing.spawn_margin
     for m in found:
-        assert margin - 1e-3 <= m.x <= arena.width - margin + 1e-3 and margin - 1e-3 <= m.y <= arena.height - margin + 1e-3
+        assert (
+            margin - 1e-3 <= m.x <= arena.width - margin + 1e-3 and margin - 1e-3 <= m.y <= arena.height - margin + 1e-3
+        )
         assert math.dist((m.x, m.y), player) >= timing.spawn_safe_radius
-        on_box = abs(abs(m.x - player[0]) - (reach.half_width - margin)) < 1e-3 or abs(
-            abs(m.y - player[1]) - (reach.half_height - margin)
-        ) < 1e-3
+        on_box = (
+            abs(abs(m.x - player[0]) - (reach.half_width - margin)) < 1e-3
+            or abs(abs(m.y - player[1]) - (reach.half_height - margin)) < 1e-3
+        )
         on_arena_edge = min(m.x - margin, m.y - margin, arena.width - margin - m.x, arena.height - margin - m.y) < 1e-3
         assert on_box or on_arena_edge, (m.x, m.y)
         # Never farther than the box: a wave is on screen within a few seconds (R-FEEL-1).

@@ -20,7 +20,7 @@ import pytest
 from pydantic import BaseModel
 
 from artificer.content import ContentError, Problem, load_content
-from artificer.content.builds import BUILDS_FILE, BuildBook, load_builds
+from artificer.content.builds import BUILDS_FILE, load_builds
 from artificer.content.check import EXIT_BAD_CONTENT, run
 from artificer.content.cores import CoreCatalog
 from artificer.content.loader import DEFAULT_DATA_DIR
@@ -38,7 +38,7 @@ from artificer.content.relics import RelicBook
 from artificer.content.spells import SpellCatalog
 
 Edit = Callable[[Any], None]
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 U32 = 2**32 - 1
 I32 = 2**31 - 1
@@ -94,8 +94,13 @@ def _index(document: Any, list_key: str, item_id: str) -> int:
     return next(i for i, item in enumerate(document[list_key]) if item["id"] == item_id)
 
 
-SHIPPED = {name: json.loads((DEFAULT_DATA_DIR / name).read_text(encoding="utf-8")) for name in ("enemies.json", "spells.json", "cores.json", "balance.json")}
-MOVE_SPEED = next(i for i, offer in enumerate(SHIPPED["balance.json"]["shop"]["stats"]) if offer["stat"] == "move_speed")
+SHIPPED = {
+    name: json.loads((DEFAULT_DATA_DIR / name).read_text(encoding="utf-8"))
+    for name in ("enemies.json", "spells.json", "cores.json", "balance.json")
+}
+MOVE_SPEED = next(
+    i for i, offer in enumerate(SHIPPED["balance.json"]["shop"]["stats"]) if offer["stat"] == "move_speed"
+)
 ARCHER = _index(SHIPPED["enemies.json"], "enemies", "archer")
 GRUNT = _index(SHIPPED["enemies.json"], "enemies", "grunt")
 SPARK = _index(SHIPPED["spells.json"], "spells", "spark_bolt")
@@ -106,43 +111,208 @@ STARTER = _index(SHIPPED["cores.json"], "cores", "starter_wand")
 
 # (case, file edited, edit, the one problem expected: its file and JSON path)
 CASES: list[tuple[str, str, Edit, tuple[str, str]]] = [
-    ("wave group every 1e-9 (5.8 GB, then MemoryError)", "waves.json", _set("waves", 0, "groups", 0, "every", value=1e-9), ("waves.json", "$.waves[0].groups[0].every")),
-    ("wave group count 10^7 (2.3 GB, stuck)", "waves.json", _set("waves", 0, "groups", 0, "count", value=10**7), ("waves.json", "$.waves[0].groups[0].count")),
-    ("wave duration 1e12 (never ends)", "waves.json", _set("waves", 0, "duration", value=1e12), ("waves.json", "$.waves[0].duration")),
-    ("balance.sim.tick_hz 1e9 (run and wand hang)", "balance.json", _set("sim", "tick_hz", value=10**9), ("balance.json", "$.sim.tick_hz")),
-    ("enemy hp 1e300 (inf in the core's f32)", "enemies.json", _set("enemies", GRUNT, "hp", value=1e300), ("enemies.json", f"$.enemies[{GRUNT}].hp")),
-    ("enemy reward 2^62 (overflows the core's u32)", "enemies.json", _set("enemies", GRUNT, "reward", value=2**62), ("enemies.json", f"$.enemies[{GRUNT}].reward")),
-    ("spell pierce 2^63 (overflows u32)", "spells.json", _set("spells", SPARK, "action", "pierce", value=2**63), ("spells.json", f"$.spells[{SPARK}].action.pierce")),
-    ("core cpu_limit 2^40 (overflows u32)", "cores.json", _set("cores", STARTER, "cpu_limit", value=2**40), ("cores.json", f"$.cores[{STARTER}].cpu_limit")),
-    ("relic value 1e308", "relics.json", _set("relics", "iron_heart", "value", value=1e308), ("relics.json", "$.relics.iron_heart.value")),
-    ("capacities.events 10^12", "balance.json", _set("capacities", "events", value=10**12), ("balance.json", "$.capacities.events")),
+    (
+        "wave group every 1e-9 (5.8 GB, then MemoryError)",
+        "waves.json",
+        _set("waves", 0, "groups", 0, "every", value=1e-9),
+        ("waves.json", "$.waves[0].groups[0].every"),
+    ),
+    (
+        "wave group count 10^7 (2.3 GB, stuck)",
+        "waves.json",
+        _set("waves", 0, "groups", 0, "count", value=10**7),
+        ("waves.json", "$.waves[0].groups[0].count"),
+    ),
+    (
+        "wave duration 1e12 (never ends)",
+        "waves.json",
+        _set("waves", 0, "duration", value=1e12),
+        ("waves.json", "$.waves[0].duration"),
+    ),
+    (
+        "balance.sim.tick_hz 1e9 (run and wand hang)",
+        "balance.json",
+        _set("sim", "tick_hz", value=10**9),
+        ("balance.json", "$.sim.tick_hz"),
+    ),
+    (
+        "enemy hp 1e300 (inf in the core's f32)",
+        "enemies.json",
+        _set("enemies", GRUNT, "hp", value=1e300),
+        ("enemies.json", f"$.enemies[{GRUNT}].hp"),
+    ),
+    (
+        "enemy reward 2^62 (overflows the core's u32)",
+        "enemies.json",
+        _set("enemies", GRUNT, "reward", value=2**62),
+        ("enemies.json", f"$.enemies[{GRUNT}].reward"),
+    ),
+    (
+        "spell pierce 2^63 (overflows u32)",
+        "spells.json",
+        _set("spells", SPARK, "action", "pierce", value=2**63),
+        ("spells.json", f"$.spells[{SPARK}].action.pierce"),
+    ),
+    (
+        "core cpu_limit 2^40 (overflows u32)",
+        "cores.json",
+        _set("cores", STARTER, "cpu_limit", value=2**40),
+        ("cores.json", f"$.cores[{STARTER}].cpu_limit"),
+    ),
+    (
+        "relic value 1e308",
+        "relics.json",
+        _set("relics", "iron_heart", "value", value=1e308),
+        ("relics.json", "$.relics.iron_heart.value"),
+    ),
+    (
+        "capacities.events 10^12",
+        "balance.json",
+        _set("capacities", "events", value=10**12),
+        ("balance.json", "$.capacities.events"),
+    ),
     ("arena width 1e30", "balance.json", _set("arena", "width", value=1e30), ("balance.json", "$.arena.width")),
     ("arena height 1e-30", "balance.json", _set("arena", "height", value=1e-30), ("balance.json", "$.arena.height")),
-    ("player move_speed 1e30", "balance.json", _set("player", "move_speed", value=1e30), ("balance.json", "$.player.move_speed")),
+    (
+        "player move_speed 1e30",
+        "balance.json",
+        _set("player", "move_speed", value=1e30),
+        ("balance.json", "$.player.move_speed"),
+    ),
     ("player radius 1e30", "balance.json", _set("player", "radius", value=1e30), ("balance.json", "$.player.radius")),
-    ("pickup magnet_speed 1e30", "balance.json", _set("pickups", "magnet_speed", value=1e30), ("balance.json", "$.pickups.magnet_speed")),
-    ("default wand lifetime 1e30", "balance.json", _set("default_wand", "lifetime", value=1e30), ("balance.json", "$.default_wand.lifetime")),
-    ("default wand pierce 2^63", "balance.json", _set("default_wand", "pierce", value=2**63), ("balance.json", "$.default_wand.pierce")),
-    ("vm step_multiplier 2^40 (× cpu_limit past u32)", "balance.json", _set("vm", "step_multiplier", value=2**40), ("balance.json", "$.vm.step_multiplier")),
-    ("default wave duration 1e12", "balance.json", _set("wave", "duration", value=1e12), ("balance.json", "$.wave.duration")),
-    ("enemy speed 1e30", "enemies.json", _set("enemies", GRUNT, "speed", value=1e30), ("enemies.json", f"$.enemies[{GRUNT}].speed")),
-    ("archer shot lifetime 1e30", "enemies.json", _set("enemies", ARCHER, "attack", "lifetime", value=1e30), ("enemies.json", f"$.enemies[{ARCHER}].attack.lifetime")),
-    ("archer shot speed 1e30", "enemies.json", _set("enemies", ARCHER, "attack", "speed", value=1e30), ("enemies.json", f"$.enemies[{ARCHER}].attack.speed")),
-    ("spell speed 1e30", "spells.json", _set("spells", SPARK, "action", "speed", value=1e30), ("spells.json", f"$.spells[{SPARK}].action.speed")),
-    ("spell radius 1e30", "spells.json", _set("spells", SPARK, "action", "radius", value=1e30), ("spells.json", f"$.spells[{SPARK}].action.radius")),
-    ("spell lifetime 1e30", "spells.json", _set("spells", SPARK, "action", "lifetime", value=1e30), ("spells.json", f"$.spells[{SPARK}].action.lifetime")),
-    ("spell damage 1e300", "spells.json", _set("spells", SPARK, "action", "damage", value=1e300), ("spells.json", f"$.spells[{SPARK}].action.damage")),
-    ("zone duration 1e30", "spells.json", _set("spells", ACID_AT, "action", "zone", "duration", value=1e30), ("spells.json", f"$.spells[{ACID_AT}].action.zone.duration")),
-    ("zone radius 1e30", "spells.json", _set("spells", ACID_AT, "action", "zone", "radius", value=1e30), ("spells.json", f"$.spells[{ACID_AT}].action.zone.radius")),
-    ("core mana_max 1e30", "cores.json", _set("cores", STARTER, "mana_max", value=1e30), ("cores.json", f"$.cores[{STARTER}].mana_max")),
-    ("the shop sells move speed up to +1e6 (px/s of a bullet)", "balance.json", _set("shop", "stats", MOVE_SPEED, "max", value=1e6), ("balance.json", f"$.shop.stats[{MOVE_SPEED}].max")),
-    ("potion_belt relic gives 100 slots (the HUD shows 5)", "relics.json", _set("relics", "potion_belt", "value", value=100), ("relics.json", "$.relics.potion_belt.value")),
+    (
+        "pickup magnet_speed 1e30",
+        "balance.json",
+        _set("pickups", "magnet_speed", value=1e30),
+        ("balance.json", "$.pickups.magnet_speed"),
+    ),
+    (
+        "default wand lifetime 1e30",
+        "balance.json",
+        _set("default_wand", "lifetime", value=1e30),
+        ("balance.json", "$.default_wand.lifetime"),
+    ),
+    (
+        "default wand pierce 2^63",
+        "balance.json",
+        _set("default_wand", "pierce", value=2**63),
+        ("balance.json", "$.default_wand.pierce"),
+    ),
+    (
+        "vm step_multiplier 2^40 (× cpu_limit past u32)",
+        "balance.json",
+        _set("vm", "step_multiplier", value=2**40),
+        ("balance.json", "$.vm.step_multiplier"),
+    ),
+    (
+        "default wave duration 1e12",
+        "balance.json",
+        _set("wave", "duration", value=1e12),
+        ("balance.json", "$.wave.duration"),
+    ),
+    (
+        "enemy speed 1e30",
+        "enemies.json",
+        _set("enemies", GRUNT, "speed", value=1e30),
+        ("enemies.json", f"$.enemies[{GRUNT}].speed"),
+    ),
+    (
+        "archer shot lifetime 1e30",
+        "enemies.json",
+        _set("enemies", ARCHER, "attack", "lifetime", value=1e30),
+        ("enemies.json", f"$.enemies[{ARCHER}].attack.lifetime"),
+    ),
+    (
+        "archer shot speed 1e30",
+        "enemies.json",
+        _set("enemies", ARCHER, "attack", "speed", value=1e30),
+        ("enemies.json", f"$.enemies[{ARCHER}].attack.speed"),
+    ),
+    (
+        "spell speed 1e30",
+        "spells.json",
+        _set("spells", SPARK, "action", "speed", value=1e30),
+        ("spells.json", f"$.spells[{SPARK}].action.speed"),
+    ),
+    (
+        "spell radius 1e30",
+        "spells.json",
+        _set("spells", SPARK, "action", "radius", value=1e30),
+        ("spells.json", f"$.spells[{SPARK}].action.radius"),
+    ),
+    (
+        "spell lifetime 1e30",
+        "spells.json",
+        _set("spells", SPARK, "action", "lifetime", value=1e30),
+        ("spells.json", f"$.spells[{SPARK}].action.lifetime"),
+    ),
+    (
+        "spell damage 1e300",
+        "spells.json",
+        _set("spells", SPARK, "action", "damage", value=1e300),
+        ("spells.json", f"$.spells[{SPARK}].action.damage"),
+    ),
+    (
+        "zone duration 1e30",
+        "spells.json",
+        _set("spells", ACID_AT, "action", "zone", "duration", value=1e30),
+        ("spells.json", f"$.spells[{ACID_AT}].action.zone.duration"),
+    ),
+    (
+        "zone radius 1e30",
+        "spells.json",
+        _set("spells", ACID_AT, "action", "zone", "radius", value=1e30),
+        ("spells.json", f"$.spells[{ACID_AT}].action.zone.radius"),
+    ),
+    (
+        "core mana_max 1e30",
+        "cores.json",
+        _set("cores", STARTER, "mana_max", value=1e30),
+        ("cores.json", f"$.cores[{STARTER}].mana_max"),
+    ),
+    (
+        "the shop sells move speed up to +1e6 (px/s of a bullet)",
+        "balance.json",
+        _set("shop", "stats", MOVE_SPEED, "max", value=1e6),
+        ("balance.json", f"$.shop.stats[{MOVE_SPEED}].max"),
+    ),
+    (
+        "potion_belt relic gives 100 slots (the HUD shows 5)",
+        "relics.json",
+        _set("relics", "potion_belt", "value", value=100),
+        ("relics.json", "$.relics.potion_belt.value"),
+    ),
     # Across fields: each value in range, together too much.
-    ("a group spawns more at once than capacities.enemies", "waves.json", _set("waves", 0, "groups", 0, value={"enemy": "grunt", "count": 3000, "start": 0, "every": 60, "until": 1}), ("waves.json", "$.waves[0].groups[0].count")),
-    (f"a wave spawns more than {MAX_WAVE_SPAWNS} enemies", "waves.json", _set("waves", 0, "groups", 0, value={"enemy": "grunt", "count": 1000, "start": 0, "every": 0.5, "until": 60}), ("waves.json", "$.waves[0].groups")),
-    ("a wave longer than the frame cap (600 s at 240 Hz)", "balance.json", _set("sim", "tick_hz", value=240), ("waves.json", "$.waves[0].duration")),
-    ("the starting wand's cards need more CPU than its core (the run cannot start)", "spells.json", _set("spells", SPARK, "cpu", value=1000), ("balance.json", "$.starting_wand.cards")),
-    ("the buffers preallocate more than 32 MiB", "balance.json", _set("capacities", "events", value=1_000_000), ("balance.json", "$.capacities")),
+    (
+        "a group spawns more at once than capacities.enemies",
+        "waves.json",
+        _set("waves", 0, "groups", 0, value={"enemy": "grunt", "count": 3000, "start": 0, "every": 60, "until": 1}),
+        ("waves.json", "$.waves[0].groups[0].count"),
+    ),
+    (
+        f"a wave spawns more than {MAX_WAVE_SPAWNS} enemies",
+        "waves.json",
+        _set("waves", 0, "groups", 0, value={"enemy": "grunt", "count": 1000, "start": 0, "every": 0.5, "until": 60}),
+        ("waves.json", "$.waves[0].groups"),
+    ),
+    (
+        "a wave longer than the frame cap (600 s at 240 Hz)",
+        "balance.json",
+        _set("sim", "tick_hz", value=240),
+        ("waves.json", "$.waves[0].duration"),
+    ),
+    (
+        "the starting wand's cards need more CPU than its core (the run cannot start)",
+        "spells.json",
+        _set("spells", SPARK, "cpu", value=1000),
+        ("balance.json", "$.starting_wand.cards"),
+    ),
+    (
+        "the buffers preallocate more than 32 MiB",
+        "balance.json",
+        _set("capacities", "events", value=1_000_000),
+        ("balance.json", "$.capacities"),
+    ),
 ]
 
 
@@ -238,7 +408,13 @@ FILE_CASES: list[tuple[str, Callable[[Path], None], str, str, str]] = [
 
 @pytest.mark.parametrize(("case", "breaks", "name", "where", "says"), FILE_CASES, ids=[case for case, *_ in FILE_CASES])
 def test_unreadable_files_are_one_clear_problem(
-    case: str, breaks: Callable[[Path], None], name: str, where: str, says: str, data_dir: Path, capsys: pytest.CaptureFixture[str]
+    case: str,
+    breaks: Callable[[Path], None],
+    name: str,
+    where: str,
+    says: str,
+    data_dir: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     """DESIGN errors: check-content never shows a traceback; the loader names the file and why."""
     breaks(data_dir)
@@ -250,7 +426,9 @@ def test_unreadable_files_are_one_clear_problem(
         assert len(lines) == 1, lines
 
 
-@pytest.mark.parametrize("breaks", [_deep_relics, _bad_builds_directory], ids=["deep relics.json", "builds.json directory"])
+@pytest.mark.parametrize(
+    "breaks", [_deep_relics, _bad_builds_directory], ids=["deep relics.json", "builds.json directory"]
+)
 def test_the_cli_prints_no_traceback(breaks: Callable[[Path], None], data_dir: Path) -> None:
     breaks(data_dir)
     done = subprocess.run(
@@ -277,7 +455,17 @@ def test_a_missing_builds_file_is_no_builds(data_dir: Path) -> None:
 
 # --- the ranges themselves ----------------------------------------------------------------------
 
-MODELS: list[type[BaseModel]] = [Balance, EnemyRoster, WaveSchedule, SpellCatalog, CoreCatalog, RecipeBook, RelicBook, PotionBook, Looks]
+MODELS: list[type[BaseModel]] = [
+    Balance,
+    EnemyRoster,
+    WaveSchedule,
+    SpellCatalog,
+    CoreCatalog,
+    RecipeBook,
+    RelicBook,
+    PotionBook,
+    Looks,
+]
 
 
 def _numeric_leaves(schema: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:

@@ -432,6 +432,7 @@ def test_anywhere_in_deck_recipe_below_rarity_3_is_reported(data_dir: Path) -> N
 
 def test_board_edge_to_a_missing_slot_is_reported(data_dir: Path) -> None:
     core = shipped_index("cores.json", "cores", "matrix_board")
+
     def misname(doc: Any) -> None:
         core_board(doc, "matrix_board")["edges"][2][1] = "m9"
 
@@ -582,6 +583,7 @@ def test_timer_trigger_without_delay_and_logic_parameter_mismatch_are_reported(d
 
 def test_r_mana_7_spell_no_core_can_afford_is_reported(data_dir: Path) -> None:
     nuke = shipped_index("spells.json", "spells", "nuke")
+
     def shrink_pools(doc: Any) -> None:
         for core in doc["cores"]:
             core["mana_max"] = min(core["mana_max"], 150)

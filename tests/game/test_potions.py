@@ -16,9 +16,10 @@ import pytest
 
 from artificer import _core
 from artificer.content import ContentError, load_content
-from artificer.engine.frame import ENEMY_FIELDS
-from artificer.content.check import EXIT_BAD_CONTENT, run as check_content
+from artificer.content.check import EXIT_BAD_CONTENT
+from artificer.content.check import run as check_content
 from artificer.content.potions import HUD_SLOTS, PotionEffect
+from artificer.engine.frame import ENEMY_FIELDS
 from artificer.game import save
 from artificer.game.potions import (
     BeltFull,
@@ -35,10 +36,14 @@ from artificer.sim.headless import run_headless
 
 CONTENT = load_content()
 DATA = Path(CONTENT.data_dir)
-ENEMY_ROW_X, ENEMY_ROW_Y, ENEMY_ROW_HP, ENEMY_ROW_FLAGS = (ENEMY_FIELDS.index(f) for f in ("x", "y", "hp_fraction", "flags"))
+ENEMY_ROW_X, ENEMY_ROW_Y, ENEMY_ROW_HP, ENEMY_ROW_FLAGS = (
+    ENEMY_FIELDS.index(f) for f in ("x", "y", "hp_fraction", "flags")
+)
 
 
-def twins(seed: int = 7, frames: int = 120, disarm: bool = False) -> tuple[tuple[Run, WaveInProgress], tuple[Run, WaveInProgress]]:
+def twins(
+    seed: int = 7, frames: int = 120, disarm: bool = False
+) -> tuple[tuple[Run, WaveInProgress], tuple[Run, WaveInProgress]]:
     """Two identical runs `frames` into wave 1 (the wand cleared when `disarm`: nothing dies by chance)."""
     pairs = []
     for _ in range(2):
@@ -379,7 +384,11 @@ def test_a_seventh_potion_is_data_only(tmp_path: Path) -> None:
     seed = next(s for s in range(500) if roll_drop(content.potions, s, 1) == "swift_tonic")
     run = Run(content, seed)
     wave = _win_wave_1(run)
-    assert wave.potion_drop is not None and wave.potion_drop.potion == "swift_tonic" and run.potions.held[0] == "swift_tonic"
+    assert (
+        wave.potion_drop is not None
+        and wave.potion_drop.potion == "swift_tonic"
+        and run.potions.held[0] == "swift_tonic"
+    )
     wave = run.start_wave(2)
     wave.step()
     before = player(run, "ward")
@@ -398,10 +407,16 @@ def test_a_seventh_potion_is_data_only(tmp_path: Path) -> None:
         (lambda b: b.update(dropChance=1.5), "$.dropChance", "less than or equal to 1"),
         (lambda b: b.update(beltSlots=2), "$.beltSlots", "at least baseSlots"),
         (lambda b: b.update(baseSlots="3"), "$.baseSlots", "must be an integer"),
-        (lambda b: b["potions"]["red_potion"].update(name="potion.nowhere.name"), "$.potions.red_potion.name", "no text"),
+        (
+            lambda b: b["potions"]["red_potion"].update(name="potion.nowhere.name"),
+            "$.potions.red_potion.name",
+            "no text",
+        ),
     ],
 )
-def test_bad_potions_json_is_one_clear_problem_per_mistake(tmp_path: Path, change: object, path: str, reason: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_potions_json_is_one_clear_problem_per_mistake(
+    tmp_path: Path, change: object, path: str, reason: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     directory = _copy_data(tmp_path)
     book = json.loads((directory / "potions.json").read_text(encoding="utf-8"))
     change(book)  # type: ignore[operator]
@@ -423,7 +438,9 @@ def test_a_duplicate_potion_id_is_reported(tmp_path: Path) -> None:
     (directory / "potions.json").write_text(text, encoding="utf-8")
     with pytest.raises(ContentError) as error:
         load_content(directory)
-    assert [str(p) for p in error.value.problems] == ['potions.json: $.potions.firebomb: key is written more than once (the last one would win)']
+    assert [str(p) for p in error.value.problems] == [
+        "potions.json: $.potions.firebomb: key is written more than once (the last one would win)"
+    ]
 
 
 def test_every_potion_effect_is_used_by_the_shipped_data() -> None:

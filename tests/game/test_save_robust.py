@@ -227,16 +227,31 @@ CASES = [
     Case("rng_state_huge", raw("rng_state.0", "7" * 400), "aside", ("rng_state",)),
     Case("stat_total_1e300", setting("wand_stats.totals.cpu", 1e300), "aside", ("wand_stats.totals.cpu",)),
     Case("purchases_huge", setting("wand_stats.purchases.cpu", 10**7), "aside", ("wand_stats.purchases.cpu",)),
-    Case("price_paid_401_digits", raw("shop.paid_cores", '{"starter_wand": ' + "9" * 401 + "}"), "aside", ("shop.paid_cores",)),
+    Case(
+        "price_paid_401_digits",
+        raw("shop.paid_cores", '{"starter_wand": ' + "9" * 401 + "}"),
+        "aside",
+        ("shop.paid_cores",),
+    ),
     Case("offer_price_huge", setting("shop.spells.1.price", 10**12), "aside", ("shop.spells.1.price",)),
     Case("wave_kills_huge", setting("waves.0.kills", 10**20), "aside", ("waves", "kills")),
-    Case("wave_damage_infinite", raw("waves.1.damage_taken_by_source", '{"slime": 1e999}'), "aside", ("waves", "damage_taken_by_source")),
+    Case(
+        "wave_damage_infinite",
+        raw("waves.1.damage_taken_by_source", '{"slime": 1e999}'),
+        "aside",
+        ("waves", "damage_taken_by_source"),
+    ),
     Case("relic_kills_2_40", setting("relics.kills", 2**40), "aside", ("relics.kills",)),
     Case("potion_slots_99", setting("potions.slots", 99), "aside", ("potions.slots",)),
     Case("wand_cursor_negative", setting("wand_memory.cursor", -1), "aside", ("wand_memory.cursor",)),
     Case("registers_overflow", setting("wand_memory.registers", [2**31, 0]), "aside", ("wand_memory.registers",)),
     # --- lists too long, ids malformed, wrong types --------------------------------------------------
-    Case("backpack_over_limit", setting("loadout.backpack", ["spark_bolt"] * (CONTENT.balance.loadout.backpack + 1)), "aside", ("backpack",)),
+    Case(
+        "backpack_over_limit",
+        setting("loadout.backpack", ["spark_bolt"] * (CONTENT.balance.loadout.backpack + 1)),
+        "aside",
+        ("backpack",),
+    ),
     Case("backpack_5000", setting("loadout.backpack", ["spark_bolt"] * 5000), "aside", ("loadout.backpack",)),
     Case("waves_10000", setting("waves", [{"wave": 1}] * 10_000), "aside", ("waves",)),
     Case("id_1000_chars", setting("loadout.active", "a" * 1000), "aside", ("loadout.active",)),
@@ -249,7 +264,12 @@ CASES = [
     Case("bom_valid", bom, "loads"),
     Case("removed_spell_paid", removed_spell_paid, "loads", ("run.json", "old_bolt ×2", "75")),
     Case("removed_active_core", removed_active_core, "loads", ("old_core", "120")),
-    Case("removed_relic_potion_talent_stat", removed_relic_potion_talent_stat, "loads", ("old_idol", "old_tonic", "old_talent", "old_stat")),
+    Case(
+        "removed_relic_potion_talent_stat",
+        removed_relic_potion_talent_stat,
+        "loads",
+        ("old_idol", "old_tonic", "old_talent", "old_stat"),
+    ),
     Case("removed_offers_only", removed_offers_only, "loads"),
 ]
 
@@ -341,7 +361,10 @@ def test_a_removed_paid_card_is_taken_out_and_refunded_in_full() -> None:
     assert "old_bolt" not in run.loadout.backpack and "old_bolt" not in run.loadout.cores[0].cards
     assert "old_bolt" not in run.shop.paid_cards
     backpack = len(before["loadout"]["backpack"])
-    assert [(d.kind, d.where) for d in found.dropped] == [("spell", "loadout.cores.0.cards.3"), ("spell", f"loadout.backpack.{backpack}")]
+    assert [(d.kind, d.where) for d in found.dropped] == [
+        ("spell", "loadout.cores.0.cards.3"),
+        ("spell", f"loadout.backpack.{backpack}"),
+    ]
 
 
 def test_a_removed_active_core_returns_its_cards_to_the_waiting_area_and_its_price() -> None:
@@ -461,7 +484,9 @@ def test_play_removes_stale_temporaries_before_anything_reads(monkeypatch: pytes
     assert order == ["clean", "settings"]
 
 
-def test_many_kills_mid_write_leave_temporaries_that_the_next_start_removes(isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_many_kills_mid_write_leave_temporaries_that_the_next_start_removes(
+    isolated_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A write killed after its temporary is written and before the rename (os.replace never runs) leaves
     `.run.json.*.tmp`; the next start removes every one and run.json is the last whole write."""
     assert str(run_save_path()).startswith(str(isolated_home))

@@ -117,7 +117,9 @@ def test_r_save_1_an_open_shop_written_after_each_change_continues_as_playing_on
         lambda: shop.buy_spell(0),
         lambda: shop.toggle_lock("spells", 1),
         shop.reroll,
-        lambda: shop.buy_stat(next(i for i, o in enumerate(shop.shelves["stats"]) if o is not None and o.talent is None)),
+        lambda: shop.buy_stat(
+            next(i for i, o in enumerate(shop.shelves["stats"]) if o is not None and o.talent is None)
+        ),
         lambda: shop.sell_card(0),
     ]
     for change in changes:
@@ -190,8 +192,28 @@ def rich_run() -> Run:
     second.cards[0] = "spark_bolt"
     run.shop.paid_cards.setdefault("spark_bolt", []).append(13)
     run.waves = [
-        WaveStats(wave=1, kills=12, damage_dealt=301.25, damage_taken=7.5, max_alive=9, currency=24, frames=3600, spawned=14, biggest_hit=31.0),
-        WaveStats(wave=2, kills=20, damage_dealt=512.0, damage_taken=0.0, max_alive=15, currency=31, frames=3600, spawned=22, biggest_hit=12.5),
+        WaveStats(
+            wave=1,
+            kills=12,
+            damage_dealt=301.25,
+            damage_taken=7.5,
+            max_alive=9,
+            currency=24,
+            frames=3600,
+            spawned=14,
+            biggest_hit=31.0,
+        ),
+        WaveStats(
+            wave=2,
+            kills=20,
+            damage_dealt=512.0,
+            damage_taken=0.0,
+            max_alive=15,
+            currency=31,
+            frames=3600,
+            spawned=22,
+            biggest_hit=12.5,
+        ),
     ]
     world = run.sim.world
     world.set_rng_state([3, 1, 4, 1_000_000_007])
@@ -216,7 +238,11 @@ def test_the_round_trip_keeps_every_saved_field() -> None:
     assert shelves(restored) == shelves(run)
     assert any(o is not None and o.locked for o in restored.shop.shelves["spells"])
     assert restored.shop.paid_cards == run.shop.paid_cards and restored.shop.paid_cores == run.shop.paid_cores
-    assert (restored.shop.wave, restored.shop.is_open, restored.shop.rerolls) == (run.shop.wave, False, run.shop.rerolls)
+    assert (restored.shop.wave, restored.shop.is_open, restored.shop.rerolls) == (
+        run.shop.wave,
+        False,
+        run.shop.rerolls,
+    )
     assert [dataclasses.asdict(w) for w in restored.waves] == [dataclasses.asdict(w) for w in run.waves]
     world = restored.sim.world
     assert world.player_hp() == (63.25, 100.0)
@@ -330,7 +356,11 @@ def set_path(data: Any, path: str, value: Any) -> None:
     ("path", "value", "named"),
     [
         ("currency", -5, "currency"),
-        ("loadout.cores.0.core", "Not An Id!", "loadout.cores.0.core"),  # an unknown but well-formed id is dropped (test_save_robust)
+        (
+            "loadout.cores.0.core",
+            "Not An Id!",
+            "loadout.cores.0.core",
+        ),  # an unknown but well-formed id is dropped (test_save_robust)
         ("loadout.backpack.0", "x" * 65, "loadout.backpack.0"),
         ("loadout.active", "siege_core_x", "active"),
         ("loadout.cores.0.cards", ["spark_bolt"], "cards"),
@@ -403,7 +433,17 @@ def world() -> Iterator[_core.World]:
 
 @pytest.mark.parametrize(
     "state",
-    [[1, 2, 3], [1, 2, 3, 4, 5], [-1, 0, 0, 0], [2**64, 0, 0, 0], ["a", 0, 0, 0], [1.5, 0, 0, 0], [True, 0, 0, 0], "abcd", 7],
+    [
+        [1, 2, 3],
+        [1, 2, 3, 4, 5],
+        [-1, 0, 0, 0],
+        [2**64, 0, 0, 0],
+        ["a", 0, 0, 0],
+        [1.5, 0, 0, 0],
+        [True, 0, 0, 0],
+        "abcd",
+        7,
+    ],
 )
 def test_the_core_refuses_a_bad_rng_state(world: _core.World, state: Any) -> None:
     with pytest.raises(CoreArgumentError, match="rng_state"):
@@ -421,7 +461,9 @@ def test_the_rng_state_restores_the_streams_exactly(world: _core.World) -> None:
     assert world.state_hash() == hashed
 
 
-@pytest.mark.parametrize(("hp", "hp_max"), [(0.0, 100.0), (-3.0, 100.0), (120.0, 100.0), (math.nan, 100.0), (50.0, math.inf)])
+@pytest.mark.parametrize(
+    ("hp", "hp_max"), [(0.0, 100.0), (-3.0, 100.0), (120.0, 100.0), (math.nan, 100.0), (50.0, math.inf)]
+)
 def test_the_core_refuses_bad_hp(world: _core.World, hp: float, hp_max: float) -> None:
     before = world.player_hp()  # a new run's: full, iron_heart's +10 included (R-REL-1)
     with pytest.raises(CoreArgumentError, match="(?i)hp"):

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
@@ -82,8 +83,14 @@ def test_empty_s_counts_each_stretch_beyond_its_grace_from_two_seconds(tmp_path:
 
     def late_brutes(document: Any) -> None:
         document["waves"][0]["groups"] = [
-            {"enemy": "brute", "count": 3, "start": first_spawn + CONTENT.balance.wave.spawn_telegraph,
-             "every": 1.0, "until": 60.0, "elite": False}
+            {
+                "enemy": "brute",
+                "count": 3,
+                "start": first_spawn + CONTENT.balance.wave.spawn_telegraph,
+                "every": 1.0,
+                "until": 60.0,
+                "elite": False,
+            }
         ]
 
     content = edited_content(tmp_path, "waves.json", late_brutes)

@@ -34,4 +34,3 @@ def test_r_feel_1_a_hit_enemy_flashes_for_the_data_s_frames_then_stops() -> None
         sim.step()
         lit.append(_flashed(sim))
     assert lit == [True] * frames + [False] * 3, lit
-
