@@ -101,7 +101,7 @@ def test_focus_loss_calls_the_top_scenes_on_focus_lost(display: pygame.Surface) 
     assert scene.focus_lost == 1
 
 
-def test_focus_loss_is_harmless_for_a_scene_without_the_hook(display: pygame.Surface) -> None:
+def test_focus_loss_is_harmless_for_a_scene_keeping_the_default_hook(display: pygame.Surface) -> None:
     app = App(Scene)
     pygame.event.post(pygame.event.Event(pygame.WINDOWFOCUSLOST))
     assert app.run(max_frames=2) == 2

@@ -167,8 +167,8 @@ def test_an_abandoned_run_finds_its_unfinished_wave_in_the_scene_below(display: 
     run, wave = played_run(90)
 
     class Arena(Scene):
-        def __init__(self) -> None:
-            self.wave = wave
+        def wave_in_progress(self) -> WaveInProgress:
+            return wave
 
     scene = SummaryScene(run, died=True, on_quit=None, abandoned=True, day=DAY)
     enter(scene, below=Arena())

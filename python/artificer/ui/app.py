@@ -21,8 +21,9 @@ opens a window or calls `pygame.init()` before `App.run()`):
   watches the stack, so the top-most scene naming a track (`Scene.music`)
   decides what plays, and is updated every frame, so a volume slider applies
   at once; it stops when the loop ends.
-- On window focus loss the top scene's `on_focus_lost()` is called if it has
-  one (the arena pauses); the focus event itself is not forwarded. Closing the
+- On window focus loss the top scene's `on_focus_lost()` hook is called (the
+  arena pauses; the base `Scene`'s does nothing); the focus event itself is
+  not forwarded. Closing the
   window clears the stack (every scene gets `on_exit()`) and ends the loop; so
   does an empty scene stack.
 """
@@ -206,8 +207,8 @@ class App:
             self.stack.clear()
             self._running = False
         elif event.type == pygame.WINDOWFOCUSLOST:
-            on_focus_lost = getattr(self.stack.top, "on_focus_lost", None)
-            if callable(on_focus_lost):
-                on_focus_lost()
+            top = self.stack.top
+            if top is not None:
+                top.on_focus_lost()
         else:
             self.stack.handle_event(event)

@@ -28,6 +28,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import pygame
 
+    from artificer.game.run import WaveInProgress
+
 
 class Scene:
     """One screen of the game. Subclasses override the hooks they need; all default to no-ops."""
@@ -49,6 +51,13 @@ class Scene:
 
     def on_resume(self) -> None:
         """Called when the scene on top of this one was popped and this one is the top again."""
+
+    def on_focus_lost(self) -> None:
+        """Called on the top scene when the window loses focus (the arena pauses; held keys are forgotten)."""
+
+    def wave_in_progress(self) -> WaveInProgress | None:
+        """The unfinished wave this scene plays, if any: what an abandoned run's summary reads from below it."""
+        return None
 
     def handle_event(self, event: pygame.event.Event) -> pygame.event.Event | None:
         """React to an input event; return `None` to consume it, or the event to leave it unhandled."""

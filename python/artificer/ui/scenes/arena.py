@@ -200,6 +200,9 @@ class ArenaScene(Scene):
         self.session.controls.release_all()
         self._pause()
 
+    def wave_in_progress(self) -> WaveInProgress | None:
+        return self.wave
+
     # ---- input -------------------------------------------------------------
     def handle_event(self, event: pygame.event.Event) -> pygame.event.Event | None:
         if self._potion_event(event):

@@ -33,7 +33,7 @@ import pygame
 
 from artificer import storage
 from artificer.content import Content
-from artificer.game.run import Run, WaveInProgress, WaveStats
+from artificer.game.run import Run, WaveStats
 from artificer.game.save import delete_run_save
 from artificer.ui.cards import BoardGeometry, CardArt
 from artificer.ui.fonts import font
@@ -326,8 +326,8 @@ def draw_stamp(surface: pygame.Surface, snapshot: RunSnapshot) -> None:
 def _wave_in_progress(stack: SceneStack, run: Run) -> WaveStats | None:
     """The stats of `run`'s unfinished wave, from the scene below that plays it (an abandon)."""
     for scene in reversed(stack.scenes):
-        wave = getattr(scene, "wave", None)
-        if isinstance(wave, WaveInProgress) and wave.run is run and all(stats is not wave.stats for stats in run.waves):
+        wave = scene.wave_in_progress()
+        if wave is not None and wave.run is run and all(stats is not wave.stats for stats in run.waves):
             return wave.stats
     return None
 
