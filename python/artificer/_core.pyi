@@ -126,7 +126,7 @@ class World:
         pierce: int,
     ) -> int: ...
     # R-SAVE-1: what a run's save carries into a fresh world between waves. The streams'
-    # positions (`RNG_STREAMS` counts: crit, spread, drops, spawns); HP and max HP
+    # positions (`RNG_STREAMS` counts: crit); HP and max HP
     # (0 < hp <= hp_max); a program wand's (cursor, [A, B], counters, kills), R-VM-12,
     # R-REG-1. Bad values raise `CoreArgumentError`.
     def rng_state(self) -> list[int]: ...

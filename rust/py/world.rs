@@ -525,8 +525,8 @@ impl World {
 
     // --- R-SAVE-1: what a run's save carries into a fresh world between waves ---------------
 
-    /// Each random stream's position, as a list of `RNG_STREAMS` counts (crit,
-    /// spread, drops, spawns): with the seed, the streams' whole state.
+    /// Each random stream's position, as a list of `RNG_STREAMS` counts (crit):
+    /// with the seed, the streams' whole state.
     fn rng_state(&self) -> Vec<u64> {
         self.inner.rng_positions().to_vec()
     }

@@ -6,12 +6,14 @@
 use rand_core::RngCore;
 use rand_pcg::Pcg32;
 
-/// The purposes that draw random numbers in the core.
+/// The purposes that draw random numbers in the core. The world saves only
+/// `Crit` (`Streams`); `Spread` is the caster's own (rebuilt with the wand) and
+/// `Spawns` the stress workload's and tests' local generators. The numbers are
+/// PCG32 stream ids: fixed, so removing a purpose shifts no other's numbers.
 #[derive(Clone, Copy, Debug)]
 pub enum Stream {
     Crit = 1,
     Spread = 2,
-    Drops = 3,
     Spawns = 4,
 }
 
@@ -72,48 +74,37 @@ impl Rng {
     }
 }
 
-/// The core's streams, one per purpose.
+/// The world's streams: what a save keeps and the state hash covers. Only
+/// crit rolls (crits, status chances) draw in the world today; a purpose that
+/// never draws is not kept (issue 14 dropped spread, drops and spawns).
 #[derive(Clone, Debug)]
 pub struct Streams {
     pub crit: Rng,
-    pub spread: Rng,
-    pub drops: Rng,
-    pub spawns: Rng,
 }
 
 impl Streams {
     pub fn new(seed: u64) -> Self {
-        Streams {
-            crit: Rng::new(seed, Stream::Crit),
-            spread: Rng::new(seed, Stream::Spread),
-            drops: Rng::new(seed, Stream::Drops),
-            spawns: Rng::new(seed, Stream::Spawns),
-        }
+        Streams { crit: Rng::new(seed, Stream::Crit) }
     }
 
-    pub fn fingerprint(&self) -> [u64; 4] {
-        [self.crit.fingerprint(), self.spread.fingerprint(), self.drops.fingerprint(), self.spawns.fingerprint()]
+    pub fn fingerprint(&self) -> [u64; STREAM_COUNT] {
+        [self.crit.fingerprint()]
     }
 
-    /// Each stream's position (crit, spread, drops, spawns): what a save keeps (R-SAVE-1).
+    /// Each stream's position (crit): what a save keeps (R-SAVE-1).
     pub fn positions(&self) -> [u64; STREAM_COUNT] {
-        [self.crit.draws(), self.spread.draws(), self.drops.draws(), self.spawns.draws()]
+        [self.crit.draws()]
     }
 
     /// The streams of `seed` at `positions` (from `positions()`): a save restored.
     pub fn at(seed: u64, positions: [u64; STREAM_COUNT]) -> Self {
-        let [crit, spread, drops, spawns] = positions;
-        Streams {
-            crit: Rng::at(seed, Stream::Crit, crit),
-            spread: Rng::at(seed, Stream::Spread, spread),
-            drops: Rng::at(seed, Stream::Drops, drops),
-            spawns: Rng::at(seed, Stream::Spawns, spawns),
-        }
+        let [crit] = positions;
+        Streams { crit: Rng::at(seed, Stream::Crit, crit) }
     }
 }
 
 /// How many streams `Streams` holds (the length of `positions()`).
-pub const STREAM_COUNT: usize = 4;
+pub const STREAM_COUNT: usize = 1;
 
 #[cfg(test)]
 mod tests {
@@ -139,15 +130,12 @@ mod tests {
         for _ in 0..37 {
             a.crit.unit();
         }
-        for _ in 0..5 {
-            a.spawns.unit();
-        }
-        assert_eq!(a.positions(), [37, 0, 0, 5]);
+        assert_eq!(a.positions(), [37]);
         let mut b = Streams::at(11, a.positions());
         assert_eq!(a.fingerprint(), b.fingerprint());
         let xa: Vec<f32> = (0..8).map(|_| a.crit.unit()).collect();
         let xb: Vec<f32> = (0..8).map(|_| b.crit.unit()).collect();
         assert_eq!(xa, xb);
-        assert_eq!(b.positions(), [45, 0, 0, 5]);
+        assert_eq!(b.positions(), [45]);
     }
 }

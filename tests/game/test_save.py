@@ -216,7 +216,7 @@ def rich_run() -> Run:
         ),
     ]
     world = run.sim.world
-    world.set_rng_state([3, 1, 4, 1_000_000_007])
+    world.set_rng_state([1_000_000_007])
     world.set_player_hp(63.25, 100.0)
     world.set_player_position(700.5, 321.25)
     return run
@@ -247,7 +247,7 @@ def test_the_round_trip_keeps_every_saved_field() -> None:
     world = restored.sim.world
     assert world.player_hp() == (63.25, 100.0)
     assert world.player_position() == (700.5, 321.25)
-    assert world.rng_state() == [3, 1, 4, 1_000_000_007]
+    assert world.rng_state() == [1_000_000_007]
     assert restored.diagnostics == run.diagnostics
 
 
@@ -369,7 +369,7 @@ def set_path(data: Any, path: str, value: Any) -> None:
         ("player.hp", 250.0, "hp"),
         ("player.hp", 0.0, "player.hp"),
         ("rng_state", [1, 2, 3], "rng_state"),
-        ("rng_state", [-1, 0, 0, 0], "rng_state"),
+        ("rng_state", [-1], "rng_state"),
         ("next_wave", 999, "next_wave"),
         ("waves.0.kills", -3, "waves"),
         ("wand_stats.totals.cpu", "lots", "wand_stats.totals.cpu"),
@@ -386,7 +386,7 @@ def test_a_bad_field_sets_the_file_aside_with_a_message_naming_it(path: str, val
     assert not run_save_path().exists() and (run_save_path().parent / "run.json.corrupt").exists()
 
 
-@pytest.mark.parametrize("version", [0, 2, 99, "1", None])
+@pytest.mark.parametrize("version", [0, 3, 99, "1", None])
 def test_an_unknown_version_is_set_aside(version: Any) -> None:
     data = saved_data()
     data["version"] = version
@@ -434,13 +434,13 @@ def world() -> Iterator[_core.World]:
 @pytest.mark.parametrize(
     "state",
     [
-        [1, 2, 3],
-        [1, 2, 3, 4, 5],
-        [-1, 0, 0, 0],
-        [2**64, 0, 0, 0],
-        ["a", 0, 0, 0],
-        [1.5, 0, 0, 0],
-        [True, 0, 0, 0],
+        [],
+        [1, 2],
+        [-1],
+        [2**64],
+        ["a"],
+        [1.5],
+        [True],
         "abcd",
         7,
     ],
@@ -452,12 +452,12 @@ def test_the_core_refuses_a_bad_rng_state(world: _core.World, state: Any) -> Non
 
 
 def test_the_rng_state_restores_the_streams_exactly(world: _core.World) -> None:
-    world.set_rng_state([2**64 - 1, 0, 17, 5])
-    assert world.rng_state() == [2**64 - 1, 0, 17, 5]
+    world.set_rng_state([2**64 - 1])
+    assert world.rng_state() == [2**64 - 1]
     hashed = world.state_hash()
-    world.set_rng_state([0, 0, 0, 0])
+    world.set_rng_state([0])
     assert world.state_hash() != hashed
-    world.set_rng_state([2**64 - 1, 0, 17, 5])
+    world.set_rng_state([2**64 - 1])
     assert world.state_hash() == hashed
 
 

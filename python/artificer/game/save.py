@@ -43,8 +43,11 @@ save does not keep: shots in flight vanish and the dash, invulnerability and
 cast timers restart, between waves.
 
 Reading it survives any bytes (`storage.read_json_or_quarantine`: too big,
-too deep, not UTF-8, NaN, a directory…). A file that cannot be read, has
-another version (an integer: 1.0 is not version 1), or fails the schema —
+too deep, not UTF-8, NaN, a directory…). An older version (an integer below
+`SAVE_VERSION`) is brought up to date by `MIGRATIONS`, one version at a time,
+before anything else looks at it. A file that cannot be read, has a version
+this game cannot read (newer, older than the oldest migration, or not an
+integer: 1.0 is not version 1), or fails the schema —
 every number has a range and every list a length, as content does, so a
 401-digit `currency` is refused at `currency` before it reaches the core — is
 moved aside as `run.json.corrupt` and `load_run` returns a `SaveProblem`
@@ -64,6 +67,7 @@ import logging
 import math
 import random
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Final, TypeGuard
@@ -91,8 +95,8 @@ from artificer.game.run import Run, WaveStats
 from artificer.game.shop import SHELVES, TALENT_IDS, Offer, ShelfName, WandStats, shop_rng
 
 RUN_FILE = "run.json"
-#: The schema's version; a file of another version is set aside (there is no older one to convert yet).
-SAVE_VERSION: Final = 1
+#: The schema's version. An older file is migrated (`MIGRATIONS`); a newer one is set aside.
+SAVE_VERSION: Final = 2
 _U64 = 2**64
 _I32 = 2**31
 #: `random.Random.getstate()`: the Mersenne Twister's 624 words and its index.
@@ -514,7 +518,7 @@ def _tally_problem(value: Any) -> str | None:
 
 
 class RunSave(SaveModel):
-    """run.json (R-SAVE-1), version 1: a run between waves, before the shop after `next_wave − 1`."""
+    """run.json (R-SAVE-1), version 2: a run between waves, before the shop after `next_wave − 1`."""
 
     version: Annotated[int, Strict()] = Field(default=SAVE_VERSION, ge=SAVE_VERSION, le=SAVE_VERSION)
     seed: Annotated[int, Strict()] = Field(ge=0, lt=_U64)
@@ -578,6 +582,41 @@ class RunSave(SaveModel):
         if self.shop.wave > self.next_wave:
             raise ValueError(f"shop.wave: {self.shop.wave} is after the next wave ({self.next_wave})")
         return self
+
+
+# --- older versions ----------------------------------------------------------------------------
+
+
+class MigrationError(ValueError):
+    """An older save that its migration cannot bring up to date: the message names the field."""
+
+
+def _v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
+    """v1 → v2 (issue 14): the core keeps one random stream. v1's `rng_state` held four positions
+    (crit, spread, drops, spawns) of which the world only ever drew from crit, the first; its
+    position stays, the three others (never drawn, so 0) go. Everything else is as in v1."""
+    state = data.get("rng_state")
+    if not isinstance(state, list) or len(state) != 4:
+        raise MigrationError("rng_state: a version 1 save holds 4 stream positions (crit, spread, drops, spawns)")
+    return data | {"version": 2, "rng_state": state[:1]}
+
+
+#: Each older version's step to the next, applied in order by `migrate` (a step sets the new version).
+MIGRATIONS: Final[Mapping[int, Callable[[dict[str, Any]], dict[str, Any]]]] = {1: _v1_to_v2}
+
+
+def readable_version(version: Any) -> TypeGuard[int]:
+    """`version` is one this game reads: an int (not a bool, not 1.0) from the oldest migration to `SAVE_VERSION`."""
+    return type(version) is int and (version == SAVE_VERSION or version in MIGRATIONS)
+
+
+def migrate(data: dict[str, Any]) -> dict[str, Any]:
+    """`data` (of a `readable_version`) brought to `SAVE_VERSION` through `MIGRATIONS`, one
+    version at a time; `data` itself is left as it was. Raises `MigrationError`."""
+    migrated = copy.deepcopy(data)
+    while migrated["version"] != SAVE_VERSION:
+        migrated = MIGRATIONS[migrated["version"]](migrated)
+    return migrated
 
 
 # --- ids an update removed -------------------------------------------------------------------
@@ -970,7 +1009,8 @@ def short_reason(reason: str) -> str:
 def load_run(content: Content, path: Path | None = None) -> LoadedRun | SaveProblem | None:
     """The saved run, restored into a fresh `Run`; None when nothing is saved; a `SaveProblem`
     when the file cannot be used — unreadable (any bytes: `storage.read_json_or_quarantine`),
-    of another version (an int; 1.0 is not a version), out of the schema's ranges, or not
+    of a version it cannot read (an int; 1.0 is not a version; an older one is migrated
+    first, `migrate`), out of the schema's ranges, or not
     fitting the content — the file is then moved to `run.json.corrupt`. Ids the content no
     longer has are dropped (`drop_unknown_ids`), not a reason to lose the run. Never raises
     for what the file holds."""
@@ -985,13 +1025,19 @@ def load_run(content: Content, path: Path | None = None) -> LoadedRun | SaveProb
     if not isinstance(value, dict):
         return _set_aside(path, f"(file): not a saved run (a JSON {type(value).__name__}, not an object)")
     version = value.get("version")
-    if type(version) is not int or version != SAVE_VERSION:
+    if not readable_version(version):
         shown = (
             repr(version) if isinstance(version, (int, float, str, bool)) or version is None else type(version).__name__
         )
+        oldest = min([SAVE_VERSION, *MIGRATIONS])
         return _set_aside(
-            path, f"version: unknown save version {shown[:40]} (this game reads version {SAVE_VERSION}, an integer)"
+            path,
+            f"version: unknown save version {shown[:40]} (this game reads versions {oldest} to {SAVE_VERSION}, an integer)",
         )
+    try:
+        value = migrate(value)
+    except MigrationError as error:
+        return _set_aside(path, f"{error} (migrating from version {version})")
     cleaned, dropped = drop_unknown_ids(value, content)
     try:
         save = RunSave.model_validate(cleaned, context={"content": content})
