@@ -89,6 +89,47 @@ def test_space_dashes_in_a_run_and_confirms_in_a_menu(controls: Controls) -> Non
     assert controls.handle(down(pygame.K_RETURN), Context.GAMEPLAY) is None
 
 
+def test_each_context_reads_its_own_bindings_and_fixed_keys(controls: Controls) -> None:
+    """R is the shop's reroll, nothing in a run; Enter starts the wave in the shop and the lab; Tab steps
+    the shop's focus (Shift+Tab back); Backspace leaves the range; Esc backs in every menu."""
+    assert controls.handle(down(pygame.K_r), Context.SHOP) is Action.REROLL
+    assert controls.handle(down(pygame.K_r), Context.GAMEPLAY) is None
+    assert controls.handle(down(pygame.K_l), Context.SHOP) is Action.OPEN_LAB
+    assert controls.handle(down(pygame.K_SPACE), Context.SHOP) is Action.SELECT
+    for context in (Context.SHOP, Context.LAB):
+        assert controls.handle(down(pygame.K_RETURN), context) is Action.START_WAVE
+        assert controls.handle(down(pygame.K_KP_ENTER), context) is Action.START_WAVE
+    assert controls.handle(down(pygame.K_TAB), Context.SHOP) is Action.MOVE_RIGHT
+    shift_tab = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_TAB, mod=pygame.KMOD_LSHIFT, unicode="", scancode=0)
+    assert controls.handle(shift_tab, Context.SHOP) is Action.MOVE_LEFT
+    assert controls.handle(down(pygame.K_t), Context.LAB) is Action.TEST_WAND
+    assert controls.handle(down(pygame.K_q), Context.LAB) is Action.PREVIOUS_TAB
+    assert controls.handle(down(pygame.K_e), Context.LAB) is Action.NEXT_TAB
+    assert controls.handle(down(pygame.K_s), Context.TRAINING) is Action.SLOW_MOTION
+    assert controls.handle(down(pygame.K_BACKSPACE), Context.TRAINING) is Action.BACK
+    controls.settings.bind(Action.BACK, "b")
+    assert controls.handle(down(pygame.K_ESCAPE), Context.MENU) is Action.BACK
+
+
+def test_a_rebound_shop_key_acts_and_the_old_one_no_longer_does(controls: Controls) -> None:
+    controls.settings.bind(Action.REROLL, "f")
+    assert controls.handle(down(pygame.K_r), Context.SHOP) is None
+    assert controls.handle(down(pygame.K_f), Context.SHOP) is Action.REROLL
+
+
+def test_a_press_read_without_bookkeeping_holds_no_key(controls: Controls) -> None:
+    assert controls.pressed(down(pygame.K_d), Context.SHOP) is None
+    assert controls.pressed(down(pygame.K_LEFT), Context.SHOP) is Action.MOVE_LEFT
+    assert controls.movement() == (0.0, 0.0), "a scene reading presses leaves no key held for the arena"
+    assert controls.pressed(up(pygame.K_r), Context.SHOP) is None
+
+
+def test_the_digit_keys_are_a_numbered_choice(controls: Controls) -> None:
+    assert [Controls.numbered_choice(down(code)) for code in (pygame.K_1, pygame.K_5, pygame.K_9)] == [0, 4, 8]
+    assert Controls.numbered_choice(down(pygame.K_0)) is None
+    assert Controls.numbered_choice(up(pygame.K_1)) is None
+
+
 def test_potion_keys_are_actions_in_a_run(controls: Controls) -> None:
     assert controls.handle(down(pygame.K_3)) is Action.POTION_3
 

@@ -12,6 +12,8 @@ from artificer.ui.i18n import tr
 from artificer.ui.scene import SceneStack
 from artificer.ui.scenes.lab import LabScene
 from artificer.ui.scenes.training import TrainingScene
+from artificer.ui.session import Session
+from artificer.ui.settings import Action
 
 CONTENT = load_content()
 
@@ -132,6 +134,31 @@ def test_test_opens_the_training_range_which_reports_dps(display: pygame.Surface
     stack.draw(display, 0.0)
     stack.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE))
     assert stack.top is lab
+
+
+def test_the_labs_and_ranges_keys_are_the_players_bindings(display: pygame.Surface) -> None:
+    """R-SET-1: Test rebound to Y opens the range (T no longer does) and its button shows Y; the range
+    hands the session's bindings on (slow motion rebound to G), and its button shows G."""
+    run = Run(CONTENT, 1)
+    session = Session.default()
+    session.settings.bind(Action.TEST_WAND, "y")
+    session.settings.bind(Action.SLOW_MOTION, "g")
+    lab = LabScene(run, 1, session=session)
+    stack = SceneStack()
+    stack.push(lab)
+    stack.draw(display, 0.0)
+    assert lab.test_button.hint == "Y" and lab.start_button.hint == "Enter"
+    stack.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_t))
+    assert stack.top is lab
+    stack.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_y))
+    training = stack.top
+    assert isinstance(training, TrainingScene)
+    stack.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_s))
+    assert not training.slow
+    stack.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_g))
+    assert training.slow
+    stack.draw(display, 0.0)
+    assert training.slow_button.hint == "G"
 
 
 @pytest.mark.parametrize("slot", [0, 3])

@@ -243,8 +243,25 @@ def test_two_actions_on_one_key_in_a_run_are_a_conflict() -> None:
 
 def test_two_actions_on_one_key_in_a_menu_are_a_conflict() -> None:
     settings = Settings()
+    settings.bind(Action.BACK, "a")
+    assert settings.conflicts() == {"a": frozenset({Action.MOVE_LEFT, Action.BACK})}
+
+
+def test_back_on_the_ranges_slow_motion_key_is_a_conflict_there_and_in_menus() -> None:
+    """S moves down in menus and slows the training range: back on S clashes with both."""
+    settings = Settings()
     settings.bind(Action.BACK, "s")
-    assert settings.conflicts() == {"s": frozenset({Action.MOVE_DOWN, Action.BACK})}
+    assert settings.conflicts() == {"s": frozenset({Action.MOVE_DOWN, Action.BACK, Action.SLOW_MOTION})}
+
+
+def test_the_shops_keys_clash_with_each_other_but_not_with_the_runs() -> None:
+    """Reroll on L clashes with the shop's lab key; the shop's keys may share a run's (R is no run key)."""
+    settings = Settings()
+    settings.bind(Action.REROLL, "l")
+    assert settings.conflicts() == {"l": frozenset({Action.REROLL, Action.OPEN_LAB})}
+    settings.reset_bindings()
+    settings.bind(Action.REROLL, "w")  # the shop reads no movement: its focus moves with the arrows and Tab
+    assert settings.conflicts() == {}
 
 
 def test_actions_never_read_together_may_share_a_key() -> None:

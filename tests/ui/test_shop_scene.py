@@ -14,6 +14,7 @@ from artificer.game.shop import Offer
 from artificer.ui.i18n import tr
 from artificer.ui.scene import SceneStack
 from artificer.ui.scenes.shop import ShopScene
+from artificer.ui.settings import Action
 from artificer.ui.shop_widgets import Canvas
 
 CONTENT = load_content()
@@ -255,6 +256,37 @@ def test_enter_calls_next_wave_and_l_opens_the_lab(display: pygame.Surface) -> N
     post(stack, key(pygame.K_RETURN))
     assert calls.next_wave == [stack]
     assert not run.shop.is_open, "going on closes the shop"
+
+
+def test_the_shops_keys_are_the_players_bindings_and_its_buttons_show_them(display: pygame.Surface) -> None:
+    """R-SET-1: reroll and lab rebound (to F and K) act on their new keys, the old R and L do nothing,
+    and the buttons and the keys line name the new keys."""
+    scene, stack, run, calls = shop_on_stack()
+    scene.session.settings.bind(Action.REROLL, "f")
+    scene.session.settings.bind(Action.OPEN_LAB, "k")
+    post(stack, key(pygame.K_r), key(pygame.K_l))
+    assert run.shop.rerolls == 0 and calls.lab == []
+    post(stack, key(pygame.K_f))
+    assert run.shop.rerolls == 1
+    post(stack, key(pygame.K_k))
+    assert calls.lab == [stack]
+    drawn: list[str] = []
+    original_button, original_text = Canvas.button, Canvas.text
+
+    def button(canvas: Canvas, rect: pygame.Rect, label: str, hint: str, *args: Any, **kwargs: Any) -> Any:
+        drawn.append(f"{label}:{hint}")
+        return original_button(canvas, rect, label, hint, *args, **kwargs)
+
+    def text(canvas: Canvas, line: str, *args: Any, **kwargs: Any) -> Any:
+        drawn.append(line)
+        return original_text(canvas, line, *args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Canvas, "button", button)
+        patch.setattr(Canvas, "text", text)
+        scene.draw(display, 0.0)
+    assert f"{tr('ui.shop.lab')}:K" in drawn and f"{tr('ui.shop.next_wave')}:Enter" in drawn
+    assert tr("ui.shop.keys_hint", select="Space", reroll="F", lab="K", next_wave="Enter", menu="Esc") in drawn
 
 
 def test_next_wave_is_refused_while_the_wand_cannot_fire(display: pygame.Surface) -> None:

@@ -5,9 +5,16 @@ This module owns `Controls`, which scenes feed their pygame events:
 - `handle(event, context)` returns the `Action` the event starts (a key or
   button press), or `None`. The same key may mean different actions in a run
   and in a menu (Esc: pause / back), so the caller says which `Context` it is
-  in. Besides the bindings, the arrow keys always move, and in menus Enter on
-  the keypad and Space confirm — unless the player bound that key to
-  something else in the same context.
+  in. Besides the bindings, the arrow keys always move, and each context has
+  fixed keys of its own (`CONTEXT_KEYS`: in menus Enter, Enter on the keypad
+  and Space confirm and Esc goes back; in the shop and the lab the keypad's
+  Enter starts the wave; in the shop Tab and Shift+Tab step the focus; in the
+  range Backspace goes back) — unless the player bound that key to something
+  else in the same context. `pressed(event, context)` is the same answer for
+  a key press without the held-key bookkeeping (scenes that read presses
+  only); `key_action(key, context)` for a key code.
+- `numbered_choice(event)`: 0..8 for the digit keys 1–9 (the lab's tabs, by
+  the number printed on each); not a binding, as a number is its own key.
 - `movement()` is the held movement as (x, y), each in -1..1 and the vector's
   length at most 1 (y grows downwards, like the screen): held movement keys,
   the d-pad and the left stick together.
@@ -50,7 +57,23 @@ ARROW_KEYS: dict[int, Action] = {
     pygame.K_LEFT: Action.MOVE_LEFT,
     pygame.K_RIGHT: Action.MOVE_RIGHT,
 }
-MENU_CONFIRM_KEYS = (pygame.K_KP_ENTER, pygame.K_SPACE, pygame.K_RETURN)
+#: Keys each context reads besides the bindings (unless the key is bound in the context).
+CONTEXT_KEYS: dict[Context, dict[int, Action]] = {
+    Context.GAMEPLAY: {},
+    Context.MENU: {
+        pygame.K_KP_ENTER: Action.CONFIRM,
+        pygame.K_SPACE: Action.CONFIRM,
+        pygame.K_RETURN: Action.CONFIRM,
+        pygame.K_ESCAPE: Action.BACK,
+    },
+    Context.SHOP: {pygame.K_KP_ENTER: Action.START_WAVE, pygame.K_TAB: Action.MOVE_RIGHT},
+    Context.LAB: {pygame.K_KP_ENTER: Action.START_WAVE},
+    Context.TRAINING: {pygame.K_BACKSPACE: Action.BACK},
+}
+#: With Shift held, these fixed keys step the other way (Shift+Tab: the focus goes back).
+SHIFT_REVERSES: dict[Action, Action] = {Action.MOVE_RIGHT: Action.MOVE_LEFT}
+#: The digit keys 1–9, in order: a numbered choice (`Controls.numbered_choice`).
+NUMBER_KEYS = tuple(range(pygame.K_1, pygame.K_9 + 1))
 
 DPAD: dict[int, Action] = {
     pygame.CONTROLLER_BUTTON_DPAD_UP: Action.MOVE_UP,
@@ -168,7 +191,7 @@ class Controls:
         kind = event.type
         if kind == pygame.KEYDOWN:
             self._held_keys.add(event.key)
-            return self._key_action(event.key, context)
+            return self.pressed(event, context)
         if kind == pygame.KEYUP:
             self._held_keys.discard(event.key)
             return None
@@ -195,14 +218,31 @@ class Controls:
         self._held_keys.clear()
         self._dpad.clear()
 
-    def _key_action(self, code: int, context: Context) -> Action | None:
+    def key_action(self, code: int, context: Context, *, shift: bool = False) -> Action | None:
+        """The action key `code` means in `context` (its binding, else the arrows' and the context's
+        fixed keys), or `None`; `shift` held reverses a fixed stepping key (Shift+Tab)."""
         bound = self._bound_actions(code, context)
         if bound:
             return bound[0]
         if code in ARROW_KEYS:
             return ARROW_KEYS[code]
-        if context is Context.MENU and code in MENU_CONFIRM_KEYS:
-            return Action.CONFIRM
+        fixed = CONTEXT_KEYS[context].get(code)
+        if fixed is not None and shift:
+            return SHIFT_REVERSES.get(fixed, fixed)
+        return fixed
+
+    def pressed(self, event: pygame.event.Event, context: Context) -> Action | None:
+        """The action a key press means in `context` (`None` for any other event), keeping no held-key
+        state: for scenes that read presses only (the shop, the lab, the range, the summary)."""
+        if event.type != pygame.KEYDOWN:
+            return None
+        return self.key_action(event.key, context, shift=bool(event.dict.get("mod", 0) & pygame.KMOD_SHIFT))
+
+    @staticmethod
+    def numbered_choice(event: pygame.event.Event) -> int | None:
+        """0..8 for a press of the digit keys 1–9, else `None`."""
+        if event.type == pygame.KEYDOWN and event.key in NUMBER_KEYS:
+            return NUMBER_KEYS.index(event.key)
         return None
 
     def _bound_actions(self, code: int, context: Context) -> list[Action]:

@@ -3,7 +3,8 @@
 This module owns `Settings` — language, volumes, display mode, frame pacing,
 key bindings, gamepad, aim mode, screen shake, colour-blind palette, damage
 numbers — with its defaults and ranges, the actions a key can be bound to
-(`Action`) and which of them may share a key (`conflicts`), and reading and
+(`Action`: the run's, the menus', the shop's, the lab's and the range's), the
+contexts that read them and which of them may share a key (`conflicts`), and reading and
 writing `settings.json` in the user config dir:
 
 - `load()`: a missing file gives the defaults; a file that does not parse or
@@ -73,22 +74,41 @@ class Action(StrEnum):
     POTION_3 = "potion_3"
     POTION_4 = "potion_4"
     POTION_5 = "potion_5"
+    START_WAVE = "start_wave"
+    SELECT = "select"
+    REROLL = "reroll"
+    OPEN_LAB = "open_lab"
+    TEST_WAND = "test_wand"
+    PREVIOUS_TAB = "previous_tab"
+    NEXT_TAB = "next_tab"
+    SLOW_MOTION = "slow_motion"
 
 
 MOVE_ACTIONS = frozenset({Action.MOVE_UP, Action.MOVE_DOWN, Action.MOVE_LEFT, Action.MOVE_RIGHT})
 
 
+POTION_ACTIONS = (Action.POTION_1, Action.POTION_2, Action.POTION_3, Action.POTION_4, Action.POTION_5)
+
+
 class Context(StrEnum):
-    """Where a key is read: in a run, or in a menu. Two actions may share a key only if no context reads both."""
+    """Where a key is read: in a run, a menu, the shop, the lab or the training range. Two actions
+    may share a key only if no context reads both."""
 
     GAMEPLAY = "gameplay"
     MENU = "menu"
+    SHOP = "shop"
+    LAB = "lab"
+    TRAINING = "training"
 
 
-#: Which actions each context reads (movement also moves a menu's selection).
+#: Which actions each context reads (movement also moves a menu's selection; the shop moves its
+#: focus with the arrow keys and Tab alone, as it always has).
 CONTEXT_ACTIONS: dict[Context, frozenset[Action]] = {
-    Context.GAMEPLAY: frozenset(Action) - {Action.CONFIRM, Action.BACK},
+    Context.GAMEPLAY: MOVE_ACTIONS | {Action.DASH, Action.PAUSE, *POTION_ACTIONS},
     Context.MENU: MOVE_ACTIONS | {Action.CONFIRM, Action.BACK},
+    Context.SHOP: frozenset({Action.START_WAVE, Action.SELECT, Action.REROLL, Action.OPEN_LAB, Action.BACK}),
+    Context.LAB: frozenset({Action.START_WAVE, Action.TEST_WAND, Action.PREVIOUS_TAB, Action.NEXT_TAB, Action.BACK}),
+    Context.TRAINING: frozenset({Action.SLOW_MOTION, Action.BACK}),
 }
 
 DEFAULT_BINDINGS: dict[Action, str] = {
@@ -105,6 +125,14 @@ DEFAULT_BINDINGS: dict[Action, str] = {
     Action.POTION_3: "3",
     Action.POTION_4: "4",
     Action.POTION_5: "5",
+    Action.START_WAVE: "return",  # The shop's next wave and the lab's Start wave (a dialog's choice in the shop).
+    Action.SELECT: "space",  # The shop's focused offer or button.
+    Action.REROLL: "r",
+    Action.OPEN_LAB: "l",
+    Action.TEST_WAND: "t",
+    Action.PREVIOUS_TAB: "q",
+    Action.NEXT_TAB: "e",
+    Action.SLOW_MOTION: "s",  # The range's 0.1× (it reads no movement, so S is free there).
 }
 
 _key_codes: dict[str, int] = {}
@@ -135,6 +163,15 @@ def key_name(code: int) -> str:
 def key_label(name: str) -> str:
     """How a bound key is shown to the player: "W", "Space", "Left Shift"."""
     return name.upper() if len(name) == 1 else name.title()
+
+
+#: Short names of keys for the hints on buttons ("[Enter]", "[Esc]"), where the settings' long names do not fit.
+SHORT_KEY_LABELS = {"return": "Enter", "escape": "Esc", "keypad enter": "Enter"}
+
+
+def key_hint(name: str) -> str:
+    """A bound key as a button's hint shows it: "Enter", "Esc", else as `key_label` does."""
+    return SHORT_KEY_LABELS.get(name, key_label(name))
 
 
 Volume = Annotated[float, Field(ge=0.0, le=1.0)]

@@ -58,7 +58,7 @@ from artificer.ui.scene import Scene, SceneStack
 from artificer.ui.scenes.menu import MenuScene
 from artificer.ui.scenes.summary import SummaryScene
 from artificer.ui.session import Session
-from artificer.ui.settings import Action, AimMode, Context, key_label
+from artificer.ui.settings import POTION_ACTIONS, Action, AimMode, Context, key_label
 
 #: Screen shake when the player is hurt: pixels at full strength (× the shake setting), decay per second.
 SHAKE_PIXELS = 9.0
@@ -86,8 +86,6 @@ PAUSE_FILL = (18, 16, 30)
 PAUSE_EDGE = (120, 108, 170)
 
 Intermission = Callable[[SceneStack, Run, int], None]
-#: R-POT-2: the potion keys, slot 1 to 5.
-POTION_ACTIONS = (Action.POTION_1, Action.POTION_2, Action.POTION_3, Action.POTION_4, Action.POTION_5)
 
 
 class ArenaScene(Scene):
@@ -252,8 +250,8 @@ class ArenaScene(Scene):
                 self._open_next_potion()
                 return True
             return False
-        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
-            view.close()
+        if event.type == pygame.KEYDOWN and self.session.controls.pressed(event, Context.GAMEPLAY) is Action.PAUSE:
+            view.close()  # the pause key (Esc) closes the open potion menu instead of pausing
             return True
         if event.type == pygame.CONTROLLERBUTTONDOWN and self.session.settings.gamepad:
             button = event.button
@@ -328,7 +326,7 @@ class ArenaScene(Scene):
                 # R-END-2: the last wave's clear has had its moment; the run's summary.
                 self.victory = False
                 if self.stack is not None:
-                    self.stack.push(SummaryScene(self.run, False, self.on_quit))
+                    self.stack.push(SummaryScene(self.run, False, self.on_quit, controls=self.session.controls))
                 return
             if self.breather <= 0 and not self.between_waves:
                 if self.intermission is not None and self.stack is not None:
@@ -443,7 +441,7 @@ class ArenaScene(Scene):
         self.potion_view.close()
         self.session.play("wave_end")
         if died:
-            self.stack.push(SummaryScene(self.run, died, self.on_quit))
+            self.stack.push(SummaryScene(self.run, died, self.on_quit, controls=self.session.controls))
             return
         self.juice.wave_cleared(
             left_on_ground,
@@ -538,7 +536,8 @@ class PauseScene(MenuScene):
             self.open_settings()
         else:
             self.stack.pop()
-            self.stack.push(SummaryScene(self.arena.run, True, self.on_quit, abandoned=True))
+            controls = self.session.controls
+            self.stack.push(SummaryScene(self.arena.run, True, self.on_quit, abandoned=True, controls=controls))
 
     def panel_rect(self, size: tuple[int, int], header: int) -> pygame.Rect:
         """The menu's opaque side panel (`header` px of title, then the items): on the half of the window away from the player."""

@@ -21,7 +21,9 @@ the board), a tooltip per card with its numbers (`artificer.ui.spell_text`,
 R-FEEL-2), toasts on opaque boxes, and three buttons: **Test** (the training
 range with the board shown, T), **Start wave** (Enter; blocked with the
 R-VM-2 message while the active core's main entry has no action) and
-**Back** (Esc, when the lab was opened from the shop).
+**Back** (Esc, when the lab was opened from the shop). The keys are the
+lab context's bindings of the session's `Controls` (T, Enter, Esc, Q/E by
+default; the buttons show the bound keys); 1..n are the tabs' numbers.
 
 Every edit (a card moved, the active core switched) recompiles the wand
 through `Run.rearm()` — the world fires the active core — compiles every
@@ -53,11 +55,12 @@ from artificer.engine.wand import core_data, place, spell_catalog
 from artificer.game.loadout import BackpackFull, CoreFull, LoadoutError, Place
 from artificer.game.run import Run
 from artificer.ui.cards import MANA_TEXT, BoardGeometry, CardArt, draw_chip
+from artificer.ui.controls import Controls
 from artificer.ui.fonts import font
 from artificer.ui.i18n import tr
 from artificer.ui.scene import Scene, SceneStack
 from artificer.ui.session import Session
-from artificer.ui.settings import Action, Context
+from artificer.ui.settings import Action, Context, Settings, key_hint
 from artificer.ui.spell_text import spell_tip
 from artificer.ui.timeline import DrawnTimeline, draw_timeline
 from artificer.ui.widgets import (
@@ -180,6 +183,8 @@ class LabScene(Scene):
         self.on_back = on_back
         self.on_test = on_test
         self.session = session
+        #: The keys (R-SET-1 bindings, the lab's context): the session's, or the default bindings without one.
+        self.controls = session.controls if session is not None else Controls(Settings())
         self.on_change = on_change
         self._catalog = spell_catalog(run.content)
         #: The core whose board, diagnostics and timeline are shown (its tab is selected).
@@ -336,16 +341,18 @@ class LabScene(Scene):
         return event
 
     def _key(self, event: pygame.event.Event) -> pygame.event.Event | None:
-        if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+        action = self.controls.pressed(event, Context.LAB)
+        number = self.controls.numbered_choice(event) if action is None else None
+        if action is Action.START_WAVE:
             self.start_wave()
-        elif event.key == pygame.K_t:
+        elif action is Action.TEST_WAND:
             self.open_test()
-        elif event.key == pygame.K_ESCAPE and self.on_back is not None and self.stack is not None:
+        elif action is Action.BACK and self.on_back is not None and self.stack is not None:
             self.on_back(self.stack)
-        elif event.key in (pygame.K_q, pygame.K_e):
-            self.step_tab(-1 if event.key == pygame.K_q else 1)
-        elif pygame.K_1 <= event.key <= pygame.K_9 and event.key - pygame.K_1 < len(self.run.loadout.cores):
-            self.show(self.run.loadout.cores[event.key - pygame.K_1].core)
+        elif action in (Action.PREVIOUS_TAB, Action.NEXT_TAB):
+            self.step_tab(-1 if action is Action.PREVIOUS_TAB else 1)
+        elif number is not None and number < len(self.run.loadout.cores):
+            self.show(self.run.loadout.cores[number].core)
         else:
             return event
         return None
@@ -467,7 +474,9 @@ class LabScene(Scene):
         from artificer.ui.scenes.training import TrainingScene
 
         cards = self.run.loadout.carried(self.shown).cards
-        self.stack.push(TrainingScene(self.run.content, self.shown, list(cards), seed=self.run.seed))
+        self.stack.push(
+            TrainingScene(self.run.content, self.shown, list(cards), seed=self.run.seed, controls=self.controls)
+        )
 
     # ---- simulation ----------------------------------------------------------
     def update(self, dt: float) -> None:
@@ -670,6 +679,10 @@ class LabScene(Scene):
                     )
         self.start_button.enabled = self.can_start
         self.back_button.label = tr("ui.lab.back")
+        bindings = self.controls.settings
+        self.test_button.hint = key_hint(bindings.key_for(Action.TEST_WAND))
+        self.start_button.hint = key_hint(bindings.key_for(Action.START_WAVE))
+        self.back_button.hint = key_hint(bindings.key_for(Action.BACK))
         for button in (self.test_button, self.start_button):
             button.draw(surface, self.mouse)
         if self.on_back is not None:

@@ -25,8 +25,6 @@ from artificer.ui.scene import Scene, SceneStack
 from artificer.ui.session import Session
 from artificer.ui.settings import Action, Context
 
-CONFIRM_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER)
-
 
 class MenuScene(Scene, ABC):
     """Buttons over the scene below; subclasses draw them into `rects` and say what `activate` does."""
@@ -72,7 +70,7 @@ class MenuScene(Scene, ABC):
             self.choice = max(0, self.choice - 1)
         elif action == Action.MOVE_DOWN:
             self.choice = min(len(self.items) - 1, self.choice + 1)
-        elif action == Action.CONFIRM or (event.type == pygame.KEYDOWN and event.key in CONFIRM_KEYS):
+        elif action == Action.CONFIRM:  # Enter and Space confirm in every menu (Controls' fixed keys)
             self.activate(self.choice)
         return None
 

@@ -69,6 +69,8 @@ PANEL_EDGE = (70, 52, 130)
 # Layout at 1280×720; larger windows centre the same block.
 CONTENT_SIZE = (1240, 700)
 ROW = 36
+#: The key list's rows are tighter: 21 actions in two columns fit the panel above the gamepad section.
+KEY_ROW = 27
 LABEL_WIDTH = 200
 CONTROL_WIDTH = 300
 COLUMN_WIDTH = 590
@@ -200,6 +202,8 @@ class SettingsScene(Scene):
         self.settings = settings
         self.sound_bank = sound_bank
         self.controls = controls
+        #: What reads the keys without `controls`: the bindings of `settings`.
+        self._keys = controls if controls is not None else Controls(settings)
         self.path = path
         self.apply_display = apply_display
         self.manager: pygame_gui.UIManager | None = None
@@ -384,12 +388,12 @@ class SettingsScene(Scene):
         label_width, key_width = 150, 118
         for index, action in enumerate(Action):
             column, row = divmod(index, per_column)
-            cx, cy = x + column * half, y + row * ROW
-            UILabel(pygame.Rect(cx, cy, label_width, ROW - 4), tr(f"ui.settings.action.{action.value}"), manager)
-            button = UIButton(pygame.Rect(cx + label_width + 4, cy + 1, key_width, ROW - 6), "", manager)
+            cx, cy = x + column * half, y + row * KEY_ROW
+            UILabel(pygame.Rect(cx, cy, label_width, KEY_ROW - 2), tr(f"ui.settings.action.{action.value}"), manager)
+            button = UIButton(pygame.Rect(cx + label_width + 4, cy + 1, key_width, KEY_ROW - 4), "", manager)
             self._key_buttons[action] = button
             self._buttons[button] = partial(self.start_listening, action)
-        y += per_column * ROW + 6
+        y += per_column * KEY_ROW + 6
         self._status = UILabel(pygame.Rect(x, y, COLUMN_WIDTH, 26), "", manager, object_id="#status")
         y += 30
         self._button(pygame.Rect(x, y, 240, 34), "ui.settings.reset_keys", self.reset_keys)
@@ -500,7 +504,7 @@ class SettingsScene(Scene):
         if self.listening is not None and event.type == pygame.KEYDOWN:
             self._capture(event.key)
             return None
-        action = self.controls.handle(event, Context.MENU) if self.controls is not None else None
+        action = self._keys.handle(event, Context.MENU)
         if event.type in (pygame.CONTROLLERDEVICEADDED, pygame.CONTROLLERDEVICEREMOVED):
             self._refresh_gamepads()
         if event.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED):
@@ -510,8 +514,7 @@ class SettingsScene(Scene):
             return None
         consumed = self.manager.process_events(event)
         self._react(event)
-        is_key = event.type == pygame.KEYDOWN
-        if not consumed and ((is_key and event.key == pygame.K_ESCAPE) or action is Action.BACK):
+        if not consumed and action is Action.BACK:  # Esc always (Controls' fixed key in menus), or the back key
             self.leave()
         return None
 

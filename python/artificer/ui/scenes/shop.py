@@ -44,9 +44,10 @@ run.json there — so quitting at any moment loses nothing; a failed write
 becomes a toast. Esc with nothing to let go of opens the menu
 (`artificer.ui.scenes.shop_menu`: Resume, Settings, Save and quit to title).
 
-Input: the mouse (left click acts, right click lets go); Enter next wave,
-L lab, R reroll, Tab / arrows move the focus, Space chooses, Esc lets go (or
-opens the menu); a controller's d-pad moves the focus, A chooses, B lets go
+Input: the mouse (left click acts, right click lets go); the keys through
+the session's `Controls` in the shop's context, rebindable (by default Enter
+next wave, L lab, R reroll, Space chooses, Esc lets go or opens the menu;
+Tab / arrows always move the focus), their hints showing the bound keys; a controller's d-pad moves the focus, A chooses, B lets go
 (or opens the menu), Back opens the menu, X rerolls, Y opens the lab, Start
 goes on. Every string is an i18n key (`ui.shop.*`; spell and
 core names through their `name_key`).
@@ -77,6 +78,7 @@ from artificer.ui.relic_row import RelicRowView, relic_lines
 from artificer.ui.scene import Scene, SceneStack
 from artificer.ui.scenes.shop_menu import ShopMenuScene
 from artificer.ui.session import Session
+from artificer.ui.settings import Action, Context, key_hint
 from artificer.ui.shop_widgets import (
     BACKGROUND,
     CRYSTAL,
@@ -539,23 +541,21 @@ class ShopScene(Scene):
             self.cancel()
 
     def _key(self, event: pygame.event.Event) -> pygame.event.Event | None:
-        key, modal = event.key, self.drop_for is not None
-        if key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+        action, modal = self.session.controls.pressed(event, Context.SHOP), self.drop_for is not None
+        if action is Action.START_WAVE:
             self._choose() if modal else self.next_wave()
-        elif key == pygame.K_ESCAPE:
+        elif action is Action.BACK:
             if not self.cancel():
                 self.open_menu()
-        elif key == pygame.K_l and not modal:
+        elif action is Action.OPEN_LAB and not modal:
             self.open_lab()
-        elif key == pygame.K_r and not modal:
+        elif action is Action.REROLL and not modal:
             self.reroll()
-        elif key == pygame.K_SPACE:
+        elif action is Action.SELECT:
             self._choose()
-        elif key == pygame.K_TAB:
-            self._move_focus(-1 if event.mod & pygame.KMOD_SHIFT else 1)
-        elif key in (pygame.K_RIGHT, pygame.K_DOWN):
+        elif action in (Action.MOVE_RIGHT, Action.MOVE_DOWN):  # Tab too; Shift+Tab is a step left
             self._move_focus(1)
-        elif key in (pygame.K_LEFT, pygame.K_UP):
+        elif action in (Action.MOVE_LEFT, Action.MOVE_UP):
             self._move_focus(-1)
         else:
             return event
@@ -604,6 +604,10 @@ class ShopScene(Scene):
         return self.hots
 
     # ---- drawing -----------------------------------------------------------
+    def _key_hint(self, action: Action) -> str:
+        """The key bound to `action`, as a button's hint shows it ("Enter", "R")."""
+        return key_hint(self.session.settings.key_for(action))
+
     def draw(self, surface: pygame.Surface, alpha: float) -> None:
         self._size = surface.get_size()
         self._compose(Canvas(surface, self.mouse, self.time))
@@ -618,9 +622,17 @@ class ShopScene(Scene):
         self._carried_cores(canvas)
         self._waiting_area(canvas)
         self._backpack(canvas)
-        canvas.button(self.lab_rect, tr("ui.shop.lab"), "L", self.open_lab, "lab")
-        canvas.button(self.next_wave_rect, tr("ui.shop.next_wave"), "Enter", self.next_wave, "next_wave", primary=True)
-        canvas.text(tr("ui.shop.keys_hint"), 13, FAINT, midleft=canvas.r(24, 684).topleft)
+        hint = self._key_hint
+        canvas.button(self.lab_rect, tr("ui.shop.lab"), hint(Action.OPEN_LAB), self.open_lab, "lab")
+        canvas.button(
+            self.next_wave_rect, tr("ui.shop.next_wave"), hint(Action.START_WAVE), self.next_wave, "next_wave",
+            primary=True,
+        )  # fmt: skip
+        keys = tr(
+            "ui.shop.keys_hint", select=hint(Action.SELECT), reroll=hint(Action.REROLL), lab=hint(Action.OPEN_LAB),
+            next_wave=hint(Action.START_WAVE), menu=hint(Action.BACK),
+        )  # fmt: skip
+        canvas.text(keys, 13, FAINT, midleft=canvas.r(24, 684).topleft)
         self._potions(canvas)
         self._relics(canvas)
         if self.drop_for is not None:
@@ -745,7 +757,7 @@ class ShopScene(Scene):
         canvas.panel_title(area, "A", tr("ui.shop.shelf_spells"))
         shop = self.run.shop
         canvas.price_button(
-            self.reroll_rect, tr("ui.shop.reroll"), shop.reroll_cost, self.reroll, "reroll", hint="R",
+            self.reroll_rect, tr("ui.shop.reroll"), shop.reroll_cost, self.reroll, "reroll", hint=self._key_hint(Action.REROLL),
             affordable=self.run.currency >= shop.reroll_cost,
         )  # fmt: skip
         for index, offer in enumerate(shop.shelves["spells"]):
@@ -1038,7 +1050,11 @@ class ShopScene(Scene):
             else:  # R-SHOP-1: never paid for, it goes for nothing
                 canvas.button(rect, tr("ui.shop.drop_discard", name=name), "", action, key)
         canvas.button(
-            canvas.r(560, 306 + 52 * len(cores), 160, 36), tr("ui.shop.cancel"), "Esc", self._let_go, "cancel"
+            canvas.r(560, 306 + 52 * len(cores), 160, 36),
+            tr("ui.shop.cancel"),
+            self._key_hint(Action.BACK),
+            self._let_go,
+            "cancel",
         )
         if self.focus is None and canvas.hots:
             self.focus = canvas.hots[0].key

@@ -13,7 +13,7 @@ This module owns:
 - `save_run_image`: the picture written atomically as
   `<data dir>/runs/YYYY-MM-DD_run_N.png` (N: the next free number that day).
 - `SummaryScene`: on entering it freezes the snapshot, saves the picture
-  and shows where; Enter, Space or Esc leaves through `on_quit(stack)`.
+  and shows where; Enter, Space or Esc (the menu's confirm and back) leaves through `on_quit(stack)`.
   Its music: silence after a fall or an abandon (the wave's track stops),
   the title theme after a victory.
 """
@@ -36,16 +36,19 @@ from artificer.content import Content
 from artificer.game.run import Run, WaveStats
 from artificer.game.save import delete_run_save
 from artificer.ui.cards import BoardGeometry, CardArt
+from artificer.ui.controls import Controls
 from artificer.ui.fonts import font
 from artificer.ui.i18n import tr
 from artificer.ui.music import SILENCE
 from artificer.ui.scene import Scene, SceneStack
+from artificer.ui.settings import Action, Context, Settings
 from artificer.ui.widgets import panel
 
 RUNS_DIR_NAME = "runs"
 RUN_IMAGE_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})_run_(\d+)\.png$")
 DEFAULT_SIZE = (1280, 720)
-LEAVE_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_ESCAPE, pygame.K_SPACE)
+#: The menu actions whose key leaves the summary (Enter, Space and Esc by default).
+LEAVE_ACTIONS = (Action.CONFIRM, Action.BACK)
 
 TEXT = (236, 232, 250)
 DIM = (160, 154, 196)
@@ -345,9 +348,12 @@ class SummaryScene(Scene):
         in_progress: WaveStats | None = None,
         directory: Path | None = None,
         day: date | None = None,
+        controls: Controls | None = None,
     ) -> None:
         """`in_progress`: an unfinished wave's stats (None: looked for in the scene below).
-        `directory` and `day` name where the PNG goes (default: the user's runs dir, today)."""
+        `directory` and `day` name where the PNG goes (default: the user's runs dir, today).
+        `controls`: the keys that leave (the menu context's bindings); None: the default bindings."""
+        self.controls = controls if controls is not None else Controls(Settings())
         self.run = run
         self.died = died
         self.abandoned = abandoned
@@ -388,7 +394,7 @@ class SummaryScene(Scene):
             self.save_error = str(error)
 
     def handle_event(self, event: pygame.event.Event) -> pygame.event.Event | None:
-        if event.type == pygame.KEYDOWN and event.key in LEAVE_KEYS:
+        if self.controls.pressed(event, Context.MENU) in LEAVE_ACTIONS:
             if self.stack is not None:
                 if self.on_quit is not None:
                     self.on_quit(self.stack)

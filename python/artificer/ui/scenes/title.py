@@ -46,17 +46,6 @@ ContinueCallback = Callable[[SceneStack], None]
 
 NOTICE_SECONDS = 7.0
 NOTICE_FADE = 0.6
-# Without `Controls`, these keys drive the menu (the defaults of the bindings, and the arrows).
-MENU_KEYS: dict[int, Action] = {
-    pygame.K_UP: Action.MOVE_UP,
-    pygame.K_w: Action.MOVE_UP,
-    pygame.K_DOWN: Action.MOVE_DOWN,
-    pygame.K_s: Action.MOVE_DOWN,
-    pygame.K_RETURN: Action.CONFIRM,
-    pygame.K_KP_ENTER: Action.CONFIRM,
-    pygame.K_SPACE: Action.CONFIRM,
-    pygame.K_ESCAPE: Action.BACK,
-}
 
 # Palette: night-indigo background, candle-gold title, arcane violet/cyan accents.
 SKY_TOP = (24, 16, 46)
@@ -183,6 +172,8 @@ class TitleScene(Scene):
         self.settings = settings
         self.sound_bank = sound_bank
         self.controls = controls
+        #: What reads the keys: `controls`, or without them the default bindings.
+        self._keys = controls if controls is not None else Controls(settings if settings is not None else Settings())
         self.notices: list[str] = [notice for notice in notices if notice]
         self._notice_time = 0.0
         self._stack: SceneStack | None = None
@@ -248,19 +239,14 @@ class TitleScene(Scene):
                 self.selected = index
                 self.activate(index)
             return None
-        if self.controls is not None:
-            action = self.controls.handle(event, Context.MENU)
-        elif event.type == pygame.KEYDOWN:
-            action = MENU_KEYS.get(event.key)
-        else:
-            action = None
+        action = self._keys.handle(event, Context.MENU)
         if action is Action.MOVE_UP:
             self._move_selection(-1)
         elif action is Action.MOVE_DOWN:
             self._move_selection(+1)
         elif action is Action.CONFIRM:
             self.activate(self.selected)
-        elif event.type == pygame.KEYDOWN and (action is Action.BACK or event.key == pygame.K_ESCAPE):
+        elif event.type == pygame.KEYDOWN and action is Action.BACK:
             self._quit()  # Esc (or the back key) quits; a gamepad's B does not (too easy to press by accident).
         elif event.type == pygame.KEYDOWN and action is None:
             return event
@@ -445,14 +431,6 @@ DIALOG_DIM = (4, 3, 10, 205)  # The title behind the dialog, darkened so the que
 DIALOG_FILL = (30, 22, 56)
 DIALOG_EDGE = (150, 110, 255)
 BUTTON_IDLE = (48, 38, 84)
-# Keys without `Controls` (the defaults of the bindings, and the arrows).
-DIALOG_KEYS: dict[int, Action] = {
-    **MENU_KEYS,
-    pygame.K_LEFT: Action.MOVE_LEFT,
-    pygame.K_a: Action.MOVE_LEFT,
-    pygame.K_RIGHT: Action.MOVE_RIGHT,
-    pygame.K_d: Action.MOVE_RIGHT,
-}
 
 
 class QuitConfirm(Scene):
@@ -463,7 +441,7 @@ class QuitConfirm(Scene):
 
     def __init__(self, on_quit: Callable[[], None], *, controls: Controls | None = None) -> None:
         self._on_quit = on_quit
-        self.controls = controls
+        self.controls = controls if controls is not None else Controls(Settings())
         self.selected = 1  # Cancel: a stray Enter keeps the player in the game.
         self._stack: SceneStack | None = None
         self._button_rects: list[pygame.Rect] = []
@@ -479,17 +457,14 @@ class QuitConfirm(Scene):
                 if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
                     self.choose(index)
             return None
-        if self.controls is not None:
-            action = self.controls.handle(event, Context.MENU)
-        else:
-            action = DIALOG_KEYS.get(event.key) if event.type == pygame.KEYDOWN else None
+        action = self.controls.handle(event, Context.MENU)
         if action in (Action.MOVE_LEFT, Action.MOVE_UP):
             self.selected = 0
         elif action in (Action.MOVE_RIGHT, Action.MOVE_DOWN):
             self.selected = 1
         elif action is Action.CONFIRM:
             self.choose(self.selected)
-        elif action is Action.BACK or (event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE):
+        elif action is Action.BACK:  # Esc always (Controls' fixed key in menus), or the back key
             self.choose(1)
         elif event.type == pygame.CONTROLLERBUTTONDOWN and event.button == pygame.CONTROLLER_BUTTON_B:
             self.choose(1)

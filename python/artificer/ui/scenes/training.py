@@ -13,7 +13,7 @@ speed. Casts walk the board as a deck (R-VM-3), so each cast names the next
 cards: its nodes queue behind whatever is still playing, none is dropped,
 and over successive casts the light walks every card that fires. Slots no
 cast reaches are greyed as in the lab (R-VM-3c). At full speed every node of the latest cast flashes. S toggles slow
-motion, Esc goes back to the lab.
+motion, Esc (or Backspace) goes back to the lab: the range context's bindings.
 """
 
 from __future__ import annotations
@@ -29,10 +29,12 @@ from artificer.engine import EventKind
 from artificer.game.training import TrainingRange
 from artificer.ui.atlas import Atlas
 from artificer.ui.cards import MANA_TEXT, BoardGeometry, CardArt
+from artificer.ui.controls import Controls
 from artificer.ui.fonts import font
 from artificer.ui.i18n import tr
 from artificer.ui.render import ArenaRenderer, Camera
 from artificer.ui.scene import Scene, SceneStack
+from artificer.ui.settings import Action, Context, Settings, key_hint
 from artificer.ui.widgets import Button, panel
 
 SLOW_FACTOR = 0.1
@@ -51,8 +53,17 @@ BACKGROUND = (12, 10, 22)
 class TrainingScene(Scene):
     """Dummies, live DPS, slow motion with the running node lit (R-LAB-1)."""
 
-    def __init__(self, content: Content, core_id: str, cards: Sequence[str | None], seed: int = 0) -> None:
+    def __init__(
+        self,
+        content: Content,
+        core_id: str,
+        cards: Sequence[str | None],
+        seed: int = 0,
+        controls: Controls | None = None,
+    ) -> None:
+        """`controls`: the keys (the range's context of the bindings); None: the default bindings."""
         self.content = content
+        self.controls = controls if controls is not None else Controls(Settings())
         self.core_id = core_id
         self.cards = list(cards)
         self.range = TrainingRange(content, core_id, cards, seed=seed, trace=True)
@@ -85,9 +96,10 @@ class TrainingScene(Scene):
     # ---- input -------------------------------------------------------------
     def handle_event(self, event: pygame.event.Event) -> pygame.event.Event | None:
         if event.type == pygame.KEYDOWN:
-            if event.key == pygame.K_s:
+            action = self.controls.pressed(event, Context.TRAINING)
+            if action is Action.SLOW_MOTION:
                 self.toggle_slow()
-            elif event.key in (pygame.K_ESCAPE, pygame.K_BACKSPACE):
+            elif action is Action.BACK:
                 self._back()
             else:
                 return event
@@ -222,5 +234,7 @@ class TrainingScene(Scene):
         self.slow_button.rect = pygame.Rect(w - 260, h - 64, 236, 48)
         self.back_button.rect = pygame.Rect(24, h - 64, 250, 48)
         self.slow_button.label = tr("ui.training.normal_speed" if self.slow else "ui.training.slow_motion")
+        self.slow_button.hint = key_hint(self.controls.settings.key_for(Action.SLOW_MOTION))
+        self.back_button.hint = key_hint(self.controls.settings.key_for(Action.BACK))
         self.slow_button.draw(surface, self.mouse)
         self.back_button.draw(surface, self.mouse)
