@@ -17,7 +17,8 @@ from artificer.content.models import WandStat
 from artificer.engine import Simulation
 from artificer.game.run import Run
 from artificer.game.save import WandStatsSave
-from artificer.game.shop import Offer, WandStats, tier_odds
+from artificer.game.shop import Offer, tier_odds
+from artificer.game.stats import WandStats
 
 CONTENT = load_content()
 SETTINGS = CONTENT.balance.shop

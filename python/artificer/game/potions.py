@@ -32,14 +32,13 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from artificer.content.potions import HUD_SLOTS, Potion, PotionBook, PotionEffect
-from artificer.engine.frame import Status
+from artificer.engine import Simulation
+from artificer.engine.frame import FrameInput, Status
 from artificer.errors import ArtificerError
-
-if TYPE_CHECKING:
-    from artificer.game.run import Run, WaveInProgress
+from artificer.game.stats import WaveStats
 
 
 class PotionError(ArtificerError):
@@ -60,6 +59,23 @@ class BeltFull(PotionError):
 
 class EmptySlot(PotionError):
     """The slot holds no potion (or is locked)."""
+
+
+class InWorld(Protocol):
+    """What drinking reads: the run's simulation (`artificer.game.run.Run`)."""
+
+    @property
+    def sim(self) -> Simulation: ...
+
+
+class InWave(Protocol):
+    """The wave a potion is drunk in (`artificer.game.run.WaveInProgress`)."""
+
+    @property
+    def over(self) -> bool: ...
+
+    @property
+    def stats(self) -> WaveStats: ...
 
 
 @dataclass(frozen=True)
@@ -90,7 +106,7 @@ class PotionUse:
     target: tuple[float, float] | None
 
 
-def turn_seconds(run: Run) -> float:
+def turn_seconds(run: InWorld) -> float:
     """R-POT-1's turn in seconds of wave time (GAME_RULES §8): the core owns the beat."""
     return run.sim.world.turn_seconds
 
@@ -168,7 +184,7 @@ class PotionBelt:
     # --- in a wave -----------------------------------------------------------------------
 
     def use(
-        self, run: Run, wave: WaveInProgress | None, index: int, target: tuple[float, float] | None = None
+        self, run: InWorld, wave: InWave | None, index: int, target: tuple[float, float] | None = None
     ) -> PotionUse:
         """R-POT-1: drinks the potion in slot `index`; its effect reaches the core with the wave's
         next step. `target` is where the player points (None: at the player). Refused, with
@@ -187,12 +203,11 @@ class PotionBelt:
                 raise NoTarget("no enemy to target")
             aim = target if target is not None else (sim.buffers.player_value("x"), sim.buffers.player_value("y"))
         self.held[index] = None
-        self._apply(run, potion, aim)
+        self._apply(sim.input, potion, aim)
         wave.stats.potions_used += 1
         return PotionUse(potion_id, index, potion.effect, potion.value, aim)
 
-    def _apply(self, run: Run, potion: Potion, aim: tuple[float, float] | None) -> None:
-        frame = run.sim.input
+    def _apply(self, frame: FrameInput, potion: Potion, aim: tuple[float, float] | None) -> None:
         effect, value = potion.effect, potion.value
         if effect == PotionEffect.HEAL:
             frame.heal(value)
@@ -210,20 +225,20 @@ class PotionBelt:
             assert aim is not None
             frame.apply_status_turns(Status.WEAK, aim[0], aim[1], value)
 
-    def end_wave(self, run: Run, wave: WaveInProgress) -> PotionDrop | None:
-        """The wave is over (called first thing in `WaveInProgress.finish`): the strength potions gave
-        is taken back (R-POT-1: for the wave), and a won wave rolls its drop (R-POT-2). Returns the
-        drop of a won wave (None when the player died)."""
+    def end_wave(self, frame: FrameInput, seed: int, wave: int, won: bool) -> PotionDrop | None:
+        """Wave `wave` of the run seeded `seed` is over (called first thing in
+        `WaveInProgress.finish`): the strength potions gave is taken back through `frame`
+        (R-POT-1: for the wave), and a won wave rolls its drop (R-POT-2). Returns the drop of a
+        won wave (None when the player died); a kept one is in the belt."""
         if self.wave_strength:
-            run.sim.input.strength(-self.wave_strength)
+            frame.strength(-self.wave_strength)
             self.wave_strength = 0.0
-        if wave.died:
+        if not won:
             return None
-        potion = roll_drop(self.book, run.seed, wave.stats.wave)
+        potion = roll_drop(self.book, seed, wave)
         if potion is None:
             return PotionDrop(None, False)
         if self.full:
             return PotionDrop(potion, False)
         self.add(potion)
-        wave.stats.potions_found += 1
         return PotionDrop(potion, True)

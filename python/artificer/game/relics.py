@@ -6,15 +6,15 @@ vampire_fang's kills toward the next heal) and what each hook does:
 
 - passive (on pickup, and whenever the world is rebuilt): max HP and mana
   regen are bonuses on top of the stats bought (`player_bonus`, handed to
-  `World.set_player_stats` with them by `Run.apply_stats`: raising max HP
+  `World.set_player_stats` with them by `WorldBinding.apply_stats`: raising max HP
   heals the same amount, as on pickup); golden_idol multiplies the currency
   picked up (`currency_multiplier`); vampire_fang heals every `every` kills
   (`on_kills`); potion_belt sets the belt's slots (`potion_slots`, read by
   the potions rules);
 - wave_start (`wave_start`, after `World.begin_wave`, which resets strength
-  to 0): vajra adds its value to the run's permanent strength, which is
-  then set in the world (`World.set_strength`); anchor wards, blood_vial heals
-  (frame commands, applied in the wave's first step);
+  to 0): vajra adds its value to the run's permanent strength, which the
+  run's binding then sets in the world (`World.set_strength`); anchor wards,
+  blood_vial heals (frame commands, applied in the wave's first step);
 - wave_end (`wave_end`, in the wave's last step, won waves only): both
   conditions read the HP the wave ended with — burning_blood heals, and
   meat_on_bone heals when that HP is at most its threshold of max HP;
@@ -88,7 +88,7 @@ class RunRelics:
 
     def add(self, relic_id: str) -> Relic:
         """The run owns `relic_id` from now on (a KeyError for an unknown id, a ValueError for one
-        already owned). The caller re-applies the stats and the core's rules (`Run.gain_relic`)."""
+        already owned). `RunState.gain_relic` marks the change for the world (stats and the core's rules)."""
         relic = self.book.relic(relic_id)
         if relic_id in self.owned:
             raise ValueError(f"the run already owns the relic {relic_id!r}")
@@ -151,12 +151,11 @@ class RunRelics:
         """Hands the core its relic rules (whenever relics change, at every wave start)."""
         world.set_relic_rules(**self.core_rules())
 
-    def wave_start(self, world: World, frame: FrameInput) -> None:
-        """R-REL-1 wave_start, after `World.begin_wave`: vajra's strength grows and is set in the
-        world; anchor's ward and blood_vial's heal are queued for the wave's first step."""
+    def wave_start(self, frame: FrameInput) -> None:
+        """R-REL-1 wave_start, after `World.begin_wave`: vajra's strength grows (the run's binding
+        then sets it in the world with the core's relic rules, `WorldBinding.begin_wave`);
+        anchor's ward and blood_vial's heal are queued for the wave's first step."""
         self.strength += self.total(RelicEffect.STRENGTH)
-        world.set_strength(self.strength)
-        self.apply_rules(world)
         ward = self.total(RelicEffect.WARD)
         if ward > 0:
             frame.ward(ward)

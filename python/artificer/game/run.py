@@ -1,22 +1,25 @@
 """A run of waves (R-LOOP-1) on one `Simulation`, driven by a controller
 (a bot in the simulator, the player's input in the UI).
 
-The run owns the player's `Loadout` (cores, slots, backpack, waiting area);
-the lab and the shop change it between waves and `rearm()` hands the
-active core's program to the core. It also owns the talents bought (R-END-1:
-Last Will, armed in the core's world when bought; re-arming the wand or
-re-applying the stats never touches it, so a spent Last Will stays spent).
-It owns its relics (`artificer.game.relics.RunRelics`, R-REL-1..3): their
-passive bonuses join the stats bought (`apply_stats`), their wave hooks run
-at the wave's start, on its kills and at its end, and elite waves award one.
-It owns the potion belt (`artificer.game.potions.PotionBelt`, R-POT-1/2): a
-won wave rolls its drop and the wave's potion strength ends in `finish`.
+`Run` puts together what the run owns (`artificer.game.state.RunState`: the
+loadout, gold, stats and talents bought, relics, the potion belt, the waves
+played — no world), its world (`Simulation`), the shop (`Shop(state)`) and the
+one place that pushes the state into the world (`WorldBinding`): every change
+of the state is marked, and `sync()` after it tells the world (the shop calls
+it after each change; the lab calls `rearm()`). Its attributes are the state's,
+so the window reads `run.loadout`, `run.currency`, `run.relics`… as before.
+
+A wave (`WaveInProgress`) runs its hooks: the relics' at its start, on its
+kills and at its end (R-REL-1; an elite wave awards one, R-REL-3), the potion
+belt's (R-POT-1/2: a won wave rolls its drop, the wave's potion strength ends
+in `finish`). Last Will (R-END-1) is armed in the core's world when bought;
+re-arming the wand or re-applying the stats never touches it, so a spent Last
+Will stays spent.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
 from artificer.content import Content
@@ -24,11 +27,24 @@ from artificer.content.models import Talent
 from artificer.engine import EventKind, Simulation
 from artificer.engine import events as ev
 from artificer.errors import ArtificerError
+from artificer.game.binding import WorldBinding
 from artificer.game.loadout import Loadout
 from artificer.game.potions import PotionBelt, PotionDrop
-from artificer.game.relics import RunRelics, relic_rng, wave_relic_count
-from artificer.game.shop import Shop, WandStats
+from artificer.game.relics import RunRelics, wave_relic_count
+from artificer.game.shop import Shop
+from artificer.game.state import Change, RunState
+from artificer.game.stats import WandStats, WaveStats
 from artificer.game.waves import WaveDirector
+
+__all__ = [
+    "EMPTY_FROM_S",
+    "EMPTY_GRACE_S",
+    "Controller",
+    "Run",
+    "WandCannotFire",
+    "WaveInProgress",
+    "WaveStats",  # the window's and tests' name for it; it lives in game/stats.py
+]
 
 #: R-FEEL-1: "the arena is never empty for more than 3 s once a wave is 2 s old".
 EMPTY_FROM_S = 2.0
@@ -45,123 +61,140 @@ class Controller(Protocol):
     def control(self, sim: Simulation) -> None: ...
 
 
-@dataclass
-class WaveStats:
-    """One wave's numbers, as the simulator reports them (R-SIM-1)."""
-
-    wave: int
-    kills: int = 0
-    damage_dealt: float = 0.0
-    damage_taken: float = 0.0
-    max_alive: int = 0
-    currency: int = 0
-    frames: int = 0
-    spawned: int = 0
-    #: R-END-1: the most damage one hit dealt (from the `hit_events` rule's
-    #: ENEMY_HIT events; 0 when a simulation runs without that rule).
-    biggest_hit: float = 0.0
-    #: Damage taken per attacker: an enemy id, or "projectile" for enemy shots and blasts.
-    damage_taken_by_source: dict[str, float] = field(default_factory=dict)
-    #: Damage dealt per second of the wave (set when the wave ends).
-    dps: float = 0.0
-    #: R-END-1: Last Will spared the player from a lethal hit in this wave (a LAST_WILL event).
-    last_will_spent: bool = False
-    #: R-REL-3: relics the won wave awarded (an elite wave gives one).
-    relics: list[str] = field(default_factory=list)
-    #: R-REL-3: currency given instead of relics when every relic was owned.
-    relic_currency: int = 0
-    #: R-POT-2: potions the won wave dropped into the belt, and potions drunk during the wave.
-    potions_found: int = 0
-    potions_used: int = 0
-    #: R-FEEL-2: seconds of the wave in which casts were being abandoned for mana: from a cast
-    #: abandoned (CAST_ABANDONED) until the next cast that fires (CAST_FIRED), the frame of the
-    #: abandoned cast included. (The core tries once per cast delay, R-VM-11, so counting only
-    #: the frames of abandoned casts would report a wand dry for 13 s as under 1 s.)
-    out_of_mana_s: float = 0.0
-    #: R-FEEL-1: seconds the arena stood empty beyond the first `EMPTY_GRACE_S` of each stretch
-    #: with no enemy alive, counted once the wave is `EMPTY_FROM_S` old (0 is the rule kept).
-    empty_s: float = 0.0
-
-    def as_json(self) -> dict[str, Any]:
-        out = asdict(self)
-        out["damage_dealt"] = round(self.damage_dealt, 3)
-        out["damage_taken"] = round(self.damage_taken, 3)
-        out["biggest_hit"] = round(self.biggest_hit, 3)
-        out["damage_taken_by_source"] = {k: round(v, 3) for k, v in sorted(self.damage_taken_by_source.items())}
-        out["dps"] = round(self.dps, 3)
-        out["out_of_mana_s"] = round(self.out_of_mana_s, 3)
-        out["empty_s"] = round(self.empty_s, 3)
-        return out
-
-
 class Run:
     """Waves 1..n; the player's HP carries over, the loadout is the wand."""
 
-    def __init__(self, content: Content, seed: int) -> None:
-        self.content = content
-        self.seed = seed
+    def __init__(self, content: Content, seed: int, state: RunState | None = None) -> None:
+        """A new run of `seed` (or the run `state` describes: a save's), its world built and armed."""
+        self.state = state if state is not None else RunState.new(content, seed)
         # hit_events: the frame's biggest hits come back as events (damage numbers, the biggest hit).
-        self.sim = Simulation(content, seed, rules={"hit_events": True})
-        self.loadout = Loadout.starting(content)
-        self.currency = 0
-        #: R-STAT-1: the stats bought in the shop, applied to whichever wand is armed.
-        self.wand_stats = WandStats()
-        #: R-END-1: the talents the run bought (each once per run; a spent one stays owned).
-        self.talents: set[Talent] = set()
-        #: R-REL-1: the relics owned (a new run starts with relics.json `start`: iron_heart).
-        self.relics = RunRelics.starting(content.relics)
-        #: R-POT-2: the potion belt (3 slots; the Artisan's Belt relic sets `potions.slots` to 5).
-        self.potions = PotionBelt(content.potions)
+        sim = Simulation(content, self.state.seed, rules={"hit_events": True})
         #: R-SHOP-1: the shop between waves (offers, locks, rerolls, prices paid).
-        self.shop = Shop(self)
-        self.diagnostics = self.rearm()
-        self.waves: list[WaveStats] = []
+        self.shop = Shop(self.state, world=lambda: self.sim.world, on_change=self.sync)
+        self.binding = WorldBinding(self.state, sim, self.shop)
+        self.rearm()
+
+    # --- the state, as the window reads it ----------------------------------------------------
+
+    @property
+    def content(self) -> Content:
+        return self.state.content
+
+    @property
+    def seed(self) -> int:
+        return self.state.seed
+
+    @property
+    def currency(self) -> int:
+        return self.state.currency
+
+    @currency.setter
+    def currency(self, value: int) -> None:
+        self.state.currency = value
+
+    @property
+    def loadout(self) -> Loadout:
+        return self.state.loadout
+
+    @loadout.setter
+    def loadout(self, value: Loadout) -> None:
+        self.state.loadout = value
+
+    @property
+    def wand_stats(self) -> WandStats:
+        return self.state.wand_stats
+
+    @wand_stats.setter
+    def wand_stats(self, value: WandStats) -> None:
+        self.state.wand_stats = value
+
+    @property
+    def talents(self) -> set[Talent]:
+        return self.state.talents
+
+    @talents.setter
+    def talents(self, value: set[Talent]) -> None:
+        self.state.talents = value
+
+    @property
+    def relics(self) -> RunRelics:
+        return self.state.relics
+
+    @relics.setter
+    def relics(self, value: RunRelics) -> None:
+        self.state.relics = value
+
+    @property
+    def potions(self) -> PotionBelt:
+        return self.state.potions
+
+    @property
+    def waves(self) -> list[WaveStats]:
+        return self.state.waves
+
+    @waves.setter
+    def waves(self, value: list[WaveStats]) -> None:
+        self.state.waves = value
+
+    # --- the world ----------------------------------------------------------------------------
+
+    @property
+    def sim(self) -> Simulation:
+        return self.binding.sim
+
+    @sim.setter
+    def sim(self, value: Simulation) -> None:
+        self.binding.sim = value
+
+    @property
+    def diagnostics(self) -> dict[str, Any]:
+        """The armed wand's diagnostics (R-VM-2: `can_fire`)."""
+        return self.binding.diagnostics
+
+    @diagnostics.setter
+    def diagnostics(self, value: dict[str, Any]) -> None:
+        self.binding.diagnostics = value
+
+    def sync(self) -> None:
+        """Tells the world what the state marked since the last sync (`WorldBinding.sync`)."""
+        self.binding.sync()
 
     def gain_talent(self, talent: Talent) -> None:
         """The run owns `talent` from now on and it takes effect: Last Will (R-END-1) is armed in
         the core's world until a lethal hit spends it."""
-        self.talents.add(talent)
-        if talent == Talent.LAST_WILL:
-            self.sim.world.set_last_will(True)
+        self.state.gain_talent(talent)
+        self.sync()
 
     def apply_stats(self) -> None:
         """Hands the core the stats bought with the relics' passive bonuses on top (R-STAT-1,
         R-REL-1), and the relics' rules of the core."""
-        self.wand_stats.apply(self.sim.world, self.shop, self.relics.player_bonus())
-        self.relics.apply_rules(self.sim.world)
-        # R-POT-2: the Artisan's Belt (potion_belt) sets the belt's usable slots.
-        self.potions.slots = self.relics.potion_slots(self.content.potions.base_slots)
+        self.binding.apply_stats()
 
     def gain_relic(self, relic_id: str) -> None:
         """R-REL-1: the run owns `relic_id` from now on and its passive effect applies at once
         (more max HP heals as much; the core's rules change)."""
-        self.relics.add(relic_id)
-        self.apply_stats()
+        self.state.gain_relic(relic_id)
+        self.sync()
 
     def award_relic(self, purpose: str) -> str | None:
-        """R-REL-3: an unowned relic of the pool, drawn by the run's seed and `purpose`, is the
-        run's; when every relic is owned, relics.json `all_owned_currency` is given instead.
-        Returns the relic's id, or None when currency was given."""
-        relic_id = self.relics.draw(relic_rng(self.seed, purpose))
-        if relic_id is None:
-            self.currency += self.content.relics.all_owned_currency
-            return None
-        self.gain_relic(relic_id)
+        """R-REL-3: `RunState.award_relic`, its effect applied at once; the relic's id, or None
+        when currency was given instead."""
+        relic_id = self.state.award_relic(purpose)
+        self.sync()
         return relic_id
 
     def rearm(self) -> dict[str, Any]:
-        """Arms the loadout's active core with its cards; returns the diagnostics."""
-        core, cards = self.loadout.wand()
-        return self.arm(core, cards)
+        """Arms the loadout's active core with its cards (the lab calls it after each edit);
+        returns the diagnostics."""
+        self.state.mark(Change.WAND)
+        self.sync()
+        return self.diagnostics
 
     def arm(self, core_id: str, cards: list[str | None]) -> dict[str, Any]:
         """Puts a wand together (the lab); returns its diagnostics. The stats go
         to the world first: the CPU stat raises the compile-time CPU limit too
         (R-STAT-1), so the wand compiles with it."""
-        self.apply_stats()
-        self.diagnostics = self.sim.arm_wand(core_id, cards)
-        self.apply_stats()
-        return self.diagnostics
+        return self.binding.arm(core_id, cards)
 
     def start_wave(self, number: int) -> WaveInProgress:
         """Begins wave `number`; the caller steps it frame by frame (the
@@ -170,7 +203,7 @@ class Run:
             # R-VM-2: the lab blocks "Start wave" for a wand without an action.
             raise WandCannotFire("The wand cannot fire! It needs at least one action spell.")
         self.shop.close()  # R-CORE-3: the active core is switched only in the shop
-        self.apply_stats()
+        self.binding.apply_stats()  # R-STAT-1: the stats again at every wave start
         return WaveInProgress(self, number)
 
     def play_wave(self, number: int, controller: Controller) -> WaveStats:
@@ -203,10 +236,9 @@ class WaveInProgress:
         self._out_of_mana_frames = 0
         #: The wand's latest cast attempt was abandoned for mana (R-FEEL-2).
         self._starved = False
-        # R-MANA-1: every wave starts with a full pool; R-REG-1 registers reset.
-        run.sim.world.begin_wave()
-        # R-REL-1 wave_start: vajra's strength, anchor's ward, blood_vial's heal, the core's relic rules.
-        run.relics.wave_start(run.sim.world, run.sim.input)
+        # R-MANA-1: every wave starts with a full pool; R-REG-1 registers reset; R-REL-1 wave_start:
+        # vajra's strength, anchor's ward, blood_vial's heal, the core's relic rules.
+        run.binding.begin_wave()
 
     @property
     def over(self) -> bool:
@@ -275,7 +307,9 @@ class WaveInProgress:
         crystals on the ground are collected."""
         run, sim = self.run, self.run.sim
         # R-POT-1: the wave's potion strength ends (applied by the step below); R-POT-2: a won wave's drop.
-        self.potion_drop = run.potions.end_wave(run, self)
+        self.potion_drop = run.potions.end_wave(sim.input, run.seed, self.stats.wave, won=not self.died)
+        if self.potion_drop is not None and self.potion_drop.found:
+            self.stats.potions_found += 1
         if not self.died:
             # R-REL-1 wave_end: burning_blood, meat_on_bone (on the HP the wave ended with).
             run.relics.wave_end(*sim.world.player_hp(), won=True, frame=sim.input)

@@ -1,7 +1,8 @@
 """The shop between waves (R-SHOP-1, R-CORE-3, R-STAT-1) — its rules, no pygame.
 
 This module owns what the shop offers and what buying, selling, rerolling
-and locking do to a `Run`:
+and locking do to the run's state
+(`artificer.game.state.RunState`, with no world):
 
 - Shelf A: `spell_offers` spells, shelf B: `core_offers.min..max` cores,
   shelf C: `stat_offers` stat upgrades. A spell or core offer's tier is
@@ -29,20 +30,22 @@ and locking do to a `Run`:
   they would not fit — and then nothing changes); the active core is
   switched only while the shop is open; waiting cards go back into an empty
   slot of a carried core, into the backpack, or are sold.
-- Stats (R-STAT-1): `WandStats` keeps the totals the run bought and hands
-  them to the core (`World.set_wand_stats`); the run re-applies them after
-  each `rearm()` and at wave start.
+- Stats (R-STAT-1): `WandStats` (`artificer.game.stats`) keeps the totals
+  the run bought; a purchase marks the state (`Change.STATS`, or
+  `Change.WAND` for CPU: the wand compiles again) and the run's binding
+  hands them to the core (`World.set_wand_stats`), after each re-arm and at
+  wave start too.
 - Talents (R-END-1 Last Will): after the stat draws of a restock, each
   talent of `talents` the run does not own, from its `from_wave` on, is
   added to shelf C with its `chance` (one draw each, so the stat draws keep
   their sequence). Its offer's `item` is the talent id (`Offer.talent`);
-  buying it (`buy_stat`, as for a stat) hands it to `Run.gain_talent`. An
+  buying it (`buy_stat`, as for a stat) hands it to `RunState.gain_talent`. An
   owned talent is never offered again, even once spent.
 - Relic (R-SHOP-1, R-REL-3): apart from the shelves, each visit offers one
   relic the run does not own (`relic`, drawn at opening by `relic_rng`, so the
   shelves' draws are unchanged; none when every relic is owned; not
   rerolled), for relics.json `shop_price`; `buy_relic` hands it to
-  `Run.gain_relic`.
+  `RunState.gain_relic`.
 - Potion (R-POT-2): apart from the shelves, each visit offers one random
   potion (`potion`, drawn at opening by `potions.potion_for_sale` from its
   own generator; not rerolled) for potions.json `shopPrice`; `buy_potion`
@@ -58,8 +61,8 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from artificer.content import Content, CoreFlag
@@ -76,10 +79,11 @@ from artificer.errors import ArtificerError
 from artificer.game.loadout import BackpackFull, LoadoutError
 from artificer.game.potions import potion_for_sale
 from artificer.game.relics import relic_rng
+from artificer.game.state import Change, RunState
+from artificer.game.stats import WandStats as WandStats  # its old home's name, for game/save.py
 
 if TYPE_CHECKING:
     from artificer._core import World
-    from artificer.game.run import Run
 
 ShelfName = Literal["spells", "cores", "stats"]
 SHELVES: tuple[ShelfName, ...] = ("spells", "cores", "stats")
@@ -181,63 +185,29 @@ def shop_rng(seed: int, wave: int) -> random.Random:
     return random.Random(f"artificer/shop/{seed}/{wave}")
 
 
-# --- stats ---------------------------------------------------------------------------------
-
-
-@dataclass
-class WandStats:
-    """R-STAT-1: the stats the run bought: the wand's (`World.set_wand_stats`: CPU in whole
-    points, cast speed 0..0.95, accuracy 0..1), the player's (`World.set_player_stats`),
-    attunement per element (`World.set_attunement`) and luck (the shop's tier odds)."""
-
-    totals: dict[WandStat, float] = field(default_factory=lambda: {stat: 0.0 for stat in WandStat})
-    purchases: dict[WandStat, int] = field(default_factory=lambda: {stat: 0 for stat in WandStat})
-
-    def add(self, offer: StatOffer) -> None:
-        """One purchase of `offer`'s stat (the total stops at its `max`)."""
-        total = min(offer.max, self.totals[offer.stat] + offer.amount)
-        self.totals[offer.stat] = round(total, 6)  # 0.05 × 3 stays 0.15, not 0.15000000000000002
-        self.purchases[offer.stat] += 1
-
-    def apply(self, world: World, shop: Shop | None = None, bonus: Mapping[str, float] | None = None) -> None:
-        """Hands the totals to the core (it clamps cast speed and accuracy to their ranges):
-        the wand's stats, the player's, attunement per element; and luck to `shop`. `bonus`
-        (R-REL-1: the relics' `max_hp_bonus`, `mana_regen_bonus`) adds to the player's."""
-        totals = self.totals
-        extra = bonus or {}
-        world.set_wand_stats(int(totals[WandStat.CPU]), totals[WandStat.CAST_SPEED], totals[WandStat.ACCURACY])
-        world.set_player_stats(
-            max_hp_bonus=totals[WandStat.MAX_HP] + extra.get("max_hp_bonus", 0.0),
-            armor=totals[WandStat.ARMOR],
-            move_speed_bonus=totals[WandStat.MOVE_SPEED],
-            crit_chance_bonus=totals[WandStat.CRIT_CHANCE],
-            pickup_radius_bonus=totals[WandStat.PICKUP_RADIUS],
-            mana_regen_bonus=totals[WandStat.MANA_REGEN] + extra.get("mana_regen_bonus", 0.0),
-            mana_leech=totals[WandStat.MANA_LEECH],
-        )
-        world.set_attunement(
-            {
-                stat.value.removeprefix(ATTUNEMENT_PREFIX): total
-                for stat, total in totals.items()
-                if stat.value.startswith(ATTUNEMENT_PREFIX)
-            }
-        )
-        if shop is not None:
-            shop.luck = totals[WandStat.LUCK]
-
-
 # --- the shop --------------------------------------------------------------------------------
 
 
 class Shop:
     """The run's shop: the shelves of the current visit, locks, rerolls, and the prices paid.
 
-    One `Shop` lives on the `Run` for the whole run; `open(wave)` starts the
+    One `Shop` lives beside the run's state for the whole run; `open(wave)` starts the
     visit after wave `wave` and `close()` ends it (locked offers wait for the
-    next visit)."""
+    next visit). It changes `state` and marks what the world must hear of
+    (`RunState.mark`); `on_change` (the run's `WorldBinding.sync`) is called after
+    every change, and `world` gives the world `stat_preview` reads (None: no previews)."""
 
-    def __init__(self, run: Run, unlocked: Iterable[str] = ()) -> None:
-        self.run = run
+    def __init__(
+        self,
+        state: RunState,
+        unlocked: Iterable[str] = (),
+        *,
+        world: Callable[[], World] | None = None,
+        on_change: Callable[[], None] | None = None,
+    ) -> None:
+        self.state = state
+        self._world = world
+        self._on_change = on_change
         #: Ids unlocked with aether (R-META-1): items with an unlock cost are offered only when listed here.
         self.unlocked: frozenset[str] = frozenset(unlocked)
         #: R-STAT-1 luck (shop rarity): scales the better tiers' odds; the luck stat bought (`WandStats.apply`).
@@ -246,7 +216,7 @@ class Shop:
         self.is_open = False
         self.rerolls = 0
         self.shelves: dict[ShelfName, list[Offer | None]] = {name: [] for name in SHELVES}
-        self.rng = shop_rng(run.seed, 0)
+        self.rng = shop_rng(state.seed, 0)
         #: The price paid for each owned card, by card id (one entry per copy), and for each carried core.
         self.paid_cards: dict[str, list[int]] = {}
         self.paid_cores: dict[str, int] = {}
@@ -259,11 +229,11 @@ class Shop:
 
     @property
     def content(self) -> Content:
-        return self.run.content
+        return self.state.content
 
     @property
     def settings(self) -> ShopSettings:
-        return self.run.content.balance.shop
+        return self.state.content.balance.shop
 
     # --- a visit -----------------------------------------------------------------------
 
@@ -276,7 +246,7 @@ class Shop:
         self.wave = wave
         self.is_open = True
         self.rerolls = 0
-        self.rng = shop_rng(self.run.seed, wave)
+        self.rng = shop_rng(self.state.seed, wave)
         # A locked talent the data no longer sells (a save from older content) leaves the shelf.
         self.shelves["stats"] = [
             o for o in self.shelves["stats"] if o is None or o.talent is None or self._talent_offer(o.talent)
@@ -286,8 +256,8 @@ class Shop:
                 if offer is not None:
                     offer.price = self._price(offer.kind, offer.item, offer.tier)
         self._restock()
-        self.relic = self.run.relics.draw(relic_rng(self.run.seed, f"shop/{wave}"))
-        self.potion = potion_for_sale(self.content.potions, self.run.seed, wave)
+        self.relic = self.state.relics.draw(relic_rng(self.state.seed, f"shop/{wave}"))
+        self.potion = potion_for_sale(self.content.potions, self.state.seed, wave)
 
     def close(self) -> None:
         """Leaves the shop (the next wave starts); locked offers wait for the next shop."""
@@ -305,12 +275,14 @@ class Shop:
         self._charge(cost)
         self.rerolls += 1
         self._restock()
+        self._changed()
 
     def toggle_lock(self, shelf: ShelfName, index: int) -> bool:
         """Locks or unlocks an offer (it survives rerolls and the next shop); returns the new state."""
         self._require_open()
         offer = self.offer(shelf, index)
         offer.locked = not offer.locked
+        self._changed()
         return offer.locked
 
     def offer(self, shelf: ShelfName, index: int) -> Offer:
@@ -336,10 +308,11 @@ class Shop:
         self._require_open()
         offer = self.offer("spells", index)
         self._check_gold(offer.price)
-        self.run.loadout.stash(offer.item)
+        self.state.loadout.stash(offer.item)
         self._charge(offer.price)
         self.paid_cards.setdefault(offer.item, []).append(offer.price)
         self.shelves["spells"][index] = None
+        self._changed()
         return offer
 
     def buy_core(self, index: int, drop: str | None = None) -> Offer:
@@ -348,44 +321,45 @@ class Shop:
         (its sale counts toward the price; its cards go to the waiting area)."""
         self._require_open()
         offer = self.offer("cores", index)
-        max_cores, _ = self.run.loadout.limits
-        if len(self.run.loadout.cores) < max_cores:
+        max_cores, _ = self.state.loadout.limits
+        if len(self.state.loadout.cores) < max_cores:
             drop = None  # room for one more: nothing is sold
         refund = self.core_sale_value(drop) if drop is not None else 0
         self._check_gold(offer.price, refund)
         if drop is not None:
-            self.run.loadout.carried(drop)  # not carried: a LoadoutError before anything changes
-        self.run.loadout.add_core(offer.item, drop=drop)
+            self.state.loadout.carried(drop)  # not carried: a LoadoutError before anything changes
+        self.state.loadout.add_core(offer.item, drop=drop)
         if drop is not None:
             self.paid_cores.pop(drop, None)
-        self.run.currency += refund - offer.price
+        self.state.currency += refund - offer.price
         self.paid_cores[offer.item] = offer.price
         self.shelves["cores"][index] = None
-        self.run.rearm()
+        self.state.mark(Change.WAND)
+        self._changed()
         return offer
 
     def buy_stat(self, index: int) -> Offer:
         """R-STAT-1: a stat upgrade, applied to the wand at once; or a talent (R-END-1), the run's
-        for good (`Run.gain_talent`: Last Will arms the world)."""
+        for good (`RunState.gain_talent`: Last Will is armed in the world)."""
         self._require_open()
         offer = self.offer("stats", index)
         self._check_gold(offer.price)
         talent = offer.talent
         if talent is not None:
-            if talent in self.run.talents:
+            if talent in self.state.talents:
                 raise ShopError(f"the run already has the talent {talent.value!r}")
             self._charge(offer.price)
-            self.run.gain_talent(talent)
+            self.state.gain_talent(talent)
             self.shelves["stats"][index] = None
+            self._changed()
             return offer
         self._charge(offer.price)
         stat = WandStat(offer.item)
-        self.run.wand_stats.add(self._stat_offer(stat))
-        if stat == WandStat.CPU:
-            self.run.rearm()  # R-STAT-1: CPU raises the compile-time limit: recompile
-        else:
-            self.run.apply_stats()
+        self.state.wand_stats.add(self._stat_offer(stat))
+        # R-STAT-1: CPU raises the compile-time limit: the wand compiles again.
+        self.state.mark(Change.WAND if stat == WandStat.CPU else Change.STATS)
         self.shelves["stats"][index] = None
+        self._changed()
         return offer
 
     def stat_preview(self, stat: WandStat) -> tuple[float, float]:
@@ -395,10 +369,12 @@ class Shop:
         starting stats included; CPU and mana regen as the active core's plus what was bought
         (and the relics' regen); cast speed, accuracy and luck as the shares bought."""
         entry = self._stat_offer(stat)
-        bought = self.run.wand_stats.totals[stat]
+        bought = self.state.wand_stats.totals[stat]
         step = min(entry.max, bought + entry.amount) - bought
-        world = self.run.sim.world
-        core = self.content.core(self.run.loadout.active)
+        if self._world is None:
+            raise ShopError("the shop has no world to preview the stats in")
+        world = self._world()
+        core = self.content.core(self.state.loadout.active)
         player = world.player_stats()
         cap = math.inf
         if stat == WandStat.MAX_HP:
@@ -406,7 +382,7 @@ class Shop:
         elif stat == WandStat.CPU:
             now = core.cpu_limit + bought
         elif stat == WandStat.MANA_REGEN:
-            now = core.mana_regen + bought + self.run.relics.player_bonus().get("mana_regen_bonus", 0.0)
+            now = core.mana_regen + bought + self.state.relics.player_bonus().get("mana_regen_bonus", 0.0)
         elif stat == WandStat.MOVE_SPEED:
             # The bonus is a share of the starting speed (World.set_player_stats).
             now, step = player["move_speed"], step * self.content.balance.player.move_speed
@@ -427,14 +403,15 @@ class Shop:
         return self.content.relics.shop_price
 
     def buy_relic(self) -> str:
-        """R-REL-3: the visit's relic becomes the run's (`Run.gain_relic`); returns its id."""
+        """R-REL-3: the visit's relic becomes the run's (`RunState.gain_relic`); returns its id."""
         self._require_open()
         relic_id = self.relic
         if relic_id is None:
             raise ShopError("no relic for sale in this shop")
         self._charge(self.relic_price)
-        self.run.gain_relic(relic_id)
+        self.state.gain_relic(relic_id)
         self.relic = None
+        self._changed()
         return relic_id
 
     @property
@@ -449,11 +426,12 @@ class Shop:
         potion_id = self.potion
         if potion_id is None:
             raise ShopError("no potion for sale in this shop")
-        if self.run.potions.full:
-            raise PotionBeltFull(f"the potion belt's {self.run.potions.slots} slots are full")
+        if self.state.potions.full:
+            raise PotionBeltFull(f"the potion belt's {self.state.potions.slots} slots are full")
         self._charge(self.potion_price)
-        self.run.potions.add(potion_id)
+        self.state.potions.add(potion_id)
         self.potion = None
+        self._changed()
         return potion_id
 
     # --- selling ------------------------------------------------------------------------
@@ -480,67 +458,80 @@ class Shop:
     def sell_card(self, backpack_index: int) -> int:
         """Sells the backpack card at `backpack_index`; returns the gold refunded."""
         self._require_open()
-        backpack = self.run.loadout.backpack
+        backpack = self.state.loadout.backpack
         if not 0 <= backpack_index < len(backpack):
             raise ShopError(f"the backpack has no card at {backpack_index}")
         card = backpack.pop(backpack_index)
-        return self._refund_card(card)
+        refund = self._refund_card(card)
+        self._changed()
+        return refund
 
     def sell_waiting(self, card: str) -> int:
         """Sells a card from the waiting area (R-CORE-3: the way out of an overflow)."""
         self._require_open()
-        self.run.loadout.discard_waiting(card)
-        return self._refund_card(card)
+        self.state.loadout.discard_waiting(card)
+        refund = self._refund_card(card)
+        self._changed()
+        return refund
 
     def sell_core(self, core_id: str) -> int:
         """Sells a carried core (not the last one); its cards move to the waiting area
         (`WaitingAreaFull` when they would not fit: nothing changes)."""
         self._require_open()
         refund = self.core_sale_value(core_id)
-        self.run.loadout.remove_core(core_id)
+        self.state.loadout.remove_core(core_id)
         self.paid_cores.pop(core_id, None)
-        self.run.currency += refund
-        self.run.rearm()
+        self.state.currency += refund
+        self.state.mark(Change.WAND)
+        self._changed()
         return refund
 
     # --- the loadout, in the shop -------------------------------------------------------
 
     def switch_core(self, core_id: str) -> None:
         """R-CORE-3: makes a carried core the active one — refused once the shop is closed."""
-        self.run.loadout.switch(core_id, in_shop=self.is_open)
-        self.run.rearm()
+        self.state.loadout.switch(core_id, in_shop=self.is_open)
+        self.state.mark(Change.WAND)
+        self._changed()
 
     def place_waiting(self, card: str, core_id: str, slot: int) -> None:
         """A waiting card into an empty slot of a carried core."""
         self._require_open()
-        self.run.loadout.place(card, core_id, slot)
-        if core_id == self.run.loadout.active:
-            self.run.rearm()
+        self.state.loadout.place(card, core_id, slot)
+        if core_id == self.state.loadout.active:
+            self.state.mark(Change.WAND)
+        self._changed()
 
     def stash_waiting(self, card: str) -> None:
         """A waiting card into the backpack (`BackpackFull` refuses it)."""
         self._require_open()
-        loadout = self.run.loadout
+        loadout = self.state.loadout
         if card not in loadout.waiting:
             raise LoadoutError(f"{card!r} is not in the waiting area")
         if len(loadout.backpack) >= loadout.limits_backpack:
             raise BackpackFull(f"the backpack holds {loadout.limits_backpack} cards: sell one first")
         loadout.waiting.remove(card)
         loadout.stash(card)
+        self._changed()
 
     # --- internals ---------------------------------------------------------------------------
+
+    def _changed(self) -> None:
+        """A change was made: the run's world hears of what it marked (`on_change`)."""
+        if self._on_change is not None:
+            self._on_change()
 
     def _require_open(self) -> None:
         if not self.is_open:
             raise ShopClosed("the shop is closed: it opens between waves")
 
     def _check_gold(self, price: int, extra: int = 0) -> None:
-        if self.run.currency + extra < price:
-            raise NotEnoughGold(price, self.run.currency + extra)
+        if self.state.currency + extra < price:
+            raise NotEnoughGold(price, self.state.currency + extra)
 
     def _charge(self, price: int) -> None:
         self._check_gold(price)
-        self.run.currency -= price
+        self.state.currency -= price
 
     def _refund_card(self, card: str) -> int:
         refund = self.card_sale_value(card)
@@ -549,7 +540,7 @@ class Shop:
             paid.remove(max(paid))
             if not paid:
                 del self.paid_cards[card]
-        self.run.currency += refund
+        self.state.currency += refund
         return refund
 
     def _stat_offer(self, stat: WandStat) -> StatOffer:
@@ -569,7 +560,7 @@ class Shop:
                 raise ShopError(f"the shop does not sell the talent {item!r}")
             return talent.price
         entry = self._stat_offer(WandStat(item))
-        return entry.price + entry.price_step * self.run.wand_stats.purchases[entry.stat]
+        return entry.price + entry.price_step * self.state.wand_stats.purchases[entry.stat]
 
     def _restock(self) -> None:
         """Keeps the locked offers in their places and draws the others (R-SHOP-1)."""
@@ -579,7 +570,7 @@ class Shop:
         self._restock_shelf("cores", core_count, self._draw_core)
         # Talents sit after the stats: taken off for the stat draws, the locked ones put back after them.
         stats_shelf = self.shelves["stats"]
-        owned = self.run.talents
+        owned = self.state.talents
         locked_talents = [
             o for o in stats_shelf if o is not None and o.talent is not None and o.locked and o.talent not in owned
         ]
@@ -588,7 +579,7 @@ class Shop:
         self.shelves["stats"] += locked_talents + self._draw_talents({offer.talent for offer in locked_talents})
 
     def _restock_shelf(self, shelf: ShelfName, count: int, draw: _Draw) -> None:
-        carried = {c.core for c in self.run.loadout.cores}
+        carried = {c.core for c in self.state.loadout.cores}
         locked = {
             index: offer
             for index, offer in enumerate(self.shelves[shelf])
@@ -606,7 +597,7 @@ class Shop:
         self.shelves[shelf] = places
 
     def _draw_spell(self, taken: set[str]) -> Offer | None:
-        carrying_debug = any(self.content.core(c.core).has_flag(CoreFlag.DEBUG_CORE) for c in self.run.loadout.cores)
+        carrying_debug = any(self.content.core(c.core).has_flag(CoreFlag.DEBUG_CORE) for c in self.state.loadout.cores)
         family_weights = self.settings.family_weights
         spells = [
             spell
@@ -619,7 +610,7 @@ class Shop:
         return self._draw_by_tier("spells", pool, taken, repeat=True, weights=weights)
 
     def _draw_core(self, taken: set[str]) -> Offer | None:
-        carried = {c.core for c in self.run.loadout.cores}
+        carried = {c.core for c in self.state.loadout.cores}
         pool = [
             (core.id, core.tier)
             for core in self.content.cores
@@ -629,7 +620,7 @@ class Shop:
         return self._draw_by_tier("cores", pool, taken, repeat=False)
 
     def _draw_stat(self, taken: set[str]) -> Offer | None:
-        totals = self.run.wand_stats.totals
+        totals = self.state.wand_stats.totals
         pool = [
             entry.stat.value
             for entry in self.settings.stats
@@ -645,7 +636,7 @@ class Shop:
         from its `from_wave` on, is offered with its `chance` (one draw each, after the stats)."""
         offers: list[Offer] = []
         for entry in self.settings.talents:
-            if entry.talent in self.run.talents or entry.talent in on_shelf or self.wave < entry.from_wave:
+            if entry.talent in self.state.talents or entry.talent in on_shelf or self.wave < entry.from_wave:
                 continue
             if self.rng.random() < entry.chance:
                 offers.append(Offer("stats", entry.talent.value, 1, entry.price))

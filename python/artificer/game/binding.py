@@ -1,0 +1,136 @@
+"""The one place that pushes a run into the core's world — `WorldBinding`, no pygame.
+
+`RunState` (`artificer.game.state`) changes without a world and marks what changed; the
+binding takes the marks (`sync`, called after each change) and makes the world agree: the
+wand compiled again (`Simulation.arm_wand`), the stats bought with the relics' passive bonuses
+(`World.set_wand_stats`, `set_player_stats`, `set_attunement`, through `WandStats.apply`) and
+the core's relic rules (`World.set_relic_rules`), Last Will armed (`World.set_last_will`). A
+wave's start (`begin_wave`) and a save's restore (`restore`) go through it too. Nothing else in
+`game/` calls a `World.set_*`: the order of what reaches the core is decided here.
+
+The stats go to the world before the wand compiles and again after (R-STAT-1: the CPU stat
+raises the compile-time CPU limit, so the wand compiles with it; the program's stats then
+apply to the wand just built).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from artificer.engine import Simulation
+from artificer.game.state import Change, RunState
+from artificer.game.stats import LuckHolder
+
+
+@dataclass(frozen=True)
+class WandMemory:
+    """The program wand's memory (`World.wand_memory`): what a persistent_memory core keeps
+    between waves (R-VM-12, R-REG-1) — the deck's cursor, the two registers, the counters, kills."""
+
+    cursor: int
+    registers: list[int]
+    counters: list[int]
+    kills: int
+
+
+@dataclass(frozen=True)
+class CarriedWorld:
+    """What of the world a run carries from one wave to the next (R-SAVE-1): the player's HP,
+    max HP and position, whether Last Will is still armed, the core's random streams'
+    positions and the wand's memory. Mana is not carried (R-MANA-1: every wave starts full)."""
+
+    hp: float
+    hp_max: float
+    x: float
+    y: float
+    last_will: bool
+    rng_state: list[int]
+    wand_memory: WandMemory | None
+
+
+class WorldBinding:
+    """Pushes `state` into `sim`'s world. `luck` takes the luck bought (the shop, R-STAT-1)."""
+
+    def __init__(self, state: RunState, sim: Simulation, luck: LuckHolder) -> None:
+        self.state = state
+        self.sim = sim
+        self.luck = luck
+        #: The armed wand's diagnostics (`Simulation.arm_wand`).
+        self.diagnostics: dict[str, Any] = {}
+
+    def sync(self) -> None:
+        """Tells the world what changed since the last sync (`RunState.changes`): a changed wand
+        is compiled again (the stats with it), changed stats or relics are handed over again,
+        Last Will just bought is armed."""
+        changes = self.state.take_changes()
+        if Change.WAND in changes:
+            self.rearm()
+        elif changes & {Change.STATS, Change.RELICS}:
+            self.apply_stats()
+        if Change.LAST_WILL in changes:
+            self.sim.world.set_last_will(True)
+
+    def apply_stats(self) -> None:
+        """Hands the core the stats bought with the relics' passive bonuses on top (R-STAT-1,
+        R-REL-1), and the relics' rules of the core."""
+        state = self.state
+        state.wand_stats.apply(self.sim.world, self.luck, state.relics.player_bonus())
+        state.relics.apply_rules(self.sim.world)
+        # Not the world's, but read with the relics whenever they are: the belt's usable slots
+        # (R-POT-2) also follow relics set on the state directly (a save's restore).
+        state.fit_belt()
+
+    def rearm(self) -> dict[str, Any]:
+        """Arms the loadout's active core with its cards; returns the diagnostics."""
+        core, cards = self.state.loadout.wand()
+        return self.arm(core, cards)
+
+    def arm(self, core_id: str, cards: Sequence[str | None]) -> dict[str, Any]:
+        """Arms the wand `core_id` with `cards` (the lab's or a test's; the loadout is not changed),
+        the stats before it compiles and after; returns its diagnostics."""
+        self.apply_stats()
+        self.diagnostics = self.sim.arm_wand(core_id, list(cards))
+        self.apply_stats()
+        return self.diagnostics
+
+    def begin_wave(self) -> None:
+        """A wave begins: the world's wave start (R-MANA-1: a full pool; R-REG-1: registers
+        reset; strength back to 0), then the relics' wave_start hook (R-REL-1: vajra's permanent
+        strength set, the core's relic rules, anchor's ward and blood_vial's heal queued for the
+        first step)."""
+        world, relics = self.sim.world, self.state.relics
+        world.begin_wave()
+        relics.wave_start(self.sim.input)
+        world.set_strength(relics.strength)
+        relics.apply_rules(world)
+
+    def carried(self) -> CarriedWorld:
+        """What of the world the run carries into the next wave (a save's part)."""
+        world = self.sim.world
+        hp, hp_max = world.player_hp()
+        x, y = world.player_position()
+        memory = world.wand_memory()
+        return CarriedWorld(
+            hp,
+            hp_max,
+            x,
+            y,
+            world.last_will,
+            world.rng_state(),
+            None if memory is None else WandMemory(memory[0], memory[1], memory[2], memory[3]),
+        )
+
+    def restore(self, carried: CarriedWorld) -> None:
+        """A rebuilt world takes what the run carried (a save's restore, after `rearm`): the
+        streams, HP, position, Last Will (owned is not armed: a spent one comes back disarmed)
+        and the wand's memory."""
+        world = self.sim.world
+        world.set_rng_state(carried.rng_state)
+        world.set_player_hp(carried.hp, carried.hp_max)
+        world.set_player_position(carried.x, carried.y)
+        world.set_last_will(carried.last_will)
+        memory = carried.wand_memory
+        if memory is not None:
+            world.set_wand_memory(memory.cursor, memory.registers, memory.counters, memory.kills)

@@ -1,0 +1,110 @@
+"""What a run owns, with no simulation (R-LOOP-1): `RunState` — no pygame, no world.
+
+The run's seed, its gold, the loadout (cores, slots, backpack, waiting area), the stats and
+talents bought, the relics, the potion belt and the waves played. The shop, the lab and the
+waves change it; none of them touches the core's world. Each change that the world must hear
+of is marked (`changes`, a set of `Change`), and the one place that pushes the run into the
+world (`artificer.game.binding.WorldBinding.sync`) takes the marks and acts on them after
+each change. So the state can be built, changed, saved and tested without a simulation, and
+what reaches the core is decided in one function.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+from artificer.content import Content
+from artificer.content.models import Talent
+from artificer.game.loadout import Loadout
+from artificer.game.potions import PotionBelt
+from artificer.game.relics import RunRelics, relic_rng
+from artificer.game.stats import WandStats, WaveStats
+
+
+class Change(enum.Enum):
+    """What changed in the state that the world must be told (`WorldBinding.sync`)."""
+
+    #: The active core or its cards (the shop's core trades and switches, the lab), or the CPU
+    #: stat (R-STAT-1: it raises the compile-time limit): the wand is compiled again.
+    WAND = "wand"
+    #: Stats bought: the wand's, the player's and attunement are handed over again.
+    STATS = "stats"
+    #: Relics gained: their passive bonuses (with the stats) and the core's relic rules.
+    RELICS = "relics"
+    #: R-END-1 Last Will bought: armed in the world until a lethal hit spends it (owned but
+    #: spent stays spent: nothing else re-arms it).
+    LAST_WILL = "last_will"
+
+
+@dataclass
+class RunState:
+    """The run between (and during) waves, without its world."""
+
+    content: Content
+    seed: int
+    loadout: Loadout
+    currency: int = 0
+    #: R-STAT-1: the stats bought in the shop, applied to whichever wand is armed.
+    wand_stats: WandStats = field(default_factory=WandStats)
+    #: R-END-1: the talents the run bought (each once per run; a spent one stays owned).
+    talents: set[Talent] = field(default_factory=set)
+    #: R-REL-1: the relics owned (a new run starts with relics.json `start`: iron_heart).
+    relics: RunRelics = field(init=False)
+    #: R-POT-2: the potion belt (3 slots; the Artisan's Belt relic sets `potions.slots` to 5).
+    potions: PotionBelt = field(init=False)
+    #: The waves played, in order (the summary's and the save's).
+    waves: list[WaveStats] = field(default_factory=list)
+    #: What changed since the world was last told (`WorldBinding.sync` takes them).
+    changes: set[Change] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        self.relics = RunRelics.starting(self.content.relics)
+        self.potions = PotionBelt(self.content.potions)
+        self.fit_belt()
+
+    @classmethod
+    def new(cls, content: Content, seed: int) -> RunState:
+        """A new run: the starting wand, no gold, nothing bought, relics.json's `start` relics."""
+        return cls(content, seed, Loadout.starting(content))
+
+    # --- marks -----------------------------------------------------------------------------
+
+    def mark(self, *changes: Change) -> None:
+        """Notes what the world must be told at the next `WorldBinding.sync`."""
+        self.changes.update(changes)
+
+    def take_changes(self) -> set[Change]:
+        """The marks since the last call, cleared."""
+        taken, self.changes = self.changes, set()
+        return taken
+
+    # --- gains -----------------------------------------------------------------------------
+
+    def gain_talent(self, talent: Talent) -> None:
+        """The run owns `talent` from now on; Last Will (R-END-1) is to be armed in the world."""
+        self.talents.add(talent)
+        if talent == Talent.LAST_WILL:
+            self.mark(Change.LAST_WILL)
+
+    def gain_relic(self, relic_id: str) -> None:
+        """R-REL-1: the run owns `relic_id` from now on; its passive effect is to apply at once
+        (more max HP heals as much; the core's rules change; the Artisan's Belt opens its slots)."""
+        self.relics.add(relic_id)
+        self.fit_belt()
+        self.mark(Change.RELICS)
+
+    def award_relic(self, purpose: str) -> str | None:
+        """R-REL-3: an unowned relic of the pool, drawn by the run's seed and `purpose`, is the
+        run's; when every relic is owned, relics.json `all_owned_currency` is given instead.
+        Returns the relic's id, or None when currency was given."""
+        relic_id = self.relics.draw(relic_rng(self.seed, purpose))
+        if relic_id is None:
+            self.currency += self.content.relics.all_owned_currency
+            return None
+        self.gain_relic(relic_id)
+        return relic_id
+
+    def fit_belt(self) -> None:
+        """R-POT-2: the belt's usable slots follow the relics (the Artisan's Belt sets them)."""
+        self.potions.slots = self.relics.potion_slots(self.content.potions.base_slots)

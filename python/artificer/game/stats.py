@@ -1,0 +1,115 @@
+"""The run's numbers, with no simulation: what a wave reports (`WaveStats`, R-SIM-1) and the
+stats the run bought (`WandStats`, R-STAT-1).
+
+`WandStats.apply` hands the totals to a world; the run calls it from one place only
+(`artificer.game.binding.WorldBinding`), whenever the stats, the relics or the wand changed
+and at every wave start.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+from artificer.content.models import ATTUNEMENT_PREFIX, StatOffer, WandStat
+
+if TYPE_CHECKING:
+    from artificer._core import World
+
+
+class LuckHolder(Protocol):
+    """What takes the luck bought (R-STAT-1: the shop's tier odds, `artificer.game.shop.Shop`)."""
+
+    luck: float
+
+
+@dataclass
+class WaveStats:
+    """One wave's numbers, as the simulator reports them (R-SIM-1)."""
+
+    wave: int
+    kills: int = 0
+    damage_dealt: float = 0.0
+    damage_taken: float = 0.0
+    max_alive: int = 0
+    currency: int = 0
+    frames: int = 0
+    spawned: int = 0
+    #: R-END-1: the most damage one hit dealt (from the `hit_events` rule's
+    #: ENEMY_HIT events; 0 when a simulation runs without that rule).
+    biggest_hit: float = 0.0
+    #: Damage taken per attacker: an enemy id, or "projectile" for enemy shots and blasts.
+    damage_taken_by_source: dict[str, float] = field(default_factory=dict)
+    #: Damage dealt per second of the wave (set when the wave ends).
+    dps: float = 0.0
+    #: R-END-1: Last Will spared the player from a lethal hit in this wave (a LAST_WILL event).
+    last_will_spent: bool = False
+    #: R-REL-3: relics the won wave awarded (an elite wave gives one).
+    relics: list[str] = field(default_factory=list)
+    #: R-REL-3: currency given instead of relics when every relic was owned.
+    relic_currency: int = 0
+    #: R-POT-2: potions the won wave dropped into the belt, and potions drunk during the wave.
+    potions_found: int = 0
+    potions_used: int = 0
+    #: R-FEEL-2: seconds of the wave in which casts were being abandoned for mana: from a cast
+    #: abandoned (CAST_ABANDONED) until the next cast that fires (CAST_FIRED), the frame of the
+    #: abandoned cast included. (The core tries once per cast delay, R-VM-11, so counting only
+    #: the frames of abandoned casts would report a wand dry for 13 s as under 1 s.)
+    out_of_mana_s: float = 0.0
+    #: R-FEEL-1: seconds the arena stood empty beyond the first `EMPTY_GRACE_S` of each stretch
+    #: with no enemy alive, counted once the wave is `EMPTY_FROM_S` old (0 is the rule kept).
+    empty_s: float = 0.0
+
+    def as_json(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["damage_dealt"] = round(self.damage_dealt, 3)
+        out["damage_taken"] = round(self.damage_taken, 3)
+        out["biggest_hit"] = round(self.biggest_hit, 3)
+        out["damage_taken_by_source"] = {k: round(v, 3) for k, v in sorted(self.damage_taken_by_source.items())}
+        out["dps"] = round(self.dps, 3)
+        out["out_of_mana_s"] = round(self.out_of_mana_s, 3)
+        out["empty_s"] = round(self.empty_s, 3)
+        return out
+
+
+@dataclass
+class WandStats:
+    """R-STAT-1: the stats the run bought: the wand's (`World.set_wand_stats`: CPU in whole
+    points, cast speed 0..0.95, accuracy 0..1), the player's (`World.set_player_stats`),
+    attunement per element (`World.set_attunement`) and luck (the shop's tier odds)."""
+
+    totals: dict[WandStat, float] = field(default_factory=lambda: {stat: 0.0 for stat in WandStat})
+    purchases: dict[WandStat, int] = field(default_factory=lambda: {stat: 0 for stat in WandStat})
+
+    def add(self, offer: StatOffer) -> None:
+        """One purchase of `offer`'s stat (the total stops at its `max`)."""
+        total = min(offer.max, self.totals[offer.stat] + offer.amount)
+        self.totals[offer.stat] = round(total, 6)  # 0.05 × 3 stays 0.15, not 0.15000000000000002
+        self.purchases[offer.stat] += 1
+
+    def apply(self, world: World, shop: LuckHolder | None = None, bonus: Mapping[str, float] | None = None) -> None:
+        """Hands the totals to the core (it clamps cast speed and accuracy to their ranges):
+        the wand's stats, the player's, attunement per element; and luck to `shop`. `bonus`
+        (R-REL-1: the relics' `max_hp_bonus`, `mana_regen_bonus`) adds to the player's."""
+        totals = self.totals
+        extra = bonus or {}
+        world.set_wand_stats(int(totals[WandStat.CPU]), totals[WandStat.CAST_SPEED], totals[WandStat.ACCURACY])
+        world.set_player_stats(
+            max_hp_bonus=totals[WandStat.MAX_HP] + extra.get("max_hp_bonus", 0.0),
+            armor=totals[WandStat.ARMOR],
+            move_speed_bonus=totals[WandStat.MOVE_SPEED],
+            crit_chance_bonus=totals[WandStat.CRIT_CHANCE],
+            pickup_radius_bonus=totals[WandStat.PICKUP_RADIUS],
+            mana_regen_bonus=totals[WandStat.MANA_REGEN] + extra.get("mana_regen_bonus", 0.0),
+            mana_leech=totals[WandStat.MANA_LEECH],
+        )
+        world.set_attunement(
+            {
+                stat.value.removeprefix(ATTUNEMENT_PREFIX): total
+                for stat, total in totals.items()
+                if stat.value.startswith(ATTUNEMENT_PREFIX)
+            }
+        )
+        if shop is not None:
+            shop.luck = totals[WandStat.LUCK]
