@@ -13,6 +13,7 @@ import pygame_gui
 import pytest
 from pygame_gui.elements import UIButton, UICheckBox, UIHorizontalSlider, UILabel
 
+from artificer.content import load_content
 from artificer.ui import i18n
 from artificer.ui.app import App
 from artificer.ui.controls import Controls
@@ -20,6 +21,9 @@ from artificer.ui.scene import Scene, SceneStack
 from artificer.ui.scenes.settings import SettingsScene
 from artificer.ui.settings import DEFAULT_BINDINGS, Action, Language, Settings, key_label, settings_path
 from artificer.ui.sound import SoundBank
+
+#: The content's tick rate (balance.json sim.tick_hz), what `artificer play` hands the app.
+TICK_HZ = load_content().balance.sim.tick_hz
 
 
 class Below(Scene):
@@ -231,7 +235,7 @@ def test_a_new_window_size_reopens_the_window_and_relays_the_screen(display: pyg
 
 def test_the_fps_cap_applies_to_the_running_app(display: pygame.Surface) -> None:
     settings = Settings()
-    app = App(lambda: SettingsScene(settings), settings=settings)
+    app = App(lambda: SettingsScene(settings), tick_hz=TICK_HZ, settings=settings)
     app.run(max_frames=1)
     top = app.stack.top
     assert isinstance(top, SettingsScene)
@@ -365,7 +369,7 @@ def test_the_back_button_and_a_gamepads_b_leave_too(display: pygame.Surface) -> 
 def test_closing_the_window_on_the_settings_screen_saves_them(display: pygame.Surface) -> None:
     settings = Settings()
     settings.bind(Action.DASH, "e")
-    app = App(lambda: SettingsScene(settings))
+    app = App(lambda: SettingsScene(settings), tick_hz=TICK_HZ)
     pygame.event.post(pygame.event.Event(pygame.QUIT))
     app.run(max_frames=50)
     assert saved()["key_bindings"]["dash"] == "e"  # type: ignore[index]

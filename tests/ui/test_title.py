@@ -8,6 +8,7 @@ from pathlib import Path
 import pygame
 import pytest
 
+from artificer.content import load_content
 from artificer.ui import i18n
 from artificer.ui.app import App
 from artificer.ui.controls import Controls
@@ -15,6 +16,9 @@ from artificer.ui.scene import Scene, SceneStack
 from artificer.ui.scenes.settings import SettingsScene
 from artificer.ui.scenes.title import NOTICE_SECONDS, QuitConfirm, TitleScene, run_save_path
 from artificer.ui.settings import Action, Settings, settings_path
+
+#: The content's tick rate (balance.json sim.tick_hz), what `artificer play` hands the app.
+TICK_HZ = load_content().balance.sim.tick_hz
 
 
 def key(code: int) -> pygame.event.Event:
@@ -144,7 +148,7 @@ def test_other_keys_are_left_unhandled(display: pygame.Surface) -> None:
 
 
 def test_escape_ends_the_app(display: pygame.Surface) -> None:
-    app = App(lambda: TitleScene(on_new_run=lambda stack: None))
+    app = App(lambda: TitleScene(on_new_run=lambda stack: None), tick_hz=TICK_HZ)
     pygame.event.post(key(pygame.K_ESCAPE))
     frames = app.run(max_frames=1000)
     assert app.stack.empty
@@ -152,7 +156,7 @@ def test_escape_ends_the_app(display: pygame.Surface) -> None:
 
 
 def test_choosing_quit_ends_the_app(display: pygame.Surface) -> None:
-    app = App(lambda: TitleScene(on_new_run=lambda stack: None))
+    app = App(lambda: TitleScene(on_new_run=lambda stack: None), tick_hz=TICK_HZ)
     for code in (pygame.K_DOWN, pygame.K_DOWN, pygame.K_RETURN):
         pygame.event.post(key(code))
     frames = app.run(max_frames=1000)
@@ -162,7 +166,7 @@ def test_choosing_quit_ends_the_app(display: pygame.Surface) -> None:
 
 def test_new_run_through_the_app_pushes_the_next_scene(display: pygame.Surface) -> None:
     arena = Arena()
-    app = App(lambda: TitleScene(on_new_run=lambda stack: stack.push(arena)))
+    app = App(lambda: TitleScene(on_new_run=lambda stack: stack.push(arena)), tick_hz=TICK_HZ)
     pygame.event.post(key(pygame.K_RETURN))
     app.run(max_frames=5)
     assert app.stack.top is arena

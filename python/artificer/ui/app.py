@@ -3,12 +3,13 @@
 This module owns `App` (STYLE 13, after Mekire's `Control.main`, but nothing
 opens a window or calls `pygame.init()` before `App.run()`):
 
-- The simulation steps at a fixed `STEP_SECONDS` (60 Hz): each frame adds the
-  real time elapsed to a lag accumulator and calls `SceneStack.update(STEP)`
-  while the lag is at least one step. A frame's elapsed time is clamped to
+- The simulation steps at a fixed `step_seconds`, one over the content's
+  tick rate (balance.json `sim.tick_hz`, handed in as `tick_hz`): each frame
+  adds the real time elapsed to a lag accumulator and calls
+  `SceneStack.update(step)` while the lag is at least one step. A frame's elapsed time is clamped to
   `MAX_FRAME_SECONDS`, so after a stall (a debugger, a dragged window) the
   sim drops time instead of spiralling into ever more catch-up steps.
-- Rendering happens once per loop with `alpha = lag / STEP` (0 ≤ alpha < 1),
+- Rendering happens once per loop with `alpha = lag / step` (0 ≤ alpha < 1),
   so scenes can interpolate between the last two sim states.
 - Elapsed time comes from `time.perf_counter`, not `Clock.tick`'s whole
   milliseconds: uncapped frames last well under 1 ms and rounding would lose
@@ -42,9 +43,7 @@ from artificer.ui.settings import Settings
 
 WINDOW_TITLE = "Arcane Artificer"
 DEFAULT_WINDOW_SIZE = (1280, 720)
-SIM_HZ = 60
-STEP_SECONDS = 1.0 / SIM_HZ
-# At most this much real time is simulated per rendered frame (15 steps).
+# At most this much real time is simulated per rendered frame (15 steps at 60 Hz).
 MAX_FRAME_SECONDS = 0.25
 
 
@@ -88,6 +87,7 @@ class App:
         self,
         first_scene_factory: Callable[[], Scene],
         *,
+        tick_hz: int,
         window_size: tuple[int, int] = DEFAULT_WINDOW_SIZE,
         fps_cap: int = 0,
         vsync: bool | None = None,
@@ -95,7 +95,8 @@ class App:
         settings: Settings | None = None,
         music: MusicPlayer | None = None,
     ) -> None:
-        """`first_scene_factory` builds the bottom scene once pygame and the window exist.
+        """`first_scene_factory` builds the bottom scene once pygame and the window exist; the
+        scenes step `tick_hz` times a second of real time (the content's `sim.tick_hz`).
 
         `fps_cap` limits rendered frames per second (0 = uncapped). `vsync`
         None means on, except under a dummy/offscreen video driver. `settings`,
@@ -105,6 +106,8 @@ class App:
         makes its own at `run()` (at their music volume), one without plays none.
         """
         self.first_scene_factory = first_scene_factory
+        #: One fixed step of the simulation, in seconds.
+        self.step_seconds = 1.0 / tick_hz
         self.settings = settings
         if settings is not None:
             window_size, fullscreen, fps_cap = settings.window_size, settings.fullscreen, settings.fps_cap
@@ -183,16 +186,17 @@ class App:
             if not self._running or self.stack.empty:
                 break
 
-            while lag >= STEP_SECONDS and not self.stack.empty:
-                self.stack.update(STEP_SECONDS)
+            step = self.step_seconds
+            while lag >= step and not self.stack.empty:
+                self.stack.update(step)
                 self.steps_simulated += 1
-                lag -= STEP_SECONDS
+                lag -= step
             if self.stack.empty:
                 break
 
             # The window may have been resized: draw on whatever the display surface is now.
             surface = pygame.display.get_surface() or surface
-            self.stack.draw(surface, lag / STEP_SECONDS)
+            self.stack.draw(surface, lag / self.step_seconds)
             pygame.display.flip()
             if self.music is not None:
                 self.music.update()

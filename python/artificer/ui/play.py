@@ -277,4 +277,4 @@ def play(max_frames: int | None = None, start: StartAt | None = None) -> int:
         notice = loaded.notice()
         return first_scene(content, session, (notice,) if notice else (), start)
 
-    return App(make_first_scene, settings=settings).run(max_frames)
+    return App(make_first_scene, tick_hz=content.balance.sim.tick_hz, settings=settings).run(max_frames)
