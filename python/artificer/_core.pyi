@@ -43,6 +43,13 @@ __all__ = [
     "ENEMY_FLAG_WET",
     "ENEMY_FLAG_HIT",
     "RNG_STREAMS",
+    "LAYOUTS",
+    "OPS",
+    "STATUSES",
+    "EVENT_KINDS",
+    "REACTIONS",
+    "RELIC_RULES",
+    "ENEMY_FLAGS",
 ]
 __version__: str
 CONTROLS_WIDTH: int
@@ -66,6 +73,18 @@ ENEMY_FLAG_WET: int
 ENEMY_FLAG_HIT: int
 #: R-SAVE-1: the length of `World.rng_state()`.
 RNG_STREAMS: int
+# The frame contract (rust/sim/contract.rs; `artificer.engine` builds its enums from these):
+#: Each buffer of `World.step` and its ordered column names: controls, commands, enemies,
+#: projectiles, pickups, zones, summons, player, events.
+LAYOUTS: Mapping[str, tuple[str, ...]]
+#: Name → value: command ops, statuses, event kinds, reactions (an ELEMENT_REACTION's `a`),
+#: relic rules (a RELIC event's `a`), enemy flags (bits of an enemy row's `flags`).
+OPS: Mapping[str, int]
+STATUSES: Mapping[str, int]
+EVENT_KINDS: Mapping[str, int]
+REACTIONS: Mapping[str, int]
+RELIC_RULES: Mapping[str, int]
+ENEMY_FLAGS: Mapping[str, int]
 
 @final
 class World:

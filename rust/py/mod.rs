@@ -30,6 +30,21 @@ mod _core {
         for (name, value) in layout::CONSTANTS {
             m.add(*name, *value)?;
         }
+        let layouts = pyo3::types::PyDict::new(m.py());
+        for (buffer, columns) in crate::sim::contract::LAYOUTS {
+            layouts.set_item(buffer, pyo3::types::PyTuple::new(m.py(), columns)?)?;
+        }
+        m.add("LAYOUTS", layouts)?;
+        for (table, names) in layout::tables() {
+            let dict = pyo3::types::PyDict::new(m.py());
+            for (name, value) in names {
+                dict.set_item(name, value)?;
+            }
+            m.add(table, dict)?;
+        }
+        for (name, value) in crate::sim::contract::EnemyFlag::NAMES {
+            m.add(format!("ENEMY_FLAG_{name}"), *value)?;
+        }
         Ok(())
     }
 }

@@ -11,6 +11,7 @@ use super::catalog::{core_def, diagnostics_dict, new_caster, Catalog};
 use super::config::{fixed_wand, rules, world_config};
 use crate::sim::commands::{Command, COMMAND_WIDTH};
 use crate::sim::config::Element;
+use crate::sim::contract::EnemyFlag;
 use crate::sim::events::Event;
 use crate::sim::limits::{self, MAX_AMOUNT, MAX_COORD, MAX_COUNT, MAX_FACTOR, MAX_RADIUS, MAX_SECONDS, MAX_SPEED};
 use crate::sim::player::{Controls, CONTROLS_WIDTH};
@@ -20,29 +21,24 @@ use crate::sim::world::WandMemory;
 use crate::sim::{CoreError, World as CoreWorld};
 use crate::vm::Wand;
 
-/// Column layouts of the frame buffers, exported as module constants so
-/// that Python never hard-codes a column number.
+/// The frame contract as module constants, all from `sim::contract` and the
+/// contract enums, so that Python never hard-codes a column number, op or kind:
+/// each buffer's width, `LAYOUTS` (each buffer's ordered column names) and the
+/// name → value tables `OPS`, `STATUSES`, `EVENT_KINDS`, `REACTIONS`,
+/// `RELIC_RULES`, `ENEMY_FLAGS` (and each flag as `ENEMY_FLAG_<NAME>`).
 pub mod layout {
-    pub const ENEMY_COLUMNS: usize = 6; // x, y, kind, radius, hp fraction, flags
-    pub const PROJECTILE_COLUMNS: usize = 7; // x, y, look, radius, vx, vy (px/s), owner
-    pub const PICKUP_COLUMNS: usize = 4; // x, y, value, radius
-    pub const EVENT_COLUMNS: usize = 6; // kind, a, b, x, y, value
-    pub const ZONE_COLUMNS: usize = 5; // x, y, radius, look, life (s)
-    pub const SUMMON_COLUMNS: usize = 4; // x, y, look, life (s)
-    pub const PLAYER_WIDTH: usize = 14;
+    use crate::sim::commands::{Op, Status};
+    use crate::sim::contract::{self, EnemyFlag};
+    use crate::sim::events::{EventKind, Reaction};
+    use crate::sim::relics::RelicRule;
 
-    pub const ENEMY_FLAG_ELITE: usize = 1;
-    pub const ENEMY_FLAG_VULNERABLE: usize = 2;
-    pub const ENEMY_FLAG_WEAK: usize = 4;
-    // R-DMG-2 statuses.
-    pub const ENEMY_FLAG_BURNING: usize = 8;
-    pub const ENEMY_FLAG_CHILLED: usize = 16;
-    pub const ENEMY_FLAG_FROZEN: usize = 32;
-    pub const ENEMY_FLAG_SHOCKED: usize = 64;
-    pub const ENEMY_FLAG_POISONED: usize = 128;
-    pub const ENEMY_FLAG_WET: usize = 256;
-    /// R-FEEL-1: hit within the last `sim.hit_flash_frames` frames (the renderer's hit flash).
-    pub const ENEMY_FLAG_HIT: usize = 512;
+    pub const ENEMY_COLUMNS: usize = contract::ENEMY_FIELDS.len();
+    pub const PROJECTILE_COLUMNS: usize = contract::PROJECTILE_FIELDS.len();
+    pub const PICKUP_COLUMNS: usize = contract::PICKUP_FIELDS.len();
+    pub const EVENT_COLUMNS: usize = contract::EVENT_FIELDS.len();
+    pub const ZONE_COLUMNS: usize = contract::ZONE_FIELDS.len();
+    pub const SUMMON_COLUMNS: usize = contract::SUMMON_FIELDS.len();
+    pub const PLAYER_WIDTH: usize = contract::PLAYER_FIELDS.len();
 
     pub const CONSTANTS: &[(&str, usize)] = &[
         ("CONTROLS_WIDTH", super::CONTROLS_WIDTH),
@@ -54,19 +50,24 @@ pub mod layout {
         ("ZONE_COLUMNS", ZONE_COLUMNS),
         ("SUMMON_COLUMNS", SUMMON_COLUMNS),
         ("PLAYER_WIDTH", PLAYER_WIDTH),
-        ("ENEMY_FLAG_ELITE", ENEMY_FLAG_ELITE),
-        ("ENEMY_FLAG_VULNERABLE", ENEMY_FLAG_VULNERABLE),
-        ("ENEMY_FLAG_WEAK", ENEMY_FLAG_WEAK),
-        ("ENEMY_FLAG_BURNING", ENEMY_FLAG_BURNING),
-        ("ENEMY_FLAG_CHILLED", ENEMY_FLAG_CHILLED),
-        ("ENEMY_FLAG_FROZEN", ENEMY_FLAG_FROZEN),
-        ("ENEMY_FLAG_SHOCKED", ENEMY_FLAG_SHOCKED),
-        ("ENEMY_FLAG_POISONED", ENEMY_FLAG_POISONED),
-        ("ENEMY_FLAG_WET", ENEMY_FLAG_WET),
-        ("ENEMY_FLAG_HIT", ENEMY_FLAG_HIT),
         // R-SAVE-1: the length of `World.rng_state()`.
         ("RNG_STREAMS", crate::sim::rng::STREAM_COUNT),
     ];
+
+    /// The name → value tables, by their module constant's name.
+    pub fn tables() -> [(&'static str, Vec<(&'static str, u16)>); 6] {
+        fn widen<R: Into<u16> + Copy>(names: &[(&'static str, R)]) -> Vec<(&'static str, u16)> {
+            names.iter().map(|&(n, v)| (n, v.into())).collect()
+        }
+        [
+            ("OPS", widen(Op::NAMES)),
+            ("STATUSES", widen(Status::NAMES)),
+            ("EVENT_KINDS", widen(EventKind::NAMES)),
+            ("REACTIONS", widen(Reaction::NAMES)),
+            ("RELIC_RULES", widen(RelicRule::NAMES)),
+            ("ENEMY_FLAGS", widen(EnemyFlag::NAMES)),
+        ]
+    }
 }
 use layout::*;
 
@@ -651,7 +652,11 @@ fn decode_controls(c: &PyReadonlyArray1<'_, f32>) -> Result<Controls, CoreError>
     if let Some(i) = v.iter().position(|x| !x.is_finite()) {
         return Err(CoreError::arg(format!("controls[{i}] is not a finite number ({})", v[i])));
     }
-    Ok(Controls { move_x: v[0], move_y: v[1], aim_x: v[2], aim_y: v[3], dash: v[4] != 0.0, aim_at_point: v[5] != 0.0 })
+    // In `contract::CONTROL_FIELDS` order (the spec checked the width).
+    let &[move_x, move_y, aim_x, aim_y, dash, aim_at_point] = v else {
+        return Err(CoreError::arg(format!("controls must hold {CONTROLS_WIDTH} numbers, got {}", v.len())));
+    };
+    Ok(Controls { move_x, move_y, aim_x, aim_y, dash: dash != 0.0, aim_at_point: aim_at_point != 0.0 })
 }
 
 fn write_enemies(w: &CoreWorld, out: &mut [f32]) {
@@ -659,18 +664,22 @@ fn write_enemies(w: &CoreWorld, out: &mut [f32]) {
     // hit_frame is the frame after the hit's step, which is `frame` once that step is over:
     // a hit in the last N steps has hit_frame > frame - N.
     let flash_from = w.frame().saturating_sub(w.config().hit_flash_frames as u64);
+    let bit = |on: bool, flag: EnemyFlag| on as u16 * flag as u16;
     for (i, row) in out.chunks_exact_mut(ENEMY_COLUMNS).take(e.len()).enumerate() {
-        let flags = (e.elite[i] as usize * ENEMY_FLAG_ELITE)
-            | ((e.vulnerable[i] > 0.0) as usize * ENEMY_FLAG_VULNERABLE)
-            | ((e.weak[i] > 0.0) as usize * ENEMY_FLAG_WEAK)
-            | ((e.burn[i] > 0.0) as usize * ENEMY_FLAG_BURNING)
-            | ((e.chill[i] > 0.0) as usize * ENEMY_FLAG_CHILLED)
-            | ((e.frozen[i] > 0.0) as usize * ENEMY_FLAG_FROZEN)
-            | ((e.shock[i] > 0.0) as usize * ENEMY_FLAG_SHOCKED)
-            | ((e.poison[i] > 0.0) as usize * ENEMY_FLAG_POISONED)
-            | ((e.wet[i] > 0.0) as usize * ENEMY_FLAG_WET)
-            | ((e.hit_frame[i] > flash_from) as usize * ENEMY_FLAG_HIT);
-        row.copy_from_slice(&[e.x[i], e.y[i], e.kind[i] as f32, e.radius[i], e.hp[i] / e.hp_max[i], flags as f32]);
+        let flags = bit(e.elite[i], EnemyFlag::Elite)
+            | bit(e.vulnerable[i] > 0.0, EnemyFlag::Vulnerable)
+            | bit(e.weak[i] > 0.0, EnemyFlag::Weak)
+            | bit(e.burn[i] > 0.0, EnemyFlag::Burning)
+            | bit(e.chill[i] > 0.0, EnemyFlag::Chilled)
+            | bit(e.frozen[i] > 0.0, EnemyFlag::Frozen)
+            | bit(e.shock[i] > 0.0, EnemyFlag::Shocked)
+            | bit(e.poison[i] > 0.0, EnemyFlag::Poisoned)
+            | bit(e.wet[i] > 0.0, EnemyFlag::Wet)
+            | bit(e.hit_frame[i] > flash_from, EnemyFlag::Hit);
+        // In `contract::ENEMY_FIELDS` order.
+        let columns: [f32; ENEMY_COLUMNS] =
+            [e.x[i], e.y[i], e.kind[i] as f32, e.radius[i], e.hp[i] / e.hp_max[i], flags as f32];
+        row.copy_from_slice(&columns);
     }
 }
 
@@ -678,36 +687,44 @@ fn write_projectiles(w: &CoreWorld, out: &mut [f32]) {
     let p = &w.projectiles;
     for (i, row) in out.chunks_exact_mut(PROJECTILE_COLUMNS).take(p.len()).enumerate() {
         let (vx, vy) = (p.vx[i] * w.config().tick_hz as f32, p.vy[i] * w.config().tick_hz as f32);
-        row.copy_from_slice(&[p.x[i], p.y[i], p.look[i] as f32, p.radius[i], vx, vy, p.owner[i] as u8 as f32]);
+        // In `contract::PROJECTILE_FIELDS` order.
+        let columns: [f32; PROJECTILE_COLUMNS] =
+            [p.x[i], p.y[i], p.look[i] as f32, p.radius[i], vx, vy, p.owner[i] as u8 as f32];
+        row.copy_from_slice(&columns);
     }
 }
 
 fn write_zones(w: &CoreWorld, out: &mut [f32]) {
     let z = &w.zones;
     for (i, row) in out.chunks_exact_mut(ZONE_COLUMNS).take(z.len()).enumerate() {
-        row.copy_from_slice(&[z.x[i], z.y[i], z.radius[i], z.look[i] as f32, z.life[i]]);
+        // In `contract::ZONE_FIELDS` order.
+        let columns: [f32; ZONE_COLUMNS] = [z.x[i], z.y[i], z.radius[i], z.look[i] as f32, z.life[i]];
+        row.copy_from_slice(&columns);
     }
 }
 
 fn write_summons(w: &CoreWorld, out: &mut [f32]) {
     let s = &w.summons;
     for (i, row) in out.chunks_exact_mut(SUMMON_COLUMNS).take(s.len()).enumerate() {
-        row.copy_from_slice(&[s.x[i], s.y[i], s.look[i] as f32, s.life[i]]);
+        // In `contract::SUMMON_FIELDS` order.
+        let columns: [f32; SUMMON_COLUMNS] = [s.x[i], s.y[i], s.look[i] as f32, s.life[i]];
+        row.copy_from_slice(&columns);
     }
 }
 
 fn write_pickups(w: &CoreWorld, out: &mut [f32]) {
     let k = &w.pickups;
     for (i, row) in out.chunks_exact_mut(PICKUP_COLUMNS).take(k.len()).enumerate() {
-        row.copy_from_slice(&[k.x[i], k.y[i], k.value[i] as f32, k.radius[i]]);
+        // In `contract::PICKUP_FIELDS` order.
+        let columns: [f32; PICKUP_COLUMNS] = [k.x[i], k.y[i], k.value[i] as f32, k.radius[i]];
+        row.copy_from_slice(&columns);
     }
 }
 
-/// x, y, hp, hp_max, mana, mana_max, ward, strength, invulnerable,
-/// dash_cooldown, dash_left, alive, moving, radius.
+/// The player vector, in `contract::PLAYER_FIELDS` order.
 fn write_player(w: &CoreWorld, out: &mut [f64]) {
     let p = &w.player;
-    let row = [
+    let row: [f32; PLAYER_WIDTH] = [
         p.x,
         p.y,
         p.hp,

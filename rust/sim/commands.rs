@@ -2,19 +2,37 @@
 //! command array (`op, a, b, x, y, value`, all f64). Every row is checked
 //! before any is applied, so a bad row leaves the world untouched.
 
+use super::contract::{named_enum, COMMAND_FIELDS};
 use super::error::{CoreError, CoreResult};
 use super::limits::{show, MAX_AMOUNT, MAX_COORD, MAX_SECONDS};
 
-/// Width of a command row.
-pub const COMMAND_WIDTH: usize = 6;
+/// Width of a command row (`contract::COMMAND_FIELDS`).
+pub const COMMAND_WIDTH: usize = COMMAND_FIELDS.len();
 
-/// Statuses game flow can apply to an enemy.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Status {
-    /// Takes ×1.5 damage (R-DMG-1).
-    Vulnerable = 1,
-    /// Deals 25% less damage (§8).
-    Weak = 2,
+named_enum! {
+    /// A command row's `op` (exported as `_core.OPS`); what each does: `Command`.
+    pub enum Op: u8 {
+        Spawn = 1 => "SPAWN",
+        Heal = 2 => "HEAL",
+        Ward = 3 => "WARD",
+        Mana = 4 => "MANA",
+        ApplyStatus = 5 => "APPLY_STATUS",
+        Strength = 6 => "STRENGTH",
+        ClearEnemies = 7 => "CLEAR_ENEMIES",
+        CollectPickups = 8 => "COLLECT_PICKUPS",
+        DamageNearest = 9 => "DAMAGE_NEAREST",
+        ApplyStatusTurns = 10 => "APPLY_STATUS_TURNS",
+    }
+}
+
+named_enum! {
+    /// Statuses game flow can apply to an enemy (a command's `a`; exported as `_core.STATUSES`).
+    pub enum Status: u8 {
+        /// Takes ×1.5 damage (R-DMG-1).
+        Vulnerable = 1 => "VULNERABLE",
+        /// Deals 25% less damage (§8).
+        Weak = 2 => "WEAK",
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -39,19 +57,6 @@ pub enum Command {
     DamageNearest { x: f32, y: f32, amount: f32 },
     /// op 10: op 5 with `value` in turns (§8: the core's turn, `World::turn_seconds`).
     ApplyStatusTurns { status: Status, x: f32, y: f32, turns: f32 },
-}
-
-pub mod op {
-    pub const SPAWN: u8 = 1;
-    pub const HEAL: u8 = 2;
-    pub const WARD: u8 = 3;
-    pub const MANA: u8 = 4;
-    pub const APPLY_STATUS: u8 = 5;
-    pub const STRENGTH: u8 = 6;
-    pub const CLEAR_ENEMIES: u8 = 7;
-    pub const COLLECT_PICKUPS: u8 = 8;
-    pub const DAMAGE_NEAREST: u8 = 9;
-    pub const APPLY_STATUS_TURNS: u8 = 10;
 }
 
 impl Command {
@@ -82,23 +87,25 @@ impl Command {
         if opv.fract() != 0.0 || !(0.0..=255.0).contains(&opv) {
             return Err(bad(format!("unknown command op {opv}")));
         }
-        Ok(match opv as u8 {
-            op::SPAWN => {
+        let Some(op) = Op::from_value(opv as u8) else {
+            return Err(bad(format!("unknown command op {}", opv as u8)));
+        };
+        Ok(match op {
+            Op::Spawn => {
                 if a.fract() != 0.0 || a < 0.0 || a >= kinds.min(u16::MAX as usize + 1) as f64 {
                     return Err(bad(format!("unknown enemy kind {a} (there are {kinds} kinds)")));
                 }
                 Command::Spawn { kind: a as u16, elite: b != 0.0, x: xf, y: yf }
             }
-            op::HEAL => Command::Heal { amount: amount("heal")? },
-            op::WARD => Command::Ward { amount: amount("ward")? },
-            op::MANA => Command::Mana { amount: amount("mana")? },
-            op::APPLY_STATUS | op::APPLY_STATUS_TURNS => {
-                let status = match a as i64 {
-                    1 if a == 1.0 => Status::Vulnerable,
-                    2 if a == 2.0 => Status::Weak,
-                    _ => return Err(bad(format!("unknown status {a}"))),
+            Op::Heal => Command::Heal { amount: amount("heal")? },
+            Op::Ward => Command::Ward { amount: amount("ward")? },
+            Op::Mana => Command::Mana { amount: amount("mana")? },
+            Op::ApplyStatus | Op::ApplyStatusTurns => {
+                let whole = a.fract() == 0.0 && (0.0..=255.0).contains(&a);
+                let Some(status) = Status::from_value(a as u8).filter(|_| whole) else {
+                    return Err(bad(format!("unknown status {a}")));
                 };
-                if opv as u8 == op::APPLY_STATUS {
+                if op == Op::ApplyStatus {
                     Command::ApplyStatus {
                         status,
                         x: xf,
@@ -114,11 +121,10 @@ impl Command {
                     }
                 }
             }
-            op::STRENGTH => Command::Strength { amount: in_range("strength", -MAX_AMOUNT, MAX_AMOUNT)? },
-            op::CLEAR_ENEMIES => Command::ClearEnemies,
-            op::COLLECT_PICKUPS => Command::CollectPickups,
-            op::DAMAGE_NEAREST => Command::DamageNearest { x: xf, y: yf, amount: amount("damage")? },
-            other => return Err(bad(format!("unknown command op {other}"))),
+            Op::Strength => Command::Strength { amount: in_range("strength", -MAX_AMOUNT, MAX_AMOUNT)? },
+            Op::ClearEnemies => Command::ClearEnemies,
+            Op::CollectPickups => Command::CollectPickups,
+            Op::DamageNearest => Command::DamageNearest { x: xf, y: yf, amount: amount("damage")? },
         })
     }
 }
@@ -150,6 +156,16 @@ mod tests {
         ] {
             let err = Command::decode(&row, 4, 3).unwrap_err();
             assert!(err.to_string().starts_with("commands[4]: "), "{err}");
+        }
+    }
+
+    /// The ops `Op` lists are the ops `decode` knows: every other byte is an unknown op.
+    #[test]
+    fn decode_knows_exactly_the_listed_ops() {
+        for value in 0..=255u8 {
+            let err = Command::decode(&[value as f64, 0.0, 0.0, 0.0, 0.0, 0.0], 0, 3).err();
+            let unknown = err.is_some_and(|e| e.to_string().contains("unknown command op"));
+            assert_eq!(unknown, Op::from_value(value).is_none(), "op {value}");
         }
     }
 }

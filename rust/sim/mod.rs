@@ -4,6 +4,7 @@
 pub mod combat;
 pub mod commands;
 pub mod config;
+pub mod contract;
 pub mod error;
 pub mod events;
 pub mod grid;

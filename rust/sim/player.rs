@@ -17,8 +17,8 @@ pub struct Controls {
     pub aim_at_point: bool,
 }
 
-/// Width of the controls vector in the frame contract.
-pub const CONTROLS_WIDTH: usize = 6;
+/// Width of the controls vector in the frame contract (`contract::CONTROL_FIELDS`).
+pub const CONTROLS_WIDTH: usize = super::contract::CONTROL_FIELDS.len();
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Player {

@@ -21,6 +21,7 @@
 //! damage, doubled or not), and projectiles placed by a harness
 //! (`spawn_projectile`). The count is per wave (`begin_wave` resets it).
 
+use super::contract::named_enum;
 use super::error::{CoreError, CoreResult};
 
 /// R-REL-1 relics whose rules run in the core; all 0 = off.
@@ -72,27 +73,27 @@ impl RelicRules {
     }
 }
 
-/// Which rule a `Relic` event reports (its `a`), so the HUD can flash the
-/// relic. Mirrored in `artificer.engine.events.RelicRule`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(u8)]
-pub enum RelicRule {
-    /// A fired ACTION was doubled; value = its number in the wave.
-    PenNib = 1,
-    /// The wave's first fired ACTION got the bonus; value = the bonus.
-    Akabeko = 2,
-    /// Hits were lifted to the floor: once per frame, value = how many.
-    TheBoot = 3,
-    /// An attacker took thorns; b = its kind, value = damage dealt; x, y = the enemy.
-    Thorns = 4,
-    /// The wave's first cast got extra budget; value = the extra.
-    FirstCastBudget = 5,
-    /// The wave's first HP loss: the next cast gets extra budget; value = the extra.
-    HurtCastBudget = 6,
-    /// A turn began with ward from HP lost in the last; value = the ward.
-    HurtWard = 7,
-    /// Vulnerable brought weak along; b = enemy kind, value = weak seconds; x, y = the enemy.
-    ChampionWeak = 8,
+named_enum! {
+    /// Which rule a `Relic` event reports (its `a`), so the HUD can flash the
+    /// relic. Exported as `_core.RELIC_RULES` (`artificer.engine.events.RelicRule`).
+    pub enum RelicRule: u8 {
+        /// A fired ACTION was doubled; value = its number in the wave.
+        PenNib = 1 => "PEN_NIB",
+        /// The wave's first fired ACTION got the bonus; value = the bonus.
+        Akabeko = 2 => "AKABEKO",
+        /// Hits were lifted to the floor: once per frame, value = how many.
+        TheBoot = 3 => "THE_BOOT",
+        /// An attacker took thorns; b = its kind, value = damage dealt; x, y = the enemy.
+        Thorns = 4 => "THORNS",
+        /// The wave's first cast got extra budget; value = the extra.
+        FirstCastBudget = 5 => "FIRST_CAST_BUDGET",
+        /// The wave's first HP loss: the next cast gets extra budget; value = the extra.
+        HurtCastBudget = 6 => "HURT_CAST_BUDGET",
+        /// A turn began with ward from HP lost in the last; value = the ward.
+        HurtWard = 7 => "HURT_WARD",
+        /// Vulnerable brought weak along; b = enemy kind, value = weak seconds; x, y = the enemy.
+        ChampionWeak = 8 => "CHAMPION_WEAK",
+    }
 }
 
 /// The relics' state within a wave; `begin_wave` resets it. All of it is

@@ -1,7 +1,9 @@
 """Decoding the core's events (DESIGN §3): what game flow reacts to.
 
-The numbering mirrors `rust/sim/events.rs`; each event row is
-`kind, a, b, x, y, value`.
+The numbering is the core's (`_core.EVENT_KINDS`, `REACTIONS`, `RELIC_RULES`,
+from rust/sim/events.rs and relics.rs); each member takes its value from those
+tables by name, and each event row's columns are `_core.LAYOUTS["events"]`
+(`kind, a, b, x, y, value`). tests/engine/test_contract.py checks both sides agree.
 """
 
 from __future__ import annotations
@@ -13,55 +15,83 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from artificer import _core
+from artificer.engine.frame import column
+
 
 class EventKind(IntEnum):
     """What happened; the meaning of `a`, `b` and `value` per kind."""
 
-    ENEMY_KILLED = 1  # a = enemy kind, b = elite, value = reward
-    PLAYER_DAMAGED = 2  # a = attacker kind (-1: projectile), b = ward absorbed, value = HP lost
-    CURRENCY_PICKED = 3  # value = currency
-    PROJECTILE_FIRED = 4  # a = look (spell), b = owner (0 player, 1 enemy)
-    PLAYER_DIED = 5
-    DASHED = 6  # a, b = direction
-    ENEMY_SPAWNED = 7  # a = enemy kind, b = elite
-    CAST_FIRED = 8  # value = things emitted
-    CAST_ABANDONED = 9  # a = node index (R-MANA-3/6)
-    CPU_EXHAUSTED = 10  # R-VM-8
-    TRIGGER_FIRED = 11  # a = carrier look, b = things emitted
-    SUMMON_SPAWNED = 12  # a = look
-    RESONANCE_FUSED = 13  # a = recipe index (R-RES-1/2)
-    TRACE = 14  # a = node, b = mana before, value = mana after
-    EXPLODED = 15  # a = element, b = radius, value = damage
-    CHARGE_STATE_CHANGED = 16  # a = 0 gone, 1 charging, 2 full, 3 released (R-MOVE-3)
-    ENEMY_HIT = 17  # hit_events rule: the frame's biggest hits; a = kind, b = killing blow, value = damage
-    ELEMENT_REACTION = 18  # R-DMG-2: a = Reaction, b = enemy kind
-    LAST_WILL = (
-        19  # R-END-1: a lethal hit spared (Last Will spent); a = attacker kind (-1: projectile), value = HP left
-    )
-    RELIC = (
-        20  # R-REL-1: a relic rule acted (HUD flash); a = RelicRule, b/value per rule; the_boot at most once a frame
-    )
+    #: a = enemy kind, b = elite, value = reward
+    ENEMY_KILLED = _core.EVENT_KINDS["ENEMY_KILLED"]
+    #: a = attacker kind (-1: projectile), b = ward absorbed, value = HP lost
+    PLAYER_DAMAGED = _core.EVENT_KINDS["PLAYER_DAMAGED"]
+    #: value = currency
+    CURRENCY_PICKED = _core.EVENT_KINDS["CURRENCY_PICKED"]
+    #: a = look (spell), b = owner (0 player, 1 enemy)
+    PROJECTILE_FIRED = _core.EVENT_KINDS["PROJECTILE_FIRED"]
+    PLAYER_DIED = _core.EVENT_KINDS["PLAYER_DIED"]
+    #: a, b = direction
+    DASHED = _core.EVENT_KINDS["DASHED"]
+    #: a = enemy kind, b = elite
+    ENEMY_SPAWNED = _core.EVENT_KINDS["ENEMY_SPAWNED"]
+    #: value = things emitted
+    CAST_FIRED = _core.EVENT_KINDS["CAST_FIRED"]
+    #: a = node index (R-MANA-3/6)
+    CAST_ABANDONED = _core.EVENT_KINDS["CAST_ABANDONED"]
+    #: R-VM-8
+    CPU_EXHAUSTED = _core.EVENT_KINDS["CPU_EXHAUSTED"]
+    #: a = carrier look, b = things emitted
+    TRIGGER_FIRED = _core.EVENT_KINDS["TRIGGER_FIRED"]
+    #: a = look
+    SUMMON_SPAWNED = _core.EVENT_KINDS["SUMMON_SPAWNED"]
+    #: a = recipe index (R-RES-1/2)
+    RESONANCE_FUSED = _core.EVENT_KINDS["RESONANCE_FUSED"]
+    #: a = node, b = mana before, value = mana after
+    TRACE = _core.EVENT_KINDS["TRACE"]
+    #: a = element, b = radius, value = damage
+    EXPLODED = _core.EVENT_KINDS["EXPLODED"]
+    #: a = 0 gone, 1 charging, 2 full, 3 released (R-MOVE-3)
+    CHARGE_STATE_CHANGED = _core.EVENT_KINDS["CHARGE_STATE_CHANGED"]
+    #: hit_events rule: the frame's biggest hits; a = kind, b = killing blow, value = damage
+    ENEMY_HIT = _core.EVENT_KINDS["ENEMY_HIT"]
+    #: R-DMG-2: a = Reaction, b = enemy kind
+    ELEMENT_REACTION = _core.EVENT_KINDS["ELEMENT_REACTION"]
+    #: R-END-1: a lethal hit spared (Last Will spent); a = attacker kind (-1: projectile), value = HP left
+    LAST_WILL = _core.EVENT_KINDS["LAST_WILL"]
+    #: R-REL-1: a relic rule acted (HUD flash); a = RelicRule, b/value per rule; the_boot at most once a frame
+    RELIC = _core.EVENT_KINDS["RELIC"]
 
 
 class Reaction(IntEnum):
     """An ELEMENT_REACTION's `a` (R-DMG-2; the alchemy journal's entries)."""
 
-    ELECTRIFIED = 1  # lightning on a wet target: x1.5
-    DRIED = 2  # fire on a wet target: the wet is gone
+    #: lightning on a wet target: x1.5
+    ELECTRIFIED = _core.REACTIONS["ELECTRIFIED"]
+    #: fire on a wet target: the wet is gone
+    DRIED = _core.REACTIONS["DRIED"]
 
 
 class RelicRule(IntEnum):
     """A RELIC event's `a`: which relic rule of the core acted
     (rust/sim/relics.rs; `World.set_relic_rules`)."""
 
-    PEN_NIB = 1  # a fired ACTION doubled; value = its number in the wave
-    AKABEKO = 2  # the wave's first fired ACTION boosted; value = the bonus
-    THE_BOOT = 3  # hits lifted to the floor this frame (one event a frame); value = how many
-    THORNS = 4  # bronze_scales: b = attacker kind, value = damage dealt; x, y = the attacker
-    FIRST_CAST_BUDGET = 5  # bag_of_prep: the wave's first cast; value = extra budget
-    HURT_CAST_BUDGET = 6  # centennial_puzzle: the wave's first HP loss; value = extra budget for the next cast
-    HURT_WARD = 7  # self_forming_clay: a turn began with ward; value = the ward
-    CHAMPION_WEAK = 8  # champion_belt: weak came with vulnerable; b = enemy kind, value = weak seconds
+    #: a fired ACTION doubled; value = its number in the wave
+    PEN_NIB = _core.RELIC_RULES["PEN_NIB"]
+    #: the wave's first fired ACTION boosted; value = the bonus
+    AKABEKO = _core.RELIC_RULES["AKABEKO"]
+    #: hits lifted to the floor this frame (one event a frame); value = how many
+    THE_BOOT = _core.RELIC_RULES["THE_BOOT"]
+    #: bronze_scales: b = attacker kind, value = damage dealt; x, y = the attacker
+    THORNS = _core.RELIC_RULES["THORNS"]
+    #: bag_of_prep: the wave's first cast; value = extra budget
+    FIRST_CAST_BUDGET = _core.RELIC_RULES["FIRST_CAST_BUDGET"]
+    #: centennial_puzzle: the wave's first HP loss; value = extra budget for the next cast
+    HURT_CAST_BUDGET = _core.RELIC_RULES["HURT_CAST_BUDGET"]
+    #: self_forming_clay: a turn began with ward; value = the ward
+    HURT_WARD = _core.RELIC_RULES["HURT_WARD"]
+    #: champion_belt: weak came with vulnerable; b = enemy kind, value = weak seconds
+    CHAMPION_WEAK = _core.RELIC_RULES["CHAMPION_WEAK"]
 
 
 class Event(NamedTuple):
@@ -73,13 +103,33 @@ class Event(NamedTuple):
     value: float
 
 
-KIND, A, B, X, Y, VALUE = range(6)
+class EventColumn(IntEnum):
+    """An event row (`_core.LAYOUTS["events"]`)."""
+
+    KIND = column("events", "kind")
+    A = column("events", "a")
+    B = column("events", "b")
+    X = column("events", "x")
+    Y = column("events", "y")
+    VALUE = column("events", "value")
+
+
+KIND, A, B, X, Y, VALUE = (
+    EventColumn.KIND,
+    EventColumn.A,
+    EventColumn.B,
+    EventColumn.X,
+    EventColumn.Y,
+    EventColumn.VALUE,
+)
 
 
 def decode(rows: npt.NDArray[np.float64]) -> Iterator[Event]:
     """Events as named tuples, for code that handles them one by one."""
     for row in rows:
-        yield Event(EventKind(int(row[KIND])), *(float(v) for v in row[1:]))
+        yield Event(
+            EventKind(int(row[KIND])), float(row[A]), float(row[B]), float(row[X]), float(row[Y]), float(row[VALUE])
+        )
 
 
 def total(rows: npt.NDArray[np.float64], kind: EventKind) -> float:

@@ -6,7 +6,7 @@ every frame; the core reads the one and writes the other in `World.step`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import IntEnum
+from enum import IntEnum, IntFlag
 from typing import NamedTuple, TypeVar
 
 import numpy as np
@@ -17,37 +17,161 @@ from artificer import _core
 F32 = npt.NDArray[np.float32]
 F64 = npt.NDArray[np.float64]
 
-# Column meanings (widths come from the core, `_core.*_COLUMNS`).
-CONTROL_FIELDS = ("move_x", "move_y", "aim_x", "aim_y", "dash", "aim_at_point")
-ENEMY_FIELDS = ("x", "y", "kind", "radius", "hp_fraction", "flags")
-PROJECTILE_FIELDS = ("x", "y", "look", "radius", "vx", "vy", "owner")
-PICKUP_FIELDS = ("x", "y", "value", "radius")
-ZONE_FIELDS = ("x", "y", "radius", "look", "life")
-SUMMON_FIELDS = ("x", "y", "look", "life")
-PLAYER_FIELDS = (
-    "x", "y", "hp", "hp_max", "mana", "mana_max", "ward", "strength", "invulnerable",
-    "dash_cooldown", "dash_left", "alive", "moving", "radius",
-)  # fmt: skip
+# The frame contract comes from the core (rust/sim/contract.rs): each buffer's ordered column
+# names (`_core.LAYOUTS`) and the name → value tables of its enums. The classes below take their
+# values from those tables by name, so a column, op or status the core renames fails at import,
+# and tests/engine/test_contract.py fails when either side has one the other lacks.
+CONTROL_FIELDS = _core.LAYOUTS["controls"]
+COMMAND_FIELDS = _core.LAYOUTS["commands"]
+ENEMY_FIELDS = _core.LAYOUTS["enemies"]
+PROJECTILE_FIELDS = _core.LAYOUTS["projectiles"]
+PICKUP_FIELDS = _core.LAYOUTS["pickups"]
+ZONE_FIELDS = _core.LAYOUTS["zones"]
+SUMMON_FIELDS = _core.LAYOUTS["summons"]
+PLAYER_FIELDS = _core.LAYOUTS["player"]
+
+
+def column(buffer: str, name: str) -> int:
+    """The index of column `name` in `buffer`'s layout (`_core.LAYOUTS`); a KeyError names both."""
+    try:
+        return _core.LAYOUTS[buffer].index(name)
+    except ValueError:
+        raise KeyError(f"the core's {buffer} buffer has no column {name!r}") from None
+
+
+#: Every drawn buffer (enemies, projectiles, pickups, zones, summons) holds a row's position in the
+#: same two columns, which the core's rasterizer reads from any of them (`SpriteRasterizer.draw`).
+ROW_X = column("enemies", "x")
+ROW_Y = column("enemies", "y")
+
+
+class ControlField(IntEnum):
+    """The controls vector (`_core.LAYOUTS["controls"]`)."""
+
+    MOVE_X = column("controls", "move_x")
+    MOVE_Y = column("controls", "move_y")
+    AIM_X = column("controls", "aim_x")
+    AIM_Y = column("controls", "aim_y")
+    DASH = column("controls", "dash")
+    AIM_AT_POINT = column("controls", "aim_at_point")
+
+
+class CommandColumn(IntEnum):
+    """A command row (`_core.LAYOUTS["commands"]`): the op, then its operands."""
+
+    OP = column("commands", "op")
+    A = column("commands", "a")
+    B = column("commands", "b")
+    X = column("commands", "x")
+    Y = column("commands", "y")
+    VALUE = column("commands", "value")
+
+
+class EnemyColumn(IntEnum):
+    """An enemy row (`_core.LAYOUTS["enemies"]`); FLAGS holds `EnemyFlag` bits."""
+
+    X = column("enemies", "x")
+    Y = column("enemies", "y")
+    KIND = column("enemies", "kind")
+    RADIUS = column("enemies", "radius")
+    HP_FRACTION = column("enemies", "hp_fraction")
+    FLAGS = column("enemies", "flags")
+
+
+class ProjectileColumn(IntEnum):
+    """A projectile row (`_core.LAYOUTS["projectiles"]`): VX, VY in px/s; OWNER 0 the player, 1 an enemy."""
+
+    X = column("projectiles", "x")
+    Y = column("projectiles", "y")
+    LOOK = column("projectiles", "look")
+    RADIUS = column("projectiles", "radius")
+    VX = column("projectiles", "vx")
+    VY = column("projectiles", "vy")
+    OWNER = column("projectiles", "owner")
+
+
+class PickupColumn(IntEnum):
+    """A pickup row (`_core.LAYOUTS["pickups"]`)."""
+
+    X = column("pickups", "x")
+    Y = column("pickups", "y")
+    VALUE = column("pickups", "value")
+    RADIUS = column("pickups", "radius")
+
+
+class ZoneColumn(IntEnum):
+    """A zone row (`_core.LAYOUTS["zones"]`): LIFE in seconds left."""
+
+    X = column("zones", "x")
+    Y = column("zones", "y")
+    RADIUS = column("zones", "radius")
+    LOOK = column("zones", "look")
+    LIFE = column("zones", "life")
+
+
+class SummonColumn(IntEnum):
+    """A summon row (`_core.LAYOUTS["summons"]`): LIFE in seconds left."""
+
+    X = column("summons", "x")
+    Y = column("summons", "y")
+    LOOK = column("summons", "look")
+    LIFE = column("summons", "life")
+
+
+class PlayerField(IntEnum):
+    """The player vector (`_core.LAYOUTS["player"]`)."""
+
+    X = column("player", "x")
+    Y = column("player", "y")
+    HP = column("player", "hp")
+    HP_MAX = column("player", "hp_max")
+    MANA = column("player", "mana")
+    MANA_MAX = column("player", "mana_max")
+    WARD = column("player", "ward")
+    STRENGTH = column("player", "strength")
+    INVULNERABLE = column("player", "invulnerable")
+    DASH_COOLDOWN = column("player", "dash_cooldown")
+    DASH_LEFT = column("player", "dash_left")
+    ALIVE = column("player", "alive")
+    MOVING = column("player", "moving")
+    RADIUS = column("player", "radius")
 
 
 class Op(IntEnum):
-    """Command ops (rust/sim/commands.rs)."""
+    """Command ops (`_core.OPS`; what each does: rust/sim/commands.rs `Command`)."""
 
-    SPAWN = 1
-    HEAL = 2
-    WARD = 3
-    MANA = 4
-    APPLY_STATUS = 5
-    STRENGTH = 6
-    CLEAR_ENEMIES = 7
-    COLLECT_PICKUPS = 8
-    DAMAGE_NEAREST = 9
-    APPLY_STATUS_TURNS = 10
+    SPAWN = _core.OPS["SPAWN"]
+    HEAL = _core.OPS["HEAL"]
+    WARD = _core.OPS["WARD"]
+    MANA = _core.OPS["MANA"]
+    APPLY_STATUS = _core.OPS["APPLY_STATUS"]
+    STRENGTH = _core.OPS["STRENGTH"]
+    CLEAR_ENEMIES = _core.OPS["CLEAR_ENEMIES"]
+    COLLECT_PICKUPS = _core.OPS["COLLECT_PICKUPS"]
+    DAMAGE_NEAREST = _core.OPS["DAMAGE_NEAREST"]
+    APPLY_STATUS_TURNS = _core.OPS["APPLY_STATUS_TURNS"]
 
 
 class Status(IntEnum):
-    VULNERABLE = 1
-    WEAK = 2
+    """What game flow can apply to an enemy (`_core.STATUSES`): vulnerable takes ×1.5, weak deals less."""
+
+    VULNERABLE = _core.STATUSES["VULNERABLE"]
+    WEAK = _core.STATUSES["WEAK"]
+
+
+class EnemyFlag(IntFlag):
+    """The bits of an enemy row's FLAGS column (`_core.ENEMY_FLAGS`)."""
+
+    ELITE = _core.ENEMY_FLAGS["ELITE"]
+    VULNERABLE = _core.ENEMY_FLAGS["VULNERABLE"]
+    WEAK = _core.ENEMY_FLAGS["WEAK"]
+    BURNING = _core.ENEMY_FLAGS["BURNING"]
+    CHILLED = _core.ENEMY_FLAGS["CHILLED"]
+    FROZEN = _core.ENEMY_FLAGS["FROZEN"]
+    SHOCKED = _core.ENEMY_FLAGS["SHOCKED"]
+    POISONED = _core.ENEMY_FLAGS["POISONED"]
+    WET = _core.ENEMY_FLAGS["WET"]
+    HIT = _core.ENEMY_FLAGS["HIT"]
 
 
 class FrameInput:
@@ -64,15 +188,17 @@ class FrameInput:
         self.n_commands = 0
 
     def move(self, x: float, y: float) -> None:
-        self.controls[0:2] = (x, y)
+        self.controls[ControlField.MOVE_X] = x
+        self.controls[ControlField.MOVE_Y] = y
 
     def aim_at(self, x: float, y: float) -> None:
         """Aim at a point (aim mode 'mouse'); otherwise the wand aims at the nearest enemy."""
-        self.controls[2:4] = (x, y)
-        self.controls[5] = 1.0
+        self.controls[ControlField.AIM_X] = x
+        self.controls[ControlField.AIM_Y] = y
+        self.controls[ControlField.AIM_AT_POINT] = 1.0
 
     def dash(self) -> None:
-        self.controls[4] = 1.0
+        self.controls[ControlField.DASH] = 1.0
 
     def command(
         self, op: Op, a: float = 0.0, b: float = 0.0, x: float = 0.0, y: float = 0.0, value: float = 0.0
@@ -81,7 +207,9 @@ class FrameInput:
             grown = np.zeros((2 * len(self.commands), _core.COMMAND_WIDTH), dtype=np.float64)
             grown[: self.n_commands] = self.commands
             self.commands = grown
-        self.commands[self.n_commands] = (op, a, b, x, y, value)
+        row = self.commands[self.n_commands]
+        row[CommandColumn.OP], row[CommandColumn.A], row[CommandColumn.B] = op, a, b
+        row[CommandColumn.X], row[CommandColumn.Y], row[CommandColumn.VALUE] = x, y, value
         self.n_commands += 1
 
     def spawn(self, kind: int, x: float, y: float, elite: bool = False) -> None:

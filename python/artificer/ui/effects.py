@@ -407,7 +407,7 @@ class Juice:
         if not len(kills):
             return
         elite = kills[:, ev.B] > 0
-        centres = kills[:, ev.X : ev.Y + 1].astype(np.float32)
+        centres = kills[:, [ev.X, ev.Y]].astype(np.float32)
         bases = (np.clip(kills[:, ev.A], 0, self.kinds - 1).astype(np.int32) * COLOUR_STRIDE + self.enemy_base).astype(
             np.int32
         )

@@ -33,7 +33,8 @@ import numpy.typing as npt
 import pygame
 
 from artificer import _core
-from artificer.engine.frame import FrameBuffers
+from artificer.engine import events as ev
+from artificer.engine.frame import EnemyColumn, FrameBuffers
 from artificer.game.waves import SpawnMarker
 from artificer.ui.fonts import font
 from artificer.ui.i18n import tr
@@ -134,7 +135,9 @@ class HudState:
         """ENEMY_HIT event rows (kind, a, b, x, y, value) become floating numbers (oldest dropped first)."""
         if not self.show_damage_numbers or not len(hits):
             return
-        fresh = [(float(r[3]), float(r[4]), float(r[5]), r[2] > 0, 0.0) for r in hits[:MAX_DAMAGE_NUMBERS]]
+        fresh = [
+            (float(r[ev.X]), float(r[ev.Y]), float(r[ev.VALUE]), r[ev.B] > 0, 0.0) for r in hits[:MAX_DAMAGE_NUMBERS]
+        ]
         self.damage_numbers = (self.damage_numbers + fresh)[-MAX_DAMAGE_NUMBERS:]
 
 
@@ -267,13 +270,13 @@ class Hud:
         enemies = buffers.enemy_rows()
         if not len(enemies) or not state.roster:
             return
-        elites = enemies[(enemies[:, 5].astype(np.int64) & _core.ENEMY_FLAG_ELITE) > 0]
+        elites = enemies[(enemies[:, EnemyColumn.FLAGS].astype(np.int64) & _core.ENEMY_FLAG_ELITE) > 0]
         if not len(elites):
             return
         base_hp = np.array([hp for _, hp in state.roster], dtype=np.float64)
-        kinds = np.clip(elites[:, 2].astype(np.intp), 0, len(base_hp) - 1)
-        toughest = int(np.argmax(base_hp[kinds] * 1000.0 + elites[:, 4]))
-        kind, fraction = int(kinds[toughest]), float(elites[toughest, 4])
+        kinds = np.clip(elites[:, EnemyColumn.KIND].astype(np.intp), 0, len(base_hp) - 1)
+        toughest = int(np.argmax(base_hp[kinds] * 1000.0 + elites[:, EnemyColumn.HP_FRACTION]))
+        kind, fraction = int(kinds[toughest]), float(elites[toughest, EnemyColumn.HP_FRACTION])
         w, h = surface.get_size()
         bar = pygame.Rect(w // 4, h - 44, w // 2, 16)
         self._bar(surface, (bar.x, bar.y, bar.width, bar.height), fraction, BOSS_COLOUR, None)

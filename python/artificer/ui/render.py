@@ -41,7 +41,15 @@ import numpy.typing as npt
 import pygame
 
 from artificer import _core
-from artificer.engine.frame import FrameBuffers
+from artificer.engine.frame import (
+    ROW_X,
+    ROW_Y,
+    EnemyColumn,
+    FrameBuffers,
+    ProjectileColumn,
+    SummonColumn,
+    ZoneColumn,
+)
 from artificer.ui.atlas import ROTATIONS, STATUSES, Atlas, zone_sprite
 
 #: The core's flag of each status atlas.STATUSES names.
@@ -196,14 +204,16 @@ class ArenaRenderer:
         self._floor(surface, ox, oy, w, h)
         drawn = 0
         for zone in buffers.zone_rows():  # a handful at most; each sprite drawn once per look and size
-            sprite = self._zone(int(zone[3]), float(zone[2]))
-            sprite.set_alpha(round(255 * min(1.0, max(0.0, float(zone[4])) / ZONE_FADE_S)))  # fades as it ends
-            x, y = float(zone[0]) + ox, float(zone[1]) + oy
+            sprite = self._zone(int(zone[ZoneColumn.LOOK]), float(zone[ZoneColumn.RADIUS]))
+            life = float(zone[ZoneColumn.LIFE])
+            sprite.set_alpha(round(255 * min(1.0, max(0.0, life) / ZONE_FADE_S)))  # fades as it ends
+            x, y = float(zone[ZoneColumn.X]) + ox, float(zone[ZoneColumn.Y]) + oy
             surface.blit(sprite, (x - sprite.get_width() / 2, y - sprite.get_height() / 2))
         flying = buffers.projectile_rows() if shots else buffers.projectile_rows()[:0]
         if shift != 0.0 and len(flying):
             flying = flying.copy()
-            flying[:, 0:2] += flying[:, 4:6] * np.float32(shift)
+            flying[:, ProjectileColumn.X] += flying[:, ProjectileColumn.VX] * np.float32(shift)
+            flying[:, ProjectileColumn.Y] += flying[:, ProjectileColumn.VY] * np.float32(shift)
         if self.rasterizer is not None and _core.SpriteRasterizer.supports(surface.get_bytesize(), surface.get_masks()):
             drawn += self._rasterize(self.rasterizer, surface, buffers, flying, ox, oy)
         else:
@@ -223,8 +233,8 @@ class ArenaRenderer:
 
     def _enemy_sprites_of(self, enemies: npt.NDArray[np.float32]) -> npt.NDArray[np.int32]:
         """Each enemy row's sprite: its kind, shifted to its elite sprite and to the hit flash by its flags."""
-        kinds = np.clip(enemies[:, 2].astype(np.int32), 0, self._elite_shift - 1)
-        flags = enemies[:, 5].astype(np.int32)
+        kinds = np.clip(enemies[:, EnemyColumn.KIND].astype(np.int32), 0, self._elite_shift - 1)
+        flags = enemies[:, EnemyColumn.FLAGS].astype(np.int32)
         kinds += ((flags & _core.ENEMY_FLAG_ELITE) != 0) * np.int32(self._elite_shift)
         # The group: the hit flash over any status, else the first status of atlas.STATUSES it has.
         shown = [_core.ENEMY_FLAG_HIT, *(STATUS_FLAGS[name] for name, _, _ in STATUSES)]
@@ -234,16 +244,20 @@ class ArenaRenderer:
     def _spell_sprites_of(self, shots: npt.NDArray[np.float32]) -> npt.NDArray[np.int32]:
         """Each projectile row's sprite: the player's by spell look at the heading nearest its velocity
         (at rest: heading right), an enemy's shot (owner 1) as the shooter kind's enemy shot."""
-        looks = np.clip(shots[:, 2].astype(np.int32), 0, self._spells - 1)
-        heading = np.arctan2(shots[:, 5], shots[:, 4]) * np.float32(ROTATIONS / (2 * np.pi))
+        looks = np.clip(shots[:, ProjectileColumn.LOOK].astype(np.int32), 0, self._spells - 1)
+        heading = np.arctan2(shots[:, ProjectileColumn.VY], shots[:, ProjectileColumn.VX]) * np.float32(
+            ROTATIONS / (2 * np.pi)
+        )
         turns = np.rint(heading).astype(np.int32) % ROTATIONS
         mine = looks * np.int32(ROTATIONS) + turns
-        theirs = np.int32(self._enemy_shot) + np.clip(shots[:, 2].astype(np.int32), 0, self._kinds - 1)
-        return np.where(shots[:, 6] > 0, theirs, mine).astype(np.int32)
+        theirs = np.int32(self._enemy_shot) + np.clip(
+            shots[:, ProjectileColumn.LOOK].astype(np.int32), 0, self._kinds - 1
+        )
+        return np.where(shots[:, ProjectileColumn.OWNER] > 0, theirs, mine).astype(np.int32)
 
     def _summon_sprites_of(self, summons: npt.NDArray[np.float32]) -> npt.NDArray[np.int32]:
         """Each summon row's sprite: the summon its spell plants."""
-        return np.clip(summons[:, 2].astype(np.int32), 0, len(self.atlas.summons) - 1)
+        return np.clip(summons[:, SummonColumn.LOOK].astype(np.int32), 0, len(self.atlas.summons) - 1)
 
     def _rasterize(
         self,
@@ -312,8 +326,8 @@ class ArenaRenderer:
         """One `fblits` batch: `table[index]` (or the table's one sprite) at each row."""
         if len(rows) == 0:
             return 0
-        sx = rows[:, 0] + np.float32(ox)
-        sy = rows[:, 1] + np.float32(oy)
+        sx = rows[:, ROW_X] + np.float32(ox)
+        sy = rows[:, ROW_Y] + np.float32(oy)
         margin = float(half.max()) + 1.0  # the table's widest sprite still overlaps the screen from here
         seen = (sx > -margin) & (sx < w + margin) & (sy > -margin) & (sy < h + margin)
         if not seen.any():
