@@ -394,7 +394,10 @@ fn path(s: &Section<'_>, key: &str) -> Result<Option<Path>, CoreError> {
     Ok(Some(match s.string(key)?.as_str() {
         "straight" => Path::Straight,
         "sine" => Path::Sine,
-        "orbit" => Path::Orbit,
+        "orbit" => {
+            let o = s.sub("orbit")?;
+            Path::Orbit(Orbit { radius: o.f32("radius")?, degrees_per_second: o.f32("degrees_per_second")? })
+        }
         other => return Err(CoreError::arg(format!("{}.{key}: unknown path {other:?}", s.path))),
     }))
 }

@@ -1,5 +1,6 @@
 //! Movement systems: enemies (chase + separation, R-WAVE-2), projectiles
-//! (straight, bouncing off the arena walls), and the hit search that pairs
+//! (along their velocity, bouncing off the arena walls; world/spells.rs
+//! steers the special ones first), and the hit search that pairs
 //! each projectile with the enemy it strikes.
 //!
 //! Everything that reads neighbours reads the grid's snapshot of the
@@ -309,7 +310,9 @@ pub fn move_enemies(
 }
 
 /// Moves projectiles one tick. A projectile past a wall is reflected back
-/// in if it has bounces left (spending one), else marked dead.
+/// in if it has bounces left (spending one), else marked dead — unless
+/// `walled(i)` says walls do not stop it (an orbiting shot is bound to the
+/// player, not to the arena: it passes over the walls untouched).
 #[allow(clippy::too_many_arguments)]
 pub fn move_projectiles(
     x: &mut [f32],
@@ -321,30 +324,27 @@ pub fn move_projectiles(
     dead: &mut [bool],
     dt: f32,
     arena: (f32, f32),
+    walled: impl Fn(usize) -> bool,
 ) {
     for i in 0..x.len() {
         let mut nx = x[i] + vx[i];
         let mut ny = y[i] + vy[i];
-        let mut hit_wall = false;
-        if nx < 0.0 {
-            nx = -nx;
-            vx[i] = -vx[i];
-            hit_wall = true;
-        } else if nx > arena.0 {
-            nx = 2.0 * arena.0 - nx;
-            vx[i] = -vx[i];
-            hit_wall = true;
-        }
-        if ny < 0.0 {
-            ny = -ny;
-            vy[i] = -vy[i];
-            hit_wall = true;
-        } else if ny > arena.1 {
-            ny = 2.0 * arena.1 - ny;
-            vy[i] = -vy[i];
-            hit_wall = true;
-        }
-        if hit_wall {
+        let outside = nx < 0.0 || nx > arena.0 || ny < 0.0 || ny > arena.1;
+        if outside && walled(i) {
+            if nx < 0.0 {
+                nx = -nx;
+                vx[i] = -vx[i];
+            } else if nx > arena.0 {
+                nx = 2.0 * arena.0 - nx;
+                vx[i] = -vx[i];
+            }
+            if ny < 0.0 {
+                ny = -ny;
+                vy[i] = -vy[i];
+            } else if ny > arena.1 {
+                ny = 2.0 * arena.1 - ny;
+                vy[i] = -vy[i];
+            }
             if bounces[i] == 0 {
                 dead[i] = true;
             } else {

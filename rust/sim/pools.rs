@@ -182,7 +182,7 @@ pub struct Projectiles {
     /// What spells add beyond flying and striking (rare: most are plain).
     pub behaviour: Vec<Behaviour>,
     /// `!behaviour.is_plain()` at spawn: one byte the per-frame passes test
-    /// instead of the 40-byte behaviour (20k projectiles: 20 KB, not 800 KB).
+    /// instead of the 68-byte behaviour (20k projectiles: 20 KB, not 1.4 MB).
     pub special: Vec<bool>,
     pub dead: Vec<bool>,
 }
@@ -214,7 +214,39 @@ pub struct Behaviour {
     pub knockback: f32,
     /// Sine path: sideways wobble (R-VM-10 `Sin(Time)`).
     pub sine: bool,
+    /// Orbit path: circles the player (R-VM-10 `orbit`).
+    pub orbit: Option<Orbiting>,
     pub age: f32,
+}
+
+/// An orbiting shot's course, fixed at spawn: where it is follows from its
+/// age and where the player is, so it carries no state of its own.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Orbiting {
+    /// The ring's radius, px from the player's centre.
+    pub radius: f32,
+    /// rad/s around the player (positive: clockwise on screen).
+    pub angular_speed: f32,
+    /// px/s at which it closes on the ring (the shot's speed).
+    pub speed: f32,
+    /// Where it set out, around the player: angle (rad) and distance (px).
+    pub start_angle: f32,
+    pub start_distance: f32,
+}
+
+impl Orbiting {
+    /// Its offset from the player `age` seconds after spawn: out (or in)
+    /// to the ring at its speed, around at its angular speed meanwhile.
+    pub fn offset(&self, age: f32) -> (f32, f32) {
+        let travelled = self.speed * age;
+        let d = if self.start_distance < self.radius {
+            (self.start_distance + travelled).min(self.radius)
+        } else {
+            (self.start_distance - travelled).max(self.radius)
+        };
+        let a = self.start_angle + self.angular_speed * age;
+        (d * libm::cosf(a), d * libm::sinf(a))
+    }
 }
 
 impl Behaviour {

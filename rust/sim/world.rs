@@ -7,8 +7,9 @@
 //!  3. grid — rebuilt over the enemies' start-of-frame positions;
 //!  4. wand — casts at the aim point, or (auto-aim) at the nearest enemy in
 //!     reach that no shot in flight will already kill, holding otherwise;
-//!  5. projectiles move — straight; off a wall they bounce if they have
-//!     bounces left, else vanish; lifetimes run down;
+//!  5. projectiles move — straight, unless homing, sine or orbit steered them; off a
+//!     wall they bounce if they have bounces left, else vanish (an orbiting shot passes
+//!     over); lifetimes run down;
 //!  6. hits — each player projectile strikes the nearest enemy in reach that
 //!     it has not struck before (one hit per projectile per enemy; pierce);
 //!     a reflector's shield turns frontal physical shots back instead;
@@ -343,6 +344,7 @@ impl World {
         self.steer_projectiles();
 
         let p = &mut self.projectiles;
+        let (special, behaviour) = (&p.special, &p.behaviour);
         move_projectiles(
             &mut p.x,
             &mut p.y,
@@ -353,6 +355,7 @@ impl World {
             &mut p.dead,
             self.dt,
             (aw, ah),
+            |i| !special[i] || behaviour[i].orbit.is_none(),
         );
         self.find_all_targets();
         let (hits, dealt) = self.resolve_hits();

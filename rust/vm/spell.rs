@@ -20,12 +20,25 @@ pub enum ActionKind {
     Blast,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+/// How a shot moves (R-VM-10 `path`).
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub enum Path {
     #[default]
     Straight,
+    /// `Sin(Time)`: a sideways wobble (balance.json `vm.sine_*`).
     Sine,
-    Orbit,
+    /// Circles the player on the card's ring.
+    Orbit(Orbit),
+}
+
+/// An orbit path's ring (a card's `orbit` block): the shot flies out to it
+/// at its own speed, then circles the player, following them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Orbit {
+    /// px from the player's centre.
+    pub radius: f32,
+    /// Turn rate around the player; positive is clockwise on screen (y down).
+    pub degrees_per_second: f32,
 }
 
 /// What an ACTION puts into the world, before the shot state shapes it.
@@ -258,6 +271,9 @@ impl SpellDef {
                 c.float("modifier.knockback_add", m.knockback_add, 0.0, MAX_SPEED);
                 c.float("modifier.size_mult", m.size_mult, 0.0, MAX_FACTOR);
                 c.float("modifier.lifesteal_add", m.lifesteal_add, 0.0, MAX_FACTOR);
+                if let Some(p) = m.path {
+                    p.check("modifier", &mut c);
+                }
             }
             Effect::Multicast { count, spread } => {
                 c.count("multicast.count", *count, MAX_FAN as u64);
@@ -324,9 +340,20 @@ impl ActionDef {
         c.float(&f("summon.period"), self.summon_period, 0.0, MAX_SECONDS);
         c.float(&f("summon.cost_share"), self.summon_cost_share, 0.0, MAX_FACTOR);
         c.float(&f("moving_multiplier"), self.moving_multiplier, 0.0, MAX_FACTOR);
+        self.path.check(at, c);
         if let Some((still, mult)) = self.charge {
             c.float(&f("charge.still_seconds"), still, 0.0, MAX_SECONDS);
             c.float(&f("charge.multiplier"), mult, 0.0, MAX_FACTOR);
+        }
+    }
+}
+
+impl Path {
+    fn check(&self, at: &str, c: &mut Checks) {
+        use crate::sim::limits::{MAX_RADIUS, MAX_SPEED};
+        if let Path::Orbit(o) = self {
+            c.float(&format!("{at}.orbit.radius"), o.radius, 0.0, MAX_RADIUS);
+            c.float(&format!("{at}.orbit.degrees_per_second"), o.degrees_per_second, -MAX_SPEED, MAX_SPEED);
         }
     }
 }

@@ -88,6 +88,8 @@ Degrees = Annotated[float, Field(ge=0, le=360)]
 MAX_BODY_RADIUS = 512.0
 #: Most multicast actions, chain jumps and guarded nodes of one card.
 MAX_FAN = 64
+#: Fastest an orbit path turns, in degrees per second (ten turns a second).
+MAX_ORBIT_TURN = 3600.0
 
 
 # --- ACTION -------------------------------------------------------------------
@@ -122,6 +124,28 @@ class SummonProgram(ContentModel):
         le=1,
         description="Share of each card's mana the summon's casts pay from the player's pool (R-MANA-5).",
     )
+
+
+class OrbitRing(ContentModel):
+    """The ring of an `orbit` path (R-VM-10): the shot flies out to it at its own speed, then
+    circles the player on it, following them as they move; walls do not stop it."""
+
+    radius: float = Field(gt=0, le=MAX_AREA_RADIUS, description="Radius of the ring in px, from the player's centre.")
+    degrees_per_second: float = Field(
+        gt=0, le=MAX_ORBIT_TURN, description="How fast the shot goes round, clockwise on screen."
+    )
+
+
+def _ring_matches_path(ring: OrbitRing | None, info: ValidationInfo) -> OrbitRing | None:
+    """An `orbit` path needs its ring; any other path has none (a block without `path` keeps the shot's)."""
+    if "path" not in info.data:  # the path itself failed: that problem is reported
+        return ring
+    orbit = info.data["path"] == ProjectilePath.ORBIT
+    if orbit and ring is None:
+        raise ValueError('required with the "orbit" path (its radius and degrees_per_second)')
+    if not orbit and ring is not None:
+        raise ValueError('only the "orbit" path has a ring')
+    return ring
 
 
 class Charge(ContentModel):
@@ -167,6 +191,9 @@ class ActionBlock(ContentModel):
     )
     homing: Chance = Field(default=0, description="Homing strength, 0 (none) to 1 (turns at once).")
     path: ProjectilePath = Field(default=ProjectilePath.STRAIGHT, description="How the body moves.")
+    orbit: OrbitRing | None = Field(
+        default=None, validate_default=True, description="The ring an orbit path circles (orbit only)."
+    )
     zone: ZoneEffect | None = Field(default=None, validate_default=True, description="The area (zone actions only).")
     summon: SummonProgram | None = Field(
         default=None, validate_default=True, description="The summon (summon actions only)."
@@ -199,6 +226,11 @@ class ActionBlock(ContentModel):
         if info.data.get("chain", 0) > 0 and chain_range <= 0:
             raise ValueError("must be greater than 0 when chain is set")
         return chain_range
+
+    @field_validator("orbit")
+    @classmethod
+    def _orbit_needs_its_ring(cls, ring: OrbitRing | None, info: ValidationInfo) -> OrbitRing | None:
+        return _ring_matches_path(ring, info)
 
     @field_validator("zone", "summon")
     @classmethod
@@ -251,6 +283,9 @@ class ModifierBlock(ContentModel):
     pierce_add: int = Field(default=0, ge=0, le=MAX_COUNT, description="Pierce added.")
     homing_add: Chance = Field(default=0, description="Homing strength added (the sum is capped at 1).")
     path: ProjectilePath | None = Field(default=None, description="Replaces the body's path (sine_path: sine).")
+    orbit: OrbitRing | None = Field(
+        default=None, validate_default=True, description="The ring an orbit path circles (orbit only)."
+    )
     element: Element | None = Field(default=None, description="Replaces the shot's element (the infusions).")
     status_chance_add: Chance = Field(default=0, description="Chance to apply the element's status, added.")
     crit_add: Chance = Field(default=0, description="Critical-hit chance added.")
@@ -260,6 +295,11 @@ class ModifierBlock(ContentModel):
     splitter: bool = Field(
         default=False, description="Splits the cast on a slot with two outgoing edges (R-BOARD-3; board only)."
     )
+
+    @field_validator("orbit")
+    @classmethod
+    def _orbit_needs_its_ring(cls, ring: OrbitRing | None, info: ValidationInfo) -> OrbitRing | None:
+        return _ring_matches_path(ring, info)
 
     @model_validator(mode="after")
     def _has_an_effect(self) -> ModifierBlock:

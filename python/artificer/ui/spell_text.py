@@ -31,6 +31,7 @@ from artificer.content.spell_blocks import (
     LogicKind,
     ModifierBlock,
     MulticastBlock,
+    OrbitRing,
     ProjectilePath,
     TriggerBlock,
     TriggerKind,
@@ -176,6 +177,8 @@ def _action(action: ActionBlock) -> list[str]:
         out.append(tr("ui.spell.homing", homing=_percent(action.homing)))
     if action.path != ProjectilePath.STRAIGHT:
         out.append(tr(PATH_KEYS[action.path]))
+    if action.orbit is not None:
+        out.append(_orbit_line(action.orbit))
     if action.zone is not None:
         zone = action.zone
         if zone.damage_per_second > 0:
@@ -193,6 +196,11 @@ def _action(action: ActionBlock) -> list[str]:
         out.append(tr("ui.spell.summon", period=summon.period, seconds=summon.duration))
         out.append(tr("ui.spell.summon_cost_share", share=_percent(summon.cost_share)))  # R-MANA-5
     return out
+
+
+def _orbit_line(ring: OrbitRing) -> str:
+    """An orbit path's ring in numbers (R-VM-10)."""
+    return tr("ui.spell.orbit", radius=ring.radius, speed=ring.degrees_per_second)
 
 
 #: How a modifier's change reads: a function of the field's value, called only when it is not neutral.
@@ -216,6 +224,7 @@ MODIFIER_CHANGES: tuple[tuple[str, object, ChangeLine], ...] = (
     ("pierce_add", 0, _value_line("ui.spell.mod.pierce_add")),
     ("homing_add", 0, _value_line("ui.spell.mod.homing_add", _percent)),
     ("path", None, lambda path: tr(PATH_KEYS[path])),
+    ("orbit", None, _orbit_line),
     ("element", None, lambda element: tr("ui.spell.mod.element", element=tr(f"ui.shop.element.{element}"))),
     ("status_chance_add", 0, _value_line("ui.spell.mod.status_chance_add", _percent)),
     ("crit_add", 0, _value_line("ui.spell.mod.crit_add", _percent)),

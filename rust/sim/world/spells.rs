@@ -2,7 +2,7 @@
 //! turning emissions into projectiles, zones, blasts and summons, and the
 //! behaviours spells give projectiles — triggers with payloads (on hit,
 //! timer, expire; R-VM-4), explosions, chains, lifesteal, homing, sine
-//! paths — plus zones and summons each frame (R-VM-5, R-VM-10).
+//! and orbit paths — plus zones and summons each frame (R-VM-5, R-VM-10).
 //!
 //! Payloads run through `Caster::run_free` (their trigger paid for them up
 //! front, R-MANA-5); summons cast their own decks through
@@ -13,10 +13,10 @@ use super::World;
 use crate::sim::combat::{final_damage_booted, Attack, Defence};
 use crate::sim::config::{Element, ELEMENTS};
 use crate::sim::events::{Event, EventKind};
-use crate::sim::pools::{Behaviour, NewProjectile, Owner, Payload};
+use crate::sim::pools::{Behaviour, NewProjectile, Orbiting, Owner, Payload};
 use crate::vm::exec::{CastOutput, Caster, Emission, Senses, VmEvent, ON_HIT, ON_KILL};
 use crate::vm::program::Span;
-use crate::vm::spell::{ActionDef, ActionKind, Path, TriggerKind};
+use crate::vm::spell::{ActionDef, ActionKind, Orbit, Path, TriggerKind};
 use crate::vm::Wand;
 
 /// A projectile's hit that its behaviour reacts to.
@@ -150,11 +150,13 @@ impl World {
     /// After a cast aimed at enemy `e`: if the projectiles it fired carry
     /// enough damage to kill it, it is claimed for their flight time (plus
     /// a tick), and auto-aim picks another target meanwhile — shots are not
-    /// wasted on an enemy already as good as dead.
+    /// wasted on an enemy already as good as dead. Orbiting shots do not
+    /// fly at it, so they count for nothing here.
     pub(super) fn claim(&mut self, e: usize) {
         let (mut damage, mut speed) = (0.0f32, f32::INFINITY);
         for em in &self.vm_out.emissions {
-            if em.action.kind == ActionKind::Projectile && em.trigger.is_none() {
+            let orbits = matches!(em.shot.path.unwrap_or(em.action.path), Path::Orbit(_));
+            if em.action.kind == ActionKind::Projectile && em.trigger.is_none() && !orbits {
                 damage += (em.action.damage + em.shot.damage_flat) * em.shot.damage_mult;
                 speed = speed.min(em.action.speed * em.shot.speed_mult);
             }
@@ -302,6 +304,7 @@ impl World {
         match a.kind {
             ActionKind::Projectile => {
                 let speed = a.speed * s.speed_mult;
+                let path = s.path.unwrap_or(a.path);
                 let behaviour = Behaviour {
                     payload: e.trigger.map(|(kind, delay, span)| Payload { kind, timer: delay, span }),
                     explode_radius: a.explode_radius * s.size_mult,
@@ -310,7 +313,11 @@ impl World {
                     lifesteal: s.lifesteal,
                     knockback: s.knockback * self.cfg.vm.knockback_seconds,
                     homing: (a.homing + s.homing).min(1.0),
-                    sine: s.path.unwrap_or(a.path) == Path::Sine,
+                    sine: path == Path::Sine,
+                    orbit: match path {
+                        Path::Orbit(ring) => Some(self.orbiting(ring, aim.origin, dir, speed)),
+                        _ => None,
+                    },
                     age: 0.0,
                 };
                 self.projectiles.push(NewProjectile {
@@ -361,6 +368,22 @@ impl World {
         }
     }
 
+    /// R-VM-10 orbit: a shot fired from `origin` heading `dir` at `speed`
+    /// px/s sets out around the player from where it is — a shot fired at
+    /// the player from its heading — and closes on the ring at its speed.
+    fn orbiting(&self, ring: Orbit, origin: (f32, f32), dir: (f32, f32), speed: f32) -> Orbiting {
+        let (dx, dy) = (origin.0 - self.player.x, origin.1 - self.player.y);
+        let distance = (dx * dx + dy * dy).sqrt();
+        let start_angle = if distance > 1e-3 { libm::atan2f(dy, dx) } else { libm::atan2f(dir.1, dir.0) };
+        Orbiting {
+            radius: ring.radius,
+            angular_speed: ring.degrees_per_second.to_radians(),
+            speed,
+            start_angle,
+            start_distance: distance,
+        }
+    }
+
     /// Damage to every enemy within `reach` of `at` (explosions, blasts).
     fn blast(&mut self, at: (f32, f32), reach: f32, damage: f32, element: Element, lifesteal: f32) {
         let r2 = reach * reach;
@@ -403,8 +426,10 @@ impl World {
         }
     }
 
-    /// Before projectiles move: homing turns them, sine paths wobble, timer
-    /// payloads count down (and fire where the carrier is, R-VM-4).
+    /// Before projectiles move: homing turns them, sine paths wobble, orbit
+    /// paths aim for their place on the ring around where the player is now
+    /// (homing does not turn them off it), timer payloads count down (and
+    /// fire where the carrier is, R-VM-4).
     pub(super) fn steer_projectiles(&mut self) {
         let vm = self.cfg.vm;
         for i in 0..self.projectiles.len() {
@@ -415,7 +440,12 @@ impl World {
             let (x, y) = (self.projectiles.x[i], self.projectiles.y[i]);
             let (vx, vy) = (self.projectiles.vx[i], self.projectiles.vy[i]);
             let speed = (vx * vx + vy * vy).sqrt();
-            if b.homing > 0.0 && speed > 0.0 {
+            if let Some(o) = b.orbit {
+                // Where the ring puts it at the end of this tick: the move takes it there.
+                let (ox, oy) = o.offset(b.age + self.dt);
+                self.projectiles.vx[i] = self.player.x + ox - x;
+                self.projectiles.vy[i] = self.player.y + oy - y;
+            } else if b.homing > 0.0 && speed > 0.0 {
                 if let Some(e) = self.nearest_enemy(x, y) {
                     let (tx, ty) = (self.enemies.x[e] - x, self.enemies.y[e] - y);
                     if tx * tx + ty * ty < vm.homing_range * vm.homing_range {
@@ -504,7 +534,8 @@ impl World {
         let speed = (p.vx[i] * p.vx[i] + p.vy[i] * p.vy[i]).sqrt().max(1.0);
         let dir = unit(self.enemies.x[next] - x, self.enemies.y[next] - y);
         let reach_ticks = (best.0.sqrt() / speed).ceil() + 2.0;
-        let behaviour = Behaviour { chain: b.chain - 1, payload: None, age: 0.0, ..b };
+        // A chain bolt flies straight at its next enemy, whatever path the first shot took.
+        let behaviour = Behaviour { chain: b.chain - 1, payload: None, orbit: None, age: 0.0, ..b };
         let struck_id = self.enemies.ids.ids()[struck];
         let (radius, damage, crit, element, look) =
             (p.radius[i], p.damage[i], p.crit_chance[i], p.element[i], p.look[i]);
