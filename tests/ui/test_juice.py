@@ -13,6 +13,7 @@ import pytest
 
 from artificer.content import load_content
 from artificer.engine import EventKind
+from artificer.game.report import FrameReport
 from artificer.ui import effects
 from artificer.ui.hud import PANEL, Hud, HudState
 from artificer.ui.scene import SceneStack
@@ -95,11 +96,11 @@ def test_r_feel_1_the_particle_pool_stays_capped_under_10000_kills(display: pyga
     juice = scene.juice
     assert juice is not None
     capacity = juice.particles.capacity
-    juice.react(kill_rows(10_000))
+    juice.react(FrameReport.of(kill_rows(10_000)))
     per_frame = effects.MAX_BURSTS_PER_FRAME * (effects.SPARKS_PER_KILL + 1)
     assert juice.particles.alive == per_frame
     for _ in range(30):
-        juice.react(kill_rows(10_000, elite=True))
+        juice.react(FrameReport.of(kill_rows(10_000, elite=True)))
         juice.tick(1 / 60, scene.run.sim.buffers, in_wave=True)
         assert juice.particles.alive <= capacity
     assert len(juice.particles.life) == capacity == effects.PARTICLE_CAPACITY
@@ -284,7 +285,7 @@ def test_r_feel_1_an_explosion_rings_out_to_its_radius(display: pygame.Surface) 
     juice = scene.juice
     assert juice is not None
     row = np.array([[EventKind.EXPLODED, 1.0, 90.0, 800.0, 500.0, 30.0]])
-    juice.react(row)
+    juice.react(FrameReport.of(row))
     assert juice.particles.alive == effects.RING_SPARKS
     for _ in range(15):
         juice.particles.tick(1 / 60)

@@ -12,6 +12,7 @@ import pygame
 
 from artificer.content import load_content
 from artificer.engine import EventKind, RelicRule
+from artificer.game.report import FrameReport
 from artificer.game.run import Run, WaveStats
 from artificer.ui.i18n import tr
 from artificer.ui.icon_pen import EXTENT
@@ -124,7 +125,7 @@ def test_a_relic_event_flashes_its_slot_without_a_toast(display: pygame.Surface)
     rows = np.zeros((3, 6))
     rows[:, 0] = EventKind.RELIC
     rows[:, 1] = RelicRule.THE_BOOT
-    arena._react(rows)
+    arena._react(FrameReport.of(rows))
     assert arena.relic_view.flashes.get("the_boot", 0) > 0 and "iron_heart" not in arena.relic_view.flashes
     assert arena.hud_state.toasts == toasts
     frames(stack, display, 60)

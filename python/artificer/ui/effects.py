@@ -11,7 +11,8 @@ This module owns:
   No Python object and no Python loop per particle.
 - `CrystalFlight`: copies of the crystals left on the ground when a wave is
   won, flying to the player (the wave already counted them).
-- `Juice`: what the arena feeds each frame's events and player values to, and
+- `Juice`: what the arena feeds each step's `FrameReport` (artificer.game.report)
+  and player values to, and
   what draws the moments: kill bursts (at most `MAX_BURSTS_PER_FRAME` a
   frame, so a frame of 500 kills costs what 24 do), explosion rings, the dash
   trail, the hurt flash, the low-HP vignette and heartbeat, the shield ring
@@ -31,9 +32,8 @@ import pygame
 
 from artificer import _core
 from artificer.content.models import Element
-from artificer.engine import EventKind
-from artificer.engine import events as ev
 from artificer.engine.frame import FrameBuffers
+from artificer.game.report import FrameReport, Kills
 from artificer.ui.atlas import ELEMENT_COLOURS, Atlas
 from artificer.ui.palette import Palette
 from artificer.ui.render import premultiplied_rgba
@@ -336,7 +336,7 @@ class CrystalFlight:
 
 
 class Juice:
-    """The arena's effects and moments; `react` each frame's events, `tick` each step, three draw layers."""
+    """The arena's effects and moments; `react` to each step's report, `tick` each step, three draw layers."""
 
     def __init__(
         self, atlas: Atlas, play: Callable[[str], None], palette: Palette | None = None, seed: int = 0
@@ -387,31 +387,31 @@ class Juice:
         self._shade: pygame.Surface | None = None
 
     # ---- what happened -----------------------------------------------------
-    def react(self, events: npt.NDArray[np.float64]) -> None:
-        """A frame's events: kill bursts, explosion rings, the hurt flash, dash sparks."""
-        kinds = events[:, ev.KIND]
-        self._kill_bursts(events[kinds == EventKind.ENEMY_KILLED])
-        for row in events[kinds == EventKind.EXPLODED][-MAX_RINGS_PER_FRAME:]:
-            element = int(np.clip(row[ev.A], 0, len(Element) - 1))
-            self.particles.ring(
-                (float(row[ev.X]), float(row[ev.Y])), float(row[ev.B]), self.element_base + element * COLOUR_STRIDE
-            )
-        hurt = events[kinds == EventKind.PLAYER_DAMAGED]
-        if len(hurt) and float(hurt[:, ev.VALUE].sum()) > 0:
+    def react(self, report: FrameReport) -> None:
+        """A step's report: kill bursts, explosion rings, the hurt flash."""
+        self._kill_bursts(report.kills)
+        blasts = report.explosions
+        newest = slice(max(0, len(blasts) - MAX_RINGS_PER_FRAME), len(blasts))
+        for (x, y), radius, code in zip(
+            blasts.positions[newest], blasts.radii[newest], blasts.elements[newest], strict=True
+        ):
+            element = int(np.clip(code, 0, len(Element) - 1))
+            self.particles.ring((float(x), float(y)), float(radius), self.element_base + element * COLOUR_STRIDE)
+        if report.hp_lost > 0:
             self.hurt = 1.0
             self.play("hurt")
 
-    def _kill_bursts(self, kills: npt.NDArray[np.float64]) -> None:
-        """ENEMY_KILLED rows: sparks in each enemy's colour (the newest `MAX_BURSTS_PER_FRAME`)."""
-        kills = kills[-MAX_BURSTS_PER_FRAME:]
+    def _kill_bursts(self, kills: Kills) -> None:
+        """The step's kills: sparks in each enemy's colour (the newest `MAX_BURSTS_PER_FRAME`)."""
+        newest = slice(max(0, len(kills) - MAX_BURSTS_PER_FRAME), len(kills))
         if not len(kills):
             return
-        elite = kills[:, ev.B] > 0
-        centres = kills[:, [ev.X, ev.Y]].astype(np.float32)
-        bases = (np.clip(kills[:, ev.A], 0, self.kinds - 1).astype(np.int32) * COLOUR_STRIDE + self.enemy_base).astype(
-            np.int32
-        )
-        still = np.zeros((len(kills), 2), dtype=np.float32)
+        elite = kills.elite[newest]
+        centres = kills.positions[newest].astype(np.float32)
+        bases = (
+            np.clip(kills.kinds[newest], 0, self.kinds - 1).astype(np.int32) * COLOUR_STRIDE + self.enemy_base
+        ).astype(np.int32)
+        still = np.zeros((len(centres), 2), dtype=np.float32)
         self.particles.spawn(centres, still, POP_LIFE, bases + POP, 0.0)
         self.particles.burst(centres[~elite], bases[~elite], SPARKS_PER_KILL, SPARK_SPEED, SPARK_LIFE)
         if elite.any():

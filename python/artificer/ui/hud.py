@@ -15,8 +15,8 @@ CAST_ABANDONED event restarts its clock (`HudState.cast_abandoned`), and it
 goes `OUT_OF_MANA_HOLD` seconds after the last one — a steady mark under the
 mana bar, not a toast that outlives the shortage.
 
-Damage numbers come from the core's ENEMY_HIT events (the frame's biggest
-hits, a fixed few per frame, never one per entity) and live in a small ring
+Damage numbers come from the step's `FrameReport.hits` (the core's ENEMY_HIT
+events: the frame's biggest hits, a fixed few per frame, never one per entity) and live in a small ring
 of `MAX_DAMAGE_NUMBERS`; their text images are cached by value. Until bosses
 arrive, the boss bar follows the toughest elite on the field (elites stand
 in for bosses on waves 8, 10 and 20).
@@ -29,12 +29,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-import numpy.typing as npt
 import pygame
 
 from artificer import _core
-from artificer.engine import events as ev
 from artificer.engine.frame import EnemyColumn, FrameBuffers
+from artificer.game.report import Hits
 from artificer.game.waves import SpawnMarker
 from artificer.ui.fonts import font
 from artificer.ui.i18n import tr
@@ -131,12 +130,16 @@ class HudState:
             (x, y, v, k, age + dt) for x, y, v, k, age in self.damage_numbers if age + dt < DAMAGE_NUMBER_SECONDS
         ]
 
-    def add_hits(self, hits: npt.NDArray[np.float64]) -> None:
-        """ENEMY_HIT event rows (kind, a, b, x, y, value) become floating numbers (oldest dropped first)."""
+    def add_hits(self, hits: Hits) -> None:
+        """The step's biggest hits (`FrameReport.hits`) become floating numbers (oldest dropped first)."""
         if not self.show_damage_numbers or not len(hits):
             return
+        shown = slice(0, MAX_DAMAGE_NUMBERS)
         fresh = [
-            (float(r[ev.X]), float(r[ev.Y]), float(r[ev.VALUE]), r[ev.B] > 0, 0.0) for r in hits[:MAX_DAMAGE_NUMBERS]
+            (float(x), float(y), float(damage), bool(lethal), 0.0)
+            for (x, y), damage, lethal in zip(
+                hits.positions[shown], hits.damage[shown], hits.lethal[shown], strict=True
+            )
         ]
         self.damage_numbers = (self.damage_numbers + fresh)[-MAX_DAMAGE_NUMBERS:]
 

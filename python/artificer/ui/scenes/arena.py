@@ -1,8 +1,8 @@
 """The arena (DESIGN §7, R-LOOP-2): waves of a run played with the keyboard
 or a gamepad through the session's `Controls` (WASD / arrows / stick to
 move, Space / A to dash — rebindable; the wand fires by itself at the
-nearest enemy), drawn from the frame buffers, with the HUD and sound
-effects from the frame's events; the pause action or losing focus pauses. After a cleared wave, a short breather shows the result, then
+nearest enemy), drawn from the frame buffers, with the HUD, juice, relic flashes and sound
+effects from each step's `FrameReport` (artificer.game.report: the events decoded once); the pause action or losing focus pauses. After a cleared wave, a short breather shows the result, then
 the `intermission(stack, run, next_wave)` callback pushes the scenes between
 waves (the shop and its lab); when they pop, the arena resumes with the next
 wave. Death or the last wave shows the run summary. Last Will (R-END-1)
@@ -38,13 +38,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-import numpy as np
-import numpy.typing as npt
 import pygame
 
 from artificer.content import Content
-from artificer.engine import EventKind
-from artificer.engine import events as ev
+from artificer.game.report import FrameReport
 from artificer.game.run import Run, WaveInProgress, WaveStats
 from artificer.ui.atlas import Atlas
 from artificer.ui.effects import Juice, fitted
@@ -67,13 +64,13 @@ SHAKE_DECAY = 3.0
 FLASH_COLOUR = (255, 214, 150)
 FLASH_ALPHA = 110
 FLASH_DECAY = 2.5
-#: Sound effect per event kind (the bank rate-limits each, so a frame of 1,000 hits plays one).
-EVENT_SOUNDS = (
-    (EventKind.CAST_FIRED, "cast"),
-    (EventKind.ENEMY_HIT, "hit"),
-    (EventKind.ENEMY_KILLED, "kill"),
-    (EventKind.CURRENCY_PICKED, "pickup"),
-)
+
+
+def frame_sounds(report: FrameReport) -> list[str]:
+    """The sound effects a step's report asks for, in this order: a cast fired, a hit, a kill, a
+    pickup (the bank rate-limits each, so a frame of 1,000 hits plays one)."""
+    happened = (report.casts_fired > 0, len(report.hits) > 0, len(report.kills) > 0, report.pickups > 0)
+    return [sound for sound, heard in zip(("cast", "hit", "kill", "pickup"), happened, strict=True) if heard]
 
 
 #: The pause menu's side panel (it never covers the player): width, margin from the window's edge,
@@ -354,9 +351,9 @@ class ArenaScene(Scene):
             sim.input.dash()
             self.dash_pressed = False
         self.wave.step()
-        events = sim.buffers.event_rows()
-        self._react(events)
-        self.juice.react(events)
+        report = FrameReport.of(sim.buffers.event_rows())  # the step's events, decoded once for all below
+        self._react(report)
+        self.juice.react(report)
         self.juice.tick(dt, sim.buffers, in_wave=True)
         self.hud_state.tick(dt)
         self.shake = max(0.0, self.shake - SHAKE_DECAY * dt)
@@ -392,29 +389,28 @@ class ArenaScene(Scene):
             self.dying = False
             self._end_wave()
 
-    def _react(self, events: npt.NDArray[np.float64]) -> None:
+    def _react(self, report: FrameReport) -> None:
+        """What the step's report shows: gold, damage numbers, the charge ring, relic flashes, the
+        hurt shake, the sounds, Last Will spent, "Out of mana"."""
         self.hud_state.currency = self.run.currency + (self.wave.stats.currency if self.wave else 0)
-        self.hud_state.add_hits(events[events[:, 0] == EventKind.ENEMY_HIT])
-        charge = events[events[:, 0] == EventKind.CHARGE_STATE_CHANGED]
-        if len(charge):
-            self.hud_state.charge = int(charge[-1][1])
+        self.hud_state.add_hits(report.hits)
+        if report.charge is not None:
+            self.hud_state.charge = report.charge
             self.hud_state.charge_since = 0.0
             if self.hud_state.charge == 2:
                 self.session.play("charge_full")
-        kinds = events[:, 0]
-        for rule in np.unique(events[kinds == EventKind.RELIC][:, ev.A]):
-            self.relic_view.flash_rule(self.run.relics, int(rule))
-        if np.any(kinds == EventKind.PLAYER_DAMAGED):
+        for rule in report.relic_rules:
+            self.relic_view.flash_rule(self.run.relics, rule)
+        if report.player_hits:
             self.shake = min(1.0, self.shake + 0.6)
-        for kind, sound in EVENT_SOUNDS:
-            if np.any(kinds == kind):
-                self.session.play(sound)
-        if np.any(kinds == EventKind.LAST_WILL):
+        for sound in frame_sounds(report):
+            self.session.play(sound)
+        if report.last_will:
             # R-END-1: a lethal hit spared at 1 HP; Last Will is spent.
             self.hud_state.toast(tr("ui.arena.last_will"), 3.0)
             self.session.play("last_will")
             self.flash = 1.0
-        if np.any(kinds == EventKind.CAST_ABANDONED):
+        if report.casts_abandoned:
             # R-FEEL-2: "Out of mana" under the mana bar while casts are being abandoned.
             self.hud_state.cast_abandoned()
 

@@ -25,7 +25,7 @@ import numpy as np
 import pygame
 
 from artificer.content import Content
-from artificer.engine import EventKind
+from artificer.game.report import FrameReport
 from artificer.game.training import TrainingRange
 from artificer.ui.atlas import Atlas
 from artificer.ui.cards import MANA_TEXT, BoardGeometry, CardArt
@@ -159,12 +159,12 @@ class TrainingScene(Scene):
         self.frames += 1
         self.total_damage += counts.damage_dealt
         self._window.append(counts.damage_dealt)
-        rows = sim.buffers.event_rows()
-        traces = rows[rows[:, 0] == EventKind.TRACE]
-        if not len(traces):
+        trace = FrameReport.of(sim.buffers.event_rows()).trace
+        if not len(trace):
             return
         steps = [
-            (self._slot_of(int(node)), float(before), float(after)) for node, before, after in traces[:, [1, 2, 5]]
+            (self._slot_of(int(node)), float(before), float(after))
+            for node, before, after in zip(trace.nodes, trace.mana_before, trace.mana_after, strict=True)
         ]
         if self.slow:
             self.pending.extend(steps)
