@@ -19,6 +19,8 @@ import numpy.typing as npt
 
 __all__ = [
     "Catalog",
+    "PlayerStats",
+    "RelicRules",
     "SpriteRasterizer",
     "WandSandbox",
     "World",
@@ -87,6 +89,75 @@ RELIC_RULES: Mapping[str, int]
 ENEMY_FLAGS: Mapping[str, int]
 
 @final
+class PlayerStats:
+    """R-STAT-1: the player's bonuses on top of balance.json `player`, checked when built
+    (each finite and >= 0; at most 1e4 for move_speed_bonus, 1e6 px for pickup_radius_bonus,
+    1e9 for the rest), else `CoreArgumentError`. Frozen; equal when every field is."""
+
+    def __new__(
+        cls,
+        *,
+        max_hp_bonus: float = 0.0,
+        armor: float = 0.0,
+        move_speed_bonus: float = 0.0,
+        crit_chance_bonus: float = 0.0,
+        pickup_radius_bonus: float = 0.0,
+        mana_regen_bonus: float = 0.0,
+        mana_leech: float = 0.0,
+    ) -> PlayerStats: ...
+    @property
+    def max_hp_bonus(self) -> float: ...
+    @property
+    def armor(self) -> float: ...
+    @property
+    def move_speed_bonus(self) -> float: ...
+    @property
+    def crit_chance_bonus(self) -> float: ...
+    @property
+    def pickup_radius_bonus(self) -> float: ...
+    @property
+    def mana_regen_bonus(self) -> float: ...
+    @property
+    def mana_leech(self) -> float: ...
+    def __eq__(self, value: object, /) -> bool: ...
+
+@final
+class RelicRules:
+    """R-REL-1/2: the relic rules the core runs; all 0 = off. Checked when built (counts whole
+    numbers in 0..=10**6, the rest finite in 0..=1e9, vulnerable_weak_turns 0..=1e6), else
+    `CoreArgumentError`. Frozen; equal when every field is."""
+
+    def __new__(
+        cls,
+        *,
+        pen_nib_period: int = 0,
+        akabeko_bonus: float = 0.0,
+        the_boot_floor: float = 0.0,
+        thorns: float = 0.0,
+        first_cast_budget: int = 0,
+        hurt_cast_budget: int = 0,
+        hurt_ward: float = 0.0,
+        vulnerable_weak_turns: float = 0.0,
+    ) -> RelicRules: ...
+    @property
+    def pen_nib_period(self) -> int: ...
+    @property
+    def akabeko_bonus(self) -> float: ...
+    @property
+    def the_boot_floor(self) -> float: ...
+    @property
+    def thorns(self) -> float: ...
+    @property
+    def first_cast_budget(self) -> int: ...
+    @property
+    def hurt_cast_budget(self) -> int: ...
+    @property
+    def hurt_ward(self) -> float: ...
+    @property
+    def vulnerable_weak_turns(self) -> float: ...
+    def __eq__(self, value: object, /) -> bool: ...
+
+@final
 class World:
     """The simulation: pools, grid, combat, the wand. One `step` per tick."""
 
@@ -115,17 +186,9 @@ class World:
     def set_rules(self, rules_dict: Mapping[str, bool]) -> None: ...
     def set_attunement(self, points: dict[str, float]) -> None: ...
     def attunement(self) -> dict[str, float]: ...
-    def set_player_stats(
-        self,
-        *,
-        max_hp_bonus: float = 0.0,
-        armor: float = 0.0,
-        move_speed_bonus: float = 0.0,
-        crit_chance_bonus: float = 0.0,
-        pickup_radius_bonus: float = 0.0,
-        mana_regen_bonus: float = 0.0,
-        mana_leech: float = 0.0,
-    ) -> None: ...
+    def set_player_stats(self, stats: PlayerStats) -> None: ...
+    # The player's current stats after the bonuses (armor, move_speed px/s, crit_chance,
+    # pickup_radius px, mana_regen, mana_leech): not the bonuses `set_player_stats` took.
     def player_stats(self) -> dict[str, float]: ...
     def set_threads(self, threads: int) -> None: ...
     @property
@@ -151,19 +214,8 @@ class World:
     def rng_state(self) -> list[int]: ...
     def set_rng_state(self, state: Sequence[int]) -> None: ...
     def set_last_will(self, armed: bool) -> None: ...
-    def set_relic_rules(
-        self,
-        *,
-        pen_nib_period: int = 0,
-        akabeko_bonus: float = 0.0,
-        the_boot_floor: float = 0.0,
-        thorns: float = 0.0,
-        first_cast_budget: int = 0,
-        hurt_cast_budget: int = 0,
-        hurt_ward: float = 0.0,
-        vulnerable_weak_turns: float = 0.0,
-    ) -> None: ...
-    def relic_rules(self) -> dict[str, float]: ...
+    def set_relic_rules(self, rules: RelicRules) -> None: ...
+    def relic_rules(self) -> RelicRules: ...
     @property
     def turn_seconds(self) -> float: ...
     @property

@@ -8,6 +8,7 @@ mod catalog;
 mod config;
 mod errors;
 mod render;
+mod rules;
 mod world;
 
 use pyo3::prelude::*;
@@ -18,6 +19,8 @@ mod _core {
     use super::catalog::{Catalog, WandSandbox};
     #[pymodule_export]
     use super::render::SpriteRasterizer;
+    #[pymodule_export]
+    use super::rules::{PlayerStats, RelicRules};
     #[pymodule_export]
     use super::world::World;
 

@@ -9,11 +9,12 @@ use super::args::Int;
 use super::arrays::{readonly1, readonly2, readwrite1, readwrite2, Spec};
 use super::catalog::{core_def, diagnostics_dict, new_caster, Catalog};
 use super::config::{fixed_wand, rules, world_config};
+use super::rules::{PlayerStats, RelicRules};
 use crate::sim::commands::{Command, COMMAND_WIDTH};
 use crate::sim::config::Element;
 use crate::sim::contract::EnemyFlag;
 use crate::sim::events::Event;
-use crate::sim::limits::{self, MAX_AMOUNT, MAX_COORD, MAX_COUNT, MAX_FACTOR, MAX_RADIUS, MAX_SECONDS, MAX_SPEED};
+use crate::sim::limits::{self, MAX_AMOUNT, MAX_COORD, MAX_COUNT, MAX_FACTOR, MAX_RADIUS, MAX_SPEED};
 use crate::sim::player::{Controls, CONTROLS_WIDTH};
 use crate::sim::pools::{NewProjectile, Owner};
 use crate::sim::rng::STREAM_COUNT;
@@ -250,36 +251,11 @@ impl World {
         Ok(self.inner.set_attunement(out)?)
     }
 
-    /// R-STAT-1 player stats bought in the shop, each a bonus on top of
-    /// balance.json `player`: max HP points (raising it heals as much;
-    /// lowering never kills), armor points, move speed share (0.1 = +10%),
-    /// crit chance (0..1), pickup radius px, mana regen per second, mana per
-    /// kill. Each finite and ≥ 0, at most 10**4 for the move speed share,
-    /// 10**6 px for the pickup radius and 10**9 for the rest (`sim::limits`),
-    /// else `CoreArgumentError`, nothing changed.
-    #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (*, max_hp_bonus=0.0, armor=0.0, move_speed_bonus=0.0, crit_chance_bonus=0.0, pickup_radius_bonus=0.0, mana_regen_bonus=0.0, mana_leech=0.0))]
-    fn set_player_stats(
-        &mut self,
-        max_hp_bonus: f64,
-        armor: f64,
-        move_speed_bonus: f64,
-        crit_chance_bonus: f64,
-        pickup_radius_bonus: f64,
-        mana_regen_bonus: f64,
-        mana_leech: f64,
-    ) -> PyResult<()> {
-        let stat = |name: &str, v: f64, hi: f64| limits::float(&format!("player stat {name}"), v, 0.0, hi);
-        let stats = crate::sim::PlayerStats {
-            max_hp_bonus: stat("max_hp_bonus", max_hp_bonus, MAX_AMOUNT)?,
-            armor: stat("armor", armor, MAX_AMOUNT)?,
-            move_speed_bonus: stat("move_speed_bonus", move_speed_bonus, MAX_FACTOR)?,
-            crit_chance_bonus: stat("crit_chance_bonus", crit_chance_bonus, MAX_AMOUNT)?,
-            pickup_radius_bonus: stat("pickup_radius_bonus", pickup_radius_bonus, MAX_RADIUS)?,
-            mana_regen_bonus: stat("mana_regen_bonus", mana_regen_bonus, MAX_AMOUNT)?,
-            mana_leech: stat("mana_leech", mana_leech, MAX_AMOUNT)?,
-        };
-        Ok(self.inner.set_player_stats(stats)?)
+    /// R-STAT-1 player stats bought in the shop (a `PlayerStats`, checked when
+    /// it was built): bonuses on top of balance.json `player`; raising max HP
+    /// heals as much, lowering it never kills.
+    fn set_player_stats(&mut self, stats: PlayerStats) -> PyResult<()> {
+        Ok(self.inner.set_player_stats(stats.0)?)
     }
 
     /// The player's current stats: `{armor, move_speed (px/s), crit_chance,
@@ -313,63 +289,15 @@ impl World {
         self.inner.begin_wave();
     }
 
-    /// R-REL-1/2 relic rules in the core; all 0 = off, every number ≥ 0
-    /// (else `CoreArgumentError`, nothing changed). pen_nib: every Nth fired
-    /// ACTION of a wave deals ×2; akabeko: the wave's first fired ACTION
-    /// +bonus base damage; the_boot: a hit of more than 0 but less than the
-    /// floor deals the floor; thorns (bronze_scales): an enemy whose touch
-    /// hurts the player takes this straight off its HP; first_cast_budget
-    /// (bag_of_prep): the wave's first cast +N action budget;
-    /// hurt_cast_budget (centennial_puzzle): after the wave's first HP loss,
-    /// the next cast +N; hurt_ward (self_forming_clay): each HP loss, +N ward
-    /// at the next turn; vulnerable_weak_turns (champion_belt): applying
-    /// vulnerable also applies weak for N turns.
-    #[allow(clippy::too_many_arguments)]
-    #[pyo3(
-        text_signature = "($self, *, pen_nib_period=0, akabeko_bonus=0.0, the_boot_floor=0.0, thorns=0.0, first_cast_budget=0, hurt_cast_budget=0, hurt_ward=0.0, vulnerable_weak_turns=0.0)"
-    )]
-    #[pyo3(signature = (*, pen_nib_period=Int::from(0), akabeko_bonus=0.0, the_boot_floor=0.0, thorns=0.0, first_cast_budget=Int::from(0), hurt_cast_budget=Int::from(0), hurt_ward=0.0, vulnerable_weak_turns=0.0))]
-    fn set_relic_rules(
-        &mut self,
-        pen_nib_period: Int,
-        akabeko_bonus: f64,
-        the_boot_floor: f64,
-        thorns: f64,
-        first_cast_budget: Int,
-        hurt_cast_budget: Int,
-        hurt_ward: f64,
-        vulnerable_weak_turns: f64,
-    ) -> PyResult<()> {
-        let whole = |name: &str, v: &Int| v.count(&format!("relic rule {name}"), MAX_COUNT);
-        let number = |name: &str, v: f64, hi: f64| limits::float(&format!("relic rule {name}"), v, 0.0, hi);
-        let rules = crate::sim::relics::RelicRules {
-            pen_nib_period: whole("pen_nib_period", &pen_nib_period)?,
-            akabeko_bonus: number("akabeko_bonus", akabeko_bonus, MAX_AMOUNT)?,
-            the_boot_floor: number("the_boot_floor", the_boot_floor, MAX_AMOUNT)?,
-            thorns: number("thorns", thorns, MAX_AMOUNT)?,
-            first_cast_budget: whole("first_cast_budget", &first_cast_budget)?,
-            hurt_cast_budget: whole("hurt_cast_budget", &hurt_cast_budget)?,
-            hurt_ward: number("hurt_ward", hurt_ward, MAX_AMOUNT)?,
-            vulnerable_weak_turns: number("vulnerable_weak_turns", vulnerable_weak_turns, MAX_SECONDS)?,
-        };
-        Ok(self.inner.set_relic_rules(rules)?)
+    /// R-REL-1/2 relic rules in the core (a `RelicRules`, checked when it was
+    /// built); all 0 = off.
+    fn set_relic_rules(&mut self, rules: RelicRules) -> PyResult<()> {
+        Ok(self.inner.set_relic_rules(rules.0)?)
     }
 
-    /// The relic rules last set, by `set_relic_rules`' keyword names.
-    fn relic_rules(&self) -> std::collections::BTreeMap<&'static str, f64> {
-        let r = self.inner.relic_rules();
-        [
-            ("pen_nib_period", r.pen_nib_period as f64),
-            ("akabeko_bonus", r.akabeko_bonus as f64),
-            ("the_boot_floor", r.the_boot_floor as f64),
-            ("thorns", r.thorns as f64),
-            ("first_cast_budget", r.first_cast_budget as f64),
-            ("hurt_cast_budget", r.hurt_cast_budget as f64),
-            ("hurt_ward", r.hurt_ward as f64),
-            ("vulnerable_weak_turns", r.vulnerable_weak_turns as f64),
-        ]
-        .into_iter()
-        .collect()
+    /// The relic rules last set (all 0 in a new world).
+    fn relic_rules(&self) -> RelicRules {
+        RelicRules(self.inner.relic_rules())
     }
 
     /// §8: the turn's length in seconds of wave time (balance.json

@@ -109,8 +109,8 @@ def test_threads_are_capped_at_4_times_the_cores_and_refused_above_at_once() -> 
 
 def test_a_move_speed_bonus_of_1e37_is_refused_and_the_position_stays_finite() -> None:
     sim = fresh()
-    refused(lambda: sim.world.set_player_stats(move_speed_bonus=1e37), "move_speed_bonus", "1e37")
-    sim.world.set_player_stats(move_speed_bonus=10_000.0)  # the documented largest
+    refused(lambda: _core.PlayerStats(move_speed_bonus=1e37), "move_speed_bonus", "1e37")
+    sim.world.set_player_stats(_core.PlayerStats(move_speed_bonus=10_000.0))  # the documented largest
     player_finite(sim)
 
 
@@ -147,7 +147,7 @@ def test_no_integer_is_truncated() -> None:
     refused(lambda: sim.world.spawn_projectiles(zeros, zeros, zeros, zeros, 4.0, 1.0, 2**32), "pierce", "4294967296")
     assert sim.world.enemy_count == 0 and sim.world.projectile_count == 0
     # Beyond 64 bits: a CoreArgumentError too, not an OverflowError.
-    refused(lambda: sim.world.set_relic_rules(pen_nib_period=2**70), "pen_nib_period", str(2**70))
+    refused(lambda: _core.RelicRules(pen_nib_period=2**70), "pen_nib_period", str(2**70))
     refused(lambda: sim.world.set_wand_stats(-(2**70), 0.0, 0.0), "cpu")
     refused(lambda: _core.World(world_config(CONTENT), -1), "seed")
     refused(lambda: CATALOG.compile(core_data(STARTER), place(STARTER, []), cpu=2**40), "cpu")
@@ -211,7 +211,7 @@ def test_world_setters_refuse_or_keep_the_world_finite(
         "mana_regen_bonus",
         "mana_leech",
     ]
-    clean(lambda: w.set_player_stats(**dict(zip(names, stats))))
+    clean(lambda: w.set_player_stats(_core.PlayerStats(**dict(zip(names, stats)))))
     assert all(math.isfinite(v) for v in w.player_stats().values())
     clean(lambda: w.set_strength(strength))
     clean(lambda: w.set_player_hp(*hp))
@@ -220,8 +220,8 @@ def test_world_setters_refuse_or_keep_the_world_finite(
     clean(lambda: w.set_attunement({"fire": attunement}))
     pen, first, hurt = relic_ints
     akabeko, boot, thorns, ward, turns = relic_floats
-    clean(lambda: w.set_relic_rules(pen_nib_period=pen, akabeko_bonus=akabeko, the_boot_floor=boot, thorns=thorns,
-                                    first_cast_budget=first, hurt_cast_budget=hurt, hurt_ward=ward, vulnerable_weak_turns=turns))  # fmt: skip
+    clean(lambda: w.set_relic_rules(_core.RelicRules(pen_nib_period=pen, akabeko_bonus=akabeko, the_boot_floor=boot,
+        thorns=thorns, first_cast_budget=first, hurt_cast_budget=hurt, hurt_ward=ward, vulnerable_weak_turns=turns)))  # fmt: skip
     clean(lambda: w.set_threads(threads))
     assert math.isfinite(w.strength) and all(math.isfinite(v) for v in w.player_hp())
     player_finite(sim)

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from artificer import _core
+from artificer._core import RelicRules
 from artificer.content import load_content
 from artificer.engine import EventKind, RelicRule, Simulation, Status
 from artificer.errors import CoreArgumentError
@@ -37,15 +38,20 @@ def relic_events(sim: Simulation, rule: RelicRule) -> Any:
 
 def test_relic_rules_default_to_off_and_round_trip(content: Any) -> None:
     world = standing(content).world
-    assert set(world.relic_rules().values()) == {0.0}
-    world.set_relic_rules(pen_nib_period=10, akabeko_bonus=8, the_boot_floor=5, thorns=3, first_cast_budget=2,
-                          hurt_cast_budget=3, hurt_ward=3, vulnerable_weak_turns=1)  # fmt: skip
-    assert world.relic_rules() == {
-        "pen_nib_period": 10.0, "akabeko_bonus": 8.0, "the_boot_floor": 5.0, "thorns": 3.0,
-        "first_cast_budget": 2.0, "hurt_cast_budget": 3.0, "hurt_ward": 3.0, "vulnerable_weak_turns": 1.0,
-    }  # fmt: skip
-    world.set_relic_rules()
-    assert set(world.relic_rules().values()) == {0.0}
+    assert world.relic_rules() == RelicRules()
+    rules = RelicRules(pen_nib_period=10, akabeko_bonus=8, the_boot_floor=5, thorns=3, first_cast_budget=2,
+                       hurt_cast_budget=3, hurt_ward=3, vulnerable_weak_turns=1)  # fmt: skip
+    world.set_relic_rules(rules)
+    back = world.relic_rules()
+    assert back == rules and back is not rules
+    assert (back.pen_nib_period, back.akabeko_bonus, back.the_boot_floor, back.thorns, back.first_cast_budget,
+            back.hurt_cast_budget, back.hurt_ward, back.vulnerable_weak_turns) == (10, 8.0, 5.0, 3.0, 2, 3, 3.0, 1.0)  # fmt: skip
+    assert repr(back) == (
+        "RelicRules(pen_nib_period=10, akabeko_bonus=8.0, the_boot_floor=5.0, thorns=3.0, first_cast_budget=2, "
+        "hurt_cast_budget=3, hurt_ward=3.0, vulnerable_weak_turns=1.0)"
+    )
+    world.set_relic_rules(RelicRules())
+    assert world.relic_rules() == RelicRules()
 
 
 @pytest.mark.parametrize(
@@ -60,16 +66,21 @@ def test_relic_rules_default_to_off_and_round_trip(content: Any) -> None:
 )
 def test_bad_relic_rules_raise_and_change_nothing(content: Any, bad: dict[str, float]) -> None:
     world = standing(content).world
-    world.set_relic_rules(thorns=3)
-    with pytest.raises(CoreArgumentError):
-        world.set_relic_rules(**bad)  # type: ignore[arg-type]
-    assert world.relic_rules()["thorns"] == 3.0
+    world.set_relic_rules(RelicRules(thorns=3))
+    name = next(iter(bad))
+    with pytest.raises(CoreArgumentError, match=f"relic rule {name}"):
+        world.set_relic_rules(RelicRules(**bad))  # type: ignore[arg-type]
+    assert world.relic_rules() == RelicRules(thorns=3)
 
 
-def test_relic_rules_are_keyword_only(content: Any) -> None:
+def test_relic_rules_are_keyword_only_and_frozen(content: Any) -> None:
     world = standing(content).world
     with pytest.raises(TypeError):
-        world.set_relic_rules(10)  # type: ignore[misc]
+        RelicRules(10)  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        world.set_relic_rules(thorns=3)  # type: ignore[call-arg]
+    with pytest.raises(AttributeError):
+        RelicRules().thorns = 3.0  # type: ignore[misc]
 
 
 def test_a_turn_is_three_seconds_of_wave_time_from_begin_wave(content: Any) -> None:
@@ -104,7 +115,7 @@ def test_pen_nib_doubles_the_10th_and_20th_fired_action_and_akabeko_the_first(co
     sim.arm_default_wand()
     px, py = sim.world.player_position()
     sim.input.spawn(content.enemy_index("brute"), px + 200.0, py)
-    sim.world.set_relic_rules(pen_nib_period=10, akabeko_bonus=8.0)
+    sim.world.set_relic_rules(RelicRules(pen_nib_period=10, akabeko_bonus=8.0))
     fired, pen, akabeko = 0, [], []
     while fired < 21:
         sim.step()
@@ -118,7 +129,7 @@ def test_pen_nib_doubles_the_10th_and_20th_fired_action_and_akabeko_the_first(co
 
 def test_thorns_hit_the_enemy_whose_touch_hurts(content: Any) -> None:
     sim = standing(content)
-    sim.world.set_relic_rules(thorns=3.0)
+    sim.world.set_relic_rules(RelicRules(thorns=3.0))
     px, py = sim.world.player_position()
     brute = content.enemy_index("brute")
     sim.input.spawn(brute, px + 5.0, py)
@@ -131,7 +142,7 @@ def test_thorns_hit_the_enemy_whose_touch_hurts(content: Any) -> None:
 
 def test_hurt_ward_lands_at_the_next_turn(content: Any) -> None:
     sim = standing(content)
-    sim.world.set_relic_rules(hurt_ward=3.0)
+    sim.world.set_relic_rules(RelicRules(hurt_ward=3.0))
     px, py = sim.world.player_position()
     sim.input.spawn(content.enemy_index("grunt"), px + 5.0, py)
     sim.step()
@@ -149,7 +160,7 @@ def test_hurt_ward_lands_at_the_next_turn(content: Any) -> None:
 
 def test_vulnerable_brings_champion_weak_and_statuses_take_turns(content: Any) -> None:
     sim = standing(content)
-    sim.world.set_relic_rules(vulnerable_weak_turns=1.0)
+    sim.world.set_relic_rules(RelicRules(vulnerable_weak_turns=1.0))
     px, py = sim.world.player_position()
     sim.input.spawn(content.enemy_index("grunt"), px + 300.0, py)
     sim.step()
@@ -160,7 +171,7 @@ def test_vulnerable_brings_champion_weak_and_statuses_take_turns(content: Any) -
     flags = int(sim.buffers.enemy_rows()[0, 5])
     assert flags & _core.ENEMY_FLAG_WEAK and flags & _core.ENEMY_FLAG_VULNERABLE
     # Weak for 2 turns through the turn-based command: still weak after 1.5 turns, gone after 2.
-    sim.world.set_relic_rules()
+    sim.world.set_relic_rules(RelicRules())
     sim.input.apply_status_turns(Status.WEAK, px + 300.0, py, 2.0)
     for _ in range(round(1.5 * sim.world.turn_seconds * sim.tick_hz)):
         sim.step()
@@ -176,7 +187,9 @@ def test_relic_rules_are_state_and_deterministic(content: Any) -> None:
         sim.world.begin_wave()
         sim.arm_default_wand()
         if rules:
-            sim.world.set_relic_rules(pen_nib_period=3, akabeko_bonus=8, the_boot_floor=5, thorns=3, hurt_ward=3)
+            sim.world.set_relic_rules(
+                RelicRules(pen_nib_period=3, akabeko_bonus=8, the_boot_floor=5, thorns=3, hurt_ward=3)
+            )
         px, py = sim.world.player_position()
         for i in range(6):
             sim.input.spawn(content.enemy_index("grunt"), px + 60.0 + 20 * i, py + 10 * i)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from artificer._core import RelicRules
 from artificer.content import load_content
 from artificer.content.check import EXIT_BAD_CONTENT
 from artificer.content.check import run as check_content
@@ -209,16 +210,15 @@ def test_r_rel_1_2_combat_relics_reach_the_cores_relic_rules(relic_id: str) -> N
     core, at once, after the world is rebuilt between waves, and at the next wave start."""
     name, expected = CORE_RULES[relic_id]
     run = Run(CONTENT, 3)
-    assert all(v == 0 for v in run.sim.world.relic_rules().values())
+    assert run.sim.world.relic_rules() == RelicRules()
     run.gain_relic(relic_id)
-    rules = run.sim.world.relic_rules()
-    assert rules[name] == expected
-    assert all(v == 0 for key, v in rules.items() if key != name)
+    # That rule at its value, every other rule 0.
+    assert run.sim.world.relic_rules() == RelicRules(**{name: expected})
     run.waves.append(WaveStats(wave=1))  # as if wave 1 was played
     settle(run, 2)
-    assert run.sim.world.relic_rules()[name] == expected
+    assert getattr(run.sim.world.relic_rules(), name) == expected
     run.start_wave(2)
-    assert run.sim.world.relic_rules()[name] == expected
+    assert getattr(run.sim.world.relic_rules(), name) == expected
 
 
 # --- acquisition (R-REL-3) -------------------------------------------------------------------------

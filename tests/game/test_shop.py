@@ -9,6 +9,7 @@ from collections import Counter
 
 import pytest
 
+from artificer._core import PlayerStats
 from artificer.content import Content, load_content
 from artificer.content.models import SpellFamily, WandStat
 from artificer.game.loadout import BackpackFull, LoadoutError, LoadoutFull, WaitingAreaFull
@@ -379,8 +380,8 @@ def test_a_bought_stat_adds_its_step_costs_more_next_time_and_reaches_the_wand()
         def set_wand_stats(self, cpu: int, cast_speed: float, accuracy: float) -> None:
             applied.append((cpu, cast_speed, accuracy))
 
-        def set_player_stats(self, **stats: float) -> None:
-            assert all(value == 0.0 for value in stats.values())
+        def set_player_stats(self, stats: PlayerStats) -> None:
+            assert stats == PlayerStats()
 
         def set_attunement(self, points: dict[str, float]) -> None:
             assert all(value == 0.0 for value in points.values())

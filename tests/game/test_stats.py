@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from artificer._core import PlayerStats
 from artificer.content import DEFAULT_DATA_DIR, load_content
 from artificer.content.models import WandStat
 from artificer.engine import Simulation
@@ -67,16 +68,16 @@ def test_max_hp_raises_hp_max_and_heals_as_much_lowering_never_kills() -> None:
     """R-STAT-1 max HP: +20 raises hp_max and hp by 20; taking it back caps HP, never kills."""
     sim = still_sim()
     sim.world.set_player_hp(50.0, 100.0)
-    sim.world.set_player_stats(max_hp_bonus=20.0)
+    sim.world.set_player_stats(PlayerStats(max_hp_bonus=20.0))
     sim.step()
     assert (player(sim, "hp"), player(sim, "hp_max")) == (70.0, 120.0)
-    sim.world.set_player_stats(max_hp_bonus=20.0)  # re-applying the same totals heals nothing
+    sim.world.set_player_stats(PlayerStats(max_hp_bonus=20.0))  # re-applying the same totals heals nothing
     assert sim.world.player_hp() == (70.0, 120.0)
     sim.world.set_player_hp(115.0, 120.0)
-    sim.world.set_player_stats(max_hp_bonus=0.0)
+    sim.world.set_player_stats(PlayerStats(max_hp_bonus=0.0))
     assert sim.world.player_hp() == (100.0, 100.0)
     sim.world.set_player_hp(1.0, 100.0)
-    sim.world.set_player_stats(max_hp_bonus=0.0)
+    sim.world.set_player_stats(PlayerStats(max_hp_bonus=0.0))
     sim.step()
     assert player(sim, "alive") == 1.0 and player(sim, "hp") == 1.0
 
@@ -98,7 +99,7 @@ def test_player_stats_out_of_range_are_argument_errors_and_change_nothing(field:
     sim = still_sim()
     before = sim.world.player_stats()
     with pytest.raises(ValueError):
-        sim.world.set_player_stats(**{field: value})
+        sim.world.set_player_stats(PlayerStats(**{field: value}))
     assert sim.world.player_stats() == before and sim.world.player_hp() == (100.0, 100.0)
 
 
@@ -107,7 +108,7 @@ def test_player_stats_out_of_range_are_argument_errors_and_change_nothing(field:
 
 def contact_hp_lost(armor: float) -> float:
     sim = still_sim()
-    sim.world.set_player_stats(armor=armor)
+    sim.world.set_player_stats(PlayerStats(armor=armor))
     x, y = player(sim, "x"), player(sim, "y")
     sim.input.spawn(CONTENT.enemy_index("grunt"), x + 4.0, y)
     for _ in range(2 * FPS):
@@ -130,7 +131,7 @@ def distance_in_one_second(bonus: float) -> float:
     sim = Simulation(CONTENT, seed=7)
     sim.world.clear_wand()
     sim.step()
-    sim.world.set_player_stats(move_speed_bonus=bonus)
+    sim.world.set_player_stats(PlayerStats(move_speed_bonus=bonus))
     start = player(sim, "x")
     for _ in range(FPS):
         sim.input.move(1.0, 0.0)
@@ -169,7 +170,7 @@ def drained_sim(seconds: int = 3, unarm: bool = True) -> Simulation:
 
 def mana_after_a_kill(leech: float) -> float:
     sim = drained_sim()
-    sim.world.set_player_stats(mana_leech=leech)
+    sim.world.set_player_stats(PlayerStats(mana_leech=leech))
     x, y = player(sim, "x"), player(sim, "y")
     sim.input.spawn(CONTENT.enemy_index("grunt"), x + 200.0, y)
     sim.step()
@@ -186,7 +187,7 @@ def test_mana_leech_restores_mana_on_a_kill() -> None:
 
 def mana_gained_in_one_second(bonus: float) -> float:
     sim = drained_sim()
-    sim.world.set_player_stats(mana_regen_bonus=bonus)
+    sim.world.set_player_stats(PlayerStats(mana_regen_bonus=bonus))
     before = player(sim, "mana")
     for _ in range(FPS):
         sim.step()
@@ -253,7 +254,7 @@ def test_crit_chance_raises_crits() -> None:
 
 def crystals_left(bonus: float) -> int:
     sim = still_sim()
-    sim.world.set_player_stats(pickup_radius_bonus=bonus)
+    sim.world.set_player_stats(PlayerStats(pickup_radius_bonus=bonus))
     x, y = player(sim, "x"), player(sim, "y")
     sim.input.spawn(CONTENT.enemy_index("grunt"), x + 150.0, y)
     sim.step()

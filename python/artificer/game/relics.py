@@ -35,8 +35,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from artificer._core import RelicRules
 from artificer.content import Wave
 from artificer.content.relics import Relic, RelicBook, RelicEffect
 
@@ -129,27 +130,27 @@ class RunRelics:
         slots = [int(relic.value) for relic in self.relics() if relic.effect == RelicEffect.POTION_SLOTS]
         return max([base, *slots])
 
-    def core_rules(self) -> dict[str, Any]:
+    def core_rules(self) -> RelicRules:
         """R-REL-1/2: the player_damaged and attack_calc relics as the core's rule parameters
-        (`World.set_relic_rules` keywords; 0 = off)."""
+        (`World.set_relic_rules`; 0 = off)."""
         periods = [int(r.value) for r in self.relics() if r.effect == RelicEffect.PEN_NIB_PERIOD]
         floors = [r.value for r in self.relics() if r.effect == RelicEffect.DAMAGE_FLOOR]
-        return {
-            "pen_nib_period": min(periods, default=0),
-            "akabeko_bonus": self.total(RelicEffect.FIRST_ACTION_BONUS),
-            "the_boot_floor": max(floors, default=0.0),
-            "thorns": self.total(RelicEffect.THORNS),
-            "first_cast_budget": int(self.total(RelicEffect.FIRST_CAST_BUDGET)),
-            "hurt_cast_budget": int(self.total(RelicEffect.HURT_CAST_BUDGET)),
-            "hurt_ward": self.total(RelicEffect.HURT_WARD),
-            "vulnerable_weak_turns": self.total(RelicEffect.VULNERABLE_WEAK),
-        }
+        return RelicRules(
+            pen_nib_period=min(periods, default=0),
+            akabeko_bonus=self.total(RelicEffect.FIRST_ACTION_BONUS),
+            the_boot_floor=max(floors, default=0.0),
+            thorns=self.total(RelicEffect.THORNS),
+            first_cast_budget=int(self.total(RelicEffect.FIRST_CAST_BUDGET)),
+            hurt_cast_budget=int(self.total(RelicEffect.HURT_CAST_BUDGET)),
+            hurt_ward=self.total(RelicEffect.HURT_WARD),
+            vulnerable_weak_turns=self.total(RelicEffect.VULNERABLE_WEAK),
+        )
 
     # --- hooks -----------------------------------------------------------------------------
 
     def apply_rules(self, world: World) -> None:
         """Hands the core its relic rules (whenever relics change, at every wave start)."""
-        world.set_relic_rules(**self.core_rules())
+        world.set_relic_rules(self.core_rules())
 
     def wave_start(self, frame: FrameInput) -> None:
         """R-REL-1 wave_start, after `World.begin_wave`: vajra's strength grows (the run's binding

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
+from artificer._core import PlayerStats
 from artificer.content.models import ATTUNEMENT_PREFIX, StatOffer, WandStat
 
 if TYPE_CHECKING:
@@ -96,13 +97,15 @@ class WandStats:
         extra = bonus or {}
         world.set_wand_stats(int(totals[WandStat.CPU]), totals[WandStat.CAST_SPEED], totals[WandStat.ACCURACY])
         world.set_player_stats(
-            max_hp_bonus=totals[WandStat.MAX_HP] + extra.get("max_hp_bonus", 0.0),
-            armor=totals[WandStat.ARMOR],
-            move_speed_bonus=totals[WandStat.MOVE_SPEED],
-            crit_chance_bonus=totals[WandStat.CRIT_CHANCE],
-            pickup_radius_bonus=totals[WandStat.PICKUP_RADIUS],
-            mana_regen_bonus=totals[WandStat.MANA_REGEN] + extra.get("mana_regen_bonus", 0.0),
-            mana_leech=totals[WandStat.MANA_LEECH],
+            PlayerStats(
+                max_hp_bonus=totals[WandStat.MAX_HP] + extra.get("max_hp_bonus", 0.0),
+                armor=totals[WandStat.ARMOR],
+                move_speed_bonus=totals[WandStat.MOVE_SPEED],
+                crit_chance_bonus=totals[WandStat.CRIT_CHANCE],
+                pickup_radius_bonus=totals[WandStat.PICKUP_RADIUS],
+                mana_regen_bonus=totals[WandStat.MANA_REGEN] + extra.get("mana_regen_bonus", 0.0),
+                mana_leech=totals[WandStat.MANA_LEECH],
+            )
         )
         world.set_attunement(
             {
