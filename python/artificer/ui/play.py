@@ -1,10 +1,16 @@
 """`artificer play`: the window, and how its scenes hand over during a run.
 
 The flow: title → New run → the lab before wave 1 → the arena. After each
-cleared wave the arena calls `intermission`, which pushes the shop (the lab
+cleared wave the arena calls its intermission, which pushes the shop (the lab
 one click away from it); when the player goes on, the shop (and the lab, if
 open) pop and the arena resumes with the next wave. Death, abandoning or
 the last wave show the summary, which returns to the title.
+
+The scenes are wired by name (`artificer.ui.router.SceneRouter`, as Tuxemon
+does): `GameScenes` registers "title", "lab", "arena" and "shop" with the
+factories that build them, and each hand-over is one of its methods — `new_run`,
+`first_wave`, `continue_saved`, `open_lab`, `leave_shop`, `quit_from_shop`,
+`back_to_title`, `start_at` — that pushes, replaces or pops scenes by name.
 
 Saves (R-SAVE-1): the run is settled (`artificer.game.save`) the moment the
 shop opens between waves, and written to run.json as the shop opens and after
@@ -35,7 +41,6 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from artificer import storage
@@ -47,6 +52,7 @@ from artificer.ui import settings as settings_file
 from artificer.ui.app import App
 from artificer.ui.controls import Controls
 from artificer.ui.i18n import tr
+from artificer.ui.router import SceneRouter
 from artificer.ui.scene import Scene, SceneStack
 from artificer.ui.scenes.arena import ArenaScene, Intermission
 from artificer.ui.scenes.lab import LabScene
@@ -55,111 +61,19 @@ from artificer.ui.scenes.title import TitleScene
 from artificer.ui.session import Session
 from artificer.ui.sound import SoundBank
 
-
-def _back_to_title(stack: SceneStack) -> None:
-    """From the run summary: leave the arena (and the summary) for the title.
-    (Stack changes are deferred until the current event is handled, so the
-    number of pops is fixed up front.)"""
-    for _ in range(len(stack) - 1):
-        stack.pop()
-
-
-def _pop(count: int) -> Callable[[SceneStack], None]:
-    def pop(stack: SceneStack) -> None:
-        for _ in range(count):
-            stack.pop()
-
-    return pop
-
-
 #: How long the first shop of a continued run shows what the save held that this version lacks.
 DROPPED_NOTICE_SECONDS = 8.0
 
-
-def intermission(session: Session | None, notices: tuple[str, ...] = ()) -> Intermission:
-    """Between waves: the shop, with the lab one click away (R-SHOP-1, R-LAB-1), saving the run
-    on every change (R-SAVE-1). `notices` are shown as toasts in the first shop (a continued
-    run's: what the save held that this version no longer has)."""
-    pending = list(notices)
-
-    def between_waves(stack: SceneStack, run: Run, next_wave: int) -> None:
-        def write() -> None:
-            # R-SAVE-1: an atomic write (a failed one leaves the old file whole); the shop toasts an OSError.
-            try:
-                save.write_run(run, next_wave)
-            except OSError as error:
-                logging.getLogger(__name__).warning("the run could not be saved: %s", error)
-                raise
-
-        def leave(pops: int) -> Callable[[SceneStack], None]:
-            def go_on(stack: SceneStack) -> None:
-                save.settle(run, next_wave)  # going on plays as Continue from the file would
-                _pop(pops)(stack)
-
-            return go_on
-
-        def open_lab(stack: SceneStack) -> None:
-            # From the shop's lab, Start wave leaves the lab and the shop; Back returns to the shop.
-            def edited() -> None:
-                try:
-                    write()
-                except OSError as error:
-                    lab.toasts.show(tr("ui.shop.save_failed", error=str(error)))
-
-            lab = LabScene(run, next_wave, on_start_wave=leave(2), on_back=_pop(1), session=session, on_change=edited)
-            stack.push(lab)
-
-        def quit_to_title(stack: SceneStack) -> None:
-            _leave_between_waves(stack, run)
-            _back_to_title(stack)
-
-        shop = ShopScene(
-            run,
-            next_wave,
-            on_open_lab=open_lab,
-            on_next_wave=leave(1),
-            on_change=write,
-            on_quit=quit_to_title,
-            session=session,
-        )
-        save.settle(run, next_wave)  # the world rebuilt from what the shop's saves will hold
-        stack.push(shop)
-        while pending:
-            shop.toasts.show(pending.pop(0), DROPPED_NOTICE_SECONDS)
-
-    return between_waves
+#: The scenes the router builds by name.
+TITLE, LAB, ARENA, SHOP = "title", "lab", "arena", "shop"
 
 
-def _leave_between_waves(stack: SceneStack, run: Run) -> None:
-    """Save and quit from the shop: the arena underneath must not begin its next wave as the
-    shop pops on the way to the title (it would on resuming between waves)."""
-    for scene in stack.scenes:
-        if isinstance(scene, ArenaScene) and scene.run is run:
-            scene.between_waves = False
+@dataclass(frozen=True)
+class StartAt:
+    """`play --start-wave N`: `run` stands before wave `wave` (the bot played the waves before it)."""
 
-
-def new_run(content: Content, stack: SceneStack, seed: int | None = None, session: Session | None = None) -> Run:
-    """A new run: the lab before wave 1; Start wave swaps the lab for the arena."""
-    run = Run(content, secrets.randbits(32) if seed is None else seed)
-    _lab_before_wave_one(content, stack, run, session)
-    return run
-
-
-def _lab_before_wave_one(content: Content, stack: SceneStack, run: Run, session: Session | None) -> None:
-    def start(stack: SceneStack) -> None:
-        save.delete_run_save()  # the new run is the run in progress now
-        stack.replace(
-            ArenaScene(content, run=run, on_quit=_back_to_title, intermission=intermission(session), session=session)
-        )
-
-    stack.push(LabScene(run, 1, on_start_wave=start, on_back=_pop(1), session=session))
-
-
-def continue_run(content: Content, stack: SceneStack, loaded: save.LoadedRun, session: Session | None = None) -> None:
-    """A saved run goes on: the arena, between waves, under the shop before the saved next wave;
-    the shop says what the save held that this version no longer has (R-SAVE-1)."""
-    notices = (dropped_notice(loaded),) if loaded.dropped else ()
-    _arena_between_waves(content, stack, loaded.run, loaded.next_wave, session, notices)
+    run: Run
+    wave: int
 
 
 def dropped_notice(loaded: save.LoadedRun) -> str:
@@ -172,91 +86,191 @@ def problem_notice(problem: save.SaveProblem) -> str:
     return tr("ui.title.save_problem", file=problem.kept_as or save.RUN_FILE, reason=problem.shown_reason)
 
 
-def _arena_between_waves(
-    content: Content,
-    stack: SceneStack,
-    run: Run,
-    next_wave: int,
-    session: Session | None,
-    notices: tuple[str, ...] = (),
-) -> None:
-    stack.push(
-        ArenaScene(
-            content,
-            run=run,
-            on_quit=_back_to_title,
-            intermission=intermission(session, notices),
-            first_wave=next_wave,
-            session=session,
-            resume_between_waves=True,
+def _write(run: Run, next_wave: int) -> None:
+    """R-SAVE-1: the run written as it stands in the shop (an atomic write: a failed one leaves the old
+    file whole); the shop toasts an OSError, the log keeps it."""
+    try:
+        save.write_run(run, next_wave)
+    except OSError as error:
+        logging.getLogger(__name__).warning("the run could not be saved: %s", error)
+        raise
+
+
+class GameScenes:
+    """The window's scenes by name over one router, and the run's hand-overs between them."""
+
+    def __init__(self, content: Content, session: Session | None = None) -> None:
+        self.content = content
+        self.session = session if session is not None else Session.default()
+        self.router = SceneRouter()
+        self.router.register(TITLE, self._title)
+        self.router.register(LAB, self._lab)
+        self.router.register(ARENA, self._arena)
+        self.router.register(SHOP, self._shop)
+        self._title_scene: TitleScene | None = None
+
+    # --- the scenes, by name ---------------------------------------------------------------
+
+    def _title(self, notices: tuple[str, ...] = ()) -> TitleScene:
+        """ "title": New run, Continue (greyed without a save), Settings, Quit."""
+        go = self.router.routed
+        self._title_scene = TitleScene(
+            on_new_run=go(self.new_run),
+            on_continue=go(self.continue_saved),
+            settings=self.session.settings,
+            sound_bank=self.session.sound,
+            controls=self.session.controls,
+            notices=notices,
         )
-    )
+        return self._title_scene
 
+    def _lab(self, run: Run, wave: int, from_shop: bool = False) -> LabScene:
+        """ "lab": before wave 1 (Start wave swaps it for the arena) or from the shop (Start wave leaves
+        the lab and the shop; every edit saves the run, R-SAVE-1); Back pops it."""
+        go = self.router.routed
+        if not from_shop:
+            return LabScene(run, 1, on_start_wave=go(lambda: self.first_wave(run)), on_back=go(self.router.pop),
+                            session=self.session)  # fmt: skip
+        lab = LabScene(run, wave, on_start_wave=go(lambda: self.leave_shop(run, wave, scenes=2)),
+                       on_back=go(self.router.pop), session=self.session)  # fmt: skip
 
-@dataclass(frozen=True)
-class StartAt:
-    """`play --start-wave N`: `run` stands before wave `wave` (the bot played the waves before it)."""
+        def edited() -> None:
+            try:
+                _write(run, wave)
+            except OSError as error:
+                lab.toasts.show(tr("ui.shop.save_failed", error=str(error)))
 
-    run: Run
-    wave: int
+        lab.on_change = edited
+        return lab
 
+    def _arena(
+        self, run: Run, first_wave: int = 1, between_waves: bool = False, notices: tuple[str, ...] = ()
+    ) -> ArenaScene:
+        """ "arena": plays `run` from `first_wave` (`between_waves`: a continued run, the shop first);
+        after each cleared wave, the shop; the summary leaves for the title."""
+        return ArenaScene(
+            self.content,
+            run=run,
+            on_quit=self.router.routed(self.back_to_title),
+            intermission=self._intermission(notices),
+            first_wave=first_wave,
+            session=self.session,
+            resume_between_waves=between_waves,
+        )
 
-def start_at_wave(stack: SceneStack, start: StartAt, session: Session | None = None) -> None:
-    """Hands `start.run` to the window before wave `start.wave`: the lab before wave 1, or the
-    shop before a later wave (the lab one click away) over the arena. Like a new run, its first
-    wave (or the shop's save) replaces the run in progress on disk."""
-    content = start.run.content
-    if start.wave == 1:
-        _lab_before_wave_one(content, stack, start.run, session)
-    else:
-        _arena_between_waves(content, stack, start.run, start.wave, session)
+    def _intermission(self, notices: tuple[str, ...]) -> Intermission:
+        """Between waves: the shop; `notices` go to the first one only (a continued run's)."""
+        pending = list(notices)
+
+        def between_waves(stack: SceneStack, run: Run, next_wave: int) -> None:
+            self.router.attach(stack)
+            self.router.push(SHOP, run=run, next_wave=next_wave, notices=tuple(pending))
+            pending.clear()
+
+        return between_waves
+
+    def _shop(self, run: Run, next_wave: int, notices: tuple[str, ...] = ()) -> ShopScene:
+        """ "shop": the shop before `next_wave` (R-SHOP-1), the lab one click away (R-LAB-1), saving the
+        run on every change (R-SAVE-1); `notices` are toasted for `DROPPED_NOTICE_SECONDS`."""
+        go = self.router.routed
+        shop = ShopScene(
+            run,
+            next_wave,
+            on_open_lab=go(lambda: self.open_lab(run, next_wave)),
+            on_next_wave=go(lambda: self.leave_shop(run, next_wave, scenes=1)),
+            on_change=lambda: _write(run, next_wave),
+            on_quit=go(lambda: self.quit_from_shop(run)),
+            session=self.session,
+        )
+        save.settle(run, next_wave)  # the world rebuilt from what the shop's saves will hold
+        for notice in notices:
+            shop.toasts.show(notice, DROPPED_NOTICE_SECONDS)
+        return shop
+
+    # --- the hand-overs ----------------------------------------------------------------------
+
+    def new_run(self, seed: int | None = None) -> Run:
+        """A new run: the lab before wave 1."""
+        run = Run(self.content, secrets.randbits(32) if seed is None else seed)
+        self.router.push(LAB, run=run, wave=1)
+        return run
+
+    def first_wave(self, run: Run) -> None:
+        """The lab's Start wave before wave 1: the arena takes its place; the new run is the run in
+        progress now, so the old save goes."""
+        save.delete_run_save()
+        self.router.replace(ARENA, run=run)
+
+    def continue_saved(self) -> None:
+        """Continue: the saved run goes on at the shop before its next wave, the arena underneath; a
+        save that cannot be used is set aside and the title says why (R-SAVE-1)."""
+        loaded = save.load_run(self.content)
+        if isinstance(loaded, save.LoadedRun):
+            notices = (dropped_notice(loaded),) if loaded.dropped else ()
+            self.router.push(ARENA, run=loaded.run, first_wave=loaded.next_wave, between_waves=True, notices=notices)
+        elif loaded is not None and self._title_scene is not None:
+            # R-SAVE-1: the file is set aside as run.json.corrupt (the toast says why); Continue greys out.
+            self._title_scene.toast(problem_notice(loaded))
+
+    def open_lab(self, run: Run, next_wave: int) -> None:
+        """The shop's Lab: the lab over the shop."""
+        self.router.push(LAB, run=run, wave=next_wave, from_shop=True)
+
+    def leave_shop(self, run: Run, next_wave: int, scenes: int) -> None:
+        """Next wave from the shop (`scenes` 1) or its lab (2): settled as Continue from the file would
+        play it, then the arena underneath resumes with the next wave."""
+        save.settle(run, next_wave)
+        self.router.pop(scenes)
+
+    def quit_from_shop(self, run: Run) -> None:
+        """Save and quit from the shop: the arena underneath must not begin its next wave as the shop
+        pops on the way to the title (it would on resuming between waves)."""
+        for scene in self.router.stack.scenes:
+            if isinstance(scene, ArenaScene) and scene.run is run:
+                scene.between_waves = False
+        self.back_to_title()
+
+    def back_to_title(self) -> None:
+        """Leave everything above the title (the summary, the arena, the shop…)."""
+        self.router.pop_to(TITLE)
+
+    def start_at(self, start: StartAt) -> None:
+        """Hands `start.run` over before wave `start.wave`: the lab before wave 1, or the shop before a
+        later wave (the lab one click away) over the arena, as a continued run would. Like a new run,
+        its first wave (or the shop's save) replaces the run in progress on disk."""
+        if start.wave == 1:
+            self.router.push(LAB, run=start.run, wave=1)
+        else:
+            self.router.push(ARENA, run=start.run, first_wave=start.wave, between_waves=True)
 
 
 class _HandOver(Scene):
     """The first scene of a developers' start: at once the title, with the run handed over on
     top of it (so leaving the run returns to the title, as always)."""
 
-    def __init__(self, title: TitleScene, start: StartAt, session: Session) -> None:
-        self.title = title
+    def __init__(self, scenes: GameScenes, notices: tuple[str, ...], start: StartAt) -> None:
+        self.scenes = scenes
+        self.notices = notices
         self.start = start
-        self.session = session
 
     def on_enter(self, stack: SceneStack) -> None:
-        stack.replace(self.title)
-        start_at_wave(stack, self.start, self.session)
+        self.scenes.router.attach(stack)
+        self.scenes.router.replace(TITLE, notices=self.notices)
+        self.scenes.start_at(self.start)
 
 
 def first_scene(
     content: Content, session: Session | None = None, notices: tuple[str, ...] = (), start: StartAt | None = None
 ) -> Scene:
     """The window's first scene: the title, or (`start`) the title with a run handed over on top."""
-    session = session if session is not None else Session.default()
-    title = title_scene(content, session, notices)
-    return title if start is None else _HandOver(title, start, session)
+    scenes = GameScenes(content, session)
+    return scenes.router.build(TITLE, notices=notices) if start is None else _HandOver(scenes, notices, start)
 
 
 def title_scene(content: Content, session: Session | None = None, notices: tuple[str, ...] = ()) -> TitleScene:
-    session = session if session is not None else Session.default()
-
-    def on_new_run(stack: SceneStack) -> None:
-        new_run(content, stack, session=session)
-
-    def on_continue(stack: SceneStack) -> None:
-        loaded = save.load_run(content)
-        if isinstance(loaded, save.LoadedRun):
-            continue_run(content, stack, loaded, session)
-        elif loaded is not None:
-            # R-SAVE-1: the file is set aside as run.json.corrupt (the toast says why); Continue greys out.
-            title.toast(problem_notice(loaded))
-
-    title = TitleScene(
-        on_new_run=on_new_run,
-        on_continue=on_continue,
-        settings=session.settings,
-        sound_bank=session.sound,
-        controls=session.controls,
-        notices=notices,
-    )
+    """The title of a new set of routed scenes (what `play` opens on)."""
+    title = GameScenes(content, session).router.build(TITLE, notices=notices)
+    assert isinstance(title, TitleScene)
     return title
 
 
