@@ -112,7 +112,7 @@ class GameScenes:
     # --- the scenes, by name ---------------------------------------------------------------
 
     def _title(self, notices: tuple[str, ...] = ()) -> TitleScene:
-        """ "title": New run, Continue (greyed without a save), Settings, Quit."""
+        """The "title" scene: New run, Continue (greyed without a save), Settings, Quit."""
         go = self.router.routed
         self._title_scene = TitleScene(
             on_new_run=go(self.new_run),
@@ -125,7 +125,7 @@ class GameScenes:
         return self._title_scene
 
     def _lab(self, run: Run, wave: int, from_shop: bool = False) -> LabScene:
-        """ "lab": before wave 1 (Start wave swaps it for the arena) or from the shop (Start wave leaves
+        """The "lab" scene: before wave 1 (Start wave swaps it for the arena) or from the shop (Start wave leaves
         the lab and the shop; every edit saves the run, R-SAVE-1); Back pops it."""
         go = self.router.routed
         if not from_shop:
@@ -146,7 +146,7 @@ class GameScenes:
     def _arena(
         self, run: Run, first_wave: int = 1, between_waves: bool = False, notices: tuple[str, ...] = ()
     ) -> ArenaScene:
-        """ "arena": plays `run` from `first_wave` (`between_waves`: a continued run, the shop first);
+        """The "arena" scene: plays `run` from `first_wave` (`between_waves`: a continued run, the shop first);
         after each cleared wave, the shop; the summary leaves for the title."""
         return ArenaScene(
             self.content,
@@ -170,7 +170,7 @@ class GameScenes:
         return between_waves
 
     def _shop(self, run: Run, next_wave: int, notices: tuple[str, ...] = ()) -> ShopScene:
-        """ "shop": the shop before `next_wave` (R-SHOP-1), the lab one click away (R-LAB-1), saving the
+        """The "shop" scene: the shop before `next_wave` (R-SHOP-1), the lab one click away (R-LAB-1), saving the
         run on every change (R-SAVE-1); `notices` are toasted for `DROPPED_NOTICE_SECONDS`."""
         go = self.router.routed
         shop = ShopScene(
