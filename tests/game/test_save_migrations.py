@@ -15,6 +15,7 @@ import pytest
 
 from artificer import _core
 from artificer.content import load_content
+from artificer.game.run import Run, WaveStats
 from artificer.game.save import (
     MIGRATIONS,
     SAVE_VERSION,
@@ -97,16 +98,43 @@ def test_the_next_wave_plays_from_a_v1_save() -> None:
     assert run.sim.world.rng_state()[0] > V1["rng_state"][0], "the wave drew from the restored crit stream"
 
 
-def test_migrate_keeps_everything_but_the_unused_streams() -> None:
+def test_migrate_keeps_everything_but_the_unused_streams_and_the_shops_generator() -> None:
     original = copy.deepcopy(V1)
     migrated = migrate(V1)
     assert V1 == original, "the input is left as it was"
     assert migrated["version"] == SAVE_VERSION
     assert migrated["rng_state"] == V1["rng_state"][:1]
-    assert {k: v for k, v in migrated.items() if k not in ("version", "rng_state")} == {
-        k: v for k, v in V1.items() if k not in ("version", "rng_state")
+    # v2 -> v3: the open shop's Mersenne Twister state goes; the shop reseeds (game/draws.py).
+    assert len(V1["shop"]["rng_state"]) == 625 and "rng_state" not in migrated["shop"]
+    assert migrated["shop"] == {k: v for k, v in V1["shop"].items() if k != "rng_state"}
+    assert {k: v for k, v in migrated.items() if k not in ("version", "rng_state", "shop")} == {
+        k: v for k, v in V1.items() if k not in ("version", "rng_state", "shop")
     }
     assert migrate(migrated) == migrated, "a current save is already up to date"
+
+
+def test_a_v2_save_with_the_shops_generator_loads_and_its_rerolls_play_on() -> None:
+    """A version 2 file kept its open shop's Mersenne Twister state; loaded today the state goes,
+    the shelves come back as saved and the next reroll draws what playing on draws."""
+    playing_on = Run(CONTENT, 21)
+    playing_on.currency = 300
+    playing_on.shop.open(1)
+    playing_on.shop.reroll()
+    playing_on.waves = [WaveStats(wave=1)]
+    data = snapshot(playing_on, 2).model_dump(mode="json")
+    data["version"] = 2
+    data["shop"]["rng_state"] = [7] * 624 + [624]  # whatever v2 held, it is not read
+    run_save_path().parent.mkdir(parents=True, exist_ok=True)
+    run_save_path().write_text(json.dumps(data), encoding="utf-8")
+    loaded = load_run(CONTENT)
+    assert isinstance(loaded, LoadedRun), loaded
+    continued = loaded.run
+    shelves = ("spells", "cores", "stats")
+    assert all(continued.shop.shelves[shelf] == playing_on.shop.shelves[shelf] for shelf in shelves)
+    for each in (playing_on, continued):
+        each.shop.reroll()
+    assert all(continued.shop.shelves[shelf] == playing_on.shop.shelves[shelf] for shelf in shelves)
+    assert continued.shop.rerolls == 2 and continued.currency == playing_on.currency
 
 
 @pytest.mark.parametrize("state", [[1, 2, 3], [5], None, "abcd"])

@@ -30,14 +30,16 @@ The shop's potion place (one random potion at `shopPrice`) is `Shop`'s
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 from typing import Protocol
+
+import numpy as np
 
 from artificer.content.potions import HUD_SLOTS, Potion, PotionBook, PotionEffect
 from artificer.engine import Simulation
 from artificer.engine.frame import FrameInput, Status
 from artificer.errors import ArtificerError
+from artificer.game import draws
 from artificer.game.stats import WaveStats
 
 
@@ -111,22 +113,22 @@ def turn_seconds(run: InWorld) -> float:
     return run.sim.world.turn_seconds
 
 
-def drop_rng(seed: int, wave: int) -> random.Random:
-    """The potion drop's generator after wave `wave` of the run seeded `seed` (a str seed hashes alike everywhere)."""
-    return random.Random(f"artificer/potions/drop/{seed}/{wave}")
+def drop_rng(seed: int, wave: int) -> np.random.Generator:
+    """The potion drop's generator after wave `wave` of the run seeded `seed` (`artificer.game.draws`)."""
+    return draws.rng(seed, draws.POTION_DROP, wave)
 
 
 def roll_drop(book: PotionBook, seed: int, wave: int) -> str | None:
     """R-POT-2: the potion a won wave drops (`dropChance`), or None."""
     rng = drop_rng(seed, wave)
-    if rng.random() >= book.drop_chance:
+    if float(rng.random()) >= book.drop_chance:
         return None
-    return rng.choice(book.ids)
+    return draws.pick(rng, book.ids)
 
 
 def potion_for_sale(book: PotionBook, seed: int, wave: int) -> str:
     """R-POT-2: the shop after wave `wave` sells this potion (its own generator: the shelves' draws are untouched)."""
-    return random.Random(f"artificer/shop/potion/{seed}/{wave}").choice(book.ids)
+    return draws.pick(draws.rng(seed, draws.SHOP_POTION, wave), book.ids)
 
 
 class PotionBelt:

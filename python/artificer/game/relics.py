@@ -25,7 +25,8 @@ vampire_fang's kills toward the next heal) and what each hook does:
   and at every wave start (the world is rebuilt between waves, `game.save`).
 
 Acquisition (R-REL-3): `draw` picks an unowned relic of the pool with a
-generator seeded from the run seed and what the draw is for (`relic_rng`),
+generator seeded from the run seed and what the draw is for (`relic_rng`,
+`artificer.game.draws`),
 so a run's rewards replay; with none left the caller gives
 `all_owned_currency` instead. An elite wave (a spawn group with elites)
 gives one relic, a boss wave `boss_bonus_relics` more (`wave_relic_count`).
@@ -33,23 +34,25 @@ gives one relic, a boss wave `boss_bonus_relics` more (`wave_relic_count`).
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
+
+import numpy as np
 
 from artificer._core import RelicRules
 from artificer.content import Wave
 from artificer.content.relics import Relic, RelicBook, RelicEffect
+from artificer.game import draws
 
 if TYPE_CHECKING:
     from artificer._core import World
     from artificer.engine.frame import FrameInput
 
 
-def relic_rng(seed: int, purpose: str) -> random.Random:
-    """A generator for one relic draw of the run seeded `seed` (`purpose` names the draw:
-    "wave/10/0", "shop/7"), so draws replay without a saved generator state."""
-    return random.Random(f"artificer/relics/{seed}/{purpose}")
+def relic_rng(seed: int, *purpose: draws.Key) -> np.random.Generator:
+    """The generator of one relic draw of the run seeded `seed` (`purpose` names the draw:
+    ("wave", 10, 0), ("shop", 7)), so draws replay without a saved generator state."""
+    return draws.rng(seed, draws.RELIC, *purpose)
 
 
 def wave_relic_count(wave: Wave, book: RelicBook) -> int:
@@ -106,10 +109,10 @@ class RunRelics:
         """R-REL-3: the pool's relics the run does not own, in pool order."""
         return [relic_id for relic_id in self.book.pool if relic_id not in self.owned]
 
-    def draw(self, rng: random.Random, exclude: Sequence[str] = ()) -> str | None:
+    def draw(self, rng: np.random.Generator, exclude: Sequence[str] = ()) -> str | None:
         """R-REL-3: an unowned relic of the pool (not in `exclude`), or None when none is left."""
         candidates = [relic_id for relic_id in self.unowned() if relic_id not in exclude]
-        return rng.choice(candidates) if candidates else None
+        return draws.pick(rng, candidates) if candidates else None
 
     # --- effects as numbers ---------------------------------------------------------------
 

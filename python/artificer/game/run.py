@@ -28,6 +28,7 @@ from artificer.engine import EventKind, Simulation
 from artificer.engine import events as ev
 from artificer.errors import ArtificerError
 from artificer.game.binding import WorldBinding
+from artificer.game.draws import Key
 from artificer.game.loadout import Loadout
 from artificer.game.potions import PotionBelt, PotionDrop
 from artificer.game.relics import RunRelics, wave_relic_count
@@ -176,10 +177,10 @@ class Run:
         self.state.gain_relic(relic_id)
         self.sync()
 
-    def award_relic(self, purpose: str) -> str | None:
+    def award_relic(self, *purpose: Key) -> str | None:
         """R-REL-3: `RunState.award_relic`, its effect applied at once; the relic's id, or None
         when currency was given instead."""
-        relic_id = self.state.award_relic(purpose)
+        relic_id = self.state.award_relic(*purpose)
         self.sync()
         return relic_id
 
@@ -322,7 +323,7 @@ class WaveInProgress:
             # R-REL-3: an elite wave awards a relic (a boss wave more); all owned: currency instead.
             for draw in range(wave_relic_count(self.wave, run.content.relics)):
                 before = run.currency
-                relic_id = run.award_relic(f"wave/{self.wave.wave}/{draw}")
+                relic_id = run.award_relic("wave", self.wave.wave, draw)
                 if relic_id is None:
                     self.stats.relic_currency += run.currency - before
                 else:

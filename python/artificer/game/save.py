@@ -12,7 +12,8 @@ backpack); the stats and talents bought; the shop between visits (its shelves wi
 locks, the prices paid per bought card and per bought core that sales refund
 — R-SHOP-1: what is not listed was never paid for and sells for nothing,
 which is also what a save without the lists means — the rerolls,
-its wave, its generator's state while it is open); the past waves' stats;
+its wave — no generator's state: the shop's draws are rebuilt from the run's
+seed, its wave and the rerolls, `artificer.game.draws`); the past waves' stats;
 and from the core's world the player's HP, max HP and position, whether
 Last Will is still armed (R-END-1: owned but spent stays spent), the random
 streams' positions and the program wand's memory (the cursor, registers and
@@ -28,8 +29,8 @@ was saved as it was, so no relic's bonus is applied twice.
 When: the shop writes the run after every change made in it (`write_run`: a
 buy, sale, lock, reroll, stat, potion or relic, a lab edit or core switch), so
 quitting the shop at any moment loses nothing; the file then holds the open
-shop with its generator's state, and Continue shows that very shop (its
-offers are restored, not drawn anew).
+shop, and Continue shows that very shop (its offers are restored, not drawn
+anew; its next reroll draws what it would have drawn).
 
 Continuing must be playing on: a saved run resumes with the same next shop
 and the same next wave. A world mid-run holds more than that (shots still in
@@ -65,7 +66,6 @@ import copy
 import dataclasses
 import logging
 import math
-import random
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -96,11 +96,9 @@ from artificer.game.shop import SHELVES, TALENT_IDS, Offer, ShelfName, WandStats
 
 RUN_FILE = "run.json"
 #: The schema's version. An older file is migrated (`MIGRATIONS`); a newer one is set aside.
-SAVE_VERSION: Final = 2
+SAVE_VERSION: Final = 3
 _U64 = 2**64
 _I32 = 2**31
-#: `random.Random.getstate()`: the Mersenne Twister's 624 words and its index.
-_MT_WORDS = 624
 
 log = logging.getLogger(__name__)
 
@@ -332,11 +330,6 @@ class ShopSave(SaveModel):
         max_length=MAX_LIST, description="R-META-1: ids unlocked with aether, offered in this run."
     )
     luck: Float = Field(ge=0, le=MAX_STAT_TOTAL)
-    rng_state: list[Int] | None = Field(
-        default=None,
-        max_length=_MT_WORDS + 1,
-        description="While the shop is open: its generator's `getstate()` words and index (a closed shop reseeds on opening).",
-    )
     potion: Id | None = Field(
         default=None, description="R-POT-2: the potion for sale (None: bought; absent in older saves)."
     )
@@ -387,24 +380,12 @@ class ShopSave(SaveModel):
             raise ValueError(f"unknown relic {value!r}")
         return value
 
-    @field_validator("rng_state")
-    @classmethod
-    def _mersenne_state(cls, value: list[int] | None) -> list[int] | None:
-        if value is None:
-            return None
-        words, index = value[:-1], value[-1] if value else -1
-        if len(words) != _MT_WORDS or any(not 0 <= word < 2**32 for word in words) or not 0 <= index <= _MT_WORDS:
-            raise ValueError(f"expected {_MT_WORDS} words in 0..2**32 and an index in 0..{_MT_WORDS}")
-        return value
-
     @model_validator(mode="after")
     def _shelves_hold_their_kind(self) -> ShopSave:
         for shelf in SHELVES:
             for offer in getattr(self, shelf):
                 if offer is not None and offer.kind != shelf:
                     raise ValueError(f"{shelf}: holds an offer of kind {offer.kind!r}")
-        if self.is_open and self.rng_state is None:
-            raise ValueError("rng_state: an open shop needs its generator's state")
         return self
 
 
@@ -518,7 +499,7 @@ def _tally_problem(value: Any) -> str | None:
 
 
 class RunSave(SaveModel):
-    """run.json (R-SAVE-1), version 2: a run between waves, before the shop after `next_wave − 1`."""
+    """run.json (R-SAVE-1), version 3: a run between waves, before the shop after `next_wave − 1`."""
 
     version: Annotated[int, Strict()] = Field(default=SAVE_VERSION, ge=SAVE_VERSION, le=SAVE_VERSION)
     seed: Annotated[int, Strict()] = Field(ge=0, lt=_U64)
@@ -601,8 +582,19 @@ def _v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
     return data | {"version": 2, "rng_state": state[:1]}
 
 
+def _v2_to_v3(data: dict[str, Any]) -> dict[str, Any]:
+    """v2 → v3 (issue 14): the shop's draws are reseeded from the run's seed, its wave and the
+    rerolls made (`artificer.game.draws`) instead of a saved Mersenne Twister: an open shop's
+    `shop.rng_state` (624 words and an index) goes, whatever it held; the shelves stay as saved
+    and the next reroll draws from the reseeded generator. Everything else is as in v2."""
+    shop = data.get("shop")
+    if isinstance(shop, dict):
+        data = data | {"shop": {key: value for key, value in shop.items() if key != "rng_state"}}
+    return data | {"version": 3}
+
+
 #: Each older version's step to the next, applied in order by `migrate` (a step sets the new version).
-MIGRATIONS: Final[Mapping[int, Callable[[dict[str, Any]], dict[str, Any]]]] = {1: _v1_to_v2}
+MIGRATIONS: Final[Mapping[int, Callable[[dict[str, Any]], dict[str, Any]]]] = {1: _v1_to_v2, 2: _v2_to_v3}
 
 
 def readable_version(version: Any) -> TypeGuard[int]:
@@ -804,10 +796,6 @@ def snapshot(run: Run, next_wave: int) -> RunSave:
     def offers(shelf: ShelfName) -> list[dict[str, Any] | None]:
         return [None if offer is None else dataclasses.asdict(offer) for offer in shop.shelves[shelf]]
 
-    rng_state: list[int] | None = None
-    if shop.is_open:
-        _, words, _ = shop.rng.getstate()
-        rng_state = list(words)
     data: dict[str, Any] = {
         "version": SAVE_VERSION,
         "seed": run.seed,
@@ -834,7 +822,6 @@ def snapshot(run: Run, next_wave: int) -> RunSave:
             "unlocked": sorted(shop.unlocked),
             "luck": shop.luck,
             "relic": shop.relic,
-            "rng_state": rng_state,
             "potion": shop.potion,
         },
         "waves": [dataclasses.asdict(stats) for stats in run.waves],
@@ -898,10 +885,8 @@ def _restore_shop(run: Run, saved: ShopSave) -> None:
     shop.paid_cards = {card: list(prices) for card, prices in saved.paid_cards.items()}
     shop.paid_cores = dict(saved.paid_cores)
     shop.potion = saved.potion
-    shop.rng = shop_rng(run.seed, saved.wave)
-    if saved.rng_state is not None:
-        shop.rng = random.Random()
-        shop.rng.setstate((3, tuple(saved.rng_state), None))
+    # R-SHOP-1: the visit's next restock (a reroll) reseeds from the rerolls made; none is saved.
+    shop.rng = shop_rng(run.seed, saved.wave, saved.rerolls)
 
 
 def settle(run: Run, next_wave: int) -> RunSave:

@@ -53,17 +53,20 @@ and locking do to the run's state
   the belt is full.
 
 Every refusal raises before anything changes (gold, loadout, shelves).
-Draws come from the shop's own `random.Random`, seeded from the run seed
-and the wave number, so a run's shops replay.
+Draws come from the shop's own generator (`shop_rng`, `artificer.game.draws`),
+seeded from the run seed, the wave number and the rerolls made in the visit:
+each restock draws from its own key, so a run's shops replay and a save holds
+the offers, never a generator's state.
 """
 
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
+
+import numpy as np
 
 from artificer.content import Content, CoreFlag
 from artificer.content.models import (
@@ -76,6 +79,7 @@ from artificer.content.models import (
     WandStat,
 )
 from artificer.errors import ArtificerError
+from artificer.game import draws
 from artificer.game.loadout import BackpackFull, LoadoutError
 from artificer.game.potions import potion_for_sale
 from artificer.game.relics import relic_rng
@@ -154,9 +158,9 @@ def tier_odds(settings: ShopSettings, wave: int, luck: float = 0.0) -> dict[int,
     return {tier: at_least[tier] - at_least[tier + 1] for tier in range(1, SHOP_TIERS + 1)}
 
 
-def draw_tier(odds: dict[int, float], rng: random.Random) -> int:
+def draw_tier(odds: dict[int, float], rng: np.random.Generator) -> int:
     """One tier drawn from `tier_odds`."""
-    roll = rng.random()
+    roll = float(rng.random())
     for tier in range(SHOP_TIERS, 1, -1):
         if roll < sum(odds[t] for t in range(tier, SHOP_TIERS + 1)):
             return tier
@@ -179,10 +183,10 @@ def wave_price(settings: ShopSettings, base: int, wave: int) -> int:
     return round(base * (1.0 + settings.price_growth_per_wave * max(0, wave - 1)))
 
 
-def shop_rng(seed: int, wave: int) -> random.Random:
-    """The shop's own generator for the shop after `wave` of the run seeded `seed`.
-    (A str seed hashes the same in every process, unlike `hash()` of a tuple.)"""
-    return random.Random(f"artificer/shop/{seed}/{wave}")
+def shop_rng(seed: int, wave: int, rerolls: int = 0) -> np.random.Generator:
+    """The shop's generator for the shop after `wave` of the run seeded `seed`, as it restocks
+    after `rerolls` rerolls (`artificer.game.draws`: rebuilt from its key, never saved)."""
+    return draws.rng(seed, draws.SHOP, wave, rerolls)
 
 
 # --- the shop --------------------------------------------------------------------------------
@@ -256,7 +260,7 @@ class Shop:
                 if offer is not None:
                     offer.price = self._price(offer.kind, offer.item, offer.tier)
         self._restock()
-        self.relic = self.state.relics.draw(relic_rng(self.state.seed, f"shop/{wave}"))
+        self.relic = self.state.relics.draw(relic_rng(self.state.seed, "shop", wave))
         self.potion = potion_for_sale(self.content.potions, self.state.seed, wave)
 
     def close(self) -> None:
@@ -274,6 +278,7 @@ class Shop:
         cost = self.reroll_cost
         self._charge(cost)
         self.rerolls += 1
+        self.rng = shop_rng(self.state.seed, self.wave, self.rerolls)
         self._restock()
         self._changed()
 
@@ -565,7 +570,7 @@ class Shop:
     def _restock(self) -> None:
         """Keeps the locked offers in their places and draws the others (R-SHOP-1)."""
         settings = self.settings
-        core_count = self.rng.randint(settings.core_offers.min, settings.core_offers.max)
+        core_count = int(self.rng.integers(settings.core_offers.min, settings.core_offers.max + 1))
         self._restock_shelf("spells", settings.spell_offers, self._draw_spell)
         self._restock_shelf("cores", core_count, self._draw_core)
         # Talents sit after the stats: taken off for the stat draws, the locked ones put back after them.
@@ -628,7 +633,7 @@ class Shop:
         ]
         if not pool:
             return None
-        stat = self.rng.choice(pool)
+        stat = draws.pick(self.rng, pool)
         return Offer("stats", stat, 1, self._price("stats", stat, 1))
 
     def _draw_talents(self, on_shelf: set[Talent | None]) -> list[Offer]:
@@ -638,7 +643,7 @@ class Shop:
         for entry in self.settings.talents:
             if entry.talent in self.state.talents or entry.talent in on_shelf or self.wave < entry.from_wave:
                 continue
-            if self.rng.random() < entry.chance:
+            if float(self.rng.random()) < entry.chance:
                 offers.append(Offer("stats", entry.talent.value, 1, entry.price))
         return offers
 
@@ -663,9 +668,9 @@ class Shop:
             items = [item for item, t in fresh if t == candidate_tier]
             if items:
                 if weights is None:
-                    item = self.rng.choice(items)
+                    item = draws.pick(self.rng, items)
                 else:
-                    item = self.rng.choices(items, [weights[i] for i in items])[0]
+                    item = draws.pick_weighted(self.rng, items, [weights[i] for i in items])
                 return Offer(kind, item, candidate_tier, self._price(kind, item, candidate_tier))
         return None
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from artificer.content import Content
 from artificer.content.models import Talent
+from artificer.game.draws import Key
 from artificer.game.loadout import Loadout
 from artificer.game.potions import PotionBelt
 from artificer.game.relics import RunRelics, relic_rng
@@ -94,11 +95,12 @@ class RunState:
         self.fit_belt()
         self.mark(Change.RELICS)
 
-    def award_relic(self, purpose: str) -> str | None:
-        """R-REL-3: an unowned relic of the pool, drawn by the run's seed and `purpose`, is the
-        run's; when every relic is owned, relics.json `all_owned_currency` is given instead.
-        Returns the relic's id, or None when currency was given."""
-        relic_id = self.relics.draw(relic_rng(self.seed, purpose))
+    def award_relic(self, *purpose: Key) -> str | None:
+        """R-REL-3: an unowned relic of the pool, drawn by the run's seed and `purpose` (("wave",
+        10, 0): wave 10's first), is the run's; when every relic is owned, relics.json
+        `all_owned_currency` is given instead. Returns the relic's id, or None when currency was
+        given."""
+        relic_id = self.relics.draw(relic_rng(self.seed, *purpose))
         if relic_id is None:
             self.currency += self.content.relics.all_owned_currency
             return None

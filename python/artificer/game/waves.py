@@ -16,10 +16,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-import numpy as np
-
 from artificer.content import Content, Wave
 from artificer.engine.frame import FrameInput
+from artificer.game import draws
 
 
 @dataclass(frozen=True)
@@ -43,7 +42,7 @@ class WaveDirector:
         self.timing = balance.wave
         self.arena = (balance.arena.width, balance.arena.height)
         self.duration = wave.duration
-        self.rng = np.random.default_rng([seed, wave.wave])
+        self.rng = draws.rng(seed, draws.SPAWNS, wave.wave)
         due: list[tuple[float, int, int, bool]] = []
         for order, group in enumerate(wave.groups):
             kind = content.enemy_index(group.enemy)
