@@ -5,8 +5,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 use crate::sim::config::{
-    Behavior, DeathBlast, Element, EnemyKind, PickupParams, PlayerParams, RangedAttack, Rules, Shield, Split,
-    StatusParams, VmParams, WorldConfig, DEFAULT_TURN_SECONDS, ELEMENTS,
+    Behavior, CombatParams, DeathBlast, Element, EnemyKind, PickupParams, PlayerParams, RangedAttack, Rules, Shield,
+    Split, StatusParams, VmParams, WorldConfig, DEFAULT_TURN_SECONDS, ELEMENTS,
 };
 use crate::sim::CoreError;
 use crate::vm::mana::ManaRules;
@@ -176,6 +176,13 @@ pub fn world_config(obj: &Bound<'_, PyAny>, seed: u64) -> Result<WorldConfig, Co
         turn_seconds: match root.has("turn") {
             true => root.sub("turn")?.opt_f32("seconds", DEFAULT_TURN_SECONDS)?,
             false => DEFAULT_TURN_SECONDS,
+        },
+        combat: {
+            let combat = root.sub("combat")?;
+            CombatParams {
+                vulnerable_multiplier: combat.f32("vulnerable_multiplier")?,
+                weak_multiplier: combat.f32("weak_multiplier")?,
+            }
         },
         seed,
     })

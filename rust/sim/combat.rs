@@ -2,18 +2,13 @@
 
 use super::config::ELEMENTS;
 
-/// Damage taken by a vulnerable target (R-DMG-1; "vulnerable → takes 50%
-/// more" in §8's mapping of Slay the Spire's terms).
-pub const VULNERABLE_MULTIPLIER: f32 = 1.5;
-/// A weak attacker deals 25% less (§8).
-pub const WEAK_MULTIPLIER: f32 = 0.75;
-
 /// What an attack brings to the target, before the target's defences.
 ///
 /// R-REL-2 for the player's hits: `base` is the fired ACTION's damage with
 /// akabeko and pen_nib already in it (`relics::fired_damage`), `flat` is
-/// strength, `mult` carries weak (×0.75 for a weak attacker — only enemies
-/// are ever weak today) with crits and the element's bonuses, and
+/// strength, `mult` carries weak (balance.json `combat.weak_multiplier` for a
+/// weak attacker, `CombatParams::dealt` — only enemies are ever weak today)
+/// with crits and the element's bonuses, and
 /// `boot_floor` is the_boot (0 = off; enemies' attacks never have it).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Attack {
@@ -33,11 +28,13 @@ pub struct Attack {
 pub struct Defence {
     pub resist: [f32; ELEMENTS],
     pub armor: f32,
-    pub vulnerable: bool,
+    /// × the damage taken, last: balance.json `combat.vulnerable_multiplier`
+    /// while vulnerable, else 1 (`CombatParams::taken`).
+    pub taken: f32,
 }
 
-/// R-DMG-1: `((base + Σflat) × Πmult) × (1 − res) − armor`, then × 1.5 if
-/// the target is vulnerable, minimum 1.
+/// R-DMG-1: `((base + Σflat) × Πmult) × (1 − res) − armor`, then × `taken`
+/// (vulnerable: ×1.5 as balance.json ships it), minimum 1.
 ///
 /// Two cases take no damage at all, and the minimum of 1 does not lift
 /// them: an attack with nothing behind it (base + flat ≤ 0, e.g. a black
@@ -65,21 +62,18 @@ pub fn final_damage_booted(attack: &Attack, defence: &Defence) -> (f32, bool) {
     if lifted {
         dmg = attack.boot_floor;
     }
-    if defence.vulnerable {
-        dmg *= VULNERABLE_MULTIPLIER;
-    }
+    dmg *= defence.taken;
     (dmg.max(1.0), lifted)
 }
 
 /// Damage an enemy's touch does to the player: the same formula with the
-/// player's armor, and no element.
-pub fn contact_damage(contact: f32, attacker_weak: bool, player_armor: f32) -> f32 {
+/// player's armor, and no element; `attacker_mult` is weak's (`CombatParams::dealt`).
+pub fn contact_damage(contact: f32, attacker_mult: f32, player_armor: f32) -> f32 {
     if contact <= 0.0 {
         return 0.0;
     }
-    let mult = if attacker_weak { WEAK_MULTIPLIER } else { 1.0 };
-    let attack = Attack { base: contact, flat: 0.0, mult, element: 0, boot_floor: 0.0 };
-    let defence = Defence { resist: [0.0; ELEMENTS], armor: player_armor, vulnerable: false };
+    let attack = Attack { base: contact, flat: 0.0, mult: attacker_mult, element: 0, boot_floor: 0.0 };
+    let defence = Defence { resist: [0.0; ELEMENTS], armor: player_armor, taken: 1.0 };
     final_damage(&attack, &defence)
 }
 
@@ -87,10 +81,16 @@ pub fn contact_damage(contact: f32, attacker_weak: bool, player_armor: f32) -> f
 mod tests {
     use super::*;
 
+    /// The formula's inputs: vulnerable and weak as balance.json ships them (the shipped values
+    /// reach the world through its config, tests/statuses.rs and tests/relics.rs check that).
+    const VULNERABLE: f32 = 1.5;
+    const WEAK: f32 = 0.75;
+
     fn hit(base: f32, flat: f32, mult: f32, element: usize, res: f32, armor: f32, vulnerable: bool) -> f32 {
         let mut resist = [0.0; ELEMENTS];
         resist[element] = res;
-        final_damage(&Attack { base, flat, mult, element, boot_floor: 0.0 }, &Defence { resist, armor, vulnerable })
+        let taken = if vulnerable { VULNERABLE } else { 1.0 };
+        final_damage(&Attack { base, flat, mult, element, boot_floor: 0.0 }, &Defence { resist, armor, taken })
     }
 
     /// R-DMG-1 over a table of cases.
@@ -122,16 +122,16 @@ mod tests {
     fn resistance_is_per_element() {
         let mut resist = [0.0; ELEMENTS];
         resist[1] = 1.0; // immune to fire only
-        let d = Defence { resist, armor: 0.0, vulnerable: false };
+        let d = Defence { resist, armor: 0.0, taken: 1.0 };
         assert_eq!(final_damage(&Attack { base: 10.0, flat: 0.0, mult: 1.0, element: 1, boot_floor: 0.0 }, &d), 0.0);
         assert_eq!(final_damage(&Attack { base: 10.0, flat: 0.0, mult: 1.0, element: 2, boot_floor: 0.0 }, &d), 10.0);
     }
 
     #[test]
     fn weak_attackers_touch_for_less_and_armor_applies() {
-        assert_eq!(contact_damage(8.0, false, 0.0), 8.0);
-        assert_eq!(contact_damage(8.0, true, 0.0), 6.0);
-        assert_eq!(contact_damage(8.0, false, 20.0), 1.0);
-        assert_eq!(contact_damage(0.0, false, 0.0), 0.0);
+        assert_eq!(contact_damage(8.0, 1.0, 0.0), 8.0);
+        assert_eq!(contact_damage(8.0, WEAK, 0.0), 6.0);
+        assert_eq!(contact_damage(8.0, 1.0, 20.0), 1.0);
+        assert_eq!(contact_damage(0.0, 1.0, 0.0), 0.0);
     }
 }

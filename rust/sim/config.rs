@@ -393,6 +393,37 @@ impl StatusParams {
     }
 }
 
+/// §8's statuses in R-DMG-1's formula (balance.json `combat`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CombatParams {
+    /// Damage a vulnerable target takes, × (applied last, after armor).
+    pub vulnerable_multiplier: f32,
+    /// Damage a weak attacker deals, ×.
+    pub weak_multiplier: f32,
+}
+
+impl CombatParams {
+    /// What a target's damage is multiplied by: `vulnerable_multiplier` while vulnerable, else 1.
+    #[inline]
+    pub fn taken(&self, vulnerable: bool) -> f32 {
+        if vulnerable {
+            self.vulnerable_multiplier
+        } else {
+            1.0
+        }
+    }
+
+    /// What an attacker's damage is multiplied by: `weak_multiplier` while weak, else 1.
+    #[inline]
+    pub fn dealt(&self, weak: bool) -> f32 {
+        if weak {
+            self.weak_multiplier
+        } else {
+            1.0
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct WorldConfig {
     pub arena_w: f32,
@@ -420,6 +451,8 @@ pub struct WorldConfig {
     /// §8: a turn — one wand cycle — is this many seconds of wave time
     /// (balance.json `turn.seconds`, 3 when absent), counted in whole ticks.
     pub turn_seconds: f32,
+    /// Vulnerable and weak (balance.json `combat`).
+    pub combat: CombatParams,
     pub seed: u64,
 }
 
@@ -618,6 +651,8 @@ impl WorldConfig {
             ("statuses.attunement_damage", self.statuses.attunement_damage, MAX_FACTOR),
             ("statuses.attunement_chance", self.statuses.attunement_chance, MAX_FACTOR),
             ("statuses.zone.status_interval", self.statuses.zone_status_interval, MAX_SECONDS),
+            ("combat.vulnerable_multiplier", self.combat.vulnerable_multiplier, MAX_FACTOR),
+            ("combat.weak_multiplier", self.combat.weak_multiplier, MAX_FACTOR),
         ];
         for (name, v, hi) in bounded {
             content32(name, v, 0.0, hi)?;

@@ -89,6 +89,9 @@ pub fn stress_config(seed: u64) -> WorldConfig {
         vm: Default::default(),
         statuses: Default::default(),
         turn_seconds: super::config::DEFAULT_TURN_SECONDS,
+        // The workload applies no status: vulnerable and weak change nothing (a test that
+        // needs them sets balance.json's, rust/tests/common).
+        combat: super::config::CombatParams { vulnerable_multiplier: 1.0, weak_multiplier: 1.0 },
         seed,
     }
 }

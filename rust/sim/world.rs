@@ -626,8 +626,8 @@ impl World {
             let kind = &self.cfg.enemy_kinds[self.enemies.kind[e] as usize];
             let boot_floor = self.relic_rules.the_boot_floor;
             let attack = Attack { base, flat: self.player.strength, mult, element, boot_floor };
-            let defence =
-                Defence { resist: kind.resist, armor: kind.armor, vulnerable: self.enemies.vulnerable[e] > 0.0 };
+            let taken = self.cfg.combat.taken(self.enemies.vulnerable[e] > 0.0);
+            let defence = Defence { resist: kind.resist, armor: kind.armor, taken };
             // the_boot behind its flag: off (the stress workload), a hit is
             // R-DMG-1 alone, with no count to keep.
             let amount = if boot_floor > 0.0 {
@@ -768,7 +768,8 @@ impl World {
             if let Some((_, i)) = attacker {
                 let kind = self.enemies.kind[i];
                 let k = &self.cfg.enemy_kinds[kind as usize];
-                let dmg = contact_damage(k.contact_damage, self.enemies.weak[i] > 0.0, self.player.armor);
+                let weak = self.cfg.combat.dealt(self.enemies.weak[i] > 0.0);
+                let dmg = contact_damage(k.contact_damage, weak, self.player.armor);
                 self.hurt_player(dmg, kind as f32);
                 if dmg > 0.0 {
                     self.thorns(i);
@@ -783,7 +784,7 @@ impl World {
             let (dx, dy) = (p.x[i] - px, p.y[i] - py);
             let rr = pr + p.radius[i];
             if dx * dx + dy * dy < rr * rr {
-                let dmg = contact_damage(p.damage[i], false, self.player.armor);
+                let dmg = contact_damage(p.damage[i], 1.0, self.player.armor);
                 self.projectiles.dead[i] = true;
                 self.hurt_player(dmg, -1.0);
             }

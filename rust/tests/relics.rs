@@ -6,13 +6,16 @@
 //! next turn, bag_of_prep's and centennial_puzzle's budgets, champion_belt's
 //! weak — and determinism (R-DET-1) on one thread and two with all of them on.
 
-use artificer_core::sim::combat::{final_damage, Attack, Defence, WEAK_MULTIPLIER};
+mod common;
+
+use artificer_core::sim::combat::{final_damage, Attack, Defence};
 use artificer_core::sim::commands::{Command, Status};
 use artificer_core::sim::config::{Behavior, Element, EnemyKind, WorldConfig, ELEMENTS};
 use artificer_core::sim::events::{Event, EventKind};
 use artificer_core::sim::player::Controls;
+use artificer_core::sim::pools::NewProjectile;
 use artificer_core::sim::relics::{fired_damage, RelicRule, RelicRules};
-use artificer_core::sim::stress::{stress_config, stress_world, Layout};
+use artificer_core::sim::stress::{stress_config, stress_projectile, stress_world, Layout};
 use artificer_core::sim::world::World;
 use artificer_core::vm::board::CoreDef;
 use artificer_core::vm::compile::Compiler;
@@ -39,9 +42,10 @@ fn attack(
     armor: f32,
     vulnerable: bool,
 ) -> f32 {
-    let mult = if weak { WEAK_MULTIPLIER } else { 1.0 };
+    let combat = common::combat();
+    let mult = combat.dealt(weak);
     let a = Attack { base: fired_damage(base, akabeko, pen_nib), flat: strength, mult, element: 0, boot_floor: boot };
-    final_damage(&a, &Defence { resist: [0.0; ELEMENTS], armor, vulnerable })
+    final_damage(&a, &Defence { resist: [0.0; ELEMENTS], armor, taken: combat.taken(vulnerable) })
 }
 
 /// One row of the R-REL-2 table: base, akabeko, pen_nib, strength, weak, boot, armor, vulnerable,
@@ -83,7 +87,8 @@ fn the_boot_leaves_an_immune_target_at_0() {
     let mut resist = [0.0; ELEMENTS];
     resist[0] = 1.0;
     let a = Attack { base: 3.0, flat: 0.0, mult: 1.0, element: 0, boot_floor: 5.0 };
-    assert_eq!(final_damage(&a, &Defence { resist, armor: 0.0, vulnerable: true }), 0.0);
+    let taken = common::combat().taken(true);
+    assert_eq!(final_damage(&a, &Defence { resist, armor: 0.0, taken }), 0.0);
 }
 
 // ---- a world with one target ----------------------------------------------
@@ -115,6 +120,7 @@ fn config(hp: f32, contact: f32) -> WorldConfig {
     cfg.arena_h = 2000.0;
     cfg.player.max_hp = 100.0;
     cfg.enemy_kinds = vec![kind(hp, contact)];
+    cfg.combat = common::combat();
     cfg
 }
 
@@ -323,6 +329,27 @@ fn a_weak_enemy_touches_for_less() {
         &[Command::ApplyStatus { status: Status::Weak, x: CENTRE.0, y: CENTRE.1, seconds: 5.0 }],
     );
     assert_eq!(w.player.hp, 94.0);
+}
+
+/// Vulnerable and weak are the config's numbers (balance.json `combat`), not the core's.
+#[test]
+fn vulnerable_and_weak_come_from_the_config() {
+    let mut cfg = config(1000.0, 8.0);
+    cfg.combat.weak_multiplier = 0.5;
+    cfg.combat.vulnerable_multiplier = 3.0;
+    let mut w = World::new(cfg).unwrap();
+    w.set_player_position(CENTRE.0, CENTRE.1).unwrap();
+    w.spawn_enemy(0, false, CENTRE.0 + 5.0, CENTRE.1).unwrap();
+    w.begin_wave();
+    let weak = Command::ApplyStatus { status: Status::Weak, x: CENTRE.0, y: CENTRE.1, seconds: 5.0 };
+    let vulnerable = Command::ApplyStatus { status: Status::Vulnerable, x: CENTRE.0, y: CENTRE.1, seconds: 5.0 };
+    w.step(&Controls::default(), &[weak, vulnerable]);
+    assert_eq!(w.player.hp, 96.0, "a weak touch of 8 at ×0.5");
+    let hp = w.enemies.hp[0];
+    let shot = NewProjectile { damage: 10.0, pierce: 0, ..stress_projectile(CENTRE.0 + 5.0, CENTRE.1, 0.0, 0.0) };
+    w.spawn_projectile(shot).unwrap();
+    w.step(&Controls::default(), &[]);
+    assert_eq!(hp - w.enemies.hp[0], 30.0, "a shot of 10 on a vulnerable target at ×3");
 }
 
 // ---- budgets, with a program wand -----------------------------------------

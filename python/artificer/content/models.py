@@ -607,6 +607,16 @@ class TurnSettings(ContentModel):
     seconds: float = Field(ge=0.05, le=MAX_SECONDS, description="Length of one turn in seconds.")
 
 
+class CombatSettings(ContentModel):
+    """§8's statuses in R-DMG-1's formula: a vulnerable target takes ×`vulnerable_multiplier`
+    (applied last, after armor); a weak attacker deals ×`weak_multiplier`."""
+
+    vulnerable_multiplier: float = Field(
+        ge=1.0, le=MAX_MULTIPLIER, description="Damage a vulnerable target takes, × (1.5: 50% more)."
+    )
+    weak_multiplier: float = Field(ge=0.0, le=1.0, description="Damage a weak attacker deals, × (0.75: 25% less).")
+
+
 class Balance(ContentModel):
     """balance.json: the global tuning numbers."""
 
@@ -625,6 +635,7 @@ class Balance(ContentModel):
     shop: ShopSettings = Field(description="The shop between waves (R-SHOP-1, R-CORE-3, R-STAT-1).")
     statuses: StatusSettings = Field(description="R-DMG-2 statuses and reactions, R-STAT-1 attunement.")
     turn: TurnSettings = Field(description="The turn beat of relics and potions (§8).")
+    combat: CombatSettings = Field(description="Vulnerable and weak in the damage formula (R-DMG-1, §8).")
 
 
 # --- enemies.json -----------------------------------------------------------

@@ -27,6 +27,7 @@ def world_config(content: Content, rules: Mapping[str, bool] | None = None) -> d
         "vm": balance["vm"],
         "statuses": balance["statuses"],
         "turn": balance["turn"],
+        "combat": balance["combat"],
         "enemies": [enemy.model_dump(mode="json") for enemy in content.enemies],
         "rules": dict(rules or {}),
     }

@@ -56,6 +56,8 @@ def stress_config() -> dict[str, Any]:
         },  # fmt: skip
         "pickups": {"pickup_radius": 0.0, "magnet_speed": 0.0, "collect_radius": 0.0, "radius": 1.0},
         "elite": {"hp_multiplier": 1.0, "reward_multiplier": 1.0},
+        # The workload applies no status: vulnerable and weak change nothing (rust/sim/stress.rs too).
+        "combat": {"vulnerable_multiplier": 1.0, "weak_multiplier": 1.0},
         "enemies": [
             {
                 "id": "stress",

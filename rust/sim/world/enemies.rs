@@ -18,7 +18,7 @@
 //! death and are handled here, in queue order (deterministic, R-DET-1).
 
 use super::World;
-use crate::sim::combat::{contact_damage, final_damage, Attack, Defence, WEAK_MULTIPLIER};
+use crate::sim::combat::{contact_damage, final_damage, Attack, Defence};
 use crate::sim::config::{DeathBlast, Element, Shield, Split};
 use crate::sim::events::{Event, EventKind};
 use crate::sim::ids::Id;
@@ -190,7 +190,7 @@ impl World {
     fn death_blast(&mut self, e: usize, b: DeathBlast) {
         let (x, y) = (self.enemies.x[e], self.enemies.y[e]);
         let kind = self.enemies.kind[e];
-        let weak = self.enemies.weak[e] > 0.0;
+        let weak = self.cfg.combat.dealt(self.enemies.weak[e] > 0.0);
         let r2 = b.radius * b.radius;
         self.events.push(Event::new(EventKind::Exploded, b.element as u8 as f32, b.radius, x, y, b.damage));
         let p = &self.player;
@@ -198,20 +198,15 @@ impl World {
         if in_reach && p.alive && p.invulnerable <= 0.0 && !self.cfg.rules.player_invulnerable {
             self.hurt_player(contact_damage(b.damage, weak, self.player.armor), kind as f32);
         }
-        let attack = Attack {
-            base: b.damage,
-            flat: 0.0,
-            mult: if weak { WEAK_MULTIPLIER } else { 1.0 },
-            element: b.element as usize,
-            boot_floor: 0.0,
-        };
+        let attack = Attack { base: b.damage, flat: 0.0, mult: weak, element: b.element as usize, boot_floor: 0.0 };
         for o in 0..self.enemies.len() {
             let en = &self.enemies;
             if o == e || en.dead[o] || (en.x[o] - x).powi(2) + (en.y[o] - y).powi(2) >= r2 {
                 continue;
             }
             let k = &self.cfg.enemy_kinds[en.kind[o] as usize];
-            let defence = Defence { resist: k.resist, armor: k.armor, vulnerable: en.vulnerable[o] > 0.0 };
+            let defence =
+                Defence { resist: k.resist, armor: k.armor, taken: self.cfg.combat.taken(en.vulnerable[o] > 0.0) };
             self.damage_enemy(o, final_damage(&attack, &defence));
         }
     }

@@ -410,7 +410,8 @@ impl World {
         let kind = &self.cfg.enemy_kinds[self.enemies.kind[e] as usize];
         let boot_floor = self.relic_rules.the_boot_floor;
         let attack = Attack { base, flat: self.player.strength, mult, element, boot_floor };
-        let defence = Defence { resist: kind.resist, armor: kind.armor, vulnerable: self.enemies.vulnerable[e] > 0.0 };
+        let taken = self.cfg.combat.taken(self.enemies.vulnerable[e] > 0.0);
+        let defence = Defence { resist: kind.resist, armor: kind.armor, taken };
         let (amount, lifted) = final_damage_booted(&attack, &defence);
         self.relic.boot_lifts += lifted as u32;
         let dealt = self.damage_enemy(e, amount);
