@@ -200,12 +200,16 @@ class Run:
     def start_wave(self, number: int) -> WaveInProgress:
         """Begins wave `number`; the caller steps it frame by frame (the
         arena scene) or `play_wave` runs it to the end (the simulator)."""
-        if not self.diagnostics["can_fire"]:
-            # R-VM-2: the lab blocks "Start wave" for a wand without an action.
-            raise WandCannotFire("The wand cannot fire! It needs at least one action spell.")
+        self.require_can_fire()
         self.shop.close()  # R-CORE-3: the active core is switched only in the shop
         self.binding.apply_stats()  # R-STAT-1: the stats again at every wave start
         return WaveInProgress(self, number)
+
+    def require_can_fire(self) -> None:
+        """R-VM-2: `WandCannotFire` for an armed wand whose main entry has no action (the lab
+        blocks "Start wave" for it)."""
+        if not self.diagnostics["can_fire"]:
+            raise WandCannotFire("The wand cannot fire! It needs at least one action spell.")
 
     def play_wave(self, number: int, controller: Controller) -> WaveStats:
         wave = self.start_wave(number)

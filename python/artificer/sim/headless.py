@@ -30,8 +30,8 @@ from typing import Any
 from artificer.content import Content
 from artificer.content.builds import Build
 from artificer.errors import ArtificerError
+from artificer.game.flow import Ending, Phase, RunFlow
 from artificer.game.run import Run
-from artificer.game.save import settle
 from artificer.sim.bot import KitingBot, drink_when_hurt
 from artificer.sim.shopper import ShoppingBot
 from artificer.sim.stress import latency_summary
@@ -43,9 +43,11 @@ class BotFell(ArtificerError):
 
 @dataclass
 class BotRun:
-    """Waves played by the bot: the run as they left it, each wave's report, and the step times."""
+    """Waves played by the bot: the run as they left it (and its loop, `flow`: in the shop when the
+    run goes on), each wave's report, and the step times."""
 
     run: Run
+    flow: RunFlow
     reports: list[dict[str, Any]] = field(default_factory=list)
     outcome: str = "survived"
     #: Each step's wall time (ns), and the index in it where each wave's steps begin.
@@ -62,35 +64,35 @@ def play_waves(
     shop_after_last: bool = False,
     start_wave: int = 1,
 ) -> BotRun:
-    """The bot plays waves `start_wave`..`waves` (fewer if it dies) of a fresh run; between waves
-    the run settles as the game's save does and, with a build, the shopping bot shops.
-    `shop_after_last`: also after the last wave (the run then stands before wave `waves + 1`)."""
-    played = BotRun(Run(content, seed))
-    run = played.run
+    """The bot plays waves `start_wave`..`waves` (fewer if it dies) of a fresh run through the
+    game's own loop (`RunFlow`, as the window drives it): between waves the run settles as the
+    game's save does, so a simulated run plays what a played one would, and, with a build, the
+    shopping bot shops. `shop_after_last`: also after the last wave (the run then stands in the
+    shop before wave `waves + 1`)."""
+    run = Run(content, seed)
+    flow = RunFlow(run, first_wave=start_wave)
+    played = BotRun(run, flow)
     arena = (content.balance.arena.width, content.balance.arena.height)
     bot = KitingBot(arena)
     shopper = ShoppingBot(build) if build is not None else None
     if shopper is not None:
         shopper.prepare(run)
     for number in range(start_wave, waves + 1):
-        wave = run.start_wave(number)
+        wave = flow.begin_wave() if flow.phase is Phase.LAB else flow.leave_shop()
         played.wave_starts.append(len(played.step_ns))
         while not wave.over:
             bot.control(run.sim)
             drink_when_hurt(run, wave)
             t0 = time.perf_counter_ns()
-            wave.step()
+            flow.step()
             played.step_ns.append(time.perf_counter_ns() - t0)
-        stats = wave.finish()
-        report = stats.as_json()
+        report = flow.end_wave().as_json()
         played.reports.append(report)
-        if wave.died:
+        if flow.ending is Ending.DIED:
             played.outcome = "died"
             break
-        if number < waves or shop_after_last:
-            # As the game does when it saves between waves: the world is rebuilt from the run's
-            # snapshot (game/save.py), so a simulated run plays what a played one would.
-            settle(run, number + 1)
+        if flow.phase is Phase.CLEARED and (number < waves or shop_after_last):
+            flow.open_shop()
             if shopper is not None:
                 report["purchases"] = shopper.shop(run, number)
     return played
