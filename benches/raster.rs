@@ -12,6 +12,9 @@
 //! an outline and an eye (the grunt, radius 10) and a 12×12 translucent glow
 //! (spark bolt, radius 4).
 
+#[path = "../rust/tests/common/mod.rs"]
+mod common;
+
 use std::hint::black_box;
 
 use artificer_core::render::{Layer, PixelFormat, Rasterizer, SpriteImage, Sprites, Target};
@@ -57,7 +60,7 @@ fn atlas() -> Vec<SpriteImage> {
 /// The enemies' and projectiles' (x, y) rows after the warm-up and
 /// `more` frames.
 fn frame_rows(enemies: usize, projectiles: usize, more: usize) -> (Vec<f32>, Vec<f32>) {
-    let mut world = stress_world(enemies, projectiles, Layout::Crowd, 0);
+    let mut world = stress_world(enemies, projectiles, Layout::Crowd, 0, &common::tuning());
     warm_up(&mut world);
     for _ in 0..more {
         world.step(&Controls::default(), &[]);

@@ -8,6 +8,9 @@
 //! leave it), so every 200 timed frames the bench restores a clone of the
 //! world warmed up to frame 10, untimed.
 
+#[path = "../rust/tests/common/mod.rs"]
+mod common;
+
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -27,7 +30,7 @@ fn grid_rebuild(c: &mut Criterion) {
     let mut group = c.benchmark_group("grid_rebuild");
     for (enemies, projectiles) in SIZES {
         for (layout, name) in layouts() {
-            let world = stress_world(enemies, projectiles, layout, 1);
+            let world = stress_world(enemies, projectiles, layout, 1, &common::tuning());
             let e = &world.enemies;
             let mut grid = Grid::default();
             group.bench_function(BenchmarkId::new(name, enemies), |b| {
@@ -46,7 +49,7 @@ fn step(c: &mut Criterion) {
                 group.sample_size(20);
             }
             for (layout, name) in layouts() {
-                let mut warm = stress_world(enemies, projectiles, layout, 1);
+                let mut warm = stress_world(enemies, projectiles, layout, 1, &common::tuning());
                 warm.set_threads(threads).unwrap();
                 warm_up(&mut warm);
                 let id = BenchmarkId::new(name, format!("{enemies}/{projectiles}"));

@@ -3,6 +3,9 @@
 //! programs; and the 10k/20k stress step with 5,000 projectiles carrying
 //! payloads (against the same step without them).
 
+#[path = "../rust/tests/common/mod.rs"]
+mod common;
+
 use std::hint::black_box;
 
 use artificer_core::sim::player::Controls;
@@ -10,8 +13,8 @@ use artificer_core::sim::pools::{Behaviour, Payload};
 use artificer_core::sim::stress::{stress_world, warm_up, Layout};
 use artificer_core::vm::board::{CoreDef, Slot};
 use artificer_core::vm::compile::Compiler;
-use artificer_core::vm::exec::{CastOutput, CastRules, Caster, Senses};
-use artificer_core::vm::mana::{Mana, ManaRules};
+use artificer_core::vm::exec::{CastOutput, Caster, Senses};
+use artificer_core::vm::mana::Mana;
 use artificer_core::vm::program::Span;
 use artificer_core::vm::sample::{catalog, index};
 use artificer_core::vm::spell::TriggerKind;
@@ -60,8 +63,8 @@ fn twenty_node_caster() -> Caster {
     let core = forked_core();
     let program = Compiler::new(&catalog(), &[]).compile(&core, &placed).expect("compiles");
     assert_eq!(program.diagnostics.dropped_slots.len(), 0);
-    let mana = Mana::new(core.mana_max, 0.0, ManaRules::default());
-    Caster::new(program, mana, CastRules::default(), core.cast_delay, 0.0, core.cpu_limit, false, false, 1)
+    let mana = Mana::new(core.mana_max, 0.0, common::mana_rules());
+    Caster::new(program, mana, common::cast_rules(), core.cast_delay, 0.0, core.cpu_limit, false, false, 1)
 }
 
 fn cast_throughput(c: &mut Criterion) {
@@ -80,14 +83,14 @@ fn cast_throughput(c: &mut Criterion) {
 /// A stress world whose player wields `[summon_turret][spark_bolt]`, with
 /// `summons` turrets planted around it, each firing every 0.5 s.
 fn summons_world(summons: usize) -> artificer_core::sim::World {
-    let mut world = stress_world(1_000, 0, Layout::Crowd, 3);
+    let mut world = stress_world(1_000, 0, Layout::Crowd, 3, &common::tuning());
     let core = CoreDef::row("turrets", 2, 1.0e9, 0.0, 1.0e6, 16);
     let placed = [Some(index("summon_turret")), Some(index("spark_bolt"))];
     let program = Compiler::new(&catalog(), &[]).compile(&core, &placed).expect("compiles");
     let span = Span { start: 1, end: 2 };
-    let mana = Mana::new(core.mana_max, 0.0, ManaRules::default());
+    let mana = Mana::new(core.mana_max, 0.0, common::mana_rules());
     let caster =
-        Caster::new(program, mana, CastRules::default(), core.cast_delay, 0.0, core.cpu_limit, false, false, 1);
+        Caster::new(program, mana, common::cast_rules(), core.cast_delay, 0.0, core.cpu_limit, false, false, 1);
     world.set_caster(caster, catalog().iter().map(|s| s.element).collect());
     for i in 0..summons {
         let a = i as f32 * 0.031_415;
@@ -106,15 +109,15 @@ fn summons(c: &mut Criterion) {
 fn payload_step(c: &mut Criterion) {
     let mut group = c.benchmark_group("vm/step_10k_20k_crowd");
     group.sample_size(30);
-    let mut plain = stress_world(10_000, 20_000, Layout::Crowd, 1);
+    let mut plain = stress_world(10_000, 20_000, Layout::Crowd, 1, &common::tuning());
     warm_up(&mut plain);
-    let mut carrying = stress_world(10_000, 20_000, Layout::Crowd, 1);
+    let mut carrying = stress_world(10_000, 20_000, Layout::Crowd, 1, &common::tuning());
     let core = CoreDef::row("payload", 2, 1.0e9, 0.0, 1.0e6, 16);
     let placed = [Some(index("trigger_on_hit")), Some(index("spark_bolt"))];
     let program = Compiler::new(&catalog(), &[]).compile(&core, &placed).expect("compiles");
-    let mana = Mana::new(core.mana_max, 0.0, ManaRules::default());
+    let mana = Mana::new(core.mana_max, 0.0, common::mana_rules());
     let caster =
-        Caster::new(program, mana, CastRules::default(), core.cast_delay, 0.0, core.cpu_limit, false, false, 1);
+        Caster::new(program, mana, common::cast_rules(), core.cast_delay, 0.0, core.cpu_limit, false, false, 1);
     carrying.set_caster(caster, catalog().iter().map(|s| s.element).collect());
     // Expiry payloads on immortal projectiles: carried every frame, never spent.
     let payload = Payload { kind: TriggerKind::OnExpire, timer: 0.0, span: Span { start: 1, end: 2 } };

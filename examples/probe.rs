@@ -7,6 +7,9 @@
 
 use std::time::Instant;
 
+#[path = "../rust/tests/common/mod.rs"]
+mod common;
+
 use artificer_core::sim::player::Controls;
 use artificer_core::sim::stress::{stress_world, warm_up, Layout};
 
@@ -17,7 +20,7 @@ fn main() {
     let num = |i: usize, default: usize| args.get(i).map_or(default, |a| a.parse().expect("a number"));
     let (enemies, projectiles, rounds, threads) = (num(0, 10_000), num(1, 20_000), num(2, 5), num(3, 1));
     let layout = if args.get(4).is_some_and(|a| a == "uniform") { Layout::Uniform } else { Layout::Crowd };
-    let mut warm = stress_world(enemies, projectiles, layout, 1);
+    let mut warm = stress_world(enemies, projectiles, layout, 1, &common::tuning());
     warm.set_threads(threads).unwrap();
     warm_up(&mut warm);
 

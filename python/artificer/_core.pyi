@@ -246,7 +246,7 @@ class Catalog:
         cls,
         spells: Sequence[Mapping[str, Any]],
         recipes: Sequence[Mapping[str, Any]],
-        vm: Mapping[str, Any] | None = None,
+        vm: Mapping[str, Any],
     ) -> Catalog: ...
     @property
     def spell_ids(self) -> list[str]: ...

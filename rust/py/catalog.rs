@@ -15,7 +15,7 @@ use crate::sim::limits::{self, MAX_AMOUNT, MAX_COORD, MAX_COUNT, MAX_SECONDS};
 use crate::sim::CoreError;
 use crate::vm::board::{CoreDef, Dir, Flags, Slot};
 use crate::vm::compile::{Compiler, Recipe};
-use crate::vm::exec::{CastOutput, CastRules, Caster, Emission, Senses, VmEvent};
+use crate::vm::exec::{CastOutput, Caster, Emission, Senses, VmEvent};
 use crate::vm::mana::Mana;
 use crate::vm::program::Program;
 use crate::vm::spell::*;
@@ -35,14 +35,10 @@ pub struct Catalog {
 impl Catalog {
     /// `spells`: spells.json entries in file order (`model_dump(by_alias=True)`);
     /// `recipes`: resonance_recipes.json entries; `vm`: balance.json's `vm`
-    /// (the sustained-fire and step rules; the built-in defaults without it).
+    /// (the sustained-fire and step rules; the core has no copy of them).
     #[new]
-    #[pyo3(signature = (spells, recipes, vm = None))]
-    fn new(spells: &Bound<'_, PyList>, recipes: &Bound<'_, PyList>, vm: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-        let vm = match vm {
-            Some(v) => vm_params(&Section::root(v, "vm")?)?,
-            None => VmParams::default(),
-        };
+    fn new(spells: &Bound<'_, PyList>, recipes: &Bound<'_, PyList>, vm: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let vm = vm_params(&Section::root(vm, "vm")?)?;
         vm.validate()?;
         // Spells are numbered in 16 bits (the VM's cards, the projectiles' looks).
         if spells.len() > u16::MAX as usize {
@@ -206,12 +202,10 @@ impl Catalog {
 
 pub fn new_caster(program: Program, core: &CoreDef, seed: u64, vm: &VmParams) -> Caster {
     let mana = Mana::new(core.mana_max, core.mana_regen, vm.mana);
-    let rules =
-        CastRules { step_multiplier: vm.step_multiplier, delay_floor: vm.cast_delay_floor, ..CastRules::default() };
     let mut caster = Caster::new(
         program,
         mana,
-        rules,
+        vm.cast_rules(),
         core.cast_delay,
         core.recharge,
         core.cpu_limit,

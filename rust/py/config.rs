@@ -164,14 +164,8 @@ pub fn world_config(obj: &Bound<'_, PyAny>, seed: u64) -> Result<WorldConfig, Co
         },
         enemy_kinds: kinds,
         rules,
-        vm: match root.has("vm") {
-            true => vm_params(&root.sub("vm")?)?,
-            false => Default::default(),
-        },
-        statuses: match root.has("statuses") {
-            true => status_params(&root.sub("statuses")?)?,
-            false => Default::default(),
-        },
+        vm: vm_params(&root.sub("vm")?)?,
+        statuses: status_params(&root.sub("statuses")?)?,
         // balance.json `turn` (§8); absent, the rules' 3 seconds.
         turn_seconds: match root.has("turn") {
             true => root.sub("turn")?.opt_f32("seconds", DEFAULT_TURN_SECONDS)?,

@@ -266,18 +266,16 @@ impl VmParams {
     }
 }
 
-impl Default for VmParams {
-    fn default() -> Self {
-        VmParams {
-            step_multiplier: 8,
-            cast_delay_floor: 0.02,
-            mana: Default::default(),
-            sine_amplitude: 24.0,
-            sine_frequency: 2.0,
-            homing_range: 320.0,
-            on_kill_interval: 0.1,
-            charge_ring_delay: 0.3,
-            knockback_seconds: 0.15,
+impl VmParams {
+    /// The cast rules of a wand under these VM rules, before the run's stats (R-STAT-1: no CPU,
+    /// cast speed or accuracy bought; `World::set_wand_stats` sets them).
+    pub fn cast_rules(&self) -> crate::vm::exec::CastRules {
+        crate::vm::exec::CastRules {
+            step_multiplier: self.step_multiplier,
+            cpu_stat: 0,
+            cast_speed: 0.0,
+            delay_floor: self.cast_delay_floor,
+            accuracy: 0.0,
         }
     }
 }
@@ -317,31 +315,6 @@ pub struct StatusParams {
     /// hurts every tick, but its status is rolled as one hit per interval,
     /// not 60 times a second (world/spells.rs `update_zones`).
     pub zone_status_interval: f32,
-}
-
-impl Default for StatusParams {
-    /// No element applies a status (every chance 0); the rest as balance.json.
-    fn default() -> Self {
-        StatusParams {
-            chance: [0.0; ELEMENTS],
-            burn_dps: 4.0,
-            burn_seconds: 3.0,
-            chill_slow: 0.6,
-            chill_seconds: 2.0,
-            chills_to_freeze: 3,
-            freeze_seconds: 1.5,
-            shock_multiplier: 1.2,
-            shock_seconds: 2.0,
-            poison_dps: 2.0,
-            poison_seconds: 4.0,
-            poison_max_stacks: 5,
-            wet_seconds: 4.0,
-            wet_lightning_multiplier: 1.5,
-            attunement_damage: 0.03,
-            attunement_chance: 0.02,
-            zone_status_interval: 1.0,
-        }
-    }
 }
 
 impl StatusParams {

@@ -4,7 +4,9 @@
 //! instead of PCG32 for the initial positions) and runs it through this
 //! very `World::step`.
 
-use super::config::{Behavior, Element, EnemyKind, PickupParams, PlayerParams, Rules, WorldConfig, ELEMENTS};
+use super::config::{
+    Behavior, Element, EnemyKind, PickupParams, PlayerParams, Rules, StatusParams, VmParams, WorldConfig, ELEMENTS,
+};
 use super::player::Controls;
 use super::pools::{NewProjectile, Owner};
 use super::rng::{Rng, Stream};
@@ -41,7 +43,17 @@ pub fn stress_rules() -> Rules {
     }
 }
 
-pub fn stress_config(seed: u64) -> WorldConfig {
+/// The game's tuning a stress world runs with: balance.json's `vm` and `statuses`, which the
+/// core holds no copy of (benches and tests read the file: rust/tests/common).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tuning {
+    pub vm: VmParams,
+    pub statuses: StatusParams,
+}
+
+/// The workload as a world config, under `tuning` (with every status chance 0: the workload
+/// applies no status).
+pub fn stress_config(seed: u64, tuning: &Tuning) -> WorldConfig {
     let hz = TICK_HZ as f32;
     WorldConfig {
         arena_w: WORLD,
@@ -86,8 +98,8 @@ pub fn stress_config(seed: u64) -> WorldConfig {
             split: None,
         }],
         rules: stress_rules(),
-        vm: Default::default(),
-        statuses: Default::default(),
+        vm: tuning.vm,
+        statuses: StatusParams { chance: [0.0; ELEMENTS], ..tuning.statuses },
         turn_seconds: super::config::DEFAULT_TURN_SECONDS,
         // The workload applies no status: vulnerable and weak change nothing (a test that
         // needs them sets balance.json's, rust/tests/common).
@@ -115,8 +127,8 @@ fn point_in(rng: &mut Rng, layout: Layout, radius: f32) -> (f32, f32) {
 }
 
 /// A stress world of `enemies` and `projectiles`, laid out and seeded.
-pub fn stress_world(enemies: usize, projectiles: usize, layout: Layout, seed: u64) -> World {
-    let mut world = World::new(stress_config(seed)).expect("the stress config is valid");
+pub fn stress_world(enemies: usize, projectiles: usize, layout: Layout, seed: u64, tuning: &Tuning) -> World {
+    let mut world = World::new(stress_config(seed, tuning)).expect("the stress config is valid");
     let mut rng = Rng::new(seed, Stream::Spawns);
     let crowd = (enemies as f32 * 400.0 / std::f32::consts::PI).sqrt();
     for _ in 0..enemies {

@@ -7,6 +7,8 @@
 //! (integer arguments, buffers) are tested through Python in
 //! tests/test_core_boundary.py.
 
+mod common;
+
 use artificer_core::render::{Layer, PixelFormat, Rasterizer, SpriteImage, Sprites, Target};
 use artificer_core::sim::commands::{Command, COMMAND_WIDTH};
 use artificer_core::sim::limits::{self, MAX_AMOUNT, MAX_FACTOR};
@@ -17,8 +19,8 @@ use artificer_core::sim::world::World;
 use artificer_core::sim::PlayerStats;
 use artificer_core::vm::board::{CoreDef, Slot};
 use artificer_core::vm::compile::Compiler;
-use artificer_core::vm::exec::{CastOutput, CastRules, Caster, Senses};
-use artificer_core::vm::mana::{Mana, ManaRules};
+use artificer_core::vm::exec::{CastOutput, Caster, Senses};
+use artificer_core::vm::mana::Mana;
 use artificer_core::vm::sample::catalog;
 use artificer_core::vm::spell::{Effect, SpellDef};
 use proptest::prelude::*;
@@ -49,7 +51,7 @@ fn wild_i64() -> impl Strategy<Value = i64> {
 }
 
 fn world() -> World {
-    World::new(stress_config(3)).unwrap()
+    World::new(stress_config(3, &common::tuning())).unwrap()
 }
 
 fn moving() -> Controls {
@@ -184,7 +186,7 @@ proptest! {
     /// A config with any one number changed: refused, or a world that steps.
     #[test]
     fn configs_are_refused_or_run(field in 0usize..16, v in wild_f32(), hz in wild_i64()) {
-        let mut cfg = stress_config(1);
+        let mut cfg = stress_config(1, &common::tuning());
         match field {
             0 => cfg.arena_w = v,
             1 => cfg.player.move_speed = v,
@@ -265,7 +267,7 @@ proptest! {
             prop_assert!(compiled.is_err(), "the compiler checks the board too");
         }
         if let Ok(program) = compiled {
-            let mut c = Caster::new(program, Mana::new(100.0, 5.0, ManaRules::default()), CastRules::default(), 0.25, 0.0, 20, false, false, 1);
+            let mut c = Caster::new(program, Mana::new(100.0, 5.0, common::mana_rules()), common::cast_rules(), 0.25, 0.0, 20, false, false, 1);
             let mut out = CastOutput::default();
             let mut senses = Senses { hp: 50.0, hp_max: 100.0, moving: true, nearest_enemy: 40.0 };
             for _ in 0..3 {
@@ -303,7 +305,7 @@ proptest! {
             Err(e) => prop_assert!(checked.is_err() && e.contains(&id), "{}", e),
             Ok(program) => {
                 prop_assert!(checked.is_ok());
-                let mut c = Caster::new(program, Mana::new(100.0, 5.0, ManaRules::default()), CastRules::default(), 0.25, 0.0, 2000, false, false, 1);
+                let mut c = Caster::new(program, Mana::new(100.0, 5.0, common::mana_rules()), common::cast_rules(), 0.25, 0.0, 2000, false, false, 1);
                 let mut out = CastOutput::default();
                 let mut senses = Senses { hp: 50.0, hp_max: 100.0, moving: false, nearest_enemy: 40.0 };
                 let delay = c.cast(&mut senses, &mut out);
@@ -435,7 +437,7 @@ fn config_numbers_beyond_the_bounds_are_refused_naming_the_field() {
         ("player.move_speed", |c| c.player.move_speed = 1e30),
         ("vm.homing_range", |c| c.vm.homing_range = 1e30),
     ] {
-        let mut cfg = stress_config(1);
+        let mut cfg = stress_config(1, &common::tuning());
         set(&mut cfg);
         let err = World::new(cfg).err().expect("refused").to_string();
         assert!(err.contains(field), "{field}: {err}");

@@ -3,6 +3,8 @@
 //! exploder's death blast, the splitter's children — and determinism
 //! (R-DET-1) with all of them on the field, on one thread and on two.
 
+mod common;
+
 use artificer_core::sim::commands::Command;
 use artificer_core::sim::config::{
     Behavior, DeathBlast, Element, EnemyKind, RangedAttack, Shield, Split, WorldConfig, ELEMENTS,
@@ -37,7 +39,7 @@ fn kind(name: &str, hp: f32, speed: f32, behavior: Behavior) -> EnemyKind {
 /// The game's rules (enemies die, the player can be hurt), the player
 /// standing still at the centre of a 2000 × 2000 arena, unarmed.
 fn config(kinds: Vec<EnemyKind>) -> WorldConfig {
-    let mut cfg = stress_config(7);
+    let mut cfg = stress_config(7, &common::tuning());
     cfg.rules = Default::default();
     cfg.rules.player_fixed = true;
     cfg.arena_w = 2000.0;

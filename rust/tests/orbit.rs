@@ -4,14 +4,16 @@
 //! it passes (one hit each), and walls do not stop it. Straight shots under
 //! the same aim are the control.
 
+mod common;
+
 use artificer_core::sim::config::WorldConfig;
 use artificer_core::sim::player::Controls;
 use artificer_core::sim::stress::stress_config;
 use artificer_core::sim::world::World;
 use artificer_core::vm::board::CoreDef;
 use artificer_core::vm::compile::Compiler;
-use artificer_core::vm::exec::{CastRules, Caster};
-use artificer_core::vm::mana::{Mana, ManaRules};
+use artificer_core::vm::exec::Caster;
+use artificer_core::vm::mana::Mana;
 use artificer_core::vm::sample::{self, catalog, modifier, spell};
 use artificer_core::vm::spell::{Family, Orbit, Path, SpellDef};
 
@@ -36,7 +38,7 @@ fn spells(pierce: u32) -> Vec<SpellDef> {
 }
 
 fn config() -> WorldConfig {
-    let mut cfg = stress_config(5);
+    let mut cfg = stress_config(5, &common::tuning());
     cfg.rules = Default::default();
     cfg.rules.enemies_still = true;
     cfg.arena_w = 2000.0;
@@ -59,9 +61,9 @@ fn world(orbit: bool, pierce: u32, player: (f32, f32), enemies: &[(f32, f32)]) -
     let cards = if orbit { vec![Some(spells.len() as u16 - 1), Some(bolt)] } else { vec![Some(bolt)] };
     let core = CoreDef::row("orbit_test", cards.len(), 1000.0, 0.0, 100.0, 20);
     let program = Compiler::new(&spells, &[]).compile(&core, &cards).unwrap();
-    let mana = Mana::new(core.mana_max, core.mana_regen, ManaRules::default());
+    let mana = Mana::new(core.mana_max, core.mana_regen, common::mana_rules());
     let caster =
-        Caster::new(program, mana, CastRules::default(), core.cast_delay, 0.0, core.cpu_limit, false, false, 1);
+        Caster::new(program, mana, common::cast_rules(), core.cast_delay, 0.0, core.cpu_limit, false, false, 1);
     w.set_caster(caster, vec![None; spells.len()]);
     w.begin_wave();
     w

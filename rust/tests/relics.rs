@@ -19,8 +19,8 @@ use artificer_core::sim::stress::{stress_config, stress_projectile, stress_world
 use artificer_core::sim::world::World;
 use artificer_core::vm::board::CoreDef;
 use artificer_core::vm::compile::Compiler;
-use artificer_core::vm::exec::{CastRules, Caster};
-use artificer_core::vm::mana::{Mana, ManaRules};
+use artificer_core::vm::exec::Caster;
+use artificer_core::vm::mana::Mana;
 use artificer_core::vm::sample::{self, catalog};
 use artificer_core::vm::{FixedWand, Wand};
 
@@ -112,7 +112,7 @@ fn kind(hp: f32, contact: f32) -> EnemyKind {
 }
 
 fn config(hp: f32, contact: f32) -> WorldConfig {
-    let mut cfg = stress_config(11);
+    let mut cfg = stress_config(11, &common::tuning());
     cfg.rules = Default::default();
     cfg.rules.player_fixed = true;
     cfg.rules.enemies_still = true;
@@ -360,11 +360,11 @@ fn three_bolts(w: &mut World) {
     let spells = catalog();
     let id = sample::index("spark_bolt");
     let program = Compiler::new(&spells, &[]).compile(&core, &[Some(id); 3]).unwrap();
-    let mana = Mana::new(core.mana_max, core.mana_regen, ManaRules::default());
+    let mana = Mana::new(core.mana_max, core.mana_regen, common::mana_rules());
     let caster = Caster::new(
         program,
         mana,
-        CastRules::default(),
+        common::cast_rules(),
         core.cast_delay,
         core.recharge,
         core.cpu_limit,
@@ -466,7 +466,7 @@ fn relic_rules_and_counters_are_in_the_state_hash() {
 #[test]
 fn deterministic_on_one_and_two_threads_with_every_rule_on() {
     let run = |threads: usize| {
-        let mut w = stress_world(3000, 5000, Layout::Crowd, 5);
+        let mut w = stress_world(3000, 5000, Layout::Crowd, 5, &common::tuning());
         w.set_threads(threads).unwrap();
         w.set_relic_rules(all_rules()).unwrap();
         w.wand = bolt_every_tick(2.0);

@@ -3,6 +3,9 @@
 //! chance extremes, attunement per element, and determinism (R-DET-1) on
 //! one thread and two with statuses everywhere.
 
+// `pub(crate)`: tests/world.rs runs this file as its module and uses this `common` too.
+pub(crate) mod common;
+
 use artificer_core::sim::config::{Behavior, Element, EnemyKind, RangedAttack, StatusParams, WorldConfig, ELEMENTS};
 use artificer_core::sim::events::EventKind;
 use artificer_core::sim::player::Controls;
@@ -56,7 +59,7 @@ fn params() -> StatusParams {
 }
 
 fn config(statuses: StatusParams, hp: f32, speed: f32) -> WorldConfig {
-    let mut cfg = stress_config(7);
+    let mut cfg = stress_config(7, &common::tuning());
     cfg.rules = Default::default();
     cfg.rules.player_fixed = true;
     cfg.rules.player_invulnerable = true;

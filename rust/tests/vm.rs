@@ -1,11 +1,13 @@
 //! The spell VM against GAME_RULES §2–§4: one test per opcode and rule id,
 //! on a small hand-made catalog (the shipped catalog is tested from Python).
 
+mod common;
+
 use artificer_core::sim::config::Element;
 use artificer_core::vm::board::{CoreDef, Dir, Slot};
 use artificer_core::vm::compile::{Compiler, Recipe};
-use artificer_core::vm::exec::{CastOutput, CastRules, Caster, Senses, VmEvent};
-use artificer_core::vm::mana::{Mana, ManaRules};
+use artificer_core::vm::exec::{CastOutput, Caster, Senses, VmEvent};
+use artificer_core::vm::mana::Mana;
 use artificer_core::vm::program::{Program, Warning};
 use artificer_core::vm::sample::{self, catalog};
 use artificer_core::vm::spell::*;
@@ -36,12 +38,12 @@ fn starter(slots: usize) -> CoreDef {
 
 fn caster(core: &CoreDef, names: &[&str], mana: f32) -> Caster {
     let program = compile(core, names);
-    let mut m = Mana::new(core.mana_max, core.mana_regen, ManaRules::default());
+    let mut m = Mana::new(core.mana_max, core.mana_regen, common::mana_rules());
     m.current = mana;
     Caster::new(
         program,
         m,
-        CastRules::default(),
+        common::cast_rules(),
         core.cast_delay,
         core.recharge,
         core.cpu_limit,
@@ -496,8 +498,11 @@ fn trace_reports_each_node_with_mana() {
             _ => None,
         })
         .collect();
-    // The second cast follows at once: +5% sustained-fire surcharge (R-MANA-8).
-    assert_eq!(trace, [(0, 80.0, 64.25), (1, 64.25, 59.0)]);
+    // The second cast follows at once: the sustained-fire surcharge (R-MANA-8) on damage_plus
+    // (15) and spark_bolt (5).
+    let surcharge = 1.0 + common::mana_rules().streak_step;
+    let after_plus = 80.0 - 15.0 * surcharge;
+    assert_eq!(trace, [(0, 80.0, after_plus), (1, after_plus, after_plus - 5.0 * surcharge)]);
 }
 
 /// A modifier after the last action of its block shapes that action (the

@@ -2,6 +2,9 @@
 //! O(N²) frame on random scenes (R-WAVE-2), determinism (R-DET-1), and the
 //! game pipeline end to end (kills, drops, pickups, contact).
 
+// The shared helpers come with the statuses module below (one copy of the module per binary).
+use statuses::common;
+
 use artificer_core::sim::commands::Command;
 use artificer_core::sim::config::{Element, WorldConfig};
 use artificer_core::sim::events::EventKind;
@@ -42,7 +45,7 @@ fn scene_strategy() -> impl Strategy<Value = Scene> {
 const HP: f32 = 1.0e6;
 
 fn world_of(scene: &Scene, threads: usize) -> World {
-    let mut cfg = stress_config(3);
+    let mut cfg = stress_config(3, &common::tuning());
     cfg.enemy_kinds[0].hp = HP;
     let mut w = World::new(cfg).unwrap();
     w.set_threads(threads).unwrap();
@@ -142,7 +145,7 @@ proptest! {
 /// staying stacked.
 #[test]
 fn enemies_spawned_on_one_point_spread_out() {
-    let mut w = World::new(stress_config(1)).unwrap();
+    let mut w = World::new(stress_config(1, &common::tuning())).unwrap();
     w.set_player_position(3000.0, 3000.0).unwrap();
     for _ in 0..50 {
         w.spawn_enemy(0, false, 1000.0, 1000.0).unwrap();
@@ -161,7 +164,7 @@ fn enemies_spawned_on_one_point_spread_out() {
 }
 
 fn game_world(seed: u64) -> World {
-    let mut cfg = stress_config(seed);
+    let mut cfg = stress_config(seed, &common::tuning());
     cfg.rules = Default::default();
     cfg.arena_w = 1600.0;
     cfg.arena_h = 1000.0;
@@ -283,7 +286,7 @@ fn kills_drop_currency_that_is_pulled_in_and_contact_respects_invulnerability() 
 /// order of hits (benches/README.md: about 10,750 at 10k/20k crowd).
 #[test]
 fn stress_workload_counts_stay_constant() {
-    let mut w = stress_world(2000, 4000, Layout::Crowd, 1);
+    let mut w = stress_world(2000, 4000, Layout::Crowd, 1, &common::tuning());
     let mut hits = 0;
     for _ in 0..20 {
         let c = w.step(&Controls::default(), &[]);
@@ -338,7 +341,7 @@ mod statuses;
 #[test]
 fn player_stats_validate_and_max_hp_heals_and_never_kills() {
     use artificer_core::sim::world::PlayerStats;
-    let mut w = World::new(stress_config(1)).unwrap();
+    let mut w = World::new(stress_config(1, &common::tuning())).unwrap();
     let base = w.player.clone();
     for bad in [-1.0, f32::NAN, f32::INFINITY] {
         assert!(w.set_player_stats(PlayerStats { armor: bad, ..PlayerStats::default() }).is_err());

@@ -166,12 +166,6 @@ pub struct CastRules {
     pub accuracy: f32,
 }
 
-impl Default for CastRules {
-    fn default() -> Self {
-        CastRules { step_multiplier: 8, cpu_stat: 0, cast_speed: 0.0, delay_floor: 0.02, accuracy: 0.0 }
-    }
-}
-
 /// How a draw walks its deck.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Walk {

@@ -16,12 +16,6 @@ pub struct ManaRules {
     pub hp_per_mana: f32,
 }
 
-impl Default for ManaRules {
-    fn default() -> Self {
-        ManaRules { streak_window: 0.5, streak_step: 0.05, streak_cap: 1.0, streak_reset: 1.0, hp_per_mana: 0.2 }
-    }
-}
-
 #[derive(Clone, Debug, PartialEq)]
 pub struct Mana {
     pub current: f32,
@@ -178,10 +172,26 @@ impl Mana {
 mod tests {
     use super::*;
 
+    /// balance.json's mana rules: the rules the game plays with (the core keeps no copy).
+    fn shipped() -> ManaRules {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/python/artificer/data/balance.json");
+        let text = std::fs::read_to_string(path).expect("balance.json");
+        let balance: serde_json::Value = serde_json::from_str(&text).expect("balance.json is JSON");
+        let (vm, fire) = (&balance["vm"], &balance["vm"]["sustained_fire"]);
+        let n = |v: &serde_json::Value| v.as_f64().expect("a number") as f32;
+        ManaRules {
+            streak_window: n(&fire["window"]),
+            streak_step: n(&fire["step"]),
+            streak_cap: n(&fire["cap"]),
+            streak_reset: n(&fire["reset_after"]),
+            hp_per_mana: n(&vm["infinite_spells_hp_per_mana"]),
+        }
+    }
+
     /// R-MANA-9 (1): regeneration rises and caps at max.
     #[test]
     fn r_mana_9_regen_rises_and_caps() {
-        let mut m = Mana::new(100.0, 5.0, ManaRules::default());
+        let mut m = Mana::new(100.0, 5.0, shipped());
         m.current = 90.0;
         m.tick(1.0);
         assert_eq!(m.current, 95.0);
@@ -189,62 +199,68 @@ mod tests {
         assert_eq!(m.current, 100.0);
     }
 
-    /// R-MANA-8: consecutive casts within 0.5 s cost +5% each, capped at
-    /// +100%, and the growth is gone after 1 s without casting.
+    /// R-MANA-8: consecutive casts (within `streak_window`) cost `streak_step` more each,
+    /// capped at `streak_cap`, and the growth is gone after `streak_reset` without casting.
     #[test]
     fn r_mana_8_sustained_fire_growth_and_decay() {
-        let mut m = Mana::new(1000.0, 0.0, ManaRules::default());
+        let r = shipped();
+        assert!(r.streak_window < r.streak_reset, "the test steps between the two");
+        let mut m = Mana::new(1000.0, 0.0, r);
         let mut hp = 10.0;
         m.begin_cast();
         assert_eq!(m.spend(10.0, false, &mut hp), Paid::Mana(10.0));
         m.end_cast(true);
-        m.tick(0.25);
+        m.tick(r.streak_window / 2.0);
         m.begin_cast();
-        assert_eq!(m.surcharge(), 1.05);
+        assert_eq!(m.surcharge(), 1.0 + r.streak_step);
         m.end_cast(true);
-        for _ in 0..40 {
-            m.tick(0.25);
+        let casts = (r.streak_cap / r.streak_step).ceil() as usize + 2;
+        for _ in 0..casts {
+            m.tick(r.streak_window / 2.0);
             m.begin_cast();
             m.end_cast(true);
         }
-        assert_eq!(m.surcharge(), 2.0, "capped at +100%");
-        m.tick(0.75);
+        assert_eq!(m.surcharge(), 1.0 + r.streak_cap, "capped");
+        let between = (r.streak_window + r.streak_reset) / 2.0;
+        m.tick(between);
         m.begin_cast();
-        assert_eq!(m.surcharge(), 2.0, "not consecutive, but the growth stays under 1 s");
+        assert_eq!(m.surcharge(), 1.0 + r.streak_cap, "not consecutive, but the growth stays until the reset");
         m.end_cast(false);
-        m.tick(0.5);
+        m.tick(r.streak_reset - between + 0.01);
         m.begin_cast();
-        assert_eq!(m.surcharge(), 1.0, "1 s without casting: gone");
+        assert_eq!(m.surcharge(), 1.0, "the reset's time without casting: gone");
     }
 
     /// R-MANA-6/8: casts abandoned before anything took effect don't grow
     /// the surcharge (holding your breath is not sustained fire).
     #[test]
     fn abandoned_casts_do_not_grow_the_surcharge() {
-        let mut m = Mana::new(100.0, 0.0, ManaRules::default());
+        let r = shipped();
+        let mut m = Mana::new(100.0, 0.0, r);
         for _ in 0..10 {
-            m.tick(0.25);
+            m.tick(r.streak_window / 2.0);
             m.begin_cast();
             m.end_cast(false);
         }
-        m.tick(0.25);
+        m.tick(r.streak_window / 2.0);
         m.begin_cast();
         assert_eq!(m.surcharge(), 1.0);
     }
 
     /// R-MANA-3 and R-CORE-4: refused payments take nothing; infinite
-    /// spells pay 1 HP per 5 mana but never below 1 HP.
+    /// spells pay `hp_per_mana` HP per mana but never below 1 HP.
     #[test]
     fn refusal_and_infinite_spells() {
-        let mut m = Mana::new(100.0, 0.0, ManaRules::default());
+        let r = shipped();
+        let mut m = Mana::new(100.0, 0.0, r);
         m.current = 3.0;
         let mut hp = 10.0;
         assert_eq!(m.spend(5.0, false, &mut hp), Paid::Refused);
         assert_eq!((m.current, hp), (3.0, 10.0));
-        assert_eq!(m.spend(20.0, true, &mut hp), Paid::Hp(4.0));
-        assert_eq!(hp, 6.0);
-        assert_eq!(m.spend(30.0, true, &mut hp), Paid::Refused, "would leave 0 HP");
-        assert_eq!(m.spend(25.0, true, &mut hp), Paid::Hp(5.0));
+        // A cost whose HP price leaves 1 HP is paid; one more HP than that is refused.
+        let cost = (hp - 1.0) / r.hp_per_mana;
+        assert_eq!(m.spend(cost + 1.0 / r.hp_per_mana, true, &mut hp), Paid::Refused, "would leave 0 HP");
+        assert_eq!(m.spend(cost, true, &mut hp), Paid::Hp(cost * r.hp_per_mana));
         assert_eq!(hp, 1.0);
     }
 }

@@ -32,6 +32,8 @@ from artificer.engine.wand import core_data, place, spell_catalog
 
 CONTENT = load_content()
 CATALOG = spell_catalog(CONTENT)
+#: balance.json's `vm`, as `spell_catalog` hands it to the core.
+VM = CONTENT.balance.vm.model_dump(mode="json", by_alias=True)
 STARTER = CONTENT.cores[0]
 XRGB = (0xFF0000, 0xFF00, 0xFF, 0)
 # Casting a huge float to float32 is exactly what these tests feed the core.
@@ -168,10 +170,10 @@ def test_catalog_compile_refuses_a_cyclic_board_called_directly() -> None:
 def test_content_numbers_beyond_the_core_bounds_are_refused_naming_the_field() -> None:
     spells = [s.model_dump(mode="json", by_alias=True) for s in CONTENT.spells]
     spells[0]["action"]["damage"] = 1e300
-    refused(lambda: _core.Catalog(spells, [], None), "spells[0]", "damage")
+    refused(lambda: _core.Catalog(spells, [], VM), "spells[0]", "damage")
     spells[0]["action"]["damage"] = 4.0
     spells[0]["action"]["pierce"] = 2**32
-    refused(lambda: _core.Catalog(spells, [], None), "pierce", "4294967296")
+    refused(lambda: _core.Catalog(spells, [], VM), "pierce", "4294967296")
     config = world_config(CONTENT)
     config["sim"]["tick_hz"] = 10**9
     refused(lambda: _core.World(config, 1), "sim.tick_hz")
@@ -345,7 +347,7 @@ def test_a_catalog_with_a_wild_number_is_refused_or_casts(
     if target is None:
         return
     target[key] = value
-    catalog = clean(lambda: _core.Catalog(spells, [], None))
+    catalog = clean(lambda: _core.Catalog(spells, [], VM))
     if catalog is not None:
         sandbox = clean(
             lambda: catalog.sandbox(core_data(STARTER), place(STARTER, [spells[which]["id"], "spark_bolt"]))

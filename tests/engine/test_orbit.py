@@ -122,4 +122,4 @@ def test_the_ring_is_the_orbit_cards_own_and_checked_on_both_sides() -> None:
     orbit = next(s for s in spells if s["id"] == "orbit_path")
     orbit["modifier"]["orbit"] = None
     with pytest.raises(CoreArgumentError, match=r"modifier\.orbit"):
-        _core.Catalog(spells, [])
+        _core.Catalog(spells, [], CONTENT.balance.vm.model_dump(mode="json", by_alias=True))

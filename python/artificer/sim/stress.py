@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from artificer import _core
+from artificer.content import load_content
 from artificer.engine.frame import Capacity, FrameBuffers, FrameInput
 from artificer.sim import scene as workload
 from artificer.sim.scene import Scene, make_scene
@@ -30,7 +31,9 @@ RULES = {
 
 def stress_config() -> dict[str, Any]:
     """The workload as core config: one enemy kind, a still and untouchable
-    player at the centre, no pickups."""
+    player at the centre, no pickups; the game's VM and status tuning from
+    balance.json, with every status chance 0 (the workload applies no status)."""
+    balance = load_content().balance.model_dump(mode="json")
     return {
         "arena": {"width": workload.WORLD, "height": workload.WORLD},
         "sim": {
@@ -58,6 +61,8 @@ def stress_config() -> dict[str, Any]:
         "elite": {"hp_multiplier": 1.0, "reward_multiplier": 1.0},
         # The workload applies no status: vulnerable and weak change nothing (rust/sim/stress.rs too).
         "combat": {"vulnerable_multiplier": 1.0, "weak_multiplier": 1.0},
+        "vm": balance["vm"],
+        "statuses": {**balance["statuses"], "chance": {}},
         "enemies": [
             {
                 "id": "stress",

@@ -6,7 +6,10 @@
 
 use std::sync::OnceLock;
 
-use artificer_core::sim::config::CombatParams;
+use artificer_core::sim::config::{CombatParams, Element, StatusParams, VmParams, ELEMENTS};
+use artificer_core::sim::stress::Tuning;
+use artificer_core::vm::exec::CastRules;
+use artificer_core::vm::mana::ManaRules;
 use serde_json::Value;
 
 /// balance.json, parsed once per test binary.
@@ -37,4 +40,73 @@ pub fn combat() -> CombatParams {
         vulnerable_multiplier: number("combat.vulnerable_multiplier"),
         weak_multiplier: number("combat.weak_multiplier"),
     }
+}
+
+/// A whole number at a dotted path of balance.json.
+pub fn count(path: &str) -> u32 {
+    let v = value(path).as_u64().unwrap_or_else(|| panic!("balance.json {path}: not a whole number"));
+    u32::try_from(v).unwrap_or_else(|_| panic!("balance.json {path}: {v} is too big"))
+}
+
+/// balance.json `vm`, as `artificer.engine.spell_catalog` hands it to the core.
+pub fn vm() -> VmParams {
+    VmParams {
+        step_multiplier: count("vm.step_multiplier"),
+        cast_delay_floor: number("vm.cast_delay_floor"),
+        mana: mana_rules(),
+        sine_amplitude: number("vm.sine_amplitude"),
+        sine_frequency: number("vm.sine_frequency"),
+        homing_range: number("vm.homing_range"),
+        on_kill_interval: number("vm.on_kill_interval"),
+        charge_ring_delay: number("vm.charge_ring_delay"),
+        knockback_seconds: number("vm.knockback_seconds"),
+    }
+}
+
+/// balance.json's mana rules (`vm.sustained_fire`, `vm.infinite_spells_hp_per_mana`).
+pub fn mana_rules() -> ManaRules {
+    ManaRules {
+        streak_window: number("vm.sustained_fire.window"),
+        streak_step: number("vm.sustained_fire.step"),
+        streak_cap: number("vm.sustained_fire.cap"),
+        streak_reset: number("vm.sustained_fire.reset_after"),
+        hp_per_mana: number("vm.infinite_spells_hp_per_mana"),
+    }
+}
+
+/// A wand's cast rules under balance.json `vm`, no stats bought.
+pub fn cast_rules() -> CastRules {
+    vm().cast_rules()
+}
+
+/// balance.json `statuses`.
+pub fn statuses() -> StatusParams {
+    let mut chance = [0.0; ELEMENTS];
+    for (name, v) in value("statuses.chance").as_object().expect("statuses.chance is an object") {
+        chance[Element::from_name(name).expect("an element") as usize] = v.as_f64().expect("a number") as f32;
+    }
+    StatusParams {
+        chance,
+        burn_dps: number("statuses.burn.dps"),
+        burn_seconds: number("statuses.burn.seconds"),
+        chill_slow: number("statuses.chill.slow"),
+        chill_seconds: number("statuses.chill.seconds"),
+        chills_to_freeze: count("statuses.chill.to_freeze"),
+        freeze_seconds: number("statuses.freeze.seconds"),
+        shock_multiplier: number("statuses.shock.multiplier"),
+        shock_seconds: number("statuses.shock.seconds"),
+        poison_dps: number("statuses.poison.dps_per_stack"),
+        poison_seconds: number("statuses.poison.seconds"),
+        poison_max_stacks: count("statuses.poison.max_stacks"),
+        wet_seconds: number("statuses.wet.seconds"),
+        wet_lightning_multiplier: number("statuses.wet.lightning_multiplier"),
+        attunement_damage: number("statuses.attunement.damage_per_point"),
+        attunement_chance: number("statuses.attunement.chance_per_point"),
+        zone_status_interval: number("statuses.zone.status_interval"),
+    }
+}
+
+/// The game's tuning the stress workload runs with.
+pub fn tuning() -> Tuning {
+    Tuning { vm: vm(), statuses: statuses() }
 }
