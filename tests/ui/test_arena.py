@@ -15,6 +15,7 @@ import pygame
 import pytest
 
 from artificer.content import load_content
+from artificer.game.flow import RunFlow
 from artificer.ui.scene import SceneStack
 from artificer.ui.scenes.arena import ArenaScene, PauseScene
 from artificer.ui.scenes.summary import SummaryScene
@@ -109,8 +110,8 @@ def test_a_cleared_wave_opens_the_intermission_and_the_next_wave_starts_when_it_
 
     calls: list[int] = []
 
-    def intermission(stack: SceneStack, run: object, next_wave: int) -> None:
-        calls.append(next_wave)
+    def intermission(stack: SceneStack, flow: RunFlow) -> None:
+        calls.append(flow.number)
         stack.push(Scene())
 
     stack = SceneStack()

@@ -6,6 +6,12 @@ one click away from it); when the player goes on, the shop (and the lab, if
 open) pop and the arena resumes with the next wave. Death, abandoning or
 the last wave show the summary, which returns to the title.
 
+The run's loop itself is `artificer.game.flow.RunFlow` (the one the headless
+runner drives): each arena plays one flow, made with `_write` as its save hook;
+the shop opens it (`open_shop`: settled, the shop open, saved), every change in
+the shop or its lab saves through it (`save`), and leaving begins the next wave
+(`leave_shop`); Abandon and Save and quit end it (`abandon`).
+
 The scenes are wired by name (`artificer.ui.router.SceneRouter`, as Tuxemon
 does): `GameScenes` registers "title", "lab", "arena" and "shop" with the
 factories that build them, and each hand-over is one of its methods — `new_run`,
@@ -46,7 +52,8 @@ from dataclasses import dataclass
 from artificer import storage
 from artificer.content import Content, load_content
 from artificer.game import save
-from artificer.game.run import Run
+from artificer.game.flow import RunFlow
+from artificer.game.run import Run, WandCannotFire
 from artificer.ui import i18n
 from artificer.ui import settings as settings_file
 from artificer.ui.app import App
@@ -86,7 +93,7 @@ def problem_notice(problem: save.SaveProblem) -> str:
     return tr("ui.title.save_problem", file=problem.kept_as or save.RUN_FILE, reason=problem.shown_reason)
 
 
-def _write(run: Run, next_wave: int) -> None:
+def _write(run: Run, next_wave: int) -> object:
     """R-SAVE-1: the run written as it stands in the shop (an atomic write: a failed one leaves the old
     file whole); the shop toasts an OSError, the log keeps it."""
     try:
@@ -94,6 +101,7 @@ def _write(run: Run, next_wave: int) -> None:
     except OSError as error:
         logging.getLogger(__name__).warning("the run could not be saved: %s", error)
         raise
+    return None
 
 
 class GameScenes:
@@ -124,19 +132,21 @@ class GameScenes:
         )
         return self._title_scene
 
-    def _lab(self, run: Run, wave: int, from_shop: bool = False) -> LabScene:
-        """The "lab" scene: before wave 1 (Start wave swaps it for the arena) or from the shop (Start wave leaves
-        the lab and the shop; every edit saves the run, R-SAVE-1); Back pops it."""
+    def _lab(self, run: Run, wave: int = 1, flow: RunFlow | None = None) -> LabScene:
+        """The "lab" scene: before wave 1 (Start wave swaps it for the arena) or, with the shop's `flow`, from
+        the shop (Start wave leaves the lab and the shop; every edit saves the run, R-SAVE-1); Back
+        pops it."""
         go = self.router.routed
-        if not from_shop:
+        if flow is None:
             return LabScene(run, 1, on_start_wave=go(lambda: self.first_wave(run)), on_back=go(self.router.pop),
                             session=self.session)  # fmt: skip
-        lab = LabScene(run, wave, on_start_wave=go(lambda: self.leave_shop(run, wave, scenes=2)),
+        shop_flow = flow
+        lab = LabScene(run, shop_flow.number, on_start_wave=go(lambda: self.leave_shop(shop_flow, scenes=2)),
                        on_back=go(self.router.pop), session=self.session)  # fmt: skip
 
         def edited() -> None:
             try:
-                _write(run, wave)
+                shop_flow.save()
             except OSError as error:
                 lab.toasts.show(tr("ui.shop.save_failed", error=str(error)))
 
@@ -147,13 +157,18 @@ class GameScenes:
         self, run: Run, first_wave: int = 1, between_waves: bool = False, notices: tuple[str, ...] = ()
     ) -> ArenaScene:
         """The "arena" scene: plays `run` from `first_wave` (`between_waves`: a continued run, the shop first);
-        after each cleared wave, the shop; the summary leaves for the title."""
+        after each cleared wave, the shop; the summary leaves for the title. The arena plays a
+        `RunFlow` saving through `_write`."""
+        flow = (
+            RunFlow.continued(run, first_wave, save=_write)
+            if between_waves
+            else RunFlow(run, first_wave=first_wave, save=_write)
+        )
         return ArenaScene(
             self.content,
-            run=run,
+            flow=flow,
             on_quit=self.router.routed(self.back_to_title),
             intermission=self._intermission(notices),
-            first_wave=first_wave,
             session=self.session,
             resume_between_waves=between_waves,
         )
@@ -162,27 +177,33 @@ class GameScenes:
         """Between waves: the shop; `notices` go to the first one only (a continued run's)."""
         pending = list(notices)
 
-        def between_waves(stack: SceneStack, run: Run, next_wave: int) -> None:
+        def between_waves(stack: SceneStack, flow: RunFlow) -> None:
             self.router.attach(stack)
-            self.router.push(SHOP, run=run, next_wave=next_wave, notices=tuple(pending))
+            self.router.push(SHOP, flow=flow, notices=tuple(pending))
             pending.clear()
 
         return between_waves
 
-    def _shop(self, run: Run, next_wave: int, notices: tuple[str, ...] = ()) -> ShopScene:
-        """The "shop" scene: the shop before `next_wave` (R-SHOP-1), the lab one click away (R-LAB-1), saving the
-        run on every change (R-SAVE-1); `notices` are toasted for `DROPPED_NOTICE_SECONDS`."""
+    def _shop(self, flow: RunFlow, notices: tuple[str, ...] = ()) -> ShopScene:
+        """The "shop" scene: the shop before `flow`'s next wave (R-SHOP-1), the lab one click away (R-LAB-1),
+        saving the run on every change (R-SAVE-1); `notices` are toasted for `DROPPED_NOTICE_SECONDS`.
+        The flow opens it: the run settled (its world rebuilt from what the shop's saves will hold),
+        the shop open, the run saved (a failed write is toasted)."""
         go = self.router.routed
         shop = ShopScene(
-            run,
-            next_wave,
-            on_open_lab=go(lambda: self.open_lab(run, next_wave)),
-            on_next_wave=go(lambda: self.leave_shop(run, next_wave, scenes=1)),
-            on_change=lambda: _write(run, next_wave),
-            on_quit=go(lambda: self.quit_from_shop(run)),
+            flow.run,
+            flow.number,
+            on_open_lab=go(lambda: self.open_lab(flow)),
+            on_next_wave=go(lambda: self.leave_shop(flow, scenes=1)),
+            on_change=flow.save,
+            on_quit=go(lambda: self.quit_from_shop(flow)),
             session=self.session,
+            save_on_enter=False,
         )
-        save.settle(run, next_wave)  # the world rebuilt from what the shop's saves will hold
+        try:
+            flow.open_shop()
+        except OSError as error:  # the shop is open and stays: the player is told, as after any change
+            shop.toasts.show(tr("ui.shop.save_failed", error=str(error)))
         for notice in notices:
             shop.toasts.show(notice, DROPPED_NOTICE_SECONDS)
         return shop
@@ -212,21 +233,26 @@ class GameScenes:
             # R-SAVE-1: the file is set aside as run.json.corrupt (the toast says why); Continue greys out.
             self._title_scene.toast(problem_notice(loaded))
 
-    def open_lab(self, run: Run, next_wave: int) -> None:
+    def open_lab(self, flow: RunFlow) -> None:
         """The shop's Lab: the lab over the shop."""
-        self.router.push(LAB, run=run, wave=next_wave, from_shop=True)
+        self.router.push(LAB, run=flow.run, flow=flow)
 
-    def leave_shop(self, run: Run, next_wave: int, scenes: int) -> None:
-        """Next wave from the shop (`scenes` 1) or its lab (2): settled as Continue from the file would
-        play it, then the arena underneath resumes with the next wave."""
-        save.settle(run, next_wave)
+    def leave_shop(self, flow: RunFlow, scenes: int) -> None:
+        """Next wave from the shop (`scenes` 1) or its lab (2): the flow settles the run (as Continue
+        from the file would play it) and begins the next wave, which the arena underneath plays as
+        it resumes. A wand that cannot fire (R-VM-2; the shop and the lab refuse it first) stays."""
+        try:
+            flow.leave_shop()
+        except WandCannotFire:
+            return
         self.router.pop(scenes)
 
-    def quit_from_shop(self, run: Run) -> None:
-        """Save and quit from the shop: the arena underneath must not begin its next wave as the shop
-        pops on the way to the title (it would on resuming between waves)."""
+    def quit_from_shop(self, flow: RunFlow) -> None:
+        """Save and quit from the shop: the run's flow ends (its save stays for Continue), and the
+        arena underneath must not begin a wave as the shop pops on the way to the title."""
+        flow.abandon()
         for scene in self.router.stack.scenes:
-            if isinstance(scene, ArenaScene) and scene.run is run:
+            if isinstance(scene, ArenaScene) and scene.flow is flow:
                 scene.between_waves = False
         self.back_to_title()
 

@@ -1,11 +1,19 @@
 """The arena (DESIGN §7, R-LOOP-2): waves of a run played with the keyboard
 or a gamepad through the session's `Controls` (WASD / arrows / stick to
 move, Space / A to dash — rebindable; the wand fires by itself at the
-nearest enemy), drawn from the frame buffers, with the HUD, juice, relic flashes and sound
-effects from each step's `FrameReport` (artificer.game.report: the events decoded once); the pause action or losing focus pauses. After a cleared wave, a short breather shows the result, then
-the `intermission(stack, run, next_wave)` callback pushes the scenes between
-waves (the shop and its lab); when they pop, the arena resumes with the next
-wave. Death or the last wave shows the run summary. Last Will (R-END-1)
+nearest enemy), drawn from the frame buffers, with the HUD, juice, relic
+flashes and sound effects from each step's `FrameReport` (artificer.game.report:
+the events decoded once); the pause action or losing focus pauses.
+
+The run's loop is `artificer.game.flow.RunFlow`'s, the one the headless runner
+drives too: the arena begins a wave (`begin_wave`), steps it once per tick
+(`step`) and ends it (`end_wave`). After a cleared wave, a short breather shows
+the result, then the `intermission(stack, flow)` callback pushes the scenes
+between waves (the shop and its lab: `open_shop`, and `leave_shop`, which
+begins the next wave); when they pop, the arena plays the wave the flow began.
+An arena without an intermission (tests) goes through the flow's shop unseen.
+Death or the last wave (the flow's `ending`) shows the run summary; Abandon
+ends the flow too. Last Will (R-END-1)
 spent by a lethal hit shows a toast, plays its sound and flashes the screen
 once; while it is armed the HUD marks it beside the HP bar.
 
@@ -41,6 +49,7 @@ from collections.abc import Callable
 import pygame
 
 from artificer.content import Content
+from artificer.game.flow import Ending, Phase, RunFlow
 from artificer.game.report import FrameReport
 from artificer.game.run import Run, WaveInProgress, WaveStats
 from artificer.ui.atlas import Atlas
@@ -82,7 +91,8 @@ PAUSE_DIM = 90
 PAUSE_FILL = (18, 16, 30)
 PAUSE_EDGE = (120, 108, 170)
 
-Intermission = Callable[[SceneStack, Run, int], None]
+#: Between waves: `intermission(stack, flow)` pushes the shop (its lab one click away) for `flow`'s next wave.
+Intermission = Callable[[SceneStack, RunFlow], None]
 
 
 class ArenaScene(Scene):
@@ -100,18 +110,27 @@ class ArenaScene(Scene):
         first_wave: int = 1,
         session: Session | None = None,
         resume_between_waves: bool = False,
+        flow: RunFlow | None = None,
     ) -> None:
-        """Plays `run` (a new one from `seed` if None) from `first_wave`; `intermission(stack, run,
-        next_wave)` pushes the between-waves scenes (None: the next wave follows the breather).
-        `resume_between_waves` (a saved run continued): enter between waves, so the intermission
-        comes before `first_wave`."""
+        """Plays `flow` (None: a flow over `run`, a new one from `seed` if None, from `first_wave`);
+        `intermission(stack, flow)` pushes the between-waves scenes (None: the next wave follows
+        the breather). `resume_between_waves` (a saved run continued): enter between waves, so
+        the intermission comes before `first_wave`."""
         self.content = content
         self.session = session if session is not None else Session.default()
-        self.run = run if run is not None else Run(content, seed)
+        if flow is None:
+            played = run if run is not None else Run(content, seed)
+            flow = (
+                RunFlow.continued(played, first_wave)
+                if resume_between_waves
+                else RunFlow(played, first_wave=first_wave)
+            )
+        self.flow = flow
+        self.run = flow.run
         self.on_quit = on_quit
         self.intermission = intermission
         self.between_waves = False
-        self.number = first_wave
+        #: The flow's wave while one is played, else None.
         self.wave: WaveInProgress | None = None
         self.hud_state = HudState(show_damage_numbers=self.session.settings.damage_numbers)
         self.hud_state.roster = [(tr(f"enemy.{e.id}.name"), e.hp) for e in content.enemies]
@@ -166,9 +185,14 @@ class ArenaScene(Scene):
         if self.resume_between_waves and self.intermission is not None:
             self.between_waves = True
             self.camera.follow(*self.run.sim.world.player_position(), snap=True)
-            self.intermission(stack, self.run, self.number)
+            self.intermission(stack, self.flow)
             return
         self._start_wave()
+
+    @property
+    def number(self) -> int:
+        """The wave being played, or the one played next (the flow's)."""
+        return self.flow.number
 
     def on_resume(self) -> None:
         if self.session.settings.colour_blind != self._colour_blind and self.renderer is not None:
@@ -180,10 +204,11 @@ class ArenaScene(Scene):
             self.juice = self._juice(atlas)
         if not self.between_waves or self.stack is None:
             return
-        # The shop (and lab) popped: the next wave begins — unless the wand cannot fire (R-VM-2).
-        if not self.run.diagnostics["can_fire"] and self.intermission is not None:
+        # The shop (and lab) popped: leaving the shop began the next wave — unless the wand
+        # cannot fire (R-VM-2), when the shop comes back.
+        if self.flow.phase is not Phase.WAVE and not self.run.diagnostics["can_fire"] and self.intermission is not None:
             self.hud_state.toast(tr("ui.lab.cannot_fire"))
-            self.intermission(self.stack, self.run, self.number)
+            self.intermission(self.stack, self.flow)
             return
         self.between_waves = False
         self._start_wave()
@@ -328,7 +353,7 @@ class ArenaScene(Scene):
             if self.breather <= 0 and not self.between_waves:
                 if self.intermission is not None and self.stack is not None:
                     self.between_waves = True
-                    self.intermission(self.stack, self.run, self.number)
+                    self.intermission(self.stack, self.flow)
                 else:
                     self._start_wave()
             return
@@ -350,7 +375,8 @@ class ArenaScene(Scene):
         if self.dash_pressed:
             sim.input.dash()
             self.dash_pressed = False
-        self.wave.step()
+        if not self.wave.over:  # a wave ended from outside (a test) is not stepped again
+            self.flow.step()
         report = FrameReport.of(sim.buffers.event_rows())  # the step's events, decoded once for all below
         self._react(report)
         self.juice.react(report)
@@ -415,7 +441,7 @@ class ArenaScene(Scene):
             self.hud_state.cast_abandoned()
 
     def _start_wave(self) -> None:
-        self.wave = self.run.start_wave(self.number)
+        self.wave = self._begin_wave()
         self.hud_state.wave = self.number
         self.hud_state.since_wave_start = 0.0  # the HUD's timer glows: the wave's one announcement
         self.session.play("wave_start")
@@ -426,9 +452,10 @@ class ArenaScene(Scene):
         # The crystals still on the ground, before finish() collects them (they fly in, R-FEEL-1).
         left_on_ground = buffers.pickup_rows()[:, :2].copy()
         self._gold_before = self.hud_state.currency
-        stats = self.wave.finish()
-        died = self.wave.died
-        drop = self.wave.potion_drop
+        wave = self.wave
+        stats = self.flow.end_wave()
+        died = self.flow.ending is Ending.DIED
+        drop = wave.potion_drop
         if drop is not None and drop.potion is not None:
             name = tr(self.run.potions.book.potion(drop.potion).name)
             self.hud_state.toast(tr("ui.potion.found" if drop.kept else "ui.potion.belt_full", name=name), 3.5)
@@ -446,10 +473,22 @@ class ArenaScene(Scene):
             tr("ui.arena.banner_stats", kills=stats.kills, gold=stats.currency),
         )
         self.breather = self.content.balance.wave.breather
-        if self.number >= len(self.content.waves):
-            self.victory = True  # the last wave won: its clear is a moment too, then the summary
-            return
-        self.number += 1
+        # The last wave won (the flow is over): its clear is a moment too, then the summary.
+        self.victory = self.flow.ending is Ending.CLEARED
+
+    def _begin_wave(self) -> WaveInProgress:
+        """The flow's next wave: begun now (a new run's first), begun already by leaving the shop, or
+        (an arena without a shop between waves) through the shop, unseen."""
+        flow = self.flow
+        if flow.phase is Phase.LAB:
+            return flow.begin_wave()
+        if flow.phase is Phase.CLEARED:
+            flow.open_shop()
+        if flow.phase is Phase.SHOP:
+            self.run.shop.close()
+            return flow.leave_shop()
+        assert flow.phase is Phase.WAVE and flow.wave is not None, flow.phase
+        return flow.wave
 
     def relic_toasts(self, stats: WaveStats) -> None:
         """R-REL-3: the relics the won wave awarded, or the gold given instead when all are owned."""
@@ -531,6 +570,8 @@ class PauseScene(MenuScene):
         elif key == "ui.pause.settings":
             self.open_settings()
         else:
+            if self.arena.flow.phase is not Phase.OVER:  # the last wave's breather: the run already ended
+                self.arena.flow.abandon()
             self.stack.pop()
             controls = self.session.controls
             self.stack.push(SummaryScene(self.arena.run, True, self.on_quit, abandoned=True, controls=controls))

@@ -158,12 +158,15 @@ class ShopScene(Scene):
         on_change: Callable[[], None] | None = None,
         on_quit: StackCallback | None = None,
         session: Session | None = None,
+        save_on_enter: bool = True,
     ) -> None:
         """The shop before wave `wave_number`, i.e. the shop after wave `wave_number − 1` (its
         odds and prices follow that wave). `on_open_lab(stack)` pushes the lab;
         `on_next_wave(stack)` goes on to the wave (the shop closes first); `on_change()` saves
         the run (R-SAVE-1; an `OSError` becomes a toast); `on_quit(stack)` leaves for the title
-        (the menu's Save and quit). `session`: the settings the menu's Settings opens."""
+        (the menu's Save and quit). `session`: the settings the menu's Settings opens.
+        `save_on_enter`: the shop opens and saves as it enters (False: the caller's run flow
+        opened and saved it already)."""
         self.run = run
         self.wave = wave_number
         self.on_open_lab = on_open_lab
@@ -171,6 +174,7 @@ class ShopScene(Scene):
         self.on_change = on_change
         self.on_quit = on_quit
         self.session = session if session is not None else Session.default()
+        self.save_on_enter = save_on_enter
         self.stack: SceneStack | None = None
         self.toasts = Toasts()
         self.art = CardArt(run.content)
@@ -198,8 +202,9 @@ class ShopScene(Scene):
         screen = pygame.display.get_surface()
         if screen is not None:
             self._size = screen.get_size()
-        self.run.shop.open(max(1, self.wave - 1))
-        self.save()  # the open shop, its offers drawn: Continue shows these very offers
+        self.run.shop.open(max(1, self.wave - 1))  # opening the open shop changes nothing
+        if self.save_on_enter:
+            self.save()  # the open shop, its offers drawn: Continue shows these very offers
 
     def on_resume(self) -> None:
         # The lab may have moved cards meanwhile (it saved each edit through its own callback).
