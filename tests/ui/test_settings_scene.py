@@ -86,6 +86,28 @@ def find(scene: SettingsScene, kind: type, field: str) -> object:
 # --- rendering and language ---------------------------------------------------------------
 
 
+@pytest.mark.parametrize("language", [Language.EN, Language.JA])
+def test_every_action_has_its_key_in_the_list_and_the_controls_fit_their_panel(
+    display: pygame.Surface, language: Language
+) -> None:
+    """R-SET-1: the shop's, lab's and range's actions are listed with the rest, each with its label
+    and bound key, and the list, the reset button and the gamepad section stay inside the panel."""
+    i18n.set_language(language.value, strict=True)
+    scene = SettingsScene(Settings(), path=settings_path())
+    stack = SceneStack()
+    stack.push(scene)
+    frames(stack, display, 2)
+    assert set(scene._key_buttons) == set(Action)
+    texts = labels(scene)
+    for action in (Action.REROLL, Action.OPEN_LAB, Action.TEST_WAND, Action.SLOW_MOTION):
+        assert i18n.tr(f"ui.settings.action.{action.value}") in texts
+        assert scene._key_buttons[action].text == key_label(DEFAULT_BINDINGS[action])
+    panel = scene._panels[-1]
+    assert all(panel.contains(button.rect) for button in scene._key_buttons.values())
+    assert scene._gamepad_status is not None and scene._gamepad_status.rect.bottom <= panel.bottom
+    i18n.set_language(Language.EN.value, strict=True)
+
+
 def test_the_screen_renders_at_1280x720_in_english(
     opened: tuple[SettingsScene, SceneStack], display: pygame.Surface
 ) -> None:
