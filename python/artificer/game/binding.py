@@ -15,8 +15,8 @@ apply to the wand just built).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from artificer.engine import Simulation
@@ -48,6 +48,30 @@ class CarriedWorld:
     last_will: bool
     rng_state: list[int]
     wand_memory: WandMemory | None
+
+    def to_save(self) -> dict[str, Any]:
+        """The world's part of run.json (R-SAVE-1): `player`, `rng_state`, `wand_memory`."""
+        return {
+            "player": {"hp": self.hp, "hp_max": self.hp_max, "x": self.x, "y": self.y, "last_will": self.last_will},
+            "rng_state": list(self.rng_state),
+            "wand_memory": None if self.wand_memory is None else asdict(self.wand_memory),
+        }
+
+    @classmethod
+    def from_save(cls, data: Mapping[str, Any]) -> CarriedWorld:
+        """What `to_save` wrote (checked by the schema first)."""
+        player, memory = data["player"], data["wand_memory"]
+        return cls(
+            player["hp"],
+            player["hp_max"],
+            player["x"],
+            player["y"],
+            player["last_will"],
+            list(data["rng_state"]),
+            None
+            if memory is None
+            else WandMemory(memory["cursor"], list(memory["registers"]), list(memory["counters"]), memory["kills"]),
+        )
 
 
 class WorldBinding:

@@ -19,8 +19,9 @@ The waiting area only empties: its cards go to a board or the backpack.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from artificer.content import Content
 from artificer.errors import ArtificerError
@@ -77,6 +78,27 @@ class Loadout:
     active: str = ""
     waiting: list[str] = field(default_factory=list)
     backpack: list[str] = field(default_factory=list)
+
+    def to_save(self) -> dict[str, Any]:
+        """run.json's `loadout` (R-SAVE-1; its schema: `artificer.game.save.LoadoutSave`): every
+        carried core with its slots, the active core, the waiting area, the backpack."""
+        return {
+            "cores": [{"core": carried.core, "cards": list(carried.cards)} for carried in self.cores],
+            "active": self.active,
+            "waiting": list(self.waiting),
+            "backpack": list(self.backpack),
+        }
+
+    @classmethod
+    def from_save(cls, content: Content, data: Mapping[str, Any]) -> Loadout:
+        """The loadout `to_save` wrote (checked by the schema first)."""
+        return cls(
+            content,
+            cores=[CarriedCore(carried["core"], list(carried["cards"])) for carried in data["cores"]],
+            active=data["active"],
+            waiting=list(data["waiting"]),
+            backpack=list(data["backpack"]),
+        )
 
     @classmethod
     def starting(cls, content: Content) -> Loadout:

@@ -30,8 +30,9 @@ The shop's potion place (one random potion at `shopPrice`) is `Shop`'s
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -140,6 +141,20 @@ class PotionBelt:
         self._slots = book.base_slots
         #: Strength potions added during the current wave (taken back at its end).
         self.wave_strength = 0.0
+
+    def to_save(self) -> dict[str, Any]:
+        """run.json's `potions` (R-SAVE-1): the usable slots and the potion (or None) in each place."""
+        return {"slots": self.slots, "held": list(self.held)}
+
+    @classmethod
+    def from_save(cls, book: PotionBook, data: Mapping[str, Any] | None) -> PotionBelt:
+        """The belt `to_save` wrote (checked by the schema first); None (a save from before
+        potions): an empty belt."""
+        belt = cls(book)
+        if data is not None:
+            belt.slots = data["slots"]
+            belt.held = list(data["held"]) + [None] * (HUD_SLOTS - len(data["held"]))
+        return belt
 
     @property
     def slots(self) -> int:

@@ -34,8 +34,8 @@ gives one relic, a boss wave `boss_bonus_relics` more (`wave_relic_count`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -82,6 +82,16 @@ class RunRelics:
         self.kills = kills
         for relic_id in owned:
             self.add(relic_id)
+
+    def to_save(self) -> dict[str, Any]:
+        """run.json's `relics` (R-SAVE-1): the relics owned in the order gained, vajra's strength and
+        vampire_fang's kills."""
+        return {"owned": list(self.owned), "strength": self.strength, "kills": self.kills}
+
+    @classmethod
+    def from_save(cls, book: RelicBook, data: Mapping[str, Any]) -> RunRelics:
+        """The relics `to_save` wrote (checked by the schema first)."""
+        return cls(book, data["owned"], data["strength"], data["kills"])
 
     @classmethod
     def starting(cls, book: RelicBook) -> RunRelics:

@@ -1,10 +1,14 @@
 """The run in progress, saved between waves (R-SAVE-1) — `run.json`, no pygame.
 
-This module owns the file's schema (`RunSave`, versioned, checked against the
-content on load), writing it (`save_run` settles the run first, `write_run`
-writes it as it is; both atomic through `storage`), reading
-it back into a fresh `Run` (`load_run`), and deleting it when the run ends
-(`delete_run_save`).
+This module owns the file's schema (`RunSave`, versioned with `MIGRATIONS`, a
+range on every field, checked against the content on load) and the file:
+writing it (`save_run` settles the run first, `write_run` writes it as it is;
+both atomic through `storage`), reading it back into a fresh `Run`
+(`load_run`: quarantine, migrations, dropped ids), and deleting it when the run
+ends (`delete_run_save`). What each part saves sits beside it: `to_save()` /
+`from_save()` on `RunState` (and its `Loadout`, `WandStats`, `RunRelics`,
+`PotionBelt`, `WaveStats`), `Shop.to_save()` / `Shop.restore()` and the
+binding's `CarriedWorld`; `snapshot` and `restore` put them together.
 
 What a save holds: the seed and the next wave; the currency; the loadout
 (every carried core with its slots, the active core, the waiting area, the
@@ -89,10 +93,11 @@ from artificer.content import Content
 from artificer.content.models import ID_PATTERN, SHOP_TIERS, Talent, WandStat
 from artificer.content.potions import HUD_SLOTS
 from artificer.errors import ArtificerError
-from artificer.game.loadout import CarriedCore, Loadout
-from artificer.game.relics import RunRelics
-from artificer.game.run import Run, WaveStats
-from artificer.game.shop import SHELVES, TALENT_IDS, Offer, ShelfName, WandStats, shop_rng
+from artificer.game.binding import CarriedWorld
+from artificer.game.run import Run
+from artificer.game.shop import SHELVES, TALENT_IDS, ShelfName
+from artificer.game.state import RunState
+from artificer.game.stats import WaveStats
 
 RUN_FILE = "run.json"
 #: The schema's version. An older file is migrated (`MIGRATIONS`); a newer one is set aside.
@@ -786,107 +791,30 @@ def drop_unknown_ids(data: Any, content: Content) -> tuple[Any, list[Dropped]]:
 
 
 def snapshot(run: Run, next_wave: int) -> RunSave:
-    """What `run` saves now, between waves, before the shop ahead of `next_wave` (checked by the schema)."""
-    shop = run.shop
-    world = run.sim.world
-    hp, hp_max = world.player_hp()
-    x, y = world.player_position()
-    memory = world.wand_memory()
-
-    def offers(shelf: ShelfName) -> list[dict[str, Any] | None]:
-        return [None if offer is None else dataclasses.asdict(offer) for offer in shop.shelves[shelf]]
-
+    """What `run` saves now, between waves, before the shop ahead of `next_wave`: each part's own
+    `to_save` (the state's, the shop's, what the world carries), checked by the schema."""
     data: dict[str, Any] = {
         "version": SAVE_VERSION,
-        "seed": run.seed,
         "next_wave": next_wave,
-        "currency": run.currency,
-        "loadout": {
-            "cores": [{"core": carried.core, "cards": list(carried.cards)} for carried in run.loadout.cores],
-            "active": run.loadout.active,
-            "waiting": list(run.loadout.waiting),
-            "backpack": list(run.loadout.backpack),
-        },
-        "wand_stats": {"totals": dict(run.wand_stats.totals), "purchases": dict(run.wand_stats.purchases)},
-        "talents": sorted(talent.value for talent in run.talents),
-        "relics": {"owned": list(run.relics.owned), "strength": run.relics.strength, "kills": run.relics.kills},
-        "shop": {
-            "wave": shop.wave,
-            "is_open": shop.is_open,
-            "rerolls": shop.rerolls,
-            "spells": offers("spells"),
-            "cores": offers("cores"),
-            "stats": offers("stats"),
-            "paid_cards": {card: list(prices) for card, prices in shop.paid_cards.items()},
-            "paid_cores": dict(shop.paid_cores),
-            "unlocked": sorted(shop.unlocked),
-            "luck": shop.luck,
-            "relic": shop.relic,
-            "potion": shop.potion,
-        },
-        "waves": [dataclasses.asdict(stats) for stats in run.waves],
-        "player": {"hp": hp, "hp_max": hp_max, "x": x, "y": y, "last_will": world.last_will},
-        "rng_state": world.rng_state(),
-        "potions": {"slots": run.potions.slots, "held": list(run.potions.held)},
-        "wand_memory": None
-        if memory is None
-        else {"cursor": memory[0], "registers": memory[1], "counters": memory[2], "kills": memory[3]},
+        **run.state.to_save(),
+        "shop": run.shop.to_save(),
+        **run.binding.carried().to_save(),
     }
     return RunSave.model_validate(data, context={"content": run.content})
 
 
 def restore(content: Content, save: RunSave) -> Run:
-    """A fresh `Run` in the state `save` describes, its world rebuilt: the core's
-    streams, HP and wand memory restored, the loadout armed. Raises
+    """A fresh `Run` in the state `save` describes, its world rebuilt: each part's own
+    `from_save`, the loadout armed, then what the world carries (the core's streams, HP,
+    position, Last Will, the wand's memory) through the run's binding. Raises
     `CoreArgumentError` / `LoadoutError` when the save does not fit the content."""
-    run = Run(content, save.seed)
-    run.currency = save.currency
-    loadout = save.loadout
-    run.loadout = Loadout(
-        content,
-        cores=[CarriedCore(carried.core, list(carried.cards)) for carried in loadout.cores],
-        active=loadout.active,
-        waiting=list(loadout.waiting),
-        backpack=list(loadout.backpack),
-    )
-    run.wand_stats = WandStats(totals=dict(save.wand_stats.totals), purchases=dict(save.wand_stats.purchases))
-    run.talents = set(save.talents)
-    run.relics = RunRelics(content.relics, save.relics.owned, save.relics.strength, save.relics.kills)
-    _restore_shop(run, save.shop)
-    run.waves = copy.deepcopy(save.waves)
-    if save.potions is not None:
-        run.potions.slots = save.potions.slots
-        run.potions.held = list(save.potions.held) + [None] * (HUD_SLOTS - len(save.potions.held))
-    run.rearm()
-    world = run.sim.world
-    world.set_rng_state(save.rng_state)
-    world.set_player_hp(save.player.hp, save.player.hp_max)
-    world.set_player_position(save.player.x, save.player.y)
+    data = save.model_dump()
+    run = Run(content, save.seed, RunState.from_save(content, data))
+    run.shop.restore(data["shop"])
+    run.rearm()  # R-STAT-1: the luck bought goes back to the shop with the stats
     # Owned is not armed: a spent Last Will comes back owned (never offered again) and disarmed.
-    world.set_last_will(save.player.last_will)
-    if save.wand_memory is not None:
-        memory = save.wand_memory
-        world.set_wand_memory(memory.cursor, list(memory.registers), memory.counters, memory.kills)
+    run.binding.restore(CarriedWorld.from_save(data))
     return run
-
-
-def _restore_shop(run: Run, saved: ShopSave) -> None:
-    shop = run.shop
-    shop.wave = saved.wave
-    shop.is_open = saved.is_open
-    shop.rerolls = saved.rerolls
-    shop.unlocked = frozenset(saved.unlocked)
-    shop.luck = saved.luck
-    shop.relic = saved.relic
-    for shelf in SHELVES:
-        shop.shelves[shelf] = [
-            None if offer is None else Offer(**offer.model_dump()) for offer in getattr(saved, shelf)
-        ]
-    shop.paid_cards = {card: list(prices) for card, prices in saved.paid_cards.items()}
-    shop.paid_cores = dict(saved.paid_cores)
-    shop.potion = saved.potion
-    # R-SHOP-1: the visit's next restock (a reroll) reseeds from the rerolls made; none is saved.
-    shop.rng = shop_rng(run.seed, saved.wave, saved.rerolls)
 
 
 def settle(run: Run, next_wave: int) -> RunSave:

@@ -61,10 +61,11 @@ the offers, never a generator's state.
 
 from __future__ import annotations
 
+import dataclasses
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
@@ -228,6 +229,45 @@ class Shop:
         self.relic: str | None = None
         #: R-POT-2: the potion for sale this visit (None: bought).
         self.potion: str | None = None
+
+    # --- the save ------------------------------------------------------------------------
+
+    def to_save(self) -> dict[str, Any]:
+        """run.json's `shop` (R-SAVE-1; its schema: `artificer.game.save.ShopSave`): the visit's
+        wave, whether it is open, its rerolls, the shelves with their locks, the prices paid per
+        bought card and core (R-SHOP-1: what is not listed sells for nothing), the unlocks, luck,
+        the relic and potion for sale. No generator: a restock reseeds from its key (`shop_rng`)."""
+        return {
+            "wave": self.wave,
+            "is_open": self.is_open,
+            "rerolls": self.rerolls,
+            **{
+                shelf: [None if offer is None else dataclasses.asdict(offer) for offer in self.shelves[shelf]]
+                for shelf in SHELVES
+            },
+            "paid_cards": {card: list(prices) for card, prices in self.paid_cards.items()},
+            "paid_cores": dict(self.paid_cores),
+            "unlocked": sorted(self.unlocked),
+            "luck": self.luck,
+            "relic": self.relic,
+            "potion": self.potion,
+        }
+
+    def restore(self, data: Mapping[str, Any]) -> None:
+        """Takes back the shop `to_save` wrote (checked by the schema first): a visit saved open
+        shows its very offers (not drawn anew), and its next reroll draws what it would have."""
+        self.wave = data["wave"]
+        self.is_open = data["is_open"]
+        self.rerolls = data["rerolls"]
+        self.unlocked = frozenset(data["unlocked"])
+        self.luck = data["luck"]
+        self.relic = data["relic"]
+        for shelf in SHELVES:
+            self.shelves[shelf] = [None if offer is None else Offer(**offer) for offer in data[shelf]]
+        self.paid_cards = {card: list(prices) for card, prices in data["paid_cards"].items()}
+        self.paid_cores = dict(data["paid_cores"])
+        self.potion = data["potion"]
+        self.rng = shop_rng(self.state.seed, self.wave, self.rerolls)
 
     # --- the data --------------------------------------------------------------------
 

@@ -12,7 +12,9 @@ what reaches the core is decided in one function.
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from artificer.content import Content
 from artificer.content.models import Talent
@@ -68,6 +70,38 @@ class RunState:
     def new(cls, content: Content, seed: int) -> RunState:
         """A new run: the starting wand, no gold, nothing bought, relics.json's `start` relics."""
         return cls(content, seed, Loadout.starting(content))
+
+    def to_save(self) -> dict[str, Any]:
+        """The state's part of run.json (R-SAVE-1): the seed, the gold, each part's own `to_save`,
+        the talents by id."""
+        return {
+            "seed": self.seed,
+            "currency": self.currency,
+            "loadout": self.loadout.to_save(),
+            "wand_stats": self.wand_stats.to_save(),
+            "talents": sorted(talent.value for talent in self.talents),
+            "relics": self.relics.to_save(),
+            "waves": [stats.to_save() for stats in self.waves],
+            "potions": self.potions.to_save(),
+        }
+
+    @classmethod
+    def from_save(cls, content: Content, data: Mapping[str, Any]) -> RunState:
+        """The state `to_save` wrote (checked by the schema first). Nothing is marked: the world
+        it goes into is armed whole (`Run`)."""
+        state = cls(
+            content,
+            data["seed"],
+            Loadout.from_save(content, data["loadout"]),
+            currency=data["currency"],
+            wand_stats=WandStats.from_save(data["wand_stats"]),
+            talents={Talent(talent) for talent in data["talents"]},
+            waves=[WaveStats.from_save(stats) for stats in data["waves"]],
+        )
+        state.relics = RunRelics.from_save(content.relics, data["relics"])
+        state.potions = PotionBelt.from_save(content.potions, data["potions"])
+        state.fit_belt()
+        return state
 
     # --- marks -----------------------------------------------------------------------------
 

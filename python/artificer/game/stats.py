@@ -8,6 +8,7 @@ and at every wave start.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
@@ -62,7 +63,17 @@ class WaveStats:
     #: with no enemy alive, counted once the wave is `EMPTY_FROM_S` old (0 is the rule kept).
     empty_s: float = 0.0
 
+    def to_save(self) -> dict[str, Any]:
+        """run.json's entry for this wave (R-SAVE-1: the summary's numbers), every field as it is."""
+        return asdict(self)
+
+    @classmethod
+    def from_save(cls, data: Mapping[str, Any]) -> WaveStats:
+        """The wave `to_save` wrote (checked by the schema first)."""
+        return cls(**copy.deepcopy(dict(data)))
+
     def as_json(self) -> dict[str, Any]:
+        """The headless report's entry (R-SIM-1): the float numbers rounded to 3 decimals."""
         out = asdict(self)
         out["damage_dealt"] = round(self.damage_dealt, 3)
         out["damage_taken"] = round(self.damage_taken, 3)
@@ -82,6 +93,15 @@ class WandStats:
 
     totals: dict[WandStat, float] = field(default_factory=lambda: {stat: 0.0 for stat in WandStat})
     purchases: dict[WandStat, int] = field(default_factory=lambda: {stat: 0 for stat in WandStat})
+
+    def to_save(self) -> dict[str, Any]:
+        """run.json's `wand_stats` (R-SAVE-1: prices step with the purchases)."""
+        return {"totals": dict(self.totals), "purchases": dict(self.purchases)}
+
+    @classmethod
+    def from_save(cls, data: Mapping[str, Any]) -> WandStats:
+        """The stats `to_save` wrote (checked by the schema first: one entry per stat)."""
+        return cls(totals=dict(data["totals"]), purchases=dict(data["purchases"]))
 
     def add(self, offer: StatOffer) -> None:
         """One purchase of `offer`'s stat (the total stops at its `max`)."""
