@@ -29,6 +29,10 @@ I64 = npt.NDArray[np.int64]
 Flags = npt.NDArray[np.bool_]
 
 
+#: Every event kind's code, in `EventKind` order (what the report's sort is searched for).
+_KIND_CODES = np.array([int(kind) for kind in EventKind], dtype=np.int64)
+
+
 @dataclass(frozen=True)
 class Kills:
     """The frame's kills (ENEMY_KILLED), oldest first: where each enemy died, its kind, elite or not, its reward."""
@@ -108,11 +112,24 @@ class FrameReport:
     @classmethod
     def of(cls, rows: F64) -> FrameReport:
         """Decode a step's event rows (`kind, a, b, x, y, value`; `_core.LAYOUTS["events"]`)."""
-        kinds = rows[:, ev.KIND]
+        # One stable sort by kind, then each kind is a slice in its original order, instead of a mask
+        # per kind: measured side by side (a loaded machine, noisy), about 85 -> 46-76 us for an empty
+        # frame and 160-230 -> 113-130 us for 1,000 events.
+        codes = rows[:, ev.KIND].astype(np.int64)
+        order = np.argsort(codes, kind="stable")
+        grouped, sorted_codes = rows[order], codes[order]
+        starts = np.searchsorted(sorted_codes, _KIND_CODES, side="left")
+        ends = np.searchsorted(sorted_codes, _KIND_CODES, side="right")
+        span = {kind: (int(starts[i]), int(ends[i])) for i, kind in enumerate(EventKind)}
 
         def of_kind(kind: EventKind) -> F64:
-            found: F64 = rows[kinds == kind]
+            start, end = span[kind]
+            found: F64 = grouped[start:end]
             return found
+
+        def count(kind: EventKind) -> int:
+            start, end = span[kind]
+            return end - start
 
         kills, hits, blasts, traces = (
             of_kind(EventKind.ENEMY_KILLED),
@@ -131,9 +148,6 @@ class FrameReport:
             for reaction in Reaction
             if np.any(reaction_codes == reaction)
         }
-
-        def count(kind: EventKind) -> int:
-            return int(np.count_nonzero(kinds == kind))
 
         return cls(
             kills=Kills(
