@@ -224,6 +224,14 @@ def test_r_rel_1_2_combat_relics_reach_the_cores_relic_rules(relic_id: str) -> N
 # --- acquisition (R-REL-3) -------------------------------------------------------------------------
 
 
+def test_r_rel_3_a_boss_wave_awards_the_boss_bonus_besides_the_elite_ones_relic() -> None:
+    """waves.json `boss` (a typed field, false unless set): a boss wave gives one relic plus
+    relics.json boss_bonus_relics, with or without elites."""
+    assert not any(wave.boss for wave in CONTENT.waves), "no shipped wave is a boss wave yet"
+    for wave in (PLAIN_WAVE, ELITE_WAVE):
+        assert wave_relic_count(wave.model_copy(update={"boss": True}), BOOK) == 1 + BOOK.boss_bonus_relics
+
+
 def test_r_rel_3_elite_waves_award_one_relic_and_plain_waves_none() -> None:
     assert wave_relic_count(ELITE_WAVE, BOOK) == 1
     assert wave_relic_count(PLAIN_WAVE, BOOK) == 0

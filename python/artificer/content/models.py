@@ -834,6 +834,10 @@ class Wave(ContentModel):
         description="Wave length in s; duration × balance.json sim.tick_hz is at most MAX_WAVE_FRAMES (36,000) frames (boss waves last until the boss dies).",
     )
     groups: tuple[SpawnGroup, ...] = Field(min_length=1, max_length=256, description="The spawn groups of this wave.")
+    boss: bool = Field(
+        default=False,
+        description="R-REL-3: a boss wave; winning it gives relics.json boss_bonus_relics relics besides an elite wave's one.",
+    )
 
     def total_enemies(self) -> int:
         """How many enemies the wave spawns in total."""

@@ -57,10 +57,9 @@ def relic_rng(seed: int, *purpose: draws.Key) -> np.random.Generator:
 
 def wave_relic_count(wave: Wave, book: RelicBook) -> int:
     """R-REL-3: relics a won wave gives: one for an elite wave (a spawn group of elites),
-    `boss_bonus_relics` more for a boss wave (a wave marked `boss`, once waves.json has bosses)."""
+    `boss_bonus_relics` more for a boss wave (waves.json `boss`)."""
     elite = any(group.elite for group in wave.groups)
-    boss = bool(getattr(wave, "boss", False))
-    return (1 if elite or boss else 0) + (book.boss_bonus_relics if boss else 0)
+    return (1 if elite or wave.boss else 0) + (book.boss_bonus_relics if wave.boss else 0)
 
 
 def relic_text_values(relic: Relic) -> dict[str, float]:
