@@ -102,9 +102,6 @@ class WorldBinding:
         state = self.state
         state.wand_stats.apply(self.sim.world, self.luck, state.relics.player_bonus())
         state.relics.apply_rules(self.sim.world)
-        # Not the world's, but read with the relics whenever they are: the belt's usable slots
-        # (R-POT-2) also follow relics set on the state directly (a save's restore).
-        state.fit_belt()
 
     def rearm(self) -> dict[str, Any]:
         """Arms the loadout's active core with its cards; returns the diagnostics."""
