@@ -42,7 +42,8 @@ lock, reroll, stat or talent, potion or relic, a card placed or stashed, a
 core switched) and the shop's opening call `on_change()` — the window writes
 run.json there — so quitting at any moment loses nothing; a failed write
 becomes a toast. Esc with nothing to let go of opens the menu
-(`artificer.ui.scenes.shop_menu`: Resume, Settings, Save and quit to title).
+(`artificer.ui.scenes.shop_menu`: Resume, Settings, Save and quit to title; it is handed
+the shop's `save_and_quit`, so it imports nothing of the shop).
 
 Input: the mouse (left click acts, right click lets go); the keys through
 the session's `Controls` in the shop's context, rebindable (by default Enter
@@ -226,7 +227,7 @@ class ShopScene(Scene):
     def open_menu(self) -> None:
         """The Esc menu: Resume, Settings, Save and quit to title."""
         if self.stack is not None:
-            self.stack.push(ShopMenuScene(self))
+            self.stack.push(ShopMenuScene(self.session, self.save_and_quit))
 
     def save_and_quit(self) -> bool:
         """The menu's Save and quit: writes the run, then leaves for the title. False (and the

@@ -20,17 +20,15 @@ a controller's Back closes it too.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
 import pygame
 
 from artificer.ui.i18n import tr
 from artificer.ui.scenes.menu import MenuScene
+from artificer.ui.session import Session
 from artificer.ui.shop_widgets import BACKGROUND, TITLE, Canvas
 from artificer.ui.widgets import panel
-
-if TYPE_CHECKING:
-    from artificer.ui.scenes.shop import ShopScene
 
 #: The shade over the shop: light, so what is on sale and the gold still read behind the box.
 SHADE_ALPHA = 120
@@ -52,9 +50,11 @@ class ShopMenuScene(MenuScene):
 
     music = "shop"
 
-    def __init__(self, shop: ShopScene) -> None:
-        super().__init__(shop.session, ITEMS)
-        self.shop = shop
+    def __init__(self, session: Session, save_and_quit: Callable[[], bool]) -> None:
+        """`save_and_quit`: the shop's (`ShopScene.save_and_quit`): writes the run and leaves for
+        the title; False when the write failed (the shop then says why)."""
+        super().__init__(session, ITEMS)
+        self.save_and_quit = save_and_quit
 
     # ---- input -------------------------------------------------------------
     def handle_event(self, event: pygame.event.Event) -> pygame.event.Event | None:
@@ -75,7 +75,7 @@ class ShopMenuScene(MenuScene):
             self.close()
         elif item == SETTINGS:
             self.open_settings()
-        elif not self.shop.save_and_quit():
+        elif not self.save_and_quit():
             self.stack.pop()  # the write failed: back in the shop, whose toast says why
 
     # ---- drawing -----------------------------------------------------------
