@@ -10,7 +10,6 @@ use crate::sim::config::{
 };
 use crate::sim::CoreError;
 use crate::vm::mana::ManaRules;
-use crate::vm::FixedWand;
 
 /// A dict with the path it was reached by, for messages.
 pub(crate) struct Section<'py> {
@@ -332,27 +331,3 @@ const RULE_NAMES: [&str; 7] = [
     "enemies_still",
     "hit_events",
 ];
-
-/// balance.json's `default_wand` (the foundation's fixed wand); `look` is
-/// the spell's index for drawing.
-pub fn fixed_wand(obj: &Bound<'_, PyAny>, look: u16) -> Result<FixedWand, CoreError> {
-    let w = Section::root(obj, "wand")?;
-    let element =
-        Element::from_name(&w.string("element")?).map_err(|e| CoreError::arg(format!("wand.element: {e}")))?;
-    let wand = FixedWand {
-        cast_delay: w.f32("cast_delay")?,
-        damage: w.f32("damage")?,
-        speed: w.f32("speed")?,
-        radius: w.f32("radius")?,
-        lifetime: w.f32("lifetime")?,
-        pierce: w.u32("pierce")?,
-        bounces: w.u32("bounces")?,
-        element,
-        look,
-    };
-    if !(wand.cast_delay > 0.0 && wand.speed >= 0.0 && wand.radius >= 0.0 && wand.lifetime > 0.0 && wand.damage >= 0.0)
-    {
-        return Err(CoreError::arg("wand: cast_delay and lifetime must be > 0; damage, speed, radius ≥ 0"));
-    }
-    Ok(wand)
-}

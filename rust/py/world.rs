@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 use super::args::Int;
 use super::arrays::{readonly1, readonly2, readwrite1, readwrite2, Spec};
 use super::catalog::{core_def, diagnostics_dict, new_caster, Catalog};
-use super::config::{fixed_wand, rules, world_config};
+use super::config::{rules, world_config};
 use super::rules::{PlayerStats, RelicRules};
 use crate::sim::commands::{Command, COMMAND_WIDTH};
 use crate::sim::config::Element;
@@ -184,15 +184,6 @@ impl World {
         let start = start.whole("start", 0, i64::MAX)?;
         let mut events = readwrite2::<f64>(events, &EVENTS)?;
         Ok(write_events(self.inner.events(), start as usize, slice_mut(&mut events)?))
-    }
-
-    /// Arms the player with the foundation's fixed wand (balance.json's
-    /// `default_wand` data); `look` is what to draw its projectiles as.
-    #[pyo3(signature = (wand, look = Int::from(0)), text_signature = "($self, wand, look=0)")]
-    fn set_wand(&mut self, wand: &Bound<'_, PyAny>, look: Int) -> PyResult<()> {
-        let look = look.whole("look", 0, u16::MAX as i64)? as u16;
-        self.inner.wand = Wand::fixed(fixed_wand(wand, look)?);
-        Ok(())
     }
 
     /// Arms the player with a compiled program (the spell VM): `core` a

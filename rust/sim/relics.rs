@@ -15,7 +15,7 @@
 //! every damaging (damage > 0) Projectile or Blast emission of the wand,
 //! whatever runs it — the main cast (a multicast of 3 is 3 actions), the
 //! `on_kill`/`on_hit` entries, trigger payloads, summons' programs, the
-//! dash wave — and each bolt of the fixed wand. Not counted: zones (damage
+//! dash wave. Not counted: zones (damage
 //! over time, not a hit), the summon itself (its shots count), a chain's
 //! jumps and a carrier's explosion (both the same action, they carry its
 //! damage, doubled or not), and projectiles placed by a harness

@@ -57,7 +57,7 @@ use super::movement::{
 use super::player::{Controls, Player};
 use super::pools::{Enemies, NewEnemy, NewProjectile, Owner, Pickups, Projectiles, Summons, Zones, HIT_MEMORY};
 use super::rng::Streams;
-use crate::vm::{CastContext, Wand};
+use crate::vm::Wand;
 
 mod enemies;
 mod relics;
@@ -522,28 +522,15 @@ impl World {
             target = self.auto_aim_target(origin);
             target.map(|e| (self.enemies.x[e], self.enemies.y[e]))
         };
-        if matches!(self.wand, Wand::Program(_)) {
-            if aim.is_none() && !controls.aim_at_point {
-                self.hold_program();
-            } else if self.cast_program(aim) {
-                if let Some(e) = target {
-                    self.claim(e);
-                }
-            }
+        if !matches!(self.wand, Wand::Program(_)) {
             return;
         }
-        let fired = self.wand.cast(CastContext {
-            dt: self.dt,
-            origin,
-            aim,
-            crit_chance: self.player.crit_chance,
-            projectiles: &mut self.projectiles,
-            events: &mut self.events,
-        });
-        if fired > 0 {
-            // The fixed wand's bolt is a fired ACTION too (pen_nib, akabeko).
-            let last = self.projectiles.len() - 1;
-            self.projectiles.damage[last] = self.fired_action(self.projectiles.damage[last], origin);
+        if aim.is_none() && !controls.aim_at_point {
+            self.hold_program();
+        } else if self.cast_program(aim) {
+            if let Some(e) = target {
+                self.claim(e);
+            }
         }
     }
 

@@ -14,7 +14,8 @@ use artificer_core::sim::player::Controls;
 use artificer_core::sim::pools::{NewProjectile, Owner};
 use artificer_core::sim::stress::stress_config;
 use artificer_core::sim::world::World;
-use artificer_core::vm::{FixedWand, Wand};
+use artificer_core::vm::sample;
+use artificer_core::vm::spell::ActionDef;
 
 const CENTRE: (f32, f32) = (1000.0, 1000.0);
 
@@ -375,17 +376,8 @@ fn r_det_1_behaviours_are_deterministic_across_threads() {
         let mut w = World::new(cfg).unwrap();
         w.set_threads(threads).unwrap();
         w.set_player_position(1500.0, 1500.0).unwrap();
-        w.wand = Wand::fixed(FixedWand {
-            cast_delay: 0.05,
-            damage: 4.0,
-            speed: 500.0,
-            radius: 4.0,
-            lifetime: 1.5,
-            pierce: 0,
-            bounces: 0,
-            element: Element::Physical,
-            look: 0,
-        });
+        let bolt = ActionDef { speed: 500.0, ..sample::bolt(4.0) };
+        common::arm_bolt(&mut w, bolt, None, 0.05);
         for i in 0..3000u32 {
             let a = i as f32 * 2.399;
             let r = 200.0 + (i % 97) as f32 * 12.0;

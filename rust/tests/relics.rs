@@ -10,7 +10,7 @@ mod common;
 
 use artificer_core::sim::combat::{final_damage, Attack, Defence};
 use artificer_core::sim::commands::{Command, Status};
-use artificer_core::sim::config::{Behavior, Element, EnemyKind, WorldConfig, ELEMENTS};
+use artificer_core::sim::config::{Behavior, EnemyKind, WorldConfig, ELEMENTS};
 use artificer_core::sim::events::{Event, EventKind};
 use artificer_core::sim::player::Controls;
 use artificer_core::sim::pools::NewProjectile;
@@ -22,7 +22,7 @@ use artificer_core::vm::compile::Compiler;
 use artificer_core::vm::exec::Caster;
 use artificer_core::vm::mana::Mana;
 use artificer_core::vm::sample::{self, catalog};
-use artificer_core::vm::{FixedWand, Wand};
+use artificer_core::vm::spell::ActionDef;
 
 const CENTRE: (f32, f32) = (1000.0, 1000.0);
 
@@ -133,19 +133,9 @@ fn world(hp: f32, contact: f32, away: f32) -> World {
     w
 }
 
-/// A bolt of `damage` every tick that strikes the enemy 20 px away on the tick it is fired.
-fn bolt_every_tick(damage: f32) -> Wand {
-    Wand::fixed(FixedWand {
-        cast_delay: 1.0 / 60.0,
-        damage,
-        speed: 600.0,
-        radius: 4.0,
-        lifetime: 1.0,
-        pierce: 0,
-        bounces: 0,
-        element: Element::Physical,
-        look: 0,
-    })
+/// Arms a bolt of `damage` every tick that strikes the enemy 20 px away on the tick it is fired.
+fn bolt_every_tick(w: &mut World, damage: f32) {
+    common::arm_bolt(w, ActionDef { speed: 600.0, lifetime: 1.0, ..sample::bolt(damage) }, None, 1.0 / 60.0);
 }
 
 fn relic_events(events: &[Event], rule: RelicRule) -> Vec<Event> {
@@ -169,7 +159,7 @@ fn damage_per_frame(w: &mut World, frames: usize) -> Vec<f32> {
 #[test]
 fn pen_nib_doubles_every_10th_action_and_akabeko_the_first_of_each_wave() {
     let mut w = world(1e9, 0.0, 20.0);
-    w.wand = bolt_every_tick(5.0);
+    bolt_every_tick(&mut w, 5.0);
     w.set_relic_rules(RelicRules { pen_nib_period: 10, akabeko_bonus: 8.0, ..Default::default() }).unwrap();
     for wave in 0..2 {
         let dealt = damage_per_frame(&mut w, 35);
@@ -191,7 +181,7 @@ fn pen_nib_doubles_every_10th_action_and_akabeko_the_first_of_each_wave() {
 #[test]
 fn pen_nib_and_akabeko_report_a_relic_event() {
     let mut w = world(1e9, 0.0, 20.0);
-    w.wand = bolt_every_tick(5.0);
+    bolt_every_tick(&mut w, 5.0);
     w.set_relic_rules(RelicRules { pen_nib_period: 2, akabeko_bonus: 8.0, ..Default::default() }).unwrap();
     w.step(&Controls::default(), &[]);
     let a = relic_events(w.events(), RelicRule::Akabeko);
@@ -205,7 +195,7 @@ fn pen_nib_and_akabeko_report_a_relic_event() {
 #[test]
 fn rules_off_change_nothing() {
     let mut w = world(1e9, 0.0, 20.0);
-    w.wand = bolt_every_tick(5.0);
+    bolt_every_tick(&mut w, 5.0);
     assert!(damage_per_frame(&mut w, 12).iter().all(|&d| d == 5.0));
     assert_eq!(w.relic_state().actions_fired, 0, "nothing is counted with pen_nib and akabeko off");
 }
@@ -214,7 +204,7 @@ fn rules_off_change_nothing() {
 #[test]
 fn the_boot_lifts_small_hits_once_reported_per_frame() {
     let mut w = world(1e9, 0.0, 20.0);
-    w.wand = bolt_every_tick(1.0);
+    bolt_every_tick(&mut w, 1.0);
     w.set_relic_rules(RelicRules { the_boot_floor: 5.0, ..Default::default() }).unwrap();
     assert_eq!(damage_per_frame(&mut w, 1), [5.0]);
     let boot = relic_events(w.events(), RelicRule::TheBoot);
@@ -229,7 +219,7 @@ fn the_boot_lifts_small_hits_once_reported_per_frame() {
 #[test]
 fn strength_is_set_added_to_by_the_command_and_reset_by_begin_wave() {
     let mut w = world(1e9, 0.0, 20.0);
-    w.wand = bolt_every_tick(5.0);
+    bolt_every_tick(&mut w, 5.0);
     w.set_strength(1.0).unwrap();
     w.step(&Controls::default(), &[Command::Strength { amount: 2.0 }]);
     assert_eq!(w.strength(), 3.0);
@@ -449,7 +439,7 @@ fn relic_rules_and_counters_are_in_the_state_hash() {
     b.set_relic_rules(all_rules()).unwrap();
     assert_ne!(a.state_hash(), b.state_hash());
     let mut c = world(1e9, 0.0, 20.0);
-    c.wand = bolt_every_tick(5.0);
+    bolt_every_tick(&mut c, 5.0);
     c.set_relic_rules(all_rules()).unwrap();
     let d = c.clone();
     c.step(&Controls::default(), &[]);
@@ -469,7 +459,7 @@ fn deterministic_on_one_and_two_threads_with_every_rule_on() {
         let mut w = stress_world(3000, 5000, Layout::Crowd, 5, &common::tuning());
         w.set_threads(threads).unwrap();
         w.set_relic_rules(all_rules()).unwrap();
-        w.wand = bolt_every_tick(2.0);
+        bolt_every_tick(&mut w, 2.0);
         let mut relic_events = 0;
         for f in 0..120 {
             let status = Command::ApplyStatus { status: Status::Vulnerable, x: 2000.0, y: 2000.0, seconds: 1.0 };

@@ -6,12 +6,13 @@
 use statuses::common;
 
 use artificer_core::sim::commands::Command;
-use artificer_core::sim::config::{Element, WorldConfig};
+use artificer_core::sim::config::WorldConfig;
 use artificer_core::sim::events::EventKind;
 use artificer_core::sim::player::Controls;
 use artificer_core::sim::stress::{stress_config, stress_projectile, stress_world, Layout};
 use artificer_core::sim::world::World;
-use artificer_core::vm::{FixedWand, Wand};
+use artificer_core::vm::sample;
+use artificer_core::vm::Wand;
 use proptest::prelude::*;
 
 #[derive(Debug, Clone)]
@@ -183,17 +184,7 @@ fn game_world(seed: u64) -> World {
     k.contact_damage = 5.0;
     k.reward = 1;
     let mut w = World::new(cfg).unwrap();
-    w.wand = Wand::fixed(FixedWand {
-        cast_delay: 0.25,
-        damage: 3.0,
-        speed: 480.0,
-        radius: 4.0,
-        lifetime: 1.5,
-        pierce: 0,
-        bounces: 0,
-        element: Element::Physical,
-        look: 0,
-    });
+    common::arm_bolt(&mut w, sample::bolt(3.0), None, 0.25);
     w
 }
 

@@ -19,6 +19,7 @@ from artificer.content import DEFAULT_DATA_DIR, ContentError, load_content
 from artificer.content.models import BEHAVIOR_BLOCKS
 from artificer.engine import EventKind, Simulation
 from artificer.engine.frame import PROJECTILE_FIELDS
+from bolt_wand import arm_bolt
 
 OWNER = PROJECTILE_FIELDS.index("owner")
 TICK_HZ = 60
@@ -98,7 +99,7 @@ def test_r_wave_1_reflector_turns_the_starting_wand_back(content: Any) -> None:
     of the player: they come back as enemy shots and the reflector keeps its
     HP; the player loses HP to its own reflected bolts."""
     sim = still_player(content)
-    sim.arm_default_wand()
+    arm_bolt(sim)
     sim.step()
     px, py = player_at(sim)
     reflector = content.enemy("reflector")

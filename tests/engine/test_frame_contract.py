@@ -14,6 +14,7 @@ from artificer import ArtificerError, CoreArgumentError, _core
 from artificer.content import load_content
 from artificer.engine import EventKind, Simulation, world_config
 from artificer.engine import events as ev
+from bolt_wand import arm_bolt
 
 
 @pytest.fixture(scope="module")
@@ -167,7 +168,7 @@ def test_threads_do_not_change_the_outcome(content: Any) -> None:
     hashes = []
     for threads in (1, 2):
         sim = Simulation(content, seed=5)
-        sim.arm_default_wand()
+        arm_bolt(sim)
         sim.world.set_threads(threads)
         for f in range(600):
             if f % 20 == 0:

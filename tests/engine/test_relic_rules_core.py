@@ -17,6 +17,7 @@ from artificer._core import RelicRules
 from artificer.content import load_content
 from artificer.engine import EventKind, RelicRule, Simulation, Status
 from artificer.errors import CoreArgumentError
+from bolt_wand import arm_bolt
 
 
 @pytest.fixture(scope="module")
@@ -112,7 +113,7 @@ def test_strength_is_set_added_by_the_command_and_reset_by_begin_wave(content: A
 def test_pen_nib_doubles_the_10th_and_20th_fired_action_and_akabeko_the_first(content: Any) -> None:
     sim = Simulation(content, seed=5, rules={"player_fixed": True, "enemies_still": True, "enemies_immortal": True})
     sim.world.begin_wave()
-    sim.arm_default_wand()
+    arm_bolt(sim)
     px, py = sim.world.player_position()
     sim.input.spawn(content.enemy_index("brute"), px + 200.0, py)
     sim.world.set_relic_rules(RelicRules(pen_nib_period=10, akabeko_bonus=8.0))
@@ -185,7 +186,7 @@ def test_relic_rules_are_state_and_deterministic(content: Any) -> None:
     def run(rules: bool) -> int:
         sim = Simulation(content, seed=9, rules={"player_fixed": True})
         sim.world.begin_wave()
-        sim.arm_default_wand()
+        arm_bolt(sim)
         if rules:
             sim.world.set_relic_rules(
                 RelicRules(pen_nib_period=3, akabeko_bonus=8, the_boot_floor=5, thorns=3, hurt_ward=3)

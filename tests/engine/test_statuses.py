@@ -20,6 +20,7 @@ from artificer.content import DEFAULT_DATA_DIR, ContentError, load_content
 from artificer.engine import EventKind, Simulation
 from artificer.engine.events import Reaction
 from artificer.engine.frame import ENEMY_FIELDS
+from bolt_wand import arm_bolt
 
 FLAGS = ENEMY_FIELDS.index("flags")
 
@@ -40,10 +41,9 @@ def every_chance(value: float) -> Callable[[dict[str, Any]], None]:
     return edit
 
 
-def wand(content: Any, element: str, damage: float = 1.0) -> dict[str, Any]:
-    spec: dict[str, Any] = content.balance.default_wand.model_dump(mode="json")
-    spec.update(element=element, damage=damage, cast_delay=0.1)
-    return spec
+def arm(sim: Simulation, element: str, damage: float = 1.0) -> None:
+    """A bolt of `element` every 0.1 s."""
+    arm_bolt(sim, element=element, damage=damage, cast_delay=0.1)
 
 
 def dummy_in_front(content: Any) -> Simulation:
@@ -90,14 +90,14 @@ def reactions(sim: Simulation, frames: int) -> list[float]:
 def test_r_dmg_2_each_element_shows_its_status_flag(tmp_path: Path, element: str, flag: int) -> None:
     content = edited_content(tmp_path, every_chance(1.0))
     sim = dummy_in_front(content)
-    sim.world.set_wand(wand(content, element))
+    arm(sim, element)
     assert flags_after(sim, 60) & flag
 
 
 def test_r_dmg_2_ice_freezes_after_three_chills(tmp_path: Path) -> None:
     content = edited_content(tmp_path, every_chance(1.0))
     sim = dummy_in_front(content)
-    sim.world.set_wand(wand(content, "ice"))
+    arm(sim, "ice")
     assert flags_after(sim, 90) & _core.ENEMY_FLAG_FROZEN
 
 
@@ -105,20 +105,20 @@ def test_r_dmg_2_chance_zero_shows_no_status(tmp_path: Path) -> None:
     content = edited_content(tmp_path, every_chance(0.0))
     sim = dummy_in_front(content)
     for element in ("fire", "ice", "lightning", "poison", "water"):
-        sim.world.set_wand(wand(content, element))
+        arm(sim, element)
         assert flags_after(sim, 30) == 0, element
 
 
 def test_r_dmg_2_reactions_electrified_and_dried(tmp_path: Path) -> None:
     content = edited_content(tmp_path, every_chance(1.0))
     sim = dummy_in_front(content)
-    sim.world.set_wand(wand(content, "water"))
+    arm(sim, "water")
     assert reactions(sim, 30) == []
-    sim.world.set_wand(wand(content, "lightning"))
+    arm(sim, "lightning")
     assert Reaction.ELECTRIFIED in reactions(sim, 30)
-    sim.world.set_wand(wand(content, "water"))
+    arm(sim, "water")
     reactions(sim, 30)
-    sim.world.set_wand(wand(content, "fire"))
+    arm(sim, "fire")
     seen = reactions(sim, 30)
     assert seen[0] == Reaction.DRIED
     rows = sim.buffers.enemy_rows()
@@ -143,7 +143,7 @@ def test_r_stat_1_attunement_raises_damage_through_simulation(tmp_path: Path) ->
     def dealt(points: float) -> float:
         sim = dummy_in_front(content)
         sim.world.set_attunement({"fire": points})
-        sim.world.set_wand(wand(content, "fire", damage=10.0))
+        arm(sim, "fire", damage=10.0)
         return sum(sim.step().damage_dealt for _ in range(30))
 
     base, attuned = dealt(0.0), dealt(10.0)
@@ -162,7 +162,7 @@ def test_r_det_1_shipped_statuses_same_hash_on_one_and_two_threads() -> None:
         for x, y in rng.uniform(-300, 300, size=(60, 2)).tolist():
             sim.input.spawn(0, px + x, py + y)
         for element in ("fire", "ice", "lightning", "poison", "water") * 24:
-            sim.world.set_wand(wand(content, element, damage=2.0))
+            arm(sim, element, damage=2.0)
             sim.step()
         return sim.state_hash()
 
@@ -197,7 +197,7 @@ def archer_shots(content: Any, element: str, seconds: int) -> int:
     sim.step()
     px, py = sim.buffers.player_value("x"), sim.buffers.player_value("y")
     sim.input.spawn(content.enemy_index("archer"), px + 200.0, py)
-    sim.world.set_wand(wand(content, element))
+    arm(sim, element)
     shots = 0
     for _ in range(seconds * content.balance.sim.tick_hz):
         sim.step()

@@ -20,6 +20,7 @@ from artificer.game.run import Run
 from artificer.game.save import WandStatsSave
 from artificer.game.shop import Offer, tier_odds
 from artificer.game.stats import WandStats
+from bolt_wand import arm_bolt
 
 CONTENT = load_content()
 SETTINGS = CONTENT.balance.shop
@@ -232,9 +233,7 @@ def damage_on_a_dummy(content: Any, element: str, crit: float = 0.0, attunement:
     stats.totals[WandStat.CRIT_CHANCE] = crit
     stats.totals[WandStat(f"attunement_{element}")] = attunement
     stats.apply(sim.world)
-    spec: dict[str, Any] = content.balance.default_wand.model_dump(mode="json")
-    spec.update(element=element, damage=10.0, cast_delay=0.1)
-    sim.world.set_wand(spec)
+    arm_bolt(sim, element=element, damage=10.0, cast_delay=0.1)
     return sum(sim.step().damage_dealt for _ in range(20 * FPS))
 
 

@@ -69,10 +69,6 @@ class Simulation:
         start = self.content.balance.starting_wand
         return self.arm_wand(start.core, list(start.cards))
 
-    def arm_default_wand(self) -> None:
-        """The foundation's wand: balance.json's `default_wand`."""
-        self.world.set_wand(self.content.balance.default_wand.model_dump(mode="json"))
-
     def step(self) -> StepCounts:
         counts = self.buffers.step(self.world, self.input)
         self.input.clear()

@@ -8,8 +8,12 @@ use std::sync::OnceLock;
 
 use artificer_core::sim::config::{CombatParams, Element, StatusParams, VmParams, ELEMENTS};
 use artificer_core::sim::stress::Tuning;
-use artificer_core::vm::exec::CastRules;
-use artificer_core::vm::mana::ManaRules;
+use artificer_core::sim::world::World;
+use artificer_core::vm::board::CoreDef;
+use artificer_core::vm::compile::Compiler;
+use artificer_core::vm::exec::{CastRules, Caster};
+use artificer_core::vm::mana::{Mana, ManaRules};
+use artificer_core::vm::spell::{ActionDef, Effect, Family, SpellDef};
 use serde_json::Value;
 
 /// balance.json, parsed once per test binary.
@@ -109,4 +113,25 @@ pub fn statuses() -> StatusParams {
 /// The game's tuning the stress workload runs with.
 pub fn tuning() -> Tuning {
     Tuning { vm: vm(), statuses: statuses() }
+}
+
+/// Arms `world` with a compiled one-card wand: `action` (a bolt of `vm::sample`, say) of element
+/// `element`, cast every `cast_delay` seconds, free (no mana cost), with no cast-delay floor so
+/// that it can fire every tick. The tests' simplest wand, through the VM as every wand is.
+pub fn arm_bolt(world: &mut World, action: ActionDef, element: Option<Element>, cast_delay: f32) {
+    let spells = vec![SpellDef {
+        id: "test_bolt".into(),
+        family: Family::Action,
+        mana_cost: 0.0,
+        cpu: 1,
+        cast_delay: 0.0,
+        element,
+        effect: Effect::Action(action),
+    }];
+    let core = CoreDef::row("test_core", 1, 100.0, 0.0, cast_delay, 10);
+    let program = Compiler::new(&spells, &[]).compile(&core, &[Some(0)]).expect("one bolt compiles");
+    let mana = Mana::new(core.mana_max, core.mana_regen, mana_rules());
+    let rules = CastRules { delay_floor: 0.0, ..cast_rules() };
+    let caster = Caster::new(program, mana, rules, core.cast_delay, core.recharge, core.cpu_limit, false, false, 1);
+    world.set_caster(caster, vec![element]);
 }
