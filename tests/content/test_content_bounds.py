@@ -187,16 +187,16 @@ CASES: list[tuple[str, str, Edit, tuple[str, str]]] = [
         ("balance.json", "$.pickups.magnet_speed"),
     ),
     (
-        "default wand lifetime 1e30",
+        "vm knockback_seconds 1e30",
         "balance.json",
-        _set("default_wand", "lifetime", value=1e30),
-        ("balance.json", "$.default_wand.lifetime"),
+        _set("vm", "knockback_seconds", value=1e30),
+        ("balance.json", "$.vm.knockback_seconds"),
     ),
     (
-        "default wand pierce 2^63",
+        "loadout backpack 2^63",
         "balance.json",
-        _set("default_wand", "pierce", value=2**63),
-        ("balance.json", "$.default_wand.pierce"),
+        _set("loadout", "backpack", value=2**63),
+        ("balance.json", "$.loadout.backpack"),
     ),
     (
         "vm step_multiplier 2^40 (× cpu_limit past u32)",

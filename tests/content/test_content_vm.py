@@ -592,14 +592,10 @@ def test_r_mana_7_spell_no_core_can_afford_is_reported(data_dir: Path) -> None:
     assert locations(problems_of(data_dir)) == [("spells.json", f"$.spells[{nuke}].mana_cost")]
 
 
-def test_dash_wave_and_default_wand_must_name_action_spells(data_dir: Path) -> None:
+def test_dash_wave_must_name_an_action_spell(data_dir: Path) -> None:
     core = shipped_index("cores.json", "cores", "stormstep_core")
     edit_json(data_dir / "cores.json", lambda doc: doc["cores"][core]["dash_wave"].update(spell="homing"))
-    edit_json(data_dir / "balance.json", lambda doc: doc["default_wand"].update(spell="sparkbolt"))
-    assert locations(problems_of(data_dir)) == [
-        ("balance.json", "$.default_wand.spell"),
-        ("cores.json", f"$.cores[{core}].dash_wave.spell"),
-    ]
+    assert locations(problems_of(data_dir)) == [("cores.json", f"$.cores[{core}].dash_wave.spell")]
 
 
 def test_raw_register_card_outside_the_debug_pool_is_reported(data_dir: Path) -> None:

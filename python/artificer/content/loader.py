@@ -237,8 +237,6 @@ def _check_vm_content(
     problems: list[Problem] = []
     if spells is not None:
         problems.extend(references.check_spells(spells))
-        if balance is not None:
-            problems.extend(references.check_default_wand(balance, spells))
     if cores is not None:
         problems.extend(references.check_cores(cores, spells))
         if balance is not None and spells is not None:

@@ -206,20 +206,6 @@ class PickupSettings(ContentModel):
     radius: float = Field(gt=0, le=MAX_ENEMY_RADIUS, description="A pickup's own radius in px.")
 
 
-class DefaultWand(ContentModel):
-    """The wand the player starts with: one spell cast on repeat."""
-
-    spell: str = Field(pattern=ID_PATTERN, description="Id of the spell the wand casts.")
-    cast_delay: float = Field(gt=0, le=MAX_SECONDS, description="Seconds between casts.")
-    damage: float = Field(ge=0, le=MAX_DAMAGE, description="Base damage of one projectile (R-DMG-1 `base`).")
-    speed: float = Field(gt=0, le=MAX_SPEED, description="Projectile speed in px/s.")
-    radius: float = Field(gt=0, le=MAX_ENEMY_RADIUS, description="Projectile radius in px.")
-    lifetime: float = Field(gt=0, le=MAX_SECONDS, description="Seconds before the projectile expires.")
-    pierce: int = Field(ge=0, le=MAX_COUNT, description="Enemies a projectile passes through before it stops.")
-    bounces: int = Field(ge=0, le=MAX_COUNT, description="Times a projectile bounces off the arena edge.")
-    element: Element = Field(description="Element of the projectile's damage.")
-
-
 class SpawnReach(ContentModel):
     """Half the width and height of the box around the player whose edge spawns land on."""
 
@@ -625,7 +611,6 @@ class Balance(ContentModel):
     capacities: Capacities = Field(description="Core pool sizes.")
     player: PlayerStats = Field(description="Starting player stats.")
     pickups: PickupSettings = Field(description="Pickup magnet and collection.")
-    default_wand: DefaultWand = Field(description="The starting wand.")
     wave: WaveTiming = Field(description="Timing shared by all waves.")
     elite: Elite = Field(description="Elite enemy multipliers.")
     vm: VmSettings = Field(description="Spell VM settings.")

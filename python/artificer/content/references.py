@@ -157,18 +157,6 @@ def check_affordable(spells: SpellCatalog, cores: CoreCatalog) -> list[Problem]:
     ]
 
 
-def check_default_wand(balance: Balance, spells: SpellCatalog) -> list[Problem]:
-    """The starting wand's spell exists and is an action."""
-    spell_id = balance.default_wand.spell
-    spell_by_id = {spell.id: spell for spell in spells.spells}
-    location = location_path("default_wand", "spell")
-    if spell_id not in spell_by_id:
-        return [Problem(BALANCE_FILE, location, _unknown_spell(spell_id, spell_by_id))]
-    if spell_by_id[spell_id].family != SpellFamily.ACTION:
-        return [Problem(BALANCE_FILE, location, f'"{spell_id}" is a {spell_by_id[spell_id].family}, not an action')]
-    return []
-
-
 def check_starting_wand(balance: Balance, spells: SpellCatalog, cores: CoreCatalog) -> list[Problem]:
     """R-ONB-1: the starting wand names a core and spells that exist, and fits the core."""
     start = balance.starting_wand
