@@ -13,6 +13,7 @@ import numpy as np
 
 from artificer.content.potions import PotionEffect
 from artificer.engine import Simulation
+from artificer.engine.frame import EnemyColumn, PickupColumn
 from artificer.game.potions import PotionError
 from artificer.game.run import Run, WaveInProgress
 
@@ -36,7 +37,7 @@ class KitingBot:
         move = np.zeros(2)
         nearest = np.inf
         if len(enemies):
-            offset = np.array([px, py]) - enemies[:, :2].astype(np.float64)
+            offset = np.array([px, py]) - enemies[:, [EnemyColumn.X, EnemyColumn.Y]].astype(np.float64)
             dist = np.hypot(offset[:, 0], offset[:, 1])
             nearest = float(dist.min())
             close = dist < DANGER_RADIUS
@@ -47,7 +48,7 @@ class KitingBot:
         move += self._walls(px, py)
         pickups = buffers.pickup_rows()
         if nearest > SAFE_RADIUS and len(pickups):
-            to_pick = pickups[:, :2].astype(np.float64) - np.array([px, py])
+            to_pick = pickups[:, [PickupColumn.X, PickupColumn.Y]].astype(np.float64) - np.array([px, py])
             d = np.hypot(to_pick[:, 0], to_pick[:, 1])
             i = int(d.argmin())
             move += PICKUP_WEIGHT * to_pick[i] / max(float(d[i]), 1.0)

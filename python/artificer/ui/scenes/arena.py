@@ -49,6 +49,7 @@ from collections.abc import Callable
 import pygame
 
 from artificer.content import Content
+from artificer.engine.frame import PickupColumn
 from artificer.game.flow import Ending, Phase, RunFlow
 from artificer.game.report import FrameReport
 from artificer.game.run import Run, WaveInProgress, WaveStats
@@ -450,7 +451,7 @@ class ArenaScene(Scene):
         assert self.wave is not None and self.stack is not None and self.juice is not None
         buffers = self.run.sim.buffers
         # The crystals still on the ground, before finish() collects them (they fly in, R-FEEL-1).
-        left_on_ground = buffers.pickup_rows()[:, :2].copy()
+        left_on_ground = buffers.pickup_rows()[:, [PickupColumn.X, PickupColumn.Y]]
         self._gold_before = self.hud_state.currency
         wave = self.wave
         stats = self.flow.end_wave()
