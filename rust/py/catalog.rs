@@ -38,7 +38,7 @@ impl Catalog {
     /// (the sustained-fire and step rules; the core has no copy of them).
     #[new]
     fn new(spells: &Bound<'_, PyList>, recipes: &Bound<'_, PyList>, vm: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let vm = vm_params(&Section::root(vm, "vm")?)?;
+        let vm = vm_params(vm, "vm")?;
         vm.validate()?;
         // Spells are numbered in 16 bits (the VM's cards, the projectiles' looks).
         if spells.len() > u16::MAX as usize {

@@ -1,17 +1,21 @@
 //! Plain Python data (the dicts `artificer.engine` builds from validated
-//! content) into the core's config types, naming the key on any problem.
+//! content) into the core's config types, naming the key on any problem:
+//! each section is a struct decoded by `#[derive(FromPyObject)]`
+//! (`py/decode.rs`), then moved into the core's own type.
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
+use super::decode::{at, decode, Dict, ElementName, Flag, PerElement, Str, F32, U32};
 use crate::sim::config::{
-    Behavior, CombatParams, DeathBlast, Element, EnemyKind, PickupParams, PlayerParams, RangedAttack, Rules, Shield,
-    Split, StatusParams, VmParams, WorldConfig, DEFAULT_TURN_SECONDS, ELEMENTS,
+    Behavior, CombatParams, DeathBlast, EnemyKind, PickupParams, PlayerParams, RangedAttack, Rules, Shield, Split,
+    StatusParams, VmParams, WorldConfig, ELEMENTS,
 };
 use crate::sim::CoreError;
 use crate::vm::mana::ManaRules;
 
-/// A dict with the path it was reached by, for messages.
+/// A dict with the path it was reached by, for messages (the catalog's
+/// field-by-field reader).
 pub(crate) struct Section<'py> {
     pub path: String,
     pub dict: Bound<'py, PyDict>,
@@ -96,229 +100,389 @@ impl<'py> Section<'py> {
     }
 }
 
-/// `config`: `{"arena", "sim", "player", "pickups", "elite", "enemies",
-/// optional "rules"}` as built by `artificer.engine.world_config`.
-pub fn world_config(obj: &Bound<'_, PyAny>, seed: u64) -> Result<WorldConfig, CoreError> {
-    let root = Section::root(obj, "config")?;
-    let arena = root.sub("arena")?;
-    let sim = root.sub("sim")?;
-    let player = root.sub("player")?;
-    let pickups = root.sub("pickups")?;
-    let elite = root.sub("elite")?;
-    let rules = match root.dict.get_item("rules").ok().flatten() {
-        Some(r) => rules(&r)?,
-        None => Rules::default(),
-    };
-    let enemies = root.item("enemies")?;
-    let enemies = enemies.cast::<PyList>().map_err(|_| CoreError::arg("config.enemies: expected a list"))?;
-    let mut kinds = Vec::with_capacity(enemies.len());
-    let mut splits = Vec::new();
-    for (i, e) in enemies.iter().enumerate() {
-        let section = Section::root(&e, &format!("config.enemies[{i}]"))?;
-        kinds.push(enemy_kind(&section)?);
-        if section.has("split") {
-            splits.push((i, section.sub("split")?));
+/// A decoding struct whose fields are all newtypes named as the core
+/// type's own fields (and the dict's keys), and its move into that type.
+macro_rules! decoded {
+    ($(#[$meta:meta])* $name:ident => $core:ident { $($field:ident: $ty:ty),+ $(,)? }) => {
+        $(#[$meta])*
+        #[derive(FromPyObject)]
+        #[pyo3(from_item_all)]
+        struct $name {
+            $($field: $ty),+
         }
-    }
-    // `split.into` names a kind; the core numbers kinds by position.
-    for (i, split) in splits {
-        let into = split.string("into")?;
-        let Some(child) = kinds.iter().position(|k| k.name == into) else {
-            return Err(CoreError::arg(format!("{}.into: unknown enemy {into:?}", split.path)));
-        };
-        kinds[i].split = Some(Split { into: child as u16, count: split.u32("count")?, spread: split.f32("spread")? });
-    }
-    let tick_hz = sim.u32("tick_hz")?;
-    Ok(WorldConfig {
-        arena_w: arena.f32("width")?,
-        arena_h: arena.f32("height")?,
-        tick_hz,
-        separation_strength: sim.f32("separation_strength")?,
-        grid_cells_per_entity: sim.f32("grid_cells_per_entity")?,
-        hit_events_per_frame: sim.u32("hit_events_per_frame")?,
-        hit_flash_frames: if sim.has("hit_flash_frames") { sim.u32("hit_flash_frames")? } else { 0 },
-        elite_hp_multiplier: elite.f32("hp_multiplier")?,
-        elite_reward_multiplier: elite.f32("reward_multiplier")?,
-        player: PlayerParams {
-            max_hp: player.f32("max_hp")?,
-            radius: player.f32("radius")?,
-            move_speed: player.f32("move_speed")?,
-            armor: player.f32("armor")?,
-            dash_speed: player.f32("dash_speed")?,
-            dash_duration: player.f32("dash_duration")?,
-            dash_cooldown: player.f32("dash_cooldown")?,
-            invulnerability: player.f32("invulnerability")?,
-            crit_chance: player.f32("crit_chance")?,
-            crit_multiplier: player.f32("crit_multiplier")?,
-            mana_max: player.f32("mana_max")?,
-            mana_regen: player.f32("mana_regen")?,
-            mana_leech: player.opt_f32("mana_leech", 0.0)?,
-            auto_aim_range: player.opt_f32("auto_aim_range", f32::INFINITY)?,
-        },
-        pickups: PickupParams {
-            pickup_radius: pickups.f32("pickup_radius")?,
-            magnet_speed: pickups.f32("magnet_speed")?,
-            collect_radius: pickups.f32("collect_radius")?,
-            radius: pickups.f32("radius")?,
-        },
-        enemy_kinds: kinds,
-        rules,
-        vm: vm_params(&root.sub("vm")?)?,
-        statuses: status_params(&root.sub("statuses")?)?,
-        // balance.json `turn` (§8); absent, the rules' 3 seconds.
-        turn_seconds: match root.has("turn") {
-            true => root.sub("turn")?.opt_f32("seconds", DEFAULT_TURN_SECONDS)?,
-            false => DEFAULT_TURN_SECONDS,
-        },
-        combat: {
-            let combat = root.sub("combat")?;
-            CombatParams {
-                vulnerable_multiplier: combat.f32("vulnerable_multiplier")?,
-                weak_multiplier: combat.f32("weak_multiplier")?,
+
+        impl From<$name> for $core {
+            fn from(v: $name) -> $core {
+                $core { $($field: v.$field.0),+ }
             }
-        },
-        seed,
-    })
+        }
+    };
+}
+
+decoded! {
+    /// balance.json `player`.
+    PlayerIn => PlayerParams {
+        max_hp: F32, radius: F32, move_speed: F32, armor: F32, dash_speed: F32, dash_duration: F32,
+        dash_cooldown: F32, invulnerability: F32, crit_chance: F32, crit_multiplier: F32, mana_max: F32,
+        mana_regen: F32, mana_leech: F32, auto_aim_range: F32,
+    }
+}
+
+decoded! {
+    /// balance.json `pickups`.
+    PickupsIn => PickupParams { pickup_radius: F32, magnet_speed: F32, collect_radius: F32, radius: F32 }
+}
+
+decoded! {
+    /// enemies.json `attack` (an archer's shots and band).
+    AttackIn => RangedAttack {
+        every: F32, speed: F32, damage: F32, radius: F32, lifetime: F32, min_distance: F32,
+        max_distance: F32, strafe: F32,
+    }
+}
+
+decoded! {
+    /// balance.json `combat`.
+    CombatIn => CombatParams { vulnerable_multiplier: F32, weak_multiplier: F32 }
+}
+
+/// `config` as `artificer.engine.world_config` builds it; `enemies` (a
+/// list, its items named by index) and the optional `rules` are read apart.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct ConfigIn {
+    arena: Dict<ArenaIn>,
+    sim: Dict<SimIn>,
+    player: Dict<PlayerIn>,
+    pickups: Dict<PickupsIn>,
+    elite: Dict<EliteIn>,
+    vm: Dict<VmIn>,
+    statuses: Dict<StatusesIn>,
+    turn: Dict<SecondsIn>,
+    combat: Dict<CombatIn>,
+}
+
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct ArenaIn {
+    width: F32,
+    height: F32,
+}
+
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct SimIn {
+    tick_hz: U32,
+    separation_strength: F32,
+    grid_cells_per_entity: F32,
+    hit_events_per_frame: U32,
+    hit_flash_frames: U32,
+}
+
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct EliteIn {
+    hp_multiplier: F32,
+    reward_multiplier: F32,
+}
+
+/// A section of one duration: balance.json `turn` (§8), `statuses.freeze`.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct SecondsIn {
+    seconds: F32,
 }
 
 /// balance.json `vm`.
-pub fn vm_params(v: &Section<'_>) -> Result<VmParams, CoreError> {
-    let fire = v.sub("sustained_fire")?;
-    Ok(VmParams {
-        step_multiplier: v.u32("step_multiplier")?,
-        cast_delay_floor: v.f32("cast_delay_floor")?,
-        mana: ManaRules {
-            streak_window: fire.f32("window")?,
-            streak_step: fire.f32("step")?,
-            streak_cap: fire.f32("cap")?,
-            streak_reset: fire.f32("reset_after")?,
-            hp_per_mana: v.f32("infinite_spells_hp_per_mana")?,
-        },
-        sine_amplitude: v.f32("sine_amplitude")?,
-        sine_frequency: v.f32("sine_frequency")?,
-        homing_range: v.f32("homing_range")?,
-        on_kill_interval: v.f32("on_kill_interval")?,
-        charge_ring_delay: v.opt_f32("charge_ring_delay", 0.3)?,
-        knockback_seconds: v.opt_f32("knockback_seconds", 0.15)?,
-    })
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct VmIn {
+    step_multiplier: U32,
+    cast_delay_floor: F32,
+    sustained_fire: Dict<SustainedFireIn>,
+    infinite_spells_hp_per_mana: F32,
+    sine_amplitude: F32,
+    sine_frequency: F32,
+    homing_range: F32,
+    on_kill_interval: F32,
+    charge_ring_delay: F32,
+    knockback_seconds: F32,
+}
+
+/// balance.json `vm.sustained_fire` (R-MANA-8).
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct SustainedFireIn {
+    window: F32,
+    step: F32,
+    cap: F32,
+    reset_after: F32,
+}
+
+impl From<VmIn> for VmParams {
+    fn from(v: VmIn) -> VmParams {
+        let fire = v.sustained_fire.0;
+        VmParams {
+            step_multiplier: v.step_multiplier.0,
+            cast_delay_floor: v.cast_delay_floor.0,
+            mana: ManaRules {
+                streak_window: fire.window.0,
+                streak_step: fire.step.0,
+                streak_cap: fire.cap.0,
+                streak_reset: fire.reset_after.0,
+                hp_per_mana: v.infinite_spells_hp_per_mana.0,
+            },
+            sine_amplitude: v.sine_amplitude.0,
+            sine_frequency: v.sine_frequency.0,
+            homing_range: v.homing_range.0,
+            on_kill_interval: v.on_kill_interval.0,
+            charge_ring_delay: v.charge_ring_delay.0,
+            knockback_seconds: v.knockback_seconds.0,
+        }
+    }
 }
 
 /// balance.json `statuses` (R-DMG-2, R-STAT-1 attunement); Python's
 /// `StatusesBalance` documents the schema.
-fn status_params(v: &Section<'_>) -> Result<StatusParams, CoreError> {
-    let mut chance = [0.0f32; ELEMENTS];
-    let c = v.sub("chance")?;
-    for (k, _) in c.dict.iter() {
-        let name: String = k.extract().map_err(|_| CoreError::arg(format!("{}: keys are element names", c.path)))?;
-        let element =
-            Element::from_name(&name).map_err(|_| CoreError::arg(format!("{}.{name}: unknown element", c.path)))?;
-        chance[element as usize] = c.f32(&name)?;
-    }
-    let (burn, chill, freeze, shock) = (v.sub("burn")?, v.sub("chill")?, v.sub("freeze")?, v.sub("shock")?);
-    let (poison, wet, att) = (v.sub("poison")?, v.sub("wet")?, v.sub("attunement")?);
-    Ok(StatusParams {
-        chance,
-        burn_dps: burn.f32("dps")?,
-        burn_seconds: burn.f32("seconds")?,
-        chill_slow: chill.f32("slow")?,
-        chill_seconds: chill.f32("seconds")?,
-        chills_to_freeze: chill.u32("to_freeze")?,
-        freeze_seconds: freeze.f32("seconds")?,
-        shock_multiplier: shock.f32("multiplier")?,
-        shock_seconds: shock.f32("seconds")?,
-        poison_dps: poison.f32("dps_per_stack")?,
-        poison_seconds: poison.f32("seconds")?,
-        poison_max_stacks: poison.u32("max_stacks")?,
-        wet_seconds: wet.f32("seconds")?,
-        wet_lightning_multiplier: wet.f32("lightning_multiplier")?,
-        attunement_damage: att.f32("damage_per_point")?,
-        attunement_chance: att.f32("chance_per_point")?,
-        zone_status_interval: match v.has("zone") {
-            true => v.sub("zone")?.opt_f32("status_interval", 1.0)?,
-            false => 1.0,
-        },
-    })
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct StatusesIn {
+    chance: PerElement,
+    burn: Dict<BurnIn>,
+    chill: Dict<ChillIn>,
+    freeze: Dict<SecondsIn>,
+    shock: Dict<ShockIn>,
+    poison: Dict<PoisonIn>,
+    wet: Dict<WetIn>,
+    zone: Dict<ZoneIn>,
+    attunement: Dict<AttunementIn>,
 }
 
-fn enemy_kind(e: &Section<'_>) -> Result<EnemyKind, CoreError> {
-    let mut resist = [0.0f32; ELEMENTS];
-    if let Some(r) = e.dict.get_item("resistances").ok().flatten() {
-        let r = Section::root(&r, &format!("{}.resistances", e.path))?;
-        for (k, _) in r.dict.iter() {
-            let name: String =
-                k.extract().map_err(|_| CoreError::arg(format!("{}: keys are element names", r.path)))?;
-            let element =
-                Element::from_name(&name).map_err(|_| CoreError::arg(format!("{}.{name}: unknown element", r.path)))?;
-            resist[element as usize] = r.f32(&name)?;
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct BurnIn {
+    dps: F32,
+    seconds: F32,
+}
+
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct ChillIn {
+    slow: F32,
+    seconds: F32,
+    to_freeze: U32,
+}
+
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct ShockIn {
+    multiplier: F32,
+    seconds: F32,
+}
+
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct PoisonIn {
+    dps_per_stack: F32,
+    seconds: F32,
+    max_stacks: U32,
+}
+
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct WetIn {
+    seconds: F32,
+    lightning_multiplier: F32,
+}
+
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct ZoneIn {
+    status_interval: F32,
+}
+
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct AttunementIn {
+    damage_per_point: F32,
+    chance_per_point: F32,
+}
+
+impl From<StatusesIn> for StatusParams {
+    fn from(v: StatusesIn) -> StatusParams {
+        let (burn, chill, shock, poison, wet, att) =
+            (v.burn.0, v.chill.0, v.shock.0, v.poison.0, v.wet.0, v.attunement.0);
+        StatusParams {
+            chance: v.chance.0,
+            burn_dps: burn.dps.0,
+            burn_seconds: burn.seconds.0,
+            chill_slow: chill.slow.0,
+            chill_seconds: chill.seconds.0,
+            chills_to_freeze: chill.to_freeze.0,
+            freeze_seconds: v.freeze.0.seconds.0,
+            shock_multiplier: shock.multiplier.0,
+            shock_seconds: shock.seconds.0,
+            poison_dps: poison.dps_per_stack.0,
+            poison_seconds: poison.seconds.0,
+            poison_max_stacks: poison.max_stacks.0,
+            wet_seconds: wet.seconds.0,
+            wet_lightning_multiplier: wet.lightning_multiplier.0,
+            attunement_damage: att.damage_per_point.0,
+            attunement_chance: att.chance_per_point.0,
+            zone_status_interval: v.zone.0.status_interval.0,
         }
     }
-    Ok(EnemyKind {
-        name: e.string("id")?,
-        hp: e.f32("hp")?,
-        speed: e.f32("speed")?,
-        radius: e.f32("radius")?,
-        contact_damage: e.f32("contact_damage")?,
-        armor: e.f32("armor")?,
-        resist,
-        reward: e.u32("reward")?,
-        behavior: Behavior::from_name(&e.string("behavior")?)
-            .map_err(|err| CoreError::arg(format!("{}: {err}", e.path)))?,
-        attack: match e.has("attack") {
-            true => Some(ranged_attack(&e.sub("attack")?)?),
-            false => None,
-        },
-        shield: match e.has("shield") {
-            true => {
-                let s = e.sub("shield")?;
-                Some(Shield { arc_degrees: s.f32("arc")?, reflect_damage: s.f32("reflect_damage")? })
-            }
-            false => None,
-        },
-        explode: match e.has("explode") {
-            true => {
-                let b = e.sub("explode")?;
-                let element = Element::from_name(&b.string("element")?)
-                    .map_err(|err| CoreError::arg(format!("{}.element: {err}", b.path)))?;
-                Some(DeathBlast { radius: b.f32("radius")?, damage: b.f32("damage")?, element })
-            }
-            false => None,
-        },
-        // Filled in by `world_config` once every kind's id is known.
-        split: None,
+}
+
+/// An enemies.json entry; `split.into` names a kind, resolved once every
+/// kind is known.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct EnemyIn {
+    id: Str,
+    hp: F32,
+    speed: F32,
+    radius: F32,
+    contact_damage: F32,
+    armor: F32,
+    #[pyo3(default)]
+    resistances: Option<PerElement>,
+    reward: U32,
+    behavior: Str,
+    #[pyo3(default)]
+    attack: Option<Dict<AttackIn>>,
+    #[pyo3(default)]
+    shield: Option<Dict<ShieldIn>>,
+    #[pyo3(default)]
+    explode: Option<Dict<ExplodeIn>>,
+    #[pyo3(default)]
+    split: Option<Dict<SplitIn>>,
+}
+
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct ShieldIn {
+    arc: F32,
+    reflect_damage: F32,
+}
+
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct ExplodeIn {
+    radius: F32,
+    damage: F32,
+    element: ElementName,
+}
+
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct SplitIn {
+    into: Str,
+    count: U32,
+    spread: F32,
+}
+
+/// `config`: `{"arena", "sim", "player", "pickups", "elite", "vm",
+/// "statuses", "turn", "combat", "enemies", optional "rules"}` as built by
+/// `artificer.engine.world_config`.
+pub fn world_config(obj: &Bound<'_, PyAny>, seed: u64) -> PyResult<WorldConfig> {
+    let Dict(c) = decode::<Dict<ConfigIn>>(obj, "config")?;
+    let root = obj.cast::<PyDict>()?;
+    let rules = match root.get_item("rules")? {
+        Some(r) => rules(&r)?,
+        None => Rules::default(),
+    };
+    let enemies = root.get_item("enemies")?.filter(|e| !e.is_none());
+    let enemies = enemies.ok_or_else(|| CoreError::arg("config.enemies: missing"))?;
+    let enemies = enemies.cast::<PyList>().map_err(|_| CoreError::arg("config.enemies: expected a list"))?;
+    let mut kinds = Vec::with_capacity(enemies.len());
+    let mut splits = Vec::new();
+    for (i, e) in enemies.iter().enumerate() {
+        let path = format!("config.enemies[{i}]");
+        let Dict(e) = decode::<Dict<EnemyIn>>(&e, &path)?;
+        if let Some(Dict(split)) = e.split {
+            splits.push((i, path.clone(), split));
+        }
+        kinds.push(EnemyKind {
+            name: e.id.0,
+            hp: e.hp.0,
+            speed: e.speed.0,
+            radius: e.radius.0,
+            contact_damage: e.contact_damage.0,
+            armor: e.armor.0,
+            resist: e.resistances.map_or([0.0; ELEMENTS], |r| r.0),
+            reward: e.reward.0,
+            behavior: Behavior::from_name(&e.behavior.0).map_err(|err| CoreError::arg(format!("{path}: {err}")))?,
+            attack: e.attack.map(|Dict(a)| a.into()),
+            shield: e.shield.map(|Dict(s)| Shield { arc_degrees: s.arc.0, reflect_damage: s.reflect_damage.0 }),
+            explode: e.explode.map(|Dict(b)| DeathBlast {
+                radius: b.radius.0,
+                damage: b.damage.0,
+                element: b.element.0,
+            }),
+            // Filled in below once every kind's id is known.
+            split: None,
+        });
+    }
+    // `split.into` names a kind; the core numbers kinds by position.
+    for (i, path, split) in splits {
+        let into = split.into.0;
+        let Some(child) = kinds.iter().position(|k| k.name == into) else {
+            return Err(CoreError::arg(format!("{path}.split.into: unknown enemy {into:?}")).into());
+        };
+        kinds[i].split = Some(Split { into: child as u16, count: split.count.0, spread: split.spread.0 });
+    }
+    let (arena, sim, elite) = (c.arena.0, c.sim.0, c.elite.0);
+    Ok(WorldConfig {
+        arena_w: arena.width.0,
+        arena_h: arena.height.0,
+        tick_hz: sim.tick_hz.0,
+        separation_strength: sim.separation_strength.0,
+        grid_cells_per_entity: sim.grid_cells_per_entity.0,
+        hit_events_per_frame: sim.hit_events_per_frame.0,
+        hit_flash_frames: sim.hit_flash_frames.0,
+        elite_hp_multiplier: elite.hp_multiplier.0,
+        elite_reward_multiplier: elite.reward_multiplier.0,
+        player: c.player.0.into(),
+        pickups: c.pickups.0.into(),
+        enemy_kinds: kinds,
+        rules,
+        vm: c.vm.0.into(),
+        statuses: c.statuses.0.into(),
+        turn_seconds: c.turn.0.seconds.0,
+        combat: c.combat.0.into(),
+        seed,
     })
 }
 
-/// enemies.json `attack` (an archer's shots and band).
-fn ranged_attack(a: &Section<'_>) -> Result<RangedAttack, CoreError> {
-    Ok(RangedAttack {
-        every: a.f32("every")?,
-        speed: a.f32("speed")?,
-        damage: a.f32("damage")?,
-        radius: a.f32("radius")?,
-        lifetime: a.f32("lifetime")?,
-        min_distance: a.f32("min_distance")?,
-        max_distance: a.f32("max_distance")?,
-        strafe: a.f32("strafe")?,
-    })
+/// balance.json `vm`, reached by `path` (the catalog's own copy).
+pub fn vm_params(obj: &Bound<'_, PyAny>, path: &str) -> PyResult<VmParams> {
+    decode::<Dict<VmIn>>(obj, path).map(|Dict(v)| v.into())
 }
 
 /// `{"player_fixed": bool, ...}`; missing keys are false.
-pub fn rules(obj: &Bound<'_, PyAny>) -> Result<Rules, CoreError> {
-    let r = Section::root(obj, "rules")?;
-    for (k, _) in r.dict.iter() {
+pub fn rules(obj: &Bound<'_, PyAny>) -> PyResult<Rules> {
+    let dict = obj.cast::<PyDict>().map_err(|_| CoreError::arg("rules: expected a dict"))?;
+    for (k, _) in dict.iter() {
         let key: String = k.extract().unwrap_or_default();
         if !RULE_NAMES.contains(&key.as_str()) {
-            return Err(CoreError::arg(format!("rules.{key}: unknown rule (known: {})", RULE_NAMES.join(", "))));
+            return Err(CoreError::arg(format!("rules.{key}: unknown rule (known: {})", RULE_NAMES.join(", "))).into());
         }
     }
+    let flag = |key: &str| -> PyResult<bool> {
+        match dict.get_item(key)? {
+            None => Ok(false),
+            Some(v) => v.extract::<Flag>().map(|f| f.0).map_err(|e| at(obj.py(), &format!("rules.{key}"), e)),
+        }
+    };
     Ok(Rules {
-        player_fixed: r.flag("player_fixed")?,
-        player_invulnerable: r.flag("player_invulnerable")?,
-        enemies_immortal: r.flag("enemies_immortal")?,
-        respawn_spent_projectiles: r.flag("respawn_spent_projectiles")?,
-        no_hit_memory: r.flag("no_hit_memory")?,
-        enemies_still: r.flag("enemies_still")?,
-        hit_events: r.flag("hit_events")?,
+        player_fixed: flag("player_fixed")?,
+        player_invulnerable: flag("player_invulnerable")?,
+        enemies_immortal: flag("enemies_immortal")?,
+        respawn_spent_projectiles: flag("respawn_spent_projectiles")?,
+        no_hit_memory: flag("no_hit_memory")?,
+        enemies_still: flag("enemies_still")?,
+        hit_events: flag("hit_events")?,
     })
 }
 

@@ -6,6 +6,7 @@ mod args;
 mod arrays;
 mod catalog;
 mod config;
+mod decode;
 mod errors;
 mod render;
 mod rules;

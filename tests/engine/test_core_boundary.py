@@ -182,6 +182,32 @@ def test_content_numbers_beyond_the_core_bounds_are_refused_naming_the_field() -
     refused(lambda: _core.World(config, 1), "hp")
 
 
+def test_a_deep_wrong_config_field_is_named_by_its_full_path() -> None:
+    """The config is decoded section by section (rust/py/decode.rs): a refusal
+    names the whole path to the field, an enemy by its index, and keeps the
+    boundary's wording; balance.json's numbers have no fallback in the core."""
+    config = world_config(CONTENT)
+    config["vm"]["sustained_fire"]["cap"] = "lots"
+    refused(lambda: _core.World(config, 1), "config.vm.sustained_fire.cap: expected a number")
+    config = world_config(CONTENT)
+    archer = next(i for i, enemy in enumerate(config["enemies"]) if enemy.get("attack"))
+    config["enemies"][archer]["attack"]["strafe"] = math.nan
+    refused(lambda: _core.World(config, 1), f"config.enemies[{archer}].attack.strafe: expected a finite number")
+    config = world_config(CONTENT)
+    config["statuses"]["poison"]["max_stacks"] = 2**40
+    refused(
+        lambda: _core.World(config, 1),
+        f"config.statuses.poison.max_stacks must be a whole number in 0..=4294967295, got {2**40}",
+    )
+    for section, key in [("turn", "seconds"), ("vm", "charge_ring_delay"), ("player", "auto_aim_range")]:
+        partial = world_config(CONTENT)
+        del partial[section][key]
+        refused(lambda config=partial: _core.World(config, 1), f"config.{section}.{key}: missing")
+    config = world_config(CONTENT)
+    del config["statuses"]["zone"]
+    refused(lambda: _core.World(config, 1), "config.statuses.zone: missing")
+
+
 # --- hypothesis: every entry point, hostile arguments -------------------------------------------
 
 

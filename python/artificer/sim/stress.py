@@ -41,6 +41,7 @@ def stress_config() -> dict[str, Any]:
             "separation_strength": workload.SEPARATION,
             "grid_cells_per_entity": 2.0,
             "hit_events_per_frame": 0,
+            "hit_flash_frames": 0,
         },
         "player": {
             "max_hp": 1.0,
@@ -56,6 +57,8 @@ def stress_config() -> dict[str, Any]:
             "mana_max": 0.0,
             "mana_regen": 0.0,
             "mana_leech": 0.0,
+            # The workload arms no wand, so auto-aim never looks; the game's reach keeps the key real.
+            "auto_aim_range": balance["player"]["auto_aim_range"],
         },  # fmt: skip
         "pickups": {"pickup_radius": 0.0, "magnet_speed": 0.0, "collect_radius": 0.0, "radius": 1.0},
         "elite": {"hp_multiplier": 1.0, "reward_multiplier": 1.0},
@@ -63,6 +66,7 @@ def stress_config() -> dict[str, Any]:
         "combat": {"vulnerable_multiplier": 1.0, "weak_multiplier": 1.0},
         "vm": balance["vm"],
         "statuses": {**balance["statuses"], "chance": {}},
+        "turn": balance["turn"],
         "enemies": [
             {
                 "id": "stress",

@@ -1,0 +1,182 @@
+//! Plain Python data decoded by `#[derive(FromPyObject)]` (issue 14): the
+//! config and the catalog are structs of the newtypes below, each of which
+//! refuses a bad value with the boundary's own reason (`: missing`,
+//! `: expected a number`, ` must be a whole number in …`). The derive wraps a
+//! field's error as "failed to extract field Struct.field" with the real one
+//! as its cause; `at` walks that chain back into the path the value was
+//! reached by, so a refusal reads `config.player.max_hp: missing`. The
+//! decoding structs name their fields as the dicts' keys, which is what
+//! makes the chain a path.
+
+use pyo3::exceptions::{PyKeyError, PyTypeError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyString};
+
+use super::args::Int;
+use super::errors::CoreArgumentError;
+use crate::sim::config::{Element, ELEMENTS};
+use crate::sim::CoreError;
+
+/// A leaf's refusal: `text` is what follows the path (`": missing"`).
+fn reason(text: impl Into<String>) -> PyErr {
+    CoreError::arg(text).into()
+}
+
+/// A decoding error as the boundary's `CoreArgumentError`, its message
+/// starting with the full path: `path` (where decoding began) and the
+/// field names of the derive's cause chain. A missing key (the derive's
+/// `KeyError`) is `<path>.<key>: missing`; a leaf's reason is appended as
+/// given; anything else met where a dict's item was read means the value was
+/// not a dict.
+pub fn at(py: Python<'_>, path: &str, err: PyErr) -> PyErr {
+    let mut path = path.to_owned();
+    let mut err = err;
+    while err.is_instance_of::<PyTypeError>(py) {
+        let text = err.value(py).to_string();
+        let (Some(field), Some(cause)) = (text.strip_prefix("failed to extract field "), err.cause(py)) else {
+            break;
+        };
+        path.push('.');
+        path.push_str(field.rsplit_once('.').map_or(field, |(_, f)| f));
+        err = cause;
+    }
+    let message = if err.is_instance_of::<PyKeyError>(py) {
+        let key = err.value(py).getattr("args").and_then(|a| a.get_item(0)).map(|k| k.to_string());
+        format!("{path}.{}: missing", key.unwrap_or_default())
+    } else if err.is_instance_of::<CoreArgumentError>(py) {
+        format!("{path}{}", err.value(py))
+    } else {
+        format!("{path}: expected a dict")
+    };
+    CoreError::arg(message).into()
+}
+
+/// `obj` decoded as `T`, a refusal naming its path from `path`.
+pub fn decode<'py, T>(obj: &Bound<'py, PyAny>, path: &str) -> PyResult<T>
+where
+    T: for<'a> FromPyObject<'a, 'py, Error = PyErr>,
+{
+    obj.extract::<T>().map_err(|e| at(obj.py(), path, e))
+}
+
+/// A dict decoded as `T`; `None` is missing, anything else not a dict is
+/// refused (a list's or a string's items are never read as fields).
+pub struct Dict<T>(pub T);
+
+impl<'a, 'py, T> FromPyObject<'a, 'py> for Dict<T>
+where
+    T: FromPyObject<'a, 'py, Error = PyErr>,
+{
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        if obj.is_none() {
+            return Err(reason(": missing"));
+        }
+        if !obj.is_instance_of::<PyDict>() {
+            return Err(reason(": expected a dict"));
+        }
+        T::extract(obj).map(Dict)
+    }
+}
+
+/// A finite number that fits an `f32` (at most ~3.4e38: 1e300 would become
+/// inf after the check).
+pub struct F32(pub f32);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for F32 {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        if obj.is_none() {
+            return Err(reason(": missing"));
+        }
+        let v: f64 = obj.extract().map_err(|_| reason(": expected a number"))?;
+        if !(v.is_finite() && v.abs() <= f32::MAX as f64) {
+            return Err(reason(format!(": expected a finite number within ±3.4e38, got {v}")));
+        }
+        Ok(F32(v as f32))
+    }
+}
+
+/// A whole number in 0..2**32; beyond it is refused, never truncated.
+pub struct U32(pub u32);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for U32 {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        if obj.is_none() {
+            return Err(reason(": missing"));
+        }
+        let v: Int = obj.extract().map_err(|_| reason(format!(": expected a whole number ≥ 0, got {}", *obj)))?;
+        // `count` names its argument first: with the empty name the reason follows the path.
+        Ok(U32(v.count("", u32::MAX as u64)?))
+    }
+}
+
+/// A string (an id, a tag).
+pub struct Str(pub String);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Str {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        if obj.is_none() {
+            return Err(reason(": missing"));
+        }
+        obj.extract().map(Str).map_err(|_| reason(": expected a string"))
+    }
+}
+
+/// A switch: `None` (and, with `#[pyo3(default)]`, a missing key) is off.
+#[derive(Default)]
+pub struct Flag(pub bool);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Flag {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        if obj.is_none() {
+            return Ok(Flag(false));
+        }
+        obj.extract().map(Flag).map_err(|_| reason(": expected a bool"))
+    }
+}
+
+/// An element's name.
+pub struct ElementName(pub Element);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for ElementName {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        let Str(name) = obj.extract()?;
+        Element::from_name(&name).map(ElementName).map_err(|e| reason(format!(": {e}")))
+    }
+}
+
+/// A number per element (`{"fire": 0.5}`), in `Element` order; elements not
+/// named are 0.
+pub struct PerElement(pub [f32; ELEMENTS]);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for PerElement {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        let dict = obj.cast::<PyDict>().map_err(|_| reason(": expected a dict"))?;
+        let mut out = [0.0f32; ELEMENTS];
+        for (k, v) in dict.iter() {
+            let name: String = k
+                .cast::<PyString>()
+                .map_err(|_| reason(": keys are element names"))?
+                .to_str()
+                .map_err(|_| reason(": keys are element names"))?
+                .to_owned();
+            let element = Element::from_name(&name).map_err(|_| reason(format!(".{name}: unknown element")))?;
+            let F32(x) = v.extract().map_err(|e: PyErr| reason(format!(".{name}{}", e.value(obj.py()))))?;
+            out[element as usize] = x;
+        }
+        Ok(PerElement(out))
+    }
+}
