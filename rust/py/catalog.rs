@@ -9,7 +9,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 use super::args::Int;
-use super::config::{vm_params, Section};
+use super::config::vm_params;
+use super::decode::{decode, reason, Dict, ElementName, Flag, Str, ValueOr, F32, I32, U32};
 use crate::sim::config::{Element, VmParams};
 use crate::sim::limits::{self, MAX_AMOUNT, MAX_COORD, MAX_COUNT, MAX_SECONDS};
 use crate::sim::CoreError;
@@ -47,7 +48,7 @@ impl Catalog {
         let mut defs = Vec::with_capacity(spells.len());
         let mut index = HashMap::new();
         for (i, s) in spells.iter().enumerate() {
-            let def = spell_def(&Section::root(&s, &format!("spells[{i}]"))?)?;
+            let Dict(SpellIn(def)) = decode(&s, &format!("spells[{i}]"))?;
             def.validate().map_err(|e| CoreError::arg(format!("spells[{i}] ({:?}): {e}", def.id)))?;
             if index.insert(def.id.clone(), i as u16).is_some() {
                 return Err(CoreError::arg(format!("spells[{i}]: duplicate id {:?}", def.id)).into());
@@ -59,19 +60,14 @@ impl Catalog {
         };
         let mut rs = Vec::with_capacity(recipes.len());
         for (i, r) in recipes.iter().enumerate() {
-            let r = Section::root(&r, &format!("recipes[{i}]"))?;
-            let inputs: Vec<String> = r
-                .item("inputs")?
-                .extract()
-                .map_err(|_| CoreError::arg(format!("{}.inputs: expected two spell ids", r.path)))?;
-            if inputs.len() != 2 {
-                return Err(CoreError::arg(format!("{}.inputs: expected two spell ids", r.path)).into());
-            }
+            let path = format!("recipes[{i}]");
+            let Dict(r) = decode::<Dict<RecipeIn>>(&r, &path)?;
+            let SpellPair([first, second]) = r.inputs;
             rs.push(Recipe {
-                id: r.string("id")?,
-                inputs: (find(&r.path, &inputs[0])?, find(&r.path, &inputs[1])?),
-                product: find(&r.path, &r.string("product")?)?,
-                anywhere: r.string("match")? == "anywhere_in_deck",
+                id: r.id.0,
+                inputs: (find(&path, &first)?, find(&path, &second)?),
+                product: find(&path, &r.product.0)?,
+                anywhere: r.r#match.0 == "anywhere_in_deck",
             });
         }
         Ok(Catalog { spells: defs, recipes: rs, index, vm })
@@ -373,227 +369,519 @@ fn timeline_dict<'py>(py: Python<'py>, t: &Timeline, names: &[String]) -> PyResu
 }
 
 // ---- content → core types ------------------------------------------------
+//
+// Each block is a struct decoded by `#[derive(FromPyObject)]`, its fields
+// named as the dict's keys (`py/decode.rs`); the `…In` newtypes resolve it
+// into the VM's type, refusing with the block's path.
 
-fn element(s: &Section<'_>, key: &str) -> Result<Option<Element>, CoreError> {
-    if !s.has(key) {
-        return Ok(None);
-    }
-    Element::from_name(&s.string(key)?).map(Some).map_err(|e| CoreError::arg(format!("{}.{key}: {e}", s.path)))
+/// A ring (`orbit`), the path `orbit` needs.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct OrbitIn {
+    radius: F32,
+    degrees_per_second: F32,
 }
 
-fn path(s: &Section<'_>, key: &str) -> Result<Option<Path>, CoreError> {
-    if !s.has(key) {
+/// `path` and its `orbit` ring: `None` when the block names no path.
+fn path(path: Option<Str>, orbit: Option<Dict<OrbitIn>>) -> PyResult<Option<Path>> {
+    let Some(Str(name)) = path else {
         return Ok(None);
-    }
-    Ok(Some(match s.string(key)?.as_str() {
+    };
+    Ok(Some(match name.as_str() {
         "straight" => Path::Straight,
         "sine" => Path::Sine,
         "orbit" => {
-            let o = s.sub("orbit")?;
-            Path::Orbit(Orbit { radius: o.f32("radius")?, degrees_per_second: o.f32("degrees_per_second")? })
+            let Dict(o) = orbit.ok_or_else(|| reason(".orbit: missing"))?;
+            Path::Orbit(Orbit { radius: o.radius.0, degrees_per_second: o.degrees_per_second.0 })
         }
-        other => return Err(CoreError::arg(format!("{}.{key}: unknown path {other:?}", s.path))),
+        other => return Err(reason(format!(".path: unknown path {other:?}"))),
     }))
 }
 
-fn action_def(a: &Section<'_>) -> Result<ActionDef, CoreError> {
-    let kind = match a.string("kind")?.as_str() {
-        "projectile" => ActionKind::Projectile,
-        "zone" => ActionKind::Zone,
-        "summon" => ActionKind::Summon,
-        "blast" => ActionKind::Blast,
-        other => return Err(CoreError::arg(format!("{}.kind: unknown action kind {other:?}", a.path))),
-    };
-    let (mut zone_pull, mut zone_heal, mut zone_dps, mut lifetime) = (0.0, 0.0, 0.0, a.opt_f32("lifetime", 0.0)?);
-    if a.has("zone") {
-        let z = a.sub("zone")?;
-        zone_pull = z.opt_f32("pull", 0.0)?;
-        zone_heal = z.opt_f32("heal_per_second", 0.0)?;
-        zone_dps = z.opt_f32("damage_per_second", 0.0)?;
-        lifetime = z.f32("duration")?;
-    }
-    let (mut summon_period, mut summon_cost_share) = (0.0, 1.0);
-    if a.has("summon") {
-        let s = a.sub("summon")?;
-        summon_period = s.f32("period")?;
-        summon_cost_share = s.opt_f32("cost_share", 1.0)?;
-        lifetime = s.f32("duration")?;
-    }
-    let charge = if a.has("charge") {
-        let c = a.sub("charge")?;
-        Some((c.f32("still_seconds")?, c.f32("multiplier")?))
-    } else {
-        None
-    };
-    Ok(ActionDef {
-        kind,
-        damage: a.f32("damage")?,
-        speed: a.f32("speed")?,
-        radius: a.f32("radius")?,
-        lifetime,
-        spread: a.opt_f32("spread", 0.0)?,
-        pierce: a.opt_u32("pierce", 0)?,
-        bounces: a.opt_u32("bounces", 0)?,
-        explode_radius: a.opt_f32("explode_radius", 0.0)?,
-        chain: a.opt_u32("chain", 0)?,
-        chain_range: a.opt_f32("chain_range", 0.0)?,
-        homing: a.opt_f32("homing", 0.0)?,
-        path: path(a, "path")?.unwrap_or_default(),
-        zone_pull,
-        zone_heal,
-        zone_dps,
-        summon_period,
-        summon_cost_share,
-        moving_multiplier: a.opt_f32("moving_multiplier", 1.0)?,
-        charge,
-    })
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct ZoneIn {
+    #[pyo3(default)]
+    pull: Option<F32>,
+    #[pyo3(default)]
+    heal_per_second: Option<F32>,
+    #[pyo3(default)]
+    damage_per_second: Option<F32>,
+    duration: F32,
 }
 
-fn shot_mod(m: &Section<'_>) -> Result<ShotMod, CoreError> {
-    Ok(ShotMod {
-        damage_flat: m.opt_f32("damage_flat", 0.0)?,
-        damage_mult: m.opt_f32("damage_mult", 1.0)?,
-        speed_mult: m.opt_f32("speed_mult", 1.0)?,
-        lifetime_add: m.opt_f32("lifetime_add", 0.0)?,
-        spread_add: m.opt_f32("spread_add", 0.0)?,
-        bounce_add: m.opt_u32("bounce_add", 0)?,
-        pierce_add: m.opt_u32("pierce_add", 0)?,
-        homing_add: m.opt_f32("homing_add", 0.0)?,
-        path: path(m, "path")?,
-        element: element(m, "element")?,
-        status_chance_add: m.opt_f32("status_chance_add", 0.0)?,
-        crit_add: m.opt_f32("crit_add", 0.0)?,
-        knockback_add: m.opt_f32("knockback_add", 0.0)?,
-        size_mult: m.opt_f32("size_mult", 1.0)?,
-        lifesteal_add: m.opt_f32("lifesteal_add", 0.0)?,
-        splitter: m.flag("splitter")?,
-    })
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct SummonIn {
+    period: F32,
+    #[pyo3(default)]
+    cost_share: Option<F32>,
+    duration: F32,
 }
 
-fn register(l: &Section<'_>) -> Result<u8, CoreError> {
-    match l.string("register")?.as_str() {
-        "A" => Ok(0),
-        "B" => Ok(1),
-        other => Err(CoreError::arg(format!("{}.register: unknown register {other:?}", l.path))),
-    }
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct ChargeIn {
+    still_seconds: F32,
+    multiplier: F32,
 }
 
-fn logic_def(l: &Section<'_>) -> Result<LogicDef, CoreError> {
-    let span = l.opt_u32("span", 1)?;
-    let gate = |cond| Ok(LogicDef::Gate { cond, span });
-    match l.string("kind")?.as_str() {
-        "if_hp_low" => gate(Cond::HpLow(l.opt_f32("threshold", 0.3)?)),
-        "if_enemy_close" => gate(Cond::EnemyClose(l.opt_f32("threshold", 64.0)?)),
-        "if_moving" => gate(Cond::Moving),
-        "if_still" => gate(Cond::Still),
-        "if_mana_above" => gate(Cond::ManaAbove(l.f32("threshold")?)),
-        "if_reg_ge" => gate(Cond::RegGe(register(l)?, l.i32("value")?)),
-        "halt_if_reg_lt" => Ok(LogicDef::HaltIf(Cond::RegLt(register(l)?, l.i32("value")?))),
-        "halt" => Ok(LogicDef::Halt),
-        "loop" => Ok(LogicDef::Loop {
-            span: l.opt_u32("span", 3)?,
-            count: l.opt_u32("count", 5)?,
-            grants_budget: l.flag("grants_budget")?,
-        }),
-        "reg_set" => Ok(LogicDef::RegSet { reg: register(l)?, value: l.i32("value")? }),
-        "reg_add" => Ok(LogicDef::RegAdd { reg: register(l)?, value: l.i32("value")? }),
-        "charge_counter" => Ok(LogicDef::ChargeCounter { n: l.u32("n")?, counter: 0, span }),
-        "kill_combo" => Ok(LogicDef::KillCombo { n: l.u32("n")?, counter: 0, span }),
-        other => Err(CoreError::arg(format!("{}.kind: unknown logic kind {other:?}", l.path))),
-    }
+/// spells.json `action` (and a trigger's `carrier`).
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct ActionRaw {
+    kind: Str,
+    damage: F32,
+    speed: F32,
+    radius: F32,
+    #[pyo3(default)]
+    lifetime: Option<F32>,
+    #[pyo3(default)]
+    spread: Option<F32>,
+    #[pyo3(default)]
+    pierce: Option<U32>,
+    #[pyo3(default)]
+    bounces: Option<U32>,
+    #[pyo3(default)]
+    explode_radius: Option<F32>,
+    #[pyo3(default)]
+    chain: Option<U32>,
+    #[pyo3(default)]
+    chain_range: Option<F32>,
+    #[pyo3(default)]
+    homing: Option<F32>,
+    #[pyo3(default)]
+    path: Option<Str>,
+    #[pyo3(default)]
+    orbit: Option<Dict<OrbitIn>>,
+    #[pyo3(default)]
+    zone: Option<Dict<ZoneIn>>,
+    #[pyo3(default)]
+    summon: Option<Dict<SummonIn>>,
+    #[pyo3(default)]
+    moving_multiplier: Option<F32>,
+    #[pyo3(default)]
+    charge: Option<Dict<ChargeIn>>,
 }
 
-fn spell_def(s: &Section<'_>) -> Result<SpellDef, CoreError> {
-    let family = s.string("family")?;
-    let (family, effect) = match family.as_str() {
-        "action" => (Family::Action, Effect::Action(action_def(&s.sub("action")?)?)),
-        "modifier" => (Family::Modifier, Effect::Modifier(shot_mod(&s.sub("modifier")?)?)),
-        "multicast" => {
-            let m = s.sub("multicast")?;
-            (Family::Multicast, Effect::Multicast { count: m.u32("count")?.max(1), spread: m.opt_f32("spread", 0.0)? })
+struct ActionIn(ActionDef);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for ActionIn {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        let a = ActionRaw::extract(obj)?;
+        let kind = match a.kind.0.as_str() {
+            "projectile" => ActionKind::Projectile,
+            "zone" => ActionKind::Zone,
+            "summon" => ActionKind::Summon,
+            "blast" => ActionKind::Blast,
+            other => return Err(reason(format!(".kind: unknown action kind {other:?}"))),
+        };
+        let (mut zone_pull, mut zone_heal, mut zone_dps, mut lifetime) = (0.0, 0.0, 0.0, a.lifetime.value_or(0.0));
+        if let Some(Dict(z)) = a.zone {
+            zone_pull = z.pull.value_or(0.0);
+            zone_heal = z.heal_per_second.value_or(0.0);
+            zone_dps = z.damage_per_second.value_or(0.0);
+            lifetime = z.duration.0;
         }
-        "trigger" => {
-            let t = s.sub("trigger")?;
-            let kind = match t.string("kind")?.as_str() {
-                "on_hit" => TriggerKind::OnHit,
-                "timer" => TriggerKind::Timer,
-                "on_expire" => TriggerKind::OnExpire,
-                other => return Err(CoreError::arg(format!("{}.kind: unknown trigger kind {other:?}", t.path))),
-            };
-            let def = TriggerDef { kind, delay: t.opt_f32("delay", 0.0)?, carrier: action_def(&t.sub("carrier")?)? };
-            (Family::Trigger, Effect::Trigger(def))
+        let (mut summon_period, mut summon_cost_share) = (0.0, 1.0);
+        if let Some(Dict(s)) = a.summon {
+            summon_period = s.period.0;
+            summon_cost_share = s.cost_share.value_or(1.0);
+            lifetime = s.duration.0;
         }
-        "logic" => (Family::Logic, Effect::Logic(logic_def(&s.sub("logic")?)?)),
-        other => return Err(CoreError::arg(format!("{}.family: unknown family {other:?}", s.path))),
-    };
-    Ok(SpellDef {
-        id: s.string("id")?,
-        family,
-        mana_cost: s.f32("mana_cost")?,
-        cpu: s.u32("cpu")?,
-        cast_delay: s.f32("cast_delay")?,
-        element: element(s, "element")?,
-        effect,
-    })
+        Ok(ActionIn(ActionDef {
+            kind,
+            damage: a.damage.0,
+            speed: a.speed.0,
+            radius: a.radius.0,
+            lifetime,
+            spread: a.spread.value_or(0.0),
+            pierce: a.pierce.value_or(0),
+            bounces: a.bounces.value_or(0),
+            explode_radius: a.explode_radius.value_or(0.0),
+            chain: a.chain.value_or(0),
+            chain_range: a.chain_range.value_or(0.0),
+            homing: a.homing.value_or(0.0),
+            path: path(a.path, a.orbit)?.unwrap_or_default(),
+            zone_pull,
+            zone_heal,
+            zone_dps,
+            summon_period,
+            summon_cost_share,
+            moving_multiplier: a.moving_multiplier.value_or(1.0),
+            charge: a.charge.map(|Dict(c)| (c.still_seconds.0, c.multiplier.0)),
+        }))
+    }
+}
+
+/// spells.json `modifier`. Every key of the block has a default; the derive
+/// needs one it must find, so `damage_flat`, which every dump carries, is
+/// required.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct ModifierIn {
+    damage_flat: Option<F32>,
+    #[pyo3(default)]
+    damage_mult: Option<F32>,
+    #[pyo3(default)]
+    speed_mult: Option<F32>,
+    #[pyo3(default)]
+    lifetime_add: Option<F32>,
+    #[pyo3(default)]
+    spread_add: Option<F32>,
+    #[pyo3(default)]
+    bounce_add: Option<U32>,
+    #[pyo3(default)]
+    pierce_add: Option<U32>,
+    #[pyo3(default)]
+    homing_add: Option<F32>,
+    #[pyo3(default)]
+    path: Option<Str>,
+    #[pyo3(default)]
+    orbit: Option<Dict<OrbitIn>>,
+    #[pyo3(default)]
+    element: Option<ElementName>,
+    #[pyo3(default)]
+    status_chance_add: Option<F32>,
+    #[pyo3(default)]
+    crit_add: Option<F32>,
+    #[pyo3(default)]
+    knockback_add: Option<F32>,
+    #[pyo3(default)]
+    size_mult: Option<F32>,
+    #[pyo3(default)]
+    lifesteal_add: Option<F32>,
+    #[pyo3(default)]
+    splitter: Flag,
+}
+
+struct ShotModIn(ShotMod);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for ShotModIn {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        let m = ModifierIn::extract(obj)?;
+        Ok(ShotModIn(ShotMod {
+            damage_flat: m.damage_flat.value_or(0.0),
+            damage_mult: m.damage_mult.value_or(1.0),
+            speed_mult: m.speed_mult.value_or(1.0),
+            lifetime_add: m.lifetime_add.value_or(0.0),
+            spread_add: m.spread_add.value_or(0.0),
+            bounce_add: m.bounce_add.value_or(0),
+            pierce_add: m.pierce_add.value_or(0),
+            homing_add: m.homing_add.value_or(0.0),
+            path: path(m.path, m.orbit)?,
+            element: m.element.map(|e| e.0),
+            status_chance_add: m.status_chance_add.value_or(0.0),
+            crit_add: m.crit_add.value_or(0.0),
+            knockback_add: m.knockback_add.value_or(0.0),
+            size_mult: m.size_mult.value_or(1.0),
+            lifesteal_add: m.lifesteal_add.value_or(0.0),
+            splitter: m.splitter.0,
+        }))
+    }
+}
+
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct MulticastIn {
+    count: U32,
+    #[pyo3(default)]
+    spread: Option<F32>,
+}
+
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct TriggerRaw {
+    kind: Str,
+    #[pyo3(default)]
+    delay: Option<F32>,
+    carrier: Dict<ActionIn>,
+}
+
+struct TriggerIn(TriggerDef);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for TriggerIn {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        let t = TriggerRaw::extract(obj)?;
+        let kind = match t.kind.0.as_str() {
+            "on_hit" => TriggerKind::OnHit,
+            "timer" => TriggerKind::Timer,
+            "on_expire" => TriggerKind::OnExpire,
+            other => return Err(reason(format!(".kind: unknown trigger kind {other:?}"))),
+        };
+        Ok(TriggerIn(TriggerDef { kind, delay: t.delay.value_or(0.0), carrier: t.carrier.0 .0 }))
+    }
+}
+
+/// spells.json `logic`: each kind reads the keys it takes.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct LogicRaw {
+    kind: Str,
+    #[pyo3(default)]
+    span: Option<U32>,
+    #[pyo3(default)]
+    threshold: Option<F32>,
+    #[pyo3(default)]
+    register: Option<Str>,
+    #[pyo3(default)]
+    value: Option<I32>,
+    #[pyo3(default)]
+    n: Option<U32>,
+    #[pyo3(default)]
+    count: Option<U32>,
+    #[pyo3(default)]
+    grants_budget: Flag,
+}
+
+struct LogicIn(LogicDef);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for LogicIn {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        let l = LogicRaw::extract(obj)?;
+        let missing = |key: &str| reason(format!(".{key}: missing"));
+        let register = || match l.register.as_ref().map(|r| r.0.as_str()) {
+            None => Err(missing("register")),
+            Some("A") => Ok(0u8),
+            Some("B") => Ok(1u8),
+            Some(other) => Err(reason(format!(".register: unknown register {other:?}"))),
+        };
+        let value = || l.value.as_ref().map(|v| v.0).ok_or_else(|| missing("value"));
+        let n = || l.n.as_ref().map(|n| n.0).ok_or_else(|| missing("n"));
+        let span = l.span.as_ref().map_or(1, |s| s.0);
+        let gate = |cond| Ok(LogicDef::Gate { cond, span });
+        let threshold = |default| l.threshold.as_ref().map_or(default, |t| t.0);
+        let def = match l.kind.0.as_str() {
+            "if_hp_low" => gate(Cond::HpLow(threshold(0.3))),
+            "if_enemy_close" => gate(Cond::EnemyClose(threshold(64.0))),
+            "if_moving" => gate(Cond::Moving),
+            "if_still" => gate(Cond::Still),
+            "if_mana_above" => gate(Cond::ManaAbove(l.threshold.as_ref().ok_or_else(|| missing("threshold"))?.0)),
+            "if_reg_ge" => gate(Cond::RegGe(register()?, value()?)),
+            "halt_if_reg_lt" => Ok(LogicDef::HaltIf(Cond::RegLt(register()?, value()?))),
+            "halt" => Ok(LogicDef::Halt),
+            "loop" => Ok(LogicDef::Loop {
+                span: l.span.as_ref().map_or(3, |s| s.0),
+                count: l.count.as_ref().map_or(5, |c| c.0),
+                grants_budget: l.grants_budget.0,
+            }),
+            "reg_set" => Ok(LogicDef::RegSet { reg: register()?, value: value()? }),
+            "reg_add" => Ok(LogicDef::RegAdd { reg: register()?, value: value()? }),
+            "charge_counter" => Ok(LogicDef::ChargeCounter { n: n()?, counter: 0, span }),
+            "kill_combo" => Ok(LogicDef::KillCombo { n: n()?, counter: 0, span }),
+            other => Err(reason(format!(".kind: unknown logic kind {other:?}"))),
+        };
+        def.map(LogicIn)
+    }
+}
+
+/// A spells.json entry: its numbers and the block of its family.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct SpellRaw {
+    id: Str,
+    family: Str,
+    mana_cost: F32,
+    cpu: U32,
+    cast_delay: F32,
+    #[pyo3(default)]
+    element: Option<ElementName>,
+    #[pyo3(default)]
+    action: Option<Dict<ActionIn>>,
+    #[pyo3(default)]
+    modifier: Option<Dict<ShotModIn>>,
+    #[pyo3(default)]
+    multicast: Option<Dict<MulticastIn>>,
+    #[pyo3(default)]
+    trigger: Option<Dict<TriggerIn>>,
+    #[pyo3(default)]
+    logic: Option<Dict<LogicIn>>,
+}
+
+struct SpellIn(SpellDef);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for SpellIn {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        let s = SpellRaw::extract(obj)?;
+        fn block<T>(b: Option<Dict<T>>, key: &str) -> PyResult<T> {
+            b.map(|Dict(b)| b).ok_or_else(|| reason(format!(".{key}: missing")))
+        }
+        let (family, effect) = match s.family.0.as_str() {
+            "action" => (Family::Action, Effect::Action(block(s.action, "action")?.0)),
+            "modifier" => (Family::Modifier, Effect::Modifier(block(s.modifier, "modifier")?.0)),
+            "multicast" => {
+                let m = block(s.multicast, "multicast")?;
+                (Family::Multicast, Effect::Multicast { count: m.count.0.max(1), spread: m.spread.value_or(0.0) })
+            }
+            "trigger" => (Family::Trigger, Effect::Trigger(block(s.trigger, "trigger")?.0)),
+            "logic" => (Family::Logic, Effect::Logic(block(s.logic, "logic")?.0)),
+            other => return Err(reason(format!(".family: unknown family {other:?}"))),
+        };
+        Ok(SpellIn(SpellDef {
+            id: s.id.0,
+            family,
+            mana_cost: s.mana_cost.0,
+            cpu: s.cpu.0,
+            cast_delay: s.cast_delay.0,
+            element: s.element.map(|e| e.0),
+            effect,
+        }))
+    }
+}
+
+/// A resonance_recipes.json entry; its spells are resolved by the catalog.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct RecipeIn {
+    id: Str,
+    inputs: SpellPair,
+    product: Str,
+    r#match: Str,
+}
+
+/// A recipe's two input spell ids.
+struct SpellPair([String; 2]);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for SpellPair {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        if obj.is_none() {
+            return Err(reason(": missing"));
+        }
+        let ids: Vec<String> = obj.extract().map_err(|_| reason(": expected two spell ids"))?;
+        <[String; 2]>::try_from(ids).map(SpellPair).map_err(|_| reason(": expected two spell ids"))
+    }
+}
+
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct SlotIn {
+    id: Str,
+    x: I32,
+    y: I32,
+    #[pyo3(default)]
+    bonus: Option<Dict<BonusIn>>,
+}
+
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct BonusIn {
+    dir: Str,
+    mult: F32,
+}
+
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct EntriesIn {
+    main: Str,
+    #[pyo3(default)]
+    on_kill: Option<Str>,
+    #[pyo3(default)]
+    on_hit: Option<Str>,
+}
+
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct DashWaveIn {
+    spell: Str,
+    cooldown: F32,
+}
+
+/// A cores.json entry; its `board` (a list of slots, each named by index)
+/// is read apart.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct CoreIn {
+    id: Str,
+    mana_max: F32,
+    mana_regen: F32,
+    cast_delay: F32,
+    #[pyo3(default)]
+    recharge: Option<F32>,
+    cpu_limit: U32,
+    #[pyo3(default)]
+    flags: FlagNames,
+    #[pyo3(default)]
+    dash_wave: Option<Dict<DashWaveIn>>,
+}
+
+/// A core's `flags`; anything but a list of strings reads as none.
+#[derive(Default)]
+struct FlagNames(Vec<String>);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for FlagNames {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        Ok(FlagNames(obj.extract().unwrap_or_default()))
+    }
 }
 
 /// A cores.json entry with its board expanded to explicit slots and edges.
-pub fn core_def(obj: &Bound<'_, PyAny>, spells: &HashMap<String, u16>) -> Result<CoreDef, CoreError> {
-    let c = Section::root(obj, "core")?;
-    let board = c.sub("board")?;
-    let slots_list = board.item("slots")?;
+pub fn core_def(obj: &Bound<'_, PyAny>, spells: &HashMap<String, u16>) -> PyResult<CoreDef> {
+    let Dict(c) = decode::<Dict<CoreIn>>(obj, "core")?;
+    let board = obj.cast::<PyDict>()?.get_item("board")?.filter(|b| !b.is_none());
+    let board = board.ok_or_else(|| CoreError::arg("core.board: missing"))?;
+    let board = board.cast::<PyDict>().map_err(|_| CoreError::arg("core.board: expected a dict"))?;
+    let slots_list = board.get_item("slots")?.filter(|s| !s.is_none());
+    let slots_list = slots_list.ok_or_else(|| CoreError::arg("core.board.slots: missing"))?;
     let slots_list = slots_list
         .cast::<PyList>()
         .map_err(|_| CoreError::arg("core.board.slots: expected an expanded list of slots"))?;
     let mut ids: HashMap<String, usize> = HashMap::new();
     let mut slots = Vec::with_capacity(slots_list.len());
     for (i, s) in slots_list.iter().enumerate() {
-        let s = Section::root(&s, &format!("core.board.slots[{i}]"))?;
-        if ids.insert(s.string("id")?, i).is_some() {
-            return Err(CoreError::arg(format!("{}.id: a second slot with the id {:?}", s.path, s.string("id")?)));
+        let path = format!("core.board.slots[{i}]");
+        let Dict(s) = decode::<Dict<SlotIn>>(&s, &path)?;
+        if ids.insert(s.id.0.clone(), i).is_some() {
+            return Err(CoreError::arg(format!("{path}.id: a second slot with the id {:?}", s.id.0)).into());
         }
-        let bonus = if s.has("bonus") {
-            let b = s.sub("bonus")?;
-            let dir = Dir::from_name(&b.string("dir")?)
-                .ok_or_else(|| CoreError::arg(format!("{}.dir: unknown direction", b.path)))?;
-            Some((dir, b.f32("mult")?))
-        } else {
-            None
+        let bonus = match s.bonus {
+            Some(Dict(b)) => Some((
+                Dir::from_name(&b.dir.0)
+                    .ok_or_else(|| CoreError::arg(format!("{path}.bonus.dir: unknown direction")))?,
+                b.mult.0,
+            )),
+            None => None,
         };
-        slots.push(Slot { x: s.i32("x")?, y: s.i32("y")?, bonus, next: Vec::new() });
+        slots.push(Slot { x: s.x.0, y: s.y.0, bonus, next: Vec::new() });
     }
     let slot_of = |path: &str, id: &str| {
         ids.get(id).copied().ok_or_else(|| CoreError::arg(format!("{path}: unknown slot {id:?}")))
     };
+    let edges = board.get_item("edges")?.filter(|e| !e.is_none());
+    let edges = edges.ok_or_else(|| CoreError::arg("core.board.edges: missing"))?;
     let edges: Vec<Vec<String>> =
-        board.item("edges")?.extract().map_err(|_| CoreError::arg("core.board.edges: expected [from, to] pairs"))?;
+        edges.extract().map_err(|_| CoreError::arg("core.board.edges: expected [from, to] pairs"))?;
     for edge in &edges {
         let [from, to] = edge.as_slice() else {
-            return Err(CoreError::arg("core.board.edges: expected [from, to] pairs"));
+            return Err(CoreError::arg("core.board.edges: expected [from, to] pairs").into());
         };
         let (a, b) = (slot_of("core.board.edges", from)?, slot_of("core.board.edges", to)?);
         slots[a].next.push(b);
     }
-    let entries = board.sub("entries")?;
-    let entry = |key: &str| -> Result<Option<usize>, CoreError> {
-        if entries.has(key) {
-            Ok(Some(slot_of(&entries.path, &entries.string(key)?)?))
-        } else {
-            Ok(None)
-        }
-    };
-    let flags: Vec<String> = c
-        .item("flags")
-        .and_then(|f| f.extract().map_err(|_| CoreError::arg("core.flags: expected a list")))
-        .unwrap_or_default();
-    let has = |f: &str| flags.iter().any(|x| x == f);
+    let entries = board.get_item("entries")?.unwrap_or_else(|| obj.py().None().into_bound(obj.py()));
+    let Dict(entries) = decode::<Dict<EntriesIn>>(&entries, "core.board.entries")?;
+    let entry = |id: Option<Str>| id.map(|Str(id)| slot_of("core.board.entries", &id)).transpose();
+    let has = |f: &str| c.flags.0.iter().any(|x| x == f);
     let core = CoreDef {
-        id: c.string("id")?,
-        mana_max: c.f32("mana_max")?,
-        mana_regen: c.f32("mana_regen")?,
-        cast_delay: c.f32("cast_delay")?,
-        recharge: c.opt_f32("recharge", 0.0)?,
-        cpu_limit: c.u32("cpu_limit")?,
+        id: c.id.0.clone(),
+        mana_max: c.mana_max.0,
+        mana_regen: c.mana_regen.0,
+        cast_delay: c.cast_delay.0,
+        recharge: c.recharge.value_or(0.0),
+        cpu_limit: c.cpu_limit.0,
         flags: Flags {
             dual_stream: has("dual_stream"),
             persistent_memory: has("persistent_memory"),
@@ -602,19 +890,18 @@ pub fn core_def(obj: &Bound<'_, PyAny>, spells: &HashMap<String, u16>) -> Result
             debug_core: has("debug_core"),
             program: has("program"),
         },
-        main: entry("main")?.ok_or_else(|| CoreError::arg("core.board.entries.main: missing"))?,
-        on_kill: entry("on_kill")?,
-        on_hit: entry("on_hit")?,
-        dash_wave: match c.has("dash_wave") {
-            true => {
-                let d = c.sub("dash_wave")?;
-                let id = d.string("spell")?;
+        main: slot_of("core.board.entries", &entries.main.0)?,
+        on_kill: entry(entries.on_kill)?,
+        on_hit: entry(entries.on_hit)?,
+        dash_wave: match c.dash_wave {
+            Some(Dict(d)) => {
+                let id = d.spell.0;
                 let spell = *spells
                     .get(&id)
-                    .ok_or_else(|| CoreError::arg(format!("{}.spell: unknown spell {id:?}", d.path)))?;
-                Some((spell, d.f32("cooldown")?))
+                    .ok_or_else(|| CoreError::arg(format!("core.dash_wave.spell: unknown spell {id:?}")))?;
+                Some((spell, d.cooldown.0))
             }
-            false => None,
+            None => None,
         },
         slots,
     };

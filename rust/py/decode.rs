@@ -6,7 +6,9 @@
 //! as its cause; `at` walks that chain back into the path the value was
 //! reached by, so a refusal reads `config.player.max_hp: missing`. The
 //! decoding structs name their fields as the dicts' keys, which is what
-//! makes the chain a path.
+//! makes the chain a path. `at` reads pyo3's wording of that wrapper; the
+//! Python boundary tests (tests/engine/test_core_boundary.py, deep paths)
+//! fail if a pyo3 update changes it.
 
 use pyo3::exceptions::{PyKeyError, PyTypeError};
 use pyo3::prelude::*;
@@ -17,8 +19,9 @@ use super::errors::CoreArgumentError;
 use crate::sim::config::{Element, ELEMENTS};
 use crate::sim::CoreError;
 
-/// A leaf's refusal: `text` is what follows the path (`": missing"`).
-fn reason(text: impl Into<String>) -> PyErr {
+/// A leaf's refusal: `text` is what follows the path of the value (or of
+/// the struct it was found in): `": missing"`, `".kind: unknown action kind"`.
+pub fn reason(text: impl Into<String>) -> PyErr {
     CoreError::arg(text).into()
 }
 
@@ -115,6 +118,20 @@ impl<'a, 'py> FromPyObject<'a, 'py> for U32 {
     }
 }
 
+/// An integer that fits an `i32` (a register value, a board coordinate).
+pub struct I32(pub i32);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for I32 {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        if obj.is_none() {
+            return Err(reason(": missing"));
+        }
+        obj.extract().map(I32).map_err(|_| reason(": expected an integer"))
+    }
+}
+
 /// A string (an id, a tag).
 pub struct Str(pub String);
 
@@ -178,5 +195,25 @@ impl<'a, 'py> FromPyObject<'a, 'py> for PerElement {
             out[element as usize] = x;
         }
         Ok(PerElement(out))
+    }
+}
+
+/// An optional number's value: `default` when the key was absent or `None`.
+pub trait ValueOr {
+    type Value;
+    fn value_or(self, default: Self::Value) -> Self::Value;
+}
+
+impl ValueOr for Option<F32> {
+    type Value = f32;
+    fn value_or(self, default: f32) -> f32 {
+        self.map_or(default, |v| v.0)
+    }
+}
+
+impl ValueOr for Option<U32> {
+    type Value = u32;
+    fn value_or(self, default: u32) -> u32 {
+        self.map_or(default, |v| v.0)
     }
 }

@@ -208,6 +208,22 @@ def test_a_deep_wrong_config_field_is_named_by_its_full_path() -> None:
     refused(lambda: _core.World(config, 1), "config.statuses.zone: missing")
 
 
+def test_a_deep_wrong_catalog_field_is_named_by_its_full_path() -> None:
+    """Spells, recipes and cores are decoded the same way: a trigger's carrier,
+    a logic node's register and a board slot's bonus are named down to the key."""
+    spells = [s.model_dump(mode="json", by_alias=True) for s in CONTENT.spells]
+    trigger = next(i for i, s in enumerate(spells) if s["family"] == "trigger")
+    spells[trigger]["trigger"]["carrier"]["speed"] = "fast"
+    refused(lambda: _core.Catalog(spells, [], VM), f"spells[{trigger}].trigger.carrier.speed: expected a number")
+    spells = [s.model_dump(mode="json", by_alias=True) for s in CONTENT.spells]
+    reg = next(i for i, s in enumerate(spells) if s["family"] == "logic" and s["logic"]["register"])
+    spells[reg]["logic"]["register"] = "C"
+    refused(lambda: _core.Catalog(spells, [], VM), f'spells[{reg}].logic.register: unknown register "C"')
+    data = core_data(STARTER)
+    data["board"]["slots"][2]["bonus"] = {"dir": "sideways", "mult": 1.5}
+    refused(lambda: CATALOG.compile(data, place(STARTER, [])), "core.board.slots[2].bonus.dir: unknown direction")
+
+
 # --- hypothesis: every entry point, hostile arguments -------------------------------------------
 
 
