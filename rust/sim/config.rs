@@ -311,7 +311,7 @@ pub struct StatusParams {
     pub attunement_damage: f32,
     pub attunement_chance: f32,
     /// Seconds between a damaging zone's status rolls on the enemies inside
-    /// (balance.json `statuses.zone.status_interval`, 1 when absent): a zone
+    /// (balance.json `statuses.zone.status_interval`, required): a zone
     /// hurts every tick, but its status is rolled as one hit per interval,
     /// not 60 times a second (world/spells.rs `update_zones`).
     pub zone_status_interval: f32,
@@ -422,14 +422,15 @@ pub struct WorldConfig {
     pub vm: VmParams,
     pub statuses: StatusParams,
     /// §8: a turn — one wand cycle — is this many seconds of wave time
-    /// (balance.json `turn.seconds`, 3 when absent), counted in whole ticks.
+    /// (balance.json `turn.seconds`, required), counted in whole ticks.
     pub turn_seconds: f32,
     /// Vulnerable and weak (balance.json `combat`).
     pub combat: CombatParams,
     pub seed: u64,
 }
 
-/// §8's turn when balance.json has no `turn.seconds`.
+/// §8's turn in the standard stress workload (rust/sim/stress.rs), which has no balance.json;
+/// the game's comes from balance.json `turn.seconds`.
 pub const DEFAULT_TURN_SECONDS: f32 = 3.0;
 
 impl WorldConfig {
