@@ -48,8 +48,9 @@ impl Element {
 /// walk straight at the player; the others carry their numbers in a block
 /// of the kind (`attack`, `shield`, `explode`, `split`), which the core acts
 /// on (sim/world/enemies.rs). `validate` holds tag and block together.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Behavior {
+    #[default]
     Chase,
     KeepDistance,
     Swarm,
@@ -128,7 +129,12 @@ pub struct Split {
 }
 
 /// A "breed" (Type Object): the numbers shared by every enemy of a kind.
-#[derive(Clone, Debug, PartialEq)]
+///
+/// `Default` is all zeros, `Chase` and no behaviour block: a base for literal kinds in
+/// harnesses and tests (`EnemyKind { hp: 50.0, ..Default::default() }`), so a new behaviour's
+/// block does not touch every one of them. The game's kinds come from enemies.json
+/// (py/config.rs fills every field) and `validate` checks them.
+#[derive(Clone, Debug, PartialEq, Default)]
 pub struct EnemyKind {
     pub name: String,
     pub hp: f32,

@@ -5,7 +5,7 @@
 //! very `World::step`.
 
 use super::config::{
-    Behavior, Element, EnemyKind, PickupParams, PlayerParams, Rules, StatusParams, VmParams, WorldConfig, ELEMENTS,
+    Element, EnemyKind, PickupParams, PlayerParams, Rules, StatusParams, VmParams, WorldConfig, ELEMENTS,
 };
 use super::player::Controls;
 use super::pools::{NewProjectile, Owner};
@@ -87,15 +87,7 @@ pub fn stress_config(seed: u64, tuning: &Tuning) -> WorldConfig {
             hp: 1.0e9,
             speed: CHASE * hz,
             radius: ENEMY_RADIUS,
-            contact_damage: 0.0,
-            armor: 0.0,
-            resist: [0.0; ELEMENTS],
-            reward: 0,
-            behavior: Behavior::Chase,
-            attack: None,
-            shield: None,
-            explode: None,
-            split: None,
+            ..EnemyKind::default()
         }],
         rules: stress_rules(),
         vm: tuning.vm,

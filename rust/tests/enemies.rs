@@ -6,9 +6,7 @@
 mod common;
 
 use artificer_core::sim::commands::Command;
-use artificer_core::sim::config::{
-    Behavior, DeathBlast, Element, EnemyKind, RangedAttack, Shield, Split, WorldConfig, ELEMENTS,
-};
+use artificer_core::sim::config::{Behavior, DeathBlast, Element, EnemyKind, RangedAttack, Shield, Split, WorldConfig};
 use artificer_core::sim::events::EventKind;
 use artificer_core::sim::player::Controls;
 use artificer_core::sim::pools::{NewProjectile, Owner};
@@ -20,21 +18,7 @@ use artificer_core::vm::spell::ActionDef;
 const CENTRE: (f32, f32) = (1000.0, 1000.0);
 
 fn kind(name: &str, hp: f32, speed: f32, behavior: Behavior) -> EnemyKind {
-    EnemyKind {
-        name: name.into(),
-        hp,
-        speed,
-        radius: 10.0,
-        contact_damage: 0.0,
-        armor: 0.0,
-        resist: [0.0; ELEMENTS],
-        reward: 1,
-        behavior,
-        attack: None,
-        shield: None,
-        explode: None,
-        split: None,
-    }
+    EnemyKind { name: name.into(), hp, speed, radius: 10.0, reward: 1, behavior, ..EnemyKind::default() }
 }
 
 /// The game's rules (enemies die, the player can be hurt), the player

@@ -10,7 +10,7 @@ mod common;
 
 use artificer_core::sim::combat::{final_damage, Attack, Defence};
 use artificer_core::sim::commands::{Command, Status};
-use artificer_core::sim::config::{Behavior, EnemyKind, WorldConfig, ELEMENTS};
+use artificer_core::sim::config::{EnemyKind, WorldConfig, ELEMENTS};
 use artificer_core::sim::events::{Event, EventKind};
 use artificer_core::sim::player::Controls;
 use artificer_core::sim::pools::NewProjectile;
@@ -100,14 +100,8 @@ fn kind(hp: f32, contact: f32) -> EnemyKind {
         speed: 0.0,
         radius: 10.0,
         contact_damage: contact,
-        armor: 0.0,
-        resist: [0.0; ELEMENTS],
         reward: 3,
-        behavior: Behavior::Chase,
-        attack: None,
-        shield: None,
-        explode: None,
-        split: None,
+        ..EnemyKind::default()
     }
 }
 
