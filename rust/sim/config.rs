@@ -155,6 +155,13 @@ pub struct EnemyKind {
 }
 
 impl EnemyKind {
+    /// The cooldown a new enemy of this kind starts with (an archer waits `every` before its
+    /// first shot; a behaviour on a timer adds its own here).
+    #[inline]
+    pub fn first_cooldown(&self) -> f32 {
+        self.attack.map_or(0.0, |a| a.every)
+    }
+
     /// Whether dying does more than drop a reward (a blast, a split).
     #[inline]
     pub fn acts_on_death(&self) -> bool {

@@ -63,7 +63,7 @@ mod enemies;
 mod relics;
 mod spells;
 mod statuses;
-use enemies::ArcherStep;
+use enemies::EnemyBehaviours;
 use spells::BehaviourHit;
 
 /// What one step did, for the caller (the entity counts are the sizes of
@@ -124,11 +124,8 @@ pub struct World {
     damage_this_frame: f32,
     /// With the `hit_events` rule: (damage, kind, killing blow, x, y) of this frame's hits.
     hits_this_frame: Vec<(f32, u16, bool, f32, f32)>,
-    /// Some kind shoots (an `attack`): the archer pass runs at all.
-    any_archers: bool,
-    /// Some kind has a `shield`: hits look for one at all.
-    any_shields: bool,
-    archer_steps: Vec<ArcherStep>,
+    /// The behaviours' own state (world/enemies.rs): which the roster has, the archers' steps.
+    behaviours: EnemyBehaviours,
     /// Enemies of kinds that act on death, killed this frame, in order.
     dying: Vec<u32>,
     /// R-STAT-1 attunement points per element (0 by default).
@@ -221,9 +218,7 @@ impl World {
             on_kill_cooldown: 0.0,
             damage_this_frame: 0.0,
             hits_this_frame: Vec::new(),
-            any_archers: cfg.enemy_kinds.iter().any(|k| k.attack.is_some()),
-            any_shields: cfg.enemy_kinds.iter().any(|k| k.shield.is_some()),
-            archer_steps: Vec::new(),
+            behaviours: EnemyBehaviours::of(&cfg.enemy_kinds),
             dying: Vec::new(),
             attunement: [0.0; super::config::ELEMENTS],
             player_stats: PlayerStats::default(),
@@ -300,7 +295,7 @@ impl World {
         }
         let hp = if elite { k.hp * self.cfg.elite_hp_multiplier } else { k.hp };
         let (x, y) = (x.clamp(0.0, self.cfg.arena_w), y.clamp(0.0, self.cfg.arena_h));
-        let cooldown = k.attack.map_or(0.0, |a| a.every);
+        let cooldown = k.first_cooldown();
         let speed = k.speed * self.dt;
         self.enemies.push(NewEnemy { x, y, radius: k.radius, speed, hp, kind, elite, cooldown, offspring });
         self.events.push(Event::new(EventKind::EnemySpawned, kind as f32, elite as u8 as f32, x, y, 0.0));
@@ -591,7 +586,7 @@ impl World {
             let e = e as usize;
             // Behind a roster-wide flag: where no kind has a shield (the
             // stress workload), hits never look for one.
-            if self.any_shields {
+            if self.behaviours.any_shields {
                 if let Some(shield) = self.cfg.enemy_kinds[self.enemies.kind[e] as usize].shield {
                     if self.reflect(pi, e, shield) {
                         continue;
@@ -802,7 +797,7 @@ impl World {
     /// order (identical for every thread count), then chase + push.
     fn move_enemies(&mut self) {
         // Archers shoot even where nothing walks (the training range).
-        self.archers();
+        self.behaviours_before_move();
         if self.cfg.rules.enemies_still {
             return; // the training range's dummies
         }
@@ -829,7 +824,7 @@ impl World {
             (self.player.x, self.player.y),
             (self.cfg.arena_w, self.cfg.arena_h),
         );
-        self.place_archers();
+        self.behaviours_after_move();
     }
 
     /// Step 10: the magnet (R-LOOP-2) and collection.

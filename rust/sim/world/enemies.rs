@@ -19,7 +19,7 @@
 
 use super::World;
 use crate::sim::combat::{contact_damage, final_damage, Attack, Defence};
-use crate::sim::config::{DeathBlast, Element, Shield, Split};
+use crate::sim::config::{DeathBlast, Element, EnemyKind, Shield, Split};
 use crate::sim::events::{Event, EventKind};
 use crate::sim::ids::Id;
 use crate::sim::pools::{Behaviour, NewProjectile, Owner, HIT_MEMORY};
@@ -32,15 +32,50 @@ pub(super) struct ArcherStep {
     pub y: f32,
 }
 
+/// The behaviours' part of the world: which behaviours the roster has at all (a pass or a
+/// test runs only then: the stress workload has none), and the state a pass keeps between
+/// its halves. A new behaviour adds its flag and state here and its pass to
+/// `behaviours_before_move` / `behaviours_after_move`; world.rs does not change.
+#[derive(Clone, Debug, Default)]
+pub(super) struct EnemyBehaviours {
+    /// Some kind shoots (an `attack`): the archer pass runs at all.
+    any_archers: bool,
+    /// Some kind has a `shield`: hits look for one at all.
+    pub any_shields: bool,
+    archer_steps: Vec<ArcherStep>,
+}
+
+impl EnemyBehaviours {
+    pub fn of(kinds: &[EnemyKind]) -> Self {
+        EnemyBehaviours {
+            any_archers: kinds.iter().any(|k| k.attack.is_some()),
+            any_shields: kinds.iter().any(|k| k.shield.is_some()),
+            archer_steps: Vec::new(),
+        }
+    }
+}
+
 impl World {
+    /// Step 9a, before the chase: each behaviour's plan from the start-of-frame positions
+    /// (archers choose their step and shoot; they do even where nothing walks, the range).
+    pub(super) fn behaviours_before_move(&mut self) {
+        self.archers();
+    }
+
+    /// Step 9c, after the chase moved everyone: each behaviour's own step (archers go
+    /// where they planned).
+    pub(super) fn behaviours_after_move(&mut self) {
+        self.place_archers();
+    }
+
     /// Step 9a, before the chase: each archer plans its step within its
     /// band from the start-of-frame positions, and shoots when its cooldown
     /// is over and the player is within the shot's reach. R-DMG-2: chill
     /// shortens the step, freeze stops it and the shooting (the cooldown
     /// waits until the archer thaws).
-    pub(super) fn archers(&mut self) {
-        self.archer_steps.clear();
-        if !self.any_archers {
+    fn archers(&mut self) {
+        self.behaviours.archer_steps.clear();
+        if !self.behaviours.any_archers {
             return;
         }
         let (px, py) = (self.player.x, self.player.y);
@@ -77,7 +112,7 @@ impl World {
             }
             // Never step past the player when closing in.
             let step = if radial > 0.0 { speed.min(d - a.max_distance) } else { speed };
-            self.archer_steps.push(ArcherStep { enemy: i as u32, x: x + mx * step, y: y + my * step });
+            self.behaviours.archer_steps.push(ArcherStep { enemy: i as u32, x: x + mx * step, y: y + my * step });
             if frozen {
                 continue;
             }
@@ -110,9 +145,9 @@ impl World {
 
     /// Step 9c, after the chase moved everyone: archers go where they
     /// planned, plus their separation push, inside the arena.
-    pub(super) fn place_archers(&mut self) {
+    fn place_archers(&mut self) {
         let (aw, ah) = (self.cfg.arena_w, self.cfg.arena_h);
-        for s in &self.archer_steps {
+        for s in &self.behaviours.archer_steps {
             let i = s.enemy as usize;
             self.enemies.x[i] = (s.x + self.push_x[i]).clamp(0.0, aw);
             self.enemies.y[i] = (s.y + self.push_y[i]).clamp(0.0, ah);
