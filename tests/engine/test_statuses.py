@@ -19,10 +19,10 @@ from artificer import _core
 from artificer.content import DEFAULT_DATA_DIR, ContentError, load_content
 from artificer.engine import EventKind, Simulation
 from artificer.engine.events import Reaction
-from artificer.engine.frame import ENEMY_FIELDS
+from artificer.engine.frame import EnemyColumn
 from bolt_wand import arm_bolt
 
-FLAGS = ENEMY_FIELDS.index("flags")
+FLAGS = EnemyColumn.FLAGS
 
 
 def edited_content(tmp_path: Path, edit: Callable[[dict[str, Any]], None]) -> Any:

@@ -15,31 +15,18 @@ import numpy.typing as npt
 import pytest
 
 from artificer import _core
-from artificer.content import load_content
 from artificer.engine import Status
 from artificer.engine.events import KIND, VALUE, A, B, EventKind, RelicRule
-from artificer.engine.frame import ENEMY_FIELDS
+from artificer.engine.frame import EnemyColumn
 from artificer.game.run import Run, WaveInProgress
 from artificer.game.save import settle
+from relic_runs import CONTENT, run_with, value
 
-CONTENT = load_content()
-BOOK = CONTENT.relics
-ENEMY_ROW_HP, ENEMY_ROW_FLAGS = ENEMY_FIELDS.index("hp_fraction"), ENEMY_FIELDS.index("flags")
+ENEMY_ROW_HP, ENEMY_ROW_FLAGS = EnemyColumn.HP_FRACTION, EnemyColumn.FLAGS
 Rows = npt.NDArray[np.float64]
 
 
 pytestmark = pytest.mark.usefixtures("isolated_home")  # tests/conftest.py: saves go to a temporary home
-
-
-def value(relic_id: str) -> float:
-    return BOOK.relic(relic_id).value
-
-
-def run_with(*relics: str, seed: int = 7) -> Run:
-    run = Run(CONTENT, seed)
-    for relic_id in relics:
-        run.gain_relic(relic_id)
-    return run
 
 
 def spawn_near_player(run: Run, enemy: str, dx: float, count: int = 1) -> None:

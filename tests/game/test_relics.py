@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 
 from artificer._core import RelicRules
-from artificer.content import load_content
 from artificer.content.check import EXIT_BAD_CONTENT
 from artificer.content.check import run as check_content
 from artificer.content.loader import DEFAULT_DATA_DIR
@@ -23,9 +22,8 @@ from artificer.game.relics import RunRelics, wave_relic_count
 from artificer.game.run import Run, WaveInProgress, WaveStats
 from artificer.game.save import LoadedRun, load_run, run_save_path, save_run, settle
 from artificer.game.shop import ShopError
+from relic_runs import BOOK, CONTENT, run_with, value
 
-CONTENT = load_content()
-BOOK = CONTENT.relics
 BASE_HP = CONTENT.balance.player.max_hp
 SEED_000_KOREAN_NAMES = {
     "iron_heart": "강철 심장", "energy_core": "에너지 코어", "vampire_fang": "흡혈 송곳니", "golden_idol": "황금 우상",
@@ -40,17 +38,6 @@ PLAIN_WAVE = CONTENT.wave(1)
 
 
 pytestmark = pytest.mark.usefixtures("isolated_home")  # tests/conftest.py: saves go to a temporary home
-
-
-def value(relic_id: str) -> float:
-    return BOOK.relic(relic_id).value
-
-
-def run_with(*relics: str, seed: int = 7) -> Run:
-    run = Run(CONTENT, seed)
-    for relic_id in relics:
-        run.gain_relic(relic_id)
-    return run
 
 
 def hp(run: Run) -> tuple[float, float]:

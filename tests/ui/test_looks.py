@@ -19,7 +19,7 @@ import pytest  # noqa: E402
 
 from artificer import _core  # noqa: E402
 from artificer.content import load_content  # noqa: E402
-from artificer.engine.frame import PLAYER_FIELDS, Capacity, FrameBuffers, StepCounts  # noqa: E402
+from artificer.engine.frame import Capacity, FrameBuffers, PlayerField, StepCounts  # noqa: E402
 from artificer.engine.simulation import Simulation  # noqa: E402
 from artificer.ui.atlas import Atlas  # noqa: E402
 from artificer.ui.palette import COLOUR_BLIND  # noqa: E402
@@ -101,8 +101,8 @@ def test_the_flash_variant_is_the_same_silhouette_tinted_white(screen: pygame.Su
 def _one_enemy(flags: int) -> FrameBuffers:
     buffers = FrameBuffers(Capacity(1, 1, 1, 8, zones=1, summons=1))
     buffers.enemies[0] = (300.0, 300.0, CONTENT.enemy_index("brute"), 18.0, 1.0, float(flags))
-    buffers.player[PLAYER_FIELDS.index("x")] = 900.0
-    buffers.player[PLAYER_FIELDS.index("y")] = 500.0
+    buffers.player[PlayerField.X] = 900.0
+    buffers.player[PlayerField.Y] = 500.0
     buffers.counts = StepCounts(1, 0, 0, 0, 0, 0.0)
     return buffers
 

@@ -30,7 +30,7 @@ import pytest  # noqa: E402
 
 from artificer import CoreArgumentError, _core  # noqa: E402
 from artificer.content import load_content  # noqa: E402
-from artificer.engine.frame import PLAYER_FIELDS, Capacity, FrameBuffers, StepCounts  # noqa: E402
+from artificer.engine.frame import Capacity, FrameBuffers, PlayerField, StepCounts  # noqa: E402
 from artificer.ui.atlas import Atlas  # noqa: E402
 from artificer.ui.render import STATUS_FLAGS, ArenaRenderer, Camera, premultiplied_rgba  # noqa: E402
 
@@ -102,8 +102,8 @@ def sparse_scene() -> FrameBuffers:
 
 def _with_player_and_zones(buffers: FrameBuffers, counts: StepCounts) -> FrameBuffers:
     buffers.zones[:2] = [[100.0, 80.0, 30.0, 1.0, 1.0], [250.0, 150.0, 50.0, 3.0, 1.0]]
-    buffers.player[PLAYER_FIELDS.index("x")] = SCREEN[0] / 2
-    buffers.player[PLAYER_FIELDS.index("y")] = SCREEN[1] / 2
+    buffers.player[PlayerField.X] = SCREEN[0] / 2
+    buffers.player[PlayerField.Y] = SCREEN[1] / 2
     buffers.counts = counts
     return buffers
 
