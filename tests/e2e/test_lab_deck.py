@@ -186,7 +186,8 @@ def _play(game: Game, places: dict[str, tuple[int, int]]) -> None:
     for spell, image in best.items():
         save_png(image, SHOTS / f"05_range_{spell}.png")
     shot("06_range")
-    assert frames > 5, "the range was screenshotted"
+    # The loop stops once every spell was seen twice, which can take as few as 2 screenshots.
+    assert frames > 0, "the range was screenshotted"
     missing = [spell for spell, count in seen.items() if count == 0]
     assert not missing, (
         f"no {', '.join(missing)} shot seen in {frames} screenshots of the range (seen: {seen}); see {SHOTS}"
