@@ -1,6 +1,6 @@
 """SceneRouter: scenes registered by name and pushed, replaced and popped by name with arguments
 (Tuxemon's push_state), over a real SceneStack with recording scenes; and the window's scenes of
-`artificer.ui.play` registered under their names."""
+`artificer.ui.play` registered under their names, the declared ones (`artificer.ui.scene_registry`) with them."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from artificer.content import load_content
 from artificer.ui.play import ARENA, LAB, SHOP, TITLE, GameScenes
 from artificer.ui.router import SceneRouter
 from artificer.ui.scene import Scene, SceneStack
+from artificer.ui.scene_registry import SCENES
 
 
 class Named(Scene):
@@ -115,5 +116,8 @@ def test_a_router_drives_one_stack_and_attaches_on_its_first_routed_hand_over() 
 
 
 def test_the_window_registers_its_scenes_by_name() -> None:
+    """The scenes a run hands over are wired by `play`; every declared scene (settings) joins them by itself."""
     scenes = GameScenes(load_content())
-    assert scenes.router.names == (TITLE, LAB, ARENA, SHOP)
+    declared = tuple(declaration.name for declaration in SCENES.declarations())
+    assert "settings" in declared
+    assert scenes.router.names == (TITLE, LAB, ARENA, SHOP, *declared)

@@ -18,12 +18,27 @@ from artificer.ui import i18n
 from artificer.ui.app import App
 from artificer.ui.controls import Controls
 from artificer.ui.scene import Scene, SceneStack
+from artificer.ui.scene_registry import SCENES, SceneKit, TitleEntry
 from artificer.ui.scenes.settings import SettingsScene
+from artificer.ui.scenes.title import CONTINUE, QUIT
+from artificer.ui.session import Session
 from artificer.ui.settings import DEFAULT_BINDINGS, Action, Language, Settings, key_label, settings_path
 from artificer.ui.sound import SoundBank
 
 #: The content's tick rate (balance.json sim.tick_hz), what `artificer play` hands the app.
 TICK_HZ = load_content().balance.sim.tick_hz
+
+
+def test_the_settings_scene_declares_itself_on_the_title_between_continue_and_quit() -> None:
+    """The title's Settings line and the window's router come from this declaration: built over the session's
+    settings, sound bank and controls."""
+    declared = next(declaration for declaration in SCENES.declarations() if declaration.name == "settings")
+    assert declared.module == "artificer.ui.scenes.settings"
+    assert declared.title == TitleEntry("ui.title.settings", order=300) and CONTINUE.order < 300 < QUIT.order
+    session = Session.default()
+    scene = declared.factory(SceneKit(session, load_content()))
+    assert isinstance(scene, SettingsScene)
+    assert scene.settings is session.settings and scene.controls is session.controls and scene.sound_bank is None
 
 
 class Below(Scene):

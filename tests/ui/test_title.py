@@ -1,5 +1,7 @@
 """TitleScene: renders headless (in CJK too), keyboard, mouse and gamepad drive the menu, New run and Continue
-call back, Settings opens the settings screen, a notice shows as a toast, Quit/Esc end the app."""
+call back, Settings opens the settings screen (through the router), a notice shows as a toast, Quit/Esc end the
+app. The menu's middle lines are the declared scenes' (Settings first), so the tests reach Quit by Down until the
+menu stops rather than by counting its lines."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from artificer.ui import i18n
 from artificer.ui.app import App
 from artificer.ui.controls import Controls
 from artificer.ui.scene import Scene, SceneStack
+from artificer.ui.scene_registry import SCENES
 from artificer.ui.scenes.settings import SettingsScene
 from artificer.ui.scenes.title import NOTICE_SECONDS, QuitConfirm, TitleScene, run_save_path
 from artificer.ui.settings import Action, Settings, settings_path
@@ -38,6 +41,11 @@ def distinct_colours(surface: pygame.Surface) -> int:
 
 class Arena(Scene):
     """Stands in for the scene a new run opens."""
+
+
+def to_the_last_line() -> tuple[int, ...]:
+    """Down as many times as the menu has lines: onto Quit from anywhere (the menu does not wrap)."""
+    return (pygame.K_DOWN,) * len(TitleScene().items)
 
 
 def title_on_stack(calls: list[SceneStack]) -> tuple[TitleScene, SceneStack]:
@@ -73,10 +81,11 @@ def test_new_run_is_selected_first_and_enter_calls_the_callback_with_the_stack(d
 
 
 def test_the_menu_is_new_run_continue_settings_quit(display: pygame.Surface) -> None:
+    """New run, Continue, the declared scenes' lines by their order — Settings first —, Quit."""
     title, _ = title_on_stack([])
-    assert [item.key for item in title.items] == [
-        "ui.title.new_run", "ui.title.continue", "ui.title.settings", "ui.title.quit"
-    ]  # fmt: skip
+    declared = [declaration.title.key for declaration in SCENES.title_entries() if declaration.title is not None]
+    assert declared[0] == "ui.title.settings"
+    assert [item.key for item in title.items] == ["ui.title.new_run", "ui.title.continue", *declared, "ui.title.quit"]
 
 
 def test_down_skips_the_greyed_continue_and_up_comes_back_to_new_run(display: pygame.Surface) -> None:
@@ -157,7 +166,7 @@ def test_escape_ends_the_app(display: pygame.Surface) -> None:
 
 def test_choosing_quit_ends_the_app(display: pygame.Surface) -> None:
     app = App(lambda: TitleScene(on_new_run=lambda stack: None), tick_hz=TICK_HZ)
-    for code in (pygame.K_DOWN, pygame.K_DOWN, pygame.K_RETURN):
+    for code in (*to_the_last_line(), pygame.K_RETURN):
         pygame.event.post(key(code))
     frames = app.run(max_frames=1000)
     assert app.stack.empty
@@ -210,6 +219,7 @@ def test_settings_opens_the_settings_screen_over_the_title(display: pygame.Surfa
         stack.handle_event(key(code))
     assert isinstance(stack.top, SettingsScene)
     assert stack.top.settings is settings
+    assert title._router is not None and title._router.name_of(stack.top) == "settings"  # Built by name.
     stack.handle_event(key(pygame.K_ESCAPE))  # Esc leaves the settings, not the game.
     assert stack.top is title
 
@@ -352,7 +362,7 @@ def test_back_from_the_settings_the_cursor_stays_on_settings(display: pygame.Sur
 def test_quit_with_a_saved_run_asks_first_and_cancel_is_the_default(display: pygame.Surface) -> None:
     """Issue 12: quitting loses nothing (the run is saved), but it asks; Enter on the default keeps playing."""
     title, stack, _ = saved_title()
-    for code in (pygame.K_DOWN, pygame.K_DOWN, pygame.K_RETURN):
+    for code in (*to_the_last_line(), pygame.K_RETURN):
         stack.handle_event(key(code))
     dialog = stack.top
     assert isinstance(dialog, QuitConfirm) and dialog.transparent

@@ -13,10 +13,14 @@ the shop or its lab saves through it (`save`), and leaving begins the next wave
 (`leave_shop`); Abandon and Save and quit end it (`abandon`).
 
 The scenes are wired by name (`artificer.ui.router.SceneRouter`, as Tuxemon
-does): `GameScenes` registers "title", "lab", "arena" and "shop" with the
-factories that build them, and each hand-over is one of its methods — `new_run`,
-`first_wave`, `continue_saved`, `open_lab`, `leave_shop`, `quit_from_shop`,
-`back_to_title`, `start_at` — that pushes, replaces or pops scenes by name.
+does): `GameScenes` registers the scenes a run hands over — "title", "lab",
+"arena" and "shop" — with the factories that build them, and each hand-over is
+one of its methods — `new_run`, `first_wave`, `continue_saved`, `open_lab`,
+`leave_shop`, `quit_from_shop`, `back_to_title`, `start_at` — that pushes,
+replaces or pops scenes by name. Every other scene declares itself in its own
+module (`artificer.ui.scene_registry`: "settings", and whatever the title's
+menu opens next): the router learns them all from `SCENES`, built from the
+session and the content, so adding one does not change this module.
 
 Saves (R-SAVE-1): the run is settled (`artificer.game.save`) the moment the
 shop opens between waves, and written to run.json as the shop opens and after
@@ -61,6 +65,7 @@ from artificer.ui.controls import Controls
 from artificer.ui.i18n import tr
 from artificer.ui.router import SceneRouter
 from artificer.ui.scene import Scene, SceneStack
+from artificer.ui.scene_registry import SCENES, SceneKit
 from artificer.ui.scenes.arena import ArenaScene, Intermission
 from artificer.ui.scenes.lab import LabScene
 from artificer.ui.scenes.shop import ShopScene
@@ -71,7 +76,7 @@ from artificer.ui.sound import SoundBank
 #: How long the first shop of a continued run shows what the save held that this version lacks.
 DROPPED_NOTICE_SECONDS = 8.0
 
-#: The scenes the router builds by name.
+#: The scenes a run hands over, wired here (the declared ones register themselves: `SCENES`).
 TITLE, LAB, ARENA, SHOP = "title", "lab", "arena", "shop"
 
 
@@ -115,12 +120,14 @@ class GameScenes:
         self.router.register(LAB, self._lab)
         self.router.register(ARENA, self._arena)
         self.router.register(SHOP, self._shop)
+        SCENES.register_all(self.router, SceneKit(self.session, content))
         self._title_scene: TitleScene | None = None
 
     # --- the scenes, by name ---------------------------------------------------------------
 
     def _title(self, notices: tuple[str, ...] = ()) -> TitleScene:
-        """The "title" scene: New run, Continue (greyed without a save), Settings, Quit."""
+        """The "title" scene: New run, Continue (greyed without a save), the declared scenes' lines
+        (Settings), Quit; those lines open their scenes through this router."""
         go = self.router.routed
         self._title_scene = TitleScene(
             on_new_run=go(self.new_run),
@@ -129,6 +136,7 @@ class GameScenes:
             sound_bank=self.session.sound,
             controls=self.session.controls,
             notices=notices,
+            router=self.router,
         )
         return self._title_scene
 

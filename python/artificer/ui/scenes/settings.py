@@ -19,6 +19,9 @@ connected pads. At the bottom: "Reset all" and "Back".
   (`fonts.font_path`); each option of the language drop-down is themed with
   the face of its own language, so each language's name reads in its own
   script whatever the current language is.
+
+It declares the "settings" scene (`artificer.ui.scene_registry`): the title's
+Settings line opens it through the router, over the session's settings.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from artificer.ui.controls import Controls
 from artificer.ui.fonts import font_path
 from artificer.ui.i18n import tr
 from artificer.ui.scene import Scene, SceneStack
+from artificer.ui.scene_registry import SceneKit, TitleEntry, declare
 from artificer.ui.settings import (
     FPS_CAPS,
     RESOLUTIONS,
@@ -552,3 +556,9 @@ class SettingsScene(Scene):
             pygame.draw.rect(surface, PANEL_EDGE, panel, 1, border_radius=10)
         if self.manager is not None:
             self.manager.draw_ui(surface)
+
+
+@declare("settings", title=TitleEntry("ui.title.settings", order=300))
+def settings_scene(kit: SceneKit) -> SettingsScene:
+    """The "settings" scene over the session's settings; its sound bank and controls apply volumes and pads at once."""
+    return SettingsScene(kit.session.settings, sound_bank=kit.session.sound, controls=kit.session.controls)

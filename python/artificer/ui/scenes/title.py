@@ -1,24 +1,30 @@
 """The title screen: the game's name over drifting sigils, the main menu, and notices.
 
-This module owns `TitleScene`: the menu — New run, Continue, Settings, Quit —,
-its input and the animated background, and `QuitConfirm`, the small dialog
-Quit opens while a run is saved. Keyboard: Up/Down (or the bound movement
-keys) choose, Enter/Space confirm, Esc quits; with `Controls`, a gamepad's
-stick/d-pad and A work too. The menu does not wrap: Up on the first item and
-Down on the last stay put, so a held key never lands on Quit. Mouse: hover
-selects, left click activates. "New run" calls `on_new_run(stack)` (the
-caller pushes the next scene); "Continue" calls `on_continue(stack)` and is
-greyed unless both that callback exists and a run is saved
-(`storage.data_dir()/run.json`, R-SAVE-1) — when it is enabled the cursor
-starts on it (also when a run was just saved and the player is back on the
-title); "Settings" pushes the `SettingsScene` over the shared `Settings`
-(loaded from disk on first use when none were given); Quit and Esc clear the
-stack, which ends the app — while a run is saved they first ask (`QuitConfirm`,
-Cancel first), although quitting loses nothing: the shop writes run.json after
-every change and the run is settled between waves, so Continue picks it up. Text is drawn with `artificer.ui.fonts.font`, so CJK titles
-render; every string is an i18n key (`ui.title.*`). Notices (a settings file
-or a save that could not be used: the file kept aside and why) show as toasts
-at the top, one after another, wrapped onto up to three lines.
+This module owns `TitleScene`: the menu — New run, Continue, the declared
+scenes' lines (Settings), Quit —, its input and the animated background, and
+`QuitConfirm`, the small dialog Quit opens while a run is saved. Keyboard:
+Up/Down (or the bound movement keys) choose, Enter/Space confirm, Esc quits;
+with `Controls`, a gamepad's stick/d-pad and A work too. The menu does not
+wrap: Up on the first item and Down on the last stay put, so a held key never
+lands on Quit. Mouse: hover selects, left click activates. "New run" calls
+`on_new_run(stack)` (the caller pushes the next scene); "Continue" calls
+`on_continue(stack)` and is greyed unless both that callback exists and a run
+is saved (`storage.data_dir()/run.json`, R-SAVE-1) — when it is enabled the
+cursor starts on it (also when a run was just saved and the player is back on
+the title). The lines between are built from the scenes that declare a
+`TitleEntry` (`artificer.ui.scene_registry`: Settings today), placed by their
+`order` among the title's own (`NEW_RUN`, `CONTINUE`, `QUIT`); choosing one
+pushes that scene through the router by name — the window's router, or
+without one (a title built on its own) a router of the declared scenes over
+the given settings, sound bank and controls (the settings loaded from disk on
+first use when none were given). Quit and Esc clear the stack, which ends the
+app — while a run is saved they first ask (`QuitConfirm`, Cancel first),
+although quitting loses nothing: the shop writes run.json after every change
+and the run is settled between waves, so Continue picks it up. Text is drawn
+with `artificer.ui.fonts.font`, so CJK titles render; every string is an i18n
+key (`ui.title.*`). Notices (a settings file or a save that could not be
+used: the file kept aside and why) show as toasts at the top, one after
+another, wrapped onto up to three lines.
 """
 
 from __future__ import annotations
@@ -27,16 +33,20 @@ import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 import pygame
 
+from artificer.content import load_content
 from artificer.game.save import run_save_path
 from artificer.ui import settings as settings_file
 from artificer.ui.controls import Controls
 from artificer.ui.fonts import font
 from artificer.ui.i18n import catalog, tr
+from artificer.ui.router import SceneRouter
 from artificer.ui.scene import Scene, SceneStack
-from artificer.ui.scenes.settings import SettingsScene
+from artificer.ui.scene_registry import SCENES, SceneKit, SceneRegistry, TitleEntry
+from artificer.ui.session import Session
 from artificer.ui.settings import Action, Context, Settings
 from artificer.ui.sound import SoundBank
 from artificer.ui.widgets import blit_lines, draw_fitted, fit_lines
@@ -65,6 +75,12 @@ SIGIL_COLOURS = ((150, 110, 255), (90, 200, 230), (240, 190, 110), (200, 120, 22
 
 SIGIL_COUNT = 16
 SIGIL_SEED = 7  # Fixed so the screen looks the same every launch (and in screenshots).
+
+#: The title's own lines and their places; a declared scene's `TitleEntry.order` puts its line among
+#: them (Settings: 300). Hundreds apart, so a new line slots in without renumbering.
+NEW_RUN = TitleEntry("ui.title.new_run", order=100)
+CONTINUE = TitleEntry("ui.title.continue", order=200, needs_run_save=True)
+QUIT = TitleEntry("ui.title.quit", order=900)
 
 
 @dataclass(frozen=True)
@@ -159,6 +175,8 @@ class TitleScene(Scene):
         sound_bank: SoundBank | None = None,
         controls: Controls | None = None,
         notices: Sequence[str] = (),
+        router: SceneRouter | None = None,
+        scenes: SceneRegistry = SCENES,
     ) -> None:
         """`on_new_run(stack)` / `on_continue(stack)` start or resume a run (None: the item is greyed).
 
@@ -166,9 +184,14 @@ class TitleScene(Scene):
         from disk when first needed); `sound_bank` and `controls` are handed to
         the settings screen (volumes and gamepads apply at once); `notices` are
         messages for the player, shown as toasts (e.g. `SettingsLoad.notice()`).
+        `scenes` declare the menu's other lines; `router` builds them by name
+        (None: a router of `scenes` over these settings, sound bank and
+        controls, made when a line is first chosen).
         """
         self._on_new_run = on_new_run
         self._on_continue = on_continue
+        self._router = router
+        self._scenes = scenes
         self.settings = settings
         self.sound_bank = sound_bank
         self.controls = controls
@@ -209,17 +232,28 @@ class TitleScene(Scene):
 
     def _refresh_items(self) -> None:
         # Anything at run.json's path (a directory too): Continue sets what cannot be used aside and says why.
-        can_continue = self._on_continue is not None and run_save_path().exists()
-        self.items = (
-            MenuItem("ui.title.new_run", self._new_run if self._on_new_run is not None else None),
-            MenuItem(
-                "ui.title.continue",
-                self._continue if can_continue else None,
-                "ui.title.coming_later" if self._on_continue is None else "ui.title.no_saved_run",
+        saved = run_save_path().exists()
+        lines = [
+            (NEW_RUN, MenuItem(NEW_RUN.key, self._new_run if self._on_new_run is not None else None)),
+            (
+                CONTINUE,
+                MenuItem(
+                    CONTINUE.key,
+                    self._continue if saved and self._on_continue is not None else None,
+                    "ui.title.coming_later" if self._on_continue is None else "ui.title.no_saved_run",
+                ),
             ),
-            MenuItem("ui.title.settings", self._open_settings),
-            MenuItem("ui.title.quit", self._quit),
-        )
+            (QUIT, MenuItem(QUIT.key, self._quit)),
+        ]
+        for declared in self._scenes.title_entries():
+            entry = declared.title
+            assert entry is not None  # title_entries() holds the declarations with one
+            opens = partial(self._open, declared.name) if saved or not entry.needs_run_save else None
+            lines.append((entry, MenuItem(entry.key, opens, "ui.title.no_saved_run")))
+        places = [entry.order for entry, _ in lines]
+        if len(set(places)) != len(places):
+            raise ValueError(f"two title lines share a place: {sorted((e.order, e.key) for e, _ in lines)}")
+        self.items = tuple(item for _, item in sorted(lines, key=lambda line: line[0].order))
 
     def toast(self, text: str) -> None:
         """Show `text` at the top of the screen for a few seconds (after any notice already showing)."""
@@ -286,16 +320,28 @@ class TitleScene(Scene):
             # A save that could not be used was set aside (R-SAVE-1): Continue greys out.
             self.on_resume()
 
-    def _open_settings(self) -> None:
+    def _open(self, name: str) -> None:
+        """A declared scene over the title, built by the router from its name."""
         if self._stack is None:
             return
+        router = self._router if self._router is not None else self._own_router()
+        router.attach(self._stack)
+        router.push(name)
+
+    def _own_router(self) -> SceneRouter:
+        """A title built on its own: a router of the declared scenes over the title's settings (loaded
+        from disk now when none were given; a corrupt file is toasted), sound bank and controls."""
         if self.settings is None:
             loaded = settings_file.load()
             self.settings = loaded.settings
             notice = loaded.notice()
             if notice:
                 self.toast(notice)
-        self._stack.push(SettingsScene(self.settings, sound_bank=self.sound_bank, controls=self.controls))
+        controls = self.controls if self.controls is not None else Controls(self.settings)
+        router = SceneRouter()
+        self._scenes.register_all(router, SceneKit(Session(self.settings, controls, self.sound_bank), load_content()))
+        self._router = router
+        return router
 
     def _quit(self) -> None:
         if self._stack is None:
