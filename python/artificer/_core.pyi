@@ -12,7 +12,7 @@ their range (counts 0..=10**6, kinds and looks 16 bits); `threads`
 `spawn_projectiles`, a frame's commands) apply all or nothing."""
 
 from collections.abc import Mapping, Sequence
-from typing import Any, final
+from typing import Any, TypedDict, final
 
 import numpy as np
 import numpy.typing as npt
@@ -51,6 +51,7 @@ __all__ = [
     "EVENT_KINDS",
     "REACTIONS",
     "RELIC_RULES",
+    "RELIC_RULE_SPECS",
     "ENEMY_FLAGS",
 ]
 __version__: str
@@ -86,6 +87,23 @@ STATUSES: Mapping[str, int]
 EVENT_KINDS: Mapping[str, int]
 REACTIONS: Mapping[str, int]
 RELIC_RULES: Mapping[str, int]
+
+class _RelicRuleSpec(TypedDict):
+    """One relic rule of the core (rust/sim/relics.rs `relic_rules!`)."""
+
+    #: the RELIC event's `a` when it acts (a value of RELIC_RULES)
+    event: int
+    #: a count (whole number) rather than a float
+    whole: bool
+    #: the largest value the core takes
+    most: float
+    #: the relics.json hook its relics act on
+    hook: str
+    #: how several relics of it combine: "sum", "min" or "max"
+    combine: str
+
+#: The core's relic rules by name (= the relics.json effect that sets each), in its order.
+RELIC_RULE_SPECS: Mapping[str, _RelicRuleSpec]
 ENEMY_FLAGS: Mapping[str, int]
 
 @final
@@ -123,38 +141,13 @@ class PlayerStats:
 
 @final
 class RelicRules:
-    """R-REL-1/2: the relic rules the core runs; all 0 = off. Checked when built (counts whole
-    numbers in 0..=10**6, the rest finite in 0..=1e9, vulnerable_weak_turns 0..=1e6), else
-    `CoreArgumentError`. Frozen; equal when every field is."""
+    """R-REL-1/2: the relic rules the core runs, by keyword, one per rule of `RELIC_RULE_SPECS`; all
+    0 = off. Checked when built (a count a whole number, a float finite, each in 0..=its `most`;
+    an unknown rule refused), else `CoreArgumentError`. Read back as attributes (an int for a count).
+    Frozen; equal when every rule is."""
 
-    def __new__(
-        cls,
-        *,
-        pen_nib_period: int = 0,
-        akabeko_bonus: float = 0.0,
-        the_boot_floor: float = 0.0,
-        thorns: float = 0.0,
-        first_cast_budget: int = 0,
-        hurt_cast_budget: int = 0,
-        hurt_ward: float = 0.0,
-        vulnerable_weak_turns: float = 0.0,
-    ) -> RelicRules: ...
-    @property
-    def pen_nib_period(self) -> int: ...
-    @property
-    def akabeko_bonus(self) -> float: ...
-    @property
-    def the_boot_floor(self) -> float: ...
-    @property
-    def thorns(self) -> float: ...
-    @property
-    def first_cast_budget(self) -> int: ...
-    @property
-    def hurt_cast_budget(self) -> int: ...
-    @property
-    def hurt_ward(self) -> float: ...
-    @property
-    def vulnerable_weak_turns(self) -> float: ...
+    def __new__(cls, **rules: float) -> RelicRules: ...
+    def __getattr__(self, name: str) -> float: ...
     def __eq__(self, value: object, /) -> bool: ...
 
 @final

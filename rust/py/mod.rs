@@ -46,6 +46,17 @@ mod _core {
             }
             m.add(table, dict)?;
         }
+        let specs = pyo3::types::PyDict::new(m.py());
+        for spec in crate::sim::relics::RelicRules::SPECS {
+            let entry = pyo3::types::PyDict::new(m.py());
+            entry.set_item("event", spec.event as u8)?;
+            entry.set_item("whole", spec.whole)?;
+            entry.set_item("most", spec.most)?;
+            entry.set_item("hook", spec.hook)?;
+            entry.set_item("combine", spec.combine)?;
+            specs.set_item(spec.name, entry)?;
+        }
+        m.add("RELIC_RULE_SPECS", specs)?;
         for (name, value) in crate::sim::contract::EnemyFlag::NAMES {
             m.add(format!("ENEMY_FLAG_{name}"), *value)?;
         }

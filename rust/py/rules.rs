@@ -1,37 +1,34 @@
 //! Rule parameters as typed Python objects (issue 14): `PlayerStats`
 //! (R-STAT-1, `World.set_player_stats`) and `RelicRules` (R-REL-1/2,
-//! `World.set_relic_rules`, read back by `World.relic_rules`). Each class is
-//! declared once by `rule_class!` from its list of fields: the keyword
+//! `World.set_relic_rules`, read back by `World.relic_rules`). `PlayerStats`
+//! is declared once by `rule_class!` from its list of fields: the keyword
 //! constructor, the range check of every field when the object is built
-//! (`sim::limits`: a bad value is a `CoreArgumentError` naming it, as the
-//! keyword setters' were), the getters, `__repr__` and `==`. The object holds
-//! the core's own struct, so what a getter shows is what the core uses.
+//! (`sim::limits`: a bad value is a `CoreArgumentError` naming it), the
+//! getters, `__repr__` and `==`. `RelicRules` takes its rules from the core's
+//! own list (`sim::relics`), so a new rule needs nothing here. Each object
+//! holds the core's own struct, so what a getter shows is what the core uses.
 
 use pyo3::prelude::*;
 
-use super::args::Int;
-use crate::sim::limits::{self, MAX_AMOUNT, MAX_COUNT, MAX_FACTOR, MAX_RADIUS, MAX_SECONDS};
+use pyo3::exceptions::PyAttributeError;
+use pyo3::types::PyDict;
 
-/// One field's Python type and check, by kind: `float` (finite, in 0..=hi, kept as f32)
-/// or `count` (any Python int, a whole number in 0..=hi, kept as u32).
+use super::args::Int;
+use crate::sim::limits::{self, MAX_AMOUNT, MAX_FACTOR, MAX_RADIUS};
+use crate::sim::relics::RelicRules as CoreRules;
+use crate::sim::CoreError;
+
+/// One field's Python type and check, by kind: `float` (finite, in 0..=hi, kept as f32),
+/// the one kind player stats have so far.
 macro_rules! rule_field {
     (arg float) => {
         f64
     };
-    (arg count) => {
-        Int
-    };
     (out float) => {
         f32
     };
-    (out count) => {
-        u32
-    };
     (check float, $name:expr, $v:expr, $hi:expr) => {
         limits::float($name, $v, 0.0, $hi)
-    };
-    (check count, $name:expr, $v:expr, $hi:expr) => {
-        $v.count($name, $hi as u64)
     };
 }
 
@@ -93,27 +90,54 @@ rule_class! {
     }
 }
 
-rule_class! {
-    /// R-REL-1/2 relic rules in the core; all 0 = off, every number ≥ 0.
-    /// pen_nib_period: every Nth fired ACTION of a wave deals ×2;
-    /// akabeko_bonus: the wave's first fired ACTION +bonus base damage;
-    /// the_boot_floor: a hit of more than 0 but less than the floor deals the
-    /// floor; thorns (bronze_scales): an enemy whose touch hurts the player
-    /// takes this straight off its HP; first_cast_budget (bag_of_prep): the
-    /// wave's first cast +N action budget; hurt_cast_budget
-    /// (centennial_puzzle): after the wave's first HP loss, the next cast +N;
-    /// hurt_ward (self_forming_clay): each HP loss, +N ward at the next turn;
-    /// vulnerable_weak_turns (champion_belt): applying vulnerable also applies
-    /// weak for N turns.
-    RelicRules(crate::sim::relics::RelicRules) as "RelicRules", named "relic rule",
-    text_signature "(*, pen_nib_period=0, akabeko_bonus=0.0, the_boot_floor=0.0, thorns=0.0, first_cast_budget=0, hurt_cast_budget=0, hurt_ward=0.0, vulnerable_weak_turns=0.0)" {
-        pen_nib_period: count in MAX_COUNT, default Int::from(0);
-        akabeko_bonus: float in MAX_AMOUNT, default 0.0;
-        the_boot_floor: float in MAX_AMOUNT, default 0.0;
-        thorns: float in MAX_AMOUNT, default 0.0;
-        first_cast_budget: count in MAX_COUNT, default Int::from(0);
-        hurt_cast_budget: count in MAX_COUNT, default Int::from(0);
-        hurt_ward: float in MAX_AMOUNT, default 0.0;
-        vulnerable_weak_turns: float in MAX_SECONDS, default 0.0;
+/// R-REL-1/2 relic rules in the core; all 0 = off. The rules are the core's
+/// list (`sim::relics`, `relic_rules!`): built by keyword, one per rule, each
+/// checked against its kind and range (`RuleSpec`); read back as attributes.
+/// `_core.RELIC_RULE_SPECS` describes each.
+#[pyclass(module = "artificer._core", name = "RelicRules", frozen, eq, from_py_object)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RelicRules(pub crate::sim::relics::RelicRules);
+
+#[pymethods]
+impl RelicRules {
+    #[new]
+    #[pyo3(signature = (**rules), text_signature = "(**rules)")]
+    fn new(rules: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        let mut core = CoreRules::default();
+        for (key, value) in rules.into_iter().flat_map(|rules| rules.iter()) {
+            let name: String = key.extract()?;
+            let spec = CoreRules::spec(&name).ok_or_else(|| {
+                let known: Vec<&str> = CoreRules::SPECS.iter().map(|spec| spec.name).collect();
+                CoreError::arg(format!("unknown relic rule {name:?} (the core's rules: {})", known.join(", ")))
+            })?;
+            let label = format!("relic rule {name}");
+            let v = if spec.whole {
+                value.extract::<Int>()?.count(&label, spec.most as u64)? as f64
+            } else {
+                limits::float(&label, value.extract::<f64>()?, 0.0, spec.most)? as f64
+            };
+            core.set(&name, v);
+        }
+        Ok(RelicRules(core))
+    }
+
+    /// A rule's value by its name (an int for a count, a float otherwise).
+    fn __getattr__(&self, py: Python<'_>, name: &str) -> PyResult<Py<PyAny>> {
+        match (CoreRules::spec(name), self.0.get(name)) {
+            (Some(spec), Some(v)) if spec.whole => Ok((v as u32).into_pyobject(py)?.into_any().unbind()),
+            (Some(_), Some(v)) => Ok(v.into_pyobject(py)?.into_any().unbind()),
+            _ => Err(PyAttributeError::new_err(format!("RelicRules has no rule {name:?}"))),
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        let fields: Vec<String> = CoreRules::SPECS
+            .iter()
+            .map(|spec| match self.0.get(spec.name).unwrap_or_default() {
+                v if spec.whole => format!("{}={}", spec.name, v as u32),
+                v => format!("{}={:?}", spec.name, v as f32),
+            })
+            .collect();
+        format!("RelicRules({})", fields.join(", "))
     }
 }

@@ -606,7 +606,7 @@ impl World {
             // +0.93% without it.
             let mult = if self.elements_act { crit_mult * self.element_multiplier(e, element) } else { crit_mult };
             let kind = &self.cfg.enemy_kinds[self.enemies.kind[e] as usize];
-            let boot_floor = self.relic_rules.the_boot_floor;
+            let boot_floor = self.relic_rules.damage_floor;
             let attack = Attack { base, flat: self.player.strength, mult, element, boot_floor };
             let taken = self.cfg.combat.taken(self.enemies.vulnerable[e] > 0.0);
             let defence = Defence { resist: kind.resist, armor: kind.armor, taken };

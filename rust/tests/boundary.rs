@@ -172,8 +172,8 @@ proptest! {
         let _ = w.set_player_hp(hp.0, hp.1);
         let _ = w.set_attunement(attunement.clone().try_into().unwrap());
         let rules = RelicRules {
-            akabeko_bonus: relic[0], the_boot_floor: relic[1], thorns: relic[2], hurt_ward: relic[3],
-            vulnerable_weak_turns: relic[4], ..RelicRules::default()
+            first_action_bonus: relic[0], damage_floor: relic[1], thorns: relic[2], hurt_ward: relic[3],
+            vulnerable_weak: relic[4], ..RelicRules::default()
         };
         let _ = w.set_relic_rules(rules);
         let _ = w.set_player_position(position.0, position.1);

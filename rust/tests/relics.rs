@@ -154,7 +154,7 @@ fn damage_per_frame(w: &mut World, frames: usize) -> Vec<f32> {
 fn pen_nib_doubles_every_10th_action_and_akabeko_the_first_of_each_wave() {
     let mut w = world(1e9, 0.0, 20.0);
     bolt_every_tick(&mut w, 5.0);
-    w.set_relic_rules(RelicRules { pen_nib_period: 10, akabeko_bonus: 8.0, ..Default::default() }).unwrap();
+    w.set_relic_rules(RelicRules { pen_nib_period: 10, first_action_bonus: 8.0, ..Default::default() }).unwrap();
     for wave in 0..2 {
         let dealt = damage_per_frame(&mut w, 35);
         for (i, d) in dealt.iter().enumerate() {
@@ -176,14 +176,14 @@ fn pen_nib_doubles_every_10th_action_and_akabeko_the_first_of_each_wave() {
 fn pen_nib_and_akabeko_report_a_relic_event() {
     let mut w = world(1e9, 0.0, 20.0);
     bolt_every_tick(&mut w, 5.0);
-    w.set_relic_rules(RelicRules { pen_nib_period: 2, akabeko_bonus: 8.0, ..Default::default() }).unwrap();
+    w.set_relic_rules(RelicRules { pen_nib_period: 2, first_action_bonus: 8.0, ..Default::default() }).unwrap();
     w.step(&Controls::default(), &[]);
-    let a = relic_events(w.events(), RelicRule::Akabeko);
+    let a = relic_events(w.events(), RelicRule::FirstActionBonus);
     assert_eq!(a.len(), 1);
     assert_eq!(a[0].value, 8.0);
     w.step(&Controls::default(), &[]);
-    assert!(relic_events(w.events(), RelicRule::Akabeko).is_empty(), "akabeko once a wave");
-    assert_eq!(relic_events(w.events(), RelicRule::PenNib)[0].value, 2.0);
+    assert!(relic_events(w.events(), RelicRule::FirstActionBonus).is_empty(), "akabeko once a wave");
+    assert_eq!(relic_events(w.events(), RelicRule::PenNibPeriod)[0].value, 2.0);
 }
 
 #[test]
@@ -199,15 +199,15 @@ fn rules_off_change_nothing() {
 fn the_boot_lifts_small_hits_once_reported_per_frame() {
     let mut w = world(1e9, 0.0, 20.0);
     bolt_every_tick(&mut w, 1.0);
-    w.set_relic_rules(RelicRules { the_boot_floor: 5.0, ..Default::default() }).unwrap();
+    w.set_relic_rules(RelicRules { damage_floor: 5.0, ..Default::default() }).unwrap();
     assert_eq!(damage_per_frame(&mut w, 1), [5.0]);
-    let boot = relic_events(w.events(), RelicRule::TheBoot);
+    let boot = relic_events(w.events(), RelicRule::DamageFloor);
     assert_eq!((boot.len(), boot[0].value), (1, 1.0));
     w.set_strength(2.0).unwrap();
     assert_eq!(damage_per_frame(&mut w, 1), [5.0], "1 + 2 strength = 3, lifted");
     w.set_strength(5.0).unwrap();
     assert_eq!(damage_per_frame(&mut w, 1), [6.0], "above the floor: untouched, no event");
-    assert!(relic_events(w.events(), RelicRule::TheBoot).is_empty());
+    assert!(relic_events(w.events(), RelicRule::DamageFloor).is_empty());
 }
 
 #[test]
@@ -289,7 +289,7 @@ fn turn_seconds_come_from_the_config_in_whole_ticks() {
 #[test]
 fn vulnerable_brings_weak_for_turns_and_statuses_take_turns() {
     let mut w = world(1e9, 0.0, 300.0);
-    w.set_relic_rules(RelicRules { vulnerable_weak_turns: 1.0, ..Default::default() }).unwrap();
+    w.set_relic_rules(RelicRules { vulnerable_weak: 1.0, ..Default::default() }).unwrap();
     let at = (CENTRE.0 + 300.0, CENTRE.1);
     w.step(
         &Controls::default(),
@@ -297,11 +297,11 @@ fn vulnerable_brings_weak_for_turns_and_statuses_take_turns() {
     );
     // Applied in step 1, ticked once at step 11.
     assert!((w.enemies.weak[0] - (3.0 - 1.0 / 60.0)).abs() < 1e-4, "{}", w.enemies.weak[0]);
-    let c = relic_events(w.events(), RelicRule::ChampionWeak);
+    let c = relic_events(w.events(), RelicRule::VulnerableWeak);
     assert_eq!((c.len(), c[0].value), (1, 3.0));
     w.step(&Controls::default(), &[Command::ApplyStatusTurns { status: Status::Weak, x: at.0, y: at.1, turns: 3.0 }]);
     assert!((w.enemies.weak[0] - (9.0 - 1.0 / 60.0)).abs() < 1e-4, "{}", w.enemies.weak[0]);
-    assert!(relic_events(w.events(), RelicRule::ChampionWeak).is_empty(), "weak alone brings nothing");
+    assert!(relic_events(w.events(), RelicRule::VulnerableWeak).is_empty(), "weak alone brings nothing");
 }
 
 /// A weak enemy touches for 25% less (§8).
@@ -409,20 +409,20 @@ fn centennial_puzzle_gives_the_cast_after_the_first_hp_loss_more_budget_once_a_w
 fn bad_rules_are_refused_and_change_nothing() {
     let mut w = world(1.0, 0.0, 300.0);
     w.set_relic_rules(RelicRules { thorns: 3.0, ..Default::default() }).unwrap();
-    assert!(w.set_relic_rules(RelicRules { akabeko_bonus: -1.0, ..Default::default() }).is_err());
+    assert!(w.set_relic_rules(RelicRules { first_action_bonus: -1.0, ..Default::default() }).is_err());
     assert_eq!(w.relic_rules().thorns, 3.0);
 }
 
 fn all_rules() -> RelicRules {
     RelicRules {
         pen_nib_period: 10,
-        akabeko_bonus: 8.0,
-        the_boot_floor: 5.0,
+        first_action_bonus: 8.0,
+        damage_floor: 5.0,
         thorns: 3.0,
         first_cast_budget: 2,
         hurt_cast_budget: 3,
         hurt_ward: 3.0,
-        vulnerable_weak_turns: 1.0,
+        vulnerable_weak: 1.0,
     }
 }
 

@@ -19,7 +19,6 @@ ENUMS: list[tuple[type[Enum], Mapping[str, int]]] = [
     (frame.EnemyFlag, _core.ENEMY_FLAGS),
     (events.EventKind, _core.EVENT_KINDS),
     (events.Reaction, _core.REACTIONS),
-    (events.RelicRule, _core.RELIC_RULES),
 ]
 
 #: Each Python column enum and the buffer whose layout it indexes.
@@ -104,3 +103,12 @@ def test_a_command_row_lands_in_the_layout_s_columns() -> None:
     frame_input.dash()
     controls = dict(zip(_core.LAYOUTS["controls"], frame_input.controls, strict=True))
     assert controls == {"move_x": 0.5, "move_y": -0.25, "aim_x": 7.0, "aim_y": 8.0, "dash": 1.0, "aim_at_point": 1.0}
+
+
+def test_each_relic_rule_reports_the_event_named_after_it() -> None:
+    """The core's relic rules (`RELIC_RULE_SPECS`) and their events (`RELIC_RULES`) are one list:
+    each rule's event is named as the rule, and `RELIC_RULE_BY_EVENT` finds each rule by its event."""
+    assert {name.upper(): spec["event"] for name, spec in _core.RELIC_RULE_SPECS.items()} == dict(_core.RELIC_RULES)
+    assert {events.RELIC_RULE_BY_EVENT[spec["event"]] for spec in _core.RELIC_RULE_SPECS.values()} == set(
+        _core.RELIC_RULE_SPECS
+    )

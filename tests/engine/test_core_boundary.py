@@ -264,8 +264,8 @@ def test_world_setters_refuse_or_keep_the_world_finite(
     clean(lambda: w.set_attunement({"fire": attunement}))
     pen, first, hurt = relic_ints
     akabeko, boot, thorns, ward, turns = relic_floats
-    clean(lambda: w.set_relic_rules(_core.RelicRules(pen_nib_period=pen, akabeko_bonus=akabeko, the_boot_floor=boot,
-        thorns=thorns, first_cast_budget=first, hurt_cast_budget=hurt, hurt_ward=ward, vulnerable_weak_turns=turns)))  # fmt: skip
+    clean(lambda: w.set_relic_rules(_core.RelicRules(pen_nib_period=pen, first_action_bonus=akabeko, damage_floor=boot,
+        thorns=thorns, first_cast_budget=first, hurt_cast_budget=hurt, hurt_ward=ward, vulnerable_weak=turns)))  # fmt: skip
     clean(lambda: w.set_threads(threads))
     assert math.isfinite(w.strength) and all(math.isfinite(v) for v in w.player_hp())
     player_finite(sim)

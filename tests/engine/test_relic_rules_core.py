@@ -15,7 +15,8 @@ import pytest
 from artificer import _core
 from artificer._core import RelicRules
 from artificer.content import load_content
-from artificer.engine import EventKind, RelicRule, Simulation, Status
+from artificer.engine import EventKind, Simulation, Status
+from artificer.engine.events import relic_event
 from artificer.errors import CoreArgumentError
 from bolt_wand import arm_bolt
 
@@ -32,7 +33,7 @@ def standing(content: Any) -> Simulation:
     return sim
 
 
-def relic_events(sim: Simulation, rule: RelicRule) -> Any:
+def relic_events(sim: Simulation, rule: int) -> Any:
     rows = sim.buffers.event_rows()
     return rows[(rows[:, 0] == EventKind.RELIC) & (rows[:, 1] == rule)]
 
@@ -40,16 +41,16 @@ def relic_events(sim: Simulation, rule: RelicRule) -> Any:
 def test_relic_rules_default_to_off_and_round_trip(content: Any) -> None:
     world = standing(content).world
     assert world.relic_rules() == RelicRules()
-    rules = RelicRules(pen_nib_period=10, akabeko_bonus=8, the_boot_floor=5, thorns=3, first_cast_budget=2,
-                       hurt_cast_budget=3, hurt_ward=3, vulnerable_weak_turns=1)  # fmt: skip
+    rules = RelicRules(pen_nib_period=10, first_action_bonus=8, damage_floor=5, thorns=3, first_cast_budget=2,
+                       hurt_cast_budget=3, hurt_ward=3, vulnerable_weak=1)  # fmt: skip
     world.set_relic_rules(rules)
     back = world.relic_rules()
     assert back == rules and back is not rules
-    assert (back.pen_nib_period, back.akabeko_bonus, back.the_boot_floor, back.thorns, back.first_cast_budget,
-            back.hurt_cast_budget, back.hurt_ward, back.vulnerable_weak_turns) == (10, 8.0, 5.0, 3.0, 2, 3, 3.0, 1.0)  # fmt: skip
+    assert (back.pen_nib_period, back.first_action_bonus, back.damage_floor, back.thorns, back.first_cast_budget,
+            back.hurt_cast_budget, back.hurt_ward, back.vulnerable_weak) == (10, 8.0, 5.0, 3.0, 2, 3, 3.0, 1.0)  # fmt: skip
     assert repr(back) == (
-        "RelicRules(pen_nib_period=10, akabeko_bonus=8.0, the_boot_floor=5.0, thorns=3.0, first_cast_budget=2, "
-        "hurt_cast_budget=3, hurt_ward=3.0, vulnerable_weak_turns=1.0)"
+        "RelicRules(pen_nib_period=10, first_action_bonus=8.0, damage_floor=5.0, thorns=3.0, first_cast_budget=2, "
+        "hurt_cast_budget=3, hurt_ward=3.0, vulnerable_weak=1.0)"
     )
     world.set_relic_rules(RelicRules())
     assert world.relic_rules() == RelicRules()
@@ -62,7 +63,7 @@ def test_relic_rules_default_to_off_and_round_trip(content: Any) -> None:
         {"first_cast_budget": -2},
         {"thorns": -3.0},
         {"hurt_ward": float("nan")},
-        {"the_boot_floor": float("inf")},
+        {"damage_floor": float("inf")},
     ],  # fmt: skip
 )
 def test_bad_relic_rules_raise_and_change_nothing(content: Any, bad: dict[str, float]) -> None:
@@ -116,14 +117,14 @@ def test_pen_nib_doubles_the_10th_and_20th_fired_action_and_akabeko_the_first(co
     arm_bolt(sim)
     px, py = sim.world.player_position()
     sim.input.spawn(content.enemy_index("brute"), px + 200.0, py)
-    sim.world.set_relic_rules(RelicRules(pen_nib_period=10, akabeko_bonus=8.0))
+    sim.world.set_relic_rules(RelicRules(pen_nib_period=10, first_action_bonus=8.0))
     fired, pen, akabeko = 0, [], []
     while fired < 21:
         sim.step()
         rows = sim.buffers.event_rows()
         fired += int(np.count_nonzero((rows[:, 0] == EventKind.PROJECTILE_FIRED) & (rows[:, 2] == 0)))
-        pen += list(relic_events(sim, RelicRule.PEN_NIB)[:, 5])
-        akabeko += list(relic_events(sim, RelicRule.AKABEKO)[:, 5])
+        pen += list(relic_events(sim, relic_event("pen_nib_period"))[:, 5])
+        akabeko += list(relic_events(sim, relic_event("first_action_bonus"))[:, 5])
     assert pen == [10.0, 20.0]
     assert akabeko == [8.0]
 
@@ -135,7 +136,7 @@ def test_thorns_hit_the_enemy_whose_touch_hurts(content: Any) -> None:
     brute = content.enemy_index("brute")
     sim.input.spawn(brute, px + 5.0, py)
     sim.step()
-    thorns = relic_events(sim, RelicRule.THORNS)
+    thorns = relic_events(sim, relic_event("thorns"))
     assert len(thorns) == 1 and thorns[0, 2] == brute and thorns[0, 5] == 3.0
     hp_fraction = sim.buffers.enemy_rows()[0, 4]
     assert hp_fraction == pytest.approx(27.0 / 30.0)
@@ -153,7 +154,7 @@ def test_hurt_ward_lands_at_the_next_turn(content: Any) -> None:
     ward_at = []
     for _ in range(round(sim.world.turn_seconds * sim.tick_hz)):
         sim.step()
-        if len(relic_events(sim, RelicRule.HURT_WARD)):
+        if len(relic_events(sim, relic_event("hurt_ward"))):
             ward_at.append(sim.world.turn)
     assert ward_at == [1]
     assert sim.buffers.player_value("ward") == 3.0
@@ -161,13 +162,13 @@ def test_hurt_ward_lands_at_the_next_turn(content: Any) -> None:
 
 def test_vulnerable_brings_champion_weak_and_statuses_take_turns(content: Any) -> None:
     sim = standing(content)
-    sim.world.set_relic_rules(RelicRules(vulnerable_weak_turns=1.0))
+    sim.world.set_relic_rules(RelicRules(vulnerable_weak=1.0))
     px, py = sim.world.player_position()
     sim.input.spawn(content.enemy_index("grunt"), px + 300.0, py)
     sim.step()
     sim.input.apply_status(Status.VULNERABLE, px + 300.0, py, 1.0)
     sim.step()
-    weak = relic_events(sim, RelicRule.CHAMPION_WEAK)
+    weak = relic_events(sim, relic_event("vulnerable_weak"))
     assert len(weak) == 1 and weak[0, 5] == sim.world.turn_seconds
     flags = int(sim.buffers.enemy_rows()[0, 5])
     assert flags & _core.ENEMY_FLAG_WEAK and flags & _core.ENEMY_FLAG_VULNERABLE
@@ -189,7 +190,7 @@ def test_relic_rules_are_state_and_deterministic(content: Any) -> None:
         arm_bolt(sim)
         if rules:
             sim.world.set_relic_rules(
-                RelicRules(pen_nib_period=3, akabeko_bonus=8, the_boot_floor=5, thorns=3, hurt_ward=3)
+                RelicRules(pen_nib_period=3, first_action_bonus=8, damage_floor=5, thorns=3, hurt_ward=3)
             )
         px, py = sim.world.player_position()
         for i in range(6):

@@ -1,7 +1,7 @@
 """R-REL-1/R-REL-2 combat relics through the REAL wave flow, headless (issue 6): `Run.start_wave`,
 `WaveInProgress.step`, `finish`, and `game.save.settle` between waves, as `run_headless` plays them.
 
-Each test names the relic rule (`RelicRule`, the RELIC event's `a`) and asserts what changes, when,
+Each test names the relic rule (`relic_event(name)`, the RELIC event's `a`) and asserts what changes, when,
 and by how much. Effects on damage are measured against a twin: a run of the same seed without the
 relic, with the same spawns, stepped alike. The core is deterministic (R-DET-1), so any difference
 is the relic's. The rules' numbers reaching `World.set_relic_rules`: tests/game/test_relics.py; the rules
@@ -16,7 +16,7 @@ import pytest
 
 from artificer import _core
 from artificer.engine import Status
-from artificer.engine.events import KIND, VALUE, A, B, EventKind, RelicRule
+from artificer.engine.events import KIND, VALUE, A, B, EventKind, relic_event
 from artificer.engine.frame import EnemyColumn
 from artificer.game.run import Run, WaveInProgress
 from artificer.game.save import settle
@@ -46,7 +46,7 @@ def play(run: Run, wave: WaveInProgress, frames: int) -> list[Rows]:
     return out
 
 
-def relic_events(frames: list[Rows], rule: RelicRule) -> list[tuple[int, Rows]]:
+def relic_events(frames: list[Rows], rule: int) -> list[tuple[int, Rows]]:
     """(frame, row) of each RELIC event of `rule`."""
     return [
         (f, row) for f, rows in enumerate(frames) for row in rows if row[KIND] == EventKind.RELIC and row[A] == rule
@@ -87,24 +87,24 @@ def twin_waves(relic: str, enemy: str, dx: float, count: int, frames: int) -> tu
 
 
 def test_r_rel_1_2_pen_nib_doubles_the_10th_fired_action_of_the_wave() -> None:
-    """R-REL-1/R-REL-2 pen_nib (RelicRule.PEN_NIB): the wave's 10th fired ACTION deals double —
+    """R-REL-1/R-REL-2 pen_nib (relic_event("pen_nib_period")): the wave's 10th fired ACTION deals double —
     8 instead of the twin's 4 on a brute; the 9 before it are unchanged."""
     period = int(value("pen_nib"))
     plain, nib = twin_waves("pen_nib", "brute", 120.0, count=3, frames=400)
     fired = player_fired(nib)
     assert len(fired) >= period
-    events = relic_events(nib, RelicRule.PEN_NIB)
+    events = relic_events(nib, relic_event("pen_nib_period"))
     assert [(f, float(row[VALUE])) for f, row in events] == [(fired[period - 1], float(period))], (
         "one PEN_NIB event, in the frame of the 10th fired action, naming it as the 10th"
     )
-    assert relic_events(plain, RelicRule.PEN_NIB) == []
+    assert relic_events(plain, relic_event("pen_nib_period")) == []
     base = hits(plain)[:period]
     assert len(base) == period and base[-1] == 4.0  # (the 8th is a killing blow of 2: hits are HP lost)
     assert hits(nib)[:period] == base[:-1] + [8.0], "the 10th hit doubled, the 9 before as the twin's"
 
 
 def test_r_rel_1_2_akabeko_adds_8_to_the_waves_first_action_once_per_wave() -> None:
-    """R-REL-1/R-REL-2 akabeko (RelicRule.AKABEKO): the wave's first fired ACTION deals +8
+    """R-REL-1/R-REL-2 akabeko (relic_event("first_action_bonus")): the wave's first fired ACTION deals +8
     (12 instead of 4 on a brute), the next ones don't; again in wave 2 (once per wave)."""
     bonus = value("akabeko")
     runs = [run_with(), run_with("akabeko")]
@@ -119,11 +119,11 @@ def test_r_rel_1_2_akabeko_adds_8_to_the_waves_first_action_once_per_wave() -> N
             if number == 1:
                 end_wave_and_settle(run, wave, 2)
         plain, akabeko = got
-        events = relic_events(akabeko, RelicRule.AKABEKO)
+        events = relic_events(akabeko, relic_event("first_action_bonus"))
         assert len(events) == 1, f"wave {number}: one AKABEKO event"
         frame, row = events[0]
         assert frame == player_fired(akabeko)[0] and float(row[VALUE]) == bonus
-        assert relic_events(plain, RelicRule.AKABEKO) == []
+        assert relic_events(plain, relic_event("first_action_bonus")) == []
         h_plain, h_aka = hits(plain), hits(akabeko)
         assert len(h_plain) >= 3 and len(h_aka) >= 3
         assert h_aka[0] == pytest.approx(h_plain[0] + bonus), f"wave {number}: the first hit +8"
@@ -131,7 +131,7 @@ def test_r_rel_1_2_akabeko_adds_8_to_the_waves_first_action_once_per_wave() -> N
 
 
 def test_r_rel_1_2_the_boot_lifts_small_hits_to_5() -> None:
-    """R-REL-1/R-REL-2 the_boot (RelicRule.THE_BOOT): a hit of 1.2 on an armored enemy (4 - armor)
+    """R-REL-1/R-REL-2 the_boot (relic_event("damage_floor")): a hit of 1.2 on an armored enemy (4 - armor)
     becomes 5, from the first hit on, with one THE_BOOT event (value = hits lifted) that frame."""
     floor = value("the_boot")
     plain, boot = twin_waves("the_boot", "armored", 120.0, count=1, frames=100)
@@ -141,10 +141,10 @@ def test_r_rel_1_2_the_boot_lifts_small_hits_to_5() -> None:
     kills_at = int(np.ceil(CONTENT.enemy("armored").hp / floor))  # 30 HP: the 6th lifted hit kills it
     assert len(lifted) == min(len(small), kills_at) and lifted == [floor] * len(lifted)
     hit_frames = [f for f, rows in enumerate(boot) if np.any(rows[:, KIND] == EventKind.ENEMY_HIT)]
-    events = relic_events(boot, RelicRule.THE_BOOT)
+    events = relic_events(boot, relic_event("damage_floor"))
     assert [f for f, _ in events] == hit_frames, "the event comes in each frame a hit is lifted"
     assert all(float(row[VALUE]) == 1.0 for _, row in events)
-    assert relic_events(plain, RelicRule.THE_BOOT) == []
+    assert relic_events(plain, relic_event("damage_floor")) == []
 
 
 def test_r_rel_1_2_the_boot_leaves_hits_at_or_above_the_floor_alone() -> None:
@@ -185,7 +185,7 @@ def test_r_rel_1_vajra_adds_1_strength_at_each_wave_start_cumulatively() -> None
 
 
 def test_r_rel_1_2_bronze_scales_deal_3_to_the_enemy_touching_the_player() -> None:
-    """R-REL-1/R-REL-2 bronze_scales (RelicRule.THORNS): a brute on the player hurts it and loses
+    """R-REL-1/R-REL-2 bronze_scales (relic_event("thorns")): a brute on the player hurts it and loses
     3 HP more than the twin's brute, in that same frame; b = the attacker's kind."""
     thorns = value("bronze_scales")
     brute = CONTENT.enemy_index("brute")
@@ -199,15 +199,15 @@ def test_r_rel_1_2_bronze_scales_deal_3_to_the_enemy_touching_the_player() -> No
         got.append((frames, hp))
     (plain, hp_plain), (scales, hp_scales) = got
     assert np.any(plain[0][:, KIND] == EventKind.PLAYER_DAMAGED), "the brute's touch hurts the player"
-    events = relic_events(scales, RelicRule.THORNS)
+    events = relic_events(scales, relic_event("thorns"))
     assert len(events) == 1 and events[0][0] == 0
     assert float(events[0][1][B]) == brute and float(events[0][1][VALUE]) == thorns
-    assert relic_events(plain, RelicRule.THORNS) == []
+    assert relic_events(plain, relic_event("thorns")) == []
     assert hp_plain - hp_scales == pytest.approx(thorns, abs=1e-3)
 
 
 def test_r_rel_1_2_self_forming_clay_wards_3_at_the_next_turn_after_a_hurt() -> None:
-    """R-REL-1/R-REL-2 self_forming_clay (RelicRule.HURT_WARD): hurt in turn 0, the player gets 3
+    """R-REL-1/R-REL-2 self_forming_clay (relic_event("hurt_ward")): hurt in turn 0, the player gets 3
     ward when turn 1 begins (3 s of wave time), not before; the twin gets none."""
     ward = value("self_forming_clay")
     got = []
@@ -223,15 +223,15 @@ def test_r_rel_1_2_self_forming_clay_wards_3_at_the_next_turn_after_a_hurt() -> 
         frames = first + play(run, wave, turn_frames + 1)
         got.append((frames, run.sim.buffers.player_value("ward"), turn_frames))
     (plain, ward_plain, _), (clay, ward_clay, turn_frames) = got
-    events = relic_events(clay, RelicRule.HURT_WARD)
+    events = relic_events(clay, relic_event("hurt_ward"))
     assert len(events) == 1 and float(events[0][1][VALUE]) == ward
     assert events[0][0] == turn_frames - 1, "in the step where turn 1 begins"
-    assert relic_events(plain, RelicRule.HURT_WARD) == []
+    assert relic_events(plain, relic_event("hurt_ward")) == []
     assert ward_clay == pytest.approx(ward_plain + ward)
 
 
 def test_r_rel_1_2_centennial_puzzle_gives_3_budget_at_the_waves_first_hp_loss_only() -> None:
-    """R-REL-1/R-REL-2 centennial_puzzle (RelicRule.HURT_CAST_BUDGET): the wave's first HP loss
+    """R-REL-1/R-REL-2 centennial_puzzle (relic_event("hurt_cast_budget")): the wave's first HP loss
     gives +3 budget for the next cast — one event, value 3, in the frame of that loss; later losses
     in the wave give none."""
     run = run_with("centennial_puzzle")
@@ -242,12 +242,12 @@ def test_r_rel_1_2_centennial_puzzle_gives_3_budget_at_the_waves_first_hp_loss_o
         f for f, rows in enumerate(frames) if np.any((rows[:, KIND] == EventKind.PLAYER_DAMAGED) & (rows[:, VALUE] > 0))
     ]
     assert len(hurt) >= 2, "hurt more than once"
-    events = relic_events(frames, RelicRule.HURT_CAST_BUDGET)
+    events = relic_events(frames, relic_event("hurt_cast_budget"))
     assert [(f, float(row[VALUE])) for f, row in events] == [(hurt[0], value("centennial_puzzle"))]
 
 
 def test_r_rel_1_2_bag_of_prep_gives_2_budget_to_the_waves_first_cast_each_wave() -> None:
-    """R-REL-1/R-REL-2 bag_of_prep (RelicRule.FIRST_CAST_BUDGET): the wave's first cast gets +2
+    """R-REL-1/R-REL-2 bag_of_prep (relic_event("first_cast_budget")): the wave's first cast gets +2
     budget — one event, value 2, in the frame of the first fired action; again in wave 2."""
     run = run_with("bag_of_prep")
     for number in (1, 2):
@@ -255,14 +255,14 @@ def test_r_rel_1_2_bag_of_prep_gives_2_budget_to_the_waves_first_cast_each_wave(
         run.sim.input.clear_enemies()
         spawn_near_player(run, "brute", 120.0)
         frames = play(run, wave, 60)
-        events = relic_events(frames, RelicRule.FIRST_CAST_BUDGET)
+        events = relic_events(frames, relic_event("first_cast_budget"))
         assert [(f, float(row[VALUE])) for f, row in events] == [(player_fired(frames)[0], value("bag_of_prep"))]
         if number == 1:
             end_wave_and_settle(run, wave, 2)
 
 
 def test_r_rel_1_2_champion_belt_makes_vulnerable_bring_1_turn_of_weak() -> None:
-    """R-REL-1/R-REL-2 champion_belt (RelicRule.CHAMPION_WEAK): an enemy made vulnerable in a wave
+    """R-REL-1/R-REL-2 champion_belt (relic_event("vulnerable_weak")): an enemy made vulnerable in a wave
     is also weak for 1 turn (3 s); the twin's enemy is vulnerable only."""
     turns = value("champion_belt")
     grunt = CONTENT.enemy_index("grunt")
@@ -279,9 +279,9 @@ def test_r_rel_1_2_champion_belt_makes_vulnerable_bring_1_turn_of_weak() -> None
         frames = play(run, wave, 1)
         got.append((frames, int(run.sim.buffers.enemy_rows()[0, ENEMY_ROW_FLAGS]), run.sim.world.turn_seconds))
     (plain, flags_plain, _), (belt, flags_belt, turn_seconds) = got
-    events = relic_events(belt, RelicRule.CHAMPION_WEAK)
+    events = relic_events(belt, relic_event("vulnerable_weak"))
     assert len(events) == 1
     assert float(events[0][1][B]) == grunt and float(events[0][1][VALUE]) == turns * turn_seconds
     assert flags_belt & _core.ENEMY_FLAG_WEAK and flags_belt & _core.ENEMY_FLAG_VULNERABLE
     assert flags_plain & _core.ENEMY_FLAG_VULNERABLE and not flags_plain & _core.ENEMY_FLAG_WEAK
-    assert relic_events(plain, RelicRule.CHAMPION_WEAK) == []
+    assert relic_events(plain, relic_event("vulnerable_weak")) == []

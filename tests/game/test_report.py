@@ -11,7 +11,7 @@ import pytest
 from artificer.content import Content, load_content
 from artificer.engine import EventKind, Simulation
 from artificer.engine import events as ev
-from artificer.engine.events import Reaction, RelicRule
+from artificer.engine.events import Reaction, relic_event
 from artificer.game.report import FrameReport
 
 
@@ -70,9 +70,9 @@ def test_every_field_reads_its_event_kind_and_columns() -> None:
             row(EventKind.CURRENCY_PICKED, value=3),
             row(EventKind.CURRENCY_PICKED, value=2),
             row(EventKind.PLAYER_DAMAGED, a=-1, b=1, value=6),
-            row(EventKind.RELIC, a=RelicRule.THORNS, b=2, value=5),
-            row(EventKind.RELIC, a=RelicRule.PEN_NIB, value=1),
-            row(EventKind.RELIC, a=RelicRule.THORNS, b=2, value=5),
+            row(EventKind.RELIC, a=relic_event("thorns"), b=2, value=5),
+            row(EventKind.RELIC, a=relic_event("pen_nib_period"), value=1),
+            row(EventKind.RELIC, a=relic_event("thorns"), b=2, value=5),
             row(EventKind.CAST_FIRED, value=1),
             row(EventKind.CAST_ABANDONED, a=2),
             row(EventKind.CAST_ABANDONED, a=3),
@@ -94,7 +94,7 @@ def test_every_field_reads_its_event_kind_and_columns() -> None:
     assert report.explosions.radii.tolist() == [48] and report.explosions.elements.tolist() == [2]
     assert (report.pickups, report.currency) == (2, 5.0)
     assert (report.player_hits, report.hp_lost) == (1, 6.0)
-    assert report.relic_rules == tuple(sorted((RelicRule.THORNS, RelicRule.PEN_NIB)))
+    assert report.relic_rules == tuple(sorted((relic_event("thorns"), relic_event("pen_nib_period"))))
     assert (report.casts_fired, report.casts_abandoned) == (1, 2)
     assert report.charge == 2, "the frame's last charge state"
     assert report.reactions == {Reaction.ELECTRIFIED: 2}

@@ -4,7 +4,8 @@ This module owns what a well-formed relics file looks like — the seed 000
 schema (`{relics: {id: {name, desc, hook, effect, value, icon}}, relicPool,
 startRelic}`) in this game's words: every relic's i18n name and description
 keys, its hook (when it acts), its effect (what it does, a closed set: the
-code behind each lives in `artificer.game.relics`), its value, and the name
+game's effects, whose code lives in `artificer.game.relics`, and the relic
+rules the core declares, `CORE_RULES`), its value, and the name
 of its procedurally drawn icon; the run's start relics, the pool the
 acquisition draws from, the shop's price and the currency given instead when
 every relic is owned. The checks across entries (an effect on the wrong hook,
@@ -16,10 +17,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from enum import StrEnum
+from typing import Annotated
 
-from pydantic import Field
+from pydantic import AfterValidator, Field
 
+from artificer import _core
 from artificer.content.models import ID_PATTERN, MAX_GOLD, ContentModel, Problem, did_you_mean
 from artificer.content.recipes import I18nKey
 
@@ -38,7 +42,8 @@ class RelicHook(StrEnum):
 
 
 class RelicEffect(StrEnum):
-    """What a relic does; each effect belongs to one hook (`EFFECT_HOOKS`)."""
+    """What a relic does, for the effects the game runs (`artificer.game.relics`); each belongs to
+    one hook (`EFFECT_HOOKS`). The effects the core runs are its relic rules (`CORE_RULES`)."""
 
     #: passive: max HP + value (iron_heart, strawberry).
     MAX_HP = "max_hp"
@@ -60,25 +65,44 @@ class RelicEffect(StrEnum):
     WARD = "ward"
     #: wave_start: heal value (blood_vial).
     HEAL = "heal"
-    #: wave_start: the wave's first cast + value action budget (bag_of_prep).
-    FIRST_CAST_BUDGET = "first_cast_budget"
-    #: player_damaged: the enemy that hit takes value, straight off its HP (bronze_scales).
-    THORNS = "thorns"
-    #: player_damaged: first HP loss in a wave: the next cast + value action budget (centennial_puzzle).
-    HURT_CAST_BUDGET = "hurt_cast_budget"
-    #: player_damaged: + value ward at the next turn (self_forming_clay).
-    HURT_WARD = "hurt_ward"
-    #: attack_calc: every value-th fired ACTION of a wave deals double (pen_nib).
-    PEN_NIB_PERIOD = "pen_nib_period"
-    #: attack_calc: hits between 1 and value − 1 become value (the_boot).
-    DAMAGE_FLOOR = "damage_floor"
-    #: attack_calc: the wave's first ACTION + value base damage (akabeko).
-    FIRST_ACTION_BONUS = "first_action_bonus"
-    #: attack_calc: applying vulnerable also applies weak for value turns (champion_belt).
-    VULNERABLE_WEAK = "vulnerable_weak"
 
 
-EFFECT_HOOKS: Mapping[RelicEffect, RelicHook] = {
+class Combine(StrEnum):
+    """How the values of several owned relics of one core rule make the one the core runs."""
+
+    SUM = "sum"
+    #: the smallest (pen_nib: the shortest period wins)
+    MIN = "min"
+    #: the largest (the_boot: the highest floor wins)
+    MAX = "max"
+
+
+@dataclass(frozen=True)
+class CoreRule:
+    """A relic rule the core runs (rust/sim/relics.rs `relic_rules!`, `_core.RELIC_RULE_SPECS`): a
+    relic whose `effect` is the rule's name sets it. The core declares each rule once — its hook,
+    whether its value is a whole number, the most it takes, how relics of it combine and the RELIC
+    event it reports —, so a new rule needs no line here."""
+
+    name: str
+    hook: RelicHook
+    whole: bool
+    most: float
+    combine: Combine
+    #: The RELIC event's `a` when the rule acts (`_core.RELIC_RULES`).
+    event: int
+
+
+#: The core's relic rules by name (= the relics.json effect that sets each), in the core's order.
+CORE_RULES: Mapping[str, CoreRule] = {
+    name: CoreRule(name, RelicHook(spec["hook"]), spec["whole"], spec["most"], Combine(spec["combine"]), spec["event"])
+    for name, spec in _core.RELIC_RULE_SPECS.items()
+}
+
+#: Every effect relics.json may name: the game's, then the core's rules.
+EFFECTS: tuple[str, ...] = (*RelicEffect, *CORE_RULES)
+
+EFFECT_HOOKS: Mapping[str, RelicHook] = {
     RelicEffect.MAX_HP: RelicHook.PASSIVE,
     RelicEffect.MANA_REGEN: RelicHook.PASSIVE,
     RelicEffect.HEAL_PER_KILLS: RelicHook.PASSIVE,
@@ -89,17 +113,9 @@ EFFECT_HOOKS: Mapping[RelicEffect, RelicHook] = {
     RelicEffect.STRENGTH: RelicHook.WAVE_START,
     RelicEffect.WARD: RelicHook.WAVE_START,
     RelicEffect.HEAL: RelicHook.WAVE_START,
-    RelicEffect.FIRST_CAST_BUDGET: RelicHook.WAVE_START,
-    RelicEffect.THORNS: RelicHook.PLAYER_DAMAGED,
-    RelicEffect.HURT_CAST_BUDGET: RelicHook.PLAYER_DAMAGED,
-    RelicEffect.HURT_WARD: RelicHook.PLAYER_DAMAGED,
-    RelicEffect.PEN_NIB_PERIOD: RelicHook.ATTACK_CALC,
-    RelicEffect.DAMAGE_FLOOR: RelicHook.ATTACK_CALC,
-    RelicEffect.FIRST_ACTION_BONUS: RelicHook.ATTACK_CALC,
-    RelicEffect.VULNERABLE_WEAK: RelicHook.ATTACK_CALC,
+    **{name: rule.hook for name, rule in CORE_RULES.items()},
 }
 
-#: Effects whose value counts something, so it must be a whole number ≥ 1.
 #: The largest value of any relic (HP, ward, strength, a period...): far inside the core's f32.
 MAX_RELIC_VALUE = 100_000.0
 #: R-POT-2: the most belt slots potion_slots may give (the HUD shows this many; potions.json's HUD_SLOTS).
@@ -107,9 +123,14 @@ MAX_POTION_SLOTS = 5
 #: currency_bonus: the most extra share of the currency picked up (+1000%).
 MAX_CURRENCY_BONUS = 10.0
 
-WHOLE_EFFECTS = frozenset(
-    {RelicEffect.POTION_SLOTS, RelicEffect.PEN_NIB_PERIOD, RelicEffect.FIRST_CAST_BUDGET, RelicEffect.HURT_CAST_BUDGET}
-)
+#: Effects whose value counts something, so it must be a whole number ≥ 1.
+WHOLE_EFFECTS = frozenset({RelicEffect.POTION_SLOTS, *(name for name, rule in CORE_RULES.items() if rule.whole)})
+
+
+def _known_effect(effect: str) -> str:
+    if effect not in EFFECT_HOOKS:
+        raise ValueError(f'unknown effect "{effect}"{did_you_mean(effect, EFFECTS)} (one of: {", ".join(EFFECTS)})')
+    return effect
 
 
 class Relic(ContentModel):
@@ -118,7 +139,11 @@ class Relic(ContentModel):
     name_key: I18nKey = Field(description="i18n key of the relic's name.")
     description_key: I18nKey = Field(description="i18n key of what the relic does, shown in its tooltip (R-REL-4).")
     hook: RelicHook = Field(description="When it acts: wave_start, wave_end, player_damaged, attack_calc or passive.")
-    effect: RelicEffect = Field(description="What it does (see RelicEffect); must belong to `hook`.")
+    effect: Annotated[str, AfterValidator(_known_effect)] = Field(
+        json_schema_extra={"enum": list(EFFECTS)},
+        description="What it does: a RelicEffect the game runs, or a relic rule of the core (CORE_RULES); "
+        "must belong to `hook`.",
+    )
     value: float = Field(
         ge=0, le=MAX_RELIC_VALUE, description="The effect's number (HP, ward, strength, a share, a period…)."
     )
@@ -177,6 +202,10 @@ def check_relics(book: RelicBook, texts: Mapping[str, str] | None) -> list[Probl
                     f'effect "{relic.effect}" needs a whole number ≥ 1, got {relic.value:g}',
                 )
             )
+        rule = CORE_RULES.get(relic.effect)
+        if rule is not None and relic.value > rule.most:
+            reason = f"the core's rule {rule.name} takes at most {rule.most:g}, got {relic.value:g}"
+            problems.append(Problem(RELICS_FILE, f"{where}.value", reason))
         if relic.effect == RelicEffect.POTION_SLOTS and relic.value > MAX_POTION_SLOTS:
             problems.append(
                 Problem(

@@ -6,7 +6,7 @@ per 60 Hz tick, numpy arrays in and out, no Python object per entity.
 
 from __future__ import annotations
 
-from artificer.engine.events import Event, EventKind, RelicRule
+from artificer.engine.events import Event, EventKind
 from artificer.engine.frame import FrameBuffers, FrameInput, Op, Status, StepCounts
 from artificer.engine.simulation import Simulation, world_config
 
@@ -16,7 +16,6 @@ __all__ = [
     "FrameBuffers",
     "FrameInput",
     "Op",
-    "RelicRule",
     "Simulation",
     "Status",
     "StepCounts",

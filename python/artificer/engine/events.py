@@ -1,14 +1,15 @@
 """Decoding the core's events (DESIGN §3): what game flow reacts to.
 
-The numbering is the core's (`_core.EVENT_KINDS`, `REACTIONS`, `RELIC_RULES`,
-from rust/sim/events.rs and relics.rs); each member takes its value from those
+The numbering is the core's (`_core.EVENT_KINDS`, `REACTIONS`, from
+rust/sim/events.rs, and the relic rules' events, `RELIC_RULE_SPECS`, from
+relics.rs); each member takes its value from those
 tables by name, and each event row's columns are `_core.LAYOUTS["events"]`
 (`kind, a, b, x, y, value`). tests/engine/test_contract.py checks both sides agree.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from enum import IntEnum
 from typing import NamedTuple
 
@@ -59,7 +60,7 @@ class EventKind(IntEnum):
     ELEMENT_REACTION = _core.EVENT_KINDS["ELEMENT_REACTION"]
     #: R-END-1: a lethal hit spared (Last Will spent); a = attacker kind (-1: projectile), value = HP left
     LAST_WILL = _core.EVENT_KINDS["LAST_WILL"]
-    #: R-REL-1: a relic rule acted (HUD flash); a = RelicRule, b/value per rule; the_boot at most once a frame
+    #: R-REL-1: a relic rule acted (HUD flash); a = the rule's event (RELIC_RULE_BY_EVENT), b/value per rule; the_boot at most once a frame
     RELIC = _core.EVENT_KINDS["RELIC"]
 
 
@@ -72,26 +73,14 @@ class Reaction(IntEnum):
     DRIED = _core.REACTIONS["DRIED"]
 
 
-class RelicRule(IntEnum):
-    """A RELIC event's `a`: which relic rule of the core acted
-    (rust/sim/relics.rs; `World.set_relic_rules`)."""
+#: A RELIC event's `a` → the core's relic rule that acted, by its name (= the relics.json effect
+#: that sets it): the core declares its rules once (rust/sim/relics.rs, `_core.RELIC_RULE_SPECS`).
+RELIC_RULE_BY_EVENT: Mapping[int, str] = {spec["event"]: name for name, spec in _core.RELIC_RULE_SPECS.items()}
 
-    #: a fired ACTION doubled; value = its number in the wave
-    PEN_NIB = _core.RELIC_RULES["PEN_NIB"]
-    #: the wave's first fired ACTION boosted; value = the bonus
-    AKABEKO = _core.RELIC_RULES["AKABEKO"]
-    #: hits lifted to the floor this frame (one event a frame); value = how many
-    THE_BOOT = _core.RELIC_RULES["THE_BOOT"]
-    #: bronze_scales: b = attacker kind, value = damage dealt; x, y = the attacker
-    THORNS = _core.RELIC_RULES["THORNS"]
-    #: bag_of_prep: the wave's first cast; value = extra budget
-    FIRST_CAST_BUDGET = _core.RELIC_RULES["FIRST_CAST_BUDGET"]
-    #: centennial_puzzle: the wave's first HP loss; value = extra budget for the next cast
-    HURT_CAST_BUDGET = _core.RELIC_RULES["HURT_CAST_BUDGET"]
-    #: self_forming_clay: a turn began with ward; value = the ward
-    HURT_WARD = _core.RELIC_RULES["HURT_WARD"]
-    #: champion_belt: weak came with vulnerable; b = enemy kind, value = weak seconds
-    CHAMPION_WEAK = _core.RELIC_RULES["CHAMPION_WEAK"]
+
+def relic_event(rule: str) -> int:
+    """The RELIC event's `a` of the core's relic rule `rule` (a KeyError for no such rule)."""
+    return _core.RELIC_RULE_SPECS[rule]["event"]
 
 
 class Event(NamedTuple):

@@ -18,11 +18,13 @@ vampire_fang's kills toward the next heal) and what each hook does:
 - wave_end (`wave_end`, in the wave's last step, won waves only): both
   conditions read the HP the wave ended with — burning_blood heals, and
   meat_on_bone heals when that HP is at most its threshold of max HP;
-- player_damaged and attack_calc: rules of the core (`core_rules`, handed to
-  `World.set_relic_rules`): bronze_scales' thorns, centennial_puzzle's and
-  bag_of_prep's action budget, self_forming_clay's ward, pen_nib, the_boot,
-  akabeko, champion_belt. The run re-applies them whenever its relics change
-  and at every wave start (the world is rebuilt between waves, `game.save`).
+- the relic rules of the core (`CORE_RULES`, declared once in
+  rust/sim/relics.rs; `core_rules` combines the owned relics' values and hands
+  them to `World.set_relic_rules`): bronze_scales' thorns, centennial_puzzle's
+  and bag_of_prep's action budget, self_forming_clay's ward, pen_nib,
+  the_boot, akabeko, champion_belt. The run re-applies them whenever its
+  relics change and at every wave start (the world is rebuilt between waves,
+  `game.save`).
 
 Acquisition (R-REL-3): `draw` picks an unowned relic of the pool with a
 generator seeded from the run seed and what the draw is for (`relic_rng`,
@@ -34,19 +36,23 @@ gives one relic, a boss wave `boss_bonus_relics` more (`wave_relic_count`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from artificer._core import RelicRules
 from artificer.content import Wave
-from artificer.content.relics import Relic, RelicBook, RelicEffect
+from artificer.content.relics import CORE_RULES, Combine, Relic, RelicBook, RelicEffect
 from artificer.game import draws
 
 if TYPE_CHECKING:
     from artificer._core import World
     from artificer.engine.frame import FrameInput
+
+
+#: How several relics of one core rule combine into its value (`CoreRule.combine`).
+COMBINE: Mapping[Combine, Callable[[list[float]], float]] = {Combine.SUM: sum, Combine.MIN: min, Combine.MAX: max}
 
 
 def relic_rng(seed: int, *purpose: draws.Key) -> np.random.Generator:
@@ -143,20 +149,16 @@ class RunRelics:
         return max([base, *slots])
 
     def core_rules(self) -> RelicRules:
-        """R-REL-1/2: the player_damaged and attack_calc relics as the core's rule parameters
-        (`World.set_relic_rules`; 0 = off)."""
-        periods = [int(r.value) for r in self.relics() if r.effect == RelicEffect.PEN_NIB_PERIOD]
-        floors = [r.value for r in self.relics() if r.effect == RelicEffect.DAMAGE_FLOOR]
-        return RelicRules(
-            pen_nib_period=min(periods, default=0),
-            akabeko_bonus=self.total(RelicEffect.FIRST_ACTION_BONUS),
-            the_boot_floor=max(floors, default=0.0),
-            thorns=self.total(RelicEffect.THORNS),
-            first_cast_budget=int(self.total(RelicEffect.FIRST_CAST_BUDGET)),
-            hurt_cast_budget=int(self.total(RelicEffect.HURT_CAST_BUDGET)),
-            hurt_ward=self.total(RelicEffect.HURT_WARD),
-            vulnerable_weak_turns=self.total(RelicEffect.VULNERABLE_WEAK),
-        )
+        """R-REL-1/2: the relics whose effect is a rule of the core, as its rule parameters
+        (`World.set_relic_rules`; 0 = off). Several relics of one rule combine as the core
+        declares (`CoreRule.combine`): summed, or the shortest period / highest floor."""
+        values: dict[str, float] = {}
+        for name, rule in CORE_RULES.items():
+            owned = [relic.value for relic in self.relics() if relic.effect == name]
+            if owned:
+                value = COMBINE[rule.combine](owned)
+                values[name] = int(value) if rule.whole else value
+        return RelicRules(**values)
 
     # --- hooks -----------------------------------------------------------------------------
 

@@ -96,7 +96,7 @@ class FrameReport:
     #: PLAYER_DAMAGED: how many hits reached the player, and the HP they took (after ward).
     player_hits: int
     hp_lost: float
-    #: RelicRule values that acted this frame (R-REL-1), each once, ascending.
+    #: The RELIC events' `a` that acted this frame (R-REL-1, `RELIC_RULE_BY_EVENT`), each once, ascending.
     relic_rules: tuple[int, ...]
     casts_fired: int
     casts_abandoned: int

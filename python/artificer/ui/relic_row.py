@@ -8,7 +8,8 @@ it stands for), the tooltip of the hovered slot (seed 000's TooltipBox: 260
 wide, at least 72 high, the name and the description, placed under its slot —
 or above it when the slot sits low — and kept on screen; the "+N" slot lists
 the relics it hides), and a brief flash of a slot when its relic acts: the
-core's RELIC events (`flash_rule`, by `RelicRule`) — a flash, never a toast,
+core's RELIC events (`flash_rule`: the rule that acted is the effect of the
+relic that flashes) — a flash, never a toast,
 so a relic acting every frame (the_boot) costs nothing on screen.
 """
 
@@ -16,8 +17,8 @@ from __future__ import annotations
 
 import pygame
 
-from artificer.content.relics import Relic, RelicEffect
-from artificer.engine.events import RelicRule
+from artificer.content.relics import Relic
+from artificer.engine.events import RELIC_RULE_BY_EVENT
 from artificer.game.relics import RunRelics, relic_text_values
 from artificer.ui.fonts import font
 from artificer.ui.i18n import tr
@@ -41,18 +42,6 @@ TEXT = (236, 232, 250)
 NAME_COLOUR = (255, 214, 110)
 MORE_COLOUR = (240, 228, 66)
 BOX_FILL = (10, 8, 20, 250)
-
-#: The RELIC event's rule (rust/sim/relics.rs) → the effect of the relic that acted.
-RULE_EFFECTS: dict[RelicRule, RelicEffect] = {
-    RelicRule.PEN_NIB: RelicEffect.PEN_NIB_PERIOD,
-    RelicRule.AKABEKO: RelicEffect.FIRST_ACTION_BONUS,
-    RelicRule.THE_BOOT: RelicEffect.DAMAGE_FLOOR,
-    RelicRule.THORNS: RelicEffect.THORNS,
-    RelicRule.FIRST_CAST_BUDGET: RelicEffect.FIRST_CAST_BUDGET,
-    RelicRule.HURT_CAST_BUDGET: RelicEffect.HURT_CAST_BUDGET,
-    RelicRule.HURT_WARD: RelicEffect.HURT_WARD,
-    RelicRule.CHAMPION_WEAK: RelicEffect.VULNERABLE_WEAK,
-}
 
 
 def relic_lines(relic: Relic) -> list[tuple[str, Colour]]:
@@ -103,9 +92,8 @@ class RelicRowView:
 
     def flash_rule(self, relics: RunRelics, rule: int) -> None:
         """A RELIC event (`a` = `rule`): flash the owned relic whose rule acted."""
-        try:
-            effect = RULE_EFFECTS[RelicRule(rule)]
-        except (ValueError, KeyError):
+        effect = RELIC_RULE_BY_EVENT.get(rule)
+        if effect is None:
             return
         for relic_id in relics.owned:
             if relics.book.relic(relic_id).effect == effect:

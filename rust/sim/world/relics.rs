@@ -103,13 +103,13 @@ impl World {
         }
         self.relic.actions_fired = self.relic.actions_fired.saturating_add(1);
         let n = self.relic.actions_fired;
-        let akabeko = if n == 1 { rules.akabeko_bonus } else { 0.0 };
+        let akabeko = if n == 1 { rules.first_action_bonus } else { 0.0 };
         let pen_nib = pen_nib_fires(rules.pen_nib_period, n);
         if akabeko > 0.0 {
-            self.relic_event(RelicRule::Akabeko, 0.0, at, akabeko);
+            self.relic_event(RelicRule::FirstActionBonus, 0.0, at, akabeko);
         }
         if pen_nib {
-            self.relic_event(RelicRule::PenNib, 0.0, at, n as f32);
+            self.relic_event(RelicRule::PenNibPeriod, 0.0, at, n as f32);
         }
         fired_damage(damage, akabeko, pen_nib)
     }
@@ -167,21 +167,21 @@ impl World {
 
     /// champion_belt: vulnerable was applied to enemy `e`; weak comes along.
     pub(super) fn champion_weak(&mut self, e: usize) {
-        let turns = self.relic_rules.vulnerable_weak_turns;
+        let turns = self.relic_rules.vulnerable_weak;
         if turns <= 0.0 || self.enemies.dead[e] {
             return;
         }
         let seconds = self.turns_to_seconds(turns);
         self.enemies.weak[e] = self.enemies.weak[e].max(seconds);
         let (kind, x, y) = (self.enemies.kind[e], self.enemies.x[e], self.enemies.y[e]);
-        self.relic_event(RelicRule::ChampionWeak, kind as f32, (x, y), seconds);
+        self.relic_event(RelicRule::VulnerableWeak, kind as f32, (x, y), seconds);
     }
 
     /// the_boot's one event a frame (a flood otherwise: every small hit).
     pub(super) fn report_boot(&mut self) {
         let lifts = std::mem::take(&mut self.relic.boot_lifts);
         if lifts > 0 {
-            self.relic_event(RelicRule::TheBoot, 0.0, (self.player.x, self.player.y), lifts as f32);
+            self.relic_event(RelicRule::DamageFloor, 0.0, (self.player.x, self.player.y), lifts as f32);
         }
     }
 
@@ -191,22 +191,13 @@ impl World {
 
     pub(super) fn hash_relics(&self, h: &mut StateHasher) {
         h.section("relics");
-        let r = &self.relic_rules;
-        for v in
-            [r.akabeko_bonus, r.the_boot_floor, r.thorns, r.hurt_ward, r.vulnerable_weak_turns, self.relic.pending_ward]
-        {
+        let (mut floats, mut counts) = self.relic_rules.by_kind();
+        floats.push(self.relic.pending_ward);
+        for v in floats {
             h.f32(v);
         }
-        h.u32s(
-            [
-                r.pen_nib_period,
-                r.first_cast_budget,
-                r.hurt_cast_budget,
-                self.relic.actions_fired,
-                self.relic.pending_budget,
-            ]
-            .into_iter(),
-        );
+        counts.extend([self.relic.actions_fired, self.relic.pending_budget]);
+        h.u32s(counts.into_iter());
         h.u64(self.wave_ticks);
         h.u64(self.relic.first_cast_done as u64 | (self.relic.hurt_budget_done as u64) << 1);
     }

@@ -408,7 +408,7 @@ impl World {
         let element = element as usize;
         let mult = if self.elements_act { self.element_multiplier(e, element) } else { 1.0 };
         let kind = &self.cfg.enemy_kinds[self.enemies.kind[e] as usize];
-        let boot_floor = self.relic_rules.the_boot_floor;
+        let boot_floor = self.relic_rules.damage_floor;
         let attack = Attack { base, flat: self.player.strength, mult, element, boot_floor };
         let taken = self.cfg.combat.taken(self.enemies.vulnerable[e] > 0.0);
         let defence = Defence { resist: kind.resist, armor: kind.armor, taken };
