@@ -7,6 +7,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 use super::decode::{at, decode, Dict, ElementName, Flag, PerElement, Str, F32, U32};
+use crate::sim::boss::{Adds, Barrage, BossDef, BossPhase, BossShot, Clones, Enrage, LastWill, Plates, Volley};
 use crate::sim::config::{
     Behavior, CombatParams, DeathBlast, EnemyKind, PickupParams, PlayerParams, RangedAttack, Rules, Shield, Split,
     StatusParams, VmParams, WorldConfig, ELEMENTS,
@@ -296,6 +297,145 @@ struct SplitIn {
     spread: F32,
 }
 
+decoded! {
+    /// A boss's `shot`.
+    BossShotIn => BossShot { speed: F32, damage: F32, radius: F32, lifetime: F32 }
+}
+
+decoded! {
+    /// A boss's `hyper` (hyper-enrage multipliers).
+    EnrageIn => Enrage { speed: F32, damage: F32, interval: F32 }
+}
+
+decoded! {
+    /// A phase's `spread` or `burst`.
+    VolleyIn => Volley { count: U32, every: F32 }
+}
+
+decoded! {
+    /// A phase's `barrage`.
+    BarrageIn => Barrage { every: F32, shots: U32, spread_degrees: F32 }
+}
+
+decoded! {
+    /// A phase's `last_will` (NG+).
+    LastWillIn => LastWill { invulnerable: F32, restore: F32 }
+}
+
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct PlatesIn {
+    count: U32,
+    armor: F32,
+    weak: ElementName,
+}
+
+/// A phase's `adds` or `clones`: enemies of the kind `into` names.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct BringIn {
+    into: Str,
+    count: U32,
+    #[pyo3(default)]
+    every: Option<F32>,
+}
+
+/// An enemy kind's `boss` block (R-BOSS-1), as `artificer.engine` builds it
+/// from data/bosses/<id>.json; its `phases` are read one by one.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct BossIn {
+    shot: Dict<BossShotIn>,
+    enrage_after: F32,
+    hyper: Dict<EnrageIn>,
+}
+
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct PhaseIn {
+    number: U32,
+    enter: F32,
+    exit: F32,
+    #[pyo3(default)]
+    resistances: Option<PerElement>,
+    regen_on_physical_hit: F32,
+    #[pyo3(default)]
+    stationary: Flag,
+    speed_multiplier: F32,
+    damage_multiplier: F32,
+    #[pyo3(default)]
+    hyper: Flag,
+    #[pyo3(default)]
+    spread: Option<Dict<VolleyIn>>,
+    #[pyo3(default)]
+    barrage: Option<Dict<BarrageIn>>,
+    #[pyo3(default)]
+    burst: Option<Dict<VolleyIn>>,
+    #[pyo3(default)]
+    reflect: Option<Dict<ShieldIn>>,
+    #[pyo3(default)]
+    plates: Option<Dict<PlatesIn>>,
+    #[pyo3(default)]
+    adds: Option<Dict<BringIn>>,
+    #[pyo3(default)]
+    clones: Option<Dict<BringIn>>,
+    #[pyo3(default)]
+    last_will: Option<Dict<LastWillIn>>,
+}
+
+/// The boss block of the kind at `path` (`item` its dict), its adds' and
+/// clones' kinds named by id among `names`.
+fn boss_def(item: &Bound<'_, PyAny>, path: &str, names: &[String]) -> PyResult<BossDef> {
+    let Dict(b) = decode::<Dict<BossIn>>(item, path)?;
+    let dict = item.cast::<PyDict>()?;
+    let phases = dict.get_item("phases")?.ok_or_else(|| CoreError::arg(format!("{path}.phases: missing")))?;
+    let phases = phases.cast::<PyList>().map_err(|_| CoreError::arg(format!("{path}.phases: expected a list")))?;
+    let kind_of = |bring: &BringIn, at: &str| -> PyResult<u16> {
+        names
+            .iter()
+            .position(|n| *n == bring.into.0)
+            .map(|i| i as u16)
+            .ok_or_else(|| CoreError::arg(format!("{at}.into: unknown enemy {:?}", bring.into.0)).into())
+    };
+    let mut out = Vec::with_capacity(phases.len());
+    for (i, phase) in phases.iter().enumerate() {
+        let at = format!("{path}.phases[{i}]");
+        let Dict(p) = decode::<Dict<PhaseIn>>(&phase, &at)?;
+        let adds = match p.adds {
+            Some(Dict(a)) => {
+                let every =
+                    a.every.as_ref().map(|e| e.0).ok_or_else(|| CoreError::arg(format!("{at}.adds.every: missing")))?;
+                Some(Adds { kind: kind_of(&a, &format!("{at}.adds"))?, count: a.count.0, every })
+            }
+            None => None,
+        };
+        let clones = match p.clones {
+            Some(Dict(c)) => Some(Clones { kind: kind_of(&c, &format!("{at}.clones"))?, count: c.count.0 }),
+            None => None,
+        };
+        out.push(BossPhase {
+            number: p.number.0,
+            enter: p.enter.0,
+            exit: p.exit.0,
+            resist: p.resistances.map_or([0.0; ELEMENTS], |r| r.0),
+            regen_on_physical_hit: p.regen_on_physical_hit.0,
+            stationary: p.stationary.0,
+            speed_multiplier: p.speed_multiplier.0,
+            damage_multiplier: p.damage_multiplier.0,
+            hyper: p.hyper.0,
+            spread: p.spread.map(|Dict(v)| v.into()),
+            barrage: p.barrage.map(|Dict(v)| v.into()),
+            burst: p.burst.map(|Dict(v)| v.into()),
+            reflect: p.reflect.map(|Dict(s)| Shield { arc_degrees: s.arc.0, reflect_damage: s.reflect_damage.0 }),
+            plates: p.plates.map(|Dict(pl)| Plates { count: pl.count.0, armor: pl.armor.0, weak: pl.weak.0 }),
+            adds,
+            clones,
+            last_will: p.last_will.map(|Dict(l)| l.into()),
+        });
+    }
+    Ok(BossDef { phases: out, shot: b.shot.0.into(), enrage_after: b.enrage_after.0, hyper: b.hyper.0.into() })
+}
+
 /// `config`: `{"arena", "sim", "player", "pickups", "elite", "vm",
 /// "statuses", "turn", "combat", "enemies", optional "rules"}` as built by
 /// `artificer.engine.world_config`.
@@ -311,9 +451,13 @@ pub fn world_config(obj: &Bound<'_, PyAny>, seed: u64) -> PyResult<WorldConfig> 
     let enemies = enemies.cast::<PyList>().map_err(|_| CoreError::arg("config.enemies: expected a list"))?;
     let mut kinds = Vec::with_capacity(enemies.len());
     let mut splits = Vec::new();
-    for (i, e) in enemies.iter().enumerate() {
+    let mut bosses = Vec::new();
+    for (i, item) in enemies.iter().enumerate() {
         let path = format!("config.enemies[{i}]");
-        let Dict(e) = decode::<Dict<EnemyIn>>(&e, &path)?;
+        let Dict(e) = decode::<Dict<EnemyIn>>(&item, &path)?;
+        if let Some(boss) = item.cast::<PyDict>()?.get_item("boss")?.filter(|b| !b.is_none()) {
+            bosses.push((i, format!("{path}.boss"), boss));
+        }
         if let Some(Dict(split)) = e.split {
             splits.push((i, path.clone(), split));
         }
@@ -336,7 +480,13 @@ pub fn world_config(obj: &Bound<'_, PyAny>, seed: u64) -> PyResult<WorldConfig> 
             }),
             // Filled in below once every kind's id is known.
             split: None,
+            boss: None,
         });
+    }
+    // A boss's adds and clones name kinds too.
+    let names: Vec<String> = kinds.iter().map(|k| k.name.clone()).collect();
+    for (i, path, boss) in bosses {
+        kinds[i].boss = Some(Box::new(boss_def(&boss, &path, &names)?));
     }
     // `split.into` names a kind; the core numbers kinds by position.
     for (i, path, split) in splits {

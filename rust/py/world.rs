@@ -291,6 +291,31 @@ impl World {
         RelicRules(self.inner.relic_rules())
     }
 
+    /// R-BOSS-1 every live boss, in the order they came (the HUD's boss bar):
+    /// dicts of `kind`, `x`, `y`, `hp`, `hp_max`, `phase` (its number in the
+    /// data), `plates`, `invulnerable` (seconds left), `enraged`, `linked`
+    /// (its clones and adds alive).
+    fn boss_status<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, pyo3::types::PyDict>>> {
+        self.inner
+            .boss_status()
+            .into_iter()
+            .map(|b| {
+                let d = pyo3::types::PyDict::new(py);
+                d.set_item("kind", b.kind)?;
+                d.set_item("x", b.x)?;
+                d.set_item("y", b.y)?;
+                d.set_item("hp", b.hp)?;
+                d.set_item("hp_max", b.hp_max)?;
+                d.set_item("phase", b.phase)?;
+                d.set_item("plates", b.plates)?;
+                d.set_item("invulnerable", b.invulnerable)?;
+                d.set_item("enraged", b.enraged)?;
+                d.set_item("linked", b.linked)?;
+                Ok(d)
+            })
+            .collect()
+    }
+
     /// §8: the turn's length in seconds of wave time (balance.json
     /// `turn.seconds`, in whole ticks), the same for every core.
     #[getter]

@@ -57,6 +57,8 @@ pub enum Behavior {
     Shield,
     Explode,
     Split,
+    /// R-BOSS-1: moves and attacks by its phases (`EnemyKind::boss`).
+    Boss,
 }
 
 impl Behavior {
@@ -68,6 +70,7 @@ impl Behavior {
             "shield" => Behavior::Shield,
             "explode" => Behavior::Explode,
             "split" => Behavior::Split,
+            "boss" => Behavior::Boss,
             other => return Err(CoreError::content(format!("unknown behavior {other:?}"))),
         })
     }
@@ -152,6 +155,8 @@ pub struct EnemyKind {
     pub shield: Option<Shield>,
     pub explode: Option<DeathBlast>,
     pub split: Option<Split>,
+    /// R-BOSS-1: a boss's phases, shots and enrage (sim/boss.rs).
+    pub boss: Option<Box<crate::sim::boss::BossDef>>,
 }
 
 impl EnemyKind {
@@ -542,6 +547,7 @@ impl WorldConfig {
             (Behavior::Shield, k.shield.is_some(), "shield"),
             (Behavior::Explode, k.explode.is_some(), "explode"),
             (Behavior::Split, k.split.is_some(), "split"),
+            (Behavior::Boss, k.boss.is_some(), "boss"),
         ];
         for (tag, present, block) in pairs {
             if (k.behavior == tag) != present {
@@ -579,6 +585,11 @@ impl WorldConfig {
         if let Some(s) = k.split {
             if s.into as usize >= self.enemy_kinds.len() || !finite_non_negative(&[s.spread]) || s.count > MAX_SPLIT {
                 return bad("split names an unknown kind or has numbers out of range");
+            }
+        }
+        if let Some(b) = &k.boss {
+            if let Err(why) = b.validate(self.enemy_kinds.len()) {
+                return bad(&format!("boss {why}"));
             }
         }
         Ok(())

@@ -59,6 +59,16 @@ named_enum! {
         /// b, x, y and value as the rule says there. At most one a frame for
         /// the_boot (value = hits lifted).
         Relic = 20 => "RELIC",
+        /// R-BOSS-1 a boss entered a phase: a = the phase's number, b = its kind,
+        /// value = its HP share then; x, y = the boss. One per phase entered
+        /// (a big hit crossing two gives two); its Last Will phase too.
+        BossPhase = 21 => "BOSS_PHASE",
+        /// R-BOSS-2 a hit of the weak element stripped an armor plate: a = plates
+        /// left, b = the boss's kind; x, y = the boss.
+        BossPlate = 22 => "BOSS_PLATE",
+        /// R-BOSS-2 the fight lasted `enrage_after`: the boss hyper-enrages;
+        /// b = its kind, value = seconds fought; x, y = the boss.
+        BossEnraged = 23 => "BOSS_ENRAGED",
     }
 }
 

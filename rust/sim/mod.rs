@@ -1,6 +1,7 @@
 //! The simulation: struct-of-arrays pools stepped by plain systems, in the
 //! order documented at the top of `world.rs`.
 
+pub mod boss;
 pub mod combat;
 pub mod commands;
 pub mod config;

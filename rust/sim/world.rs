@@ -59,10 +59,12 @@ use super::pools::{Enemies, NewEnemy, NewProjectile, Owner, Pickups, Projectiles
 use super::rng::Streams;
 use crate::vm::Wand;
 
+mod bosses;
 mod enemies;
 mod relics;
 mod spells;
 mod statuses;
+pub use bosses::BossStatus;
 use enemies::EnemyBehaviours;
 use spells::BehaviourHit;
 
@@ -128,6 +130,8 @@ pub struct World {
     behaviours: EnemyBehaviours,
     /// Enemies of kinds that act on death, killed this frame, in order.
     dying: Vec<u32>,
+    /// R-BOSS-1 every live boss's state, in the order they came (world/bosses.rs).
+    bosses: Vec<bosses::BossState>,
     /// R-STAT-1 attunement points per element (0 by default).
     attunement: [f32; super::config::ELEMENTS],
     /// R-STAT-1 player stats bought in the shop (`set_player_stats`), on top of `cfg.player`.
@@ -220,6 +224,7 @@ impl World {
             hits_this_frame: Vec::new(),
             behaviours: EnemyBehaviours::of(&cfg.enemy_kinds),
             dying: Vec::new(),
+            bosses: Vec::new(),
             attunement: [0.0; super::config::ELEMENTS],
             player_stats: PlayerStats::default(),
             statuses_live: false,
@@ -280,11 +285,12 @@ impl World {
 
     /// Places an enemy of `kind` directly (spawn commands go through here).
     pub fn spawn_enemy(&mut self, kind: u16, elite: bool, x: f32, y: f32) -> CoreResult<()> {
-        self.spawn(kind, elite, x, y, false)
+        self.spawn(kind, elite, x, y, false).map(|_| ())
     }
 
-    /// `spawn_enemy`; `offspring`: born of a split (never splits again).
-    fn spawn(&mut self, kind: u16, elite: bool, x: f32, y: f32, offspring: bool) -> CoreResult<()> {
+    /// `spawn_enemy`, returning the new enemy's id; `offspring`: born of a split or of a
+    /// boss (never splits again). A boss kind's enemy starts its boss state.
+    fn spawn(&mut self, kind: u16, elite: bool, x: f32, y: f32, offspring: bool) -> CoreResult<Id> {
         let k = self
             .cfg
             .enemy_kinds
@@ -297,9 +303,13 @@ impl World {
         let (x, y) = (x.clamp(0.0, self.cfg.arena_w), y.clamp(0.0, self.cfg.arena_h));
         let cooldown = k.first_cooldown();
         let speed = k.speed * self.dt;
-        self.enemies.push(NewEnemy { x, y, radius: k.radius, speed, hp, kind, elite, cooldown, offspring });
+        let boss = k.boss.is_some();
+        let id = self.enemies.push(NewEnemy { x, y, radius: k.radius, speed, hp, kind, elite, cooldown, offspring });
         self.events.push(Event::new(EventKind::EnemySpawned, kind as f32, elite as u8 as f32, x, y, 0.0));
-        Ok(())
+        if boss {
+            self.register_boss(id, kind);
+        }
+        Ok(id)
     }
 
     /// Places a projectile directly (harnesses and the stress workload);
@@ -370,6 +380,7 @@ impl World {
         // Deaths by the `on_kill` entry's spells act now (before the dead
         // are removed); Kill Combo counts them next frame.
         self.enemy_deaths();
+        self.bosses_step();
         self.move_enemies();
         self.collect_pickups();
         // Every source: projectiles, blasts, chains, zones, commands.
@@ -418,6 +429,7 @@ impl World {
             Command::ClearEnemies => {
                 self.enemies.clear();
                 self.dying.clear();
+                self.bosses.clear();
             }
             Command::CollectPickups => {
                 for i in 0..self.pickups.len() {
@@ -587,7 +599,9 @@ impl World {
             // Behind a roster-wide flag: where no kind has a shield (the
             // stress workload), hits never look for one.
             if self.behaviours.any_shields {
-                if let Some(shield) = self.cfg.enemy_kinds[self.enemies.kind[e] as usize].shield {
+                let kind = &self.cfg.enemy_kinds[self.enemies.kind[e] as usize];
+                let shield = if kind.boss.is_some() { self.boss_shield(e) } else { kind.shield };
+                if let Some(shield) = shield {
                     if self.reflect(pi, e, shield) {
                         continue;
                     }
@@ -609,7 +623,9 @@ impl World {
             let boot_floor = self.relic_rules.damage_floor;
             let attack = Attack { base, flat: self.player.strength, mult, element, boot_floor };
             let taken = self.cfg.combat.taken(self.enemies.vulnerable[e] > 0.0);
-            let defence = Defence { resist: kind.resist, armor: kind.armor, taken };
+            let boss = kind.boss.is_some();
+            let (resist, armor) = if boss { self.boss_defence(e, kind) } else { (kind.resist, kind.armor) };
+            let defence = Defence { resist, armor, taken };
             // the_boot behind its flag: off (the stress workload), a hit is
             // R-DMG-1 alone, with no count to keep.
             let amount = if boot_floor > 0.0 {
@@ -622,6 +638,9 @@ impl World {
             let done = self.damage_enemy(e, amount);
             if self.elements_act {
                 self.element_hit(e, element);
+            }
+            if boss {
+                self.boss_hit(e, element);
             }
             dealt += done;
             if self.projectiles.special[pi] {
@@ -668,6 +687,12 @@ impl World {
         if en.dead[e] || amount <= 0.0 {
             return 0.0;
         }
+        if !self.bosses.is_empty() {
+            if let Some(dealt) = self.boss_spares(e, amount) {
+                return dealt;
+            }
+        }
+        let en = &mut self.enemies;
         if self.cfg.rules.enemies_immortal {
             // Dummies take every hit in full and never fall.
             en.hp[e] = (en.hp[e] - amount).max(f32::MIN_POSITIVE);
@@ -751,7 +776,8 @@ impl World {
                 let kind = self.enemies.kind[i];
                 let k = &self.cfg.enemy_kinds[kind as usize];
                 let weak = self.cfg.combat.dealt(self.enemies.weak[i] > 0.0);
-                let dmg = contact_damage(k.contact_damage, weak, self.player.armor);
+                let base = if k.boss.is_some() { k.contact_damage * self.boss_damage(i) } else { k.contact_damage };
+                let dmg = contact_damage(base, weak, self.player.armor);
                 self.hurt_player(dmg, kind as f32);
                 if dmg > 0.0 {
                     self.thorns(i);
@@ -953,6 +979,7 @@ impl World {
         }
         h.u32s(self.summons.cursor.iter().copied());
         self.hash_relics(&mut h);
+        self.hash_bosses(&mut h);
         h.section("rng");
         for f in self.rng.fingerprint() {
             h.u64(f);

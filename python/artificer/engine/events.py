@@ -62,6 +62,13 @@ class EventKind(IntEnum):
     LAST_WILL = _core.EVENT_KINDS["LAST_WILL"]
     #: R-REL-1: a relic rule acted (HUD flash); a = the rule's event (RELIC_RULE_BY_EVENT), b/value per rule; the_boot at most once a frame
     RELIC = _core.EVENT_KINDS["RELIC"]
+    #: R-BOSS-1: a boss entered a phase (one per phase crossed; its Last Will too); a = the phase's number,
+    #: b = its kind, value = its HP share
+    BOSS_PHASE = _core.EVENT_KINDS["BOSS_PHASE"]
+    #: R-BOSS-2: the weak element stripped an armor plate; a = plates left, b = the boss's kind
+    BOSS_PLATE = _core.EVENT_KINDS["BOSS_PLATE"]
+    #: R-BOSS-2: the fight lasted its enrage_after: hyper-enrage; b = the boss's kind, value = seconds fought
+    BOSS_ENRAGED = _core.EVENT_KINDS["BOSS_ENRAGED"]
 
 
 class Reaction(IntEnum):

@@ -49,7 +49,7 @@ impl EnemyBehaviours {
     pub fn of(kinds: &[EnemyKind]) -> Self {
         EnemyBehaviours {
             any_archers: kinds.iter().any(|k| k.attack.is_some()),
-            any_shields: kinds.iter().any(|k| k.shield.is_some()),
+            any_shields: kinds.iter().any(|k| k.shield.is_some() || k.boss.as_ref().is_some_and(|b| b.reflects())),
             archer_steps: Vec::new(),
         }
     }
@@ -240,8 +240,8 @@ impl World {
                 continue;
             }
             let k = &self.cfg.enemy_kinds[en.kind[o] as usize];
-            let defence =
-                Defence { resist: k.resist, armor: k.armor, taken: self.cfg.combat.taken(en.vulnerable[o] > 0.0) };
+            let (resist, armor) = if k.boss.is_some() { self.boss_defence(o, k) } else { (k.resist, k.armor) };
+            let defence = Defence { resist, armor, taken: self.cfg.combat.taken(en.vulnerable[o] > 0.0) };
             self.damage_enemy(o, final_damage(&attack, &defence));
         }
     }

@@ -411,12 +411,17 @@ impl World {
         let boot_floor = self.relic_rules.damage_floor;
         let attack = Attack { base, flat: self.player.strength, mult, element, boot_floor };
         let taken = self.cfg.combat.taken(self.enemies.vulnerable[e] > 0.0);
-        let defence = Defence { resist: kind.resist, armor: kind.armor, taken };
+        let boss = kind.boss.is_some();
+        let (resist, armor) = if boss { self.boss_defence(e, kind) } else { (kind.resist, kind.armor) };
+        let defence = Defence { resist, armor, taken };
         let (amount, lifted) = final_damage_booted(&attack, &defence);
         self.relic.boot_lifts += lifted as u32;
         let dealt = self.damage_enemy(e, amount);
         if self.elements_act {
             self.element_hit(e, element);
+        }
+        if boss {
+            self.boss_hit(e, element);
         }
         dealt
     }
