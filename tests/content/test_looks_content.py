@@ -36,9 +36,10 @@ def broken(data_dir: Path, edit: Callable[[Any], None]) -> list[Problem]:
 
 
 def test_every_enemy_kind_and_every_firing_spell_has_a_look() -> None:
-    """R-FEEL-1: the shipped looks cover the roster and every spell that puts a shot, zone or summon in the world."""
+    """R-FEEL-1: the shipped looks cover the roster (then the bosses, R-BOSS-1) and every spell that puts a
+    shot, zone or summon in the world."""
     looks = CONTENT.looks
-    assert [enemy.id for enemy in CONTENT.enemies] == list(looks.enemies)
+    assert [*(enemy.id for enemy in CONTENT.enemies), *CONTENT.bosses] == list(looks.enemies)
     assert {s.id for s in CONTENT.spells if fires_projectile(s)} == set(looks.shots)
     assert set(looks.zones) and set(looks.summons)
 

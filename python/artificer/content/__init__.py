@@ -1,13 +1,24 @@
 """Game content: the validated models of the data files, their loader and checker.
 
 `load_content()` reads balance.json, enemies.json, waves.json, spells.json,
-cores.json, resonance_recipes.json, relics.json, potions.json, looks.json and
-i18n/en.json and returns a `Content`,
+cores.json, resonance_recipes.json, relics.json, potions.json, looks.json,
+i18n/en.json and the boss files of bosses/ and returns a `Content`,
 or raises `ContentError` listing every problem found.
 """
 
 from __future__ import annotations
 
+from artificer.content.bosses import (
+    BOSSES_DIR,
+    Boss,
+    BossBody,
+    BossBook,
+    BossPhase,
+    BossShot,
+    BossTag,
+    HyperEnrage,
+    NgPlusPhase,
+)
 from artificer.content.cores import (
     Board,
     BoardLayout,
@@ -63,6 +74,7 @@ from artificer.content.spell_blocks import (
 from artificer.content.spells import Spell, SpellCatalog
 
 __all__ = [
+    "BOSSES_DIR",
     "CONTENT_FILES",
     "DEFAULT_DATA_DIR",
     "LOOKS_FILE",
@@ -75,6 +87,12 @@ __all__ = [
     "BodyLook",
     "Board",
     "BoardLayout",
+    "Boss",
+    "BossBody",
+    "BossBook",
+    "BossPhase",
+    "BossShot",
+    "BossTag",
     "Capacities",
     "CarrierBlock",
     "Charge",
@@ -90,11 +108,13 @@ __all__ = [
     "EnemyRoster",
     "Entries",
     "EntryPoint",
+    "HyperEnrage",
     "LogicBlock",
     "LogicKind",
     "Looks",
     "ModifierBlock",
     "MulticastBlock",
+    "NgPlusPhase",
     "PickupSettings",
     "PlayerStats",
     "Problem",

@@ -5,8 +5,10 @@ listing every problem (DESIGN §6): unreadable or missing files, JSON syntax
 errors with line and column, schema errors from the models (converted to JSON
 paths such as `$.enemies[3].hp`, see `schema_errors`), and checks that span
 entries or files: unique enemy ids, wave numbering (R-WAVE-1), wave timing,
-that every wave group names an enemy that exists, and the VM content's
-references (`references`: spells, cores and boards, recipes, i18n keys).
+that every wave group names an enemy that exists, the VM content's
+references (`references`: spells, cores and boards, recipes, i18n keys), and
+the boss files of `bosses/` (`bosses.check_bosses`: phases, tags, adds, texts,
+looks, boss waves).
 A broken file is still reported alongside the others; only the cross-checks
 that need it are skipped.
 """
@@ -24,6 +26,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from artificer.content import references
+from artificer.content.bosses import BOSSES_DIR, Boss, BossBook, check_bosses
 from artificer.content.cores import Core, CoreCatalog
 from artificer.content.looks import LOOKS_FILE, Looks, check_looks
 from artificer.content.models import (
@@ -54,7 +57,8 @@ BALANCE_FILE = "balance.json"
 ENEMIES_FILE = "enemies.json"
 WAVES_FILE = "waves.json"
 
-# Every file load_content reads, in the order problems are reported.
+# Every single file load_content reads, in the order problems are reported; the boss files
+# (`bosses/<boss_id>.json`, BOSSES_DIR) are reported after waves.json, by name.
 CONTENT_FILES = (
     BALANCE_FILE,
     ENEMIES_FILE,
@@ -90,6 +94,8 @@ class Content:
     potions: PotionBook
     #: R-FEEL-1: looks.json (every sprite's shape, colours and size; drawn by artificer.ui.atlas).
     looks: Looks
+    #: R-BOSS-1: bosses/<boss_id>.json, by boss id in id order.
+    bosses: Mapping[str, Boss]
     _enemy_indices: dict[str, int] = field(init=False, repr=False, compare=False)
     _spell_indices: dict[str, int] = field(init=False, repr=False, compare=False)
     _core_by_id: dict[str, Core] = field(init=False, repr=False, compare=False)
@@ -143,6 +149,15 @@ class Content:
         except KeyError:
             raise KeyError(f"no recipe {recipe_id!r} in {RECIPES_FILE}") from None
 
+    def boss(self, boss_id: str) -> Boss:
+        """The boss with this id."""
+        return BossBook(self.bosses).boss(boss_id)
+
+    def bosses_for_wave(self, number: int) -> tuple[Boss, ...]:
+        """R-BOSS-2: the bosses that may end wave `number`, in boss_id order (W10: two, the seed
+        picks one; an ordinary wave: none)."""
+        return BossBook(self.bosses).for_wave(number)
+
     def text(self, key: str) -> str:
         """The English text of an i18n key."""
         try:
@@ -174,6 +189,10 @@ def load_content(data_dir: Path | None = None) -> Content:
     looks = _load_file(directory, LOOKS_FILE, Looks, problems)
     if looks is not None:
         enemy_ids = None if roster is None else [enemy.id for enemy in roster.enemies]
+        if enemy_ids is not None:
+            # A boss's look sits among the enemies' (the core draws it as an enemy kind); a boss
+            # without one is its file's problem (check_bosses), so only the looks present count here.
+            enemy_ids += [stem for stem in _boss_stems(directory) if stem in looks.enemies and stem not in enemy_ids]
         problems.extend(check_looks(looks, enemy_ids, None if spells is None else spells.spells))
     if roster is not None:
         problems.extend(check_roster(roster))
@@ -188,6 +207,7 @@ def load_content(data_dir: Path | None = None) -> Content:
     if schedule is not None and balance is not None:
         problems.extend(check_wave_bounds(schedule, balance, roster))
     problems.extend(_check_vm_content(balance, spells, cores, recipes, texts))
+    bosses = _load_bosses(directory, problems, roster, schedule, texts, looks)
     if (
         problems
         or balance is None
@@ -200,6 +220,7 @@ def load_content(data_dir: Path | None = None) -> Content:
         or relics is None
         or potions is None
         or looks is None
+        or bosses is None
     ):
         raise ContentError(_in_file_order(problems))
     return Content(
@@ -214,6 +235,7 @@ def load_content(data_dir: Path | None = None) -> Content:
         relics=relics,
         potions=potions,
         looks=looks,
+        bosses=bosses.bosses,
     )
 
 
@@ -251,9 +273,69 @@ def _check_vm_content(
 
 
 def _in_file_order(problems: list[Problem]) -> list[Problem]:
-    """Problems grouped by file in CONTENT_FILES order, each file's in the order found (stable)."""
-    rank = {name: index for index, name in enumerate(CONTENT_FILES)}
-    return sorted(problems, key=lambda problem: rank.get(problem.file, len(rank)))
+    """Problems grouped by file in CONTENT_FILES order, the boss files (by name) right after
+    waves.json, each file's in the order found (stable)."""
+    rank = {name: (index, "") for index, name in enumerate(CONTENT_FILES)}
+    bosses = rank[WAVES_FILE][0]
+
+    def file_rank(problem: Problem) -> tuple[float, str]:
+        if problem.file.startswith(f"{BOSSES_DIR}/"):
+            return (bosses + 0.5, problem.file)
+        return rank.get(problem.file, (len(rank), ""))
+
+    return sorted(problems, key=file_rank)
+
+
+# --- the boss files -----------------------------------------------------------
+
+
+def _boss_stems(directory: Path) -> list[str]:
+    """The names (without .json) of the boss files in `directory`/bosses, sorted."""
+    folder = directory / BOSSES_DIR
+    if not folder.is_dir():
+        return []
+    return sorted(path.stem for path in folder.iterdir() if path.suffix == ".json" and path.is_file())
+
+
+def _load_bosses(
+    directory: Path,
+    problems: list[Problem],
+    roster: EnemyRoster | None,
+    schedule: WaveSchedule | None,
+    texts: TextTable | None,
+    looks: Looks | None,
+) -> BossBook | None:
+    """R-BOSS-1: read every `bosses/<boss_id>.json`, validate each and check them across files;
+    on any problem add it and return None (every file is still read and reported). No folder
+    is no boss: what needs one is a boss wave, and a boss wave without its boss is reported."""
+    folder = directory / BOSSES_DIR
+    found = len(problems)
+    for path in sorted(folder.iterdir()) if folder.is_dir() else ():
+        if path.suffix != ".json" or not path.is_file():
+            reason = f"is not a boss file ({BOSSES_DIR}/ holds one <boss_id>.json file a boss)"
+            problems.append(Problem(f"{BOSSES_DIR}/{path.name}", ROOT_PATH, reason))
+    bosses: dict[str, Boss] = {}
+    every_file_loaded = True
+    for stem in _boss_stems(directory):
+        boss = _load_file(directory, f"{BOSSES_DIR}/{stem}.json", Boss, problems)
+        if boss is None:
+            every_file_loaded = False
+        else:
+            bosses[stem] = boss
+    whole = schedule is not None and not check_schedule(schedule)
+    problems.extend(
+        check_bosses(
+            bosses,
+            schedule=schedule if whole else None,
+            enemy_ids=None if roster is None else [enemy.id for enemy in roster.enemies],
+            texts=None if texts is None else texts.root,
+            look_ids=None if looks is None else looks.enemies.keys(),
+            every_file_loaded=every_file_loaded,
+        )
+    )
+    if len(problems) > found:
+        return None
+    return BossBook({boss.boss_id: boss for boss in sorted(bosses.values(), key=lambda boss: boss.boss_id)})
 
 
 # --- one file ---------------------------------------------------------------
