@@ -1,12 +1,12 @@
 """Bosses as data (R-BOSS-1, R-BOSS-2): the four shipped boss files load with their numbers, and
 `check-content` reports each broken case as one clear line (file, JSON path, reason), never a
-traceback."""
+traceback; the JSON Schema export covers the boss file."""
 
 from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +16,7 @@ from artificer.content import DEFAULT_DATA_DIR, BossTag, ContentError, Element, 
 from artificer.content.bosses import TAG_PARAMETERS, boss_file
 from artificer.content.check import EXIT_BAD_CONTENT
 from artificer.content.check import run as check_content
+from artificer.content.schema import content_schemas, main, write_schemas
 
 CONTENT = load_content()
 LANGUAGES = ("en", "ja", "ko", "zh_CN")
@@ -434,3 +435,47 @@ def test_no_boss_folder_is_no_boss(data_dir: Path) -> None:
     shutil.rmtree(data_dir / "bosses")
     edit(data_dir, "looks.json", lambda doc: [doc["enemies"].pop(boss_id) for boss_id in CONTENT.bosses])
     assert load_content(data_dir).bosses == {}
+
+
+# --- the JSON Schema ------------------------------------------------------------------------
+
+
+def _numbers(node: Any, path: str = "$") -> Iterator[tuple[str, dict[str, Any]]]:
+    if isinstance(node, dict):
+        if node.get("type") in ("integer", "number"):
+            yield path, node
+        for key, value in node.items():
+            yield from _numbers(value, f"{path}.{key}")
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from _numbers(value, f"{path}[{index}]")
+
+
+def test_r_boss_1_the_schema_export_covers_the_boss_file_with_every_range(tmp_path: Path) -> None:
+    written = write_schemas(tmp_path / "schemas")
+    assert tmp_path / "schemas" / "bosses.schema.json" in written
+    assert len(written) == len(content_schemas())
+    schema = json.loads((tmp_path / "schemas" / "bosses.schema.json").read_text(encoding="utf-8"))
+    assert schema["title"].startswith("bosses/<boss_id>.json")
+    assert {"boss_id", "wave", "phases", "ng_plus_phase", "enrage_after"} <= set(schema["properties"])
+    phase = schema["$defs"]["BossPhase"]["properties"]
+    assert set(TAG_PARAMETERS[BossTag.BARRAGE_MODE]) <= set(phase)
+    assert set(phase["behavior_tags"]["items"]["$ref"].split("/")[-1:]) == {"BossTag"}
+    assert set(schema["$defs"]["BossTag"]["enum"]) == {tag.value for tag in BossTag}
+    numbers = list(_numbers(schema))
+    assert numbers
+    for path, leaf in numbers:
+        assert ("minimum" in leaf or "exclusiveMinimum" in leaf) and (
+            "maximum" in leaf or "exclusiveMaximum" in leaf
+        ), path
+        if path.split(".")[-2] == "properties":
+            assert leaf.get("description"), path
+
+
+def test_the_schema_command_writes_into_its_folder_and_refuses_other_arguments(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main([str(tmp_path)]) == 0
+    assert str(tmp_path / "bosses.schema.json") in capsys.readouterr().out.splitlines()
+    assert main([]) == 2
+    assert "usage" in capsys.readouterr().err
