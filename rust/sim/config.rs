@@ -710,7 +710,11 @@ impl WorldConfig {
         Ok(())
     }
 
+    /// The largest radius of the kinds that fill waves: every kind but the
+    /// bosses (their clones are bosses too), whose size counts only while
+    /// they live (`World::enemy_reach`), so a roster with bosses searches no
+    /// wider while none is on the field.
     pub fn max_enemy_radius(&self) -> f32 {
-        self.enemy_kinds.iter().map(|k| k.radius).fold(0.0, f32::max)
+        self.enemy_kinds.iter().filter(|k| k.boss.is_none()).map(|k| k.radius).fold(0.0, f32::max)
     }
 }

@@ -132,6 +132,8 @@ pub struct World {
     dying: Vec<u32>,
     /// R-BOSS-1 every live boss's state, in the order they came (world/bosses.rs).
     bosses: Vec<bosses::BossState>,
+    /// `WorldConfig::max_enemy_radius`: the largest kind that fills waves.
+    regular_radius: f32,
     /// R-STAT-1 attunement points per element (0 by default).
     attunement: [f32; super::config::ELEMENTS],
     /// R-STAT-1 player stats bought in the shop (`set_player_stats`), on top of `cfg.player`.
@@ -225,6 +227,7 @@ impl World {
             behaviours: EnemyBehaviours::of(&cfg.enemy_kinds),
             dying: Vec::new(),
             bosses: Vec::new(),
+            regular_radius: cfg.max_enemy_radius(),
             attunement: [0.0; super::config::ELEMENTS],
             player_stats: PlayerStats::default(),
             statuses_live: false,
@@ -507,7 +510,7 @@ impl World {
 
     fn rebuild_grid(&mut self) {
         let max_proj = self.projectiles.radius.iter().copied().fold(0.0, f32::max);
-        let max_enemy = self.cfg.max_enemy_radius();
+        let max_enemy = self.enemy_reach();
         let reach = (2.0 * max_enemy).max(max_enemy + max_proj).max(max_enemy + self.player.radius);
         let e = &self.enemies;
         self.grid.rebuild(&e.x, &e.y, &e.radius, reach, self.cfg.grid_cells_per_entity);
@@ -763,7 +766,7 @@ impl World {
         if self.player.invulnerable <= 0.0 {
             let mut attacker: Option<(f32, usize)> = None;
             let e = &self.enemies;
-            self.grid.for_each_within(px, py, pr + self.cfg.max_enemy_radius(), |i| {
+            self.grid.for_each_within(px, py, pr + self.enemy_reach(), |i| {
                 let i = i as usize;
                 let (dx, dy) = (e.x[i] - px, e.y[i] - py);
                 let d2 = dx * dx + dy * dy;

@@ -434,6 +434,7 @@ def test_no_boss_folder_is_no_boss(data_dir: Path) -> None:
     """No folder, no boss: fine while no wave is a boss wave (a boss wave without a boss is reported)."""
     shutil.rmtree(data_dir / "bosses")
     edit(data_dir, "looks.json", lambda doc: [doc["enemies"].pop(boss_id) for boss_id in CONTENT.bosses])
+    edit(data_dir, "waves.json", lambda doc: [wave.update(boss=False) for wave in doc["waves"]])
     assert load_content(data_dir).bosses == {}
 
 

@@ -12,6 +12,7 @@ import pytest
 
 from artificer import ArtificerError, CoreArgumentError, _core
 from artificer.content import load_content
+from artificer.content.roster import roster
 from artificer.engine import EventKind, Simulation, world_config
 from artificer.engine import events as ev
 from bolt_wand import arm_bolt
@@ -82,8 +83,9 @@ def test_nan_and_inf_in_inputs(sim: Simulation) -> None:
 
 def test_unknown_enemy_kind(sim: Simulation) -> None:
     sim.input.spawn(0, 100.0, 100.0)
-    sim.input.spawn(len(sim.content.enemies), 100.0, 100.0)
-    refused(sim, rf"commands\[1\]: unknown enemy kind {len(sim.content.enemies)} ")
+    kinds = len(roster(sim.content))  # enemies, bosses, clones (artificer.content.roster)
+    sim.input.spawn(kinds, 100.0, 100.0)
+    refused(sim, rf"commands\[1\]: unknown enemy kind {kinds} ")
     with pytest.raises(CoreArgumentError, match="unknown enemy kind"):
         sim.world.spawn_enemies(-1, np.zeros(1, np.float32), np.zeros(1, np.float32))
 

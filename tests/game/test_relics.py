@@ -33,7 +33,7 @@ SEED_000_KOREAN_NAMES = {
     "centennial_puzzle": "백년의 부적", "meat_on_bone": "고기 망치", "self_forming_clay": "점토 갑옷",
     "champion_belt": "챔피언 벨트",
 }  # fmt: skip
-ELITE_WAVE = next(wave for wave in CONTENT.waves if any(group.elite for group in wave.groups))
+ELITE_WAVE = next(wave for wave in CONTENT.waves if any(group.elite for group in wave.groups) and not wave.boss)
 PLAIN_WAVE = CONTENT.wave(1)
 
 
@@ -213,9 +213,9 @@ def test_r_rel_1_2_combat_relics_reach_the_cores_relic_rules(relic_id: str) -> N
 
 
 def test_r_rel_3_a_boss_wave_awards_the_boss_bonus_besides_the_elite_ones_relic() -> None:
-    """waves.json `boss` (a typed field, false unless set): a boss wave gives one relic plus
-    relics.json boss_bonus_relics, with or without elites."""
-    assert not any(wave.boss for wave in CONTENT.waves), "no shipped wave is a boss wave yet"
+    """waves.json `boss` (a typed field, false unless set; W8, W10 and W20, R-BOSS-2): a boss wave
+    gives one relic plus relics.json boss_bonus_relics, with or without elites (won: tests/game/test_boss_waves.py)."""
+    assert {wave.wave for wave in CONTENT.waves if wave.boss} == {8, 10, 20}
     for wave in (PLAIN_WAVE, ELITE_WAVE):
         assert wave_relic_count(wave.model_copy(update={"boss": True}), BOOK) == 1 + BOOK.boss_bonus_relics
 

@@ -97,7 +97,8 @@ def test_a_headless_run_with_a_build_is_the_same_twice_and_reports_purchases_and
 def test_a_20_wave_headless_run_with_each_archetype_ends_without_error(build: str) -> None:
     report = run_headless(CONTENT, 2, 20, build=BUILDS[build], timing=True)
     result = report["result"]
-    assert result["outcome"] in {"died", "survived"}
+    # R-END-2 cleared: the W20 boss fell; R-WAVE-1 stalled: its fight outlasted the stall cap.
+    assert result["outcome"] in {"died", "cleared", "stalled"}
     assert result["wave_reached"] == len(report["waves"]) >= 1
     assert report["timing"]["step_ms"]["p99"] >= report["timing"]["step_ms"]["median"] > 0
     per_wave = report["timing"]["waves"]

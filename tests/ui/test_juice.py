@@ -303,8 +303,11 @@ def test_r_feel_1_the_last_wave_won_has_its_moment_before_the_victory_summary(di
     stack = SceneStack()
     stack.push(scene)
     frames(stack, display, 2)
-    assert scene.wave is not None
-    scene.wave.frames = scene.wave.stats.frames + 1
+    assert scene.wave is not None and scene.wave.boss is not None, "W20 ends when its boss falls (R-WAVE-1)"
+    boss = scene.run.sim.world.boss_status()[0]
+    at = np.array([boss["x"]], np.float32), np.array([boss["y"]], np.float32)
+    still = np.zeros(1, np.float32)
+    scene.run.sim.world.spawn_projectiles(*at, still, still, 8.0, 1e6, 0)  # the last blow
     frames(stack, display, 2)
     assert stack.top is scene and "wave_clear" in played
     assert scene.juice is not None and scene.juice.banner is not None

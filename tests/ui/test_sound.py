@@ -40,6 +40,9 @@ def test_every_event_the_lead_wires_has_a_sound() -> None:
         "hurt",
         "wave_clear",
         "death",  # R-FEEL-1: low HP, hurt, the wave-clear and death moments.
+        "boss_warning",
+        "boss_phase",
+        "boss_plate",  # R-BOSS-1/2: a boss comes, changes phase, loses a plate.
     }
 
 

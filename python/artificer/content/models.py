@@ -213,6 +213,22 @@ class SpawnReach(ContentModel):
     half_height: float = Field(gt=0, le=MAX_DISTANCE, description="px above and below the player.")
 
 
+class BossWaveSettings(ContentModel):
+    """A boss wave's own numbers (R-WAVE-1, R-BOSS-2): where its boss comes, and when a fight
+    that will not end is called stalled."""
+
+    distance: float = Field(
+        ge=0, le=MAX_DISTANCE, description="The boss comes this many px from the player (toward the arena's centre)."
+    )
+    stall_after: float = Field(
+        gt=0,
+        le=MAX_SECONDS,
+        description="Seconds after which a boss wave still going ends as stalled (headless; the boss "
+        "hyper-enrages long before, at its enrage_after).",
+    )
+    banner_seconds: float = Field(ge=0, le=30, description="Seconds the boss's warning banner shows as it comes.")
+
+
 class WaveTiming(ContentModel):
     """Timing shared by all waves (R-WAVE-1)."""
 
@@ -230,6 +246,7 @@ class WaveTiming(ContentModel):
         "(just beyond the view, so a wave is on screen at once, R-FEEL-1); without it, on the arena's edge.",
     )
     breather: float = Field(ge=0, le=60, description="Seconds the cleared wave's result shows before the shop opens.")
+    boss: BossWaveSettings = Field(description="Boss waves: where the boss comes, the stall cap, the banner.")
 
 
 class Elite(ContentModel):

@@ -12,11 +12,13 @@ from typing import Any
 from artificer import _core
 from artificer.content import Content
 from artificer.engine.frame import Capacity, FrameBuffers, FrameInput, StepCounts
+from artificer.engine.kinds import core_kinds
 
 
-def world_config(content: Content, rules: Mapping[str, bool] | None = None) -> dict[str, Any]:
-    """The core's config: balance.json's sections and the enemy roster, in
-    kind order (the index of an enemy in enemies.json is its kind)."""
+def world_config(content: Content, rules: Mapping[str, bool] | None = None, ng_plus: int = 0) -> dict[str, Any]:
+    """The core's config: balance.json's sections and the roster, in kind order
+    (`artificer.content.roster`: enemies.json's, then the bosses, then their clones;
+    at NG+ level `ng_plus` ≥ 1 the bosses gain their ng_plus_phase)."""
     balance = content.balance.model_dump(mode="json")
     config = {
         "arena": balance["arena"],
@@ -28,7 +30,7 @@ def world_config(content: Content, rules: Mapping[str, bool] | None = None) -> d
         "statuses": balance["statuses"],
         "turn": balance["turn"],
         "combat": balance["combat"],
-        "enemies": [enemy.model_dump(mode="json") for enemy in content.enemies],
+        "enemies": core_kinds(content, ng_plus),
         "rules": dict(rules or {}),
     }
     return config
@@ -40,10 +42,11 @@ class Simulation:
     Game flow fills `self.input` during a frame and calls `step()`; the
     input is cleared after each step."""
 
-    def __init__(self, content: Content, seed: int, rules: Mapping[str, bool] | None = None) -> None:
+    def __init__(self, content: Content, seed: int, rules: Mapping[str, bool] | None = None, ng_plus: int = 0) -> None:
         self.content = content
         self.seed = seed
-        self.world = _core.World(world_config(content, rules), seed)
+        self.ng_plus = ng_plus
+        self.world = _core.World(world_config(content, rules, ng_plus), seed)
         caps = content.balance.capacities
         self.input = FrameInput(caps.commands)
         self.buffers = FrameBuffers(

@@ -34,6 +34,7 @@ SHOP_POTION = "shop_potion"
 RELIC = "relic"
 POTION_DROP = "potion_drop"
 SPAWNS = "spawns"
+BOSS = "boss"
 
 Key = str | int
 T = TypeVar("T")

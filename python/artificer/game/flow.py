@@ -76,6 +76,8 @@ class Ending(enum.Enum):
     #: The content's last wave was won.
     CLEARED = "cleared"
     ABANDONED = "abandoned"
+    #: A boss fight outlasted `wave.boss.stall_after` (headless; the boss enrages long before).
+    STALLED = "stalled"
 
 
 class FlowError(ArtificerError):
@@ -137,6 +139,8 @@ class RunFlow:
         stats = wave.finish()
         if wave.died:
             self._end(Ending.DIED)
+        elif not wave.won:
+            self._end(Ending.STALLED)
         elif self.number >= self.last_wave:
             self._end(Ending.CLEARED)
         else:

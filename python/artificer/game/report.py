@@ -108,6 +108,11 @@ class FrameReport:
     #: R-END-1: a lethal hit was spared at 1 HP (Last Will spent).
     last_will: bool
     died: bool
+    #: R-BOSS-1/2: (boss kind, phase number) of each phase a boss entered, in order; plates
+    #: stripped; kinds of the bosses that hyper-enraged.
+    boss_phases: tuple[tuple[int, int], ...] = ()
+    boss_plates: int = 0
+    boss_enraged: tuple[int, ...] = ()
 
     @classmethod
     def of(cls, rows: F64) -> FrameReport:
@@ -173,6 +178,9 @@ class FrameReport:
             charge=int(charge[-1, ev.A]) if len(charge) else None,
             reactions=reactions,
             dashed=count(EventKind.DASHED) > 0,
+            boss_phases=tuple((int(b), int(a)) for a, b in of_kind(EventKind.BOSS_PHASE)[:, [ev.A, ev.B]]),
+            boss_plates=count(EventKind.BOSS_PLATE),
+            boss_enraged=tuple(int(b) for b in of_kind(EventKind.BOSS_ENRAGED)[:, ev.B]),
             last_will=count(EventKind.LAST_WILL) > 0,
             died=count(EventKind.PLAYER_DIED) > 0,
         )

@@ -22,12 +22,17 @@ from __future__ import annotations
 import math
 from typing import Any, Protocol
 
+import numpy as np
+import numpy.typing as npt
+
 from artificer.content import Content
 from artificer.content.models import Talent
+from artificer.content.roster import kind_index, roster
 from artificer.engine import EventKind, Simulation
 from artificer.engine import events as ev
 from artificer.errors import ArtificerError
 from artificer.game.binding import WorldBinding
+from artificer.game.bosses import BossFight, boss_point, pick_boss
 from artificer.game.draws import Key
 from artificer.game.loadout import Loadout
 from artificer.game.potions import PotionBelt, PotionDrop
@@ -229,7 +234,17 @@ class WaveInProgress:
         self.stats = WaveStats(wave=number)
         self.frames = round(self.wave.duration * run.sim.tick_hz)
         self.died = False
-        self._source_names = [enemy.id for enemy in run.content.enemies]
+        #: R-WAVE-1, R-BOSS-2: the boss that ends this wave (None: the timer ends it), its kind in
+        #: the core, the frame it came, and whether it fell; the fight is `stats.boss`.
+        self.boss = pick_boss(run.content, self.wave, run.seed)
+        #: The boss's kind in the core (-1: no boss).
+        self.boss_kind = kind_index(run.content, self.boss.boss_id) if self.boss is not None else -1
+        self._boss_came: int | None = None
+        self.boss_fallen = False
+        self._stall_frames = round(run.content.balance.wave.boss.stall_after * run.sim.tick_hz)
+        if self.boss is not None:
+            self.stats.boss = BossFight(self.boss.boss_id)
+        self._source_names = [kind.id for kind in roster(run.content)]
         #: Currency picked up this wave before golden_idol's share (R-REL-1).
         self._picked = 0.0
         #: R-POT-2: the won wave's potion roll, once `finish` ran (the UI toasts it).
@@ -247,7 +262,19 @@ class WaveInProgress:
 
     @property
     def over(self) -> bool:
-        return self.died or self.stats.frames >= self.frames
+        """The player fell, or the wave ended: a boss wave when its boss fell (or stalled,
+        R-WAVE-1), any other when its timer ran out."""
+        if self.died:
+            return True
+        if self.stats.boss is not None:
+            return self.boss_fallen or self.stats.boss.stalled
+        return self.stats.frames >= self.frames
+
+    @property
+    def won(self) -> bool:
+        """The wave, over, was won: the player stands, and a boss wave's boss fell (a stalled
+        fight is not won)."""
+        return not self.died and (self.stats.boss is None or self.boss_fallen)
 
     @property
     def seconds_left(self) -> float:
@@ -259,9 +286,15 @@ class WaveInProgress:
         sim, stats = self.run.sim, self.stats
         player = (sim.buffers.player_value("x"), sim.buffers.player_value("y"))
         self.director.update(stats.frames / sim.tick_hz, player, sim.input)
+        if self.boss is not None and self._boss_came is None:
+            # The world's own position: before the first step the frame buffers hold no player yet.
+            sim.input.spawn(self.boss_kind, *boss_point(self.run.content, sim.world.player_position()))
+            self._boss_came = stats.frames
         counts = sim.step()
         rows = sim.buffers.event_rows()
         stats.frames += 1
+        if stats.boss is not None:
+            self._follow_boss(rows, stats.boss)
         kills = ev.count(rows, EventKind.ENEMY_KILLED)
         stats.kills += kills
         self.run.relics.on_kills(kills, sim.input)  # R-REL-1 vampire_fang, healed in the next step
@@ -283,6 +316,21 @@ class WaveInProgress:
         if ev.count(rows, EventKind.LAST_WILL):
             stats.last_will_spent = True
         self.died = self.died or ev.count(rows, EventKind.PLAYER_DIED) > 0
+
+    def _follow_boss(self, rows: npt.NDArray[np.float64], fight: BossFight) -> None:
+        """The boss fight this frame (R-BOSS-2): the phases its boss entered, its hyper-enrage,
+        its fall (the time to kill) — its clones, of another kind, are not it — and the stall cap."""
+        kind = float(self.boss_kind)
+        mine = rows[rows[:, ev.B] == kind]
+        for phase in mine[mine[:, ev.KIND] == EventKind.BOSS_PHASE, ev.A]:
+            fight.phases.append(int(phase))
+        fight.enraged = fight.enraged or bool(np.any(mine[:, ev.KIND] == EventKind.BOSS_ENRAGED))
+        killed = rows[(rows[:, ev.KIND] == EventKind.ENEMY_KILLED) & (rows[:, ev.A] == kind)]
+        if len(killed) and not self.boss_fallen and self._boss_came is not None:
+            self.boss_fallen = True
+            fight.ttk_s = (self.stats.frames - self._boss_came) / self.run.sim.tick_hz
+        if not self.boss_fallen and self.stats.frames >= self._stall_frames:
+            fight.stalled = True
 
     def _pace(self, alive: int, abandoned: bool, fired: bool) -> None:
         """The frame just stepped, for the pacing numbers (R-FEEL-1, R-FEEL-2): an empty arena
@@ -312,10 +360,11 @@ class WaveInProgress:
         crystals on the ground are collected."""
         run, sim = self.run, self.run.sim
         # R-POT-1: the wave's potion strength ends (applied by the step below); R-POT-2: a won wave's drop.
-        self.potion_drop = run.potions.end_wave(sim.input, run.seed, self.stats.wave, won=not self.died)
+        won = self.won
+        self.potion_drop = run.potions.end_wave(sim.input, run.seed, self.stats.wave, won=won)
         if self.potion_drop is not None and self.potion_drop.found:
             self.stats.potions_found += 1
-        if not self.died:
+        if won:
             # R-REL-1 wave_end: burning_blood, meat_on_bone (on the HP the wave ended with).
             run.relics.wave_end(*sim.world.player_hp(), won=True, frame=sim.input)
             sim.input.clear_enemies()
@@ -323,7 +372,7 @@ class WaveInProgress:
             sim.step()
             self._pick(ev.total(sim.buffers.event_rows(), EventKind.CURRENCY_PICKED))
         run.currency += self.stats.currency
-        if not self.died:
+        if won:
             # R-REL-3: an elite wave awards a relic (a boss wave more); all owned: currency instead.
             for draw in range(wave_relic_count(self.wave, run.content.relics)):
                 before = run.currency

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from artificer._core import PlayerStats
 from artificer.content.models import ATTUNEMENT_PREFIX, StatOffer, WandStat
+from artificer.game.bosses import BossFight
 
 if TYPE_CHECKING:
     from artificer._core import World
@@ -62,6 +63,8 @@ class WaveStats:
     #: R-FEEL-1: seconds the arena stood empty beyond the first `EMPTY_GRACE_S` of each stretch
     #: with no enemy alive, counted once the wave is `EMPTY_FROM_S` old (0 is the rule kept).
     empty_s: float = 0.0
+    #: R-BOSS-2: a boss wave's fight (None for other waves).
+    boss: BossFight | None = None
 
     def to_save(self) -> dict[str, Any]:
         """run.json's entry for this wave (R-SAVE-1: the summary's numbers), every field as it is."""
@@ -70,7 +73,10 @@ class WaveStats:
     @classmethod
     def from_save(cls, data: Mapping[str, Any]) -> WaveStats:
         """The wave `to_save` wrote (checked by the schema first)."""
-        return cls(**copy.deepcopy(dict(data)))
+        fields = copy.deepcopy(dict(data))
+        if isinstance(fields.get("boss"), Mapping):
+            fields["boss"] = BossFight(**fields["boss"])
+        return cls(**fields)
 
     def as_json(self) -> dict[str, Any]:
         """The headless report's entry (R-SIM-1): the float numbers rounded to 3 decimals."""
@@ -78,6 +84,10 @@ class WaveStats:
         out["damage_dealt"] = round(self.damage_dealt, 3)
         out["damage_taken"] = round(self.damage_taken, 3)
         out["biggest_hit"] = round(self.biggest_hit, 3)
+        # R-BOSS-3: a boss wave's entry gains its fight's keys; other waves' are as they were.
+        out.pop("boss")
+        if self.boss is not None:
+            out.update(self.boss.as_json())
         out["damage_taken_by_source"] = {k: round(v, 3) for k, v in sorted(self.damage_taken_by_source.items())}
         out["dps"] = round(self.dps, 3)
         out["out_of_mana_s"] = round(self.out_of_mana_s, 3)

@@ -91,6 +91,12 @@ def play_waves(
         if flow.ending is Ending.DIED:
             played.outcome = "died"
             break
+        if flow.ending is Ending.STALLED:
+            played.outcome = "stalled"
+            break
+        if flow.ending is Ending.CLEARED:
+            # R-END-2: the last wave's boss fell: the game is cleared.
+            played.outcome = "cleared"
         if flow.phase is Phase.CLEARED and (number < waves or shop_after_last):
             flow.open_shop()
             if shopper is not None:

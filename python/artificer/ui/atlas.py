@@ -35,6 +35,7 @@ from artificer.content.looks import (
     ZoneLook,
     ZonePattern,
 )
+from artificer.content.roster import roster
 from artificer.ui.palette import OKABE_ITO, Palette
 
 RGB = tuple[int, int, int]
@@ -589,6 +590,9 @@ class Atlas:
 
     enemies: list[pygame.Surface]
     elites: list[pygame.Surface]
+    #: R-BOSS-2: kinds from this index on are bosses and their clones (`artificer.content.roster`),
+    #: drawn over every other enemy so a boss is never lost in a crowd.
+    bosses_from: int
     enemy_flashes: list[pygame.Surface]
     elite_flashes: list[pygame.Surface]
     #: Per status of STATUSES: every kind, then every kind's elite, tinted by it.
@@ -619,8 +623,8 @@ class Atlas:
 
         enemies, elites = [], []
         ring = looks.elite.cb_ring if blind else looks.elite.ring
-        for enemy in content.enemies:
-            look = looks.enemies[enemy.id]
+        for kind in roster(content):
+            look = looks.enemies[kind.look]
             enemies.append(body_sprite(look, colour_of(look)).convert_alpha())
             elites.append(elite_sprite(look, colour_of(look), ring, looks.elite.scale).convert_alpha())
         spell_turns = [_spell_turns(looks, spell.id, _element_of(spell.element), blind) for spell in content.spells]
@@ -644,6 +648,7 @@ class Atlas:
         return cls(
             enemies=enemies,
             elites=elites,
+            bosses_from=len(content.enemies),
             enemy_flashes=[flashed(s, looks.hit_flash) for s in enemies],
             elite_flashes=[flashed(s, looks.hit_flash) for s in elites],
             enemy_statuses=[
@@ -652,7 +657,7 @@ class Atlas:
             ],
             spells=[turns[0] for turns in spell_turns],
             spell_turns=spell_turns,
-            enemy_shots=[enemy_shot for _ in content.enemies],
+            enemy_shots=[enemy_shot for _ in enemies],
             crystal=body_sprite(looks.crystal, colour_of(looks.crystal)).convert_alpha(),
             turret=turret,
             summons=summons,

@@ -381,6 +381,9 @@ class Juice:
         #: The wave-clear banner: its lines and seconds left.
         self.banner: tuple[str, str] | None = None
         self.banner_left = 0.0
+        #: The banner's whole time (its fade out is the last BANNER_FADE of it) and title colour.
+        self.banner_seconds = BANNER_SECONDS
+        self.banner_colour = BANNER_TITLE
         #: The death moment: seconds left (0: none), and whether it ran its course.
         self.dying = 0.0
         self._vignettes: dict[tuple[int, int], pygame.Surface] = {}
@@ -423,9 +426,14 @@ class Juice:
     def wave_cleared(self, pickups: F32, player: tuple[float, float], title: str, line: str) -> None:
         """R-FEEL-1 wave clear: the crystals on the ground fly in, the banner shows, its sound plays."""
         self.crystals.launch(pickups, player)
-        self.banner = (title, line)
-        self.banner_left = BANNER_SECONDS
+        self.announce(title, line, BANNER_SECONDS, BANNER_TITLE)
         self.play("wave_clear")
+
+    def announce(self, title: str, line: str, seconds: float, colour: Colour = BANNER_TITLE) -> None:
+        """The banner shows `title` (in `colour`) over `line` for `seconds` (a boss's warning, R-BOSS-2)."""
+        self.banner = (title, line)
+        self.banner_left = self.banner_seconds = seconds
+        self.banner_colour = colour
 
     def player_died(self, player: tuple[float, float]) -> None:
         """R-FEEL-1 death: a big burst at the player, the sound, and `DEATH_SECONDS` of slow fade."""
@@ -579,7 +587,7 @@ class Juice:
         """An opaque panel above the player (below it when the player is high on the screen, at an
         arena's top wall): the big title and the wave's numbers, fading in and out."""
         w, h = surface.get_size()
-        title_image = fitted(title, 54, w - 120, BANNER_TITLE)
+        title_image = fitted(title, 54, w - 120, self.banner_colour)
         line_image = fitted(line, 26, w - 120, BANNER_TEXT, bold=False)
         box = pygame.Rect(
             0,
@@ -591,7 +599,7 @@ class Juice:
         box.midbottom = (w // 2, round(player_y) - BANNER_CLEARANCE)
         if box.top < BANNER_TOP:  # no room above the player (under the HUD's top row and relic row): below it
             box.midtop = (w // 2, round(player_y) + BANNER_CLEARANCE)
-        shown = BANNER_SECONDS - self.banner_left
+        shown = self.banner_seconds - self.banner_left
         fade = min(1.0, shown / BANNER_FADE, self.banner_left / BANNER_FADE)
         layer = pygame.Surface(box.size, pygame.SRCALPHA)
         pygame.draw.rect(layer, BANNER_FILL, layer.get_rect(), border_radius=12)

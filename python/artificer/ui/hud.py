@@ -57,6 +57,10 @@ TOAST_GAP = 4
 TOAST_SIZE = 17
 TOAST_WIDTH = 620
 BOSS_COLOUR = (204, 121, 167)
+#: R-BOSS-2: the boss bar gold while Last Will makes it invulnerable, its phase marks, its enraged edge.
+BOSS_INVULNERABLE_COLOUR = (240, 200, 90)
+BOSS_MARK_COLOUR = (250, 240, 200)
+BOSS_ENRAGED_COLOUR = (255, 96, 80)
 MARKER_COLOUR = (255, 80, 60)
 DAMAGE_COLOUR = (245, 245, 250)
 LETHAL_COLOUR = (240, 228, 66)
@@ -78,6 +82,21 @@ OUT_OF_MANA_HOLD = 0.5
 OUT_OF_MANA_COLOUR = (255, 120, 90)
 #: The HP bar's edge at the peak of a low-HP beat.
 LOW_HP_EDGE = (255, 60, 60)
+
+
+@dataclass(frozen=True)
+class BossBar:
+    """R-BOSS-2 the boss bar: the boss's name, HP and phase, where its later phases begin
+    (marks on the bar), its plates, and whether it is invulnerable (Last Will) or enraged."""
+
+    name: str
+    hp: float
+    hp_max: float
+    phase: int
+    marks: tuple[float, ...] = ()
+    plates: int = 0
+    invulnerable: bool = False
+    enraged: bool = False
 
 
 @dataclass
@@ -108,6 +127,9 @@ class HudState:
     low_hp_beat: float = 0.0
     #: Seconds since the wave started (the timer's gold intro while under `WAVE_INTRO_SECONDS`).
     since_wave_start: float = math.inf
+    #: R-WAVE-1: a boss wave's boss (its name replaces the timer's seconds), and its bar while it lives.
+    boss_name: str | None = None
+    boss: BossBar | None = None
 
     def cast_abandoned(self) -> None:
         """A frame reported CAST_ABANDONED: "Out of mana" shows (again) from now."""
@@ -190,7 +212,10 @@ class Hud:
     def _wave_timer(self, surface: pygame.Surface, state: HudState) -> int:
         """The wave and its seconds left on a pill at the top centre (gold as the wave starts); its bottom."""
         intro = state.since_wave_start < WAVE_INTRO_SECONDS
-        text = tr("ui.hud.wave_timer", wave=state.wave, seconds=max(0.0, state.seconds_left))
+        if state.boss_name is not None:  # R-WAVE-1: a boss wave lasts until its boss falls
+            text = tr("ui.hud.boss_wave", wave=state.wave, name=state.boss_name)
+        else:
+            text = tr("ui.hud.wave_timer", wave=state.wave, seconds=max(0.0, state.seconds_left))
         image = self.font.render(text, True, WAVE_INTRO_COLOUR if intro else TEXT)
         pill = image.get_rect(midtop=(surface.get_width() // 2, 12)).inflate(28, 8)
         box(surface, pill, WAVE_INTRO_COLOUR if intro else PANEL_EDGE)
@@ -268,8 +293,36 @@ class Hud:
             self._numbers[key] = image
         return image
 
+    def _boss(self, surface: pygame.Surface, boss: BossBar) -> None:
+        """R-BOSS-2: the boss's bar across the bottom — HP, a mark where each later phase begins,
+        the phase, its plates; gold while invulnerable, a red edge once enraged."""
+        w, h = surface.get_size()
+        bar = pygame.Rect(w // 6, h - 50, w * 2 // 3, 22)
+        colour = BOSS_INVULNERABLE_COLOUR if boss.invulnerable else BOSS_COLOUR
+        fraction = boss.hp / max(1.0, boss.hp_max)
+        label = f"{boss.hp:.0f} / {boss.hp_max:.0f}"
+        self._bar(surface, (bar.x, bar.y, bar.width, bar.height), fraction, colour, label)
+        for mark in boss.marks:
+            x = bar.x + round(bar.width * mark)
+            pygame.draw.line(surface, BOSS_MARK_COLOUR, (x, bar.top - 3), (x, bar.bottom + 2), 2)
+        edge = BOSS_ENRAGED_COLOUR if boss.enraged else (250, 230, 250)
+        pygame.draw.rect(surface, edge, bar.inflate(2, 2), 2 if boss.enraged else 1, border_radius=4)
+        parts = [tr("ui.hud.boss_phase", name=boss.name, phase=boss.phase)]
+        if boss.plates:
+            parts.append(tr("ui.hud.boss_plates", plates=boss.plates))
+        if boss.enraged:
+            parts.append(tr("ui.hud.boss_enraged"))
+        text = self.small.render("  ·  ".join(parts), True, BOSS_ENRAGED_COLOUR if boss.enraged else TEXT)
+        plate = text.get_rect(midbottom=(bar.centerx, bar.top - 5)).inflate(18, 6)
+        box(surface, plate, BOSS_ENRAGED_COLOUR if boss.enraged else PANEL_EDGE)
+        surface.blit(text, text.get_rect(center=plate.center))
+
     def _boss_bar(self, surface: pygame.Surface, buffers: FrameBuffers, state: HudState) -> None:
-        """The toughest elite alive (bosses' stand-in): its name and HP across the bottom."""
+        """The boss's bar while a boss lives (`_boss`); else the toughest elite alive: its name and
+        HP across the bottom."""
+        if state.boss is not None:
+            self._boss(surface, state.boss)
+            return
         enemies = buffers.enemy_rows()
         if not len(enemies) or not state.roster:
             return

@@ -152,6 +152,7 @@ class ArenaRenderer:
         enemy_sprites += [sprite for group in atlas.enemy_statuses for sprite in group]
         self._enemy_sprites = _table(enemy_sprites)
         self._elite_shift = len(atlas.enemies)
+        self._bosses_from = atlas.bosses_from
         self._group = 2 * len(atlas.enemies)
         # Shot sprites: each spell at each heading, then the enemies' shots (archers, reflected bolts).
         shot_sprites = [sprite for turns in atlas.spell_turns for sprite in turns] + atlas.enemy_shots
@@ -231,6 +232,15 @@ class ArenaRenderer:
         surface.blit(sprite, (px - sprite.get_width() / 2, py - sprite.get_height() / 2))
         return drawn + 1
 
+    def _enemy_layers(
+        self, enemies: npt.NDArray[np.float32]
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """The enemy rows in two layers, the crowd then the bosses (R-BOSS-2: drawn on top)."""
+        boss = enemies[:, EnemyColumn.KIND] >= self._bosses_from
+        if not boss.any():
+            return enemies, enemies[:0]
+        return enemies[~boss], enemies[boss]
+
     def _enemy_sprites_of(self, enemies: npt.NDArray[np.float32]) -> npt.NDArray[np.int32]:
         """Each enemy row's sprite: its kind, shifted to its elite sprite and to the hit flash by its flags."""
         kinds = np.clip(enemies[:, EnemyColumn.KIND].astype(np.int32), 0, self._elite_shift - 1)
@@ -270,12 +280,13 @@ class ArenaRenderer:
     ) -> int:
         looks = self._spell_sprites_of(shots)
         looks += np.int32(self._first_spell)
-        enemies = buffers.enemy_rows()
+        crowd, bosses = self._enemy_layers(buffers.enemy_rows())
         summons = buffers.summon_rows()
         layers: list[tuple[npt.NDArray[np.float32], int | npt.NDArray[np.int32]]] = [
             (buffers.pickup_rows(), self._crystal),
             (summons, self._summon_sprites_of(summons) + np.int32(self._first_summon)),
-            (enemies, self._enemy_sprites_of(enemies)),
+            (crowd, self._enemy_sprites_of(crowd)),
+            (bosses, self._enemy_sprites_of(bosses)),
             (shots, looks),
         ]
         # The view locks the surface; it is released before pygame draws on.
@@ -302,10 +313,10 @@ class ArenaRenderer:
         drawn += self._batch(
             surface, summons, ox, oy, w, h, self._summon_table, self._summon_sprites_of(summons), self._summon_half
         )
-        enemies = buffers.enemy_rows()
-        drawn += self._batch(
-            surface, enemies, ox, oy, w, h, self._enemy_sprites, self._enemy_sprites_of(enemies), self._enemy_half
-        )
+        for enemies in self._enemy_layers(buffers.enemy_rows()):
+            drawn += self._batch(
+                surface, enemies, ox, oy, w, h, self._enemy_sprites, self._enemy_sprites_of(enemies), self._enemy_half
+            )
         drawn += self._batch(
             surface, shots, ox, oy, w, h, self._spell_sprites, self._spell_sprites_of(shots), self._spell_half
         )

@@ -55,6 +55,9 @@ DURATION: dict[str, float] = {
     "hurt": 0.2,
     "wave_clear": 1.0,
     "death": 0.9,
+    "boss_warning": 1.0,
+    "boss_phase": 0.8,
+    "boss_plate": 0.25,
 }
 SOUND_NAMES: tuple[str, ...] = tuple(DURATION)
 
@@ -72,6 +75,9 @@ MIN_INTERVAL: dict[str, float] = {
     "hurt": 0.12,
     "wave_clear": 0.5,
     "death": 0.5,
+    "boss_warning": 1.0,
+    "boss_phase": 0.5,
+    "boss_plate": 0.08,
 }
 #: Pitch factors of the variants played in turn (frequent effects only).
 VARIANTS: dict[str, tuple[float, ...]] = {
@@ -202,6 +208,19 @@ def synthesise(name: str, rate: int = DEFAULT_SAMPLE_RATE, pitch: float = 1.0) -
         rumble = _noise(t, 90, 7) * _envelope(t, 0.004, 0.22) * 0.6
         sink = _tone(t, 293.7 * p, 196.0 * p, (1.0, 0.3)) + 0.7 * _tone(t, 349.2 * p, 233.1 * p, (1.0, 0.3))
         return _finish(boom + rumble + 0.3 * sink * _envelope(t, 0.05, 0.35, start=0.08), rate, 0.55)
+    if name == "boss_warning":  # R-BOSS-2: a boss comes — a two-tone alarm over a low drone, twice.
+        alarm = np.zeros_like(t)
+        for step, f in enumerate((622.3, 466.2, 622.3, 466.2)):
+            alarm += _tone(t, f * p, None, (1.0, 0.4, 0.2)) * _envelope(t, 0.01, 0.12, start=0.2 * step)
+        drone = _tone(t, 73.4 * p, None, (1.0, 0.6, 0.4, 0.2)) * _envelope(t, 0.15, 0.45)
+        return _finish(0.6 * alarm + drone, rate, 0.5)
+    if name == "boss_phase":  # R-BOSS-1: a phase changes — a struck gong, low and beating.
+        gong = _tone(t, 98 * p, None, (1.0, 0.6, 0.45, 0.3, 0.2)) + 0.6 * _tone(t, 103 * p, None, (1.0, 0.3))
+        crash = _noise(t, 2400, 11) * _envelope(t, 0.004, 0.12) * 0.4
+        return _finish(gong * _envelope(t, 0.006, 0.45) + crash, rate, 0.55)
+    if name == "boss_plate":  # R-BOSS-2: a plate stripped — a short metallic clank.
+        clank = _tone(t, 1760 * p, 1320 * p, (1.0, 0.7, 0.5)) * _envelope(t, 0.003, 0.06)
+        return _finish(clank + _noise(t, 5000, 13) * _envelope(t, 0.003, 0.03) * 0.5, rate, 0.35)
     raise KeyError(f"no sound effect named {name!r}")
 
 

@@ -349,6 +349,20 @@ impl World {
         }
     }
 
+    /// The largest enemy radius the grid and the touch must reach: the
+    /// regular kinds', or a live boss's or its clone's if bigger.
+    pub(super) fn enemy_reach(&self) -> f32 {
+        let mut reach = self.regular_radius;
+        for state in &self.bosses {
+            for id in std::iter::once(&state.id).chain(&state.linked) {
+                if let Some(e) = self.enemies.ids.dense(*id) {
+                    reach = reach.max(self.enemies.radius[e]);
+                }
+            }
+        }
+        reach
+    }
+
     /// Every live boss, in the order they came (the HUD's boss bar).
     pub fn boss_status(&self) -> Vec<BossStatus> {
         let mut out = Vec::with_capacity(self.bosses.len());

@@ -49,13 +49,14 @@ from collections.abc import Callable
 import pygame
 
 from artificer.content import Content
+from artificer.content.roster import roster
 from artificer.engine.frame import PickupColumn
 from artificer.game.flow import Ending, Phase, RunFlow
 from artificer.game.report import FrameReport
 from artificer.game.run import Run, WaveInProgress, WaveStats
 from artificer.ui.atlas import Atlas
 from artificer.ui.effects import Juice, fitted
-from artificer.ui.hud import Hud, HudState
+from artificer.ui.hud import BossBar, Hud, HudState
 from artificer.ui.i18n import tr
 from artificer.ui.palette import COLOUR_BLIND
 from artificer.ui.potion_belt import PotionBeltView, drink, throw_away
@@ -85,6 +86,9 @@ def frame_sounds(report: FrameReport) -> list[str]:
 
 #: The pause menu's side panel (it never covers the player): width, margin from the window's edge,
 #: the pitch of its items, the dim over the arena (light: the fight stays readable) and its colours.
+#: R-BOSS-2: the boss warning banner's title colour (the wave-clear banner's is gold).
+BOSS_WARNING_COLOUR = (255, 110, 90)
+
 PAUSE_PANEL_WIDTH = 340
 PAUSE_PANEL_MARGIN = 40
 PAUSE_ITEM_PITCH = 58
@@ -134,7 +138,7 @@ class ArenaScene(Scene):
         #: The flow's wave while one is played, else None.
         self.wave: WaveInProgress | None = None
         self.hud_state = HudState(show_damage_numbers=self.session.settings.damage_numbers)
-        self.hud_state.roster = [(tr(f"enemy.{e.id}.name"), e.hp) for e in content.enemies]
+        self.hud_state.roster = [(tr(kind.name_key), kind.hp) for kind in roster(content)]
         charges = [s.action.charge.still_seconds for s in content.spells if s.action is not None and s.action.charge]
         if charges:
             self.hud_state.charge_span = max(0.0, min(charges) - content.balance.vm.charge_ring_delay)
@@ -387,6 +391,7 @@ class ArenaScene(Scene):
         self.flash = max(0.0, self.flash - FLASH_DECAY * dt)
         self.hud_state.last_will = sim.world.last_will
         self.hud_state.seconds_left = self.wave.seconds_left
+        self.hud_state.boss = self._boss_bar()
         self.hud_state.markers = self.wave.director.pending
         self.hud_state.wave_time = self.wave.stats.frames / sim.tick_hz
         assert self.camera is not None
@@ -440,12 +445,61 @@ class ArenaScene(Scene):
         if report.casts_abandoned:
             # R-FEEL-2: "Out of mana" under the mana bar while casts are being abandoned.
             self.hud_state.cast_abandoned()
+        self._react_to_boss(report)
+
+    def _boss_bar(self) -> BossBar | None:
+        """R-BOSS-2: the wave's boss as its bar shows it, while it lives (None otherwise)."""
+        wave = self.wave
+        if wave is None or wave.boss is None:
+            return None
+        status = next((b for b in self.run.sim.world.boss_status() if b["kind"] == wave.boss_kind), None)
+        if status is None:
+            return None
+        marks = tuple(phase.hp_threshold_enter for phase in wave.boss.phases[1:])
+        return BossBar(
+            name=tr(wave.boss.name_key),
+            hp=float(status["hp"]),
+            hp_max=float(status["hp_max"]),
+            phase=int(status["phase"]),
+            marks=marks,
+            plates=int(status["plates"]),
+            invulnerable=status["invulnerable"] > 0,
+            enraged=bool(status["enraged"]),
+        )
+
+    def _react_to_boss(self, report: FrameReport) -> None:
+        """R-BOSS-1/2: a boss's phase change is seen and heard (a toast, a gong, a flash and a shake),
+        so is its hyper-enrage; a stripped plate clanks."""
+        wave = self.wave
+        if wave is None or wave.boss is None:
+            return
+        name = tr(wave.boss.name_key)
+        for kind, phase in report.boss_phases:
+            if kind == wave.boss_kind:
+                self.hud_state.toast(tr("ui.arena.boss_phase", name=name, phase=phase), 2.5)
+                self.session.play("boss_phase")
+                self.flash = max(self.flash, 0.6)
+                self.shake = min(1.0, self.shake + 0.8)
+        if wave.boss_kind in report.boss_enraged:
+            self.hud_state.toast(tr("ui.arena.boss_enraged", name=name), 3.0)
+            self.session.play("boss_phase")
+            self.flash = 1.0
+        if report.boss_plates:
+            self.session.play("boss_plate")
 
     def _start_wave(self) -> None:
         self.wave = self._begin_wave()
         self.hud_state.wave = self.number
         self.hud_state.since_wave_start = 0.0  # the HUD's timer glows: the wave's one announcement
         self.session.play("wave_start")
+        boss = self.wave.boss
+        self.hud_state.boss_name = tr(boss.name_key) if boss is not None else None
+        if boss is not None and self.juice is not None:
+            # R-BOSS-2: the boss is announced as it comes: a warning banner, an alarm.
+            seconds = self.content.balance.wave.boss.banner_seconds
+            line = f"{tr(boss.name_key)} — {tr(boss.description_key)}"
+            self.juice.announce(tr("ui.arena.boss_warning"), line, seconds, BOSS_WARNING_COLOUR)
+            self.session.play("boss_warning")
 
     def _end_wave(self) -> None:
         assert self.wave is not None and self.stack is not None and self.juice is not None

@@ -1,0 +1,92 @@
+"""A boss in the window (R-BOSS-2, R-WAVE-1, R-FEEL-1): it is announced as it comes (a warning
+banner and an alarm), the timer shows it instead of seconds, its bar shows its name, HP, phase marks and
+plates, a phase change is seen and heard, and it is drawn over the crowd."""
+
+from __future__ import annotations
+
+import numpy as np
+import pygame
+
+from artificer.content import load_content
+from artificer.ui.i18n import tr
+from artificer.ui.scene import SceneStack
+from artificer.ui.scenes.arena import ArenaScene
+from artificer.ui.session import Session
+
+CONTENT = load_content()
+
+
+def frames(stack: SceneStack, surface: pygame.Surface, n: int) -> None:
+    for _ in range(n):
+        pygame.event.get()
+        stack.update(1 / 60)
+        stack.draw(surface, 0.0)
+
+
+def boss_arena(display: pygame.Surface, wave: int, seed: int) -> tuple[SceneStack, ArenaScene, list[str]]:
+    played: list[str] = []
+    session = Session.default()
+    session.play = played.append  # type: ignore[method-assign]
+    scene = ArenaScene(CONTENT, seed=seed, session=session, first_wave=wave)
+    stack = SceneStack()
+    stack.push(scene)
+    frames(stack, display, 2)
+    return stack, scene, played
+
+
+def strike(scene: ArenaScene, down_to: float) -> None:
+    """A piercing shot on the boss that leaves it at `down_to` of its max HP (through its phase's
+    physical resistance and its plates)."""
+    world, wave = scene.run.sim.world, scene.wave
+    assert wave is not None and wave.boss is not None
+    boss = world.boss_status()[0]
+    phase = next(p for p in wave.boss.phases if p.phase == boss["phase"])
+    resist = phase.resistances.get("physical", 0.0)
+    amount = (boss["hp"] - down_to * boss["hp_max"]) / (1 - resist) + boss["plates"] * (phase.plate_armor or 0.0)
+    at = np.array([boss["x"]], np.float32), np.array([boss["y"]], np.float32)
+    still = np.zeros(1, np.float32)
+    world.spawn_projectiles(*at, still, still, 8.0, float(amount), 1)
+
+
+def test_r_boss_2_a_boss_is_announced_and_the_timer_shows_it(display: pygame.Surface) -> None:
+    stack, scene, played = boss_arena(display, 8, seed=1)
+    assert scene.juice is not None and scene.juice.banner is not None
+    title, line = scene.juice.banner
+    assert title == tr("ui.arena.boss_warning") and tr("boss.brood_mother.name") in line
+    assert "boss_warning" in played
+    assert scene.hud_state.boss_name == tr("boss.brood_mother.name")
+    bar = scene.hud_state.boss
+    assert bar is not None and bar.phase == 1 and bar.hp == bar.hp_max == 600
+    assert bar.marks == (0.3,), "a mark where phase 2 begins"
+
+
+def test_r_boss_1_a_phase_change_is_seen_and_heard_and_the_bar_follows(display: pygame.Surface) -> None:
+    stack, scene, played = boss_arena(display, 10, seed=2)
+    assert scene.wave is not None and scene.wave.boss is not None and scene.wave.boss.boss_id == "armor_lord"
+    bar = scene.hud_state.boss
+    assert bar is not None and bar.plates == 10
+    played.clear()
+    strike(scene, 0.35)
+    frames(stack, display, 2)
+    bar = scene.hud_state.boss
+    assert bar is not None and bar.phase == 2 and bar.plates == 6, "phase 2 puts on its fresh plates"
+    assert "boss_phase" in played
+    assert any(
+        tr("ui.arena.boss_phase", name=tr("boss.armor_lord.name"), phase=2) == text
+        for text, _ in scene.hud_state.toasts
+    )
+    assert scene.flash > 0
+
+
+def test_r_feel_1_the_boss_is_drawn_over_the_crowd(display: pygame.Surface) -> None:
+    """An enemy standing on the boss does not hide it: the boss's pixels are on top."""
+    stack, scene, _ = boss_arena(display, 8, seed=1)
+    world = scene.run.sim.world
+    boss = world.boss_status()[0]
+    at = np.array([boss["x"]] * 12, np.float32), np.array([boss["y"]] * 12, np.float32)
+    world.spawn_enemies(CONTENT.enemy_index("brute"), *at)
+    frames(stack, display, 1)
+    assert scene.renderer is not None
+    alone = scene.renderer._enemy_layers(scene.run.sim.buffers.enemy_rows())
+    assert len(alone[1]) == 1 and alone[1][0, 2] == boss["kind"], "the boss in the top layer"
+    assert len(alone[0]) >= 12
