@@ -117,6 +117,12 @@ def build_parser() -> Parser:
     run.add_argument("--data", type=Path, default=None, help="content directory (default: the shipped data)")
     run.add_argument("--build", default=None, help="shop between waves toward this archetype of data/builds.json")
     run.add_argument("--timing", action="store_true", help="add wall time and step p50/p99 (varies run to run)")
+    run.add_argument(
+        "--ng-plus",
+        type=_int_in(0, 10, "--ng-plus"),
+        default=0,
+        help="New Game+ level (R-END-2; at most balance.json ng_plus.max_level)",
+    )
 
     stress = commands.add_parser("stress", help="the standard stress workload (benches/README.md)")
     stress.add_argument("--enemies", type=_int_in(0, 10_000_000, "--enemies"), required=True)
@@ -192,7 +198,13 @@ def cmd_run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     content = _load(args.data)
     build = _build(content, args.build, args.data, "run")
-    report = run_headless(content, args.seed, waves, build=build, timing=args.timing, start_wave=args.start_wave)
+    if args.ng_plus > content.balance.ng_plus.max_level:
+        highest = content.balance.ng_plus.max_level
+        print(f"artificer run: error: --ng-plus {args.ng_plus}: the highest level is {highest}", file=sys.stderr)
+        return EXIT_USAGE
+    report = run_headless(
+        content, args.seed, waves, build=build, timing=args.timing, start_wave=args.start_wave, ng_plus=args.ng_plus
+    )
     if args.json:
         print(dumps_json(report, compact=True))
     else:

@@ -121,6 +121,32 @@ pub struct BossPhase {
     pub last_will: Option<LastWill>,
 }
 
+impl BossPhase {
+    /// A phase from `enter` down to `exit` that resists nothing, chases at its kind's speed and
+    /// fires nothing: a base for literal phases in harnesses and tests.
+    pub fn new(number: u32, enter: f32, exit: f32) -> BossPhase {
+        BossPhase {
+            number,
+            enter,
+            exit,
+            resist: [0.0; ELEMENTS],
+            regen_on_physical_hit: 0.0,
+            stationary: false,
+            speed_multiplier: 1.0,
+            damage_multiplier: 1.0,
+            hyper: false,
+            spread: None,
+            barrage: None,
+            burst: None,
+            reflect: None,
+            plates: None,
+            adds: None,
+            clones: None,
+            last_will: None,
+        }
+    }
+}
+
 /// A boss kind's block: its phases in order (a `last_will` phase last), its
 /// shots, and its hyper-enrage once the fight has lasted `enrage_after` seconds.
 #[derive(Clone, Debug, PartialEq)]
@@ -235,26 +261,8 @@ pub fn fan(aim: (f32, f32), shots: u32, spread_degrees: f32) -> impl Iterator<It
 mod tests {
     use super::*;
 
-    pub fn phase(number: u32, enter: f32, exit: f32) -> BossPhase {
-        BossPhase {
-            number,
-            enter,
-            exit,
-            resist: [0.0; ELEMENTS],
-            regen_on_physical_hit: 0.0,
-            stationary: false,
-            speed_multiplier: 1.0,
-            damage_multiplier: 1.0,
-            hyper: false,
-            spread: None,
-            barrage: None,
-            burst: None,
-            reflect: None,
-            plates: None,
-            adds: None,
-            clones: None,
-            last_will: None,
-        }
+    fn phase(number: u32, enter: f32, exit: f32) -> BossPhase {
+        BossPhase::new(number, enter, exit)
     }
 
     fn three_phases() -> BossDef {

@@ -10,7 +10,7 @@ mod common;
 use artificer_core::sim::boss::{
     Adds, Barrage, BossDef, BossPhase, BossShot, Clones, Enrage, LastWill, Plates, Volley,
 };
-use artificer_core::sim::config::{Behavior, Element, EnemyKind, Shield, WorldConfig, ELEMENTS};
+use artificer_core::sim::config::{Behavior, Element, EnemyKind, Shield, WorldConfig};
 use artificer_core::sim::events::EventKind;
 use artificer_core::sim::player::Controls;
 use artificer_core::sim::pools::{NewProjectile, Owner};
@@ -21,26 +21,9 @@ const CENTRE: (f32, f32) = (1000.0, 1000.0);
 const BOSS_AT: (f32, f32) = (1300.0, 1000.0);
 const HP: f32 = 1000.0;
 
+/// A phase that stands still and does nothing else (each test adds what it looks at).
 fn phase(number: u32, enter: f32, exit: f32) -> BossPhase {
-    BossPhase {
-        number,
-        enter,
-        exit,
-        resist: [0.0; ELEMENTS],
-        regen_on_physical_hit: 0.0,
-        stationary: true,
-        speed_multiplier: 1.0,
-        damage_multiplier: 1.0,
-        hyper: false,
-        spread: None,
-        barrage: None,
-        burst: None,
-        reflect: None,
-        plates: None,
-        adds: None,
-        clones: None,
-        last_will: None,
-    }
+    BossPhase { stationary: true, ..BossPhase::new(number, enter, exit) }
 }
 
 fn boss(phases: Vec<BossPhase>) -> EnemyKind {

@@ -229,6 +229,19 @@ class BossWaveSettings(ContentModel):
     banner_seconds: float = Field(ge=0, le=30, description="Seconds the boss's warning banner shows as it comes.")
 
 
+class NgPlusSettings(ContentModel):
+    """R-END-2 New Game+: what each level multiplies (compounded per level: level 2 is ×1.5²), and the
+    highest level there is. Level 0 is the game as it ships."""
+
+    enemy_stat_multiplier: float = Field(
+        ge=1, le=10, description="Every enemy's and boss's HP and damage × this per level (R-END-2: 1.5)."
+    )
+    enemy_projectile_speed_multiplier: float = Field(
+        ge=1, le=5, description="Enemy and boss shots' speed × this per level (R-END-2: +30%, 1.3)."
+    )
+    max_level: int = Field(ge=1, le=10, description="The highest NG+ level a clear can unlock.")
+
+
 class WaveTiming(ContentModel):
     """Timing shared by all waves (R-WAVE-1)."""
 
@@ -638,6 +651,7 @@ class Balance(ContentModel):
     statuses: StatusSettings = Field(description="R-DMG-2 statuses and reactions, R-STAT-1 attunement.")
     turn: TurnSettings = Field(description="The turn beat of relics and potions (§8).")
     combat: CombatSettings = Field(description="Vulnerable and weak in the damage formula (R-DMG-1, §8).")
+    ng_plus: NgPlusSettings = Field(description="New Game+ levels: their multipliers and the highest (R-END-2).")
 
 
 # --- enemies.json -----------------------------------------------------------

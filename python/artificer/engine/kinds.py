@@ -19,7 +19,34 @@ from artificer.content.roster import clone_id, clone_phase, roster
 
 
 def core_kinds(content: Content, ng_plus: int = 0) -> list[dict[str, Any]]:
-    """Every kind of the roster as the core's config dict, in the core's order."""
+    """Every kind of the roster as the core's config dict, in the core's order; at NG+ level
+    `ng_plus` its HP and damage × enemy_stat_multiplier**level and its shots' speed ×
+    enemy_projectile_speed_multiplier**level (R-END-2, balance.json `ng_plus`)."""
+    kinds = _kinds(content, ng_plus)
+    if ng_plus > 0:
+        settings = content.balance.ng_plus
+        stat = settings.enemy_stat_multiplier**ng_plus
+        speed = settings.enemy_projectile_speed_multiplier**ng_plus
+        for kind in kinds:
+            _harder(kind, stat, speed)
+    return kinds
+
+
+def _harder(kind: dict[str, Any], stat: float, speed: float) -> None:
+    """NG+: `kind`'s HP and damage × `stat`, its shots' speed × `speed` (in place)."""
+    kind["hp"] *= stat
+    kind["contact_damage"] *= stat
+    for block in ("attack", "explode"):
+        if kind.get(block):
+            kind[block] = {**kind[block], "damage": kind[block]["damage"] * stat}
+    if kind.get("attack"):
+        kind["attack"]["speed"] *= speed
+    if kind.get("boss"):
+        shot = kind["boss"]["shot"]
+        kind["boss"]["shot"] = {**shot, "damage": shot["damage"] * stat, "speed": shot["speed"] * speed}
+
+
+def _kinds(content: Content, ng_plus: int) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for kind in roster(content):
         if kind.enemy is not None:

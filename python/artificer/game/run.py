@@ -70,11 +70,12 @@ class Controller(Protocol):
 class Run:
     """Waves 1..n; the player's HP carries over, the loadout is the wand."""
 
-    def __init__(self, content: Content, seed: int, state: RunState | None = None) -> None:
-        """A new run of `seed` (or the run `state` describes: a save's), its world built and armed."""
-        self.state = state if state is not None else RunState.new(content, seed)
+    def __init__(self, content: Content, seed: int, state: RunState | None = None, ng_plus: int = 0) -> None:
+        """A new run of `seed` at NG+ level `ng_plus` (or the run `state` describes: a save's), its
+        world built and armed."""
+        self.state = state if state is not None else RunState.new(content, seed, ng_plus)
         # hit_events: the frame's biggest hits come back as events (damage numbers, the biggest hit).
-        sim = Simulation(content, self.state.seed, rules={"hit_events": True})
+        sim = Simulation(content, self.state.seed, rules={"hit_events": True}, ng_plus=self.state.ng_plus)
         #: R-SHOP-1: the shop between waves (offers, locks, rerolls, prices paid).
         self.shop = Shop(self.state, world=lambda: self.sim.world, on_change=self.sync)
         self.binding = WorldBinding(self.state, sim, self.shop)

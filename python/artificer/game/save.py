@@ -528,6 +528,9 @@ class RunSave(SaveModel):
     player: PlayerSave
     rng_state: list[Int] = Field(max_length=64, description="The core's random streams' positions (`World.rng_state`).")
     wand_memory: WandMemorySave | None = None
+    ng_plus: Annotated[int, Strict()] = Field(
+        default=0, ge=0, le=10, description="R-END-2: the run's New Game+ level (absent in older saves: 0)."
+    )
     potions: PotionsSave | None = Field(
         default=None, description="R-POT-2: the potion belt (absent in older saves: no potions)."
     )

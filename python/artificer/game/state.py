@@ -60,6 +60,8 @@ class RunState:
     waves: list[WaveStats] = field(default_factory=list)
     #: What changed since the world was last told (`WorldBinding.sync` takes them).
     changes: set[Change] = field(default_factory=set)
+    #: R-END-2: the run's New Game+ level (0: the game as it ships), chosen when it began.
+    ng_plus: int = 0
 
     def __post_init__(self) -> None:
         self.relics = RunRelics.starting(self.content.relics)
@@ -67,9 +69,10 @@ class RunState:
         self.fit_belt()
 
     @classmethod
-    def new(cls, content: Content, seed: int) -> RunState:
-        """A new run: the starting wand, no gold, nothing bought, relics.json's `start` relics."""
-        return cls(content, seed, Loadout.starting(content))
+    def new(cls, content: Content, seed: int, ng_plus: int = 0) -> RunState:
+        """A new run (at NG+ level `ng_plus`): the starting wand, no gold, nothing bought, relics.json's
+        `start` relics."""
+        return cls(content, seed, Loadout.starting(content), ng_plus=ng_plus)
 
     def to_save(self) -> dict[str, Any]:
         """The state's part of run.json (R-SAVE-1): the seed, the gold, each part's own `to_save`,
@@ -83,6 +86,7 @@ class RunState:
             "relics": self.relics.to_save(),
             "waves": [stats.to_save() for stats in self.waves],
             "potions": self.potions.to_save(),
+            "ng_plus": self.ng_plus,
         }
 
     @classmethod
@@ -97,6 +101,7 @@ class RunState:
             wand_stats=WandStats.from_save(data["wand_stats"]),
             talents={Talent(talent) for talent in data["talents"]},
             waves=[WaveStats.from_save(stats) for stats in data["waves"]],
+            ng_plus=data.get("ng_plus", 0),
         )
         state.relics = RunRelics.from_save(content.relics, data["relics"])
         state.potions = PotionBelt.from_save(content.potions, data["potions"])

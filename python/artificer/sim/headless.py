@@ -63,13 +63,14 @@ def play_waves(
     *,
     shop_after_last: bool = False,
     start_wave: int = 1,
+    ng_plus: int = 0,
 ) -> BotRun:
     """The bot plays waves `start_wave`..`waves` (fewer if it dies) of a fresh run through the
     game's own loop (`RunFlow`, as the window drives it): between waves the run settles as the
     game's save does, so a simulated run plays what a played one would, and, with a build, the
     shopping bot shops. `shop_after_last`: also after the last wave (the run then stands in the
     shop before wave `waves + 1`)."""
-    run = Run(content, seed)
+    run = Run(content, seed, ng_plus=ng_plus)
     flow = RunFlow(run, first_wave=start_wave)
     played = BotRun(run, flow)
     arena = (content.balance.arena.width, content.balance.arena.height)
@@ -118,10 +119,16 @@ def run_until(content: Content, seed: int, wave: int, build: Build | None = None
 
 
 def run_headless(
-    content: Content, seed: int, waves: int, build: Build | None = None, timing: bool = False, start_wave: int = 1
+    content: Content,
+    seed: int,
+    waves: int,
+    build: Build | None = None,
+    timing: bool = False,
+    start_wave: int = 1,
+    ng_plus: int = 0,
 ) -> dict[str, Any]:
     started = time.perf_counter()
-    played = play_waves(content, seed, waves, build, start_wave=start_wave)
+    played = play_waves(content, seed, waves, build, start_wave=start_wave, ng_plus=ng_plus)
     run, reports, step_ns, wave_starts = played.run, played.reports, played.step_ns, played.wave_starts
     out: dict[str, Any] = {
         "seed": seed,
@@ -134,6 +141,8 @@ def run_headless(
             "frames": run.sim.world.frame,
         },
     }
+    if ng_plus > 0:
+        out["result"]["ng_plus"] = ng_plus  # R-END-2 (absent at 0: the game as it ships)
     if build is not None:
         out["build"] = build.id
         out["result"]["wand"] = {"core": run.loadout.active, "cards": run.loadout.wand()[1]}

@@ -132,6 +132,7 @@ class GameScenes:
         self._title_scene = TitleScene(
             on_new_run=go(self.new_run),
             on_continue=go(self.continue_saved),
+            on_new_run_ng_plus=self._new_run_ng_plus,
             settings=self.session.settings,
             sound_bank=self.session.sound,
             controls=self.session.controls,
@@ -218,9 +219,14 @@ class GameScenes:
 
     # --- the hand-overs ----------------------------------------------------------------------
 
-    def new_run(self, seed: int | None = None) -> Run:
-        """A new run: the lab before wave 1."""
-        run = Run(self.content, secrets.randbits(32) if seed is None else seed)
+    def _new_run_ng_plus(self, stack: SceneStack, level: int) -> None:
+        """The title's New Game+ line (R-END-2): a new run at `level`."""
+        self.router.attach(stack)
+        self.new_run(ng_plus=level)
+
+    def new_run(self, seed: int | None = None, ng_plus: int = 0) -> Run:
+        """A new run (at New Game+ `ng_plus`): the lab before wave 1."""
+        run = Run(self.content, secrets.randbits(32) if seed is None else seed, ng_plus=ng_plus)
         self.router.push(LAB, run=run, wave=1)
         return run
 

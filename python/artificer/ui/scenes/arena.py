@@ -52,6 +52,7 @@ from artificer.content import Content
 from artificer.content.roster import roster
 from artificer.engine.frame import PickupColumn
 from artificer.game.flow import Ending, Phase, RunFlow
+from artificer.game.meta import load_meta, record_clear
 from artificer.game.report import FrameReport
 from artificer.game.run import Run, WaveInProgress, WaveStats
 from artificer.ui.atlas import Atlas
@@ -161,6 +162,8 @@ class ArenaScene(Scene):
         self.dying = False
         #: The last wave was won: the summary follows its clear's moment (the breather).
         self.victory = False
+        #: R-END-2: the NG+ level the victory unlocked (0: none new).
+        self.unlocked = 0
         self.resume_between_waves = resume_between_waves
         #: R-POT-2: the belt's slots, tooltip and menu; where the cursor last pointed in the world (screen).
         self.potion_view = PotionBeltView()
@@ -353,7 +356,11 @@ class ArenaScene(Scene):
                 # R-END-2: the last wave's clear has had its moment; the run's summary.
                 self.victory = False
                 if self.stack is not None:
-                    self.stack.push(SummaryScene(self.run, False, self.on_quit, controls=self.session.controls))
+                    self.stack.push(
+                        SummaryScene(
+                            self.run, False, self.on_quit, controls=self.session.controls, unlocked=self.unlocked
+                        )
+                    )
                 return
             if self.breather <= 0 and not self.between_waves:
                 if self.intermission is not None and self.stack is not None:
@@ -521,15 +528,24 @@ class ArenaScene(Scene):
         if died:
             self.stack.push(SummaryScene(self.run, died, self.on_quit, controls=self.session.controls))
             return
+        felled = wave.boss if self.flow.ending is Ending.CLEARED else None
         self.juice.wave_cleared(
             left_on_ground,
             (buffers.player_value("x"), buffers.player_value("y")),
-            tr("ui.arena.banner_cleared", wave=stats.wave),
+            # R-END-2: the last boss's fall is the victory's moment.
+            tr("ui.arena.banner_victory", name=tr(felled.name_key))
+            if felled is not None
+            else tr("ui.arena.banner_cleared", wave=stats.wave),
             tr("ui.arena.banner_stats", kills=stats.kills, gold=stats.currency),
         )
         self.breather = self.content.balance.wave.breather
         # The last wave won (the flow is over): its clear is a moment too, then the summary.
         self.victory = self.flow.ending is Ending.CLEARED
+        if self.victory:
+            # R-END-2 game_cleared: meta.json counts the clear and unlocks the next NG+ level.
+            before = load_meta().meta.ng_plus_unlocked
+            after = record_clear(self.run.state.ng_plus, self.content.balance.ng_plus.max_level)
+            self.unlocked = after.ng_plus_unlocked if after.ng_plus_unlocked > before else 0
 
     def _begin_wave(self) -> WaveInProgress:
         """The flow's next wave: begun now (a new run's first), begun already by leaving the shop, or

@@ -114,10 +114,18 @@ class RunSnapshot:
     cards: tuple[str | None, ...]
     seed: int
     day: date
+    #: R-END-2: the run's New Game+ level (0: none), and the level its clear unlocked (0: none new).
+    ng_plus: int = 0
+    unlocked: int = 0
 
     @classmethod
     def of(
-        cls, run: Run, outcome: Outcome, in_progress: WaveStats | None = None, day: date | None = None
+        cls,
+        run: Run,
+        outcome: Outcome,
+        in_progress: WaveStats | None = None,
+        day: date | None = None,
+        unlocked: int = 0,
     ) -> RunSnapshot:
         """Freeze `run`; `in_progress` is a wave that never finished (an abandon), counted as played."""
         unfinished = in_progress if in_progress is not None and all(s is not in_progress for s in run.waves) else None
@@ -137,6 +145,8 @@ class RunSnapshot:
             cards=tuple(cards),
             seed=run.seed,
             day=day or date.today(),
+            ng_plus=run.state.ng_plus,
+            unlocked=unlocked,
         )
 
     def values(self) -> tuple[str, ...]:
@@ -285,10 +295,17 @@ def draw_summary(surface: pygame.Surface, snapshot: RunSnapshot, content: Conten
     title = _glowing_title(tr(OUTCOME_TITLES[snapshot.outcome]), max(24, int(60 * unit)), palette)
     title_rect = title.get_rect(center=(width // 2, int(78 * unit)))
     surface.blit(title, title_rect)
-    subtitle = font(max(12, int(20 * unit))).render(
-        tr("ui.summary.subtitle", wave=snapshot.highest_wave, waves=snapshot.waves_total), True, DIM
-    )
-    surface.blit(subtitle, subtitle.get_rect(midtop=(width // 2, int(118 * unit))))
+    face = font(max(12, int(20 * unit)))
+    subtitle = face.render(tr("ui.summary.subtitle", wave=snapshot.highest_wave, waves=snapshot.waves_total), True, DIM)
+    # R-END-2: the NG+ level played and the one this clear unlocked, on the subtitle's line in the title's colour.
+    parts = [tr("ui.summary.ng_plus", level=snapshot.ng_plus)] if snapshot.ng_plus else []
+    parts += [tr("ui.summary.ng_plus_unlocked", level=snapshot.unlocked)] if snapshot.unlocked else []
+    note = font(max(12, int(20 * unit)), bold=True).render("  ·  " + "  ·  ".join(parts), True, palette.title)
+    shown = [subtitle, note] if parts else [subtitle]
+    x = (width - sum(image.get_width() for image in shown)) // 2
+    for image in shown:
+        surface.blit(image, (x, int(118 * unit)))
+        x += image.get_width()
     rule_y = int(152 * unit)
     for side in (-1, 1):
         start = width // 2 + side * int(60 * unit)
@@ -349,8 +366,10 @@ class SummaryScene(Scene):
         directory: Path | None = None,
         day: date | None = None,
         controls: Controls | None = None,
+        unlocked: int = 0,
     ) -> None:
         """`in_progress`: an unfinished wave's stats (None: looked for in the scene below).
+        `unlocked`: R-END-2, the NG+ level this victory unlocked (0: none new), shown under the title.
         `directory` and `day` name where the PNG goes (default: the user's runs dir, today).
         `controls`: the keys that leave (the menu context's bindings); None: the default bindings."""
         self.controls = controls if controls is not None else Controls(Settings())
@@ -361,6 +380,7 @@ class SummaryScene(Scene):
         self.in_progress = in_progress
         self.directory = directory
         self.day = day
+        self.unlocked = unlocked
         self.stack: SceneStack | None = None
         self.snapshot: RunSnapshot | None = None
         self.saved_path: Path | None = None
@@ -381,7 +401,7 @@ class SummaryScene(Scene):
         self.stack = stack
         delete_run_save()  # R-SAVE-1: the run is over (death, abandon, victory); its save goes
         in_progress = self.in_progress or _wave_in_progress(stack, self.run)
-        self.snapshot = RunSnapshot.of(self.run, self.outcome, in_progress, self.day)
+        self.snapshot = RunSnapshot.of(self.run, self.outcome, in_progress, self.day, self.unlocked)
         screen = pygame.display.get_surface()
         picture = pygame.Surface(screen.get_size() if screen is not None else DEFAULT_SIZE)
         draw_summary(picture, self.snapshot, self.run.content, self.art)

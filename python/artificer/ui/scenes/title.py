@@ -38,6 +38,7 @@ from functools import partial
 import pygame
 
 from artificer.content import load_content
+from artificer.game.meta import load_meta
 from artificer.game.save import run_save_path
 from artificer.ui import settings as settings_file
 from artificer.ui.controls import Controls
@@ -52,6 +53,8 @@ from artificer.ui.sound import SoundBank
 from artificer.ui.widgets import blit_lines, draw_fitted, fit_lines
 
 NewRunCallback = Callable[[SceneStack], None]
+#: R-END-2: `on_new_run_ng_plus(stack, level)` starts a run at New Game+ `level`.
+NgPlusCallback = Callable[[SceneStack, int], None]
 ContinueCallback = Callable[[SceneStack], None]
 
 NOTICE_SECONDS = 7.0
@@ -81,6 +84,8 @@ SIGIL_SEED = 7  # Fixed so the screen looks the same every launch (and in screen
 NEW_RUN = TitleEntry("ui.title.new_run", order=100)
 CONTINUE = TitleEntry("ui.title.continue", order=200, needs_run_save=True)
 QUIT = TitleEntry("ui.title.quit", order=900)
+#: R-END-2: once a clear unlocked it, a new run at the highest New Game+ level unlocked (meta.json).
+NG_PLUS = TitleEntry("ui.title.new_run_ng_plus", order=150)
 
 
 @dataclass(frozen=True)
@@ -90,6 +95,12 @@ class MenuItem:
     key: str
     action: Callable[[], None] | None
     note: str = "ui.title.coming_later"  # Shown beside the item while it is greyed.
+    #: The values its label formats with (NG+'s level).
+    values: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def label(self) -> str:
+        return tr(self.key, **dict(self.values))
 
     @property
     def enabled(self) -> bool:
@@ -171,6 +182,7 @@ class TitleScene(Scene):
         on_new_run: NewRunCallback | None = None,
         *,
         on_continue: ContinueCallback | None = None,
+        on_new_run_ng_plus: NgPlusCallback | None = None,
         settings: Settings | None = None,
         sound_bank: SoundBank | None = None,
         controls: Controls | None = None,
@@ -190,6 +202,7 @@ class TitleScene(Scene):
         """
         self._on_new_run = on_new_run
         self._on_continue = on_continue
+        self._on_new_run_ng_plus = on_new_run_ng_plus
         self._router = router
         self._scenes = scenes
         self.settings = settings
@@ -245,6 +258,10 @@ class TitleScene(Scene):
             ),
             (QUIT, MenuItem(QUIT.key, self._quit)),
         ]
+        level = load_meta().meta.ng_plus_unlocked if self._on_new_run_ng_plus is not None else 0
+        if level > 0:
+            start = partial(self._new_run_ng_plus, level)
+            lines.append((NG_PLUS, MenuItem(NG_PLUS.key, start, values=(("level", level),))))
         for declared in self._scenes.title_entries():
             entry = declared.title
             assert entry is not None  # title_entries() holds the declarations with one
@@ -313,6 +330,10 @@ class TitleScene(Scene):
     def _new_run(self) -> None:
         if self._on_new_run is not None and self._stack is not None:
             self._on_new_run(self._stack)
+
+    def _new_run_ng_plus(self, level: int) -> None:
+        if self._on_new_run_ng_plus is not None and self._stack is not None:
+            self._on_new_run_ng_plus(self._stack, level)
 
     def _continue(self) -> None:
         if self._on_continue is not None and self._stack is not None:
@@ -459,7 +480,7 @@ class TitleScene(Scene):
                     diamond = [(cx, centre_y - r), (cx + r, centre_y), (cx, centre_y + r), (cx - r, centre_y)]
                     pygame.draw.polygon(surface, TITLE_GOLD, diamond)
             colour = ITEM_SELECTED if selected else ITEM_TEXT if item.enabled else ITEM_DISABLED
-            label = item_font.render(tr(item.key), True, colour)
+            label = item_font.render(item.label, True, colour)
             if item.enabled:
                 surface.blit(label, label.get_rect(center=bar.center))
             else:

@@ -1,0 +1,71 @@
+"""New Game+ on the title and the victory summary (R-END-2, R-LOOP-1): the line appears once a clear
+unlocked it (meta.json), names its level, and starts a run at that level; a victory counts the clear
+and says what it unlocked."""
+
+from __future__ import annotations
+
+import numpy as np
+import pygame
+
+from artificer.content import load_content
+from artificer.game.meta import Meta, load_meta, save_meta
+from artificer.ui.i18n import tr
+from artificer.ui.play import GameScenes
+from artificer.ui.scene import SceneStack
+from artificer.ui.scenes.arena import ArenaScene
+from artificer.ui.scenes.lab import LabScene
+from artificer.ui.scenes.summary import SummaryScene
+from artificer.ui.scenes.title import TitleScene
+from artificer.ui.session import Session
+
+CONTENT = load_content()
+
+
+def frames(stack: SceneStack, surface: pygame.Surface, n: int) -> None:
+    for _ in range(n):
+        for event in pygame.event.get():
+            stack.handle_event(event)
+        stack.update(1 / 60)
+        stack.draw(surface, 0.0)
+
+
+def labels(title: TitleScene) -> list[str]:
+    return [item.label for item in title.items]
+
+
+def test_r_end_2_no_ng_plus_line_before_a_clear(display: pygame.Surface) -> None:
+    scenes = GameScenes(CONTENT)
+    title = scenes.router.build("title")
+    assert isinstance(title, TitleScene)
+    assert tr("ui.title.new_run_ng_plus", level=1) not in labels(title)
+
+
+def test_r_end_2_the_ng_plus_line_starts_a_run_at_the_unlocked_level(display: pygame.Surface) -> None:
+    save_meta(Meta(clears=2, ng_plus_unlocked=2))
+    scenes = GameScenes(CONTENT)
+    stack = SceneStack()
+    title = scenes.router.build("title")
+    stack.push(title)
+    assert isinstance(title, TitleScene)
+    line = tr("ui.title.new_run_ng_plus", level=2)
+    assert labels(title)[:2] == [tr("ui.title.new_run"), line], "just under New run"
+    frames(stack, display, 1)
+    title.activate(labels(title).index(line))
+    frames(stack, display, 1)
+    assert isinstance(stack.top, LabScene) and stack.top.run.state.ng_plus == 2
+    assert stack.top.run.sim.ng_plus == 2
+
+
+def test_r_end_2_a_victory_counts_the_clear_and_the_summary_says_what_it_unlocked(display: pygame.Surface) -> None:
+    scene = ArenaScene(CONTENT, seed=3, session=Session.default(), first_wave=len(CONTENT.waves))
+    stack = SceneStack()
+    stack.push(scene)
+    frames(stack, display, 2)
+    boss = scene.run.sim.world.boss_status()[0]
+    at = np.array([boss["x"]], np.float32), np.array([boss["y"]], np.float32)
+    still = np.zeros(1, np.float32)
+    scene.run.sim.world.spawn_projectiles(*at, still, still, 8.0, 1e9, 1)
+    frames(stack, display, 2 + round(CONTENT.balance.wave.breather * 60))
+    assert isinstance(stack.top, SummaryScene) and not stack.top.died
+    assert load_meta().meta == Meta(clears=1, ng_plus_unlocked=1)
+    assert stack.top.snapshot is not None and stack.top.snapshot.unlocked == 1
