@@ -235,6 +235,8 @@ def _check(
     number = _wave_to_play(changes, short)
     wave = content.wave(number)
     bound = wave_frames(wave.duration, content.balance.sim.tick_hz)
+    if wave.boss:  # R-WAVE-1: a boss wave lasts until its boss falls, at most until the stall cap
+        bound = max(bound, wave_frames(content.balance.wave.boss.stall_after, content.balance.sim.tick_hz))
     assert bound <= MAX_WAVE_FRAMES
     played = play_waves(content, seed, number, start_wave=number)
     (report,) = played.reports
@@ -242,12 +244,27 @@ def _check(
         note(f"wave {number}: {report['frames']} frames of at most {bound}, {report['spawned']} spawned")
     assert report["frames"] <= bound
     children = max((enemy.split.count for enemy in content.enemies if enemy.split is not None), default=0)
-    assert report["spawned"] <= wave.total_enemies() * (1 + children) <= MAX_WAVE_SPAWNS * (1 + children)
+    assert report["spawned"] <= wave.total_enemies() * (1 + children) + _boss_spawns(content, number, bound)
+    assert wave.total_enemies() * (1 + children) <= MAX_WAVE_SPAWNS * (1 + children)
     assert _finite(report), report
     # `artificer wand` on the starting wand: a few casts and its training-range dps, finite.
     start = content.balance.starting_wand
     fired = fire_wand(content, start.core, list(start.cards), casts=2)
     assert _finite({key: value for key, value in fired.items() if key != "disassembly"}), fired
+
+
+def _boss_spawns(content: Any, number: int, frames: int) -> int:
+    """The most enemies a boss of wave `number` brings in `frames`: itself, its clones, its adds (R-BOSS-2)."""
+    hz = content.balance.sim.tick_hz
+    most = 0
+    for boss in content.bosses_for_wave(number):
+        phases = [*boss.phases, *([boss.ng_plus_phase] if boss.ng_plus_phase is not None else [])]
+        brought = 1 + sum(phase.clone_count or 0 for phase in phases)
+        for phase in phases:
+            if phase.add_count and phase.add_interval:
+                brought += phase.add_count * (frames // max(1, round(phase.add_interval * hz)) + 1)
+        most = max(most, brought)
+    return most * (1 + max((e.split.count for e in content.enemies if e.split is not None), default=0))
 
 
 def _edges(leaf: dict[str, Any]) -> list[float | int]:

@@ -552,6 +552,12 @@ def check_balance_bounds(balance: Balance) -> list[Problem]:
         problems.append(
             Problem(BALANCE_FILE, "$.wave.duration", _frames_reason(balance.wave.duration, balance.sim.tick_hz, frames))
         )
+    # R-WAVE-1: a boss wave lasts until its boss falls, at most until the stall cap.
+    stall = balance.wave.boss.stall_after
+    frames = wave_frames(stall, balance.sim.tick_hz)
+    if frames > MAX_WAVE_FRAMES:
+        reason = _frames_reason(stall, balance.sim.tick_hz, frames)
+        problems.append(Problem(BALANCE_FILE, "$.wave.boss.stall_after", reason))
     return problems
 
 
