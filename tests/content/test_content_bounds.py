@@ -298,8 +298,14 @@ CASES: list[tuple[str, str, Edit, tuple[str, str]]] = [
     (
         "a wave longer than the frame cap (600 s at 240 Hz)",
         "balance.json",
-        _set("sim", "tick_hz", value=240),
+        lambda doc: [_set("sim", "tick_hz", value=240)(doc), _set("wave", "boss", "stall_after", value=100)(doc)],
         ("waves.json", "$.waves[0].duration"),
+    ),
+    (
+        "a boss fight's stall cap longer than the frame cap (600 s at 120 Hz, R-WAVE-1)",
+        "balance.json",
+        _set("sim", "tick_hz", value=120),
+        ("balance.json", "$.wave.boss.stall_after"),
     ),
     (
         "the starting wand's cards need more CPU than its core (the run cannot start)",
