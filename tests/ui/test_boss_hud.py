@@ -11,6 +11,7 @@ from artificer.content import load_content
 from artificer.ui.i18n import tr
 from artificer.ui.scene import SceneStack
 from artificer.ui.scenes.arena import ArenaScene
+from artificer.ui.scenes.summary import SummaryScene
 from artificer.ui.session import Session
 
 CONTENT = load_content()
@@ -90,3 +91,15 @@ def test_r_feel_1_the_boss_is_drawn_over_the_crowd(display: pygame.Surface) -> N
     alone = scene.renderer._enemy_layers(scene.run.sim.buffers.enemy_rows())
     assert len(alone[1]) == 1 and alone[1][0, 2] == boss["kind"], "the boss in the top layer"
     assert len(alone[0]) >= 12
+
+
+def test_r_wave_1_a_boss_fight_past_the_stall_cap_ends_in_the_summary(display: pygame.Surface) -> None:
+    """The window never opens a shop for a stalled run: its summary follows, as after a fall."""
+    stack, scene, _ = boss_arena(display, 8, seed=1)
+    assert scene.wave is not None
+    scene.wave._stall_frames = scene.wave.stats.frames + 2  # the shipped 600 s would make this test slow
+    for _ in range(6):
+        scene.run.sim.input.heal(10_000.0)
+        frames(stack, display, 1)
+    frames(stack, display, 90)
+    assert isinstance(stack.top, SummaryScene) and stack.top.died

@@ -516,7 +516,8 @@ class ArenaScene(Scene):
         self._gold_before = self.hud_state.currency
         wave = self.wave
         stats = self.flow.end_wave()
-        died = self.flow.ending is Ending.DIED
+        # A boss fight past the stall cap (R-WAVE-1) ends the run as a fall does: the summary, no shop.
+        died = self.flow.ending in (Ending.DIED, Ending.STALLED)
         drop = wave.potion_drop
         if drop is not None and drop.potion is not None:
             name = tr(self.run.potions.book.potion(drop.potion).name)
