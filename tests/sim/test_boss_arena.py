@@ -7,6 +7,7 @@ what R-BOSS-3 forbids."""
 from __future__ import annotations
 
 import dataclasses
+import json
 
 import pytest
 
@@ -20,6 +21,7 @@ from artificer.sim.boss_arena import (
     ArenaWave,
     BossResult,
     approach,
+    as_json,
     fight,
     main,
     markdown,
@@ -132,6 +134,9 @@ def test_the_checks_flag_a_trivial_final_boss_and_a_w10_boss_few_can_beat() -> N
     assert row.cells["fast"].kills == 2 and row.cells["fast"].median_ttk_s == 16.0
     text = markdown(table)
     assert "| fast | " in text and "FAIL void_lord" in text and "PASS armor_lord" in text
+    report = json.loads(json.dumps(as_json(table, made_up, 600.0)))
+    assert report["ok"] is False and len(report["fights"]) == len(made_up)
+    assert [boss["boss_id"] for boss in report["bosses"]] == ["armor_lord", "mirror_mage", "void_lord"]
 
     only_fair = tabulate(results("void_lord", 20, fair), final_wave=20)
     assert only_fair.ok and [check.boss_id for check in only_fair.checks] == ["void_lord"]

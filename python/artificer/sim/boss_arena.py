@@ -454,7 +454,9 @@ def parse_seeds(text: str) -> list[int]:
 def main(argv: Sequence[str] | None = None) -> int:
     """`python -m artificer.sim.boss_arena`: the R-BOSS-3 table; 1 when a check fails, 2 on a
     usage error (argparse's)."""
-    parser = argparse.ArgumentParser(prog="python -m artificer.sim.boss_arena", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m artificer.sim.boss_arena", description=(__doc__ or "").split("\n")[0]
+    )
     parser.add_argument("--seeds", type=parse_seeds, default=parse_seeds("1-5"), help="e.g. 1-5 (the default) or 1,3")
     parser.add_argument("--builds", default="all", help="comma-separated builds.json ids, or all (the default)")
     parser.add_argument("--bosses", default="all", help="comma-separated boss ids, or all (the default)")
