@@ -302,9 +302,20 @@ decoded! {
     BossShotIn => BossShot { speed: F32, damage: F32, radius: F32, lifetime: F32 }
 }
 
-decoded! {
-    /// A boss's `hyper` (hyper-enrage multipliers).
-    EnrageIn => Enrage { speed: F32, damage: F32, interval: F32 }
+/// A boss's `hyper` (hyper-enrage multipliers, and whether it then chases).
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct EnrageIn {
+    speed: F32,
+    damage: F32,
+    interval: F32,
+    chase: Flag,
+}
+
+impl From<EnrageIn> for Enrage {
+    fn from(v: EnrageIn) -> Enrage {
+        Enrage { speed: v.speed.0, damage: v.damage.0, interval: v.interval.0, chase: v.chase.0 }
+    }
 }
 
 decoded! {

@@ -44,6 +44,8 @@ pub struct Enrage {
     pub speed: f32,
     pub damage: f32,
     pub interval: f32,
+    /// It walks at the player even in a stationary phase (a fight always comes to the player).
+    pub chase: bool,
 }
 
 /// `count` shots every `every` seconds (a ring: spread, burst).
@@ -272,7 +274,7 @@ mod tests {
             phases: vec![phase(1, 1.0, 0.5), phase(2, 0.5, 0.1), phase(3, 0.1, 0.0), will],
             shot: BossShot { speed: 200.0, damage: 5.0, radius: 6.0, lifetime: 3.0 },
             enrage_after: 180.0,
-            hyper: Enrage { speed: 1.5, damage: 2.0, interval: 0.5 },
+            hyper: Enrage { speed: 1.5, damage: 2.0, interval: 0.5, chase: true },
         }
     }
 

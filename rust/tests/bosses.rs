@@ -39,7 +39,7 @@ fn boss(phases: Vec<BossPhase>) -> EnemyKind {
             phases,
             shot: BossShot { speed: 200.0, damage: 6.0, radius: 6.0, lifetime: 10.0 },
             enrage_after: 1000.0,
-            hyper: Enrage { speed: 2.0, damage: 3.0, interval: 0.5 },
+            hyper: Enrage { speed: 2.0, damage: 3.0, interval: 0.5, chase: true },
         })),
         ..EnemyKind::default()
     }
@@ -351,4 +351,30 @@ fn r_det_1_a_boss_fight_hashes_the_same_on_one_and_two_threads() {
     let before = quiet.state_hash();
     quiet.spawn_enemy(0, false, BOSS_AT.0, BOSS_AT.1).unwrap();
     assert_ne!(before, quiet.state_hash());
+}
+
+/// R-WAVE-1: a hyper-enraged boss comes to the player even from a stationary phase
+/// (`Enrage::chase`), so a fight always ends; without `chase` it stays put.
+#[test]
+fn r_wave_1_hyper_enrage_makes_a_stationary_boss_chase() {
+    for chase in [true, false] {
+        let mut kind = boss(vec![phase(1, 1.0, 0.0)]);
+        let def = kind.boss.as_mut().unwrap();
+        def.enrage_after = 1.0;
+        def.hyper.chase = chase;
+        let mut w = world(vec![kind]);
+        for _ in 0..60 {
+            step(&mut w);
+        }
+        assert_eq!(w.enemies.x[0], BOSS_AT.0, "stationary until it enrages");
+        for _ in 0..60 {
+            step(&mut w);
+        }
+        let walked = BOSS_AT.0 - w.enemies.x[0];
+        if chase {
+            assert!(walked > 100.0, "60 px/s × 2 once enraged, walked {walked}");
+        } else {
+            assert_eq!(walked, 0.0);
+        }
+    }
 }

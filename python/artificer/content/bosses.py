@@ -147,6 +147,9 @@ class HyperEnrage(ContentModel):
     interval_multiplier: float = Field(
         ge=0.1, le=1, description="Every pattern's interval × this (0.1..1: patterns come faster)."
     )
+    chase_player: bool = Field(
+        description="Hyper-enraged, it walks at the player even in a stationary phase (a fight always comes to you)."
+    )
 
 
 class BossPhase(ContentModel):

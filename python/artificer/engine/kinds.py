@@ -99,6 +99,7 @@ def _fight(boss: Boss) -> dict[str, Any]:
             "speed": hyper.speed_multiplier,
             "damage": hyper.damage_multiplier,
             "interval": hyper.interval_multiplier,
+            "chase": hyper.chase_player,
         },
     }
 

@@ -231,7 +231,8 @@ impl World {
         let (dt, hz) = (self.dt, self.cfg.tick_hz);
         let k = &self.cfg.enemy_kinds[self.bosses[b].kind as usize];
         let (base_speed, enrage_after) = (k.speed, ticks(boss_def(k).enrage_after, hz));
-        let stationary = boss_def(k).phases[self.bosses[b].phase].stationary;
+        let (def, hyper) = (boss_def(k), self.bosses[b].hyper);
+        let stationary = def.phases[self.bosses[b].phase].stationary && !(hyper && def.hyper.chase);
         let state = &mut self.bosses[b];
         state.age += 1;
         state.invulnerable = state.invulnerable.saturating_sub(1);
