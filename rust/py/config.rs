@@ -371,6 +371,8 @@ struct PhaseIn {
     resistances: Option<PerElement>,
     regen_on_physical_hit: F32,
     #[pyo3(default)]
+    regen_hit_cap: Option<F32>,
+    #[pyo3(default)]
     stationary: Flag,
     speed_multiplier: F32,
     damage_multiplier: F32,
@@ -430,6 +432,7 @@ fn boss_def(item: &Bound<'_, PyAny>, path: &str, names: &[String]) -> PyResult<B
             exit: p.exit.0,
             resist: p.resistances.map_or([0.0; ELEMENTS], |r| r.0),
             regen_on_physical_hit: p.regen_on_physical_hit.0,
+            regen_hit_cap: p.regen_hit_cap.map(|c| c.0),
             stationary: p.stationary.0,
             speed_multiplier: p.speed_multiplier.0,
             damage_multiplier: p.damage_multiplier.0,

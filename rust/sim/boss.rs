@@ -107,6 +107,9 @@ pub struct BossPhase {
     pub resist: [f32; ELEMENTS],
     /// Share of max HP healed by each physical hit.
     pub regen_on_physical_hit: f32,
+    /// At most this × the hit's damage dealt is healed (None: the whole share,
+    /// whatever the hit): physical builds grind slower, never backwards.
+    pub regen_hit_cap: Option<f32>,
     /// Stands still (else it chases, as any enemy).
     pub stationary: bool,
     pub speed_multiplier: f32,
@@ -133,6 +136,7 @@ impl BossPhase {
             exit,
             resist: [0.0; ELEMENTS],
             regen_on_physical_hit: 0.0,
+            regen_hit_cap: None,
             stationary: false,
             speed_multiplier: 1.0,
             damage_multiplier: 1.0,
@@ -207,6 +211,7 @@ impl BossDef {
                 && p.exit < p.enter
                 && p.resist.iter().all(|&r| ok(r, 0.0, 1.0))
                 && ok(p.regen_on_physical_hit, 0.0, 1.0)
+                && p.regen_hit_cap.is_none_or(|c| ok(c, 0.0, 100.0))
                 && ok(p.speed_multiplier, 0.0, 100.0)
                 && ok(p.damage_multiplier, 0.0, 100.0);
             if !numbers {

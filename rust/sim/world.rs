@@ -643,7 +643,7 @@ impl World {
                 self.element_hit(e, element);
             }
             if boss {
-                self.boss_hit(e, element);
+                self.boss_hit(e, element, done);
             }
             dealt += done;
             if self.projectiles.special[pi] {

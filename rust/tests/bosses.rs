@@ -136,6 +136,17 @@ fn r_boss_2_phase_resistances_and_regen_on_physical_hits_only() {
     step(&mut w);
     // 100 × (1 − 0.8) = 20 off, then 0.5% of 1000 = 5 back.
     assert!((w.enemies.hp[0] - 885.0).abs() < 1e-3, "{}", w.enemies.hp[0]);
+    hit(&mut w, 10.0, Element::Physical, 0);
+    step(&mut w);
+    assert!((w.enemies.hp[0] - 888.0).abs() < 1e-3, "uncapped, a small hit heals more than it deals");
+
+    // `regen_hit_cap` 0.5: a hit heals at most half what it dealt — slower, never backwards.
+    let mut capped = first;
+    capped.regen_hit_cap = Some(0.5);
+    let mut w = world(vec![boss(vec![capped, phase(2, 0.5, 0.0)])]);
+    hit(&mut w, 10.0, Element::Physical, 0);
+    step(&mut w);
+    assert!((w.enemies.hp[0] - 999.0).abs() < 1e-3, "2 off, 1 back: {}", w.enemies.hp[0]);
 }
 
 /// R-BOSS-2 Armor Lord: plates add flat armor; only a hit of the weak element

@@ -170,6 +170,13 @@ class BossPhase(ContentModel):
     regen_on_physical_hit: float = Field(
         default=0.0, ge=0, le=0.1, description="Share of maximum HP healed by each physical hit (0..0.1)."
     )
+    regen_hit_cap: float | None = Field(
+        default=None,
+        ge=0,
+        le=10,
+        description="A physical hit heals at most this × the damage it dealt (none: the whole share, whatever "
+        "the hit). Below 1, physical builds grind slower but never backwards (seed 001 §4.5's intent).",
+    )
     behavior_tags: tuple[BossTag, ...] = Field(
         min_length=1, max_length=len(BossTag), description="Its behaviours (BossTag), each at most once."
     )

@@ -120,6 +120,7 @@ def core_phase(boss: Boss, phase: BossPhase) -> dict[str, Any]:
         "exit": phase.hp_threshold_exit,
         "resistances": {str(element): value for element, value in phase.resistances.items()},
         "regen_on_physical_hit": phase.regen_on_physical_hit,
+        "regen_hit_cap": phase.regen_hit_cap,
         "stationary": BossTag.STATIONARY in tags,
         "speed_multiplier": phase.speed_multiplier,
         "damage_multiplier": phase.damage_multiplier,

@@ -121,9 +121,10 @@ impl World {
         boss_def(kind).phases[self.bosses[b].phase].reflect
     }
 
-    /// After a hit of `element` on boss `e`: physical heals its phase's regen,
-    /// the weak element strips a plate.
-    pub(super) fn boss_hit(&mut self, e: usize, element: usize) {
+    /// After a hit of `element` on boss `e` that dealt `dealt`: physical heals
+    /// its phase's regen (at most `regen_hit_cap` × `dealt` when the phase caps
+    /// it), the weak element strips a plate.
+    pub(super) fn boss_hit(&mut self, e: usize, element: usize, dealt: f32) {
         let Some(b) = self.boss_of(e) else { return };
         if self.enemies.dead[e] {
             return;
@@ -132,7 +133,9 @@ impl World {
         let phase = boss_def(&self.cfg.enemy_kinds[kind as usize]).phases[self.bosses[b].phase];
         let en = &mut self.enemies;
         if element == Element::Physical as usize && phase.regen_on_physical_hit > 0.0 {
-            en.hp[e] = (en.hp[e] + phase.regen_on_physical_hit * en.hp_max[e]).min(en.hp_max[e]);
+            let regen = phase.regen_on_physical_hit * en.hp_max[e];
+            let heal = phase.regen_hit_cap.map_or(regen, |cap| regen.min(cap * dealt));
+            en.hp[e] = (en.hp[e] + heal).min(en.hp_max[e]);
         }
         let state = &mut self.bosses[b];
         if let Some(plates) = phase.plates {

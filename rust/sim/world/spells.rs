@@ -421,7 +421,7 @@ impl World {
             self.element_hit(e, element);
         }
         if boss {
-            self.boss_hit(e, element);
+            self.boss_hit(e, element, dealt);
         }
         dealt
     }
