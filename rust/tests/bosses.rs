@@ -70,11 +70,16 @@ fn world(kinds: Vec<EnemyKind>) -> World {
 
 /// A player shot of `damage` and `element` arriving at the boss from the player's side this step.
 fn hit(w: &mut World, damage: f32, element: Element, pierce: u32) {
+    hit_from(w, -1.0, damage, element, pierce);
+}
+
+/// `hit` from the player's side (`side` −1, the boss stands right of the player) or from behind (+1).
+fn hit_from(w: &mut World, side: f32, damage: f32, element: Element, pierce: u32) {
     let (bx, by) = (w.enemies.x[0], w.enemies.y[0]);
     w.spawn_projectile(NewProjectile {
-        x: bx - 40.0,
+        x: bx + side * 40.0,
         y: by,
-        vx: 1200.0,
+        vx: -side * 1200.0,
         vy: 0.0,
         radius: 6.0,
         damage,
@@ -189,24 +194,7 @@ fn r_boss_2_reflection_is_frontal_and_physical_only() {
     step(&mut w);
     assert_eq!(w.enemies.hp[0], HP - 80.0, "elemental gets through");
     // From behind (the far side from the player): not frontal.
-    let (bx, by) = (w.enemies.x[0], w.enemies.y[0]);
-    w.spawn_projectile(NewProjectile {
-        x: bx + 40.0,
-        y: by,
-        vx: -1200.0,
-        vy: 0.0,
-        radius: 6.0,
-        damage: 40.0,
-        crit_chance: 0.0,
-        element: Element::Physical,
-        pierce: 0,
-        bounces: 0,
-        life: 5.0,
-        owner: Owner::Player,
-        look: 0,
-        behaviour: Default::default(),
-    })
-    .unwrap();
+    hit_from(&mut w, 1.0, 40.0, Element::Physical, 0);
     step(&mut w);
     assert_eq!(w.enemies.hp[0], HP - 120.0, "a shot from behind is not reflected");
 }

@@ -241,7 +241,6 @@ class WaveInProgress:
         #: The boss's kind in the core (-1: no boss).
         self.boss_kind = kind_index(run.content, self.boss.boss_id) if self.boss is not None else -1
         self._boss_came: int | None = None
-        self.boss_fallen = False
         self._stall_frames = round(run.content.balance.wave.boss.stall_after * run.sim.tick_hz)
         if self.boss is not None:
             self.stats.boss = BossFight(self.boss.boss_id)
@@ -270,6 +269,11 @@ class WaveInProgress:
         if self.stats.boss is not None:
             return self.boss_fallen or self.stats.boss.stalled
         return self.stats.frames >= self.frames
+
+    @property
+    def boss_fallen(self) -> bool:
+        """The wave's boss fell (its fight has a time to kill)."""
+        return self.stats.boss is not None and self.stats.boss.ttk_s is not None
 
     @property
     def won(self) -> bool:
@@ -328,7 +332,6 @@ class WaveInProgress:
         fight.enraged = fight.enraged or bool(np.any(mine[:, ev.KIND] == EventKind.BOSS_ENRAGED))
         killed = rows[(rows[:, ev.KIND] == EventKind.ENEMY_KILLED) & (rows[:, ev.A] == kind)]
         if len(killed) and not self.boss_fallen and self._boss_came is not None:
-            self.boss_fallen = True
             fight.ttk_s = (self.stats.frames - self._boss_came) / self.run.sim.tick_hz
         if not self.boss_fallen and self.stats.frames >= self._stall_frames:
             fight.stalled = True
