@@ -110,6 +110,9 @@ def test_r_wave_1_a_fight_past_the_stall_cap_ends_the_run_as_stalled() -> None:
         run.sim.input.heal(10_000.0)
         flow.step()
     assert wave.stats.boss is not None and wave.stats.boss.stalled and not wave.won
+    heard: list[Run] = []
+    flow.on_game_cleared.append(heard.append)
     stats = flow.end_wave()
     assert flow.phase is Phase.OVER and flow.ending is Ending.STALLED
+    assert heard == [], "a stalled W20 is no clear (R-END-2 game_cleared)"
     assert stats.relics == [] and stats.as_json()["boss_ttk_s"] is None

@@ -80,19 +80,28 @@ def test_the_player_falling_ends_the_run() -> None:
     while not wave.over:
         flow.step()
     assert wave.died
+    heard: list[Run] = []
+    flow.on_game_cleared.append(heard.append)
     flow.end_wave()
     assert flow.phase is Phase.OVER and flow.ending is Ending.DIED and flow.wave is wave
+    assert heard == [], "a fall is no clear (R-END-2)"
     with pytest.raises(FlowError):
         flow.abandon()
 
 
-def test_winning_the_last_wave_ends_the_run_cleared() -> None:
+def test_winning_the_last_wave_ends_the_run_cleared_with_one_game_cleared_event() -> None:
+    """R-END-2: the last wave won is the `game_cleared` event, heard once by each listener,
+    with the run, as `end_wave()` ends the run."""
     one_wave = dataclasses.replace(CONTENT, waves=CONTENT.waves[:1])
     flow = RunFlow(Run(one_wave, 1))
+    heard: list[tuple[Run, Phase]] = []
+    flow.on_game_cleared.append(lambda run: heard.append((run, flow.phase)))
     flow.begin_wave()
     play_out(flow)
+    assert heard == [], "not before the wave is ended"
     flow.end_wave()
     assert flow.phase is Phase.OVER and flow.ending is Ending.CLEARED and flow.number == 1
+    assert heard == [(flow.run, Phase.OVER)]
 
 
 @pytest.mark.parametrize("phase", [Phase.LAB, Phase.WAVE, Phase.SHOP])

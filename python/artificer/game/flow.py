@@ -27,6 +27,10 @@ another phase raises `FlowError` and changes nothing:
   wand without an action: the flow stays in the shop).
 - `OVER`: `ending` says why; `wave` is the last wave played (the summary reads it).
 
+R-END-2's `game_cleared` event: when the content's last wave is won (its boss felled), `end_wave()`
+calls each of `on_game_cleared` once with the run, before it returns (the window's arena counts the
+clear in meta.json and unlocks the next NG+ level; a headless run has no listener).
+
 Saving is a hook: `save(run, next_wave)`, a callable the window passes (it writes run.json,
 `artificer.game.save.write_run`, and raises `OSError` for the window to report); the headless
 runner passes none. The flow does no other I/O: the window deletes the save when a new run's
@@ -57,6 +61,8 @@ from artificer.game.stats import WaveStats
 
 #: The save hook: called with the run and the wave it goes on with (the shop before it comes first).
 SaveHook = Callable[[Run, int], object]
+#: A `game_cleared` listener (R-END-2): called with the run whose last wave was just won.
+ClearedListener = Callable[[Run], object]
 
 
 class Phase(enum.Enum):
@@ -97,6 +103,8 @@ class RunFlow:
         self.wave: WaveInProgress | None = None
         #: Why the run ended (OVER), else None.
         self.ending: Ending | None = None
+        #: R-END-2 `game_cleared`: called once each, with the run, when its last wave is won.
+        self.on_game_cleared: list[ClearedListener] = []
         self._save = save
 
     @classmethod
@@ -143,6 +151,8 @@ class RunFlow:
             self._end(Ending.STALLED)
         elif self.number >= self.last_wave:
             self._end(Ending.CLEARED)
+            for listener in self.on_game_cleared:
+                listener(self.run)
         else:
             self.number += 1
             self.phase = Phase.CLEARED

@@ -133,6 +133,7 @@ class ArenaScene(Scene):
             )
         self.flow = flow
         self.run = flow.run
+        flow.on_game_cleared.append(self._game_cleared)
         self.on_quit = on_quit
         self.intermission = intermission
         self.between_waves = False
@@ -542,11 +543,12 @@ class ArenaScene(Scene):
         self.breather = self.content.balance.wave.breather
         # The last wave won (the flow is over): its clear is a moment too, then the summary.
         self.victory = self.flow.ending is Ending.CLEARED
-        if self.victory:
-            # R-END-2 game_cleared: meta.json counts the clear and unlocks the next NG+ level.
-            before = load_meta().meta.ng_plus_unlocked
-            after = record_clear(self.run.state.ng_plus, self.content.balance.ng_plus.max_level)
-            self.unlocked = after.ng_plus_unlocked if after.ng_plus_unlocked > before else 0
+
+    def _game_cleared(self, run: Run) -> None:
+        """R-END-2 `game_cleared` (the flow's event): meta.json counts the clear and unlocks the next NG+ level."""
+        before = load_meta().meta.ng_plus_unlocked
+        after = record_clear(run.state.ng_plus, self.content.balance.ng_plus.max_level)
+        self.unlocked = after.ng_plus_unlocked if after.ng_plus_unlocked > before else 0
 
     def _begin_wave(self) -> WaveInProgress:
         """The flow's next wave: begun now (a new run's first), begun already by leaving the shop, or
