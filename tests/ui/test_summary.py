@@ -7,6 +7,7 @@ directory (the `isolated_home` fixture), so the PNGs land in
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import date, timedelta
 from pathlib import Path
 
@@ -16,10 +17,21 @@ import pytest
 
 from artificer import storage
 from artificer.content import load_content
-from artificer.game.run import Run, WaveInProgress
+from artificer.game.bosses import BossFight
+from artificer.game.run import Run, WaveInProgress, WaveStats
 from artificer.sim.bot import KitingBot
+from artificer.ui.cards import CardArt
+from artificer.ui.i18n import tr
 from artificer.ui.scene import Scene, SceneStack
-from artificer.ui.scenes.summary import Outcome, RunSnapshot, SummaryScene, format_duration, next_run_image_path
+from artificer.ui.scenes.summary import (
+    BossLine,
+    Outcome,
+    RunSnapshot,
+    SummaryScene,
+    draw_summary,
+    format_duration,
+    next_run_image_path,
+)
 
 CONTENT = load_content()
 DAY = date(2031, 5, 17)
@@ -238,3 +250,27 @@ def test_r_feel_1_the_summary_stops_the_wave_music_after_a_fall_and_plays_the_ti
     assert track_for([arena, SummaryScene(run, True, None)]) == SILENCE
     assert track_for([arena, SummaryScene(run, True, None, abandoned=True)]) == SILENCE
     assert track_for([arena, SummaryScene(run, False, None)]) == "title"
+
+
+def test_r_end_2_the_summary_lists_each_boss_wave_with_its_time_to_kill(display: pygame.Surface) -> None:
+    """The victory screen names the bosses the run fought, in wave order: felled ones with their
+    time to kill (as m:ss), one still standing as such; a run with no boss wave shows no such panel."""
+    run = short_run()
+    run.waves = [
+        WaveStats(wave=8, boss=BossFight("brood_mother", 21.4, [1, 2])),
+        WaveStats(wave=9),
+        WaveStats(wave=10, boss=BossFight("mirror_mage", None, [1])),
+    ]
+    snapshot = RunSnapshot.of(run, Outcome.FELL, day=DAY)
+    assert snapshot.bosses == (BossLine(8, "brood_mother", 21.4, 2), BossLine(10, "mirror_mage", None, 1))
+    drawn: list[np.ndarray] = []
+    for bosses in (snapshot.bosses, ()):
+        draw_summary(display, dataclasses.replace(snapshot, bosses=bosses), CONTENT, CardArt(CONTENT))
+        drawn.append(pygame.surfarray.array3d(display)[500:1230, 480:640].astype(int))
+    with_bosses, without = drawn
+    assert np.abs(with_bosses - without).mean() > 2, "the bosses panel is drawn under the build"
+    assert tr("ui.summary.boss_felled", time=format_duration(21.4)) == "Felled in 0:21"
+    # The brood mother's body colour shows in its chip (the first third of the panel).
+    green = np.array(CONTENT.looks.enemies["brood_mother"].colour)
+    first_chip = with_bosses[: with_bosses.shape[0] // 3]
+    assert (np.abs(first_chip - green).sum(axis=2) < 30).sum() > 50, "the boss's body is drawn in its chip"

@@ -35,6 +35,7 @@ from artificer import storage
 from artificer.content import Content
 from artificer.game.run import Run, WaveStats
 from artificer.game.save import delete_run_save
+from artificer.ui.atlas import body_sprite
 from artificer.ui.cards import BoardGeometry, CardArt
 from artificer.ui.controls import Controls
 from artificer.ui.fonts import font
@@ -42,6 +43,7 @@ from artificer.ui.i18n import tr
 from artificer.ui.music import SILENCE
 from artificer.ui.scene import Scene, SceneStack
 from artificer.ui.settings import Action, Context, Settings
+from artificer.ui.text_fit import draw_fitted
 from artificer.ui.widgets import panel
 
 RUNS_DIR_NAME = "runs"
@@ -55,6 +57,8 @@ DIM = (160, 154, 196)
 FAINT = (110, 104, 140)
 WARN = (255, 150, 110)
 CRYSTAL = (120, 220, 255)
+#: A boss's chip on the summary, a shade above the panel it sits in.
+CHIP_FILL = (34, 28, 52)
 
 
 class Outcome(StrEnum):
@@ -99,6 +103,18 @@ STAT_TILES = (
 
 
 @dataclass(frozen=True)
+class BossLine:
+    """A boss wave the run played (R-END-2's victory screen, R-BOSS-3's time to kill)."""
+
+    wave: int
+    boss_id: str
+    #: Seconds from its coming to its fall; None: it was not felled.
+    ttk_s: float | None
+    #: The highest phase it reached.
+    phase: int
+
+
+@dataclass(frozen=True)
 class RunSnapshot:
     """A run's numbers and build, frozen when it ends (R-END-1)."""
 
@@ -117,6 +133,8 @@ class RunSnapshot:
     #: R-END-2: the run's New Game+ level (0: none), and the level its clear unlocked (0: none new).
     ng_plus: int = 0
     unlocked: int = 0
+    #: R-END-2: the boss waves played, in order, with their times to kill.
+    bosses: tuple[BossLine, ...] = ()
 
     @classmethod
     def of(
@@ -147,6 +165,11 @@ class RunSnapshot:
             day=day or date.today(),
             ng_plus=run.state.ng_plus,
             unlocked=unlocked,
+            bosses=tuple(
+                BossLine(stats.wave, stats.boss.boss_id, stats.boss.ttk_s, max(stats.boss.phases))
+                for stats in waves
+                if stats.boss is not None
+            ),
         )
 
     def values(self) -> tuple[str, ...]:
@@ -284,6 +307,66 @@ def _build(
             surface.blit(label, label.get_rect(center=rect.center))
 
 
+def _boss_chip(
+    surface: pygame.Surface, chip: pygame.Rect, line: BossLine, snapshot: RunSnapshot, content: Content, unit: float
+) -> None:
+    """One boss: its body, name and wave, the phases it reached as pips, its time to kill (or that it stood)."""
+    boss = content.boss(line.boss_id)
+    look = content.looks.enemies[line.boss_id]
+    felled = line.ttk_s is not None
+    palette = PALETTES[snapshot.outcome]
+    pad = int(12 * unit)
+    side = min(chip.height - 2 * pad, int(64 * unit))
+    body = pygame.transform.smoothscale(body_sprite(look, look.colour), (side, side))
+    if not felled:
+        body.set_alpha(150)
+    surface.blit(body, (chip.x + pad, chip.centery - side // 2))
+    x = chip.x + 2 * pad + side
+    room = chip.right - x - pad
+    draw_fitted(
+        surface, tr(boss.name_key), max(11, int(17 * unit)), True, TEXT, room, topleft=(x, chip.y + pad - int(2 * unit))
+    )
+    wave_face = font(max(10, int(14 * unit)))
+    wave = wave_face.render(tr("ui.summary.boss_wave", wave=line.wave), True, DIM)
+    wave_y = chip.y + pad + int(24 * unit)
+    surface.blit(wave, (x, wave_y))
+    # The phases it reached: a pip each, lit up to the highest.
+    pip = max(2, int(4 * unit))
+    for index in range(len(boss.all_phases(snapshot.ng_plus > 0))):
+        centre = (x + wave.get_width() + int(10 * unit) + index * pip * 3 + pip, wave_y + wave.get_height() // 2)
+        lit = index < line.phase
+        pygame.draw.circle(surface, palette.title if lit else FAINT, centre, pip, 0 if lit else 1)
+    verdict = (
+        tr("ui.summary.boss_felled", time=format_duration(line.ttk_s))
+        if line.ttk_s is not None
+        else tr("ui.summary.boss_standing")
+    )
+    draw_fitted(
+        surface,
+        verdict,
+        max(12, int(20 * unit)),
+        True,
+        palette.title if felled else FAINT,
+        room,
+        bottomleft=(x, chip.bottom - pad + int(2 * unit)),
+    )
+
+
+def _bosses(surface: pygame.Surface, area: pygame.Rect, snapshot: RunSnapshot, content: Content, unit: float) -> None:
+    """R-END-2: the boss waves played, side by side, each with its time to kill."""
+    panel(surface, area)
+    heading = font(max(13, int(20 * unit)), bold=True).render(tr("ui.summary.bosses"), True, DIM)
+    surface.blit(heading, (area.x + 16, area.y + int(12 * unit)))
+    gap = int(10 * unit)
+    inner = pygame.Rect(area.x + 16, area.y + int(40 * unit), area.width - 32, area.height - int(52 * unit))
+    count = len(snapshot.bosses)
+    width = (inner.width - gap * (count - 1)) // count
+    for index, line in enumerate(snapshot.bosses):
+        chip = pygame.Rect(inner.x + index * (width + gap), inner.y, width, inner.height)
+        pygame.draw.rect(surface, CHIP_FILL, chip, border_radius=8)
+        _boss_chip(surface, chip, line, snapshot, content, unit)
+
+
 def draw_summary(surface: pygame.Surface, snapshot: RunSnapshot, content: Content, art: CardArt) -> None:
     """The summary without its footer: outcome, stats, build — the same on screen and in the PNG."""
     width, height = surface.get_size()
@@ -318,6 +401,12 @@ def draw_summary(surface: pygame.Surface, snapshot: RunSnapshot, content: Conten
     stats = pygame.Rect(margin, top, int(420 * unit), bottom - top)
     _stat_tiles(surface, stats, snapshot, unit)
     build = pygame.Rect(stats.right + int(20 * unit), top, width - margin - stats.right - int(20 * unit), bottom - top)
+    if snapshot.bosses:
+        # R-END-2: the bosses fought under the build, the build keeping the rest of the column.
+        height_of_bosses = int(150 * unit)
+        bosses = pygame.Rect(build.x, build.bottom - height_of_bosses, build.width, height_of_bosses)
+        build.height -= height_of_bosses + int(14 * unit)
+        _bosses(surface, bosses, snapshot, content, unit)
     _build(surface, build, snapshot, content, art, unit)
 
 
