@@ -69,3 +69,41 @@ def test_r_end_2_a_victory_counts_the_clear_and_the_summary_says_what_it_unlocke
     assert isinstance(stack.top, SummaryScene) and not stack.top.died
     assert load_meta().meta == Meta(clears=1, ng_plus_unlocked=1)
     assert stack.top.snapshot is not None and stack.top.snapshot.unlocked == 1
+
+
+def test_r_end_2_left_and_right_choose_a_lower_ng_plus_level_down_to_one(display: pygame.Surface) -> None:
+    """Three levels unlocked: the line offers the highest; Left steps down to 1 (no lower), Right back
+    up (no higher than unlocked), by keys and by clicking the line's arrows; the run starts at the level shown."""
+    save_meta(Meta(clears=3, ng_plus_unlocked=3))
+    scenes = GameScenes(CONTENT)
+    stack = SceneStack()
+    title = scenes.router.build("title")
+    assert isinstance(title, TitleScene)
+    stack.push(title)
+    frames(stack, display, 1)
+    index = labels(title).index(tr("ui.title.new_run_ng_plus", level=3))
+    title.selected = index
+
+    def press(key: int) -> str:
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode="", scancode=0))
+        frames(stack, display, 1)
+        return labels(title)[index]
+
+    assert [press(pygame.K_LEFT) for _ in range(3)] == [tr("ui.title.new_run_ng_plus", level=n) for n in (2, 1, 1)]
+    assert [press(pygame.K_RIGHT) for _ in range(3)] == [tr("ui.title.new_run_ng_plus", level=n) for n in (2, 3, 3)]
+    bar = title._item_rects[index]
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=(bar.x + 4, bar.centery)))
+    frames(stack, display, 1)
+    assert labels(title)[index] == tr("ui.title.new_run_ng_plus", level=2), "the left arrow steps down"
+    assert title.selected == index
+    title.activate(index)
+    frames(stack, display, 1)
+    assert isinstance(stack.top, LabScene) and stack.top.run.state.ng_plus == 2
+
+
+def test_r_end_2_one_level_unlocked_is_a_fixed_line(display: pygame.Surface) -> None:
+    save_meta(Meta(clears=1, ng_plus_unlocked=1))
+    title = GameScenes(CONTENT).router.build("title")
+    assert isinstance(title, TitleScene)
+    item = next(item for item in title.items if item.key == "ui.title.new_run_ng_plus")
+    assert item.adjust is None and item.label == tr("ui.title.new_run_ng_plus", level=1)

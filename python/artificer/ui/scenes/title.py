@@ -97,6 +97,8 @@ class MenuItem:
     note: str = "ui.title.coming_later"  # Shown beside the item while it is greyed.
     #: The values its label formats with (NG+'s level).
     values: tuple[tuple[str, int], ...] = ()
+    #: Left / right on the line change its value (NG+'s level): called with -1 or +1 (None: fixed).
+    adjust: Callable[[int], None] | None = None
 
     @property
     def label(self) -> str:
@@ -203,6 +205,8 @@ class TitleScene(Scene):
         self._on_new_run = on_new_run
         self._on_continue = on_continue
         self._on_new_run_ng_plus = on_new_run_ng_plus
+        #: R-END-2: the NG+ level the line offers (None: the highest unlocked); left / right choose a lower one.
+        self._ng_plus_level: int | None = None
         self._router = router
         self._scenes = scenes
         self.settings = settings
@@ -258,10 +262,12 @@ class TitleScene(Scene):
             ),
             (QUIT, MenuItem(QUIT.key, self._quit)),
         ]
-        level = load_meta().meta.ng_plus_unlocked if self._on_new_run_ng_plus is not None else 0
-        if level > 0:
+        unlocked = load_meta().meta.ng_plus_unlocked if self._on_new_run_ng_plus is not None else 0
+        if unlocked > 0:
+            level = min(max(1, self._ng_plus_level or unlocked), unlocked)
             start = partial(self._new_run_ng_plus, level)
-            lines.append((NG_PLUS, MenuItem(NG_PLUS.key, start, values=(("level", level),))))
+            adjust = partial(self._choose_ng_plus, level, unlocked) if unlocked > 1 else None
+            lines.append((NG_PLUS, MenuItem(NG_PLUS.key, start, values=(("level", level),), adjust=adjust)))
         for declared in self._scenes.title_entries():
             entry = declared.title
             assert entry is not None  # title_entries() holds the declarations with one
@@ -288,7 +294,11 @@ class TitleScene(Scene):
             index = self._item_at(event.pos)
             if index is not None and self.items[index].enabled:
                 self.selected = index
-                self.activate(index)
+                step = self._arrow_at(index, event.pos)
+                if step:
+                    self.adjust(index, step)
+                else:
+                    self.activate(index)
             return None
         action = self._keys.handle(event, Context.MENU)
         if action is Action.MOVE_UP:
@@ -297,6 +307,8 @@ class TitleScene(Scene):
             self._move_selection(+1)
         elif action is Action.CONFIRM:
             self.activate(self.selected)
+        elif action in (Action.MOVE_LEFT, Action.MOVE_RIGHT):
+            self.adjust(self.selected, -1 if action is Action.MOVE_LEFT else +1)
         elif event.type == pygame.KEYDOWN and action is Action.BACK:
             self._quit()  # Esc (or the back key) quits; a gamepad's B does not (too easy to press by accident).
         elif event.type == pygame.KEYDOWN and action is None:
@@ -309,6 +321,16 @@ class TitleScene(Scene):
         if action is not None:
             action()
 
+    def adjust(self, index: int, step: int) -> None:
+        """Change menu item `index`'s value by `step` (nothing for a fixed item)."""
+        adjust = self.items[index].adjust
+        if adjust is not None:
+            adjust(step)
+
+    def _choose_ng_plus(self, level: int, unlocked: int, step: int) -> None:
+        self._ng_plus_level = min(max(1, level + step), unlocked)
+        self._refresh_items()
+
     def _first_enabled(self) -> int:
         return next((i for i, item in enumerate(self.items) if item.enabled), 0)
 
@@ -320,6 +342,17 @@ class TitleScene(Scene):
                 self.selected = index
                 return
             index += direction
+
+    def _arrow_at(self, index: int, position: tuple[int, int]) -> int:
+        """-1 or +1 when `position` is on an adjustable line's left or right arrow (its outer sixths), else 0."""
+        rect = self._item_rects[index]
+        if self.items[index].adjust is None:
+            return 0
+        if position[0] < rect.x + rect.width // 6:
+            return -1
+        if position[0] >= rect.right - rect.width // 6:
+            return +1
+        return 0
 
     def _item_at(self, position: tuple[int, int]) -> int | None:
         for index, rect in enumerate(self._item_rects):
@@ -477,6 +510,16 @@ class TitleScene(Scene):
                 for side in (-1, 1):
                     cx = width // 2 + side * (bar_width // 2 - unit)
                     r = unit // 3
+                    if item.adjust is not None:
+                        # A value to choose (NG+'s level): arrows out to either side, as left / right change it.
+                        r = unit // 2
+                        arrow = [
+                            (cx + side * r, centre_y),
+                            (cx - side * r // 2, centre_y - r),
+                            (cx - side * r // 2, centre_y + r),
+                        ]
+                        pygame.draw.polygon(surface, TITLE_GOLD, arrow)
+                        continue
                     diamond = [(cx, centre_y - r), (cx + r, centre_y), (cx, centre_y + r), (cx - r, centre_y)]
                     pygame.draw.polygon(surface, TITLE_GOLD, diamond)
             colour = ITEM_SELECTED if selected else ITEM_TEXT if item.enabled else ITEM_DISABLED
