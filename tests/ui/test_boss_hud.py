@@ -72,10 +72,9 @@ def test_r_boss_1_a_phase_change_is_seen_and_heard_and_the_bar_follows(display: 
     bar = scene.hud_state.boss
     assert bar is not None and bar.phase == 2 and bar.plates == 6, "phase 2 puts on its fresh plates"
     assert "boss_phase" in played
-    assert any(
-        tr("ui.arena.boss_phase", name=tr("boss.armor_lord.name"), phase=2) == text
-        for text, _ in scene.hud_state.toasts
-    )
+    assert scene.juice is not None
+    assert scene.juice.banner == (tr("ui.arena.boss_phase_title", phase=2), tr("boss.armor_lord.name")), "a banner"
+    assert scene.juice.banner_seconds == CONTENT.balance.wave.boss.phase_banner_seconds
     assert scene.flash > 0
 
 

@@ -227,6 +227,9 @@ class BossWaveSettings(ContentModel):
         "hyper-enrages long before, at its enrage_after).",
     )
     banner_seconds: float = Field(ge=0, le=30, description="Seconds the boss's warning banner shows as it comes.")
+    phase_banner_seconds: float = Field(
+        ge=0, le=30, description="Seconds the banner shows when the boss enters a phase or hyper-enrages."
+    )
 
 
 class NgPlusSettings(ContentModel):

@@ -57,7 +57,7 @@ from artificer.game.report import FrameReport
 from artificer.game.run import Run, WaveInProgress, WaveStats
 from artificer.ui.atlas import Atlas
 from artificer.ui.effects import Juice, fitted
-from artificer.ui.hud import BossBar, Hud, HudState
+from artificer.ui.hud import BOSS_ENRAGED_COLOUR, BossBar, Hud, HudState
 from artificer.ui.i18n import tr
 from artificer.ui.palette import COLOUR_BLIND
 from artificer.ui.potion_belt import PotionBeltView, drink, throw_away
@@ -89,6 +89,8 @@ def frame_sounds(report: FrameReport) -> list[str]:
 #: the pitch of its items, the dim over the arena (light: the fight stays readable) and its colours.
 #: R-BOSS-2: the boss warning banner's title colour (the wave-clear banner's is gold).
 BOSS_WARNING_COLOUR = (255, 110, 90)
+#: A boss's new phase, announced in gold (its hyper-enrage in the boss bar's enraged red).
+BOSS_PHASE_COLOUR = (250, 204, 110)
 
 PAUSE_PANEL_WIDTH = 340
 PAUSE_PANEL_MARGIN = 40
@@ -476,20 +478,23 @@ class ArenaScene(Scene):
         )
 
     def _react_to_boss(self, report: FrameReport) -> None:
-        """R-BOSS-1/2: a boss's phase change is seen and heard (a toast, a gong, a flash and a shake),
+        """R-BOSS-1/2: a boss's phase change is seen and heard (a banner, a gong, a flash and a shake),
         so is its hyper-enrage; a stripped plate clanks."""
         wave = self.wave
-        if wave is None or wave.boss is None:
+        if wave is None or wave.boss is None or self.juice is None:
             return
         name = tr(wave.boss.name_key)
+        seconds = self.content.balance.wave.boss.phase_banner_seconds
         for kind, phase in report.boss_phases:
             if kind == wave.boss_kind:
-                self.hud_state.toast(tr("ui.arena.boss_phase", name=name, phase=phase), 2.5)
+                self.juice.announce(tr("ui.arena.boss_phase_title", phase=phase), name, seconds, BOSS_PHASE_COLOUR)
                 self.session.play("boss_phase")
                 self.flash = max(self.flash, 0.6)
                 self.shake = min(1.0, self.shake + 0.8)
         if wave.boss_kind in report.boss_enraged:
-            self.hud_state.toast(tr("ui.arena.boss_enraged", name=name), 3.0)
+            self.juice.announce(
+                tr("ui.hud.boss_enraged"), tr("ui.arena.boss_enraged", name=name), seconds, BOSS_ENRAGED_COLOUR
+            )
             self.session.play("boss_phase")
             self.flash = 1.0
         if report.boss_plates:
