@@ -102,3 +102,35 @@ def test_r_wave_1_a_boss_fight_past_the_stall_cap_ends_in_the_summary(display: p
         frames(stack, display, 1)
     frames(stack, display, 90)
     assert isinstance(stack.top, SummaryScene) and stack.top.died
+
+
+def test_r_boss_2_a_boss_falls_with_a_burst_a_boom_and_a_shake(display: pygame.Surface) -> None:
+    """Its fall is bigger than any kill: hundreds of sparks where it stood, its own sound, a full shake."""
+    stack, scene, played = boss_arena(display, 8, seed=1)
+    assert scene.juice is not None
+    before = scene.juice.particles.alive
+    strike(scene, 0.0)
+    frames(stack, display, 2)
+    fight = scene.run.waves[-1].boss
+    assert fight is not None and fight.ttk_s is not None, "it fell (and the wave ended)"
+    assert "boss_fell" in played
+    assert scene.juice.particles.alive - before > 300, "a burst twice a death's"
+    assert scene.shake > 0.9
+
+
+def test_r_end_2_the_last_boss_falls_to_the_victory_fanfare(display: pygame.Surface) -> None:
+    stack, scene, played = boss_arena(display, len(CONTENT.waves), seed=3)
+    strike(scene, 0.0)  # phase 1's regen on a physical hit leaves it a sliver: a second shot fells it
+    frames(stack, display, 2)
+    strike(scene, 0.0)
+    frames(stack, display, 3)
+    assert "boss_fell" in played and "victory" in played and "wave_clear" not in played
+    assert scene.juice is not None and scene.juice.banner is not None
+    assert scene.juice.banner[0] == tr("ui.arena.banner_victory", name=tr("boss.void_lord.name"))
+
+
+def test_r_feel_1_an_ordinary_wave_clear_keeps_its_chime(display: pygame.Surface) -> None:
+    stack, scene, played = boss_arena(display, 8, seed=1)
+    strike(scene, 0.0)
+    frames(stack, display, 3)
+    assert "wave_clear" in played and "victory" not in played

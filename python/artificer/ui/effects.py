@@ -112,6 +112,8 @@ DEATH_DIM = 170
 DEATH_SPARKS = 240
 #: The death burst's ring reaches this far (px).
 DEATH_RING = 150.0
+#: A boss's fall: its ring this many times a death's (R-BOSS-2).
+BOSS_FALL_RING = 2.0
 PLAYER_SPARK = (200, 180, 255)
 CRYSTAL_SPARK = (120, 220, 255)
 GOLD_SPARK = (255, 215, 0)
@@ -423,11 +425,25 @@ class Juice:
             )
             self.particles.burst(centres[elite], self.gold_base, SPARKS_PER_KILL, SPARK_SPEED, SPARK_LIFE * 1.4)
 
-    def wave_cleared(self, pickups: F32, player: tuple[float, float], title: str, line: str) -> None:
-        """R-FEEL-1 wave clear: the crystals on the ground fly in, the banner shows, its sound plays."""
+    def wave_cleared(
+        self, pickups: F32, player: tuple[float, float], title: str, line: str, sound: str = "wave_clear"
+    ) -> None:
+        """R-FEEL-1 wave clear: the crystals on the ground fly in, the banner shows, its sound plays
+        (the game's last wave: R-END-2's "victory" fanfare)."""
         self.crystals.launch(pickups, player)
         self.announce(title, line, BANNER_SECONDS, BANNER_TITLE)
-        self.play("wave_clear")
+        self.play(sound)
+
+    def boss_fell(self, at: tuple[float, float], kind: int) -> None:
+        """R-BOSS-2 a boss's fall: a burst in its colour and gold, twice a death's, a wide ring, a boom."""
+        centre = np.asarray([at], dtype=np.float32)
+        base = int(np.clip(kind, 0, self.kinds - 1)) * COLOUR_STRIDE + self.enemy_base
+        self.particles.burst(centre, base, DEATH_SPARKS, SPARK_SPEED * 2.8, SPARK_LIFE * 3.0)
+        self.particles.burst(centre, self.gold_base, DEATH_SPARKS // 2, SPARK_SPEED * 1.6, SPARK_LIFE * 3.0)
+        self.particles.ring(at, DEATH_RING * BOSS_FALL_RING, base)
+        self.particles.ring(at, DEATH_RING, self.gold_base)
+        self.particles.spawn(centre, np.zeros((1, 2), dtype=np.float32), POP_LIFE * 4, base + POP, 0.0)
+        self.play("boss_fell")
 
     def announce(self, title: str, line: str, seconds: float, colour: Colour = BANNER_TITLE) -> None:
         """The banner shows `title` (in `colour`) over `line` for `seconds` (a boss's warning, R-BOSS-2)."""
@@ -550,8 +566,11 @@ class Juice:
             grow = 1.0 - self.ready_pulse / DASH_READY_PULSE
             pygame.draw.circle(surface, DASH_READY_COLOUR, (x, y), round(radius + 4 + 14 * grow), 2)
 
-    def draw_screen(self, surface: pygame.Surface, player_at: tuple[float, float] | None = None) -> None:
-        """The red edge (hurt, low HP), the death dim and the wave-clear banner, over everything but the HUD."""
+    def draw_screen(
+        self, surface: pygame.Surface, player_at: tuple[float, float] | None = None, clear_top: int = BANNER_TOP
+    ) -> None:
+        """The red edge (hurt, low HP), the death dim and the wave-clear banner, over everything but the HUD;
+        the banner keeps below `clear_top` (the HUD's toasts, under its top row and relic row, end there)."""
         alpha = self.vignette_alpha
         if alpha > 0:
             vignette = self._vignette(surface.get_size())
@@ -564,7 +583,7 @@ class Juice:
             self._shade.set_alpha(round(DEATH_DIM * (1.0 - self.dying / DEATH_SECONDS)))
             surface.blit(self._shade, (0, 0))
         if self.banner is not None and self.banner_left > 0:
-            self._banner(surface, *self.banner, player_at)
+            self._banner(surface, *self.banner, player_at, max(BANNER_TOP, clear_top))
 
     def _vignette(self, size: tuple[int, int]) -> pygame.Surface:
         """A red edge fading to clear toward the centre (per-pixel alpha), built once per window size."""
@@ -583,9 +602,12 @@ class Juice:
         self._vignettes = {size: vignette}
         return vignette
 
-    def _banner(self, surface: pygame.Surface, title: str, line: str, player_at: tuple[float, float] | None) -> None:
-        """An opaque panel above the player (below it when the player is high on the screen, at an
-        arena's top wall): the big title and the wave's numbers, fading in and out."""
+    def _banner(
+        self, surface: pygame.Surface, title: str, line: str, player_at: tuple[float, float] | None, top: int
+    ) -> None:
+        """An opaque panel above the player, under `top` (below the player when there is no room
+        above, at an arena's top wall or under a stack of toasts): the big title and the wave's
+        numbers, fading in and out."""
         w, h = surface.get_size()
         title_image = fitted(title, 54, w - 120, self.banner_colour)
         line_image = fitted(line, 26, w - 120, BANNER_TEXT, bold=False)
@@ -597,7 +619,7 @@ class Juice:
         )
         player_y = player_at[1] if player_at is not None else h / 2
         box.midbottom = (w // 2, round(player_y) - BANNER_CLEARANCE)
-        if box.top < BANNER_TOP:  # no room above the player (under the HUD's top row and relic row): below it
+        if box.top < top:  # no room above the player (under the HUD's top row, relic row and toasts): below it
             box.midtop = (w // 2, round(player_y) + BANNER_CLEARANCE)
         shown = self.banner_seconds - self.banner_left
         fade = min(1.0, shown / BANNER_FADE, self.banner_left / BANNER_FADE)

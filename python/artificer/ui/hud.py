@@ -38,6 +38,7 @@ from artificer.game.waves import SpawnMarker
 from artificer.ui.fonts import font
 from artificer.ui.i18n import tr
 from artificer.ui.icons import talent_icon
+from artificer.ui.text_fit import Fitted
 from artificer.ui.widgets import blit_lines, fit_lines
 
 HP_COLOUR = (213, 94, 0)
@@ -166,6 +167,19 @@ class HudState:
         self.damage_numbers = (self.damage_numbers + fresh)[-MAX_DAMAGE_NUMBERS:]
 
 
+def toast_pills(width: int, state: HudState, top: int) -> list[tuple[pygame.Rect, Fitted]]:
+    """Where the newest three toasts go on a screen `width` px wide, stacked down from `top`:
+    each one's pill and its fitted lines (the banner keeps below the last, `artificer.ui.effects`)."""
+    pills = []
+    for text, _ in state.toasts[-3:]:
+        laid = fit_lines(text, TOAST_SIZE, False, min(TOAST_WIDTH, width - 80), 2)
+        pill = pygame.Rect(0, 0, laid.width + 2 * TOAST_PAD[0], laid.height + 2 * TOAST_PAD[1])
+        pill.midtop = (width // 2, top)
+        pills.append((pill, laid))
+        top = pill.bottom + TOAST_GAP
+    return pills
+
+
 class Hud:
     def __init__(self, crystal: pygame.Surface) -> None:
         self.font = font(24, bold=True)
@@ -234,14 +248,9 @@ class Hud:
 
     def _toasts(self, surface: pygame.Surface, state: HudState, top: int) -> None:
         """The newest three toasts, each on its own opaque pill under the wave timer (fitted: two lines at most)."""
-        w = surface.get_width()
-        for text, _ in state.toasts[-3:]:
-            laid = fit_lines(text, TOAST_SIZE, False, min(TOAST_WIDTH, w - 80), 2)
-            pill = pygame.Rect(0, 0, laid.width + 2 * TOAST_PAD[0], laid.height + 2 * TOAST_PAD[1])
-            pill.midtop = (w // 2, top)
+        for pill, laid in toast_pills(surface.get_width(), state, top):
             box(surface, pill)
             blit_lines(surface, laid, TEXT, center=pill.center)
-            top = pill.bottom + TOAST_GAP
 
     def _out_of_mana(self, surface: pygame.Surface) -> None:
         """R-FEEL-2: the mana bar edged red and "Out of mana" under it, inside the HUD's box."""

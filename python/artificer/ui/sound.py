@@ -58,6 +58,8 @@ DURATION: dict[str, float] = {
     "boss_warning": 1.0,
     "boss_phase": 0.8,
     "boss_plate": 0.25,
+    "boss_fell": 1.0,
+    "victory": 0.95,
 }
 SOUND_NAMES: tuple[str, ...] = tuple(DURATION)
 
@@ -78,6 +80,8 @@ MIN_INTERVAL: dict[str, float] = {
     "boss_warning": 1.0,
     "boss_phase": 0.5,
     "boss_plate": 0.08,
+    "boss_fell": 0.5,
+    "victory": 0.95,
 }
 #: Pitch factors of the variants played in turn (frequent effects only).
 VARIANTS: dict[str, tuple[float, ...]] = {
@@ -221,6 +225,19 @@ def synthesise(name: str, rate: int = DEFAULT_SAMPLE_RATE, pitch: float = 1.0) -
     if name == "boss_plate":  # R-BOSS-2: a plate stripped — a short metallic clank.
         clank = _tone(t, 1760 * p, 1320 * p, (1.0, 0.7, 0.5)) * _envelope(t, 0.003, 0.06)
         return _finish(clank + _noise(t, 5000, 13) * _envelope(t, 0.003, 0.03) * 0.5, rate, 0.35)
+    if name == "boss_fell":  # R-BOSS-2: a boss falls — a deep boom, a long crash, a gong a fifth up.
+        boom = _tone(t, 120 * p, 28 * p, (1.0, 0.6, 0.3)) * _envelope(t, 0.005, 0.3)
+        crash = _noise(t, 1800, 17) * _envelope(t, 0.004, 0.25) * 0.5
+        gong = _tone(t, 147 * p, None, (1.0, 0.5, 0.35, 0.2)) * _envelope(t, 0.02, 0.35, start=0.12)
+        return _finish(boom + crash + 0.5 * gong, rate, 0.55)
+    if name == "victory":  # R-END-2: the game cleared — a rising C-major fanfare, held as its full chord.
+        horns = np.zeros_like(t)
+        for start, f in ((0.0, 261.6), (0.1, 329.6), (0.2, 392.0), (0.34, 523.3)):
+            gain = 1.0 if f > 500 else 0.8
+            horns += gain * _tone(t, f * p, None, (1.0, 0.55, 0.35, 0.2)) * _envelope(t, 0.015, 0.22, start=start)
+        chord = sum((_tone(t, f * p, None, (1.0, 0.4, 0.2)) for f in (261.6, 329.6, 392.0, 523.3)), np.zeros_like(t))
+        bells = _tone(t, 1046.5 * p, None, (1.0, 0.3)) * _envelope(t, 0.005, 0.25, start=0.34)
+        return _finish(horns + 0.3 * chord * _envelope(t, 0.12, 0.3, start=0.36) + 0.4 * bells, rate, 0.5)
     raise KeyError(f"no sound effect named {name!r}")
 
 

@@ -57,7 +57,7 @@ from artificer.game.report import FrameReport
 from artificer.game.run import Run, WaveInProgress, WaveStats
 from artificer.ui.atlas import Atlas
 from artificer.ui.effects import Juice, fitted
-from artificer.ui.hud import BOSS_ENRAGED_COLOUR, BossBar, Hud, HudState
+from artificer.ui.hud import BOSS_ENRAGED_COLOUR, TOAST_GAP, BossBar, Hud, HudState, toast_pills
 from artificer.ui.i18n import tr
 from artificer.ui.palette import COLOUR_BLIND
 from artificer.ui.potion_belt import PotionBeltView, drink, throw_away
@@ -499,6 +499,12 @@ class ArenaScene(Scene):
             self.flash = 1.0
         if report.boss_plates:
             self.session.play("boss_plate")
+        fell = report.kills.kinds == wave.boss_kind
+        if fell.any():
+            x, y = report.kills.positions[fell][0]
+            self.juice.boss_fell((float(x), float(y)), wave.boss_kind)
+            self.shake = 1.0
+            self.flash = max(self.flash, 0.8)
 
     def _start_wave(self) -> None:
         self.wave = self._begin_wave()
@@ -544,6 +550,7 @@ class ArenaScene(Scene):
             if felled is not None
             else tr("ui.arena.banner_cleared", wave=stats.wave),
             tr("ui.arena.banner_stats", kills=stats.kills, gold=stats.currency),
+            sound="victory" if self.flow.ending is Ending.CLEARED else "wave_clear",
         )
         self.breather = self.content.balance.wave.breather
         # The last wave won (the flow is over): its clear is a moment too, then the summary.
@@ -621,10 +628,13 @@ class ArenaScene(Scene):
             veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
             veil.fill((*FLASH_COLOUR, round(FLASH_ALPHA * self.flash)))
             surface.blit(veil, (0, 0))
-        self.juice.draw_screen(surface, at)
+        # Toasts stack under the HUD's top rows (the relic row spans the top left): never over a box,
+        # and a banner keeps below them (a boss wave's relic toasts come as its victory banner shows).
+        toast_top = self.relic_view.rect.bottom + 8
+        pills = toast_pills(surface.get_width(), self.hud_state, toast_top)
+        self.juice.draw_screen(surface, at, clear_top=pills[-1][0].bottom + TOAST_GAP if pills else toast_top)
         self.hud_state.low_hp_beat = self.juice.beat
-        # Toasts stack under the HUD's top rows (the relic row spans the top left): never over a box.
-        self.hud.draw(surface, buffers, self.hud_state, at, (ox, oy), toast_top=self.relic_view.rect.bottom + 8)
+        self.hud.draw(surface, buffers, self.hud_state, at, (ox, oy), toast_top=toast_top)
         self.relic_view.draw(surface, self.run.relics, self.mouse)
         self.potion_view.topright = (surface.get_width() - 18, 50)
         bindings = self.session.settings.key_bindings
