@@ -95,6 +95,16 @@ def test_a_weakened_boss_falls_with_its_time_and_phases_the_same_each_time() -> 
     assert fight(content, save, boss) == first
 
 
+def test_a_fight_carries_the_hp_the_wave_before_left_or_starts_full_with_full_hp() -> None:
+    boss = CONTENT.bosses["brood_mother"]
+    save = approach(CONTENT, 2, [2]).saves[2]
+    hurt = save.model_copy(update={"player": save.player.model_copy(update={"hp": save.player.hp_max / 4})})
+    carried = fight(CONTENT, hurt, boss, cap_s=1.0)
+    full = fight(CONTENT, hurt, boss, cap_s=1.0, full_hp=True)
+    assert carried.start_hp == round(save.player.hp_max / 4, 1)
+    assert full.start_hp == round(save.player.hp_max, 1)
+
+
 def test_a_boss_that_outlasts_the_cap_reports_none() -> None:
     boss = CONTENT.bosses["void_lord"]
     result = fight(CONTENT, approach(CONTENT, 2, [2]).saves[2], boss, cap_s=4.0)

@@ -86,6 +86,8 @@ class BossResult:
     enraged: bool
     #: The waves before the boss's the bot fell in and the fallback carried it past.
     fell_before: tuple[int, ...] = ()
+    #: The player's HP as the fight began (carried from the wave before, or full with `full_hp`).
+    start_hp: float = 0.0
 
     @property
     def killed(self) -> bool:
@@ -162,11 +164,17 @@ def fight(
     cap_s: float | None = None,
     build_id: str | None = None,
     fell_before: Sequence[int] = (),
+    full_hp: bool = False,
 ) -> BossResult:
     """The run `save` holds against `boss` alone (`ArenaWave`), the kiting bot driving, until the
     boss falls, the bot dies, or `cap_s` seconds (default: the wave's own stall,
-    `wave.boss.stall_after`) have passed."""
+    `wave.boss.stall_after`) have passed. The player starts with the HP the wave before left it
+    (as in the game), or at its max HP with `full_hp` (the build measured apart from the waves)."""
     run = restore(content, save)
+    if full_hp:
+        _, hp_max = run.sim.world.player_hp()
+        run.sim.world.set_player_hp(hp_max, hp_max)
+    start_hp, _ = run.sim.world.player_hp()
     # Run.start_wave's preparations: R-VM-2, the shop closed (R-CORE-3), the stats (R-STAT-1).
     run.require_can_fire()
     run.shop.close()
@@ -191,6 +199,7 @@ def fight(
         died=wave.died,
         enraged=record.enraged,
         fell_before=tuple(fell_before),
+        start_hp=round(start_hp, 1),
     )
 
 
@@ -201,6 +210,7 @@ def measure_run(
     bosses: Sequence[Boss],
     *,
     cap_s: float | None = None,
+    full_hp: bool = False,
 ) -> list[BossResult]:
     """One approach of `build` on `seed`, then each of `bosses` fought from the save before its wave."""
     played = approach(content, seed, {boss.wave for boss in bosses}, build)
@@ -213,18 +223,20 @@ def measure_run(
             cap_s=cap_s,
             build_id=build_id,
             fell_before=[wave for wave, _ in played.fell if wave < boss.wave],
+            full_hp=full_hp,
         )
         for boss in bosses
     ]
 
 
 def _measure_in_worker(
-    data_dir: str, seed: int, build_id: str, boss_ids: list[str], cap_s: float | None
+    data_dir: str, seed: int, build_id: str, boss_ids: list[str], cap_s: float | None, full_hp: bool
 ) -> list[BossResult]:
     """`measure_run` in a worker process, the content loaded there from `data_dir`."""
     content = load_content(Path(data_dir))
     build = load_builds(content)[build_id]
-    return measure_run(content, seed, build, [content.bosses[boss_id] for boss_id in boss_ids], cap_s=cap_s)
+    chosen = [content.bosses[boss_id] for boss_id in boss_ids]
+    return measure_run(content, seed, build, chosen, cap_s=cap_s, full_hp=full_hp)
 
 
 def measure(
@@ -235,6 +247,7 @@ def measure(
     bosses: Sequence[Boss] | None = None,
     cap_s: float | None = None,
     jobs: int = 1,
+    full_hp: bool = False,
 ) -> list[BossResult]:
     """Every (boss, archetype, seed) fight, in archetype, seed, boss order. `jobs` > 1 runs the
     (archetype, seed) pairs in that many processes (each loads the content from its data dir)."""
@@ -242,11 +255,16 @@ def measure(
     chosen.sort(key=lambda boss: (boss.wave, boss.boss_id))
     pairs = [(build, seed) for build in builds for seed in seeds]
     if jobs <= 1:
-        return [result for build, seed in pairs for result in measure_run(content, seed, build, chosen, cap_s=cap_s)]
+        return [
+            result
+            for build, seed in pairs
+            for result in measure_run(content, seed, build, chosen, cap_s=cap_s, full_hp=full_hp)
+        ]
     ids = [boss.boss_id for boss in chosen]
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         futures = [
-            pool.submit(_measure_in_worker, str(content.data_dir), seed, build.id, ids, cap_s) for build, seed in pairs
+            pool.submit(_measure_in_worker, str(content.data_dir), seed, build.id, ids, cap_s, full_hp)
+            for build, seed in pairs
         ]
         return [result for future in futures for result in future.result()]
 
@@ -408,12 +426,13 @@ def _cell_text(cell: Cell | None) -> str:
     return f"{_seconds(cell.median_ttk_s)} ({cell.kills}/{cell.seeds}){marks}"
 
 
-def as_json(table: Table, results: Sequence[BossResult], cap_s: float) -> dict[str, Any]:
+def as_json(table: Table, results: Sequence[BossResult], cap_s: float, full_hp: bool = False) -> dict[str, Any]:
     """The table, the checks and every fight, JSON-ready."""
     return {
         "seeds": table.seeds,
         "archetypes": table.archetypes,
         "cap_s": cap_s,
+        "full_hp": full_hp,
         "bosses": [
             {
                 "boss_id": row.boss_id,
@@ -464,6 +483,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--cap", type=float, default=None, help="seconds a fight lasts at most (default: wave.boss.stall_after)"
     )
     parser.add_argument("--jobs", type=int, default=1, help="processes to spread the runs over")
+    parser.add_argument(
+        "--full-hp", action="store_true", help="each fight starts at max HP (default: the HP the wave before left)"
+    )
     parser.add_argument("--json", action="store_true", help="print the table and every fight as JSON")
     parser.add_argument("--data", type=Path, default=None, help="the data directory (default: the shipped one)")
     args = parser.parse_args(argv)
@@ -483,7 +505,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if missing:
             parser.error(f"unknown boss(es) {', '.join(missing)}; the content has {', '.join(content.bosses)}")
         bosses = [content.bosses[name] for name in args.bosses.split(",")]
-    results = measure(content, builds, args.seeds, bosses=bosses, cap_s=args.cap, jobs=args.jobs)
+    results = measure(content, builds, args.seeds, bosses=bosses, cap_s=args.cap, jobs=args.jobs, full_hp=args.full_hp)
     table = tabulate(results, len(content.waves))
     cap = (
         content.balance.wave.boss.stall_after
@@ -491,7 +513,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         else min(args.cap, content.balance.wave.boss.stall_after)
     )
     if args.json:
-        print(json.dumps(as_json(table, results, cap), indent=2, ensure_ascii=False))
+        print(json.dumps(as_json(table, results, cap, args.full_hp), indent=2, ensure_ascii=False))
     else:
         print(markdown(table))
     return 0 if table.ok else 1
