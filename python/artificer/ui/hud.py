@@ -309,11 +309,17 @@ class Hud:
         bar = pygame.Rect(w // 6, h - 50, w * 2 // 3, 22)
         colour = BOSS_INVULNERABLE_COLOUR if boss.invulnerable else BOSS_COLOUR
         fraction = boss.hp / max(1.0, boss.hp_max)
-        label = f"{boss.hp:.0f} / {boss.hp_max:.0f}"
-        self._bar(surface, (bar.x, bar.y, bar.width, bar.height), fraction, colour, label)
+        self._bar(surface, (bar.x, bar.y, bar.width, bar.height), fraction, colour, None)
+        hp = self.small.render(f"{boss.hp:.0f} / {boss.hp_max:.0f}", True, TEXT)
+        behind_hp = hp.get_rect(center=bar.center).inflate(8, 0)
         for mark in boss.marks:
             x = bar.x + round(bar.width * mark)
-            pygame.draw.line(surface, BOSS_MARK_COLOUR, (x, bar.top - 3), (x, bar.bottom + 2), 2)
+            if behind_hp.left <= x <= behind_hp.right:  # the numbers read over a mark: it shows above and below them
+                pygame.draw.line(surface, BOSS_MARK_COLOUR, (x, bar.top - 3), (x, bar.top + 1), 2)
+                pygame.draw.line(surface, BOSS_MARK_COLOUR, (x, bar.bottom - 2), (x, bar.bottom + 2), 2)
+            else:
+                pygame.draw.line(surface, BOSS_MARK_COLOUR, (x, bar.top - 3), (x, bar.bottom + 2), 2)
+        surface.blit(hp, hp.get_rect(center=bar.center))
         edge = BOSS_ENRAGED_COLOUR if boss.enraged else (250, 230, 250)
         pygame.draw.rect(surface, edge, bar.inflate(2, 2), 2 if boss.enraged else 1, border_radius=4)
         parts = [tr("ui.hud.boss_phase", name=boss.name, phase=boss.phase)]
