@@ -15,7 +15,7 @@ from artificer.ui.scene import SceneStack
 from artificer.ui.scenes.arena import ArenaScene, PauseScene
 from artificer.ui.scenes.lab import LabScene
 from artificer.ui.scenes.shop import ShopScene
-from artificer.ui.scenes.summary import SummaryScene
+from artificer.ui.scenes.summary import INPUT_GRACE, SummaryScene
 from artificer.ui.scenes.title import TitleScene
 
 
@@ -37,6 +37,7 @@ def test_title_to_arena_to_summary_and_back(
     run_frames(stack, display, 3, (pygame.K_DOWN, pygame.K_DOWN, pygame.K_RETURN))  # down, down: Abandon
     assert isinstance(stack.top, SummaryScene)
     pygame.image.save(display, f"{tmp_path}/summary.png")
+    run_frames(stack, display, round(INPUT_GRACE * 60) + 1)  # the summary ignores keys at first
     run_frames(stack, display, 3, (pygame.K_RETURN,))
     assert isinstance(stack.top, TitleScene) and len(stack) == 1
 

@@ -21,7 +21,7 @@ from artificer.ui.scene import SceneStack
 from artificer.ui.scenes.arena import ArenaScene, PauseScene
 from artificer.ui.scenes.lab import LabScene
 from artificer.ui.scenes.shop import ShopScene
-from artificer.ui.scenes.summary import SummaryScene
+from artificer.ui.scenes.summary import INPUT_GRACE, SummaryScene
 from artificer.ui.scenes.title import TitleScene
 
 CONTENT = load_content()
@@ -88,6 +88,7 @@ def test_the_shop_saves_the_run_and_the_summary_deletes_it(display: pygame.Surfa
     run_frames(stack, display, 3, (pygame.K_DOWN, pygame.K_DOWN, pygame.K_RETURN))  # down, down: Abandon
     assert isinstance(stack.top, SummaryScene)
     assert not run_save_path().exists()
+    run_frames(stack, display, round(INPUT_GRACE * 60) + 1)  # the summary ignores keys at first
     run_frames(stack, display, 3, (pygame.K_RETURN,))
     title = stack.top
     assert isinstance(title, TitleScene) and not title.items[continue_item(title)].enabled

@@ -24,6 +24,7 @@ from artificer.ui.cards import CardArt
 from artificer.ui.i18n import tr
 from artificer.ui.scene import Scene, SceneStack
 from artificer.ui.scenes.summary import (
+    INPUT_GRACE,
     BossLine,
     Outcome,
     RunSnapshot,
@@ -232,7 +233,12 @@ def test_enter_leaves_through_on_quit(display: pygame.Surface) -> None:
     calls: list[SceneStack] = []
     scene = SummaryScene(run, died=True, on_quit=calls.append, day=DAY)
     stack = enter(scene)
-    stack.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode=""))
+    enter_key = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="")
+    stack.handle_event(enter_key)
+    assert calls == [], "a key pressed as the run ends (a dash, a shot) does not skip the summary"
+    for _ in range(round(INPUT_GRACE * 60) + 1):
+        stack.update(1 / 60)
+    stack.handle_event(enter_key)
     assert calls == [stack]
 
 

@@ -51,6 +51,9 @@ RUN_IMAGE_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})_run_(\d+)\.png$")
 DEFAULT_SIZE = (1280, 720)
 #: The menu actions whose key leaves the summary (Enter, Space and Esc by default).
 LEAVE_ACTIONS = (Action.CONFIRM, Action.BACK)
+#: Seconds the summary ignores them once shown: a dash (Space) or a shot pressed in the fight's last
+#: instant does not skip the screen the run ended on.
+INPUT_GRACE = 0.8
 
 TEXT = (236, 232, 250)
 DIM = (160, 154, 196)
@@ -504,6 +507,8 @@ class SummaryScene(Scene):
 
     def handle_event(self, event: pygame.event.Event) -> pygame.event.Event | None:
         if self.controls.pressed(event, Context.MENU) in LEAVE_ACTIONS:
+            if self._time < INPUT_GRACE:
+                return None
             if self.stack is not None:
                 if self.on_quit is not None:
                     self.on_quit(self.stack)
