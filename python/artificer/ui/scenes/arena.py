@@ -541,20 +541,20 @@ class ArenaScene(Scene):
         if died:
             self.stack.push(SummaryScene(self.run, died, self.on_quit, controls=self.session.controls))
             return
-        felled = wave.boss if self.flow.ending is Ending.CLEARED else None
+        # The last wave won (the flow is over): its clear is a moment too, then the summary.
+        self.victory = self.flow.ending is Ending.CLEARED
+        felled = wave.boss if self.victory else None
         self.juice.wave_cleared(
             left_on_ground,
             (buffers.player_value("x"), buffers.player_value("y")),
-            # R-END-2: the last boss's fall is the victory's moment.
+            # R-END-2: the last boss's fall is the victory's moment, to its fanfare.
             tr("ui.arena.banner_victory", name=tr(felled.name_key))
             if felled is not None
             else tr("ui.arena.banner_cleared", wave=stats.wave),
             tr("ui.arena.banner_stats", kills=stats.kills, gold=stats.currency),
-            sound="victory" if self.flow.ending is Ending.CLEARED else "wave_clear",
+            sound="victory" if self.victory else "wave_clear",
         )
         self.breather = self.content.balance.wave.breather
-        # The last wave won (the flow is over): its clear is a moment too, then the summary.
-        self.victory = self.flow.ending is Ending.CLEARED
 
     def _game_cleared(self, run: Run) -> None:
         """R-END-2 `game_cleared` (the flow's event): meta.json counts the clear and unlocks the next NG+ level."""

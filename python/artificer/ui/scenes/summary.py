@@ -20,6 +20,7 @@ This module owns:
 
 from __future__ import annotations
 
+import functools
 import io
 import math
 import re
@@ -33,6 +34,7 @@ import pygame
 
 from artificer import storage
 from artificer.content import Content
+from artificer.content.looks import BodyLook
 from artificer.game.run import Run, WaveStats
 from artificer.game.save import delete_run_save
 from artificer.ui.atlas import body_sprite
@@ -310,6 +312,12 @@ def _build(
             surface.blit(label, label.get_rect(center=rect.center))
 
 
+@functools.lru_cache(maxsize=32)
+def _portrait(look: BodyLook, side: int) -> pygame.Surface:
+    """A boss's body `side` px square (drawn once per size: the summary redraws every frame)."""
+    return pygame.transform.smoothscale(body_sprite(look, look.colour), (side, side))
+
+
 def _boss_chip(
     surface: pygame.Surface, chip: pygame.Rect, line: BossLine, snapshot: RunSnapshot, content: Content, unit: float
 ) -> None:
@@ -320,9 +328,8 @@ def _boss_chip(
     palette = PALETTES[snapshot.outcome]
     pad = int(12 * unit)
     side = min(chip.height - 2 * pad, int(64 * unit))
-    body = pygame.transform.smoothscale(body_sprite(look, look.colour), (side, side))
-    if not felled:
-        body.set_alpha(150)
+    body = _portrait(look, side)
+    body.set_alpha(255 if felled else 150)
     surface.blit(body, (chip.x + pad, chip.centery - side // 2))
     x = chip.x + 2 * pad + side
     room = chip.right - x - pad
