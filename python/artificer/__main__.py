@@ -123,6 +123,19 @@ def build_parser() -> Parser:
         default=0,
         help="New Game+ level (R-END-2; at most balance.json ng_plus.max_level)",
     )
+    run.add_argument(
+        "--cursed",
+        action="store_true",
+        help="the cursed-waves challenge mode (R-META-1: balance.json meta.cursed_waves)",
+    )
+    run.add_argument(
+        "--meta",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="carry this meta.json through the run: its unlocks open the shop, the run's aether goes in "
+        "and the bot buys unlocks cheapest first (R-META-1; without it everything is unlocked)",
+    )
 
     stress = commands.add_parser("stress", help="the standard stress workload (benches/README.md)")
     stress.add_argument("--enemies", type=_int_in(0, 10_000_000, "--enemies"), required=True)
@@ -202,8 +215,19 @@ def cmd_run(args: argparse.Namespace) -> int:
         highest = content.balance.ng_plus.max_level
         print(f"artificer run: error: --ng-plus {args.ng_plus}: the highest level is {highest}", file=sys.stderr)
         return EXIT_USAGE
+    if args.meta is not None and args.start_wave > 1:
+        print("artificer run: error: --meta: only a run from wave 1 earns progress (R-END-5)", file=sys.stderr)
+        return EXIT_USAGE
     report = run_headless(
-        content, args.seed, waves, build=build, timing=args.timing, start_wave=args.start_wave, ng_plus=args.ng_plus
+        content,
+        args.seed,
+        waves,
+        build=build,
+        timing=args.timing,
+        start_wave=args.start_wave,
+        ng_plus=args.ng_plus,
+        meta=args.meta,
+        cursed=args.cursed,
     )
     if args.json:
         print(dumps_json(report, compact=True))
@@ -215,6 +239,10 @@ def cmd_run(args: argparse.Namespace) -> int:
             )
         r = report["result"]
         print(f"{r['outcome']} at wave {r['wave_reached']} (state {r['state_hash']})")
+        if "meta" in report:
+            m = report["meta"]
+            bought = ", ".join(m["bought"]) or "nothing"
+            print(f"aether +{m['aether_earned']} (held {m['aether']}), bought {bought}; run {m['runs']} in {m['file']}")
     return 0
 
 

@@ -229,9 +229,11 @@ class Loaded:
     reason: str = ""
 
 
-def read_json_or_quarantine(path: Path, max_bytes: int = MAX_FILE_BYTES) -> Loaded:
+def read_json_or_quarantine(path: Path, max_bytes: int = MAX_FILE_BYTES, set_aside: bool = True) -> Loaded:
     """The JSON in `path`; a missing file is `Loaded(None)`; a file that cannot be used (see
-    the module's docstring) is moved aside as `<name>.corrupt`. Never raises."""
+    the module's docstring) is moved aside as `<name>.corrupt` (left where it is when not
+    `set_aside`: a backup, read only). Never raises."""
+    aside = _aside if set_aside else _left
     try:
         info = os.stat(path)
     except FileNotFoundError:
@@ -241,27 +243,31 @@ def read_json_or_quarantine(path: Path, max_bytes: int = MAX_FILE_BYTES) -> Load
         return Loaded(None, f"{path.name} could not be used ({reason}); defaults are used", None, reason)
     if not stat.S_ISREG(info.st_mode):
         kind = "a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file"
-        return _aside(path, f"{kind}, not a file")
+        return aside(path, f"{kind}, not a file")
     if info.st_size > max_bytes:
-        return _aside(path, f"{info.st_size} bytes, more than the {max_bytes} a file may have")
+        return aside(path, f"{info.st_size} bytes, more than the {max_bytes} a file may have")
     try:
         with open(path, "rb") as file:
             raw = file.read(max_bytes + 1)
     except FileNotFoundError:
         return Loaded(None)
     except OSError as error:
-        return _aside(path, f"could not be read: {error.strerror or error}")
+        return aside(path, f"could not be read: {error.strerror or error}")
     if len(raw) > max_bytes:
-        return _aside(path, f"more than the {max_bytes} bytes a file may have")
+        return aside(path, f"more than the {max_bytes} bytes a file may have")
     try:
         return Loaded(parse_json_bytes(raw))
     except ValueError as error:
-        return _aside(path, str(error))
+        return aside(path, str(error))
 
 
 def _aside(path: Path, reason: str) -> Loaded:
     found = quarantine(path, reason)
     return Loaded(None, found.message, found.kept_as, reason)
+
+
+def _left(path: Path, reason: str) -> Loaded:
+    return Loaded(None, f"{path.name} could not be used ({reason})", None, reason)
 
 
 @dataclass(frozen=True)

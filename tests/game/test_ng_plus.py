@@ -13,7 +13,7 @@ import pytest
 from artificer.content.roster import kind_index
 from artificer.engine import Simulation
 from artificer.engine.kinds import core_kinds
-from artificer.game.meta import META_FILE, Meta, load_meta, record_clear, save_meta
+from artificer.game.meta import META_FILE, META_VERSION, Meta, load_meta, record_clear, save_meta
 from artificer.game.run import Run
 from artificer.game.save import load_run, save_run
 from artificer.sim.headless import run_headless
@@ -36,7 +36,8 @@ def test_r_save_1_meta_json_is_written_atomically_and_read_back(tmp_path: Path) 
     path = tmp_path / META_FILE
     assert load_meta(path).meta == Meta() and load_meta(path).notice is None, "no file: no progress"
     assert record_clear(0, NG.max_level, path) == Meta(1, 1)
-    assert json.loads(path.read_text()) == {"version": 1, "clears": 1, "ng_plus_unlocked": 1}
+    written = json.loads(path.read_text())
+    assert (written["version"], written["clears"], written["ng_plus_unlocked"]) == (META_VERSION, 1, 1)
     assert record_clear(1, NG.max_level, path) == Meta(2, 2)
     assert load_meta(path).meta == Meta(2, 2)
     assert not list(tmp_path.glob("*.tmp*")), "no temporary file left behind"

@@ -67,8 +67,12 @@ def test_r_end_2_a_victory_counts_the_clear_and_the_summary_says_what_it_unlocke
     scene.run.sim.world.spawn_projectiles(*at, still, still, 8.0, 1e9, 1)
     frames(stack, display, 2 + round(CONTENT.balance.wave.breather * 60))
     assert isinstance(stack.top, SummaryScene) and not stack.top.died
-    assert load_meta().meta == Meta(clears=1, ng_plus_unlocked=1)
+    meta = load_meta().meta
+    assert (meta.clears, meta.ng_plus_unlocked, meta.first_clear_paid) == (1, 1, True)
     assert stack.top.snapshot is not None and stack.top.snapshot.unlocked == 1
+    # R-META-1: the victory screen shows the aether paid: W20, the three milestones, the first clear.
+    shown = stack.top.snapshot.aether
+    assert shown is not None and shown.total == 20 + 2 + 3 + 4 + 30 == meta.aether == shown.held
 
 
 def test_r_end_2_left_and_right_choose_a_lower_ng_plus_level_down_to_one(display: pygame.Surface) -> None:

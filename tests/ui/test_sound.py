@@ -45,6 +45,7 @@ def test_every_event_the_lead_wires_has_a_sound() -> None:
         "boss_plate",  # R-BOSS-1/2: a boss comes, changes phase, loses a plate.
         "boss_fell",
         "victory",  # R-BOSS-2 a boss falls; R-END-2 the game is cleared.
+        "unlock",  # R-META-1: aether spent on the Unlocks screen.
     }
 
 

@@ -81,10 +81,15 @@ def test_new_run_is_selected_first_and_enter_calls_the_callback_with_the_stack(d
 
 
 def test_the_menu_is_new_run_continue_settings_quit(display: pygame.Surface) -> None:
-    """New run, Continue, the declared scenes' lines by their order — Settings first —, Quit."""
+    """New run, Continue, the declared scenes' lines by their order — before a first run has ended
+    (R-ONB-1) only Settings —, Quit."""
     title, _ = title_on_stack([])
-    declared = [declaration.title.key for declaration in SCENES.title_entries() if declaration.title is not None]
-    assert declared[0] == "ui.title.settings"
+    declared = [
+        declaration.title.key
+        for declaration in SCENES.title_entries()
+        if declaration.title is not None and not declaration.title.needs_a_finished_run
+    ]
+    assert declared == ["ui.title.settings"]
     assert [item.key for item in title.items] == ["ui.title.new_run", "ui.title.continue", *declared, "ui.title.quit"]
 
 

@@ -636,6 +636,66 @@ class CombatSettings(ContentModel):
     weak_multiplier: float = Field(ge=0.0, le=1.0, description="Damage a weak attacker deals, × (0.75: 25% less).")
 
 
+#: Most aether one reward pays, and most the file holds (a range, not a goal).
+MAX_AETHER = 100_000
+
+
+class WaveAether(ContentModel):
+    """One wave and the aether it pays: a threshold (the highest reached pays, R-META-1) or a milestone
+    (paid once, the first time it is reached, R-END-5)."""
+
+    wave: int = Field(ge=1, le=WAVE_COUNT, description="The wave (reached: begun).")
+    aether: int = Field(ge=0, le=MAX_AETHER, description="Aether paid (whole fragments).")
+
+
+class Milestone(WaveAether):
+    """R-END-5: a milestone wave: the aether it pays once, and the gold a practice run from it starts with
+    (about what the waves before it pay, so the shop before it can make a build that fits the wave)."""
+
+    practice_gold: int = Field(ge=0, le=1_000_000, description="Gold a practice run from this wave starts with.")
+
+
+class CursedWaves(ContentModel):
+    """R-META-1's challenge mode bought with aether: every wave harder, the same waves."""
+
+    unlock_cost: int = Field(ge=1, le=MAX_AETHER, description="Aether it costs on the Unlocks screen (50).")
+    enemy_hp_multiplier: float = Field(ge=1, le=MAX_MULTIPLIER, description="Every enemy's and boss's HP × this.")
+    elite_every: int = Field(
+        ge=1, le=100, description="Every this-many-th spawn group of a wave comes elite (1: all of them)."
+    )
+
+
+class NgPlusClearAether(ContentModel):
+    """R-END-2: what a New Game+ clear pays: `aether` the first, `decay` less each time after, never under `minimum`."""
+
+    aether: int = Field(ge=0, le=MAX_AETHER, description="The first NG+ clear's aether (20).")
+    decay: float = Field(ge=0, lt=1, description="Fraction less each later NG+ clear pays (0.2: 20%).")
+    minimum: int = Field(ge=0, le=MAX_AETHER, description="The least an NG+ clear pays (5).")
+
+
+class MetaSettings(ContentModel):
+    """R-META-1, R-END-2, R-END-5: aether, the rewards at a run's end, and the challenge mode."""
+
+    aether_by_wave: tuple[WaveAether, ...] = Field(
+        min_length=1, max_length=WAVE_COUNT, description="Thresholds: a run pays the highest one it reached."
+    )
+    milestones: tuple[Milestone, ...] = Field(
+        max_length=WAVE_COUNT,
+        description="Paid once each, the first run that reaches the wave; they unlock practice there.",
+    )
+    first_clear_aether: int = Field(ge=0, le=MAX_AETHER, description="The first clear of the game pays this (30).")
+    ng_plus_clear: NgPlusClearAether = Field(description="What a New Game+ clear pays.")
+    cursed_waves: CursedWaves = Field(description="The cursed-waves challenge mode.")
+
+    @field_validator("aether_by_wave", "milestones")
+    @classmethod
+    def _waves_ascend(cls, value: tuple[WaveAether, ...]) -> tuple[WaveAether, ...]:  # milestones too
+        waves = [entry.wave for entry in value]
+        if waves != sorted(set(waves)):
+            raise ValueError(f"waves must rise, each once (found {waves})")
+        return value
+
+
 class Balance(ContentModel):
     """balance.json: the global tuning numbers."""
 
@@ -655,6 +715,7 @@ class Balance(ContentModel):
     turn: TurnSettings = Field(description="The turn beat of relics and potions (§8).")
     combat: CombatSettings = Field(description="Vulnerable and weak in the damage formula (R-DMG-1, §8).")
     ng_plus: NgPlusSettings = Field(description="New Game+ levels: their multipliers and the highest (R-END-2).")
+    meta: MetaSettings = Field(description="Aether, run-end rewards and the challenge mode (R-META-1, R-END-5).")
 
 
 # --- enemies.json -----------------------------------------------------------

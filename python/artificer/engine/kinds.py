@@ -18,10 +18,11 @@ from artificer.content.bosses import SPREAD_PATTERN, Boss, BossPhase, BossTag
 from artificer.content.roster import clone_id, clone_phase, roster
 
 
-def core_kinds(content: Content, ng_plus: int = 0) -> list[dict[str, Any]]:
+def core_kinds(content: Content, ng_plus: int = 0, cursed: bool = False) -> list[dict[str, Any]]:
     """Every kind of the roster as the core's config dict, in the core's order; at NG+ level
     `ng_plus` its HP and damage × enemy_stat_multiplier**level and its shots' speed ×
-    enemy_projectile_speed_multiplier**level (R-END-2, balance.json `ng_plus`)."""
+    enemy_projectile_speed_multiplier**level (R-END-2, balance.json `ng_plus`); in cursed waves
+    (R-META-1's challenge mode) its HP × balance.json `meta.cursed_waves.enemy_hp_multiplier`."""
     kinds = _kinds(content, ng_plus)
     if ng_plus > 0:
         settings = content.balance.ng_plus
@@ -29,6 +30,9 @@ def core_kinds(content: Content, ng_plus: int = 0) -> list[dict[str, Any]]:
         speed = settings.enemy_projectile_speed_multiplier**ng_plus
         for kind in kinds:
             _harder(kind, stat, speed)
+    if cursed:
+        for kind in kinds:
+            kind["hp"] *= content.balance.meta.cursed_waves.enemy_hp_multiplier
     return kinds
 
 

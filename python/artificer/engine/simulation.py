@@ -15,10 +15,13 @@ from artificer.engine.frame import Capacity, FrameBuffers, FrameInput, StepCount
 from artificer.engine.kinds import core_kinds
 
 
-def world_config(content: Content, rules: Mapping[str, bool] | None = None, ng_plus: int = 0) -> dict[str, Any]:
+def world_config(
+    content: Content, rules: Mapping[str, bool] | None = None, ng_plus: int = 0, cursed: bool = False
+) -> dict[str, Any]:
     """The core's config: balance.json's sections and the roster, in kind order
     (`artificer.content.roster`: enemies.json's, then the bosses, then their clones;
-    at NG+ level `ng_plus` ≥ 1 the bosses gain their ng_plus_phase)."""
+    at NG+ level `ng_plus` ≥ 1 the bosses gain their ng_plus_phase; `cursed`: R-META-1's
+    cursed waves, every kind's HP raised)."""
     balance = content.balance.model_dump(mode="json")
     config = {
         "arena": balance["arena"],
@@ -30,7 +33,7 @@ def world_config(content: Content, rules: Mapping[str, bool] | None = None, ng_p
         "statuses": balance["statuses"],
         "turn": balance["turn"],
         "combat": balance["combat"],
-        "enemies": core_kinds(content, ng_plus),
+        "enemies": core_kinds(content, ng_plus, cursed),
         "rules": dict(rules or {}),
     }
     return config
@@ -42,11 +45,19 @@ class Simulation:
     Game flow fills `self.input` during a frame and calls `step()`; the
     input is cleared after each step."""
 
-    def __init__(self, content: Content, seed: int, rules: Mapping[str, bool] | None = None, ng_plus: int = 0) -> None:
+    def __init__(
+        self,
+        content: Content,
+        seed: int,
+        rules: Mapping[str, bool] | None = None,
+        ng_plus: int = 0,
+        cursed: bool = False,
+    ) -> None:
         self.content = content
         self.seed = seed
         self.ng_plus = ng_plus
-        self.world = _core.World(world_config(content, rules, ng_plus), seed)
+        self.cursed = cursed
+        self.world = _core.World(world_config(content, rules, ng_plus, cursed), seed)
         caps = content.balance.capacities
         self.input = FrameInput(caps.commands)
         self.buffers = FrameBuffers(

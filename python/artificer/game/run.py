@@ -20,6 +20,7 @@ Will stays spent.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from typing import Any, Protocol
 
 import numpy as np
@@ -35,6 +36,7 @@ from artificer.game.binding import WorldBinding
 from artificer.game.bosses import BossFight, boss_point, pick_boss
 from artificer.game.draws import Key
 from artificer.game.loadout import Loadout
+from artificer.game.meta import everything_unlocked
 from artificer.game.potions import PotionBelt, PotionDrop
 from artificer.game.relics import RunRelics, wave_relic_count
 from artificer.game.shop import Shop
@@ -70,14 +72,27 @@ class Controller(Protocol):
 class Run:
     """Waves 1..n; the player's HP carries over, the loadout is the wand."""
 
-    def __init__(self, content: Content, seed: int, state: RunState | None = None, ng_plus: int = 0) -> None:
+    def __init__(
+        self,
+        content: Content,
+        seed: int,
+        state: RunState | None = None,
+        ng_plus: int = 0,
+        unlocked: Iterable[str] | None = None,
+        cursed: bool = False,
+    ) -> None:
         """A new run of `seed` at NG+ level `ng_plus` (or the run `state` describes: a save's), its
-        world built and armed."""
-        self.state = state if state is not None else RunState.new(content, seed, ng_plus)
+        world built and armed. `unlocked`: the aether unlocks its shop may offer (R-META-1; None:
+        the whole unlock tree, as a headless run without a meta file has it). `cursed`: R-META-1's
+        cursed waves (a new run's; a save's state says its own)."""
+        self.state = state if state is not None else RunState.new(content, seed, ng_plus, cursed=cursed)
         # hit_events: the frame's biggest hits come back as events (damage numbers, the biggest hit).
-        sim = Simulation(content, self.state.seed, rules={"hit_events": True}, ng_plus=self.state.ng_plus)
+        sim = Simulation(
+            content, self.state.seed, rules={"hit_events": True}, ng_plus=self.state.ng_plus, cursed=self.state.cursed
+        )
         #: R-SHOP-1: the shop between waves (offers, locks, rerolls, prices paid).
-        self.shop = Shop(self.state, world=lambda: self.sim.world, on_change=self.sync)
+        pool = everything_unlocked(content) if unlocked is None else unlocked
+        self.shop = Shop(self.state, pool, world=lambda: self.sim.world, on_change=self.sync)
         self.binding = WorldBinding(self.state, sim, self.shop)
         self.rearm()
 
@@ -231,7 +246,7 @@ class WaveInProgress:
     def __init__(self, run: Run, number: int) -> None:
         self.run = run
         self.wave = run.content.wave(number)
-        self.director = WaveDirector(run.content, self.wave, run.seed)
+        self.director = WaveDirector(run.content, self.wave, run.seed, run.state.cursed)
         self.stats = WaveStats(wave=number)
         self.frames = round(self.wave.duration * run.sim.tick_hz)
         self.died = False

@@ -534,13 +534,22 @@ class RunSave(SaveModel):
     potions: PotionsSave | None = Field(
         default=None, description="R-POT-2: the potion belt (absent in older saves: no potions)."
     )
+    practice: Annotated[bool, Strict()] = Field(
+        default=False, description="R-END-5: a practice run, which keeps no progress (absent in older saves: no)."
+    )
+    cursed: Annotated[bool, Strict()] = Field(
+        default=False, description="R-META-1: a run of the cursed-waves mode (absent in older saves: no)."
+    )
+    first_wave: Annotated[int, Strict()] = Field(
+        default=1, ge=1, le=MAX_WAVES, description="R-END-5: the wave the run began at (practice; older saves: 1)."
+    )
 
     @field_validator("waves")
     @classmethod
     def _waves_in_order(cls, value: list[WaveStats]) -> list[WaveStats]:
         for index, stats in enumerate(value):
-            if stats.wave != index + 1:
-                raise ValueError(f"{index}: wave {stats.wave} where wave {index + 1} was expected")
+            if index and stats.wave != value[index - 1].wave + 1:
+                raise ValueError(f"{index}: wave {stats.wave} where wave {value[index - 1].wave + 1} was expected")
             for entry in dataclasses.fields(stats):
                 problem = _tally_problem(getattr(stats, entry.name))
                 if problem:
@@ -566,8 +575,11 @@ class RunSave(SaveModel):
         content = _content(info)
         if content is not None and self.next_wave > len(content.waves):
             raise ValueError(f"next_wave: {self.next_wave} is past the last wave ({len(content.waves)})")
-        if len(self.waves) != self.next_wave - 1:
-            raise ValueError(f"next_wave: {self.next_wave} does not follow the {len(self.waves)} waves played")
+        if self.waves and self.waves[0].wave != self.first_wave:
+            raise ValueError(f"waves: the first is wave {self.waves[0].wave}, not the run's first ({self.first_wave})")
+        if len(self.waves) != self.next_wave - self.first_wave:
+            played = f"{len(self.waves)} waves played from wave {self.first_wave}"
+            raise ValueError(f"next_wave: {self.next_wave} does not follow the {played}")
         if self.shop.wave > self.next_wave:
             raise ValueError(f"shop.wave: {self.shop.wave} is after the next wave ({self.next_wave})")
         return self

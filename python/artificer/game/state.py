@@ -62,6 +62,12 @@ class RunState:
     changes: set[Change] = field(default_factory=set)
     #: R-END-2: the run's New Game+ level (0: the game as it ships), chosen when it began.
     ng_plus: int = 0
+    #: R-END-5: a practice run (begun at a milestone wave): it pays no aether and records nothing.
+    practice: bool = False
+    #: R-META-1: a run of the cursed-waves challenge mode (harder enemies, more elites).
+    cursed: bool = False
+    #: R-END-5: the wave the run began at (1; a practice run's milestone wave).
+    first_wave: int = 1
 
     def __post_init__(self) -> None:
         self.relics = RunRelics.starting(self.content.relics)
@@ -69,10 +75,10 @@ class RunState:
         self.fit_belt()
 
     @classmethod
-    def new(cls, content: Content, seed: int, ng_plus: int = 0) -> RunState:
-        """A new run (at NG+ level `ng_plus`): the starting wand, no gold, nothing bought, relics.json's
-        `start` relics."""
-        return cls(content, seed, Loadout.starting(content), ng_plus=ng_plus)
+    def new(cls, content: Content, seed: int, ng_plus: int = 0, *, cursed: bool = False) -> RunState:
+        """A new run (at NG+ level `ng_plus`, in cursed waves when `cursed`): the starting wand, no
+        gold, nothing bought, relics.json's `start` relics."""
+        return cls(content, seed, Loadout.starting(content), ng_plus=ng_plus, cursed=cursed)
 
     def to_save(self) -> dict[str, Any]:
         """The state's part of run.json (R-SAVE-1): the seed, the gold, each part's own `to_save`,
@@ -87,6 +93,9 @@ class RunState:
             "waves": [stats.to_save() for stats in self.waves],
             "potions": self.potions.to_save(),
             "ng_plus": self.ng_plus,
+            "practice": self.practice,
+            "cursed": self.cursed,
+            "first_wave": self.first_wave,
         }
 
     @classmethod
@@ -102,6 +111,9 @@ class RunState:
             talents={Talent(talent) for talent in data["talents"]},
             waves=[WaveStats.from_save(stats) for stats in data["waves"]],
             ng_plus=data.get("ng_plus", 0),
+            practice=data.get("practice", False),
+            cursed=data.get("cursed", False),
+            first_wave=data.get("first_wave", 1),
         )
         state.relics = RunRelics.from_save(content.relics, data["relics"])
         state.potions = PotionBelt.from_save(content.potions, data["potions"])

@@ -37,17 +37,20 @@ class WaveDirector:
     """Spawns one wave. Call `update(t, player_xy, frame_input)` once per
     tick with the wave's elapsed time; it announces and lands spawns."""
 
-    def __init__(self, content: Content, wave: Wave, seed: int) -> None:
+    def __init__(self, content: Content, wave: Wave, seed: int, cursed: bool = False) -> None:
+        """`cursed`: R-META-1's cursed waves — every `elite_every`-th group of the wave comes elite."""
         balance = content.balance
         self.timing = balance.wave
         self.arena = (balance.arena.width, balance.arena.height)
         self.duration = wave.duration
         self.rng = draws.rng(seed, draws.SPAWNS, wave.wave)
         due: list[tuple[float, int, int, bool]] = []
+        every = balance.meta.cursed_waves.elite_every
         for order, group in enumerate(wave.groups):
             kind = content.enemy_index(group.enemy)
+            elite = group.elite or (cursed and (order + 1) % every == 0)
             for t in group.spawn_times():
-                due.append((max(0.0, t - self.timing.spawn_telegraph), order, kind, group.elite))
+                due.append((max(0.0, t - self.timing.spawn_telegraph), order, kind, elite))
         # Stable order: by announce time, then by the group's place in the file.
         due.sort(key=lambda d: (d[0], d[1]))
         self._due = due

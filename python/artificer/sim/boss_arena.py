@@ -121,8 +121,6 @@ def approach(content: Content, seed: int, waves: Iterable[int], build: Build | N
         raise ValueError(f"no shop stands before wave {wanted[0]}: the arena fights from wave 2 on")
     shopper = ShoppingBot(build) if build is not None else None
     run = Run(content, seed)
-    if shopper is not None:
-        shopper.prepare(run)
     flow = RunFlow(run)
     bot = KitingBot((content.balance.arena.width, content.balance.arena.height))
     for number in range(1, wanted[-1]):
@@ -137,8 +135,6 @@ def approach(content: Content, seed: int, waves: Iterable[int], build: Build | N
         if flow.ending in (Ending.DIED, Ending.STALLED):
             result.fell.append((number, flow.ending.value))
             run = _back_on_its_feet(run, number + 1)
-            if shopper is not None:
-                shopper.prepare(run)
             flow = RunFlow.continued(run, number + 1)
         flow.open_shop()
         if shopper is not None:

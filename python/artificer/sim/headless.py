@@ -23,14 +23,18 @@ shopped after each, so the run the window gets is the run `run --headless
 
 from __future__ import annotations
 
+import sys
 import time
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from artificer.content import Content
 from artificer.content.builds import Build
 from artificer.errors import ArtificerError
 from artificer.game.flow import Ending, Phase, RunFlow
+from artificer.game.meta import Meta, load_meta, save_meta, unlock_tree
 from artificer.game.run import Run
 from artificer.sim.bot import KitingBot, drink_when_hurt
 from artificer.sim.shopper import ShoppingBot
@@ -64,20 +68,21 @@ def play_waves(
     shop_after_last: bool = False,
     start_wave: int = 1,
     ng_plus: int = 0,
+    unlocked: Iterable[str] | None = None,
+    cursed: bool = False,
 ) -> BotRun:
     """The bot plays waves `start_wave`..`waves` (fewer if it dies) of a fresh run through the
     game's own loop (`RunFlow`, as the window drives it): between waves the run settles as the
     game's save does, so a simulated run plays what a played one would, and, with a build, the
     shopping bot shops. `shop_after_last`: also after the last wave (the run then stands in the
-    shop before wave `waves + 1`)."""
-    run = Run(content, seed, ng_plus=ng_plus)
+    shop before wave `waves + 1`). `unlocked`: what the shop may offer beyond the base pool
+    (R-META-1; None: the whole unlock tree); `cursed`: the cursed-waves mode."""
+    run = Run(content, seed, ng_plus=ng_plus, unlocked=unlocked, cursed=cursed)
     flow = RunFlow(run, first_wave=start_wave)
     played = BotRun(run, flow)
     arena = (content.balance.arena.width, content.balance.arena.height)
     bot = KitingBot(arena)
     shopper = ShoppingBot(build) if build is not None else None
-    if shopper is not None:
-        shopper.prepare(run)
     for number in range(start_wave, waves + 1):
         wave = flow.begin_wave() if flow.phase is Phase.LAB else flow.leave_shop()
         played.wave_starts.append(len(played.step_ns))
@@ -126,9 +131,21 @@ def run_headless(
     timing: bool = False,
     start_wave: int = 1,
     ng_plus: int = 0,
+    meta: Path | None = None,
+    cursed: bool = False,
 ) -> dict[str, Any]:
+    """One seeded run played by the bot, as the `run` command's JSON. `meta`: a meta.json carried
+    through the run (R-META-1): its unlocks open the shop, and the run's aether, milestones and
+    clear go into it, the bot then buying the unlock tree cheapest first (it saves up for the next
+    node rather than skipping it); the report gains `meta`."""
     started = time.perf_counter()
-    played = play_waves(content, seed, waves, build, start_wave=start_wave, ng_plus=ng_plus)
+    progress = load_meta(meta) if meta is not None else None
+    if progress is not None and progress.notice:
+        print(f"artificer run: {progress.notice}", file=sys.stderr)
+    unlocked = progress.meta.shop_unlocks() if progress is not None else None
+    played = play_waves(
+        content, seed, waves, build, start_wave=start_wave, ng_plus=ng_plus, unlocked=unlocked, cursed=cursed
+    )
     run, reports, step_ns, wave_starts = played.run, played.reports, played.step_ns, played.wave_starts
     out: dict[str, Any] = {
         "seed": seed,
@@ -143,6 +160,10 @@ def run_headless(
     }
     if ng_plus > 0:
         out["result"]["ng_plus"] = ng_plus  # R-END-2 (absent at 0: the game as it ships)
+    if cursed:
+        out["result"]["cursed"] = True  # R-META-1's challenge mode (absent: the game as it ships)
+    if meta is not None and progress is not None:
+        out["meta"] = settle_meta(content, progress.meta, out["result"], ng_plus, meta)
     if build is not None:
         out["build"] = build.id
         out["result"]["wand"] = {"core": run.loadout.active, "cards": run.loadout.wand()[1]}
@@ -159,3 +180,35 @@ def run_headless(
             ],
         }
     return out
+
+
+def settle_meta(content: Content, meta: Meta, result: Mapping[str, Any], ng_plus: int, path: Path) -> dict[str, Any]:
+    """R-META-1 for a headless run: the run's end into `meta` (its clear, aether and milestones), the
+    unlock tree bought cheapest first as far as the aether goes, written to `path`; the report."""
+    cleared = result["outcome"] == "cleared"
+    if cleared:
+        meta = meta.cleared(ng_plus, content.balance.ng_plus.max_level)
+    meta, reward = meta.after_run(content.balance.meta, result["wave_reached"], cleared, ng_plus)
+    bought: list[str] = []
+    for node in unlock_tree(content):
+        if node.id in meta.unlocked:
+            continue
+        if not meta.can_buy(node):
+            break  # saves up for the next node
+        meta = meta.buy(node)
+        bought.append(node.id)
+    try:
+        save_meta(meta, path)
+    except OSError as error:
+        print(f"artificer run: {path} could not be written: {error}", file=sys.stderr)
+    tree = unlock_tree(content)
+    return {
+        "file": str(path),
+        "aether_earned": reward.total,
+        "rewards": [{"kind": line.kind, "wave": line.wave, "aether": line.amount} for line in reward.lines],
+        "aether": meta.aether,
+        "bought": bought,
+        "unlocked": sorted(meta.unlocked),
+        "all_unlocked": all(node.id in meta.unlocked for node in tree),
+        "runs": meta.runs,
+    }

@@ -33,10 +33,6 @@ class ShoppingBot:
     def __init__(self, build: Build) -> None:
         self.build = build
 
-    def prepare(self, run: Run) -> None:
-        """At the run's start: the aether unlocks the build assumes (R-META-1) open the shop to them."""
-        run.shop.unlocked = run.shop.unlocked | frozenset(self.build.unlocks)
-
     def shop(self, run: Run, wave: int) -> list[str]:
         """One shop visit after wave `wave`; returns the purchases as `"shelf:item"`."""
         shop = run.shop

@@ -131,6 +131,9 @@ class HudState:
     #: R-WAVE-1: a boss wave's boss (its name replaces the timer's seconds), and its bar while it lives.
     boss_name: str | None = None
     boss: BossBar | None = None
+    #: The run's modes as tags beside the wave timer (R-END-5 practice, R-META-1 cursed waves, R-END-2
+    #: NG+): (text, colour), already translated.
+    modes: Sequence[tuple[str, tuple[int, int, int]]] = ()
 
     def cast_abandoned(self) -> None:
         """A frame reported CAST_ABANDONED: "Out of mana" shows (again) from now."""
@@ -234,6 +237,14 @@ class Hud:
         pill = image.get_rect(midtop=(surface.get_width() // 2, 12)).inflate(28, 8)
         box(surface, pill, WAVE_INTRO_COLOUR if intro else PANEL_EDGE)
         surface.blit(image, image.get_rect(center=pill.center))
+        x = pill.right + 8
+        for text, colour in state.modes:  # the run's modes, each a small tag edged in its colour
+            tag = self.small.render(text, True, colour)
+            rect = tag.get_rect(midleft=(x, pill.centery)).inflate(14, 6)
+            rect.left = x
+            box(surface, rect, colour)
+            surface.blit(tag, tag.get_rect(center=rect.center))
+            x = rect.right + 6
         return pill.bottom
 
     def _gold(self, surface: pygame.Surface, state: HudState) -> None:

@@ -57,6 +57,7 @@ from artificer import storage
 from artificer.content import Content, load_content
 from artificer.game import save
 from artificer.game.flow import RunFlow
+from artificer.game.meta import load_meta
 from artificer.game.run import Run, WandCannotFire
 from artificer.ui import i18n
 from artificer.ui import settings as settings_file
@@ -133,6 +134,8 @@ class GameScenes:
             on_new_run=go(self.new_run),
             on_continue=go(self.continue_saved),
             on_new_run_ng_plus=self._new_run_ng_plus,
+            on_new_run_cursed=go(lambda: self.new_run(cursed=True)),
+            on_practice=self._practice,
             settings=self.session.settings,
             sound_bank=self.session.sound,
             controls=self.session.controls,
@@ -224,10 +227,31 @@ class GameScenes:
         self.router.attach(stack)
         self.new_run(ng_plus=level)
 
-    def new_run(self, seed: int | None = None, ng_plus: int = 0) -> Run:
-        """A new run (at New Game+ `ng_plus`): the lab before wave 1."""
-        run = Run(self.content, secrets.randbits(32) if seed is None else seed, ng_plus=ng_plus)
+    def new_run(self, seed: int | None = None, ng_plus: int = 0, cursed: bool = False) -> Run:
+        """A new run (at New Game+ `ng_plus`; in cursed waves when `cursed`): the lab before wave 1."""
+        # R-META-1: the shop offers what the player unlocked with aether, beyond the base pool.
+        unlocked = load_meta().meta.shop_unlocks()
+        seed = secrets.randbits(32) if seed is None else seed
+        run = Run(self.content, seed, ng_plus=ng_plus, unlocked=unlocked, cursed=cursed)
         self.router.push(LAB, run=run, wave=1)
+        return run
+
+    def _practice(self, stack: SceneStack, wave: int) -> None:
+        """The title's Practice line (R-END-5)."""
+        self.router.attach(stack)
+        self.practice(wave)
+
+    def practice(self, wave: int, seed: int | None = None) -> Run:
+        """R-END-5: a practice run from milestone `wave`: the starting wand, the milestone's gold and
+        the shop before that wave first (its lab a click away); it keeps no progress."""
+        milestone = next(m for m in self.content.balance.meta.milestones if m.wave == wave)
+        unlocked = load_meta().meta.shop_unlocks()
+        run = Run(self.content, secrets.randbits(32) if seed is None else seed, unlocked=unlocked)
+        run.state.practice = True
+        run.state.first_wave = wave
+        run.currency = milestone.practice_gold
+        save.delete_run_save()  # the practice run is the run in progress now
+        self.router.push(ARENA, run=run, first_wave=wave, between_waves=True)
         return run
 
     def first_wave(self, run: Run) -> None:
@@ -241,6 +265,8 @@ class GameScenes:
         save that cannot be used is set aside and the title says why (R-SAVE-1)."""
         loaded = save.load_run(self.content)
         if isinstance(loaded, save.LoadedRun):
+            # R-META-1: what was unlocked since the run was saved is offered too.
+            loaded.run.shop.unlocked |= load_meta().meta.shop_unlocks()
             notices = (dropped_notice(loaded),) if loaded.dropped else ()
             self.router.push(ARENA, run=loaded.run, first_wave=loaded.next_wave, between_waves=True, notices=notices)
         elif loaded is not None and self._title_scene is not None:

@@ -54,12 +54,14 @@ class TitleEntry:
     `key` is its label's i18n key; lines stand by `order`, lowest first (the
     title's own places are `artificer.ui.scenes.title.NEW_RUN`, `CONTINUE` and
     `QUIT`; no two lines share one); `needs_run_save`: greyed ("no saved run")
-    while no run is saved.
+    while no run is saved; `needs_a_finished_run`: not shown until a first run has
+    ended (meta.json's runs; R-ONB-1: a first run's title stays simple).
     """
 
     key: str
     order: int
     needs_run_save: bool = False
+    needs_a_finished_run: bool = False
 
 
 @dataclass(frozen=True)

@@ -60,6 +60,7 @@ DURATION: dict[str, float] = {
     "boss_plate": 0.25,
     "boss_fell": 1.0,
     "victory": 0.95,
+    "unlock": 0.7,
 }
 SOUND_NAMES: tuple[str, ...] = tuple(DURATION)
 
@@ -82,6 +83,7 @@ MIN_INTERVAL: dict[str, float] = {
     "boss_plate": 0.08,
     "boss_fell": 0.5,
     "victory": 0.95,
+    "unlock": 0.3,
 }
 #: Pitch factors of the variants played in turn (frequent effects only).
 VARIANTS: dict[str, tuple[float, ...]] = {
@@ -238,6 +240,12 @@ def synthesise(name: str, rate: int = DEFAULT_SAMPLE_RATE, pitch: float = 1.0) -
         chord = sum((_tone(t, f * p, None, (1.0, 0.4, 0.2)) for f in (261.6, 329.6, 392.0, 523.3)), np.zeros_like(t))
         bells = _tone(t, 1046.5 * p, None, (1.0, 0.3)) * _envelope(t, 0.005, 0.25, start=0.34)
         return _finish(horns + 0.3 * chord * _envelope(t, 0.12, 0.3, start=0.36) + 0.4 * bells, rate, 0.5)
+    if name == "unlock":  # R-META-1: aether spent — a shimmer rising an octave over a bell.
+        shimmer = np.zeros_like(t)
+        for start, f in ((0.0, 659.3), (0.07, 784.0), (0.14, 987.8), (0.21, 1318.5)):
+            shimmer += _tone(t, f * p, None, (1.0, 0.3)) * _envelope(t, 0.004, 0.12, start=start)
+        bell = _tone(t, 1318.5 * p, None, (1.0, 0.5, 0.25)) * _envelope(t, 0.01, 0.28, start=0.21)
+        return _finish(0.7 * shimmer + 0.5 * bell, rate, 0.45)
     raise KeyError(f"no sound effect named {name!r}")
 
 

@@ -14,6 +14,7 @@ the button is tall enough, and its key hint dropped before it would be cut.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import pygame
@@ -113,6 +114,25 @@ class Button:
             surface.blit(hint, hint.get_rect(midleft=(left + label.width + 8, self.rect.centery + 1)))
         else:
             blit_lines(surface, label, colour, center=self.rect.center)
+
+
+#: R-META-1: aether's colour, everywhere it shows (the summary, the Unlocks screen, the title).
+AETHER = (196, 160, 255)
+
+
+def aether_star(surface: pygame.Surface, centre: tuple[int, int], size: int) -> None:
+    """Aether's mark: a four-pointed star `size` px tall, in aether's colour with a pale core."""
+    cx, cy = centre
+    outer, inner = size / 2, size / 7
+    points = [
+        (
+            cx + math.cos(math.pi / 4 * i - math.pi / 2) * (outer if i % 2 == 0 else inner),
+            cy + math.sin(math.pi / 4 * i - math.pi / 2) * (outer if i % 2 == 0 else inner),
+        )
+        for i in range(8)
+    ]
+    pygame.draw.polygon(surface, AETHER, points)
+    pygame.draw.circle(surface, (246, 236, 255), (cx, cy), max(1, size // 8))
 
 
 def panel(surface: pygame.Surface, rect: pygame.Rect, title: str | None = None) -> None:

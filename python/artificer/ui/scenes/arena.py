@@ -103,6 +103,21 @@ PAUSE_EDGE = (120, 108, 170)
 Intermission = Callable[[SceneStack, RunFlow], None]
 
 
+#: The HUD tags of a run's modes: practice (R-END-5), cursed waves (R-META-1), New Game+ (R-END-2).
+PRACTICE_TAG = (255, 200, 110)
+CURSED_TAG = (230, 90, 110)
+NG_PLUS_TAG = (242, 214, 140)
+
+
+def mode_tags(run: Run) -> tuple[tuple[str, tuple[int, int, int]], ...]:
+    """The run's modes as the HUD shows them beside the wave timer (none: the game as it ships)."""
+    state = run.state
+    tags = [(tr("ui.hud.mode.practice"), PRACTICE_TAG)] if state.practice else []
+    tags += [(tr("ui.hud.mode.cursed"), CURSED_TAG)] if state.cursed else []
+    tags += [(tr("ui.hud.mode.ng_plus", level=state.ng_plus), NG_PLUS_TAG)] if state.ng_plus else []
+    return tuple(tags)
+
+
 class ArenaScene(Scene):
     #: The music track the scene stack plays while the arena is on top.
     music = "wave"
@@ -143,6 +158,7 @@ class ArenaScene(Scene):
         self.wave: WaveInProgress | None = None
         self.hud_state = HudState(show_damage_numbers=self.session.settings.damage_numbers)
         self.hud_state.roster = [(tr(kind.name_key), kind.hp) for kind in roster(content)]
+        self.hud_state.modes = mode_tags(self.run)
         charges = [s.action.charge.still_seconds for s in content.spells if s.action is not None and s.action.charge]
         if charges:
             self.hud_state.charge_span = max(0.0, min(charges) - content.balance.vm.charge_ring_delay)
@@ -557,7 +573,10 @@ class ArenaScene(Scene):
         self.breather = self.content.balance.wave.breather
 
     def _game_cleared(self, run: Run) -> None:
-        """R-END-2 `game_cleared` (the flow's event): meta.json counts the clear and unlocks the next NG+ level."""
+        """R-END-2 `game_cleared` (the flow's event): meta.json counts the clear and unlocks the next NG+
+        level (a practice run keeps no progress, R-END-5)."""
+        if run.state.practice:
+            return
         before = load_meta().meta.ng_plus_unlocked
         after = record_clear(run.state.ng_plus, self.content.balance.ng_plus.max_level)
         self.unlocked = after.ng_plus_unlocked if after.ng_plus_unlocked > before else 0

@@ -20,6 +20,7 @@ This module owns:
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import io
 import math
@@ -35,6 +36,7 @@ import pygame
 from artificer import storage
 from artificer.content import Content
 from artificer.content.looks import BodyLook
+from artificer.game.meta import AetherLine, Meta, Reward, load_meta, save_meta, unlock_tree
 from artificer.game.run import Run, WaveStats
 from artificer.game.save import delete_run_save
 from artificer.ui.atlas import body_sprite
@@ -46,7 +48,7 @@ from artificer.ui.music import SILENCE
 from artificer.ui.scene import Scene, SceneStack
 from artificer.ui.settings import Action, Context, Settings
 from artificer.ui.text_fit import draw_fitted
-from artificer.ui.widgets import panel
+from artificer.ui.widgets import AETHER, aether_star, panel
 
 RUNS_DIR_NAME = "runs"
 RUN_IMAGE_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})_run_(\d+)\.png$")
@@ -120,6 +122,54 @@ class BossLine:
 
 
 @dataclass(frozen=True)
+class AetherView:
+    """R-META-1 on the summary: the run's aether line by line, what is held after it, and what that
+    buys (the unlocks affordable now, else the next one and how far it is). `practice`: a practice
+    run, which keeps no progress (R-END-5)."""
+
+    lines: tuple[AetherLine, ...] = ()
+    held: int = 0
+    affordable: tuple[str, ...] = ()
+    next_unlock: tuple[str, int] | None = None
+    first_paying_wave: int = 0
+    practice: bool = False
+
+    @property
+    def total(self) -> int:
+        return sum(line.amount for line in self.lines)
+
+    @classmethod
+    def of(cls, content: Content, reward: Reward, meta: Meta) -> AetherView:
+        """The view of `reward` paid into `meta` (the progress after it)."""
+        waiting = [node for node in unlock_tree(content) if node.id not in meta.unlocked]
+        affordable = tuple(node.name_key for node in waiting if node.cost <= meta.aether)
+        later = next((node for node in waiting if node.cost > meta.aether), None)
+        paying = next((entry.wave for entry in content.balance.meta.aether_by_wave if entry.aether > 0), 0)
+        return cls(
+            lines=reward.lines,
+            held=meta.aether,
+            affordable=affordable,
+            next_unlock=(later.name_key, later.cost) if later is not None else None,
+            first_paying_wave=paying,
+        )
+
+
+def settle_aether(run: Run, wave_reached: int, cleared: bool, path: Path | None = None) -> AetherView:
+    """R-META-1, R-END-5: the run's end paid into meta.json (its wave, its milestones, its clear —
+    counted already by `game_cleared`), written; the view for the summary. A practice run pays
+    nothing and writes nothing."""
+    if run.state.practice:
+        return AetherView(practice=True)
+    before = load_meta(path).meta
+    after, reward = before.after_run(run.content.balance.meta, wave_reached, cleared, run.state.ng_plus)
+    try:
+        save_meta(after, path)
+    except OSError as error:
+        storage.log.warning("meta.json could not be saved: %s", error)
+    return AetherView.of(run.content, reward, after)
+
+
+@dataclass(frozen=True)
 class RunSnapshot:
     """A run's numbers and build, frozen when it ends (R-END-1)."""
 
@@ -140,6 +190,11 @@ class RunSnapshot:
     unlocked: int = 0
     #: R-END-2: the boss waves played, in order, with their times to kill.
     bosses: tuple[BossLine, ...] = ()
+    #: R-META-1: the aether the run paid (None: not shown).
+    aether: AetherView | None = None
+    #: R-META-1 cursed waves, R-END-5 practice: the run's modes.
+    cursed: bool = False
+    practice: bool = False
 
     @classmethod
     def of(
@@ -149,6 +204,7 @@ class RunSnapshot:
         in_progress: WaveStats | None = None,
         day: date | None = None,
         unlocked: int = 0,
+        aether: AetherView | None = None,
     ) -> RunSnapshot:
         """Freeze `run`; `in_progress` is a wave that never finished (an abandon), counted as played."""
         unfinished = in_progress if in_progress is not None and all(s is not in_progress for s in run.waves) else None
@@ -175,6 +231,9 @@ class RunSnapshot:
                 for stats in waves
                 if stats.boss is not None
             ),
+            aether=aether,
+            cursed=run.state.cursed,
+            practice=run.state.practice,
         )
 
     def values(self) -> tuple[str, ...]:
@@ -264,20 +323,29 @@ def _stat_tiles(surface: pygame.Surface, area: pygame.Rect, snapshot: RunSnapsho
     gap = int(14 * unit)
     width = (area.width - gap * (columns - 1)) // columns
     height = (area.height - gap * (rows - 1)) // rows
-    label_face = font(max(11, int(18 * unit)))
-    value_face = font(max(16, int(46 * unit)), bold=True)
+    # Short tiles (the aether panel shares the column) draw their accent as a strip down the left edge
+    # and a smaller label at the top, so the number keeps its size under it.
+    compact = height < int(120 * unit)
+    label_face = font(max(11, int((15 if compact else 18) * unit)))
+    label_y = int((8 if compact else 24) * unit)
+    # The room under the label, over the font's line height (about 1.36 × its size).
+    room = height - label_y - label_face.get_height()
+    value_face = font(max(16, min(int(46 * unit), int(room / 1.36))), bold=True)
     pad = int(16 * unit)
     for index, ((key, accent), value) in enumerate(zip(STAT_TILES, snapshot.values(), strict=True)):
         column, row = index % columns, index // columns
         tile = pygame.Rect(area.x + column * (width + gap), area.y + row * (height + gap), width, height)
         panel(surface, tile)
-        pygame.draw.rect(
-            surface, accent, (tile.x + pad, tile.y + int(14 * unit), max(8, int(30 * unit)), 3), border_radius=2
+        strip = (
+            (tile.x + int(6 * unit), tile.y + int(10 * unit), 3, tile.height - int(20 * unit))
+            if compact
+            else (tile.x + pad, tile.y + int(14 * unit), max(8, int(30 * unit)), 3)
         )
+        pygame.draw.rect(surface, accent, strip, border_radius=2)
         label = label_face.render(tr(key), True, DIM)
-        surface.blit(label, (tile.x + pad, tile.y + int(24 * unit)))
+        surface.blit(label, (tile.x + pad, tile.y + label_y))
         number = value_face.render(value, True, accent)
-        top = tile.bottom - number.get_height() - int(12 * unit)
+        top = tile.bottom - number.get_height() - int((2 if compact else 12) * unit)
         if key == "ui.summary.stat.gold":
             icon = int(24 * unit)
             _crystal(surface, (tile.x + pad + icon // 2, top + number.get_height() // 2 + int(2 * unit)), icon)
@@ -377,6 +445,67 @@ def _bosses(surface: pygame.Surface, area: pygame.Rect, snapshot: RunSnapshot, c
         _boss_chip(surface, chip, line, snapshot, content, unit)
 
 
+AETHER_LINE_KEYS = {
+    "wave": "ui.summary.aether.wave",
+    "milestone": "ui.summary.aether.milestone",
+    "first_clear": "ui.summary.aether.first_clear",
+    "ng_plus_clear": "ui.summary.aether.ng_plus_clear",
+}
+
+
+def _aether(surface: pygame.Surface, area: pygame.Rect, view: AetherView, unit: float) -> None:
+    """R-META-1: the aether the run paid, line by line, what is held and what it buys."""
+    panel(surface, area)
+    pad = int(16 * unit)
+    heading = font(max(13, int(20 * unit)), bold=True).render(tr("ui.summary.aether"), True, DIM)
+    surface.blit(heading, (area.x + pad, area.y + int(12 * unit)))
+    if view.practice:
+        note = font(max(12, int(18 * unit))).render(tr("ui.summary.practice"), True, TEXT)
+        surface.blit(note, note.get_rect(midleft=(area.x + pad, area.centery)))
+        return
+    star = int(22 * unit)
+    aether_star(
+        surface, (area.x + pad + heading.get_width() + int(10 * unit) + star // 2, area.y + int(24 * unit)), star
+    )
+    total = font(max(14, int(26 * unit)), bold=True).render(
+        tr("ui.summary.aether_total", amount=view.total), True, AETHER
+    )
+    surface.blit(total, (area.x + pad + heading.get_width() + int(16 * unit) + star, area.y + int(9 * unit)))
+    held = font(max(11, int(17 * unit))).render(tr("ui.summary.aether_held", aether=view.held), True, DIM)
+    surface.blit(held, held.get_rect(topright=(area.right - pad, area.y + int(15 * unit))))
+    face = font(max(11, int(16 * unit)))
+    step = int(21 * unit)
+    y = area.y + int(44 * unit)
+    lines = [line for line in view.lines if line.amount > 0]
+    if not lines:
+        text = tr("ui.summary.aether_none", wave=view.first_paying_wave)
+        surface.blit(face.render(text, True, DIM), (area.x + pad, y))
+        y += step
+    for line in lines:
+        label = face.render(tr(AETHER_LINE_KEYS[line.kind], wave=line.wave), True, TEXT)
+        surface.blit(label, (area.x + pad, y))
+        amount = face.render(tr("ui.summary.aether_total", amount=line.amount), True, AETHER)
+        surface.blit(amount, amount.get_rect(topright=(area.right - pad, y)))
+        y += step
+    if view.affordable:
+        text, colour = tr("ui.summary.aether_can_buy", names=", ".join(tr(key) for key in view.affordable)), AETHER
+    elif view.next_unlock is not None:
+        name, cost = view.next_unlock
+        text, colour = tr("ui.summary.aether_next", name=tr(name), cost=cost, more=cost - view.held), DIM
+    else:
+        text, colour = tr("ui.summary.aether_all"), DIM
+    size = max(11, int(17 * unit))
+    draw_fitted(
+        surface,
+        text,
+        size,
+        bool(view.affordable),
+        colour,
+        area.width - 2 * pad,
+        bottomleft=(area.x + pad, area.bottom - int(10 * unit)),
+    )
+
+
 def draw_summary(surface: pygame.Surface, snapshot: RunSnapshot, content: Content, art: CardArt) -> None:
     """The summary without its footer: outcome, stats, build — the same on screen and in the PNG."""
     width, height = surface.get_size()
@@ -392,6 +521,8 @@ def draw_summary(surface: pygame.Surface, snapshot: RunSnapshot, content: Conten
     subtitle = face.render(tr("ui.summary.subtitle", wave=snapshot.highest_wave, waves=snapshot.waves_total), True, DIM)
     # R-END-2: the NG+ level played and the one this clear unlocked, on the subtitle's line in the title's colour.
     parts = [tr("ui.summary.ng_plus", level=snapshot.ng_plus)] if snapshot.ng_plus else []
+    parts += [tr("ui.summary.cursed")] if snapshot.cursed else []
+    parts += [tr("ui.hud.mode.practice")] if snapshot.practice else []
     parts += [tr("ui.summary.ng_plus_unlocked", level=snapshot.unlocked)] if snapshot.unlocked else []
     note = font(max(12, int(20 * unit)), bold=True).render("  ·  " + "  ·  ".join(parts), True, palette.title)
     shown = [subtitle, note] if parts else [subtitle]
@@ -409,6 +540,16 @@ def draw_summary(surface: pygame.Surface, snapshot: RunSnapshot, content: Conten
     # Stats on the left, the build on the right: a 3-row board gets as much height as a row gets width.
     top, bottom = int(168 * unit), height - int(86 * unit)
     stats = pygame.Rect(margin, top, int(420 * unit), bottom - top)
+    if snapshot.aether is not None:
+        # R-META-1: the aether under the stats, the tiles keeping the rest of the column.
+        height_of_aether = int(168 * unit)
+        _aether(
+            surface,
+            pygame.Rect(stats.x, stats.bottom - height_of_aether, stats.width, height_of_aether),
+            snapshot.aether,
+            unit,
+        )
+        stats.height -= height_of_aether + int(14 * unit)
     _stat_tiles(surface, stats, snapshot, unit)
     build = pygame.Rect(stats.right + int(20 * unit), top, width - margin - stats.right - int(20 * unit), bottom - top)
     if snapshot.bosses:
@@ -500,7 +641,9 @@ class SummaryScene(Scene):
         self.stack = stack
         delete_run_save()  # R-SAVE-1: the run is over (death, abandon, victory); its save goes
         in_progress = self.in_progress or _wave_in_progress(stack, self.run)
-        self.snapshot = RunSnapshot.of(self.run, self.outcome, in_progress, self.day, self.unlocked)
+        frozen = RunSnapshot.of(self.run, self.outcome, in_progress, self.day, self.unlocked)
+        aether = settle_aether(self.run, frozen.highest_wave, self.outcome is Outcome.VICTORY)
+        self.snapshot = dataclasses.replace(frozen, aether=aether)
         screen = pygame.display.get_surface()
         picture = pygame.Surface(screen.get_size() if screen is not None else DEFAULT_SIZE)
         draw_summary(picture, self.snapshot, self.run.content, self.art)

@@ -38,7 +38,7 @@ from functools import partial
 import pygame
 
 from artificer.content import load_content
-from artificer.game.meta import load_meta
+from artificer.game.meta import CURSED_WAVES, load_meta
 from artificer.game.save import run_save_path
 from artificer.ui import settings as settings_file
 from artificer.ui.controls import Controls
@@ -55,6 +55,8 @@ from artificer.ui.widgets import blit_lines, draw_fitted, fit_lines
 NewRunCallback = Callable[[SceneStack], None]
 #: R-END-2: `on_new_run_ng_plus(stack, level)` starts a run at New Game+ `level`.
 NgPlusCallback = Callable[[SceneStack, int], None]
+#: R-END-5: practice from a milestone wave (the wave).
+PracticeCallback = Callable[[SceneStack, int], None]
 ContinueCallback = Callable[[SceneStack], None]
 
 NOTICE_SECONDS = 7.0
@@ -86,6 +88,10 @@ CONTINUE = TitleEntry("ui.title.continue", order=200, needs_run_save=True)
 QUIT = TitleEntry("ui.title.quit", order=900)
 #: R-END-2: once a clear unlocked it, a new run at the highest New Game+ level unlocked (meta.json).
 NG_PLUS = TitleEntry("ui.title.new_run_ng_plus", order=150)
+#: R-META-1: once bought with aether, a new run in the cursed-waves challenge mode.
+CURSED = TitleEntry("ui.title.new_run_cursed", order=160)
+#: R-END-5: once a milestone is reached, practice from that wave (left / right choose which).
+PRACTICE = TitleEntry("ui.title.practice", order=170)
 
 
 @dataclass(frozen=True)
@@ -185,6 +191,8 @@ class TitleScene(Scene):
         *,
         on_continue: ContinueCallback | None = None,
         on_new_run_ng_plus: NgPlusCallback | None = None,
+        on_new_run_cursed: NewRunCallback | None = None,
+        on_practice: PracticeCallback | None = None,
         settings: Settings | None = None,
         sound_bank: SoundBank | None = None,
         controls: Controls | None = None,
@@ -205,8 +213,12 @@ class TitleScene(Scene):
         self._on_new_run = on_new_run
         self._on_continue = on_continue
         self._on_new_run_ng_plus = on_new_run_ng_plus
+        self._on_new_run_cursed = on_new_run_cursed
+        self._on_practice = on_practice
         #: R-END-2: the NG+ level the line offers (None: the highest unlocked); left / right choose a lower one.
         self._ng_plus_level: int | None = None
+        #: R-END-5: the milestone wave the practice line offers (None: the highest reached).
+        self._practice_wave: int | None = None
         self._router = router
         self._scenes = scenes
         self.settings = settings
@@ -262,7 +274,16 @@ class TitleScene(Scene):
             ),
             (QUIT, MenuItem(QUIT.key, self._quit)),
         ]
-        unlocked = load_meta().meta.ng_plus_unlocked if self._on_new_run_ng_plus is not None else 0
+        meta = load_meta().meta
+        unlocked = meta.ng_plus_unlocked if self._on_new_run_ng_plus is not None else 0
+        if CURSED_WAVES in meta.unlocked and self._on_new_run_cursed is not None:
+            lines.append((CURSED, MenuItem(CURSED.key, self._new_run_cursed)))
+        waves = meta.practice_waves() if self._on_practice is not None else []
+        if waves:
+            wave = self._practice_wave if self._practice_wave in waves else waves[-1]
+            start_practice = partial(self._practice, wave)
+            choose = partial(self._choose_practice, waves, wave) if len(waves) > 1 else None
+            lines.append((PRACTICE, MenuItem(PRACTICE.key, start_practice, values=(("wave", wave),), adjust=choose)))
         if unlocked > 0:
             level = min(max(1, self._ng_plus_level or unlocked), unlocked)
             start = partial(self._new_run_ng_plus, level)
@@ -271,6 +292,8 @@ class TitleScene(Scene):
         for declared in self._scenes.title_entries():
             entry = declared.title
             assert entry is not None  # title_entries() holds the declarations with one
+            if entry.needs_a_finished_run and meta.runs == 0:
+                continue
             opens = partial(self._open, declared.name) if saved or not entry.needs_run_save else None
             lines.append((entry, MenuItem(entry.key, opens, "ui.title.no_saved_run")))
         places = [entry.order for entry, _ in lines]
@@ -331,6 +354,10 @@ class TitleScene(Scene):
         self._ng_plus_level = min(max(1, level + step), unlocked)
         self._refresh_items()
 
+    def _choose_practice(self, waves: list[int], wave: int, step: int) -> None:
+        self._practice_wave = waves[min(max(0, waves.index(wave) + step), len(waves) - 1)]
+        self._refresh_items()
+
     def _first_enabled(self) -> int:
         return next((i for i, item in enumerate(self.items) if item.enabled), 0)
 
@@ -367,6 +394,14 @@ class TitleScene(Scene):
     def _new_run_ng_plus(self, level: int) -> None:
         if self._on_new_run_ng_plus is not None and self._stack is not None:
             self._on_new_run_ng_plus(self._stack, level)
+
+    def _new_run_cursed(self) -> None:
+        if self._on_new_run_cursed is not None and self._stack is not None:
+            self._on_new_run_cursed(self._stack)
+
+    def _practice(self, wave: int) -> None:
+        if self._on_practice is not None and self._stack is not None:
+            self._on_practice(self._stack, wave)
 
     def _continue(self) -> None:
         if self._on_continue is not None and self._stack is not None:
