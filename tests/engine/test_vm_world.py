@@ -316,18 +316,22 @@ def test_switching_cores_clamps_mana_into_the_new_pool() -> None:
 def test_resonance_is_hidden_until_it_fuses_in_a_fight() -> None:
     """R-RES-2: the codex shows only the hint until the recipe first fuses
     in a wave the player fights; then the full entry, for good."""
-    from artificer.game.codex import Codex
+    from artificer.game.codex import Codex, Discoveries
+    from artificer.game.meta import Section
 
     codex = Codex(CONTENT)
     hidden = codex.page("plasma_storm")
     assert not hidden.discovered and hidden.text == CONTENT.text("recipe.plasma_storm.hint")
     sim = range_sim("siege_core", ["water_wave", "chain_bolt"], [(1500, 800)])
+    found = Discoveries(CONTENT)
     learned = []
     for _ in range(30):
         sim.step()
-        learned += codex.observe(sim.buffers.event_rows())
+        learned += [
+            entry for section, entry in found.observe_events(sim.buffers.event_rows()) if section is Section.RECIPES
+        ]
     assert learned == ["plasma_storm"]
-    page = codex.page("plasma_storm")
+    page = Codex(CONTENT, found.record(codex.meta)).page("plasma_storm")
     assert page.discovered and "Plasma Storm" in page.title and "→" in page.text
 
 

@@ -73,6 +73,7 @@ def test_r_end_2_a_victory_counts_the_clear_and_the_summary_says_what_it_unlocke
     # R-META-1: the victory screen shows the aether paid: W20, the three milestones, the first clear.
     shown = stack.top.snapshot.aether
     assert shown is not None and shown.total == 20 + 2 + 3 + 4 + 30 == meta.aether == shown.held
+    assert {"wave_20", "first_clear"} <= meta.achievements, "R-META-2: the clear's achievements are earned"
 
 
 def test_r_end_2_left_and_right_choose_a_lower_ng_plus_level_down_to_one(display: pygame.Surface) -> None:

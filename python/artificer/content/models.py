@@ -17,7 +17,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
@@ -673,6 +673,34 @@ class NgPlusClearAether(ContentModel):
     minimum: int = Field(ge=0, le=MAX_AETHER, description="The least an NG+ clear pays (5).")
 
 
+#: What an achievement measures: meta.json's progress, a run's kills, or a codex section's entries found.
+AchievementMeasure = Literal[
+    "best_wave",
+    "clears",
+    "ng_plus_clears",
+    "unlocks",
+    "kills_in_run",
+    "spells",
+    "enemies",
+    "bosses",
+    "recipes",
+    "reactions",
+    "relics",
+    "potions",
+]
+
+
+class Achievement(ContentModel):
+    """R-META-2: an achievement, earned once its measure reaches `value` (its texts: achievement.<id>.name
+    and .description)."""
+
+    id: str = Field(pattern=ID_PATTERN, description="Unique id.")
+    measure: AchievementMeasure = Field(description="What it counts.")
+    value: int = Field(
+        ge=0, le=1_000_000, description="The goal (0: all of them — every entry of the section, every unlock)."
+    )
+
+
 class MetaSettings(ContentModel):
     """R-META-1, R-END-2, R-END-5: aether, the rewards at a run's end, and the challenge mode."""
 
@@ -686,6 +714,15 @@ class MetaSettings(ContentModel):
     first_clear_aether: int = Field(ge=0, le=MAX_AETHER, description="The first clear of the game pays this (30).")
     ng_plus_clear: NgPlusClearAether = Field(description="What a New Game+ clear pays.")
     cursed_waves: CursedWaves = Field(description="The cursed-waves challenge mode.")
+    achievements: tuple[Achievement, ...] = Field(max_length=1_000, description="R-META-2: the achievements list.")
+
+    @field_validator("achievements")
+    @classmethod
+    def _unique_achievements(cls, value: tuple[Achievement, ...]) -> tuple[Achievement, ...]:
+        ids = [a.id for a in value]
+        if len(set(ids)) != len(ids):
+            raise ValueError(f"achievement ids must be unique (found {sorted(i for i in ids if ids.count(i) > 1)})")
+        return value
 
     @field_validator("aether_by_wave", "milestones")
     @classmethod

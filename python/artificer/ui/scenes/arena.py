@@ -46,13 +46,16 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+import numpy as np
+import numpy.typing as npt
 import pygame
 
 from artificer.content import Content
 from artificer.content.roster import roster
 from artificer.engine.frame import PickupColumn
+from artificer.game.codex import Codex, Discoveries
 from artificer.game.flow import Ending, Phase, RunFlow
-from artificer.game.meta import load_meta, record_clear
+from artificer.game.meta import Section, load_meta, record_clear
 from artificer.game.report import FrameReport
 from artificer.game.run import Run, WaveInProgress, WaveStats
 from artificer.ui.atlas import Atlas
@@ -109,6 +112,15 @@ CURSED_TAG = (230, 90, 110)
 NG_PLUS_TAG = (242, 214, 140)
 
 
+#: R-META-2: the codex sections whose first meetings toast in the arena, and their line.
+TOASTED_SECTIONS = {
+    Section.ENEMIES: "ui.codex.new_enemy",
+    Section.BOSSES: "ui.codex.new_enemy",
+    Section.REACTIONS: "ui.codex.new_reaction",
+    Section.RECIPES: "ui.codex.new_recipe",
+}
+
+
 def mode_tags(run: Run) -> tuple[tuple[str, tuple[int, int, int]], ...]:
     """The run's modes as the HUD shows them beside the wave timer (none: the game as it ships)."""
     state = run.state
@@ -159,6 +171,8 @@ class ArenaScene(Scene):
         self.hud_state = HudState(show_damage_numbers=self.session.settings.damage_numbers)
         self.hud_state.roster = [(tr(kind.name_key), kind.hp) for kind in roster(content)]
         self.hud_state.modes = mode_tags(self.run)
+        #: R-META-2: what this run shows the player for the first time (None: practice records nothing).
+        self.discoveries = None if self.run.state.practice else Discoveries(content, load_meta().meta)
         charges = [s.action.charge.still_seconds for s in content.spells if s.action is not None and s.action.charge]
         if charges:
             self.hud_state.charge_span = max(0.0, min(charges) - content.balance.vm.charge_ring_delay)
@@ -377,7 +391,12 @@ class ArenaScene(Scene):
                 if self.stack is not None:
                     self.stack.push(
                         SummaryScene(
-                            self.run, False, self.on_quit, controls=self.session.controls, unlocked=self.unlocked
+                            self.run,
+                            False,
+                            self.on_quit,
+                            controls=self.session.controls,
+                            unlocked=self.unlocked,
+                            discoveries=self.discoveries,
                         )
                     )
                 return
@@ -409,6 +428,7 @@ class ArenaScene(Scene):
         if not self.wave.over:  # a wave ended from outside (a test) is not stepped again
             self.flow.step()
         report = FrameReport.of(sim.buffers.event_rows())  # the step's events, decoded once for all below
+        self._discover(sim.buffers.event_rows())
         self._react(report)
         self.juice.react(report)
         self.juice.tick(dt, sim.buffers, in_wave=True)
@@ -522,8 +542,20 @@ class ArenaScene(Scene):
             self.shake = 1.0
             self.flash = max(self.flash, 0.8)
 
+    def _discover(self, events: npt.NDArray[np.float64]) -> None:
+        """R-META-2: the frame's first meetings go into the codex (written at the wave's end), and a
+        new enemy, boss, reaction or recipe says so."""
+        if self.discoveries is None:
+            return
+        for section, entry in self.discoveries.observe_events(events):
+            if section in TOASTED_SECTIONS:
+                name = tr(Codex(self.content).name_key(section, entry))
+                self.hud_state.toast(tr(TOASTED_SECTIONS[section], name=name), 3.0)
+
     def _start_wave(self) -> None:
         self.wave = self._begin_wave()
+        if self.discoveries is not None:
+            self.discoveries.observe_state(self.run.state)  # the cards bought in the shop: first pickups
         self.hud_state.wave = self.number
         self.hud_state.since_wave_start = 0.0  # the HUD's timer glows: the wave's one announcement
         self.session.play("wave_start")
@@ -551,11 +583,17 @@ class ArenaScene(Scene):
             name = tr(self.run.potions.book.potion(drop.potion).name)
             self.hud_state.toast(tr("ui.potion.found" if drop.kept else "ui.potion.belt_full", name=name), 3.5)
         self.relic_toasts(stats)
+        if self.discoveries is not None:
+            self.discoveries.observe_state(self.run.state)
+            self.discoveries.flush()
         self.wave = None
         self.potion_view.close()
         self.session.play("wave_end")
         if died:
-            self.stack.push(SummaryScene(self.run, died, self.on_quit, controls=self.session.controls))
+            summary = SummaryScene(
+                self.run, died, self.on_quit, controls=self.session.controls, discoveries=self.discoveries
+            )
+            self.stack.push(summary)
             return
         # The last wave won (the flow is over): its clear is a moment too, then the summary.
         self.victory = self.flow.ending is Ending.CLEARED
@@ -682,7 +720,11 @@ class PauseScene(MenuScene):
                 self.arena.flow.abandon()
             self.stack.pop()
             controls = self.session.controls
-            self.stack.push(SummaryScene(self.arena.run, True, self.on_quit, abandoned=True, controls=controls))
+            discoveries = self.arena.discoveries
+            summary = SummaryScene(
+                self.arena.run, True, self.on_quit, abandoned=True, controls=controls, discoveries=discoveries
+            )
+            self.stack.push(summary)
 
     def panel_rect(self, size: tuple[int, int], header: int) -> pygame.Rect:
         """The menu's opaque side panel (`header` px of title, then the items): on the half of the window away from the player."""

@@ -36,6 +36,7 @@ import pygame
 from artificer import storage
 from artificer.content import Content
 from artificer.content.looks import BodyLook
+from artificer.game.codex import Discoveries, earned
 from artificer.game.meta import AetherLine, Meta, Reward, load_meta, save_meta, unlock_tree
 from artificer.game.run import Run, WaveStats
 from artificer.game.save import delete_run_save
@@ -154,14 +155,26 @@ class AetherView:
         )
 
 
-def settle_aether(run: Run, wave_reached: int, cleared: bool, path: Path | None = None) -> AetherView:
-    """R-META-1, R-END-5: the run's end paid into meta.json (its wave, its milestones, its clear —
-    counted already by `game_cleared`), written; the view for the summary. A practice run pays
-    nothing and writes nothing."""
+def settle_aether(
+    run: Run,
+    wave_reached: int,
+    cleared: bool,
+    kills: int = 0,
+    discoveries: Discoveries | None = None,
+    path: Path | None = None,
+) -> AetherView:
+    """R-META-1, R-END-5, R-META-2: the run's end paid into meta.json (its wave, its milestones, its
+    clear — counted already by `game_cleared` —, what it discovered since the last wave's end, the
+    achievements all that earns), written; the view for the summary. A practice run pays nothing
+    and writes nothing."""
     if run.state.practice:
         return AetherView(practice=True)
     before = load_meta(path).meta
+    if discoveries is not None:
+        discoveries.observe_state(run.state)
+        before = discoveries.record(before)
     after, reward = before.after_run(run.content.balance.meta, wave_reached, cleared, run.state.ng_plus)
+    after = after.with_achievements(earned(run.content, after, kills))
     try:
         save_meta(after, path)
     except OSError as error:
@@ -607,11 +620,14 @@ class SummaryScene(Scene):
         day: date | None = None,
         controls: Controls | None = None,
         unlocked: int = 0,
+        discoveries: Discoveries | None = None,
     ) -> None:
         """`in_progress`: an unfinished wave's stats (None: looked for in the scene below).
         `unlocked`: R-END-2, the NG+ level this victory unlocked (0: none new), shown under the title.
         `directory` and `day` name where the PNG goes (default: the user's runs dir, today).
-        `controls`: the keys that leave (the menu context's bindings); None: the default bindings."""
+        `controls`: the keys that leave (the menu context's bindings); None: the default bindings.
+        `discoveries`: R-META-2, what the run met for the first time and has not written yet."""
+        self.discoveries = discoveries
         self.controls = controls if controls is not None else Controls(Settings())
         self.run = run
         self.died = died
@@ -642,7 +658,8 @@ class SummaryScene(Scene):
         delete_run_save()  # R-SAVE-1: the run is over (death, abandon, victory); its save goes
         in_progress = self.in_progress or _wave_in_progress(stack, self.run)
         frozen = RunSnapshot.of(self.run, self.outcome, in_progress, self.day, self.unlocked)
-        aether = settle_aether(self.run, frozen.highest_wave, self.outcome is Outcome.VICTORY)
+        cleared = self.outcome is Outcome.VICTORY
+        aether = settle_aether(self.run, frozen.highest_wave, cleared, frozen.kills, self.discoveries)
         self.snapshot = dataclasses.replace(frozen, aether=aether)
         screen = pygame.display.get_surface()
         picture = pygame.Surface(screen.get_size() if screen is not None else DEFAULT_SIZE)

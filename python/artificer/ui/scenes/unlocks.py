@@ -25,6 +25,7 @@ import pygame
 from artificer import storage
 from artificer.content import Content
 from artificer.content.models import WaveAether
+from artificer.game.codex import earned
 from artificer.game.meta import CURSED_WAVES, Meta, UnlockNode, load_meta, save_meta, unlock_tree
 from artificer.ui.cards import CardArt
 from artificer.ui.fonts import font
@@ -116,6 +117,7 @@ class UnlocksScene(Scene):
             self.meta = current
             return False
         self.meta = current.buy(node)
+        self.meta = self.meta.with_achievements(earned(self.content, self.meta))  # R-META-2: "collector"
         try:
             save_meta(self.meta)
         except OSError as error:
