@@ -73,11 +73,13 @@ def saved_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple
     from artificer.content import load_content
     from artificer.game import save
     from artificer.game.loadout import Place
+    from artificer.game.meta import Meta, save_meta
     from artificer.game.run import Run, WaveStats
     from artificer.ui.scenes.lab import LabScene
 
     home = tmp_path / "home"
     monkeypatch.setenv(storage.HOME_ENV, str(home))
+    save_meta(Meta(onboarding_done=True))  # a player past the first-run lessons (R-ONB-1)
     content = load_content()
     run = Run(content, 7)
     assert run.loadout.carried(run.loadout.active).cards[:3] == ["spark_bolt"] * 3

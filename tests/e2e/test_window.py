@@ -1,8 +1,9 @@
 """The game in a real window: `artificer play` under Xvfb, driven by xdotool key presses.
 
-The path a player takes through one short run — title → New run → (the lab,
-when the flow has it) → a few seconds of wave 1 → Esc pauses → Abandon →
-the run summary (R-END-1) → back to the title → Esc quits — with a
+The path a new player takes through their first two runs — title → New run
+→ (the first run's lab is closed, R-ONB-1) a few seconds of wave 1 → Esc
+pauses → Abandon → the run summary (R-END-1) → back to the title → New run
+again: the second run opens the lab → Esc back → Esc quits — with a
 screenshot of the root window at every stage, kept in `build/e2e/`
 (gitignored) for a person to look at. The checks: every screen is drawn
 (many distinct colours, not a blank fill), each stage looks different from
@@ -275,15 +276,8 @@ def test_a_short_run_in_a_real_window(game: Game) -> None:
     game.key("Return")
     wait_until("the screen to leave the title", lambda: difference(game.screenshot(), title) > 6, 15)
 
-    # 3. THE LAB STEP — when the flow has a lab between the title and the wave, its
-    #    screen shows no HUD; "Start wave" is Enter there. Without a lab, New run goes
-    #    straight to the arena and this step is passed over.
-    time.sleep(0.8)
-    current = game.screenshot()
-    if not hud_drawn(current):
-        lab = shot("02_lab")
-        assert difference(lab, title) > 6, "the lab looks like the title"
-        game.key("Return")
+    # 3. R-ONB-1: the player's first run has the lab closed — New run goes straight into wave 1
+    #    with the preset wand (the HUD is up without a lab screen in between).
     wait_until("the arena's HUD", lambda: hud_drawn(game.screenshot()), 15)
     timings["to the arena"] = time.monotonic() - started
 
@@ -297,8 +291,6 @@ def test_a_short_run_in_a_real_window(game: Game) -> None:
     panel, floor = arena[12:86, 12:312].reshape(-1, 3), arena[200:500, 100:400].reshape(-1, 3)
     assert np.abs(panel.mean(axis=0) - floor.mean(axis=0)).sum() > 30, "the HP/mana panel stands out from the floor"
     assert difference(arena, title) > 10, "the arena looks different from the title"
-    if "02_lab" in shots:
-        assert difference(arena, shots["02_lab"]) > 10, "the arena looks different from the lab"
 
     # 5. Esc pauses: the scene is dimmed under the menu and the frame stops changing.
     game.key("Escape")
@@ -329,10 +321,23 @@ def test_a_short_run_in_a_real_window(game: Game) -> None:
     # Above the footer (the screen names the file, the PNG carries a stamp) they are the same picture.
     assert difference(picture[:620], summary[:620]) < 2.0, "the saved PNG shows the summary the window shows"
 
-    # 7. Enter goes back to the title; Esc there quits, and the game exits cleanly.
+    # 7. Enter goes back to the title (its menu longer now: a first run has ended, R-ONB-1).
     game.key("Return")
-    wait_until("the title again", lambda: difference(game.screenshot(), title) < 6, 15)
-    shot("06_title_again")
+    wait_until("the title again", lambda: difference(game.screenshot(), title) < 12, 15)
+    time.sleep(0.5)
+    again = shot("06_title_again")
+
+    # 8. R-ONB-1: the second run opens the lab before wave 1 (no HUD on its screen); Esc leaves it.
+    game.key("Return")
+    wait_until("the screen to leave the title", lambda: difference(game.screenshot(), again) > 6, 15)
+    time.sleep(0.8)
+    lab = shot("07_run2_lab")
+    assert not hud_drawn(lab), "the second run stands in the lab, not in a wave"
+    assert difference(lab, arena) > 10, "the lab looks different from the arena"
+    game.key("Escape")
+    wait_until("the title once more", lambda: difference(game.screenshot(), again) < 6, 15)
+
+    # 9. Esc on the title quits, and the game exits cleanly.
     game.key("Escape")
     assert game.process.wait(timeout=15) == 0, f"the game exited with {game.process.returncode}"
     timings["total"] = time.monotonic() - started

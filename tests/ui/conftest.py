@@ -65,6 +65,17 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 @pytest.fixture(autouse=True)
+def onboarding_done(isolated_home: Path) -> None:
+    """Every UI test starts from a player who has done the first-run lessons (R-ONB-1; the onboarding
+    tests start from a fresh player's meta.json), and no tip shown yet this session."""
+    from artificer.game.meta import Meta, save_meta
+    from artificer.ui import tips
+
+    save_meta(Meta(onboarding_done=True))
+    tips.forget_session()
+
+
+@pytest.fixture(autouse=True)
 def strict_texts() -> Iterator[None]:
     """Every UI test looks texts up strictly: a missing i18n key fails the test (R-I18N-1)."""
     i18n.set_language("en", strict=True)

@@ -100,4 +100,4 @@ def test_r_end_5_a_practice_run_records_nothing_in_the_codex(display: pygame.Sur
     scene.hud_state.toast = lambda text, seconds=2.5: shown.append(text)  # type: ignore[method-assign]
     frames(stack, display, 4 * 60)
     assert scene.discoveries is None and not shown
-    assert load_meta().meta == Meta()
+    assert load_meta().meta == Meta(onboarding_done=True), "nothing recorded"

@@ -5,6 +5,8 @@ practice appear on the title once earned and start their runs; practice keeps no
 
 from __future__ import annotations
 
+import dataclasses
+
 import pygame
 
 from artificer.content import load_content
@@ -37,7 +39,8 @@ def key(k: int) -> None:
 
 
 def title_with(meta: Meta) -> tuple[GameScenes, SceneStack, TitleScene]:
-    save_meta(meta)
+    """The window's title over `meta` (a player past the first-run lessons, R-ONB-1)."""
+    save_meta(dataclasses.replace(meta, onboarding_done=True))
     scenes = GameScenes(CONTENT)
     stack = SceneStack()
     title = scenes.router.build("title")
@@ -139,4 +142,4 @@ def test_r_end_5_practice_starts_at_a_milestone_with_its_gold_and_the_shop_and_k
     assert isinstance(stack.top, SummaryScene)
     assert stack.top.snapshot is not None and stack.top.snapshot.practice
     assert stack.top.snapshot.aether is not None and stack.top.snapshot.aether.practice
-    assert load_meta().meta == before, "practice keeps no progress"
+    assert load_meta().meta == dataclasses.replace(before, onboarding_done=True), "practice keeps no progress"

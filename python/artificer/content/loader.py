@@ -263,6 +263,7 @@ def _check_vm_content(
         problems.extend(references.check_cores(cores, spells))
         if balance is not None and spells is not None:
             problems.extend(references.check_starting_wand(balance, spells, cores))
+            problems.extend(references.check_onboarding(balance, spells))
         if spells is not None:
             problems.extend(references.check_affordable(spells, cores))
     if recipes is not None:

@@ -733,6 +733,41 @@ class MetaSettings(ContentModel):
         return value
 
 
+class OnboardingStep(ContentModel):
+    """R-ONB-1: what one of a player's first runs opens (the run after the last step opens everything)."""
+
+    run: int = Field(ge=1, le=100, description="The player's run number this step is (1: the first run).")
+    lab: bool = Field(description="The lab opens (false: the shop sells no cards and no cores, and has no Lab).")
+    dash: bool = Field(description="The dash answers (false: movement only).")
+    potions: bool = Field(description="Potions can be drunk (false: movement only).")
+    spell_tiers: tuple[Annotated[int, Field(ge=1, le=5)], ...] = Field(
+        max_length=5, description="The tiers of the actions the shop may offer."
+    )
+    core_tiers: tuple[Annotated[int, Field(ge=1, le=5)], ...] = Field(
+        max_length=5, description="The tiers of the cores the shop may offer."
+    )
+    spells: tuple[str, ...] = Field(
+        max_length=100, description="Spell ids offered besides those actions (the first modifier, the first trigger)."
+    )
+    lesson: str | None = Field(
+        default=None, pattern=ID_PATTERN, description="The lesson this run teaches (ui.onboarding.lesson.<id>.*)."
+    )
+
+
+class Onboarding(ContentModel):
+    """R-ONB-1: the first runs, step by step."""
+
+    steps: tuple[OnboardingStep, ...] = Field(max_length=20, description="One per run, from run 1, in order.")
+
+    @field_validator("steps")
+    @classmethod
+    def _runs_in_order(cls, value: tuple[OnboardingStep, ...]) -> tuple[OnboardingStep, ...]:
+        runs = [step.run for step in value]
+        if runs != list(range(1, len(runs) + 1)):
+            raise ValueError(f"the steps' runs must be 1, 2, 3… in order (found {runs})")
+        return value
+
+
 class Balance(ContentModel):
     """balance.json: the global tuning numbers."""
 
@@ -753,6 +788,7 @@ class Balance(ContentModel):
     combat: CombatSettings = Field(description="Vulnerable and weak in the damage formula (R-DMG-1, §8).")
     ng_plus: NgPlusSettings = Field(description="New Game+ levels: their multipliers and the highest (R-END-2).")
     meta: MetaSettings = Field(description="Aether, run-end rewards and the challenge mode (R-META-1, R-END-5).")
+    onboarding: Onboarding = Field(description="The first runs, step by step (R-ONB-1).")
 
 
 # --- enemies.json -----------------------------------------------------------

@@ -196,6 +196,19 @@ def check_starting_wand(balance: Balance, spells: SpellCatalog, cores: CoreCatal
     return problems
 
 
+def check_onboarding(balance: Balance, spells: SpellCatalog) -> list[Problem]:
+    """R-ONB-1: each onboarding step names spells that exist."""
+    spell_by_id = {spell.id: spell for spell in spells.spells}
+    return [
+        Problem(
+            BALANCE_FILE, location_path("onboarding", "steps", index, "spells", slot), _unknown_spell(card, spell_by_id)
+        )
+        for index, step in enumerate(balance.onboarding.steps)
+        for slot, card in enumerate(step.spells)
+        if card not in spell_by_id
+    ]
+
+
 # --- i18n ---------------------------------------------------------------------------
 
 

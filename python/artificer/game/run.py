@@ -80,12 +80,15 @@ class Run:
         ng_plus: int = 0,
         unlocked: Iterable[str] | None = None,
         cursed: bool = False,
+        onboarding: int = 0,
     ) -> None:
         """A new run of `seed` at NG+ level `ng_plus` (or the run `state` describes: a save's), its
         world built and armed. `unlocked`: the aether unlocks its shop may offer (R-META-1; None:
         the whole unlock tree, as a headless run without a meta file has it). `cursed`: R-META-1's
-        cursed waves (a new run's; a save's state says its own)."""
+        cursed waves (a new run's; a save's state says its own); `onboarding`: R-ONB-1's step (0: none)."""
         self.state = state if state is not None else RunState.new(content, seed, ng_plus, cursed=cursed)
+        if state is None:
+            self.state.onboarding = onboarding
         # hit_events: the frame's biggest hits come back as events (damage numbers, the biggest hit).
         sim = Simulation(
             content, self.state.seed, rules={"hit_events": True}, ng_plus=self.state.ng_plus, cursed=self.state.cursed

@@ -543,6 +543,9 @@ class RunSave(SaveModel):
     first_wave: Annotated[int, Strict()] = Field(
         default=1, ge=1, le=MAX_WAVES, description="R-END-5: the wave the run began at (practice; older saves: 1)."
     )
+    onboarding: Annotated[int, Strict()] = Field(
+        default=0, ge=0, le=100, description="R-ONB-1: the run's onboarding step (0: none; older saves: 0)."
+    )
 
     @field_validator("waves")
     @classmethod

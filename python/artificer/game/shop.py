@@ -82,6 +82,7 @@ from artificer.content.models import (
 from artificer.errors import ArtificerError
 from artificer.game import draws
 from artificer.game.loadout import BackpackFull, LoadoutError
+from artificer.game.onboarding import Onboarding
 from artificer.game.potions import potion_for_sale
 from artificer.game.relics import relic_rng
 from artificer.game.state import Change, RunState
@@ -644,11 +645,13 @@ class Shop:
     def _draw_spell(self, taken: set[str]) -> Offer | None:
         carrying_debug = any(self.content.core(c.core).has_flag(CoreFlag.DEBUG_CORE) for c in self.state.loadout.cores)
         family_weights = self.settings.family_weights
+        onboarding = Onboarding.of(self.content, self.state.onboarding)  # R-ONB-1: a first run's pool
         spells = [
             spell
             for spell in self.content.spells
             if self._unlocked(spell.id, spell.unlock_cost)
             and ((spell.shop and not spell.debug_only) or (spell.debug_only and carrying_debug))
+            and onboarding.allows_spell(spell)
         ]
         weights = {spell.id: family_weights.get(spell.family, 1.0) for spell in spells}
         pool = [(spell.id, spell.tier) for spell in spells if weights[spell.id] > 0]
@@ -656,11 +659,15 @@ class Shop:
 
     def _draw_core(self, taken: set[str]) -> Offer | None:
         carried = {c.core for c in self.state.loadout.cores}
+        onboarding = Onboarding.of(self.content, self.state.onboarding)
         pool = [
             (core.id, core.tier)
             for core in self.content.cores
             # A price of 0 marks a core that is not sold (the starter).
-            if core.price > 0 and core.id not in carried and self._unlocked(core.id, core.unlock_cost)
+            if core.price > 0
+            and core.id not in carried
+            and self._unlocked(core.id, core.unlock_cost)
+            and onboarding.allows_core(core)
         ]
         return self._draw_by_tier("cores", pool, taken, repeat=False)
 

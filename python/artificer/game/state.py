@@ -68,6 +68,8 @@ class RunState:
     cursed: bool = False
     #: R-END-5: the wave the run began at (1; a practice run's milestone wave).
     first_wave: int = 1
+    #: R-ONB-1: the onboarding step the run began with (0: none, the whole game).
+    onboarding: int = 0
 
     def __post_init__(self) -> None:
         self.relics = RunRelics.starting(self.content.relics)
@@ -96,6 +98,7 @@ class RunState:
             "practice": self.practice,
             "cursed": self.cursed,
             "first_wave": self.first_wave,
+            "onboarding": self.onboarding,
         }
 
     @classmethod
@@ -114,6 +117,7 @@ class RunState:
             practice=data.get("practice", False),
             cursed=data.get("cursed", False),
             first_wave=data.get("first_wave", 1),
+            onboarding=data.get("onboarding", 0),
         )
         state.relics = RunRelics.from_save(content.relics, data["relics"])
         state.potions = PotionBelt.from_save(content.potions, data["potions"])

@@ -58,6 +58,7 @@ from artificer.content import Content, load_content
 from artificer.game import save
 from artificer.game.flow import RunFlow
 from artificer.game.meta import load_meta
+from artificer.game.onboarding import Onboarding, new_run_step
 from artificer.game.run import Run, WandCannotFire
 from artificer.ui import i18n
 from artificer.ui import settings as settings_file
@@ -230,10 +231,17 @@ class GameScenes:
     def new_run(self, seed: int | None = None, ng_plus: int = 0, cursed: bool = False) -> Run:
         """A new run (at New Game+ `ng_plus`; in cursed waves when `cursed`): the lab before wave 1."""
         # R-META-1: the shop offers what the player unlocked with aether, beyond the base pool.
-        unlocked = load_meta().meta.shop_unlocks()
+        meta = load_meta().meta
         seed = secrets.randbits(32) if seed is None else seed
-        run = Run(self.content, seed, ng_plus=ng_plus, unlocked=unlocked, cursed=cursed)
-        self.router.push(LAB, run=run, wave=1)
+        # R-ONB-1: a plain new run is one of the player's first runs until onboarding is done.
+        plain = ng_plus == 0 and not cursed
+        step = new_run_step(self.content, meta, self.session.settings.skip_onboarding) if plain else 0
+        run = Run(self.content, seed, ng_plus=ng_plus, unlocked=meta.shop_unlocks(), cursed=cursed, onboarding=step)
+        if Onboarding.of(self.content, step).lab:
+            self.router.push(LAB, run=run, wave=1)
+        else:  # the lab is closed: the preset wand goes straight into wave 1
+            save.delete_run_save()
+            self.router.push(ARENA, run=run)
         return run
 
     def _practice(self, stack: SceneStack, wave: int) -> None:

@@ -203,6 +203,9 @@ class Settings(BaseModel):
         default=False, description="Use the Okabe–Ito colour-blind palette (artificer.ui.palette)."
     )
     damage_numbers: bool = Field(default=True, description="Show damage numbers over hit enemies.")
+    skip_onboarding: bool = Field(
+        default=False, description="R-ONB-1: new runs open the whole game at once (for players who know it)."
+    )
 
     @field_validator("window_size")
     @classmethod

@@ -56,6 +56,7 @@ from artificer.engine.frame import PickupColumn
 from artificer.game.codex import Codex, Discoveries
 from artificer.game.flow import Ending, Phase, RunFlow
 from artificer.game.meta import Section, load_meta, record_clear
+from artificer.game.onboarding import Onboarding, lesson_tip
 from artificer.game.report import FrameReport
 from artificer.game.run import Run, WaveInProgress, WaveStats
 from artificer.ui.atlas import Atlas
@@ -71,6 +72,7 @@ from artificer.ui.scenes.menu import MenuScene
 from artificer.ui.scenes.summary import SummaryScene
 from artificer.ui.session import Session
 from artificer.ui.settings import POTION_ACTIONS, Action, AimMode, Context, key_label
+from artificer.ui.tips import show_once
 
 #: Screen shake when the player is hurt: pixels at full strength (× the shake setting), decay per second.
 SHAKE_PIXELS = 9.0
@@ -171,6 +173,8 @@ class ArenaScene(Scene):
         self.hud_state = HudState(show_damage_numbers=self.session.settings.damage_numbers)
         self.hud_state.roster = [(tr(kind.name_key), kind.hp) for kind in roster(content)]
         self.hud_state.modes = mode_tags(self.run)
+        #: R-ONB-1: the run's onboarding step's limits and lesson.
+        self.onboarding = Onboarding.of(content, self.run.state.onboarding)
         #: R-META-2: what this run shows the player for the first time (None: practice records nothing).
         self.discoveries = None if self.run.state.practice else Discoveries(content, load_meta().meta)
         charges = [s.action.charge.still_seconds for s in content.spells if s.action is not None and s.action.charge]
@@ -266,16 +270,18 @@ class ArenaScene(Scene):
 
     # ---- input -------------------------------------------------------------
     def handle_event(self, event: pygame.event.Event) -> pygame.event.Event | None:
-        if self._potion_event(event):
+        # R-ONB-1: a first run is movement only — its dash and potions do not answer.
+        if self.onboarding.potions and self._potion_event(event):
             return None
         action = self.session.controls.handle(event, Context.GAMEPLAY)
         if action in POTION_ACTIONS:
-            self.potion_key(POTION_ACTIONS.index(action))
+            if self.onboarding.potions:
+                self.potion_key(POTION_ACTIONS.index(action))
             return None
         if action == Action.PAUSE:
             self._pause()
         elif action == Action.DASH:
-            self.dash_pressed = True
+            self.dash_pressed = self.onboarding.dash
         elif action is None and event.type not in (pygame.KEYUP, pygame.JOYAXISMOTION, pygame.CONTROLLERAXISMOTION):
             return event
         return None
@@ -554,6 +560,8 @@ class ArenaScene(Scene):
 
     def _start_wave(self) -> None:
         self.wave = self._begin_wave()
+        if self.onboarding.lesson == "move":  # R-ONB-1: the first run's one lesson, as it begins
+            show_once(lesson_tip("move"), lambda text: self.hud_state.toast(text, 8.0), tr("ui.onboarding.lesson.move"))
         if self.discoveries is not None:
             self.discoveries.observe_state(self.run.state)  # the cards bought in the shop: first pickups
         self.hud_state.wave = self.number

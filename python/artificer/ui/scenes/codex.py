@@ -254,7 +254,8 @@ class CodexScene(Scene):
         y = area.y + pad + int(44 * unit)
         if section is Section.RECIPES and entry.found:
             page = self.codex.page(entry.id, tr)
-            y = _recipe_line(surface, page.inputs, page.product, max(11, int(17 * unit)), (x, y)).bottom + int(6 * unit)
+            line = _recipe_line(surface, page.inputs, page.product, max(11, int(17 * unit)), (x, y), text_width)
+            y = line.bottom + int(6 * unit)
         for fact in facts:
             block = draw_fitted(
                 surface, fact, max(11, int(16 * unit)), False, AETHER, text_width, max_lines=2, topleft=(x, y)
@@ -371,10 +372,17 @@ class CodexScene(Scene):
             self.tile_rects.append(rect)
 
 
-def _recipe_line(surface: pygame.Surface, inputs: str, product: str, size: int, at: tuple[int, int]) -> pygame.Rect:
-    """R-RES-2 "inputs → product", the arrow drawn (the Latin font has no "→")."""
-    face = font(size, bold=True)
-    left, right = face.render(inputs, True, TEXT), face.render(product, True, AETHER)
+def _recipe_line(
+    surface: pygame.Surface, inputs: str, product: str, size: int, at: tuple[int, int], width: int
+) -> pygame.Rect:
+    """R-RES-2 "inputs → product" in `width`, the arrow drawn (the Latin font has no "→"); the font
+    shrinks until the line fits."""
+    while True:
+        face = font(size, bold=True)
+        left, right = face.render(inputs, True, TEXT), face.render(product, True, AETHER)
+        if left.get_width() + 2 * size + right.get_width() <= width or size <= 10:
+            break
+        size -= 1
     x, y = at
     surface.blit(left, (x, y))
     mid = y + left.get_height() // 2

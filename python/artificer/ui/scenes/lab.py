@@ -53,6 +53,7 @@ import pygame
 
 from artificer.engine.wand import core_data, place, spell_catalog
 from artificer.game.loadout import BackpackFull, CoreFull, LoadoutError, Place
+from artificer.game.onboarding import CPU_TIP_SHARE, TIP_CPU_HIGH, TIP_TRIGGER_WITHOUT_ACTION, Onboarding, lesson_tip
 from artificer.game.run import Run
 from artificer.ui.cards import MANA_TEXT, BoardGeometry, CardArt, draw_chip
 from artificer.ui.controls import Controls
@@ -63,6 +64,7 @@ from artificer.ui.session import Session
 from artificer.ui.settings import Action, Context, Settings, key_hint
 from artificer.ui.spell_text import spell_tip
 from artificer.ui.timeline import DrawnTimeline, draw_timeline
+from artificer.ui.tips import show_once
 from artificer.ui.widgets import (
     BAD,
     BUTTON_EDGE,
@@ -157,6 +159,15 @@ class CoreTab:
     make_active: pygame.Rect | None
 
 
+#: R-ONB-1: the lessons the lab teaches (the step's `lesson` → its text), and how long a tip shows.
+LAB_LESSONS = {
+    "lab": "ui.onboarding.lesson.lab",
+    "damage_plus": "ui.onboarding.lesson.damage_plus",
+    "trigger_on_hit": "ui.onboarding.lesson.trigger_on_hit",
+}
+TIP_SECONDS = 10.0
+
+
 class LabScene(Scene):
     """Backpack and the carried cores' boards (one tab each) with drag-and-drop, live diagnostics, Test and Start wave."""
 
@@ -237,10 +248,28 @@ class LabScene(Scene):
     # ---- lifecycle ---------------------------------------------------------
     def on_enter(self, stack: SceneStack) -> None:
         self.stack = stack
+        self._tips()
 
     def on_resume(self) -> None:
         # The shop or the training range may have changed things meanwhile.
         self.rearm()
+
+    def _tips(self) -> None:
+        """R-ONB-1's lesson of this run (the lab's first opening, the first modifier, the first trigger
+        and its range demo), and R-ONB-2's tips for the board shown (a trigger with no action after it,
+        CPU above 80%): each once, ever."""
+        show = lambda text: self.toasts.show(text, TIP_SECONDS)  # noqa: E731
+        keep = not self.run.state.practice  # R-END-5: a practice run remembers its tips for the session only
+        lesson = Onboarding.of(self.run.content, self.run.state.onboarding).lesson
+        if lesson in LAB_LESSONS:
+            test = key_hint(self.controls.settings.key_for(Action.TEST_WAND))
+            show_once(lesson_tip(lesson), show, tr(LAB_LESSONS[lesson], test=test), keep)
+        warnings = set(self.diagnostics.get("warnings", ()))
+        if "trigger_without_action" in warnings:
+            show_once(TIP_TRIGGER_WITHOUT_ACTION, show, tr("ui.tip.trigger_without_action"), keep)
+        used, limit = int(self.diagnostics.get("cpu_used", 0)), max(1, int(self.diagnostics.get("cpu_limit", 1)))
+        if used > CPU_TIP_SHARE * limit:
+            show_once(TIP_CPU_HIGH, show, tr("ui.tip.cpu_high", used=used, limit=limit), keep)
 
     def rearm(self) -> None:
         """Recompiles the wand (`Run.rearm`: the active core, as the world will fire it), then every
@@ -271,6 +300,8 @@ class LabScene(Scene):
         if self._layout_key:
             # The board shown or the waiting area may have changed: where things are follows at once.
             self._layout(self._layout_key[0])
+        if getattr(self, "stack", None) is not None:  # entered: a board changed (the first rearm is __init__'s)
+            self._tips()
 
     # ---- queries -------------------------------------------------------------
     @property

@@ -286,6 +286,7 @@ class SettingsScene(Scene):
         y = self._slider_row(x, y, "ui.settings.screen_shake", "screen_shake")
         y = self._checkbox_row(x, y, "ui.settings.damage_numbers", "damage_numbers", x_offset=0)
         self._checkbox_row(x, y - ROW, "ui.settings.colour_blind", "colour_blind", x_offset=LABEL_WIDTH + 40)
+        y = self._checkbox_row(x, y, "ui.settings.skip_onboarding", "skip_onboarding", x_offset=0)
         y = self._section(x, y + 4, "ui.settings.section.sound")
         y = self._slider_row(x, y, "ui.settings.master_volume", "master_volume")
         y = self._slider_row(x, y, "ui.settings.music_volume", "music_volume")

@@ -66,6 +66,7 @@ import pygame
 from artificer.content import Core, Spell
 from artificer.content.models import Talent, WandStat
 from artificer.game.loadout import BackpackFull, LoadoutError, LoadoutFull, WaitingAreaFull
+from artificer.game.onboarding import TIP_SPECIAL_CORE, Onboarding, lesson_tip
 from artificer.game.run import Run
 from artificer.game.shop import NotEnoughGold, Offer, PotionBeltFull, ShelfName, ShopError
 from artificer.ui.atlas import ELEMENT_COLOURS
@@ -101,6 +102,7 @@ from artificer.ui.shop_widgets import (
     talent_icon,
 )
 from artificer.ui.spell_text import spell_tip
+from artificer.ui.tips import show_once
 from artificer.ui.widgets import (
     BUTTON_EDGE,
     BUTTON_FILL,
@@ -144,6 +146,16 @@ SPELL_ART = (78, 92)
 TIER_COLOURS: dict[int, Colour] = {1: (190, 190, 205), 2: (86, 160, 233), 3: (190, 120, 255), 4: (255, 196, 80)}
 
 
+#: Seconds a lesson or a contextual tip shows (R-ONB-1/2), and the bonus demo's colour.
+TIP_SECONDS = 10.0
+BONUS_DEMO = (240, 228, 66)
+
+
+def has_bonus(core: Core) -> bool:
+    """R-ONB-2: a special core, one with an adjacency bonus on its board (R-BOARD-2)."""
+    return any(slot.bonus is not None for slot in core.layout().slots)
+
+
 class ShopScene(Scene):
     """Shelves A, B and C, the carried cores, the waiting area and the backpack; Lab and Next wave."""
 
@@ -170,6 +182,11 @@ class ShopScene(Scene):
         opened and saved it already)."""
         self.run = run
         self.wave = wave_number
+        #: R-ONB-1: the run's onboarding (a first run's shop has no Lab, and no cards nor cores).
+        self.onboarding = Onboarding.of(run.content, run.state.onboarding)
+        #: R-ONB-2: the special core whose adjacency bonus the shop demonstrates, until `demo_until`.
+        self.demo_core: str | None = None
+        self.demo_until = 0.0
         self.on_open_lab = on_open_lab
         self.on_next_wave = on_next_wave
         self.on_change = on_change
@@ -206,6 +223,7 @@ class ShopScene(Scene):
         self.run.shop.open(max(1, self.wave - 1))  # opening the open shop changes nothing
         if self.save_on_enter:
             self.save()  # the open shop, its offers drawn: Continue shows these very offers
+        self._tips()
 
     def on_resume(self) -> None:
         # The lab may have moved cards meanwhile (it saved each edit through its own callback).
@@ -468,8 +486,60 @@ class ShopScene(Scene):
             self.potion_view.close()
 
     def open_lab(self) -> None:
+        if not self.onboarding.lab:
+            self.toasts.show(tr("ui.onboarding.lab_closed"), 3.0)
+            return
         if self.on_open_lab is not None and self.stack is not None:
             self.on_open_lab(self.stack)
+
+    def _closed_shelf(self, canvas: Canvas, area: pygame.Rect, text: str) -> None:
+        """R-ONB-1: a shelf a first run does not stock — a padlock and when it opens, dimmed."""
+        lock = pygame.Rect(0, 0, canvas.px(40), canvas.px(40))
+        lock.center = (area.centerx, area.centery - canvas.px(20))
+        padlock(canvas.surface, lock, FAINT, locked=True)
+        inner = pygame.Rect(
+            area.x + canvas.px(30), lock.bottom + canvas.px(12), area.width - canvas.px(60), canvas.px(50)
+        )
+        canvas.fitted_in(text, 17, False, FAINT, inner, 2)
+
+    def _bonus_demo(self, canvas: Canvas, core: Core, board: pygame.Rect) -> None:
+        """R-ONB-2's demo of a special core's adjacency bonus: each bonus slot's ring pulses and a spark
+        runs from it to the neighbour it strengthens, over and over while the tip shows."""
+        layout = core.layout()
+        cols = max(s.x for s in layout.slots) + 1
+        rows = max(s.y for s in layout.slots) + 1
+        cell = min(board.width / cols, board.height / rows, canvas.px(30))
+        left, top = board.centerx - cols * cell / 2, board.centery - rows * cell / 2
+        phase = (self.time * 1.5) % 1.0
+        ring = BONUS_DEMO
+        for slot in layout.slots:
+            target = layout.bonus_target(slot)
+            if slot.bonus is None or target is None:
+                continue
+            a = (left + (slot.x + 0.5) * cell, top + (slot.y + 0.5) * cell)
+            b = (left + (target.x + 0.5) * cell, top + (target.y + 0.5) * cell)
+            radius = max(3, int(cell * (0.4 + 0.25 * phase)))
+            pygame.draw.circle(canvas.surface, ring, (round(a[0]), round(a[1])), radius, 2)
+            spark = (round(a[0] + (b[0] - a[0]) * phase), round(a[1] + (b[1] - a[1]) * phase))
+            pygame.draw.circle(canvas.surface, ring, spark, max(2, int(cell * 0.18)))
+
+    def _tips(self) -> None:
+        """R-ONB-1/2, once each: the first shop's lesson (a closed lab's, the first modifier's when it is
+        offered), and the first special core offered, its adjacency bonus shown (the offer's board pulses)."""
+        show = lambda text: self.toasts.show(text, TIP_SECONDS)  # noqa: E731
+        keep = not self.run.state.practice  # R-END-5: a practice run remembers its tips for the session only
+        if not self.onboarding.lab:
+            show_once(lesson_tip("shop"), show, tr("ui.onboarding.lesson.shop"), keep)
+        offered = {offer.item for shelf in self.run.shop.shelves.values() for offer in shelf if offer is not None}
+        if self.onboarding.lesson == "damage_plus" and "damage_plus" in offered:
+            show_once(lesson_tip("damage_plus"), show, tr("ui.onboarding.lesson.damage_plus"), keep)
+        cores = [offer.item for offer in self.run.shop.shelves["cores"] if offer is not None]
+        special = [item for item in cores if has_bonus(self.run.content.core(item))]
+        if special:
+            name = tr(self.run.content.core(special[0]).name_key)
+            if show_once(TIP_SPECIAL_CORE, show, tr("ui.tip.special_core", name=name), keep):
+                self.demo_core = special[0]
+                self.demo_until = self.time + TIP_SECONDS
 
     def next_wave(self) -> None:
         """Goes on — unless the wand cannot fire (R-VM-2)."""
@@ -629,7 +699,9 @@ class ShopScene(Scene):
         self._waiting_area(canvas)
         self._backpack(canvas)
         hint = self._key_hint
-        canvas.button(self.lab_rect, tr("ui.shop.lab"), hint(Action.OPEN_LAB), self.open_lab, "lab")
+        lab = self.onboarding.lab  # R-ONB-1: a first run's lab is closed
+        label = tr("ui.shop.lab") if lab else tr("ui.onboarding.lab_next_run")
+        canvas.button(self.lab_rect, label, hint(Action.OPEN_LAB) if lab else "", self.open_lab, "lab", enabled=lab)
         canvas.button(
             self.next_wave_rect, tr("ui.shop.next_wave"), hint(Action.START_WAVE), self.next_wave, "next_wave",
             primary=True,
@@ -762,6 +834,9 @@ class ShopScene(Scene):
         panel(canvas.surface, area)
         canvas.panel_title(area, "A", tr("ui.shop.shelf_spells"))
         shop = self.run.shop
+        if not self.onboarding.lab:  # R-ONB-1: a first run's shelf says when cards come, not "Sold"
+            self._closed_shelf(canvas, area, tr("ui.onboarding.no_cards"))
+            return
         canvas.price_button(
             self.reroll_rect, tr("ui.shop.reroll"), shop.reroll_cost, self.reroll, "reroll", hint=self._key_hint(Action.REROLL),
             affordable=self.run.currency >= shop.reroll_cost,
@@ -801,6 +876,9 @@ class ShopScene(Scene):
         area = canvas.r(22, 372, 476, 250)
         panel(canvas.surface, area)
         canvas.panel_title(area, "B", tr("ui.shop.shelf_cores"))
+        if not self.onboarding.lab:
+            self._closed_shelf(canvas, area, tr("ui.onboarding.no_cores"))
+            return
         for index, offer in enumerate(self.run.shop.shelves["cores"]):
             rect = self.offer_rect("cores", index)
             if offer is None:
@@ -814,6 +892,8 @@ class ShopScene(Scene):
         canvas.fitted(tr(core.name_key), 16, True, TEXT, (rect.centerx, rect.y + px(30)), rect.width - px(40))
         board = pygame.Rect(rect.x + px(14), rect.y + px(54), rect.width - px(28), px(38))
         mini_board(canvas.surface, core, board, tier_colour, px(30))
+        if self.demo_core == core.id and self.time < self.demo_until:
+            self._bonus_demo(canvas, core, board)
         stats = [
             tr("ui.shop.core_mana", value=core.mana_max),
             tr("ui.shop.core_regen", value=core.mana_regen),

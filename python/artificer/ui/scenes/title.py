@@ -527,7 +527,9 @@ class TitleScene(Scene):
         width = surface.get_width()
         item_font = font(int(unit * 1.5))
         small = font(max(10, unit * 3 // 4))
-        line_height = int(unit * 2.6)
+        # The lines close up as the menu grows (modes and screens earned), to stay above the footer hint.
+        room = surface.get_height() - int(unit * 2.8) - top
+        line_height = max(int(unit * 1.9), min(int(unit * 2.6), room // max(1, len(self.items))))
         bar_width = unit * 16
         self._item_rects = []
         for index, item in enumerate(self.items):
