@@ -17,21 +17,9 @@ from artificer.ui.scenes.arena import ArenaScene
 from artificer.ui.scenes.codex import TABS, CodexScene
 from artificer.ui.scenes.title import TitleScene
 from artificer.ui.session import Session
+from scene_driving import frames, key
 
 CONTENT = load_content()
-
-
-def frames(stack: SceneStack, surface: pygame.Surface, n: int) -> None:
-    for _ in range(n):
-        for event in pygame.event.get():
-            stack.handle_event(event)
-        stack.update(1 / 60)
-        stack.draw(surface, 0.0)
-
-
-def key(k: int, mod: int = 0) -> None:
-    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode="", scancode=0))
-    pygame.event.post(pygame.event.Event(pygame.KEYUP, key=k, mod=mod, unicode="", scancode=0))
 
 
 def test_r_meta_2_the_title_opens_the_codex_and_its_tabs_turn_by_keys_and_clicks(display: pygame.Surface) -> None:

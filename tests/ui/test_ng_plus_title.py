@@ -17,16 +17,9 @@ from artificer.ui.scenes.lab import LabScene
 from artificer.ui.scenes.summary import SummaryScene
 from artificer.ui.scenes.title import TitleScene
 from artificer.ui.session import Session
+from scene_driving import frames
 
 CONTENT = load_content()
-
-
-def frames(stack: SceneStack, surface: pygame.Surface, n: int) -> None:
-    for _ in range(n):
-        for event in pygame.event.get():
-            stack.handle_event(event)
-        stack.update(1 / 60)
-        stack.draw(surface, 0.0)
 
 
 def labels(title: TitleScene) -> list[str]:

@@ -20,22 +20,11 @@ from artificer.ui.scenes.arena import ArenaScene
 from artificer.ui.scenes.lab import LabScene
 from artificer.ui.scenes.shop import ShopScene
 from artificer.ui.scenes.title import TitleScene
+from artificer.ui.scenes.training import TrainingScene
 from artificer.ui.session import Session
+from scene_driving import frames, key
 
 CONTENT = load_content()
-
-
-def frames(stack: SceneStack, surface: pygame.Surface, n: int) -> None:
-    for _ in range(n):
-        for event in pygame.event.get():
-            stack.handle_event(event)
-        stack.update(1 / 60)
-        stack.draw(surface, 0.0)
-
-
-def key(k: int) -> None:
-    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="", scancode=0))
-    pygame.event.post(pygame.event.Event(pygame.KEYUP, key=k, mod=0, unicode="", scancode=0))
 
 
 def new_run_from_title(display: pygame.Surface, meta: Meta, skip: bool = False) -> SceneStack:
@@ -89,14 +78,24 @@ def test_r_onb_1_the_skip_setting_opens_everything_on_run_1(display: pygame.Surf
     assert isinstance(stack.top, LabScene) and stack.top.run.state.onboarding == 0
 
 
-def test_r_onb_1_runs_3_and_4_teach_their_card_in_the_lab(display: pygame.Surface) -> None:
+def test_r_onb_1_runs_3_and_4_teach_their_card_in_the_lab_and_4_demos_it_on_the_range(
+    display: pygame.Surface,
+) -> None:
     for step, lesson in ((3, "damage_plus"), (4, "trigger_on_hit")):
         stack = SceneStack()
         lab = LabScene(Run(CONTENT, 5, onboarding=step), 1, session=Session.default())
         stack.push(lab)
-        frames(stack, display, 1)
+        frames(stack, display, 2)
         shown = [text for text, _ in lab.toasts.items]
         assert any(text.startswith(tr(f"ui.onboarding.lesson.{lesson}", test="¤").split("¤")[0]) for text in shown)
+        if step == 4:  # the first trigger's range demo plays on its own, once
+            demo = stack.top
+            assert isinstance(demo, TrainingScene) and demo.cards == list(CONTENT.balance.onboarding.steps[3].demo)
+            key(pygame.K_ESCAPE)
+            frames(stack, display, 2)
+            assert stack.top is lab, "Esc comes back to the lab"
+        else:
+            assert stack.top is lab
 
 
 def test_r_onb_2_the_trigger_tip_shows_once_ever(display: pygame.Surface) -> None:

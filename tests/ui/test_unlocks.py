@@ -20,22 +20,10 @@ from artificer.ui.scenes.shop import ShopScene
 from artificer.ui.scenes.summary import SummaryScene
 from artificer.ui.scenes.title import TitleScene
 from artificer.ui.scenes.unlocks import UnlocksScene
+from scene_driving import frames, key
 
 CONTENT = load_content()
 TREE = unlock_tree(CONTENT)
-
-
-def frames(stack: SceneStack, surface: pygame.Surface, n: int) -> None:
-    for _ in range(n):
-        for event in pygame.event.get():
-            stack.handle_event(event)
-        stack.update(1 / 60)
-        stack.draw(surface, 0.0)
-
-
-def key(k: int) -> None:
-    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="", scancode=0))
-    pygame.event.post(pygame.event.Event(pygame.KEYUP, key=k, mod=0, unicode="", scancode=0))
 
 
 def title_with(meta: Meta) -> tuple[GameScenes, SceneStack, TitleScene]:

@@ -752,6 +752,11 @@ class OnboardingStep(ContentModel):
     lesson: str | None = Field(
         default=None, pattern=ID_PATTERN, description="The lesson this run teaches (ui.onboarding.lesson.<id>.*)."
     )
+    demo: tuple[str | None, ...] = Field(
+        default=(),
+        max_length=64,
+        description="Cards on the starting wand's core that the lab plays on the range once, as the lesson shows.",
+    )
 
 
 class Onboarding(ContentModel):

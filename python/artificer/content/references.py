@@ -197,15 +197,16 @@ def check_starting_wand(balance: Balance, spells: SpellCatalog, cores: CoreCatal
 
 
 def check_onboarding(balance: Balance, spells: SpellCatalog) -> list[Problem]:
-    """R-ONB-1: each onboarding step names spells that exist."""
+    """R-ONB-1: each onboarding step names spells that exist (those it adds and its demo's)."""
     spell_by_id = {spell.id: spell for spell in spells.spells}
     return [
         Problem(
-            BALANCE_FILE, location_path("onboarding", "steps", index, "spells", slot), _unknown_spell(card, spell_by_id)
+            BALANCE_FILE, location_path("onboarding", "steps", index, field, slot), _unknown_spell(card, spell_by_id)
         )
         for index, step in enumerate(balance.onboarding.steps)
-        for slot, card in enumerate(step.spells)
-        if card not in spell_by_id
+        for field, cards in (("spells", step.spells), ("demo", step.demo))
+        for slot, card in enumerate(cards)
+        if card is not None and card not in spell_by_id
     ]
 
 

@@ -71,6 +71,11 @@ class Onboarding:
     def lesson(self) -> str | None:
         return self.step.lesson if self.step is not None else None
 
+    @property
+    def demo(self) -> tuple[str | None, ...]:
+        """The cards of the lesson's range demo (none: no demo)."""
+        return self.step.demo if self.step is not None else ()
+
     def allows_spell(self, spell: Spell) -> bool:
         """Whether the shop may offer `spell` in this run (R-ONB-1)."""
         step = self.step

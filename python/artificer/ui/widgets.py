@@ -14,6 +14,7 @@ the button is tall enough, and its key hint dropped before it would be cut.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 
@@ -114,6 +115,16 @@ class Button:
             surface.blit(hint, hint.get_rect(midleft=(left + label.width + 8, self.rect.centery + 1)))
         else:
             blit_lines(surface, label, colour, center=self.rect.center)
+
+
+@functools.lru_cache(maxsize=8)
+def gradient(size: tuple[int, int], top: tuple[int, int, int], bottom: tuple[int, int, int]) -> pygame.Surface:
+    """A vertical gradient from `top` to `bottom` filling `size`: a 1×2 surface smoothscaled (no per-row
+    loop), made once per size and colours (screens redraw it every frame). Treat it as read-only."""
+    seed = pygame.Surface((1, 2))
+    seed.set_at((0, 0), top)
+    seed.set_at((0, 1), bottom)
+    return pygame.transform.smoothscale(seed, size)
 
 
 #: R-META-1: aether's colour, everywhere it shows (the summary, the Unlocks screen, the title).

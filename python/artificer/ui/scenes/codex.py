@@ -18,6 +18,8 @@ opens; it writes nothing.
 from __future__ import annotations
 
 import functools
+import itertools
+from collections.abc import Iterator
 
 import pygame
 
@@ -37,7 +39,7 @@ from artificer.ui.session import Session
 from artificer.ui.settings import Action, Context
 from artificer.ui.spell_text import Tone, spell_lines
 from artificer.ui.text_fit import draw_fitted
-from artificer.ui.widgets import AETHER, panel
+from artificer.ui.widgets import AETHER, gradient, panel
 
 SKY_TOP = (16, 22, 44)
 SKY_BOTTOM = (5, 6, 14)
@@ -155,7 +157,7 @@ class CodexScene(Scene):
     def draw(self, surface: pygame.Surface, alpha: float) -> None:
         width, height = surface.get_size()
         unit = min(width / DESIGN_SIZE[0], height / DESIGN_SIZE[1])
-        surface.blit(_sky((width, height)), (0, 0))
+        surface.blit(gradient((width, height), SKY_TOP, SKY_BOTTOM), (0, 0))
         title = font(max(22, int(44 * unit)), bold=True).render(tr("ui.codex.title"), True, TEXT)
         surface.blit(title, (int(48 * unit), int(20 * unit)))
         self._tabs(surface, unit, int(48 * unit) + title.get_width() + int(28 * unit), int(30 * unit))
@@ -200,11 +202,7 @@ class CodexScene(Scene):
         gap = int(8 * unit)
         side = min((area.width - gap * (COLUMNS - 1)) // COLUMNS, int(82 * unit))
         self.tile_rects = []
-        for index, entry in enumerate(entries):
-            row, column = divmod(index, COLUMNS)
-            rect = pygame.Rect(area.x + column * (side + gap), area.y + row * (side + gap), side, side)
-            if rect.bottom > area.bottom:
-                break
+        for (index, entry), rect in zip(enumerate(entries), _cells(area, COLUMNS, (side, side), gap), strict=False):
             chosen = index == self.choice
             pygame.draw.rect(surface, TILE_CHOSEN if chosen else TILE, rect, border_radius=int(8 * unit))
             edge = AETHER if chosen else (FOUND if entry.found else UNKNOWN)
@@ -322,11 +320,7 @@ class CodexScene(Scene):
         row_h = int(64 * unit)
         width = (area.width - gap) // columns
         self.tile_rects = []
-        for index, rule in enumerate(rules):
-            row, column = divmod(index, columns)
-            rect = pygame.Rect(area.x + column * (width + gap), area.y + row * (row_h + gap), width, row_h)
-            if rect.bottom > area.bottom:
-                break
+        for (index, rule), rect in zip(enumerate(rules), _cells(area, columns, (width, row_h), gap), strict=False):
             earned = rule.id in self.meta.achievements
             chosen = index == self.choice
             pygame.draw.rect(surface, TILE_CHOSEN if chosen else TILE, rect, border_radius=int(10 * unit))
@@ -370,6 +364,17 @@ class CodexScene(Scene):
             mark = font(max(11, int(16 * unit)), bold=True).render(shown, True, FOUND if earned else FAINT)
             surface.blit(mark, mark.get_rect(midright=(rect.right - pad, rect.centery)))
             self.tile_rects.append(rect)
+
+
+def _cells(area: pygame.Rect, columns: int, size: tuple[int, int], gap: int) -> Iterator[pygame.Rect]:
+    """The cells of a grid of `columns` filling `area` row by row, as long as they fit in it."""
+    width, height = size
+    for index in itertools.count():
+        row, column = divmod(index, columns)
+        rect = pygame.Rect(area.x + column * (width + gap), area.y + row * (height + gap), width, height)
+        if rect.bottom > area.bottom:
+            return
+        yield rect
 
 
 def _recipe_line(
@@ -429,17 +434,6 @@ def _reaction_glyph(surface: pygame.Surface, reaction: str, area: pygame.Rect) -
 @functools.lru_cache(maxsize=64)
 def _body(look: BodyLook, side: int) -> pygame.Surface:
     return pygame.transform.smoothscale(body_sprite(look, look.colour), (side, side))
-
-
-@functools.lru_cache(maxsize=4)
-def _sky(size: tuple[int, int]) -> pygame.Surface:
-    width, height = size
-    image = pygame.Surface(size)
-    for y in range(0, height, 4):
-        t = y / max(1, height - 1)
-        colour = tuple(int(a + (b - a) * t) for a, b in zip(SKY_TOP, SKY_BOTTOM, strict=True))
-        pygame.draw.rect(image, colour, (0, y, width, 4))
-    return image
 
 
 @declare("codex", title=TitleEntry("ui.title.codex", order=260, needs_a_finished_run=True))

@@ -211,6 +211,8 @@ class LabScene(Scene):
         self.rearm()
         self.toasts = Toasts()
         self.stack: SceneStack | None = None
+        #: R-ONB-1: a lesson's range demo waiting to play (its cards; empty: none).
+        self.demo: tuple[str | None, ...] = ()
         self.art = CardArt(run.content)
         self.drag: tuple[Place, str] | None = None
         self.mouse = (0, 0)
@@ -260,10 +262,12 @@ class LabScene(Scene):
         CPU above 80%): each once, ever."""
         show = lambda text: self.toasts.show(text, TIP_SECONDS)  # noqa: E731
         keep = not self.run.state.practice  # R-END-5: a practice run remembers its tips for the session only
-        lesson = Onboarding.of(self.run.content, self.run.state.onboarding).lesson
+        onboarding = Onboarding.of(self.run.content, self.run.state.onboarding)
+        lesson = onboarding.lesson
         if lesson in LAB_LESSONS:
             test = key_hint(self.controls.settings.key_for(Action.TEST_WAND))
-            show_once(lesson_tip(lesson), show, tr(LAB_LESSONS[lesson], test=test), keep)
+            if show_once(lesson_tip(lesson), show, tr(LAB_LESSONS[lesson], test=test), keep) and onboarding.demo:
+                self.demo = onboarding.demo  # R-ONB-1: the lesson's range demo, played once the lab is on top
         warnings = set(self.diagnostics.get("warnings", ()))
         if "trigger_without_action" in warnings:
             show_once(TIP_TRIGGER_WITHOUT_ACTION, show, tr("ui.tip.trigger_without_action"), keep)
@@ -509,8 +513,19 @@ class LabScene(Scene):
             TrainingScene(self.run.content, self.shown, list(cards), seed=self.run.seed, controls=self.controls)
         )
 
+    def _play_demo(self, cards: tuple[str | None, ...]) -> None:
+        """R-ONB-1: the lesson's cards on the starting wand's core, on the range (Esc comes back)."""
+        from artificer.ui.scenes.training import TrainingScene
+
+        assert self.stack is not None
+        core = self.run.content.balance.starting_wand.core
+        self.stack.push(TrainingScene(self.run.content, core, list(cards), seed=self.run.seed, controls=self.controls))
+
     # ---- simulation ----------------------------------------------------------
     def update(self, dt: float) -> None:
+        if self.demo and self.stack is not None and self.stack.top is self:
+            self._play_demo(self.demo)
+            self.demo = ()
         self.toasts.tick(dt)
         self._dwell(dt)
         if self.tab_flash is not None:

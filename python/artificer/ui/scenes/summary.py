@@ -49,7 +49,7 @@ from artificer.ui.music import SILENCE
 from artificer.ui.scene import Scene, SceneStack
 from artificer.ui.settings import Action, Context, Settings
 from artificer.ui.text_fit import draw_fitted
-from artificer.ui.widgets import AETHER, aether_star, panel
+from artificer.ui.widgets import AETHER, aether_star, gradient, panel
 
 RUNS_DIR_NAME = "runs"
 RUN_IMAGE_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})_run_(\d+)\.png$")
@@ -302,14 +302,6 @@ def save_run_image(image: pygame.Surface, directory: Path | None = None, day: da
 # --- drawing ----------------------------------------------------------------------------
 
 
-def _gradient(size: tuple[int, int], top: tuple[int, int, int], bottom: tuple[int, int, int]) -> pygame.Surface:
-    # A 1×2 surface smoothscaled to the screen: a smooth gradient with no per-row loop.
-    seed = pygame.Surface((1, 2))
-    seed.set_at((0, 0), top)
-    seed.set_at((0, 1), bottom)
-    return pygame.transform.smoothscale(seed, size)
-
-
 def _glowing_title(text: str, size: int, palette: Palette) -> pygame.Surface:
     face = font(size, bold=True)
     letters = face.render(text, True, palette.title)
@@ -524,7 +516,7 @@ def draw_summary(surface: pygame.Surface, snapshot: RunSnapshot, content: Conten
     width, height = surface.get_size()
     unit = min(width / DEFAULT_SIZE[0], height / DEFAULT_SIZE[1])
     palette = PALETTES[snapshot.outcome]
-    surface.blit(_gradient((width, height), palette.sky_top, palette.sky_bottom), (0, 0))
+    surface.blit(gradient((width, height), palette.sky_top, palette.sky_bottom), (0, 0))
     margin = int(56 * unit)
 
     title = _glowing_title(tr(OUTCOME_TITLES[snapshot.outcome]), max(24, int(60 * unit)), palette)

@@ -467,9 +467,13 @@ class TitleScene(Scene):
         surface.blit(title, title_rect)
 
         tagline = font(unit).render(tr("ui.title.tagline"), True, TAGLINE)
-        surface.blit(tagline, tagline.get_rect(midtop=(width // 2, title_rect.bottom - unit // 2)))
+        tagline_rect = tagline.get_rect(midtop=(width // 2, title_rect.bottom - unit // 2))
+        surface.blit(tagline, tagline_rect)
 
-        self._draw_menu(surface, unit, int(height * 0.54), now)
+        # A long menu (modes and screens earned) starts higher, up to just under the tagline.
+        needed = len(self.items) * int(unit * 1.9) + int(unit * 2.8)
+        top = max(tagline_rect.bottom + int(unit * 1.6), min(int(height * 0.54), height - needed + unit))
+        self._draw_menu(surface, unit, top, now)
 
         hint = font(max(10, unit * 3 // 4)).render(tr("ui.title.controls_hint"), True, HINT)
         surface.blit(hint, hint.get_rect(midbottom=(width // 2, height - unit)))
@@ -534,7 +538,8 @@ class TitleScene(Scene):
         self._item_rects = []
         for index, item in enumerate(self.items):
             centre_y = top + index * line_height
-            bar = pygame.Rect(0, 0, bar_width, int(line_height * 0.8))
+            # A label longer than the bar (a mode's line) widens its bar, so the marks stay clear of it.
+            bar = pygame.Rect(0, 0, max(bar_width, item_font.size(item.label)[0] + unit * 4), int(line_height * 0.8))
             bar.center = (width // 2, centre_y)
             self._item_rects.append(bar)
             selected = index == self.selected and item.enabled
@@ -545,7 +550,7 @@ class TitleScene(Scene):
                 pygame.draw.rect(highlight, (*HIGHLIGHT, int(120 + 80 * glow)), highlight.get_rect(), 1, unit // 3)
                 surface.blit(highlight, bar)
                 for side in (-1, 1):
-                    cx = width // 2 + side * (bar_width // 2 - unit)
+                    cx = width // 2 + side * (bar.width // 2 - unit)
                     r = unit // 3
                     if item.adjust is not None:
                         # A value to choose (NG+'s level): arrows out to either side, as left / right change it.

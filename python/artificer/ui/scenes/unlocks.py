@@ -36,7 +36,7 @@ from artificer.ui.session import Session
 from artificer.ui.settings import Action, Context
 from artificer.ui.shop_widgets import mini_board, padlock
 from artificer.ui.text_fit import draw_fitted
-from artificer.ui.widgets import AETHER, aether_star, panel
+from artificer.ui.widgets import AETHER, aether_star, gradient, panel
 
 SKY_TOP = (26, 16, 50)
 SKY_BOTTOM = (6, 5, 14)
@@ -143,7 +143,7 @@ class UnlocksScene(Scene):
     def draw(self, surface: pygame.Surface, alpha: float) -> None:
         width, height = surface.get_size()
         unit = min(width / DESIGN_SIZE[0], height / DESIGN_SIZE[1])
-        _sky(surface)
+        surface.blit(gradient((width, height), SKY_TOP, SKY_BOTTOM), (0, 0))
         title = font(max(24, int(52 * unit)), bold=True).render(tr("ui.unlocks.title"), True, TEXT)
         surface.blit(title, title.get_rect(midtop=(width // 2, int(28 * unit))))
         star = int(30 * unit)
@@ -310,14 +310,6 @@ class UnlocksScene(Scene):
             hp=round((cursed.enemy_hp_multiplier - 1) * 100),
             every=cursed.elite_every,
         )
-
-
-def _sky(surface: pygame.Surface) -> None:
-    width, height = surface.get_size()
-    for y in range(0, height, 4):
-        t = y / max(1, height - 1)
-        colour = tuple(int(a + (b - a) * t) for a, b in zip(SKY_TOP, SKY_BOTTOM, strict=True))
-        pygame.draw.rect(surface, colour, (0, y, width, 4))
 
 
 def _curse_sigil(surface: pygame.Surface, area: pygame.Rect, colour: tuple[int, int, int]) -> None:
