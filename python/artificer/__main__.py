@@ -202,6 +202,22 @@ def _build(content: Content, name: str | None, data: Path | None, command: str) 
     return builds[name]
 
 
+def _meta_refusal(path: Path, ng_plus: int, cursed: bool) -> str | None:
+    """Why `run --meta FILE` cannot carry that file through this run (None: it can): a directory, or
+    a mode the file has not earned (an NG+ level above its highest, cursed waves not bought)."""
+    from artificer.game.meta import CURSED_WAVES, load_meta
+
+    if path.is_dir():
+        return "a directory, not a meta file"
+    meta = load_meta(path).meta if path.exists() else None
+    unlocked = meta.ng_plus_unlocked if meta is not None else 0
+    if ng_plus > unlocked:
+        return f"--ng-plus {ng_plus} is not unlocked in it (its highest: {unlocked})"
+    if cursed and (meta is None or CURSED_WAVES not in meta.unlocked):
+        return "--cursed: the cursed-waves mode is not unlocked in it"
+    return None
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     from artificer.sim.headless import run_headless
 
@@ -218,6 +234,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.meta is not None and args.start_wave > 1:
         print("artificer run: error: --meta: only a run from wave 1 earns progress (R-END-5)", file=sys.stderr)
         return EXIT_USAGE
+    if args.meta is not None:
+        refusal = _meta_refusal(args.meta, args.ng_plus, args.cursed)
+        if refusal is not None:
+            print(f"artificer run: error: --meta {args.meta}: {refusal}", file=sys.stderr)
+            return EXIT_USAGE
     report = run_headless(
         content,
         args.seed,

@@ -36,6 +36,8 @@ from relic_runs import CONTENT
 pytestmark = pytest.mark.usefixtures("isolated_home")
 
 SETTINGS = CONTENT.balance.meta
+#: The milestone waves the content has.
+WAVES = [milestone.wave for milestone in SETTINGS.milestones]
 DATA = Path(__file__).parent.parent / "data"
 #: A player who has paid every milestone: what a run pays by its wave alone.
 VETERAN = Meta(milestones=frozenset({5, 10, 15}), first_clear_paid=True)
@@ -53,10 +55,10 @@ def test_r_end_5_milestones_pay_once_the_first_time_and_open_practice_there() ->
         ("milestone", 5, 2),
         ("milestone", 10, 3),
     ]
-    assert first.aether == 13 and first.practice_waves() == [5, 10] and first.runs == 1
+    assert first.aether == 13 and first.practice_waves(WAVES) == [5, 10] and first.runs == 1
     second, again = first.after_run(SETTINGS, 16, False, 0)
     assert [(line.kind, line.wave) for line in again.lines] == [("wave", 10), ("milestone", 15)], "5 and 10 paid"
-    assert second.aether == 13 + 8 + 4 and second.practice_waves() == [5, 10, 15] and second.runs == 2
+    assert second.aether == 13 + 8 + 4 and second.practice_waves(WAVES) == [5, 10, 15] and second.runs == 2
 
 
 def test_r_end_2_the_first_clear_pays_30_once_and_ng_plus_clears_decay_to_5() -> None:
@@ -174,7 +176,7 @@ def test_r_save_1_a_version_1_meta_migrates_keeping_clears_and_levels(tmp_path: 
     assert found.notice is None
     meta = found.meta
     assert (meta.clears, meta.ng_plus_unlocked) == (2, 2)
-    assert meta.first_clear_paid and meta.onboarding_done and meta.practice_waves() == [5, 10, 15]
+    assert meta.first_clear_paid and meta.onboarding_done and meta.practice_waves(WAVES) == [5, 10, 15]
     assert meta.aether == 0 and meta.unlocked == frozenset()
     save_meta(meta, path)
     assert json.loads(path.read_text())["version"] == META_VERSION
@@ -185,7 +187,7 @@ def test_r_meta_1_headless_runs_carry_a_meta_file(tmp_path: Path) -> None:
     first = run_headless(CONTENT, 3, 5, meta=path)
     assert first["result"]["wave_reached"] == 5
     assert first["meta"]["aether_earned"] == 3 + 2 and first["meta"]["bought"] == ["chain_bolt"]
-    assert first["meta"]["aether"] == 0 and first["meta"]["runs"] == 1
+    assert first["meta"]["aether"] == 0 and first["meta"]["runs"] == 1 and first["meta"]["written"]
     second = run_headless(CONTENT, 4, 5, meta=path)
     assert second["meta"]["aether_earned"] == 3, "the W5 milestone is paid once"
     assert second["meta"]["bought"] == [] and second["meta"]["aether"] == 3, "saving up for matrix_board"
@@ -217,3 +219,58 @@ def test_r_save_1_a_run_keeps_its_modes_and_first_wave_in_its_save() -> None:
     state = loaded.run.state
     assert (state.cursed, state.practice, state.first_wave, state.currency) == (True, True, 10, 800)
     assert loaded.run.sim.cursed, "the rebuilt world is cursed too"
+
+
+def test_r_end_5_practice_is_offered_only_at_the_contents_milestones() -> None:
+    edited = Meta(milestones=frozenset({5, 7, 10}))  # 7: a milestone no longer in the content
+    assert edited.practice_waves(WAVES) == [5, 10]
+
+
+def test_r_save_1_a_meta_file_that_cannot_be_read_nor_moved_is_never_written_over(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from artificer import storage
+    from artificer.game.meta import update_meta
+
+    path = tmp_path / META_FILE
+    save_meta(Meta(aether=90), path)
+    before = path.read_bytes()
+    stuck = storage.Loaded(None, "meta.json could not be used (could not be read: locked)", None, "locked")
+    monkeypatch.setattr(storage, "read_json_or_quarantine", lambda *args, **kwargs: stuck)
+    found = load_meta(path)
+    assert found.stuck and found.meta == Meta()
+    update_meta(lambda meta: meta.tip_shown("cpu_high"), path)
+    assert path.read_bytes() == before, "the progress it may still hold is not overwritten"
+
+
+def test_r_meta_2_ids_of_removed_content_earn_no_achievement() -> None:
+    from artificer.game.codex import earned
+
+    removed = Meta(unlocked=frozenset({"old_spell", "old_core", "chain_bolt", "nuke", "matrix_board"}))
+    assert "collector" not in earned(CONTENT, removed)
+    ghosts = Meta().discover(Section.ENEMIES, [f"old_enemy_{n}" for n in range(20)])
+    assert "bestiary" not in earned(CONTENT, ghosts)
+
+
+def test_r_end_5_a_save_past_wave_1_must_be_a_practice_run() -> None:
+    run = Run(CONTENT, 5)
+    run.state.first_wave = 10
+    with pytest.raises(ValueError, match="only a practice run begins past wave 1"):
+        save_run(run, 10)
+
+
+def test_r_meta_1_run_meta_refuses_what_the_file_has_not_earned(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    def refused(*args: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "-m", "artificer", "run", "--headless", *args], capture_output=True, text=True
+        )
+        assert done.returncode == 2, done.stderr
+        return done.stderr
+
+    assert "a directory" in refused("--meta", str(tmp_path))
+    assert "--ng-plus 1 is not unlocked" in refused("--ng-plus", "1", "--meta", str(tmp_path / "fresh.json"))
+    assert "cursed-waves mode is not unlocked" in refused("--cursed", "--meta", str(tmp_path / "fresh.json"))
+    assert not (tmp_path / "fresh.json").exists()

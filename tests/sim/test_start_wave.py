@@ -55,3 +55,13 @@ def test_a_bot_that_dies_before_the_wave_says_where(tmp_path: Path) -> None:
     path.write_text(json.dumps(document), encoding="utf-8")
     with pytest.raises(BotFell, match=r"the bot fell in wave [12] on seed 1 \(no build\) before reaching wave 3"):
         run_until(load_content(tmp_path), 1, 3)
+
+
+def test_a_fresh_run_begun_later_plays_several_waves_and_settles_between_them() -> None:
+    """A run begun at wave 3 (a practice run, R-END-5) settles between its waves as any run does:
+    until 2026-12-02 its save's wave numbering refused it and `run --start-wave 3 --waves 5` crashed."""
+    from artificer.content import load_content
+    from artificer.sim.headless import run_headless
+
+    report = run_headless(load_content(), 1, 5, start_wave=3)
+    assert [wave["wave"] for wave in report["waves"]] == [3, 4, 5]

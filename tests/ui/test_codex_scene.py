@@ -89,3 +89,15 @@ def test_r_end_5_a_practice_run_records_nothing_in_the_codex(display: pygame.Sur
     frames(stack, display, 4 * 60)
     assert scene.discoveries is None and not shown
     assert load_meta().meta == Meta(onboarding_done=True), "nothing recorded"
+
+
+def test_r_save_1_a_corrupt_meta_json_restored_from_its_backup_says_so_on_the_title(display: pygame.Surface) -> None:
+    from artificer.game.meta import meta_path
+    from artificer.ui.play import first_scene
+
+    save_meta(Meta(aether=33, runs=2, onboarding_done=True))
+    meta_path().write_text("{not json")
+    title = first_scene(CONTENT)
+    assert isinstance(title, TitleScene)
+    assert any("meta.json" in notice and "restored" in notice for notice in title.notices)
+    assert load_meta().meta.aether == 33, "the progress came back"

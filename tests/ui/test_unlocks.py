@@ -11,6 +11,8 @@ import pygame
 
 from artificer.content import load_content
 from artificer.game.meta import CURSED_WAVES, Meta, load_meta, save_meta, unlock_tree
+from artificer.game.run import Run, WaveStats
+from artificer.game.save import run_save_path, save_run
 from artificer.ui.i18n import tr
 from artificer.ui.play import GameScenes
 from artificer.ui.scene import SceneStack
@@ -99,6 +101,10 @@ def test_r_end_5_practice_starts_at_a_milestone_with_its_gold_and_the_shop_and_k
     _, _, title = title_with(Meta())
     assert not any(item.key == "ui.title.practice" for item in title.items), "no milestone: no practice"
     before = Meta(milestones=frozenset({5, 10}), aether=3, runs=4)
+    real = Run(CONTENT, 77)  # a run in progress, saved: practice must leave it for Continue
+    real.waves = [WaveStats(wave=1)]
+    save_run(real, 2)
+    saved = run_save_path().read_bytes()
     _, stack, title = title_with(before)
     line = tr("ui.title.practice", wave=10)
     assert line in [item.label for item in title.items], "the highest milestone reached first"
@@ -131,3 +137,4 @@ def test_r_end_5_practice_starts_at_a_milestone_with_its_gold_and_the_shop_and_k
     assert stack.top.snapshot is not None and stack.top.snapshot.practice
     assert stack.top.snapshot.aether is not None and stack.top.snapshot.aether.practice
     assert load_meta().meta == dataclasses.replace(before, onboarding_done=True), "practice keeps no progress"
+    assert run_save_path().read_bytes() == saved, "the saved run is untouched: Continue still has it"

@@ -93,10 +93,6 @@ class Discoveries:
         found += [(Section.RECIPES, i) for i in self._add(Section.RECIPES, recipes)]
         return found
 
-    def observe_boss(self, boss_id: str) -> None:
-        """A boss wave's boss came (R-META-2: bosses on first meeting)."""
-        self._add(Section.BOSSES, [boss_id])
-
     def observe_state(self, state: RunState) -> None:
         """The run's possessions: every card owned (first pickup or purchase), relics, potions."""
         loadout = state.loadout
@@ -132,12 +128,11 @@ def progress_value(rule: Achievement, content: Content, meta: Meta, kills_in_run
         return meta.clears
     if measure == "ng_plus_clears":
         return meta.ng_plus_clears
-    if measure == "unlocks":
-        return len(meta.unlocked)
+    if measure == "unlocks":  # the tree's nodes only: an id of content since removed counts for nothing
+        return len(meta.unlocked & {node.id for node in unlock_tree(content)})
     if measure == "kills_in_run":
         return kills_in_run
-    section = Section(measure)
-    return len(meta.seen(section))
+    return Codex(content, meta).found(Section(measure))[0]
 
 
 def goal(rule: Achievement, content: Content) -> int:
@@ -150,11 +145,13 @@ def goal(rule: Achievement, content: Content) -> int:
 
 
 def earned(content: Content, meta: Meta, kills_in_run: int = 0) -> list[str]:
-    """The achievements `meta` (and a run's kills) earn that it does not hold yet, in the data's order."""
+    """The achievements `meta` (and a run's kills) earn that it does not hold yet, in the data's order
+    (one whose goal is nothing — "all of" an empty section — is never earned)."""
     return [
         rule.id
         for rule in content.balance.meta.achievements
-        if rule.id not in meta.achievements and progress_value(rule, content, meta, kills_in_run) >= goal(rule, content)
+        if rule.id not in meta.achievements
+        and 0 < goal(rule, content) <= progress_value(rule, content, meta, kills_in_run)
     ]
 
 

@@ -116,7 +116,9 @@ class MetaSave(BaseModel):
     ng_plus_clears: Count = Field(default=0, description="R-END-2: NG+ clears paid (each pays less).")
     first_clear_paid: Annotated[bool, Strict()] = Field(default=False, description="R-END-2: the +30 was paid.")
     runs: Count = Field(default=0, description="R-ONB-1: runs finished (fallen or cleared).")
-    onboarding_done: Annotated[bool, Strict()] = Field(default=False, description="R-ONB-1: every step seen.")
+    onboarding_done: Annotated[bool, Strict()] = Field(
+        default=False, description="R-ONB-1: onboarding skipped for good (a veteran's migrated file)."
+    )
     aether: Annotated[int, Strict()] = Field(default=0, ge=0, le=MAX_HELD_AETHER, description="R-META-1: held.")
     aether_earned: Annotated[int, Strict()] = Field(default=0, ge=0, le=MAX_HELD_AETHER, description="Ever earned.")
     best_wave: Annotated[int, Strict()] = Field(default=0, ge=0, le=10_000, description="The highest wave reached.")
@@ -209,9 +211,10 @@ class Meta:
     def tip_shown(self, tip: str) -> Meta:
         return self if tip in self.tips else dataclasses.replace(self, tips=self.tips | {tip})
 
-    def practice_waves(self) -> list[int]:
-        """R-END-5: the waves practice mode may start at (the milestones reached)."""
-        return sorted(self.milestones)
+    def practice_waves(self, milestone_waves: Iterable[int]) -> list[int]:
+        """R-END-5: the waves practice mode may start at: the content's milestones (`milestone_waves`)
+        reached (a wave the file names that is no milestone now is not offered)."""
+        return sorted(self.milestones & frozenset(milestone_waves))
 
     # --- the file ----------------------------------------------------------------------------
     def to_save(self) -> dict[str, Any]:
@@ -337,10 +340,13 @@ def everything_unlocked(content: Content) -> frozenset[str]:
 
 @dataclass(frozen=True)
 class MetaLoad:
-    """What `load_meta` found: the progress, and a notice for the player when the file was set aside."""
+    """What `load_meta` found: the progress, a notice for the player when the file was set aside (or
+    restored from its backup), and `stuck`: the file could not be read nor moved aside — writing over
+    it could lose the progress it may still hold, so `write_meta` leaves it alone."""
 
     meta: Meta
     notice: str | None = None
+    stuck: bool = False
 
 
 def meta_path() -> Path:
@@ -359,6 +365,8 @@ def load_meta(path: Path | None = None) -> MetaLoad:
     meta, problem = _read(path, quarantine=True)
     if problem is None:
         return MetaLoad(meta if meta is not None else Meta())
+    if path.exists():  # unreadable and still in place (a permission, a lock): never written over
+        return MetaLoad(Meta(), problem, stuck=True)
     backup, backup_problem = _read(backup_path(path), quarantine=False)
     if backup is None or backup_problem is not None:
         return MetaLoad(Meta(), problem)
@@ -401,14 +409,25 @@ def save_meta(meta: Meta, path: Path | None = None) -> None:
     storage.write_json_atomic(backup_path(path), meta.to_save())
 
 
-def update_meta(change: Callable[[Meta], Meta], path: Path | None = None) -> Meta:
-    """Reads meta.json, applies `change`, writes the result; returns it (a failed write is logged, the
-    progress kept for this session)."""
-    meta = change(load_meta(path).meta)
+def write_meta(meta: Meta, found: MetaLoad, path: Path | None = None) -> bool:
+    """Writes `meta`, read as `found`, unless that file is stuck (see `MetaLoad`); True when written. A
+    failed write is logged (the progress is kept for this session)."""
+    if found.stuck:
+        storage.log.warning("meta.json is left as it is (%s): progress is kept for this session only", found.notice)
+        return False
     try:
         save_meta(meta, path)
     except OSError as error:
         storage.log.warning("meta.json could not be saved: %s", error)
+        return False
+    return True
+
+
+def update_meta(change: Callable[[Meta], Meta], path: Path | None = None) -> Meta:
+    """Reads meta.json, applies `change`, writes the result (`write_meta`); returns it."""
+    found = load_meta(path)
+    meta = change(found.meta)
+    write_meta(meta, found, path)
     return meta
 
 

@@ -11,7 +11,7 @@ step the game is whole:
 - run 4: the first trigger (trigger_on_hit), with its lesson and a range demo;
 - run 5 on: Tier 2 and logic — everything the unlocks allow.
 A player who knows the game skips it (settings.json `skip_onboarding`, or meta.json's
-`onboarding_done`, set when the last step's run ends or by a migrated veteran's file).
+`onboarding_done`: a migrated veteran's file, whose clears prove they know the game).
 
 The step a run began with is the run's (`RunState.onboarding`), saved with it, so a
 continued run keeps its limits. `Onboarding` answers what the run's shop may offer, whether
@@ -34,8 +34,6 @@ from artificer.game.meta import Meta
 TIP_TRIGGER_WITHOUT_ACTION = "trigger_without_action"
 TIP_CPU_HIGH = "cpu_high"
 TIP_SPECIAL_CORE = "special_core"
-#: CPU use above this share of the core's limit shows the CPU tip (R-ONB-2, R-VM-9).
-CPU_TIP_SHARE = 0.8
 
 
 def lesson_tip(lesson: str) -> str:

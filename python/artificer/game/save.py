@@ -578,6 +578,8 @@ class RunSave(SaveModel):
         content = _content(info)
         if content is not None and self.next_wave > len(content.waves):
             raise ValueError(f"next_wave: {self.next_wave} is past the last wave ({len(content.waves)})")
+        if self.first_wave > 1 and not self.practice:
+            raise ValueError(f"first_wave: {self.first_wave}: only a practice run begins past wave 1")
         if self.waves and self.waves[0].wave != self.first_wave:
             raise ValueError(f"waves: the first is wave {self.waves[0].wave}, not the run's first ({self.first_wave})")
         if len(self.waves) != self.next_wave - self.first_wave:

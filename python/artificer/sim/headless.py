@@ -34,7 +34,8 @@ from artificer.content import Content
 from artificer.content.builds import Build
 from artificer.errors import ArtificerError
 from artificer.game.flow import Ending, Phase, RunFlow
-from artificer.game.meta import Meta, load_meta, save_meta, unlock_tree
+from artificer.game.meta import load_meta, unlock_tree, write_meta
+from artificer.game.progress import RunEnd, settle
 from artificer.game.run import Run
 from artificer.sim.bot import KitingBot, drink_when_hurt
 from artificer.sim.shopper import ShoppingBot
@@ -78,6 +79,8 @@ def play_waves(
     shop before wave `waves + 1`). `unlocked`: what the shop may offer beyond the base pool
     (R-META-1; None: the whole unlock tree); `cursed`: the cursed-waves mode."""
     run = Run(content, seed, ng_plus=ng_plus, unlocked=unlocked, cursed=cursed)
+    if start_wave > 1:  # a fresh run begun at a later wave is a practice run (R-END-5): it saves as one
+        run.state.practice, run.state.first_wave = True, start_wave
     flow = RunFlow(run, first_wave=start_wave)
     played = BotRun(run, flow)
     arena = (content.balance.arena.width, content.balance.arena.height)
@@ -162,8 +165,9 @@ def run_headless(
         out["result"]["ng_plus"] = ng_plus  # R-END-2 (absent at 0: the game as it ships)
     if cursed:
         out["result"]["cursed"] = True  # R-META-1's challenge mode (absent: the game as it ships)
-    if meta is not None and progress is not None:
-        out["meta"] = settle_meta(content, progress.meta, out["result"], ng_plus, meta)
+    if meta is not None:
+        kills = sum(report["kills"] for report in reports)
+        out["meta"] = settle_meta(content, out["result"], ng_plus, kills, meta)
     if build is not None:
         out["build"] = build.id
         out["result"]["wand"] = {"core": run.loadout.active, "cards": run.loadout.wand()[1]}
@@ -182,13 +186,15 @@ def run_headless(
     return out
 
 
-def settle_meta(content: Content, meta: Meta, result: Mapping[str, Any], ng_plus: int, path: Path) -> dict[str, Any]:
-    """R-META-1 for a headless run: the run's end into `meta` (its clear, aether and milestones), the
-    unlock tree bought cheapest first as far as the aether goes, written to `path`; the report."""
-    cleared = result["outcome"] == "cleared"
-    if cleared:
-        meta = meta.cleared(ng_plus, content.balance.ng_plus.max_level)
-    meta, reward = meta.after_run(content.balance.meta, result["wave_reached"], cleared, ng_plus)
+def settle_meta(content: Content, result: Mapping[str, Any], ng_plus: int, kills: int, path: Path) -> dict[str, Any]:
+    """R-META-1 for a headless run: the run's end settled into the meta file at `path` as the window
+    settles it (`game.progress.settle`: the clear, the aether, the achievements), then the unlock tree
+    bought cheapest first as far as the aether goes, read and written in one go (runs sharing a file
+    one after the other add up); the report (`written`: false when the file could not be written)."""
+    found = load_meta(path)
+    end = RunEnd(result["wave_reached"], result["outcome"] == "cleared", ng_plus, kills)
+    settled = settle(content, found.meta, end)
+    meta = settled.meta
     bought: list[str] = []
     for node in unlock_tree(content):
         if node.id in meta.unlocked:
@@ -197,18 +203,20 @@ def settle_meta(content: Content, meta: Meta, result: Mapping[str, Any], ng_plus
             break  # saves up for the next node
         meta = meta.buy(node)
         bought.append(node.id)
-    try:
-        save_meta(meta, path)
-    except OSError as error:
-        print(f"artificer run: {path} could not be written: {error}", file=sys.stderr)
+    written = write_meta(meta, found, path)
+    if not written:
+        print(
+            f"artificer run: {path} could not be written (see the log); the progress above is not kept", file=sys.stderr
+        )
     tree = unlock_tree(content)
     return {
         "file": str(path),
-        "aether_earned": reward.total,
-        "rewards": [{"kind": line.kind, "wave": line.wave, "aether": line.amount} for line in reward.lines],
+        "aether_earned": settled.reward.total,
+        "rewards": [{"kind": line.kind, "wave": line.wave, "aether": line.amount} for line in settled.reward.lines],
         "aether": meta.aether,
         "bought": bought,
         "unlocked": sorted(meta.unlocked),
         "all_unlocked": all(node.id in meta.unlocked for node in tree),
         "runs": meta.runs,
+        "written": written,
     }

@@ -137,6 +137,7 @@ class GameScenes:
             on_new_run_ng_plus=self._new_run_ng_plus,
             on_new_run_cursed=go(lambda: self.new_run(cursed=True)),
             on_practice=self._practice,
+            milestones=[milestone.wave for milestone in self.content.balance.meta.milestones],
             settings=self.session.settings,
             sound_bank=self.session.sound,
             controls=self.session.controls,
@@ -171,11 +172,13 @@ class GameScenes:
     ) -> ArenaScene:
         """The "arena" scene: plays `run` from `first_wave` (`between_waves`: a continued run, the shop first);
         after each cleared wave, the shop; the summary leaves for the title. The arena plays a
-        `RunFlow` saving through `_write`."""
+        `RunFlow` saving through `_write` — a practice run (R-END-5) saves nothing, so the run in
+        progress the player may have (run.json) stays for Continue."""
+        hook = None if run.state.practice else _write
         flow = (
-            RunFlow.continued(run, first_wave, save=_write)
+            RunFlow.continued(run, first_wave, save=hook)
             if between_waves
-            else RunFlow(run, first_wave=first_wave, save=_write)
+            else RunFlow(run, first_wave=first_wave, save=hook)
         )
         return ArenaScene(
             self.content,
@@ -251,14 +254,16 @@ class GameScenes:
 
     def practice(self, wave: int, seed: int | None = None) -> Run:
         """R-END-5: a practice run from milestone `wave`: the starting wand, the milestone's gold and
-        the shop before that wave first (its lab a click away); it keeps no progress."""
-        milestone = next(m for m in self.content.balance.meta.milestones if m.wave == wave)
+        the shop before that wave first (its lab a click away); it keeps no progress and saves nothing
+        (a saved run stays for Continue)."""
+        milestone = next((m for m in self.content.balance.meta.milestones if m.wave == wave), None)
+        if milestone is None:
+            raise ValueError(f"no milestone at wave {wave}: practice starts at one")
         unlocked = load_meta().meta.shop_unlocks()
         run = Run(self.content, secrets.randbits(32) if seed is None else seed, unlocked=unlocked)
         run.state.practice = True
         run.state.first_wave = wave
         run.currency = milestone.practice_gold
-        save.delete_run_save()  # the practice run is the run in progress now
         self.router.push(ARENA, run=run, first_wave=wave, between_waves=True)
         return run
 
@@ -336,8 +341,12 @@ class _HandOver(Scene):
 def first_scene(
     content: Content, session: Session | None = None, notices: tuple[str, ...] = (), start: StartAt | None = None
 ) -> Scene:
-    """The window's first scene: the title, or (`start`) the title with a run handed over on top."""
+    """The window's first scene: the title, or (`start`) the title with a run handed over on top.
+    meta.json is read here first (R-SAVE-1): a file set aside, or restored from its backup, says so
+    on the title."""
     scenes = GameScenes(content, session)
+    meta_notice = load_meta().notice
+    notices = (*notices, meta_notice) if meta_notice else notices
     return scenes.router.build(TITLE, notices=notices) if start is None else _HandOver(scenes, notices, start)
 
 

@@ -11,12 +11,15 @@ from collections.abc import Callable
 
 from artificer.game.meta import load_meta, update_meta
 
-#: The tips shown in this session (meta.json is read once per tip only until it is shown).
-_shown: set[str] = set()
+#: The tips shown, ever: meta.json's, read once a session, and those shown since (None: not read yet).
+_known: set[str] | None = None
 
 
 def seen(tip: str) -> bool:
-    return tip in _shown or tip in load_meta().meta.tips
+    global _known
+    if _known is None:
+        _known = set(load_meta().meta.tips)
+    return tip in _known
 
 
 def show_once(tip: str, show: Callable[[str], None], text: str, remember: bool = True) -> bool:
@@ -25,7 +28,8 @@ def show_once(tip: str, show: Callable[[str], None], text: str, remember: bool =
     if seen(tip):
         return False
     show(text)
-    _shown.add(tip)
+    assert _known is not None  # seen() read it
+    _known.add(tip)
     if remember:
         update_meta(lambda meta: meta.tip_shown(tip))
     return True
@@ -33,4 +37,5 @@ def show_once(tip: str, show: Callable[[str], None], text: str, remember: bool =
 
 def forget_session() -> None:
     """Forgets this session's memory (tests start each from meta.json alone)."""
-    _shown.clear()
+    global _known
+    _known = None

@@ -55,7 +55,7 @@ from artificer.content.roster import roster
 from artificer.engine.frame import PickupColumn
 from artificer.game.codex import Codex, Discoveries
 from artificer.game.flow import Ending, Phase, RunFlow
-from artificer.game.meta import Section, load_meta, record_clear
+from artificer.game.meta import Section, load_meta
 from artificer.game.onboarding import Onboarding, lesson_tip
 from artificer.game.report import FrameReport
 from artificer.game.run import Run, WaveInProgress, WaveStats
@@ -164,7 +164,6 @@ class ArenaScene(Scene):
             )
         self.flow = flow
         self.run = flow.run
-        flow.on_game_cleared.append(self._game_cleared)
         self.on_quit = on_quit
         self.intermission = intermission
         self.between_waves = False
@@ -199,8 +198,6 @@ class ArenaScene(Scene):
         self.dying = False
         #: The last wave was won: the summary follows its clear's moment (the breather).
         self.victory = False
-        #: R-END-2: the NG+ level the victory unlocked (0: none new).
-        self.unlocked = 0
         self.resume_between_waves = resume_between_waves
         #: R-POT-2: the belt's slots, tooltip and menu; where the cursor last pointed in the world (screen).
         self.potion_view = PotionBeltView()
@@ -401,7 +398,6 @@ class ArenaScene(Scene):
                             False,
                             self.on_quit,
                             controls=self.session.controls,
-                            unlocked=self.unlocked,
                             discoveries=self.discoveries,
                         )
                     )
@@ -617,15 +613,6 @@ class ArenaScene(Scene):
             sound="victory" if self.victory else "wave_clear",
         )
         self.breather = self.content.balance.wave.breather
-
-    def _game_cleared(self, run: Run) -> None:
-        """R-END-2 `game_cleared` (the flow's event): meta.json counts the clear and unlocks the next NG+
-        level (a practice run keeps no progress, R-END-5)."""
-        if run.state.practice:
-            return
-        before = load_meta().meta.ng_plus_unlocked
-        after = record_clear(run.state.ng_plus, self.content.balance.ng_plus.max_level)
-        self.unlocked = after.ng_plus_unlocked if after.ng_plus_unlocked > before else 0
 
     def _begin_wave(self) -> WaveInProgress:
         """The flow's next wave: begun now (a new run's first), begun already by leaving the shop, or

@@ -88,6 +88,12 @@ class CodexScene(Scene):
         self.session = session
         self.meta = meta if meta is not None else load_meta().meta
         self.codex = Codex(content, self.meta)
+        # What the tabs and the achievements show, counted once: the progress does not change while open.
+        self._found = {section: self.codex.found(section) for section in Section}
+        self._progress = {
+            rule.id: (progress_value(rule, content, self.meta, 0), goal(rule, content))
+            for rule in content.balance.meta.achievements
+        }
         self.tab = 0
         self.choice = 0
         self.stack: SceneStack | None = None
@@ -142,11 +148,11 @@ class CodexScene(Scene):
         if action is Action.MOVE_LEFT:
             self.choice = max(0, self.choice - 1)
         elif action is Action.MOVE_RIGHT:
-            self.choice = min(count - 1, self.choice + 1)
+            self.choice = max(0, min(count - 1, self.choice + 1))
         elif action is Action.MOVE_UP:
             self.choice = max(0, self.choice - columns)
         elif action is Action.MOVE_DOWN:
-            self.choice = min(count - 1, self.choice + columns)
+            self.choice = max(0, min(count - 1, self.choice + columns))
         elif action is Action.BACK:
             if self.stack is not None and self.stack.top is self:
                 self.stack.pop()
@@ -182,7 +188,7 @@ class CodexScene(Scene):
         for index, name in enumerate(TABS):
             label = tr(TAB_KEYS[name])
             if name != ACHIEVEMENTS:
-                found, total = self.codex.found(Section(name))
+                found, total = self._found[Section(name)]
             else:
                 found = len(self.meta.achievements & {a.id for a in self.content.balance.meta.achievements})
                 total = len(self.content.balance.meta.achievements)
@@ -359,7 +365,7 @@ class CodexScene(Scene):
             draw_fitted(
                 surface, what, max(10, int(14 * unit)), False, DIM, text_width, topleft=(x, rect.y + int(34 * unit))
             )
-            done, target = progress_value(rule, self.content, self.meta, 0), goal(rule, self.content)
+            done, target = self._progress[rule.id]
             shown = tr("ui.codex.earned") if earned else f"{min(done, target)}/{target}"
             mark = font(max(11, int(16 * unit)), bold=True).render(shown, True, FOUND if earned else FAINT)
             surface.blit(mark, mark.get_rect(midright=(rect.right - pad, rect.centery)))

@@ -53,7 +53,7 @@ import pygame
 
 from artificer.engine.wand import core_data, place, spell_catalog
 from artificer.game.loadout import BackpackFull, CoreFull, LoadoutError, Place
-from artificer.game.onboarding import CPU_TIP_SHARE, TIP_CPU_HIGH, TIP_TRIGGER_WITHOUT_ACTION, Onboarding, lesson_tip
+from artificer.game.onboarding import TIP_CPU_HIGH, TIP_TRIGGER_WITHOUT_ACTION, Onboarding, lesson_tip
 from artificer.game.run import Run
 from artificer.ui.cards import MANA_TEXT, BoardGeometry, CardArt, draw_chip
 from artificer.ui.controls import Controls
@@ -272,7 +272,7 @@ class LabScene(Scene):
         if "trigger_without_action" in warnings:
             show_once(TIP_TRIGGER_WITHOUT_ACTION, show, tr("ui.tip.trigger_without_action"), keep)
         used, limit = int(self.diagnostics.get("cpu_used", 0)), max(1, int(self.diagnostics.get("cpu_limit", 1)))
-        if used > CPU_TIP_SHARE * limit:
+        if "cpu_high" in warnings:  # the compiler's own warning (R-VM-9: above 80% of the limit)
             show_once(TIP_CPU_HIGH, show, tr("ui.tip.cpu_high", used=used, limit=limit), keep)
 
     def rearm(self) -> None:

@@ -36,8 +36,9 @@ import pygame
 from artificer import storage
 from artificer.content import Content
 from artificer.content.looks import BodyLook
-from artificer.game.codex import Discoveries, earned
-from artificer.game.meta import AetherLine, Meta, Reward, load_meta, save_meta, unlock_tree
+from artificer.game.codex import Discoveries
+from artificer.game.meta import AetherLine, Meta, Reward, load_meta, unlock_tree, write_meta
+from artificer.game.progress import RunEnd, settle
 from artificer.game.run import Run, WaveStats
 from artificer.game.save import delete_run_save
 from artificer.ui.atlas import body_sprite
@@ -157,29 +158,24 @@ class AetherView:
 
 def settle_aether(
     run: Run,
-    wave_reached: int,
-    cleared: bool,
-    kills: int = 0,
+    end: RunEnd,
     discoveries: Discoveries | None = None,
     path: Path | None = None,
-) -> AetherView:
-    """R-META-1, R-END-5, R-META-2: the run's end paid into meta.json (its wave, its milestones, its
-    clear — counted already by `game_cleared` —, what it discovered since the last wave's end, the
-    achievements all that earns), written; the view for the summary. A practice run pays nothing
-    and writes nothing."""
+) -> tuple[AetherView, int]:
+    """R-END-2, R-META-1/2, R-END-5: the run's end settled into meta.json once (`game.progress.settle`:
+    its clear, its aether, the achievements; with what it discovered since its last wave's end),
+    written; the view for the summary and the NG+ level the clear unlocked (0: none new). A practice
+    run pays nothing and writes nothing."""
     if run.state.practice:
-        return AetherView(practice=True)
-    before = load_meta(path).meta
+        return AetherView(practice=True), 0
+    found = load_meta(path)
+    before = found.meta
     if discoveries is not None:
         discoveries.observe_state(run.state)
         before = discoveries.record(before)
-    after, reward = before.after_run(run.content.balance.meta, wave_reached, cleared, run.state.ng_plus)
-    after = after.with_achievements(earned(run.content, after, kills))
-    try:
-        save_meta(after, path)
-    except OSError as error:
-        storage.log.warning("meta.json could not be saved: %s", error)
-    return AetherView.of(run.content, reward, after)
+    settled = settle(run.content, before, end)
+    write_meta(settled.meta, found, path)
+    return AetherView.of(run.content, settled.reward, settled.meta), settled.ng_plus_unlocked
 
 
 @dataclass(frozen=True)
@@ -647,12 +643,13 @@ class SummaryScene(Scene):
 
     def on_enter(self, stack: SceneStack) -> None:
         self.stack = stack
-        delete_run_save()  # R-SAVE-1: the run is over (death, abandon, victory); its save goes
+        if not self.run.state.practice:  # a practice run saved nothing: the run.json there is another run's
+            delete_run_save()  # R-SAVE-1: the run is over (death, abandon, victory); its save goes
         in_progress = self.in_progress or _wave_in_progress(stack, self.run)
         frozen = RunSnapshot.of(self.run, self.outcome, in_progress, self.day, self.unlocked)
-        cleared = self.outcome is Outcome.VICTORY
-        aether = settle_aether(self.run, frozen.highest_wave, cleared, frozen.kills, self.discoveries)
-        self.snapshot = dataclasses.replace(frozen, aether=aether)
+        end = RunEnd(frozen.highest_wave, self.outcome is Outcome.VICTORY, self.run.state.ng_plus, frozen.kills)
+        aether, unlocked = settle_aether(self.run, end, self.discoveries)
+        self.snapshot = dataclasses.replace(frozen, aether=aether, unlocked=unlocked or self.unlocked)
         screen = pygame.display.get_surface()
         picture = pygame.Surface(screen.get_size() if screen is not None else DEFAULT_SIZE)
         draw_summary(picture, self.snapshot, self.run.content, self.art)

@@ -193,6 +193,7 @@ class TitleScene(Scene):
         on_new_run_ng_plus: NgPlusCallback | None = None,
         on_new_run_cursed: NewRunCallback | None = None,
         on_practice: PracticeCallback | None = None,
+        milestones: Sequence[int] = (),
         settings: Settings | None = None,
         sound_bank: SoundBank | None = None,
         controls: Controls | None = None,
@@ -215,6 +216,8 @@ class TitleScene(Scene):
         self._on_new_run_ng_plus = on_new_run_ng_plus
         self._on_new_run_cursed = on_new_run_cursed
         self._on_practice = on_practice
+        #: R-END-5: the content's milestone waves (practice starts only at one of them, once reached).
+        self._milestones = frozenset(milestones)
         #: R-END-2: the NG+ level the line offers (None: the highest unlocked); left / right choose a lower one.
         self._ng_plus_level: int | None = None
         #: R-END-5: the milestone wave the practice line offers (None: the highest reached).
@@ -278,7 +281,7 @@ class TitleScene(Scene):
         unlocked = meta.ng_plus_unlocked if self._on_new_run_ng_plus is not None else 0
         if CURSED_WAVES in meta.unlocked and self._on_new_run_cursed is not None:
             lines.append((CURSED, MenuItem(CURSED.key, self._new_run_cursed)))
-        waves = meta.practice_waves() if self._on_practice is not None else []
+        waves = meta.practice_waves(self._milestones) if self._on_practice is not None else []
         if waves:
             wave = self._practice_wave if self._practice_wave in waves else waves[-1]
             start_practice = partial(self._practice, wave)

@@ -77,6 +77,7 @@ class UnlocksScene(Scene):
         self.rects: list[pygame.Rect] = []
         self.stack: SceneStack | None = None
         self.art = CardArt(content)
+        self._cards: dict[tuple[str, tuple[int, int], bool], pygame.Surface] = {}
         self._time = 0.0
 
     def on_enter(self, stack: SceneStack) -> None:
@@ -197,11 +198,9 @@ class UnlocksScene(Scene):
     def _path(self, surface: pygame.Surface, unit: float) -> None:
         """The line joining the nodes, lit in aether's colour as far as they are bought."""
         y = self.rects[0].top + int(96 * unit)
-        owned = [i for i, node in enumerate(self.tree) if node.id in self.meta.unlocked]
-        lit_to = max(owned) if owned else -1
         for i in range(len(self.rects) - 1):
             a, b = self.rects[i].right, self.rects[i + 1].left
-            lit = i < lit_to
+            lit = self.tree[i].id in self.meta.unlocked and self.tree[i + 1].id in self.meta.unlocked
             pygame.draw.line(surface, AETHER if lit else PATH_DARK, (a, y), (b, y), max(2, int(4 * unit)))
 
     def _node(self, surface: pygame.Surface, index: int, node: UnlockNode, rect: pygame.Rect, unit: float) -> None:
@@ -250,11 +249,7 @@ class UnlocksScene(Scene):
     def _art(self, surface: pygame.Surface, node: UnlockNode, area: pygame.Rect, bright: bool) -> None:
         """The node's picture: the spell's card, the core's board, the mode's sigil."""
         if node.kind == "spell":
-            image = self.art.image(node.id, area.size)
-            if not bright:
-                image = image.copy()
-                image.fill((110, 110, 130, 255), special_flags=pygame.BLEND_RGBA_MULT)
-            surface.blit(image, area)
+            surface.blit(self._card(node.id, area.size, bright), area)
         elif node.kind == "core":
             pygame.draw.rect(surface, (16, 14, 30), area, border_radius=10)
             mini_board(
@@ -262,6 +257,17 @@ class UnlocksScene(Scene):
             )
         else:
             _curse_sigil(surface, area, CURSE if bright else FAINT)
+
+    def _card(self, spell_id: str, size: tuple[int, int], bright: bool) -> pygame.Surface:
+        """A spell node's card, dimmed while it is out of reach (each drawn once)."""
+        key = (spell_id, size, bright)
+        if key not in self._cards:
+            image = self.art.image(spell_id, size)
+            if not bright:
+                image = image.copy()
+                image.fill((110, 110, 130, 255), special_flags=pygame.BLEND_RGBA_MULT)
+            self._cards[key] = image
+        return self._cards[key]
 
     def _page(self, surface: pygame.Surface, area: pygame.Rect, node: UnlockNode, unit: float) -> None:
         """The chosen node: its name and kind, what it does, what buying it takes."""
