@@ -502,13 +502,13 @@ class ShopScene(Scene):
         )
         canvas.fitted_in(text, 17, False, FAINT, inner, 2)
 
-    def _bonus_demo(self, canvas: Canvas, core: Core, board: pygame.Rect) -> None:
+    def _bonus_demo(self, canvas: Canvas, core: Core, board: pygame.Rect, max_cell: int) -> None:
         """R-ONB-2's demo of a special core's adjacency bonus: each bonus slot's ring pulses and a spark
         runs from it to the neighbour it strengthens, over and over while the tip shows."""
         layout = core.layout()
         cols = max(s.x for s in layout.slots) + 1
         rows = max(s.y for s in layout.slots) + 1
-        cell = min(board.width / cols, board.height / rows, canvas.px(30))
+        cell = min(board.width / cols, board.height / rows, max_cell)
         left, top = board.centerx - cols * cell / 2, board.centery - rows * cell / 2
         phase = (self.time * 1.5) % 1.0
         ring = BONUS_DEMO
@@ -890,10 +890,12 @@ class ShopScene(Scene):
         px = canvas.px
         tier_colour = self._offer_frame(canvas, rect, offer)
         canvas.fitted(tr(core.name_key), 16, True, TEXT, (rect.centerx, rect.y + px(30)), rect.width - px(40))
-        board = pygame.Rect(rect.x + px(14), rect.y + px(54), rect.width - px(28), px(38))
-        mini_board(canvas.surface, core, board, tier_colour, px(30))
-        if self.demo_core == core.id and self.time < self.demo_until:
-            self._bonus_demo(canvas, core, board)
+        demo = self.demo_core == core.id and self.time < self.demo_until
+        # R-ONB-2: while its demo plays, the special core's board fills the card (its numbers wait).
+        board = pygame.Rect(rect.x + px(14), rect.y + px(54), rect.width - px(28), px(96 if demo else 38))
+        mini_board(canvas.surface, core, board, tier_colour, px(36 if demo else 30))
+        if demo:
+            self._bonus_demo(canvas, core, board, px(36))
         stats = [
             tr("ui.shop.core_mana", value=core.mana_max),
             tr("ui.shop.core_regen", value=core.mana_regen),
@@ -904,7 +906,7 @@ class ShopScene(Scene):
         # Mana | regen, the cast delay on a row of its own (its label is the longest in every
         # language), CPU | slots; each fitted to its cell.
         inner = rect.width - px(24)
-        for row, cells in enumerate((stats[0:2], stats[2:3], stats[3:5])):
+        for row, cells in enumerate(() if demo else (stats[0:2], stats[2:3], stats[3:5])):
             cell = inner // len(cells)
             for column, text in enumerate(cells):
                 at = (rect.x + px(12) + column * cell, rect.y + px(100) + row * px(17))
