@@ -52,8 +52,9 @@ def test_another_seed_plays_another_run() -> None:
     [
         (["run", "--headless", "--seed", "abc"], "--seed must be an integer"),
         (["run", "--headless", "--seed", "1.5"], "--seed must be an integer"),
-        (["run", "--headless", "--waves", "-2"], "--waves must be in 1..20"),
-        (["run", "--headless", "--waves", "21"], "--waves must be in 1..20"),
+        (["run", "--headless", "--waves", "-2"], "--waves must be in 1..1000"),
+        (["run", "--headless", "--waves", "21"], "--waves must be in 1..20; past it: --endless"),
+        (["run", "--headless", "--endless", "--waves", "1001"], "--waves must be in 1..1000"),
         (["stress", "--enemies", "-5", "--projectiles", "10"], "--enemies must be in 0.."),
         (["stress", "--enemies", "ten", "--projectiles", "10"], "--enemies must be an integer"),
         (["stress", "--enemies", "10", "--projectiles", "10", "--frames", "0"], "--frames must be in 1.."),

@@ -103,10 +103,11 @@ def build_parser() -> Parser:
     run.add_argument("--seed", type=_int_in(0, MAX_SEED, "--seed"), default=0)
     run.add_argument(
         "--waves",
-        type=_int_in(1, 20, "--waves"),
+        type=_int_in(1, 1000, "--waves"),
         default=None,
-        help="play up to wave K (default 3; with --start-wave N, N)",
+        help="play up to wave K (default 3; with --start-wave N, N; past 20 with --endless, up to 1000)",
     )
+    run.add_argument("--endless", action="store_true", help="R-END-3: go on past the last wave, up to --waves")
     run.add_argument(
         "--start-wave",
         type=_int_in(1, 20, "--start-wave"),
@@ -226,6 +227,11 @@ def cmd_run(args: argparse.Namespace) -> int:
         print(f"artificer run: error: --waves {waves} is before --start-wave {args.start_wave}", file=sys.stderr)
         return EXIT_USAGE
     content = _load(args.data)
+    last = content.balance.endless.max_wave if args.endless else len(content.waves)
+    if waves > last:
+        more = "" if args.endless else "; past it: --endless"
+        print(f"artificer run: error: --waves must be in 1..{last}{more}", file=sys.stderr)
+        return EXIT_USAGE
     build = _build(content, args.build, args.data, "run")
     if args.ng_plus > content.balance.ng_plus.max_level:
         highest = content.balance.ng_plus.max_level
@@ -249,6 +255,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         ng_plus=args.ng_plus,
         meta=args.meta,
         cursed=args.cursed,
+        endless=args.endless,
     )
     if args.json:
         print(dumps_json(report, compact=True))

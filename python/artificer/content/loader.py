@@ -202,6 +202,8 @@ def load_content(data_dir: Path | None = None) -> Content:
         problems.extend(check_wave_enemies(schedule, roster))
     if roster is not None and balance is not None:
         problems.extend(check_training_dummy(balance, roster))
+    if roster is not None and balance is not None and schedule is not None:
+        problems.extend(check_endless(balance, schedule, roster))
     if balance is not None:
         problems.extend(check_balance_bounds(balance))
     if schedule is not None and balance is not None:
@@ -522,6 +524,25 @@ def check_wave_enemies(schedule: WaveSchedule, roster: EnemyRoster) -> list[Prob
                         _unknown_enemy_reason(group.enemy, known),
                     )
                 )
+    return problems
+
+
+def check_endless(balance: Balance, schedule: WaveSchedule, roster: EnemyRoster) -> list[Problem]:
+    """R-END-3: the endless waves' templates are waves of waves.json without a boss, and the groups
+    they gain name enemies that exist."""
+    problems: list[Problem] = []
+    endless = balance.endless
+    waves = {wave.wave: wave for wave in schedule.waves}
+    for index, number in enumerate(endless.templates):
+        wave = waves.get(number)
+        if wave is None or wave.boss:
+            reason = f"wave {number} is not in {WAVES_FILE}" if wave is None else f"wave {number} is a boss wave"
+            problems.append(Problem(BALANCE_FILE, f"$.endless.templates[{index}]", reason))
+    known = [enemy.id for enemy in roster.enemies]
+    for index, addition in enumerate(endless.additions):
+        if addition.group.enemy not in known:
+            where = f"$.endless.additions[{index}].group.enemy"
+            problems.append(Problem(BALANCE_FILE, where, _unknown_enemy_reason(addition.group.enemy, known)))
     return problems
 
 

@@ -733,6 +733,36 @@ class MetaSettings(ContentModel):
         return value
 
 
+#: The deepest endless wave a run may reach (R-END-3: "no cap" in difficulty, a bound for memory).
+MAX_ENDLESS_WAVE = 1_000
+
+
+class EndlessAddition(ContentModel):
+    """R-END-3's widening mix: from `from_wave` on, every endless wave also sends `group`."""
+
+    from_wave: int = Field(ge=WAVE_COUNT + 1, le=MAX_ENDLESS_WAVE, description="The first endless wave it joins.")
+    group: SpawnGroup = Field(description="The spawn group it adds (its count scales like the others).")
+
+
+class Endless(ContentModel):
+    """R-END-3: the waves after the last, generated from the content's own waves."""
+
+    templates: tuple[Annotated[int, Field(ge=1, le=WAVE_COUNT)], ...] = Field(
+        min_length=1, max_length=WAVE_COUNT, description="Waves of waves.json (no boss waves) the endless waves cycle."
+    )
+    difficulty_step: float = Field(
+        gt=0,
+        le=10,
+        description="Every `step_every` waves past the last, enemy HP and damage gain this share (0.1: +10%).",
+    )
+    step_every: int = Field(ge=1, le=100, description="Waves per difficulty step.")
+    max_group_count: int = Field(ge=1, le=10_000, description="The most enemies one spawn of a group may send.")
+    additions: tuple[EndlessAddition, ...] = Field(
+        max_length=64, description="Groups the endless waves gain, wave by wave."
+    )
+    max_wave: int = Field(ge=WAVE_COUNT + 1, le=MAX_ENDLESS_WAVE, description="The deepest endless wave.")
+
+
 class OnboardingStep(ContentModel):
     """R-ONB-1: what one of a player's first runs opens (the run after the last step opens everything)."""
 
@@ -794,6 +824,7 @@ class Balance(ContentModel):
     ng_plus: NgPlusSettings = Field(description="New Game+ levels: their multipliers and the highest (R-END-2).")
     meta: MetaSettings = Field(description="Aether, run-end rewards and the challenge mode (R-META-1, R-END-5).")
     onboarding: Onboarding = Field(description="The first runs, step by step (R-ONB-1).")
+    endless: Endless = Field(description="The waves after the last (R-END-3).")
 
 
 # --- enemies.json -----------------------------------------------------------

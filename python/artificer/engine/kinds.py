@@ -18,7 +18,9 @@ from artificer.content.bosses import SPREAD_PATTERN, Boss, BossPhase, BossTag
 from artificer.content.roster import clone_id, clone_phase, roster
 
 
-def core_kinds(content: Content, ng_plus: int = 0, cursed: bool = False) -> list[dict[str, Any]]:
+def core_kinds(
+    content: Content, ng_plus: int = 0, cursed: bool = False, difficulty: float = 1.0
+) -> list[dict[str, Any]]:
     """Every kind of the roster as the core's config dict, in the core's order; at NG+ level
     `ng_plus` its HP and damage × enemy_stat_multiplier**level and its shots' speed ×
     enemy_projectile_speed_multiplier**level (R-END-2, balance.json `ng_plus`); in cursed waves
@@ -33,6 +35,9 @@ def core_kinds(content: Content, ng_plus: int = 0, cursed: bool = False) -> list
     if cursed:
         for kind in kinds:
             kind["hp"] *= content.balance.meta.cursed_waves.enemy_hp_multiplier
+    if difficulty != 1.0:  # R-END-3: an endless wave's HP and damage, its shots' speed as they were
+        for kind in kinds:
+            _harder(kind, difficulty, 1.0)
     return kinds
 
 

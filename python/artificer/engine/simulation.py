@@ -16,7 +16,11 @@ from artificer.engine.kinds import core_kinds
 
 
 def world_config(
-    content: Content, rules: Mapping[str, bool] | None = None, ng_plus: int = 0, cursed: bool = False
+    content: Content,
+    rules: Mapping[str, bool] | None = None,
+    ng_plus: int = 0,
+    cursed: bool = False,
+    difficulty: float = 1.0,
 ) -> dict[str, Any]:
     """The core's config: balance.json's sections and the roster, in kind order
     (`artificer.content.roster`: enemies.json's, then the bosses, then their clones;
@@ -33,7 +37,7 @@ def world_config(
         "statuses": balance["statuses"],
         "turn": balance["turn"],
         "combat": balance["combat"],
-        "enemies": core_kinds(content, ng_plus, cursed),
+        "enemies": core_kinds(content, ng_plus, cursed, difficulty),
         "rules": dict(rules or {}),
     }
     return config
@@ -52,12 +56,15 @@ class Simulation:
         rules: Mapping[str, bool] | None = None,
         ng_plus: int = 0,
         cursed: bool = False,
+        difficulty: float = 1.0,
     ) -> None:
+        """`difficulty`: R-END-3, an endless wave's enemy HP and damage multiplier (1: as shipped)."""
         self.content = content
         self.seed = seed
         self.ng_plus = ng_plus
         self.cursed = cursed
-        self.world = _core.World(world_config(content, rules, ng_plus, cursed), seed)
+        self.difficulty = difficulty
+        self.world = _core.World(world_config(content, rules, ng_plus, cursed, difficulty), seed)
         caps = content.balance.capacities
         self.input = FrameInput(caps.commands)
         self.buffers = FrameBuffers(

@@ -55,6 +55,7 @@ import enum
 from collections.abc import Callable
 
 from artificer.errors import ArtificerError
+from artificer.game.endless import difficulty
 from artificer.game.run import Run, WaveInProgress
 from artificer.game.save import settle
 from artificer.game.stats import WaveStats
@@ -117,8 +118,9 @@ class RunFlow:
 
     @property
     def last_wave(self) -> int:
-        """The content's last wave: winning it ends the run."""
-        return len(self.run.content.waves)
+        """The last wave: winning it ends the run — the content's, or an endless run's deepest (R-END-3)."""
+        content = self.run.content
+        return content.balance.endless.max_wave if self.run.state.endless else len(content.waves)
 
     # --- the wave ------------------------------------------------------------------------------
 
@@ -154,6 +156,9 @@ class RunFlow:
             for listener in self.on_game_cleared:
                 listener(self.run)
         else:
+            if self.number == len(self.run.content.waves):  # R-END-3: an endless run cleared the game, goes on
+                for listener in self.on_game_cleared:
+                    listener(self.run)
             self.number += 1
             self.phase = Phase.CLEARED
         return stats
@@ -164,6 +169,7 @@ class RunFlow:
         """CLEARED → SHOP: the run settles (its world rebuilt from what a save holds, R-SAVE-1),
         the shop opens after the wave won (R-SHOP-1) and the save hook is called."""
         self._require(Phase.CLEARED)
+        self.run.state.difficulty = difficulty(self.run.content, self.number)  # the next wave's world (R-END-3)
         settle(self.run, self.number)
         self.run.shop.open(max(1, self.number - 1))
         self.phase = Phase.SHOP

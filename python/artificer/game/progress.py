@@ -10,6 +10,7 @@ clear twice (the run's save still stands before the last wave until then).
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from artificer.content import Content
@@ -34,6 +35,13 @@ class Settled:
     meta: Meta
     reward: Reward
     ng_plus_unlocked: int = 0
+
+
+def settle_endless(content: Content, meta: Meta, end: RunEnd) -> Settled:
+    """An endless run's end, its victory settled already when it went on (R-END-3): the deeper best
+    wave and the achievements it earns; no aether and no run more (the victory paid them)."""
+    meta = dataclasses.replace(meta, best_wave=max(meta.best_wave, end.wave_reached))
+    return Settled(meta.with_achievements(earned(content, meta, end.kills)), Reward())
 
 
 def settle(content: Content, meta: Meta, end: RunEnd) -> Settled:

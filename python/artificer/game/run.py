@@ -35,6 +35,7 @@ from artificer.errors import ArtificerError
 from artificer.game.binding import WorldBinding
 from artificer.game.bosses import BossFight, boss_point, pick_boss
 from artificer.game.draws import Key
+from artificer.game.endless import wave_for
 from artificer.game.loadout import Loadout
 from artificer.game.meta import everything_unlocked
 from artificer.game.potions import PotionBelt, PotionDrop
@@ -90,8 +91,14 @@ class Run:
         if state is None:
             self.state.onboarding = onboarding
         # hit_events: the frame's biggest hits come back as events (damage numbers, the biggest hit).
+        state_ = self.state
         sim = Simulation(
-            content, self.state.seed, rules={"hit_events": True}, ng_plus=self.state.ng_plus, cursed=self.state.cursed
+            content,
+            state_.seed,
+            rules={"hit_events": True},
+            ng_plus=state_.ng_plus,
+            cursed=state_.cursed,
+            difficulty=state_.difficulty,
         )
         #: R-SHOP-1: the shop between waves (offers, locks, rerolls, prices paid).
         pool = everything_unlocked(content) if unlocked is None else unlocked
@@ -248,7 +255,7 @@ class WaveInProgress:
 
     def __init__(self, run: Run, number: int) -> None:
         self.run = run
-        self.wave = run.content.wave(number)
+        self.wave = wave_for(run.content, number)  # R-END-3: past the last wave, an endless one
         self.director = WaveDirector(run.content, self.wave, run.seed, run.state.cursed)
         self.stats = WaveStats(wave=number)
         self.frames = round(self.wave.duration * run.sim.tick_hz)

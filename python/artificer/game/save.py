@@ -546,6 +546,13 @@ class RunSave(SaveModel):
     onboarding: Annotated[int, Strict()] = Field(
         default=0, ge=0, le=100, description="R-ONB-1: the run's onboarding step (0: none; older saves: 0)."
     )
+    endless: Annotated[bool, Strict()] = Field(default=False, description="R-END-3: an endless run (older: no).")
+    difficulty: float = Field(
+        default=1.0, ge=1.0, le=100.0, description="R-END-3: the next wave's enemy HP and damage multiplier."
+    )
+    settled: Annotated[bool, Strict()] = Field(
+        default=False, description="R-END-3: its victory was settled into meta.json before it went on (older: no)."
+    )
 
     @field_validator("waves")
     @classmethod
@@ -576,8 +583,9 @@ class RunSave(SaveModel):
     @model_validator(mode="after")
     def _between_waves(self, info: ValidationInfo) -> RunSave:
         content = _content(info)
-        if content is not None and self.next_wave > len(content.waves):
-            raise ValueError(f"next_wave: {self.next_wave} is past the last wave ({len(content.waves)})")
+        last = (content.balance.endless.max_wave if self.endless else len(content.waves)) if content else 0
+        if content is not None and self.next_wave > last:
+            raise ValueError(f"next_wave: {self.next_wave} is past the last wave ({last})")
         if self.first_wave > 1 and not self.practice:
             raise ValueError(f"first_wave: {self.first_wave}: only a practice run begins past wave 1")
         if self.waves and self.waves[0].wave != self.first_wave:

@@ -70,6 +70,11 @@ class RunState:
     first_wave: int = 1
     #: R-ONB-1: the onboarding step the run began with (0: none, the whole game).
     onboarding: int = 0
+    #: R-END-3: an endless run (it goes on past the last wave), and its next wave's difficulty.
+    endless: bool = False
+    difficulty: float = 1.0
+    #: R-END-3: the run's end was settled into meta.json already (its victory), and it went on into endless.
+    settled: bool = False
 
     def __post_init__(self) -> None:
         self.relics = RunRelics.starting(self.content.relics)
@@ -99,6 +104,9 @@ class RunState:
             "cursed": self.cursed,
             "first_wave": self.first_wave,
             "onboarding": self.onboarding,
+            "endless": self.endless,
+            "difficulty": self.difficulty,
+            "settled": self.settled,
         }
 
     @classmethod
@@ -118,6 +126,9 @@ class RunState:
             cursed=data.get("cursed", False),
             first_wave=data.get("first_wave", 1),
             onboarding=data.get("onboarding", 0),
+            endless=data.get("endless", False),
+            difficulty=data.get("difficulty", 1.0),
+            settled=data.get("settled", False),
         )
         state.relics = RunRelics.from_save(content.relics, data["relics"])
         state.potions = PotionBelt.from_save(content.potions, data["potions"])

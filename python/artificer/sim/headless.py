@@ -71,6 +71,7 @@ def play_waves(
     ng_plus: int = 0,
     unlocked: Iterable[str] | None = None,
     cursed: bool = False,
+    endless: bool = False,
 ) -> BotRun:
     """The bot plays waves `start_wave`..`waves` (fewer if it dies) of a fresh run through the
     game's own loop (`RunFlow`, as the window drives it): between waves the run settles as the
@@ -79,6 +80,7 @@ def play_waves(
     shop before wave `waves + 1`). `unlocked`: what the shop may offer beyond the base pool
     (R-META-1; None: the whole unlock tree); `cursed`: the cursed-waves mode."""
     run = Run(content, seed, ng_plus=ng_plus, unlocked=unlocked, cursed=cursed)
+    run.state.endless = endless  # R-END-3: on past the last wave, up to `waves`
     if start_wave > 1:  # a fresh run begun at a later wave is a practice run (R-END-5): it saves as one
         run.state.practice, run.state.first_wave = True, start_wave
     flow = RunFlow(run, first_wave=start_wave)
@@ -136,6 +138,7 @@ def run_headless(
     ng_plus: int = 0,
     meta: Path | None = None,
     cursed: bool = False,
+    endless: bool = False,
 ) -> dict[str, Any]:
     """One seeded run played by the bot, as the `run` command's JSON. `meta`: a meta.json carried
     through the run (R-META-1): its unlocks open the shop, and the run's aether, milestones and
@@ -147,7 +150,15 @@ def run_headless(
         print(f"artificer run: {progress.notice}", file=sys.stderr)
     unlocked = progress.meta.shop_unlocks() if progress is not None else None
     played = play_waves(
-        content, seed, waves, build, start_wave=start_wave, ng_plus=ng_plus, unlocked=unlocked, cursed=cursed
+        content,
+        seed,
+        waves,
+        build,
+        start_wave=start_wave,
+        ng_plus=ng_plus,
+        unlocked=unlocked,
+        cursed=cursed,
+        endless=endless,
     )
     run, reports, step_ns, wave_starts = played.run, played.reports, played.step_ns, played.wave_starts
     out: dict[str, Any] = {
@@ -165,6 +176,8 @@ def run_headless(
         out["result"]["ng_plus"] = ng_plus  # R-END-2 (absent at 0: the game as it ships)
     if cursed:
         out["result"]["cursed"] = True  # R-META-1's challenge mode (absent: the game as it ships)
+    if endless:
+        out["result"]["endless"] = True  # R-END-3 (absent: the 20 waves as they ship)
     if meta is not None:
         kills = sum(report["kills"] for report in reports)
         out["meta"] = settle_meta(content, out["result"], ng_plus, kills, meta)

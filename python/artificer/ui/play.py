@@ -187,6 +187,7 @@ class GameScenes:
             intermission=self._intermission(notices),
             session=self.session,
             resume_between_waves=between_waves,
+            on_endless=None if run.state.practice else self._endless,
         )
 
     def _intermission(self, notices: tuple[str, ...]) -> Intermission:
@@ -308,6 +309,14 @@ class GameScenes:
             if isinstance(scene, ArenaScene) and scene.flow is flow:
                 scene.between_waves = False
         self.back_to_title()
+
+    def _endless(self, stack: SceneStack, run: Run) -> None:
+        """R-END-3: the victory summary's "go on": the run, its victory settled, goes on past the last
+        wave — the shop before it first, as a continued run's."""
+        self.router.attach(stack)
+        run.state.endless = True
+        self.router.pop_to(TITLE)
+        self.router.push(ARENA, run=run, first_wave=len(self.content.waves) + 1, between_waves=True)
 
     def back_to_title(self) -> None:
         """Leave everything above the title (the summary, the arena, the shop…)."""

@@ -112,6 +112,7 @@ Intermission = Callable[[SceneStack, RunFlow], None]
 PRACTICE_TAG = (255, 200, 110)
 CURSED_TAG = (230, 90, 110)
 NG_PLUS_TAG = (242, 214, 140)
+ENDLESS_TAG = (140, 200, 255)
 
 
 #: R-META-2: the codex sections whose first meetings toast in the arena, and their line.
@@ -129,6 +130,7 @@ def mode_tags(run: Run) -> tuple[tuple[str, tuple[int, int, int]], ...]:
     tags = [(tr("ui.hud.mode.practice"), PRACTICE_TAG)] if state.practice else []
     tags += [(tr("ui.hud.mode.cursed"), CURSED_TAG)] if state.cursed else []
     tags += [(tr("ui.hud.mode.ng_plus", level=state.ng_plus), NG_PLUS_TAG)] if state.ng_plus else []
+    tags += [(tr("ui.hud.mode.endless"), ENDLESS_TAG)] if state.endless else []
     return tuple(tags)
 
 
@@ -148,11 +150,14 @@ class ArenaScene(Scene):
         session: Session | None = None,
         resume_between_waves: bool = False,
         flow: RunFlow | None = None,
+        on_endless: Callable[[SceneStack, Run], None] | None = None,
     ) -> None:
         """Plays `flow` (None: a flow over `run`, a new one from `seed` if None, from `first_wave`);
         `intermission(stack, flow)` pushes the between-waves scenes (None: the next wave follows
         the breather). `resume_between_waves` (a saved run continued): enter between waves, so
-        the intermission comes before `first_wave`."""
+        the intermission comes before `first_wave`. `on_endless(stack, run)`: R-END-3, the victory
+        summary's "go on into endless" (None: not offered)."""
+        self.on_endless = on_endless
         self.content = content
         self.session = session if session is not None else Session.default()
         if flow is None:
@@ -399,6 +404,7 @@ class ArenaScene(Scene):
                             self.on_quit,
                             controls=self.session.controls,
                             discoveries=self.discoveries,
+                            on_endless=self.on_endless,
                         )
                     )
                 return

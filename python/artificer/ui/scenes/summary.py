@@ -27,7 +27,7 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date
+from datetime import UTC, date, datetime
 from enum import StrEnum
 from pathlib import Path
 
@@ -38,7 +38,8 @@ from artificer.content import Content
 from artificer.content.looks import BodyLook
 from artificer.game.codex import Discoveries
 from artificer.game.meta import AetherLine, Meta, Reward, load_meta, unlock_tree, write_meta
-from artificer.game.progress import RunEnd, settle
+from artificer.game.progress import RunEnd, settle, settle_endless
+from artificer.game.records import RECORDS_FILE, Record, deck_checksum, load_records, save_records
 from artificer.game.run import Run, WaveStats
 from artificer.game.save import delete_run_save
 from artificer.ui.atlas import body_sprite
@@ -48,7 +49,7 @@ from artificer.ui.fonts import font
 from artificer.ui.i18n import tr
 from artificer.ui.music import SILENCE
 from artificer.ui.scene import Scene, SceneStack
-from artificer.ui.settings import Action, Context, Settings
+from artificer.ui.settings import Action, Context, Settings, key_hint
 from artificer.ui.text_fit import draw_fitted
 from artificer.ui.widgets import AETHER, aether_star, gradient, panel
 
@@ -135,6 +136,8 @@ class AetherView:
     next_unlock: tuple[str, int] | None = None
     first_paying_wave: int = 0
     practice: bool = False
+    #: R-END-3: an endless run whose victory paid its aether already.
+    endless: bool = False
 
     @property
     def total(self) -> int:
@@ -173,9 +176,32 @@ def settle_aether(
     if discoveries is not None:
         discoveries.observe_state(run.state)
         before = discoveries.record(before)
-    settled = settle(run.content, before, end)
+    went_on = run.state.settled  # R-END-3: an endless run, its victory settled as it went on
+    settled = (settle_endless if went_on else settle)(run.content, before, end)
+    run.state.settled = True
     write_meta(settled.meta, found, path)
-    return AetherView.of(run.content, settled.reward, settled.meta), settled.ng_plus_unlocked
+    view = AetherView.of(run.content, settled.reward, settled.meta)
+    return dataclasses.replace(view, endless=went_on), settled.ng_plus_unlocked
+
+
+def record_endless(run: Run, snapshot: RunSnapshot, path: Path | None = None) -> tuple[Record, int | None] | None:
+    """R-END-4: an endless run that got past the last wave goes on the leaderboard (signed, kept with
+    the 20 most recent); its record and its rank (None: not ranked). None: no record (not endless, or
+    practice, or not past the last wave; a file that cannot be written is logged)."""
+    state = run.state
+    if not state.endless or state.practice or snapshot.highest_wave <= len(run.content.waves):
+        return None
+    board = load_records(path)
+    stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    checksum = deck_checksum(snapshot.core, snapshot.cards)
+    entry = Record(snapshot.highest_wave, round(snapshot.seconds, 2), checksum, stamp, state.ng_plus, state.cursed)
+    signed = board.add(entry)
+    try:
+        save_records(board, path)
+    except OSError as error:
+        storage.log.warning("%s could not be saved: %s", RECORDS_FILE, error)
+    ranked = board.ranked()
+    return signed, (ranked.index(signed) + 1 if signed in ranked else None)
 
 
 @dataclass(frozen=True)
@@ -201,9 +227,12 @@ class RunSnapshot:
     bosses: tuple[BossLine, ...] = ()
     #: R-META-1: the aether the run paid (None: not shown).
     aether: AetherView | None = None
-    #: R-META-1 cursed waves, R-END-5 practice: the run's modes.
+    #: R-META-1 cursed waves, R-END-5 practice, R-END-3 endless: the run's modes.
     cursed: bool = False
     practice: bool = False
+    endless: bool = False
+    #: R-END-4: an endless run's place on the leaderboard (None: not ranked or no record).
+    rank: int | None = None
 
     @classmethod
     def of(
@@ -243,6 +272,7 @@ class RunSnapshot:
             aether=aether,
             cursed=run.state.cursed,
             practice=run.state.practice,
+            endless=run.state.endless,
         )
 
     def values(self) -> tuple[str, ...]:
@@ -479,9 +509,22 @@ def _aether(surface: pygame.Surface, area: pygame.Rect, view: AetherView, unit: 
     y = area.y + int(44 * unit)
     lines = [line for line in view.lines if line.amount > 0]
     if not lines:
-        text = tr("ui.summary.aether_none", wave=view.first_paying_wave)
-        surface.blit(face.render(text, True, DIM), (area.x + pad, y))
-        y += step
+        text = (
+            tr("ui.summary.aether_endless")
+            if view.endless
+            else tr("ui.summary.aether_none", wave=view.first_paying_wave)
+        )
+        block = draw_fitted(
+            surface,
+            text,
+            max(11, int(16 * unit)),
+            False,
+            DIM,
+            area.width - 2 * pad,
+            max_lines=2,
+            topleft=(area.x + pad, y),
+        )
+        y = block.bottom + step // 4
     for line in lines:
         label = face.render(tr(AETHER_LINE_KEYS[line.kind], wave=line.wave), True, TEXT)
         surface.blit(label, (area.x + pad, y))
@@ -519,11 +562,16 @@ def draw_summary(surface: pygame.Surface, snapshot: RunSnapshot, content: Conten
     title_rect = title.get_rect(center=(width // 2, int(78 * unit)))
     surface.blit(title, title_rect)
     face = font(max(12, int(20 * unit)))
-    subtitle = face.render(tr("ui.summary.subtitle", wave=snapshot.highest_wave, waves=snapshot.waves_total), True, DIM)
+    if snapshot.highest_wave > snapshot.waves_total:  # R-END-3: past the last wave, the count is the depth
+        line = tr("ui.summary.subtitle_endless", wave=snapshot.highest_wave)
+    else:
+        line = tr("ui.summary.subtitle", wave=snapshot.highest_wave, waves=snapshot.waves_total)
+    subtitle = face.render(line, True, DIM)
     # R-END-2: the NG+ level played and the one this clear unlocked, on the subtitle's line in the title's colour.
     parts = [tr("ui.summary.ng_plus", level=snapshot.ng_plus)] if snapshot.ng_plus else []
     parts += [tr("ui.summary.cursed")] if snapshot.cursed else []
     parts += [tr("ui.hud.mode.practice")] if snapshot.practice else []
+    parts += [tr("ui.summary.rank", rank=snapshot.rank)] if snapshot.rank is not None else []
     parts += [tr("ui.summary.ng_plus_unlocked", level=snapshot.unlocked)] if snapshot.unlocked else []
     note = font(max(12, int(20 * unit)), bold=True).render("  ·  " + "  ·  ".join(parts), True, palette.title)
     shown = [subtitle, note] if parts else [subtitle]
@@ -609,13 +657,19 @@ class SummaryScene(Scene):
         controls: Controls | None = None,
         unlocked: int = 0,
         discoveries: Discoveries | None = None,
+        on_endless: Callable[[SceneStack, Run], None] | None = None,
     ) -> None:
         """`in_progress`: an unfinished wave's stats (None: looked for in the scene below).
         `unlocked`: R-END-2, the NG+ level this victory unlocked (0: none new), shown under the title.
         `directory` and `day` name where the PNG goes (default: the user's runs dir, today).
         `controls`: the keys that leave (the menu context's bindings); None: the default bindings.
-        `discoveries`: R-META-2, what the run met for the first time and has not written yet."""
+        `discoveries`: R-META-2, what the run met for the first time and has not written yet.
+        `on_endless(stack, run)`: R-END-3, a victory may go on into endless (its key, shown in the
+        footer); None, a fall, a practice run or an endless run already: not offered."""
         self.discoveries = discoveries
+        self.on_endless = on_endless
+        #: R-END-4: the leaderboard record an endless run made, and its rank (None: none made).
+        self.record: tuple[Record, int | None] | None = None
         self.controls = controls if controls is not None else Controls(Settings())
         self.run = run
         self.died = died
@@ -650,6 +704,9 @@ class SummaryScene(Scene):
         end = RunEnd(frozen.highest_wave, self.outcome is Outcome.VICTORY, self.run.state.ng_plus, frozen.kills)
         aether, unlocked = settle_aether(self.run, end, self.discoveries)
         self.snapshot = dataclasses.replace(frozen, aether=aether, unlocked=unlocked or self.unlocked)
+        self.record = record_endless(self.run, self.snapshot)  # R-END-4
+        if self.record is not None:
+            self.snapshot = dataclasses.replace(self.snapshot, rank=self.record[1])
         screen = pygame.display.get_surface()
         picture = pygame.Surface(screen.get_size() if screen is not None else DEFAULT_SIZE)
         draw_summary(picture, self.snapshot, self.run.content, self.art)
@@ -661,15 +718,30 @@ class SummaryScene(Scene):
             # R-SAVE-1: a failed write leaves no half file behind; the player is told, the game goes on.
             self.save_error = str(error)
 
+    @property
+    def offers_endless(self) -> bool:
+        """R-END-3: the victory of a run that may go on past the last wave."""
+        state = self.run.state
+        return self.on_endless is not None and self.outcome is Outcome.VICTORY and not (state.practice or state.endless)
+
     def handle_event(self, event: pygame.event.Event) -> pygame.event.Event | None:
+        if self.offers_endless and self.controls.pressed(event, Context.LAB) is Action.NEXT_TAB:
+            if self._time >= INPUT_GRACE and self.stack is not None and self.on_endless is not None:
+                self.on_endless(self.stack, self.run)
+            return None
         if self.controls.pressed(event, Context.MENU) in LEAVE_ACTIONS:
             if self._time < INPUT_GRACE:
                 return None
             if self.stack is not None:
+                stack = self.stack
                 if self.on_quit is not None:
-                    self.on_quit(self.stack)
+                    self.on_quit(stack)
                 else:
-                    self.stack.clear()
+                    stack.clear()
+                if self.record is not None:  # R-END-4: an endless run's end shows its place on the board
+                    from artificer.ui.scenes.records import RecordsScene
+
+                    stack.push(RecordsScene(self.controls, highlight=self.record[0]))
             return None
         return event
 
@@ -693,6 +765,10 @@ class SummaryScene(Scene):
             colour = WARN
         saved = face.render(line, True, colour)
         surface.blit(saved, saved.get_rect(midbottom=(width // 2, height - int(50 * unit))))
-        hint = font(max(12, int(20 * unit)), bold=True).render(tr("ui.summary.continue"), True, TEXT)
+        text = tr("ui.summary.continue")
+        if self.offers_endless:  # R-END-3: the victory may go on
+            endless_key = key_hint(self.controls.settings.key_for(Action.NEXT_TAB))
+            text = f"{text}  ·  {tr('ui.summary.endless', button=endless_key)}"
+        hint = font(max(12, int(20 * unit)), bold=True).render(text, True, TEXT)
         hint.set_alpha(int(170 + 85 * math.sin(self._time * 3.0)))
         surface.blit(hint, hint.get_rect(midbottom=(width // 2, height - int(18 * unit))))

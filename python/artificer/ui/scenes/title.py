@@ -474,7 +474,7 @@ class TitleScene(Scene):
         surface.blit(tagline, tagline_rect)
 
         # A long menu (modes and screens earned) starts higher, up to just under the tagline.
-        needed = len(self.items) * int(unit * 1.9) + int(unit * 2.8)
+        needed = len(self.items) * int(unit * 1.6) + int(unit * 2.8)
         top = max(tagline_rect.bottom + int(unit * 1.6), min(int(height * 0.54), height - needed + unit))
         self._draw_menu(surface, unit, top, now)
 
@@ -536,7 +536,7 @@ class TitleScene(Scene):
         small = font(max(10, unit * 3 // 4))
         # The lines close up as the menu grows (modes and screens earned), to stay above the footer hint.
         room = surface.get_height() - int(unit * 2.8) - top
-        line_height = max(int(unit * 1.9), min(int(unit * 2.6), room // max(1, len(self.items))))
+        line_height = max(int(unit * 1.6), min(int(unit * 2.6), room // max(1, len(self.items))))
         bar_width = unit * 16
         self._item_rects = []
         for index, item in enumerate(self.items):

@@ -1,0 +1,102 @@
+"""Endless in the window and the leaderboard (R-END-3, R-END-4): the victory summary offers to go on;
+going on opens the shop before the wave after the last; the endless run's end pays no second reward,
+goes on the leaderboard signed and ranked, and the leaderboard screen shows it — a tampered record
+in its own place, never ranked."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pygame
+
+from artificer.content import load_content
+from artificer.game.meta import Meta, load_meta, save_meta
+from artificer.game.records import Status, load_records, records_path
+from artificer.game.run import Run, WaveStats
+from artificer.ui.i18n import tr
+from artificer.ui.play import ARENA, GameScenes
+from artificer.ui.scene import SceneStack
+from artificer.ui.scenes.records import RecordsScene
+from artificer.ui.scenes.shop import ShopScene
+from artificer.ui.scenes.summary import INPUT_GRACE, SummaryScene
+from artificer.ui.session import Session
+from scene_driving import frames, key
+
+CONTENT = load_content()
+LAST = len(CONTENT.waves)
+
+
+def test_r_end_3_a_victory_goes_on_into_endless_and_its_end_makes_a_ranked_record(display: pygame.Surface) -> None:
+    save_meta(Meta(onboarding_done=True, runs=3))
+    scenes = GameScenes(CONTENT)
+    stack = SceneStack()
+    scenes.router.attach(stack)
+    scenes.router.push("title")
+    played = Run(CONTENT, 3)
+    played.waves = [WaveStats(wave=n) for n in range(1, LAST)]  # waves 1..19 behind it, as in play
+    scenes.router.push(ARENA, run=played, first_wave=LAST)
+    frames(stack, display, 2)
+    arena = stack.top
+    boss = arena.run.sim.world.boss_status()[0]  # type: ignore[union-attr]
+    at = np.array([boss["x"]], np.float32), np.array([boss["y"]], np.float32)
+    still = np.zeros(1, np.float32)
+    arena.run.sim.world.spawn_projectiles(*at, still, still, 8.0, 1e9, 1)  # type: ignore[union-attr]
+    frames(stack, display, 2 + round(CONTENT.balance.wave.breather * 60))
+    summary = stack.top
+    assert isinstance(summary, SummaryScene) and summary.offers_endless
+    paid = load_meta().meta
+    assert paid.clears == 1 and paid.runs == 4
+    frames(stack, display, round(INPUT_GRACE * 60) + 2)
+    key(pygame.K_e)
+    frames(stack, display, 2)
+    shop = stack.top
+    assert isinstance(shop, ShopScene) and shop.wave == LAST + 1, "the shop before the wave after the last"
+    run = shop.run
+    assert run.state.endless and run.state.settled
+    shop.next_wave()
+    frames(stack, display, 60)
+    key(pygame.K_ESCAPE)
+    frames(stack, display, 2)
+    for k in (pygame.K_DOWN, pygame.K_DOWN, pygame.K_RETURN):  # abandon the endless run
+        key(k)
+    frames(stack, display, 2)
+    end = stack.top
+    assert isinstance(end, SummaryScene) and end.snapshot is not None and end.snapshot.endless
+    after = load_meta().meta
+    assert (after.aether, after.runs, after.clears) == (paid.aether, paid.runs, paid.clears), "no second reward"
+    assert after.best_wave == LAST + 1
+    assert end.record is not None and end.record[1] == 1 and end.snapshot.rank == 1
+    board = load_records()
+    assert [r.wave for r in board.ranked()] == [LAST + 1]
+    frames(stack, display, round(INPUT_GRACE * 60) + 2)
+    key(pygame.K_RETURN)
+    frames(stack, display, 2)
+    shown = stack.top
+    assert isinstance(shown, RecordsScene) and shown.highlight == end.record[0], "the board, its new row marked"
+    key(pygame.K_ESCAPE)
+    frames(stack, display, 2)
+    assert stack.top is not None and stack.top.__class__.__name__ == "TitleScene"
+
+
+def test_r_end_4_the_leaderboard_screen_ranks_verified_records_and_sets_tampered_ones_apart(
+    display: pygame.Surface,
+) -> None:
+    from artificer.game.records import Record, save_records
+
+    board = load_records()
+    board.add(Record(30, 1800.0, "ab" * 8, "2026-12-02T10:00:00Z"))
+    board.add(Record(26, 1500.0, "cd" * 8, "2026-12-02T11:00:00Z", cursed=True))
+    save_records(board)
+    data = json.loads(records_path().read_text())
+    data["records"][0]["elapsed_sec"] = 1.0  # a faster time, typed in
+    records_path().write_text(json.dumps(data))
+    scene = RecordsScene(Session.default().controls)
+    stack = SceneStack()
+    stack.push(scene)
+    frames(stack, display, 1)
+    assert [(rank, record.wave, status) for rank, record, status in scene.rows] == [
+        (1, 26, Status.VERIFIED),
+        (None, 30, Status.TAMPERED),
+    ]
+    assert tr("ui.records.tampered")
