@@ -107,3 +107,18 @@ def test_r_end_3_check_content_checks_the_templates_and_the_additions(tmp_path: 
     (data / "balance.json").write_text(json.dumps(balance))
     with pytest.raises(ContentError, match=r"\$\.endless\.templates\[0\]: must be less than or equal to 20"):
         load_content(data)
+
+
+def test_r_end_3_every_10_waves_a_mutator_holds_and_elite_flood_makes_every_enemy_elite() -> None:
+    from artificer.game.endless import mutator
+
+    every = ENDLESS.mutators.every
+    assert [mutator(CONTENT, n) for n in (LAST, LAST + 1, LAST + every - 1)] == [None, None, None]
+    cycle = ENDLESS.mutators.cycle
+    assert [mutator(CONTENT, LAST + every * k) for k in range(1, 2 * len(cycle) + 1)] == [*cycle, *cycle]
+    assert mutator(CONTENT, LAST + every + 5) == cycle[0], "it holds until the next one replaces it"
+    flooded = endless_wave(CONTENT, LAST + every)
+    assert mutator(CONTENT, LAST + every) is not None and mutator(CONTENT, LAST + every).id == "elite_flood"  # type: ignore[union-attr]
+    assert all(group.elite for group in flooded.groups)
+    before = endless_wave(CONTENT, LAST + every - 1)
+    assert not all(group.elite for group in before.groups), "not before its wave"

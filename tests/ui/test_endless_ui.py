@@ -100,3 +100,27 @@ def test_r_end_4_the_leaderboard_screen_ranks_verified_records_and_sets_tampered
         (None, 30, Status.TAMPERED),
     ]
     assert tr("ui.records.tampered")
+
+
+def test_r_end_3_a_mutator_wave_names_its_mutator_on_the_hud_with_a_one_line_explanation(
+    display: pygame.Surface,
+) -> None:
+    from artificer.game.endless import difficulty
+    from artificer.game.flow import RunFlow
+    from artificer.ui.scenes.arena import ArenaScene
+
+    number = LAST + CONTENT.balance.endless.mutators.every
+    run = Run(CONTENT, 3)
+    run.state.endless = True
+    run.waves = [WaveStats(wave=n) for n in range(1, number)]
+    run.state.difficulty = difficulty(CONTENT, number)
+    arena = ArenaScene(CONTENT, flow=RunFlow(run, first_wave=number), session=Session.default())
+    stack = SceneStack()
+    stack.push(arena)
+    frames(stack, display, 2)
+    name = tr("mutator.elite_flood.name")
+    assert name in [tag for tag, _ in arena.hud_state.modes] and tr("ui.hud.mode.endless") in [
+        t for t, _ in arena.hud_state.modes
+    ]
+    assert arena.juice is not None and arena.juice.banner is not None and arena.juice.banner[0] == name
+    assert "×2" in arena.juice.banner[1]

@@ -744,6 +744,19 @@ class EndlessAddition(ContentModel):
     group: SpawnGroup = Field(description="The spawn group it adds (its count scales like the others).")
 
 
+class Mutator(ContentModel):
+    """R-END-3: one global mutator (the kinds the game has; texts mutator.<id>.name and .description)."""
+
+    id: Literal["elite_flood"] = Field(description="elite_flood: every enemy of the wave comes elite.")
+
+
+class Mutators(ContentModel):
+    """R-END-3: every `every` waves past the last, the next mutator of `cycle` is active (replacing the last)."""
+
+    every: int = Field(ge=1, le=100, description="Waves between mutators (10: W30, W40…).")
+    cycle: tuple[Mutator, ...] = Field(max_length=16, description="The mutators in the order they come, cycled.")
+
+
 class Endless(ContentModel):
     """R-END-3: the waves after the last, generated from the content's own waves."""
 
@@ -761,6 +774,7 @@ class Endless(ContentModel):
         max_length=64, description="Groups the endless waves gain, wave by wave."
     )
     max_wave: int = Field(ge=WAVE_COUNT + 1, le=MAX_ENDLESS_WAVE, description="The deepest endless wave.")
+    mutators: Mutators = Field(description="The global mutators of the deep waves.")
 
 
 class OnboardingStep(ContentModel):

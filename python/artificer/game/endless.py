@@ -14,9 +14,9 @@ from __future__ import annotations
 import math
 
 from artificer.content import Content
-from artificer.content.models import MAX_MULTIPLIER, Wave
+from artificer.content.models import MAX_MULTIPLIER, Mutator, Wave
 
-__all__ = ["difficulty", "endless_wave", "wave_for"]
+__all__ = ["difficulty", "endless_wave", "mutator", "wave_for"]
 
 
 def difficulty(content: Content, number: int) -> float:
@@ -24,6 +24,14 @@ def difficulty(content: Content, number: int) -> float:
     endless = content.balance.endless
     past = max(0, number - len(content.waves))
     return min(MAX_MULTIPLIER, 1.0 + endless.difficulty_step * (past // endless.step_every))
+
+
+def mutator(content: Content, number: int) -> Mutator | None:
+    """R-END-3: the global mutator active in wave `number` — from the last wave + `every` on, the
+    next of the cycle each `every` waves (the latest replacing the last); None before."""
+    rules = content.balance.endless.mutators
+    turns = max(0, number - len(content.waves)) // rules.every
+    return rules.cycle[(turns - 1) % len(rules.cycle)] if turns and rules.cycle else None
 
 
 def endless_wave(content: Content, number: int) -> Wave:
@@ -35,8 +43,14 @@ def endless_wave(content: Content, number: int) -> Wave:
     template = content.wave(endless.templates[(number - last - 1) % len(endless.templates)])
     factor = difficulty(content, number)
     groups = [*template.groups, *(a.group for a in endless.additions if a.from_wave <= number)]
+    flood = (active := mutator(content, number)) is not None and active.id == "elite_flood"
     scaled = tuple(
-        group.model_copy(update={"count": min(endless.max_group_count, math.ceil(group.count * factor))})
+        group.model_copy(
+            update={
+                "count": min(endless.max_group_count, math.ceil(group.count * factor)),
+                "elite": group.elite or flood,  # elite flood: every enemy elite (HP and rewards × balance.json elite)
+            }
+        )
         for group in groups
     )
     # A copy past validation: a wave's number is at most the content's wave count there.

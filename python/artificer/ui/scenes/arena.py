@@ -54,6 +54,7 @@ from artificer.content import Content
 from artificer.content.roster import roster
 from artificer.engine.frame import PickupColumn
 from artificer.game.codex import Codex, Discoveries
+from artificer.game.endless import mutator
 from artificer.game.flow import Ending, Phase, RunFlow
 from artificer.game.meta import Section, load_meta
 from artificer.game.onboarding import Onboarding, lesson_tip
@@ -113,6 +114,9 @@ PRACTICE_TAG = (255, 200, 110)
 CURSED_TAG = (230, 90, 110)
 NG_PLUS_TAG = (242, 214, 140)
 ENDLESS_TAG = (140, 200, 255)
+#: R-END-3: a mutator's tag and banner colour, and each mutator's name and explanation.
+MUTATOR_TAG = (255, 120, 200)
+MUTATOR_KEYS = {"elite_flood": ("mutator.elite_flood.name", "mutator.elite_flood.description")}
 
 
 #: R-META-2: the codex sections whose first meetings toast in the arena, and their line.
@@ -560,8 +564,23 @@ class ArenaScene(Scene):
                 name = tr(Codex(self.content).name_key(section, entry))
                 self.hud_state.toast(tr(TOASTED_SECTIONS[section], name=name), 3.0)
 
+    def _announce_mutator(self) -> None:
+        """R-END-3: a deep endless wave's global mutator — a tag beside the timer while it holds, and a
+        banner with its one-line explanation as the wave begins."""
+        active = mutator(self.content, self.number) if self.run.state.endless else None
+        self.hud_state.modes = mode_tags(self.run)
+        if active is None:
+            return
+        name = tr(MUTATOR_KEYS[active.id][0])
+        self.hud_state.modes = (*self.hud_state.modes, (name, MUTATOR_TAG))
+        elite = self.content.balance.elite
+        line = tr(MUTATOR_KEYS[active.id][1], hp=f"{elite.hp_multiplier:g}", reward=f"{elite.reward_multiplier:g}")
+        if self.juice is not None:
+            self.juice.announce(name, line, self.content.balance.wave.boss.banner_seconds, MUTATOR_TAG)
+
     def _start_wave(self) -> None:
         self.wave = self._begin_wave()
+        self._announce_mutator()
         if self.onboarding.lesson == "move":  # R-ONB-1: the first run's one lesson, as it begins
             show_once(lesson_tip("move"), lambda text: self.hud_state.toast(text, 8.0), tr("ui.onboarding.lesson.move"))
         if self.discoveries is not None:
