@@ -11,6 +11,9 @@ from collections.abc import Callable
 
 from artificer.game.meta import load_meta, update_meta
 
+#: Seconds a lesson or a tip shows (R-ONB-1/2), in whichever scene it comes up.
+TIP_SECONDS = 10.0
+
 #: The tips shown, ever: meta.json's, read once a session, and those shown since (None: not read yet).
 _known: set[str] | None = None
 

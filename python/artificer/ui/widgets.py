@@ -127,6 +127,20 @@ def gradient(size: tuple[int, int], top: tuple[int, int, int], bottom: tuple[int
     return pygame.transform.smoothscale(seed, size)
 
 
+#: The title's own screens (Unlocks, Codex, Leaderboard): their secondary and faint text, and their
+#: design size (the 1280×720 their layouts are written for).
+SCREEN_DIM = (160, 154, 196)
+SCREEN_FAINT = (96, 90, 126)
+SCREEN_DESIGN = (1280, 720)
+
+
+def backdrop(surface: pygame.Surface, top: tuple[int, int, int], bottom: tuple[int, int, int]) -> float:
+    """A title screen's sky (`gradient`) over all of `surface`; returns its scale against `SCREEN_DESIGN`."""
+    width, height = surface.get_size()
+    surface.blit(gradient((width, height), top, bottom), (0, 0))
+    return min(width / SCREEN_DESIGN[0], height / SCREEN_DESIGN[1])
+
+
 #: R-META-1: aether's colour, everywhere it shows (the summary, the Unlocks screen, the title).
 AETHER = (196, 160, 255)
 

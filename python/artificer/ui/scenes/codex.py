@@ -39,18 +39,16 @@ from artificer.ui.session import Session
 from artificer.ui.settings import Action, Context
 from artificer.ui.spell_text import Tone, spell_lines
 from artificer.ui.text_fit import draw_fitted
-from artificer.ui.widgets import AETHER, gradient, panel
+from artificer.ui.widgets import AETHER, TEXT, backdrop, panel
+from artificer.ui.widgets import SCREEN_DIM as DIM
+from artificer.ui.widgets import SCREEN_FAINT as FAINT
 
 SKY_TOP = (16, 22, 44)
 SKY_BOTTOM = (5, 6, 14)
-TEXT = (236, 232, 250)
-DIM = (160, 154, 196)
-FAINT = (96, 90, 126)
 FOUND = (120, 220, 140)
 TILE = (24, 22, 40)
 TILE_CHOSEN = (44, 38, 76)
 UNKNOWN = (52, 48, 74)
-DESIGN_SIZE = (1280, 720)
 #: The achievements' tab, after the sections.
 ACHIEVEMENTS = "achievements"
 TABS: tuple[str, ...] = (*(section.value for section in Section), ACHIEVEMENTS)
@@ -162,8 +160,7 @@ class CodexScene(Scene):
 
     def draw(self, surface: pygame.Surface, alpha: float) -> None:
         width, height = surface.get_size()
-        unit = min(width / DESIGN_SIZE[0], height / DESIGN_SIZE[1])
-        surface.blit(gradient((width, height), SKY_TOP, SKY_BOTTOM), (0, 0))
+        unit = backdrop(surface, SKY_TOP, SKY_BOTTOM)
         title = font(max(22, int(44 * unit)), bold=True).render(tr("ui.codex.title"), True, TEXT)
         surface.blit(title, (int(48 * unit), int(20 * unit)))
         self._tabs(surface, unit, int(48 * unit) + title.get_width() + int(28 * unit), int(30 * unit))

@@ -64,7 +64,7 @@ from artificer.ui.session import Session
 from artificer.ui.settings import Action, Context, Settings, key_hint
 from artificer.ui.spell_text import spell_tip
 from artificer.ui.timeline import DrawnTimeline, draw_timeline
-from artificer.ui.tips import show_once
+from artificer.ui.tips import TIP_SECONDS, show_once
 from artificer.ui.widgets import (
     BAD,
     BUTTON_EDGE,
@@ -159,13 +159,12 @@ class CoreTab:
     make_active: pygame.Rect | None
 
 
-#: R-ONB-1: the lessons the lab teaches (the step's `lesson` → its text), and how long a tip shows.
+#: R-ONB-1: the lessons the lab teaches (the step's `lesson` → its text).
 LAB_LESSONS = {
     "lab": "ui.onboarding.lesson.lab",
     "damage_plus": "ui.onboarding.lesson.damage_plus",
     "trigger_on_hit": "ui.onboarding.lesson.trigger_on_hit",
 }
-TIP_SECONDS = 10.0
 
 
 class LabScene(Scene):

@@ -22,16 +22,14 @@ from artificer.ui.scene import Scene, SceneStack
 from artificer.ui.scene_registry import SceneKit, TitleEntry, declare
 from artificer.ui.settings import Action, Context
 from artificer.ui.text_fit import draw_fitted
-from artificer.ui.widgets import gradient, panel
+from artificer.ui.widgets import SCREEN_DIM as DIM
+from artificer.ui.widgets import SCREEN_FAINT as FAINT
+from artificer.ui.widgets import TEXT, backdrop, panel
 
 SKY_TOP = (14, 20, 40)
 SKY_BOTTOM = (5, 6, 14)
-TEXT = (236, 232, 250)
-DIM = (160, 154, 196)
-FAINT = (96, 90, 126)
 GOLD = (242, 214, 140)
 TAMPERED = (255, 96, 96)
-DESIGN_SIZE = (1280, 720)
 #: The table's columns: their heading keys and their left edges (design px).
 COLUMNS = (
     ("ui.records.rank", 70),
@@ -86,8 +84,7 @@ class RecordsScene(Scene):
 
     def draw(self, surface: pygame.Surface, alpha: float) -> None:
         width, height = surface.get_size()
-        unit = min(width / DESIGN_SIZE[0], height / DESIGN_SIZE[1])
-        surface.blit(gradient((width, height), SKY_TOP, SKY_BOTTOM), (0, 0))
+        unit = backdrop(surface, SKY_TOP, SKY_BOTTOM)
         title = font(max(22, int(44 * unit)), bold=True).render(tr("ui.records.title"), True, TEXT)
         surface.blit(title, title.get_rect(midtop=(width // 2, int(22 * unit))))
         area = pygame.Rect(int(48 * unit), int(88 * unit), width - int(96 * unit), height - int(140 * unit))

@@ -102,7 +102,7 @@ from artificer.ui.shop_widgets import (
     talent_icon,
 )
 from artificer.ui.spell_text import spell_tip
-from artificer.ui.tips import show_once
+from artificer.ui.tips import TIP_SECONDS, show_once
 from artificer.ui.widgets import (
     BUTTON_EDGE,
     BUTTON_FILL,
@@ -146,8 +146,7 @@ SPELL_ART = (78, 92)
 TIER_COLOURS: dict[int, Colour] = {1: (190, 190, 205), 2: (86, 160, 233), 3: (190, 120, 255), 4: (255, 196, 80)}
 
 
-#: Seconds a lesson or a contextual tip shows (R-ONB-1/2), and the bonus demo's colour.
-TIP_SECONDS = 10.0
+#: R-ONB-2: the special core demo's colour.
 BONUS_DEMO = (240, 228, 66)
 
 

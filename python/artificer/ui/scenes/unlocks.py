@@ -36,13 +36,12 @@ from artificer.ui.session import Session
 from artificer.ui.settings import Action, Context
 from artificer.ui.shop_widgets import mini_board, padlock
 from artificer.ui.text_fit import draw_fitted
-from artificer.ui.widgets import AETHER, aether_star, gradient, panel
+from artificer.ui.widgets import AETHER, TEXT, aether_star, backdrop, panel
+from artificer.ui.widgets import SCREEN_DIM as DIM
+from artificer.ui.widgets import SCREEN_FAINT as FAINT
 
 SKY_TOP = (26, 16, 50)
 SKY_BOTTOM = (6, 5, 14)
-TEXT = (236, 232, 250)
-DIM = (160, 154, 196)
-FAINT = (96, 90, 126)
 OWNED = (120, 220, 140)
 WARN = (255, 150, 110)
 NODE_FILL = (22, 18, 38)
@@ -52,7 +51,6 @@ CURSE = (220, 70, 90)
 #: Seconds a node glows after it was bought, and a refusal's note shows.
 BOUGHT_GLOW = 1.2
 NOTE_SECONDS = 2.5
-DESIGN_SIZE = (1280, 720)
 #: What each kind of node is, on its page.
 KIND_KEYS = {"spell": "ui.unlocks.kind.spell", "core": "ui.unlocks.kind.core", "mode": "ui.unlocks.kind.mode"}
 
@@ -143,8 +141,7 @@ class UnlocksScene(Scene):
 
     def draw(self, surface: pygame.Surface, alpha: float) -> None:
         width, height = surface.get_size()
-        unit = min(width / DESIGN_SIZE[0], height / DESIGN_SIZE[1])
-        surface.blit(gradient((width, height), SKY_TOP, SKY_BOTTOM), (0, 0))
+        unit = backdrop(surface, SKY_TOP, SKY_BOTTOM)
         title = font(max(24, int(52 * unit)), bold=True).render(tr("ui.unlocks.title"), True, TEXT)
         surface.blit(title, title.get_rect(midtop=(width // 2, int(28 * unit))))
         star = int(30 * unit)
