@@ -9,8 +9,8 @@ use pyo3::types::{PyDict, PyList};
 use super::decode::{at, decode, Dict, ElementName, Flag, PerElement, Str, F32, U32};
 use crate::sim::boss::{Adds, Barrage, BossDef, BossPhase, BossShot, Clones, Enrage, LastWill, Plates, Volley};
 use crate::sim::config::{
-    Behavior, CombatParams, DeathBlast, EnemyKind, PickupParams, PlayerParams, RangedAttack, Rules, Shield, Split,
-    StatusParams, VmParams, WorldConfig, ELEMENTS,
+    Behavior, CombatParams, DeathBlast, EnemyKind, Inversion, MutatorSplit, Mutators, PickupParams, PlayerParams,
+    RangedAttack, Rules, Shield, Split, StatusParams, VmParams, WorldConfig, ELEMENTS,
 };
 use crate::sim::CoreError;
 use crate::vm::mana::ManaRules;
@@ -75,6 +75,36 @@ struct ConfigIn {
     statuses: Dict<StatusesIn>,
     turn: Dict<SecondsIn>,
     combat: Dict<CombatIn>,
+}
+
+/// R-END-3: `config["mutators"]` (optional; absent or None: all off), the wave's global mutator:
+/// `mirror` a bool, `split` and `inversion` their blocks or None.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct MutatorsIn {
+    mirror: Flag,
+    split: Option<Dict<MutatorSplitIn>>,
+    inversion: Option<Dict<InversionIn>>,
+}
+
+decoded! {
+    /// `mutators.split`: splitting monsters.
+    MutatorSplitIn => MutatorSplit { count: U32, hp: F32, spread: F32 }
+}
+
+decoded! {
+    /// `mutators.inversion`: mana inversion.
+    InversionIn => Inversion { pivot: F32, ceiling: F32 }
+}
+
+impl From<MutatorsIn> for Mutators {
+    fn from(m: MutatorsIn) -> Mutators {
+        Mutators {
+            mirror: m.mirror.0,
+            split: m.split.map(|Dict(s)| s.into()),
+            inversion: m.inversion.map(|Dict(i)| i.into()),
+        }
+    }
 }
 
 #[derive(FromPyObject)]
@@ -460,6 +490,10 @@ pub fn world_config(obj: &Bound<'_, PyAny>, seed: u64) -> PyResult<WorldConfig> 
         Some(r) => rules(&r)?,
         None => Rules::default(),
     };
+    let mutators = match root.get_item("mutators")?.filter(|m| !m.is_none()) {
+        Some(m) => decode::<Dict<MutatorsIn>>(&m, "config.mutators")?.0.into(),
+        None => Mutators::default(),
+    };
     let enemies = root.get_item("enemies")?.filter(|e| !e.is_none());
     let enemies = enemies.ok_or_else(|| CoreError::arg("config.enemies: missing"))?;
     let enemies = enemies.cast::<PyList>().map_err(|_| CoreError::arg("config.enemies: expected a list"))?;
@@ -529,6 +563,7 @@ pub fn world_config(obj: &Bound<'_, PyAny>, seed: u64) -> PyResult<WorldConfig> 
         statuses: c.statuses.0.into(),
         turn_seconds: c.turn.0.seconds.0,
         combat: c.combat.0.into(),
+        mutators,
         seed,
     })
 }

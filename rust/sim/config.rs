@@ -231,6 +231,52 @@ pub struct Rules {
     pub hit_events: bool,
 }
 
+/// R-END-3: an endless wave's global mutator as rules of the core (balance.json
+/// `endless.mutators`, chosen by game flow for the wave). `Default`: all off, the game as it
+/// ships. Shrinking map and elite flood need nothing here: they are the arena and the spawns.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct Mutators {
+    /// Mirror world: a player shot's first enemy hit turns it back toward the player, the hit
+    /// spending nothing of its pierce; it flies on (it never hurts the player) and may strike
+    /// other enemies on its way.
+    pub mirror: bool,
+    /// Splitting monsters: a dying enemy leaves copies of itself (none for bosses, their clones
+    /// and adds, or enemies born of a split). None: off.
+    pub split: Option<MutatorSplit>,
+    /// Mana inversion: a cast's delay becomes a bonus (`Inversion::delay`). None: off.
+    pub inversion: Option<Inversion>,
+}
+
+/// Splitting monsters: `count` enemies of the dying one's kind (elite if it was), `spread` px
+/// around where it died, each at `hp` of the dying one's max HP; they never split again.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MutatorSplit {
+    pub count: u32,
+    pub hp: f32,
+    pub spread: f32,
+}
+
+/// Mana inversion: a cast delay `d` (the core's and the cards', before cast speed and the
+/// recharge) becomes `pivot² / d` — the longer it was, the faster the wand fires — within
+/// [the delay floor, `ceiling`]. A delay of `pivot` seconds stays as it is.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Inversion {
+    pub pivot: f32,
+    pub ceiling: f32,
+}
+
+impl Inversion {
+    /// The inverted delay of a cast whose delay was `delay` (seconds; 0 or less: the ceiling).
+    #[inline]
+    pub fn delay(&self, delay: f32) -> f32 {
+        if delay <= 0.0 {
+            self.ceiling
+        } else {
+            (self.pivot * self.pivot / delay).min(self.ceiling)
+        }
+    }
+}
+
 /// The spell VM's numbers in the world (balance.json `vm`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct VmParams {
@@ -294,6 +340,7 @@ impl VmParams {
             cast_speed: 0.0,
             delay_floor: self.cast_delay_floor,
             accuracy: 0.0,
+            inversion: None,
         }
     }
 }
@@ -444,6 +491,8 @@ pub struct WorldConfig {
     pub turn_seconds: f32,
     /// Vulnerable and weak (balance.json `combat`).
     pub combat: CombatParams,
+    /// R-END-3: the wave's global mutator, as the core's rules (all off outside endless).
+    pub mutators: Mutators,
     pub seed: u64,
 }
 
@@ -706,6 +755,26 @@ impl WorldConfig {
             if let Some(s) = e.split {
                 content32(&at("split.spread"), s.spread, 0.0, MAX_RADIUS)?;
             }
+        }
+        self.validate_mutators()
+    }
+
+    /// R-END-3: the mutators' numbers (balance.json `endless.mutators` checks tighter ranges).
+    fn validate_mutators(&self) -> CoreResult<()> {
+        use super::limits::{content32, MAX_FACTOR, MAX_RADIUS, MAX_SECONDS};
+        if let Some(s) = self.mutators.split {
+            if s.count > MAX_SPLIT {
+                return Err(CoreError::content(format!(
+                    "mutators.split.count must be in 0..={MAX_SPLIT}, got {}",
+                    s.count
+                )));
+            }
+            content32("mutators.split.hp", s.hp, 0.0, MAX_FACTOR)?;
+            content32("mutators.split.spread", s.spread, 0.0, MAX_RADIUS)?;
+        }
+        if let Some(i) = self.mutators.inversion {
+            content32("mutators.inversion.pivot", i.pivot, 0.0, MAX_SECONDS)?;
+            content32("mutators.inversion.ceiling", i.ceiling, 0.0, MAX_SECONDS)?;
         }
         Ok(())
     }

@@ -184,6 +184,8 @@ pub struct Projectiles {
     /// `!behaviour.is_plain()` at spawn: one byte the per-frame passes test
     /// instead of the 68-byte behaviour (20k projectiles: 20 KB, not 1.4 MB).
     pub special: Vec<bool>,
+    /// R-END-3 mirror world: its first enemy hit turned it back toward the player already.
+    pub mirrored: Vec<bool>,
     pub dead: Vec<bool>,
 }
 
@@ -301,6 +303,7 @@ impl Projectiles {
         self.memory.push([Id::NONE; HIT_MEMORY]);
         self.special.push(!p.behaviour.is_plain());
         self.behaviour.push(p.behaviour);
+        self.mirrored.push(false);
         self.dead.push(false);
         id
     }
@@ -329,6 +332,7 @@ impl Projectiles {
         self.memory.swap_remove(i);
         self.behaviour.swap_remove(i);
         self.special.swap_remove(i);
+        self.mirrored.swap_remove(i);
         self.dead.swap_remove(i);
     }
 
@@ -355,6 +359,7 @@ impl Projectiles {
         self.memory.clear();
         self.behaviour.clear();
         self.special.clear();
+        self.mirrored.clear();
         self.dead.clear();
     }
 }

@@ -96,6 +96,7 @@ pub fn stress_config(seed: u64, tuning: &Tuning) -> WorldConfig {
         // The workload applies no status: vulnerable and weak change nothing (a test that
         // needs them sets balance.json's, rust/tests/common).
         combat: super::config::CombatParams { vulnerable_multiplier: 1.0, weak_multiplier: 1.0 },
+        mutators: Default::default(),
         seed,
     }
 }

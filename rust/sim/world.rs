@@ -13,6 +13,7 @@
 //!  6. hits — each player projectile strikes the nearest enemy in reach that
 //!     it has not struck before (one hit per projectile per enemy; pierce);
 //!     a reflector's shield turns frontal physical shots back instead;
+//!     R-END-3 mirror world: a shot's first hit turns it back toward the player (no pierce spent);
 //!  7. damage — R-DMG-1 with armor, per-element resistance, crits and
 //!     strength, in R-REL-2's order with the relics (sim/relics.rs); R-DMG-2 element work per hit (attunement, wet reactions,
 //!     the status roll on the crit stream; world/statuses.rs); deaths →
@@ -651,9 +652,14 @@ impl World {
             }
 
             let enemy_id = self.enemies.ids.ids()[e];
+            let player = (self.player.x, self.player.y);
             let p = &mut self.projectiles;
             if !self.cfg.rules.no_hit_memory {
                 p.remember(pi, enemy_id);
+            }
+            if self.cfg.mutators.mirror && !p.mirrored[pi] {
+                mirror(p, pi, player);
+                continue;
             }
             p.hits_left[pi] -= 1;
             if p.hits_left[pi] == 0 {
@@ -718,7 +724,10 @@ impl World {
         }
         en.dead[e] = true;
         let kind = en.kind[e] as usize;
-        if self.cfg.enemy_kinds[kind].acts_on_death() {
+        let k = &self.cfg.enemy_kinds[kind];
+        // R-END-3 splitting monsters: every first-generation enemy but a boss acts on death.
+        let splits = self.cfg.mutators.split.is_some() && !en.offspring[e] && k.boss.is_none();
+        if k.acts_on_death() || splits {
             self.dying.push(e as u32);
         }
         let base_reward = self.cfg.enemy_kinds[kind].reward as f32;
@@ -941,7 +950,7 @@ impl World {
             h.u32s(col.iter().copied());
         }
         h.u32s(q.element.iter().map(|&x| x as u32));
-        h.u32s(q.owner.iter().map(|&x| x as u32));
+        h.u32s(q.owner.iter().zip(&q.mirrored).map(|(&x, &m)| x as u32 | (m as u32) << 1));
         h.u32s(q.look.iter().map(|&x| x as u32));
         for m in &q.memory {
             for id in m {
@@ -1163,4 +1172,17 @@ pub struct WandMemory {
     pub registers: [i32; 2],
     pub counters: Vec<u32>,
     pub kills: u32,
+}
+
+/// R-END-3 mirror world: projectile `pi`'s first enemy hit sends it back toward the player at
+/// its speed (straight back if it is on the player), spending none of its pierce.
+fn mirror(p: &mut Projectiles, pi: usize, player: (f32, f32)) {
+    p.mirrored[pi] = true;
+    let (dx, dy) = (player.0 - p.x[pi], player.1 - p.y[pi]);
+    let (d, speed) = ((dx * dx + dy * dy).sqrt(), (p.vx[pi] * p.vx[pi] + p.vy[pi] * p.vy[pi]).sqrt());
+    if d > 1e-6 {
+        (p.vx[pi], p.vy[pi]) = (dx / d * speed, dy / d * speed);
+    } else {
+        (p.vx[pi], p.vy[pi]) = (-p.vx[pi], -p.vy[pi]);
+    }
 }

@@ -20,7 +20,7 @@ use super::compile::unit_end;
 use super::mana::{Mana, Paid};
 use super::program::{Node, Op, Program, Span};
 use super::spell::{ActionDef, Cond, LogicDef, Path, ShotMod, TriggerKind};
-use crate::sim::config::Element;
+use crate::sim::config::{Element, Inversion};
 use crate::sim::rng::{Rng, Stream};
 
 /// The shot state of a cast or sub-cast (R-VM-10).
@@ -164,6 +164,8 @@ pub struct CastRules {
     pub delay_floor: f32,
     /// R-STAT-1 accuracy (0..1): shrinks random spread.
     pub accuracy: f32,
+    /// R-END-3 mana inversion: the cast delay turned into a bonus (None: as the cards say).
+    pub inversion: Option<Inversion>,
 }
 
 /// How a draw walks its deck.
@@ -419,6 +421,12 @@ impl Caster {
             out.events.push(VmEvent::CastFired { emissions: fired });
         }
         self.last_recharged = cast.wrapped && !self.persistent_memory;
+        if let Some(inversion) = self.rules.inversion {
+            // R-END-3: the core's and the cards' delay inverted; the recharge stays a cost.
+            let delay = inversion.delay((self.cast_delay + cast.delay).max(self.rules.delay_floor));
+            let recharge = if self.last_recharged { self.recharge } else { 0.0 };
+            return ((delay + recharge) * (1.0 - self.rules.cast_speed)).max(self.rules.delay_floor);
+        }
         if self.last_recharged {
             cast.delay += self.recharge;
         }

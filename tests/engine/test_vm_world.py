@@ -221,7 +221,7 @@ def test_a_wand_without_an_action_cannot_start_a_wave() -> None:
     run = Run(CONTENT, seed=1)
     assert not run.arm("starter_wand", ["damage_plus", "if_moving"])["can_fire"]
     with pytest.raises(WandCannotFire, match="needs at least one action"):
-        run.play_wave(1, KitingBot((2560.0, 1600.0)))
+        run.play_wave(1, KitingBot())
 
 
 def test_mana_leech_restores_mana_per_kill() -> None:

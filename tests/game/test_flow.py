@@ -18,7 +18,7 @@ ARENA = (CONTENT.balance.arena.width, CONTENT.balance.arena.height)
 
 def play_out(flow: RunFlow) -> None:
     """The kiting bot plays the wave in progress to its end (its timer or the player's fall)."""
-    bot = KitingBot(ARENA)
+    bot = KitingBot()
     assert flow.wave is not None
     while not flow.wave.over:
         bot.control(flow.run.sim)

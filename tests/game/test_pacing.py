@@ -45,7 +45,7 @@ def play_wave_one(content: Content, seed: int = 1) -> tuple[WaveStats, int, int]
     """Wave 1 with the kiting bot; also returns, counted here from the events, the frames with a
     CAST_ABANDONED event and the frames from an abandoned cast until the next cast that fires."""
     run = Run(content, seed)
-    bot = KitingBot((content.balance.arena.width, content.balance.arena.height))
+    bot = KitingBot()
     wave = run.start_wave(1)
     abandoned_frames, starved_frames, starved = 0, 0, False
     while not wave.over:

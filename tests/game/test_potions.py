@@ -51,7 +51,7 @@ def twins(
         wave = run.start_wave(1)
         if disarm:
             run.sim.world.clear_wand()
-        bot = KitingBot((CONTENT.balance.arena.width, CONTENT.balance.arena.height))
+        bot = KitingBot()
         for _ in range(frames):
             bot.control(run.sim)
             wave.step()

@@ -77,7 +77,7 @@ def test_r_save_1_continue_from_the_file_plays_exactly_as_playing_on(seed: int, 
     the same shop, and after wave 2 with the same bot the same wave stats and state hash."""
     playing_on = Run(CONTENT, seed)
     build(playing_on)
-    first = playing_on.play_wave(1, KitingBot(ARENA))
+    first = playing_on.play_wave(1, KitingBot())
     assert playing_on.sim.world.rng_state() != [0] * _core.RNG_STREAMS, "the wave drew random numbers"
     save_run(playing_on, 2)
     continued = loaded(load_run(CONTENT)).run
@@ -93,8 +93,8 @@ def test_r_save_1_continue_from_the_file_plays_exactly_as_playing_on(seed: int, 
     assert continued.currency == playing_on.currency
     assert continued.loadout == playing_on.loadout
 
-    after_a = playing_on.play_wave(2, KitingBot(ARENA))
-    after_b = continued.play_wave(2, KitingBot(ARENA))
+    after_a = playing_on.play_wave(2, KitingBot())
+    after_b = continued.play_wave(2, KitingBot())
     assert dataclasses.asdict(after_b) == dataclasses.asdict(after_a)
     assert after_a.frames > 0 and (after_a.kills > 0 or after_a.spawned > 0)
     assert continued.sim.state_hash() == playing_on.sim.state_hash()
@@ -108,7 +108,7 @@ def test_r_save_1_an_open_shop_written_after_each_change_continues_as_playing_on
     is left. Quitting after the last change and continuing shows the very shop left (offers,
     locks, rerolls, gold, loadout, stats), and wave 2 then plays exactly as playing on."""
     playing_on = Run(CONTENT, seed)
-    playing_on.play_wave(1, KitingBot(ARENA))
+    playing_on.play_wave(1, KitingBot())
     playing_on.currency += 400
     save_run(playing_on, 2)
     shop = playing_on.shop
@@ -134,8 +134,8 @@ def test_r_save_1_an_open_shop_written_after_each_change_continues_as_playing_on
     settle(playing_on, 2)  # the shop is left
     for run in (playing_on, continued):
         run.shop.close()
-    after_a = playing_on.play_wave(2, KitingBot(ARENA))
-    after_b = continued.play_wave(2, KitingBot(ARENA))
+    after_a = playing_on.play_wave(2, KitingBot())
+    after_b = continued.play_wave(2, KitingBot())
     assert dataclasses.asdict(after_b) == dataclasses.asdict(after_a)
     assert continued.sim.state_hash() == playing_on.sim.state_hash()
 
@@ -159,7 +159,7 @@ def test_settling_keeps_what_the_world_carries_between_waves() -> None:
     streams and the wand's memory carry over; mana starts full (R-MANA-1)."""
     run = Run(CONTENT, 5)
     persistent_memory(run)
-    run.play_wave(1, KitingBot(ARENA))
+    run.play_wave(1, KitingBot())
     world = run.sim.world
     world.set_player_hp(41.5, 100.0)
     before = (world.player_hp(), world.player_position(), world.rng_state(), world.wand_memory())

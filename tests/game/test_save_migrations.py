@@ -88,7 +88,7 @@ def test_the_next_wave_plays_from_a_v1_save() -> None:
     loaded = load_v1()
     run = loaded.run
     wave = run.start_wave(loaded.next_wave)
-    bot = KitingBot((CONTENT.balance.arena.width, CONTENT.balance.arena.height))
+    bot = KitingBot()
     while not wave.over:
         bot.control(run.sim)
         wave.step()

@@ -28,7 +28,7 @@ STRESS_FRAMES = (1, 60, 120)
 def wave1(seed: int) -> dict[str, str]:
     content = load_content()
     run = Run(content, seed)
-    bot = KitingBot((content.balance.arena.width, content.balance.arena.height))
+    bot = KitingBot()
     wave = run.start_wave(1)
     out: dict[str, str] = {}
     for frame in range(1, max(WAVE1_FRAMES) + 1):

@@ -28,7 +28,7 @@ def test_the_run_before_wave_n_plays_wave_n_as_the_headless_run_does(build_id: s
     whole = run_headless(CONTENT, 3, 4, build)
     assert played.reports == whole["waves"][:3]  # the shop after wave 3 included
 
-    bot = KitingBot((CONTENT.balance.arena.width, CONTENT.balance.arena.height))
+    bot = KitingBot()
     wave = run.start_wave(4)
     while not wave.over:
         bot.control(run.sim)

@@ -46,7 +46,7 @@ def distinct_colours(surface: pygame.Surface) -> int:
 def played_run(frames_into_wave_2: int = 120) -> tuple[Run, WaveInProgress]:
     """Wave 1 played to its end by the bot, then `frames_into_wave_2` frames of wave 2, left unfinished."""
     run = Run(CONTENT, seed=5)
-    bot = KitingBot((CONTENT.balance.arena.width, CONTENT.balance.arena.height))
+    bot = KitingBot()
     run.play_wave(1, bot)
     wave = run.start_wave(2)
     for _ in range(frames_into_wave_2):

@@ -744,10 +744,42 @@ class EndlessAddition(ContentModel):
     group: SpawnGroup = Field(description="The spawn group it adds (its count scales like the others).")
 
 
-class Mutator(ContentModel):
-    """R-END-3: one global mutator (the kinds the game has; texts mutator.<id>.name and .description)."""
+#: R-END-3: the global mutators the game has (texts mutator.<id>.name and .description).
+MutatorId = Literal["elite_flood", "mirror_world", "splitting", "shrinking_map", "mana_inversion"]
 
-    id: Literal["elite_flood"] = Field(description="elite_flood: every enemy of the wave comes elite.")
+
+class Mutator(ContentModel):
+    """R-END-3: one global mutator of the cycle."""
+
+    id: MutatorId = Field(
+        description=(
+            "elite_flood: every enemy comes elite; mirror_world: a shot's first hit turns it back toward the "
+            "player; splitting: enemies split once on death; shrinking_map: the arena's sides shrink; "
+            "mana_inversion: a cast's delay becomes a bonus."
+        )
+    )
+
+
+class Splitting(ContentModel):
+    """Splitting monsters: a dying enemy (not a boss) leaves `count` of its kind at `hp` of its max HP."""
+
+    count: int = Field(ge=1, le=16, description="Copies each death leaves.")
+    hp: float = Field(gt=0, le=1, description="A copy's HP as a share of the dying enemy's max HP (0.5: half).")
+    spread: float = Field(ge=0, le=200, description="px from where it died.")
+
+
+class Shrinking(ContentModel):
+    """Shrinking map: each time it becomes active each side is `step` shorter than the last time, at least `floor`."""
+
+    step: float = Field(gt=0, lt=1, description="The share each side loses each time (0.2: −20%).")
+    floor: float = Field(ge=0.25, le=1, description="The smallest side, as a share of the arena's (0.5: half).")
+
+
+class Inversion(ContentModel):
+    """Mana inversion: a cast delay d becomes pivot² / d (the longer, the faster), at most `ceiling` seconds."""
+
+    pivot: float = Field(gt=0, le=5, description="Seconds of delay that stay as they are.")
+    ceiling: float = Field(gt=0, le=10, description="The longest inverted delay, seconds.")
 
 
 class Mutators(ContentModel):
@@ -755,6 +787,20 @@ class Mutators(ContentModel):
 
     every: int = Field(ge=1, le=100, description="Waves between mutators (10: W30, W40…).")
     cycle: tuple[Mutator, ...] = Field(max_length=16, description="The mutators in the order they come, cycled.")
+    splitting: Splitting = Field(description="Splitting monsters' numbers.")
+    shrinking_map: Shrinking = Field(description="Shrinking map's numbers.")
+    mana_inversion: Inversion = Field(description="Mana inversion's numbers.")
+
+
+class BossRush(ContentModel):
+    """R-END-3: every `every` waves past the last, a boss rush — `bosses` bosses in a row from those the run met."""
+
+    every: int = Field(ge=1, le=100, description="Waves between boss rushes (20: W40, W60…).")
+    bosses: int = Field(ge=1, le=10, description="Bosses in a row (each comes when the last falls).")
+    gap: float = Field(ge=0, le=30, description="Seconds between one boss's fall and the next one's coming.")
+    aether: int = Field(ge=0, le=1000, description="Aether a rush cleared pays (at the run's end).")
+    cards: int = Field(ge=1, le=5, description="Cards of `card_tier` a rush cleared gives (R-END-3: at least 1).")
+    card_tier: int = Field(ge=1, le=5, description="Their tier (3).")
 
 
 class Endless(ContentModel):
@@ -775,6 +821,7 @@ class Endless(ContentModel):
     )
     max_wave: int = Field(ge=WAVE_COUNT + 1, le=MAX_ENDLESS_WAVE, description="The deepest endless wave.")
     mutators: Mutators = Field(description="The global mutators of the deep waves.")
+    boss_rush: BossRush = Field(description="The boss rushes of the deep waves.")
 
 
 class OnboardingStep(ContentModel):

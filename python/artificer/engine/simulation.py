@@ -15,20 +15,34 @@ from artificer.engine.frame import Capacity, FrameBuffers, FrameInput, StepCount
 from artificer.engine.kinds import core_kinds
 
 
+def core_mutators(content: Content, mutator: str | None) -> dict[str, Any]:
+    """R-END-3: the core's rules for the global mutator `mutator` (None: none) — mirror world,
+    splitting monsters and mana inversion are the core's; shrinking map is the arena
+    (`world_config`'s `arena_scale`) and elite flood the spawns (`artificer.game.endless`)."""
+    rules = content.balance.endless.mutators
+    split = rules.splitting.model_dump() if mutator == "splitting" else None
+    inversion = rules.mana_inversion.model_dump() if mutator == "mana_inversion" else None
+    return {"mirror": mutator == "mirror_world", "split": split, "inversion": inversion}
+
+
 def world_config(
     content: Content,
     rules: Mapping[str, bool] | None = None,
     ng_plus: int = 0,
     cursed: bool = False,
     difficulty: float = 1.0,
+    mutator: str | None = None,
+    arena_scale: float = 1.0,
 ) -> dict[str, Any]:
     """The core's config: balance.json's sections and the roster, in kind order
     (`artificer.content.roster`: enemies.json's, then the bosses, then their clones;
     at NG+ level `ng_plus` ≥ 1 the bosses gain their ng_plus_phase; `cursed`: R-META-1's
-    cursed waves, every kind's HP raised)."""
+    cursed waves, every kind's HP raised; R-END-3: an endless wave's `difficulty`, its
+    global `mutator` and its arena's sides × `arena_scale`)."""
     balance = content.balance.model_dump(mode="json")
+    arena = {"width": balance["arena"]["width"] * arena_scale, "height": balance["arena"]["height"] * arena_scale}
     config = {
-        "arena": balance["arena"],
+        "arena": arena,
         "sim": balance["sim"],
         "player": balance["player"],
         "pickups": balance["pickups"],
@@ -39,6 +53,7 @@ def world_config(
         "combat": balance["combat"],
         "enemies": core_kinds(content, ng_plus, cursed, difficulty),
         "rules": dict(rules or {}),
+        "mutators": core_mutators(content, mutator),
     }
     return config
 
@@ -57,14 +72,21 @@ class Simulation:
         ng_plus: int = 0,
         cursed: bool = False,
         difficulty: float = 1.0,
+        mutator: str | None = None,
+        arena_scale: float = 1.0,
     ) -> None:
-        """`difficulty`: R-END-3, an endless wave's enemy HP and damage multiplier (1: as shipped)."""
+        """R-END-3: an endless wave's `difficulty` (enemy HP and damage × it; 1: as shipped), its
+        global `mutator` (None: none) and its arena's sides × `arena_scale` (shrinking map)."""
         self.content = content
         self.seed = seed
         self.ng_plus = ng_plus
         self.cursed = cursed
         self.difficulty = difficulty
-        self.world = _core.World(world_config(content, rules, ng_plus, cursed, difficulty), seed)
+        self.mutator = mutator
+        config = world_config(content, rules, ng_plus, cursed, difficulty, mutator, arena_scale)
+        #: The arena's (width, height) in world px: the content's, or an endless wave's shrunk one.
+        self.arena: tuple[float, float] = (config["arena"]["width"], config["arena"]["height"])
+        self.world = _core.World(config, seed)
         caps = content.balance.capacities
         self.input = FrameInput(caps.commands)
         self.buffers = FrameBuffers(

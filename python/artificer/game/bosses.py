@@ -58,11 +58,14 @@ def pick_boss(content: Content, wave: Wave, seed: int) -> Boss | None:
     return draws.pick(draws.rng(seed, draws.BOSS, wave.wave), bosses)
 
 
-def boss_point(content: Content, player: tuple[float, float]) -> tuple[float, float]:
+def boss_point(
+    content: Content, player: tuple[float, float], arena: tuple[float, float] | None = None
+) -> tuple[float, float]:
     """Where the boss comes: `wave.boss.distance` px from the player toward the arena's centre
-    (to the right of a player at the centre), kept inside the arena by its spawn margin."""
+    (to the right of a player at the centre), kept inside the arena by its spawn margin (`arena`:
+    the world's (width, height) when it is not the content's, R-END-3 shrinking map)."""
     balance = content.balance
-    width, height = balance.arena.width, balance.arena.height
+    width, height = arena if arena is not None else (balance.arena.width, balance.arena.height)
     margin, distance = balance.wave.spawn_margin, balance.wave.boss.distance
     dx, dy = width / 2 - player[0], height / 2 - player[1]
     length = math.hypot(dx, dy)

@@ -15,7 +15,9 @@ The purposes (each named once, here):
 - `SHOP_POTION` (wave): the shop's potion for sale (R-POT-2);
 - `RELIC` (purpose…): a relic drawn for a wave's reward or the shop (R-REL-3);
 - `POTION_DROP` (wave): a won wave's potion roll (R-POT-2);
-- `SPAWNS` (wave): where the wave director lands its spawns (R-WAVE-1).
+- `SPAWNS` (wave): where the wave director lands its spawns (R-WAVE-1);
+- `BOSS` (wave): which boss ends a wave (R-BOSS-2), and a boss rush's bosses (R-END-3);
+- `BOSS_RUSH` (wave): the cards a cleared boss rush gives (R-END-3).
 
 The core's own streams (crits) are the core's (`World.rng_state`), not drawn here.
 """
@@ -35,6 +37,7 @@ RELIC = "relic"
 POTION_DROP = "potion_drop"
 SPAWNS = "spawns"
 BOSS = "boss"
+BOSS_RUSH = "boss_rush"
 
 Key = str | int
 T = TypeVar("T")

@@ -55,7 +55,7 @@ import enum
 from collections.abc import Callable
 
 from artificer.errors import ArtificerError
-from artificer.game.endless import difficulty
+from artificer.game.endless import arena_scale, difficulty, mutator
 from artificer.game.run import Run, WaveInProgress
 from artificer.game.save import settle
 from artificer.game.stats import WaveStats
@@ -169,7 +169,11 @@ class RunFlow:
         """CLEARED → SHOP: the run settles (its world rebuilt from what a save holds, R-SAVE-1),
         the shop opens after the wave won (R-SHOP-1) and the save hook is called."""
         self._require(Phase.CLEARED)
-        self.run.state.difficulty = difficulty(self.run.content, self.number)  # the next wave's world (R-END-3)
+        # R-END-3: the next wave's world — its difficulty, its global mutator, its arena.
+        state, content = self.run.state, self.run.content
+        active = mutator(content, self.number)
+        state.difficulty, state.arena_scale = difficulty(content, self.number), arena_scale(content, self.number)
+        state.mutator = active.id if active is not None else None
         settle(self.run, self.number)
         self.run.shop.open(max(1, self.number - 1))
         self.phase = Phase.SHOP

@@ -32,10 +32,11 @@ from artificer.content.roster import kind_index, roster
 from artificer.engine import EventKind, Simulation
 from artificer.engine import events as ev
 from artificer.errors import ArtificerError
+from artificer.game import draws
 from artificer.game.binding import WorldBinding
 from artificer.game.bosses import BossFight, boss_point, pick_boss
 from artificer.game.draws import Key
-from artificer.game.endless import wave_for
+from artificer.game.endless import rush_bosses, wave_for
 from artificer.game.loadout import Loadout
 from artificer.game.meta import everything_unlocked
 from artificer.game.potions import PotionBelt, PotionDrop
@@ -99,6 +100,8 @@ class Run:
             ng_plus=state_.ng_plus,
             cursed=state_.cursed,
             difficulty=state_.difficulty,
+            mutator=state_.mutator,
+            arena_scale=state_.arena_scale,
         )
         #: R-SHOP-1: the shop between waves (offers, locks, rerolls, prices paid).
         pool = everything_unlocked(content) if unlocked is None else unlocked
@@ -256,19 +259,27 @@ class WaveInProgress:
     def __init__(self, run: Run, number: int) -> None:
         self.run = run
         self.wave = wave_for(run.content, number)  # R-END-3: past the last wave, an endless one
-        self.director = WaveDirector(run.content, self.wave, run.seed, run.state.cursed)
+        self.director = WaveDirector(run.content, self.wave, run.seed, run.state.cursed, run.sim.arena)
         self.stats = WaveStats(wave=number)
         self.frames = round(self.wave.duration * run.sim.tick_hz)
         self.died = False
         #: R-WAVE-1, R-BOSS-2: the boss that ends this wave (None: the timer ends it), its kind in
         #: the core, the frame it came, and whether it fell; the fight is `stats.boss`.
         self.boss = pick_boss(run.content, self.wave, run.seed)
+        #: R-END-3: a boss rush's bosses after `boss`, each coming `boss_rush.gap` s after the last fell.
+        rush = rush_bosses(run.content, run.state.bosses_met(), run.seed, number)
+        self.boss, self.rush_left = (rush[0], rush[1:]) if rush else (self.boss, [])
         #: The boss's kind in the core (-1: no boss).
         self.boss_kind = kind_index(run.content, self.boss.boss_id) if self.boss is not None else -1
         self._boss_came: int | None = None
+        #: The frame the next boss of a rush comes (None: none is waiting).
+        self._next_boss_at: int | None = None
+        self._rush_gap = round(run.content.balance.endless.boss_rush.gap * run.sim.tick_hz)
         self._stall_frames = round(run.content.balance.wave.boss.stall_after * run.sim.tick_hz)
         if self.boss is not None:
             self.stats.boss = BossFight(self.boss.boss_id)
+            if rush:
+                self.stats.rush.append(self.stats.boss)
         self._source_names = [kind.id for kind in roster(run.content)]
         #: Currency picked up this wave before golden_idol's share (R-REL-1).
         self._picked = 0.0
@@ -292,7 +303,7 @@ class WaveInProgress:
         if self.died:
             return True
         if self.stats.boss is not None:
-            return self.boss_fallen or self.stats.boss.stalled
+            return self.bosses_fallen or self.stats.boss.stalled
         return self.stats.frames >= self.frames
 
     @property
@@ -301,10 +312,21 @@ class WaveInProgress:
         return self.stats.boss is not None and self.stats.boss.ttk_s is not None
 
     @property
+    def bosses_fallen(self) -> bool:
+        """The wave's boss fell, and a boss rush's last one with it (R-END-3)."""
+        return self.boss_fallen and not self.rush_left
+
+    @property
+    def rush(self) -> tuple[int, int]:
+        """R-END-3: (the boss of the rush now, 1 first; the rush's bosses) — (0, 0) for no boss rush."""
+        fights = len(self.stats.rush)
+        return (fights, fights + len(self.rush_left)) if fights else (0, 0)
+
+    @property
     def won(self) -> bool:
-        """The wave, over, was won: the player stands, and a boss wave's boss fell (a stalled
-        fight is not won)."""
-        return not self.died and (self.stats.boss is None or self.boss_fallen)
+        """The wave, over, was won: the player stands, and a boss wave's boss fell — a boss rush's
+        every one (a stalled fight is not won)."""
+        return not self.died and (self.stats.boss is None or self.bosses_fallen)
 
     @property
     def seconds_left(self) -> float:
@@ -316,9 +338,11 @@ class WaveInProgress:
         sim, stats = self.run.sim, self.stats
         player = (sim.buffers.player_value("x"), sim.buffers.player_value("y"))
         self.director.update(stats.frames / sim.tick_hz, player, sim.input)
+        if self._next_boss_at is not None and stats.frames >= self._next_boss_at:
+            self._next_rush_boss()
         if self.boss is not None and self._boss_came is None:
             # The world's own position: before the first step the frame buffers hold no player yet.
-            sim.input.spawn(self.boss_kind, *boss_point(self.run.content, sim.world.player_position()))
+            sim.input.spawn(self.boss_kind, *boss_point(self.run.content, sim.world.player_position(), sim.arena))
             self._boss_came = stats.frames
         counts = sim.step()
         rows = sim.buffers.event_rows()
@@ -356,10 +380,21 @@ class WaveInProgress:
             fight.phases.append(int(phase))
         fight.enraged = fight.enraged or bool(np.any(mine[:, ev.KIND] == EventKind.BOSS_ENRAGED))
         killed = rows[(rows[:, ev.KIND] == EventKind.ENEMY_KILLED) & (rows[:, ev.A] == kind)]
-        if len(killed) and not self.boss_fallen and self._boss_came is not None:
-            fight.ttk_s = (self.stats.frames - self._boss_came) / self.run.sim.tick_hz
-        if not self.boss_fallen and self.stats.frames >= self._stall_frames:
+        came = self._boss_came
+        if len(killed) and not self.boss_fallen and came is not None:
+            fight.ttk_s = (self.stats.frames - came) / self.run.sim.tick_hz
+            if self.rush_left:  # R-END-3: the rush's next boss, after the gap
+                self._next_boss_at = self.stats.frames + self._rush_gap
+        if not self.boss_fallen and came is not None and self.stats.frames - came >= self._stall_frames:
             fight.stalled = True
+
+    def _next_rush_boss(self) -> None:
+        """R-END-3: the boss rush's next boss comes (on this frame's step): the fight is its."""
+        self.boss = self.rush_left.pop(0)
+        self.boss_kind = kind_index(self.run.content, self.boss.boss_id)
+        self._boss_came = self._next_boss_at = None
+        self.stats.boss = BossFight(self.boss.boss_id)
+        self.stats.rush.append(self.stats.boss)
 
     def _pace(self, alive: int, abandoned: bool, fired: bool) -> None:
         """The frame just stepped, for the pacing numbers (R-FEEL-1, R-FEEL-2): an empty arena
@@ -383,6 +418,26 @@ class WaveInProgress:
         """Currency picked up; R-REL-1 golden_idol adds its share (rounded down over the wave)."""
         self._picked += amount
         self.stats.currency = math.floor(self._picked * self.run.relics.currency_multiplier() + 1e-9)
+
+    def _rush_cards(self) -> None:
+        """R-END-3: a cleared boss rush gives `boss_rush.cards` cards of its tier, drawn from the
+        run seed among those the shop may offer, into the backpack (the waiting area when it is
+        full; the tier's price in gold when both are)."""
+        run, settings = self.run, self.run.content.balance.endless.boss_rush
+        pool = run.shop.spells_of_tier(settings.card_tier)
+        rng = draws.rng(run.seed, draws.BOSS_RUSH, self.stats.wave)
+        loadout = run.state.loadout
+        for _ in range(settings.cards if pool else 0):
+            card = pool[int(rng.integers(len(pool)))]
+            if len(loadout.backpack) < loadout.limits_backpack:
+                loadout.stash(card)
+            elif len(loadout.waiting) < loadout.limits[1]:
+                loadout.waiting.append(card)
+            else:
+                self.stats.rush_currency += run.content.balance.shop.spell_price(settings.card_tier)
+                continue
+            self.stats.rush_cards.append(card)
+        run.currency += self.stats.rush_currency
 
     def finish(self) -> WaveStats:
         """Ends the wave: on a timer run out (R-LOOP-1) survivors vanish and
@@ -410,6 +465,8 @@ class WaveInProgress:
                     self.stats.relic_currency += run.currency - before
                 else:
                     self.stats.relics.append(relic_id)
+            if self.stats.rush:
+                self._rush_cards()
         seconds = self.stats.frames / sim.tick_hz
         self.stats.dps = self.stats.damage_dealt / seconds if seconds > 0 else 0.0
         self.run.waves.append(self.stats)

@@ -90,7 +90,7 @@ from pydantic import (
 
 from artificer import _core, storage
 from artificer.content import Content
-from artificer.content.models import ID_PATTERN, SHOP_TIERS, Talent, WandStat
+from artificer.content.models import ID_PATTERN, SHOP_TIERS, MutatorId, Talent, WandStat
 from artificer.content.potions import HUD_SLOTS
 from artificer.errors import ArtificerError
 from artificer.game.binding import CarriedWorld
@@ -549,6 +549,12 @@ class RunSave(SaveModel):
     endless: Annotated[bool, Strict()] = Field(default=False, description="R-END-3: an endless run (older: no).")
     difficulty: float = Field(
         default=1.0, ge=1.0, le=100.0, description="R-END-3: the next wave's enemy HP and damage multiplier."
+    )
+    mutator: MutatorId | None = Field(
+        default=None, description="R-END-3: the next wave's global mutator (older: none)."
+    )
+    arena_scale: float = Field(
+        default=1.0, ge=0.25, le=1.0, description="R-END-3 shrinking map: the next wave's share of the arena's sides."
     )
     settled: Annotated[bool, Strict()] = Field(
         default=False, description="R-END-3: its victory was settled into meta.json before it went on (older: no)."

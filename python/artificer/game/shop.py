@@ -79,6 +79,7 @@ from artificer.content.models import (
     TalentOffer,
     WandStat,
 )
+from artificer.content.spells import Spell
 from artificer.errors import ArtificerError
 from artificer.game import draws
 from artificer.game.loadout import BackpackFull, LoadoutError
@@ -642,17 +643,26 @@ class Shop:
             places = [offer for offer in places if offer is not None]
         self.shelves[shelf] = places
 
-    def _draw_spell(self, taken: set[str]) -> Offer | None:
+    def spells_of_tier(self, tier: int) -> list[str]:
+        """The spells of `tier` the shop may offer now, in content order (R-END-3: a boss rush's cards)."""
+        return [spell.id for spell in self._offerable_spells() if spell.tier == tier]
+
+    def _offerable_spells(self) -> list[Spell]:
+        """The spells the shop's spell shelf draws from: unlocked, sold in shops (debug ones only
+        with a debug core carried), allowed by the run's onboarding step (R-ONB-1)."""
         carrying_debug = any(self.content.core(c.core).has_flag(CoreFlag.DEBUG_CORE) for c in self.state.loadout.cores)
-        family_weights = self.settings.family_weights
         onboarding = Onboarding.of(self.content, self.state.onboarding)  # R-ONB-1: a first run's pool
-        spells = [
+        return [
             spell
             for spell in self.content.spells
             if self._unlocked(spell.id, spell.unlock_cost)
             and ((spell.shop and not spell.debug_only) or (spell.debug_only and carrying_debug))
             and onboarding.allows_spell(spell)
         ]
+
+    def _draw_spell(self, taken: set[str]) -> Offer | None:
+        family_weights = self.settings.family_weights
+        spells = self._offerable_spells()
         weights = {spell.id: family_weights.get(spell.family, 1.0) for spell in spells}
         pool = [(spell.id, spell.tier) for spell in spells if weights[spell.id] > 0]
         return self._draw_by_tier("spells", pool, taken, repeat=True, weights=weights)

@@ -73,6 +73,9 @@ class RunState:
     #: R-END-3: an endless run (it goes on past the last wave), and its next wave's difficulty.
     endless: bool = False
     difficulty: float = 1.0
+    #: R-END-3: the next wave's global mutator (None: none) and its arena's share of the sides.
+    mutator: str | None = None
+    arena_scale: float = 1.0
     #: R-END-3: the run's end was settled into meta.json already (its victory), and it went on into endless.
     settled: bool = False
 
@@ -106,6 +109,8 @@ class RunState:
             "onboarding": self.onboarding,
             "endless": self.endless,
             "difficulty": self.difficulty,
+            "mutator": self.mutator,
+            "arena_scale": self.arena_scale,
             "settled": self.settled,
         }
 
@@ -128,12 +133,22 @@ class RunState:
             onboarding=data.get("onboarding", 0),
             endless=data.get("endless", False),
             difficulty=data.get("difficulty", 1.0),
+            mutator=data.get("mutator"),
+            arena_scale=data.get("arena_scale", 1.0),
             settled=data.get("settled", False),
         )
         state.relics = RunRelics.from_save(content.relics, data["relics"])
         state.potions = PotionBelt.from_save(content.potions, data["potions"])
         state.fit_belt()
         return state
+
+    def bosses_met(self) -> set[str]:
+        """R-END-3: the bosses the run's waves have fought (a boss rush draws from them)."""
+        return {fight.boss_id for stats in self.waves for fight in [stats.boss, *stats.rush] if fight is not None}
+
+    def boss_rushes_cleared(self) -> tuple[int, ...]:
+        """R-END-3: the waves whose boss rush the run cleared (each pays aether at the run's end)."""
+        return tuple(s.wave for s in self.waves if s.rush and all(f.ttk_s is not None for f in s.rush))
 
     # --- marks -----------------------------------------------------------------------------
 

@@ -65,6 +65,11 @@ class WaveStats:
     empty_s: float = 0.0
     #: R-BOSS-2: a boss wave's fight (None for other waves).
     boss: BossFight | None = None
+    #: R-END-3: a boss rush's fights in the order they came (`boss` is the latest; empty: no rush),
+    #: the cards its clear gave and the gold given for those with no room.
+    rush: list[BossFight] = field(default_factory=list)
+    rush_cards: list[str] = field(default_factory=list)
+    rush_currency: int = 0
 
     def to_save(self) -> dict[str, Any]:
         """run.json's entry for this wave (R-SAVE-1: the summary's numbers), every field as it is."""
@@ -76,6 +81,9 @@ class WaveStats:
         fields = copy.deepcopy(dict(data))
         if isinstance(fields.get("boss"), Mapping):
             fields["boss"] = BossFight(**fields["boss"])
+        fields["rush"] = [
+            BossFight(**fight) if isinstance(fight, Mapping) else fight for fight in fields.get("rush", [])
+        ]
         return cls(**fields)
 
     def as_json(self) -> dict[str, Any]:
@@ -88,6 +96,13 @@ class WaveStats:
         out.pop("boss")
         if self.boss is not None:
             out.update(self.boss.as_json())
+        # R-END-3: a boss rush's entry gains each fight and the cards its clear gave; others' are as they were.
+        for key in ("rush", "rush_cards", "rush_currency"):
+            out.pop(key)
+        if self.rush:
+            out["boss_rush"] = [fight.as_json() for fight in self.rush]
+            out["boss_rush_cards"] = list(self.rush_cards)
+            out["boss_rush_currency"] = self.rush_currency
         out["damage_taken_by_source"] = {k: round(v, 3) for k, v in sorted(self.damage_taken_by_source.items())}
         out["dps"] = round(self.dps, 3)
         out["out_of_mana_s"] = round(self.out_of_mana_s, 3)

@@ -37,11 +37,19 @@ class WaveDirector:
     """Spawns one wave. Call `update(t, player_xy, frame_input)` once per
     tick with the wave's elapsed time; it announces and lands spawns."""
 
-    def __init__(self, content: Content, wave: Wave, seed: int, cursed: bool = False) -> None:
-        """`cursed`: R-META-1's cursed waves — every `elite_every`-th group of the wave comes elite."""
+    def __init__(
+        self,
+        content: Content,
+        wave: Wave,
+        seed: int,
+        cursed: bool = False,
+        arena: tuple[float, float] | None = None,
+    ) -> None:
+        """`cursed`: R-META-1's cursed waves — every `elite_every`-th group of the wave comes elite;
+        `arena`: the world's (width, height) when it is not the content's (R-END-3 shrinking map)."""
         balance = content.balance
         self.timing = balance.wave
-        self.arena = (balance.arena.width, balance.arena.height)
+        self.arena = arena if arena is not None else (balance.arena.width, balance.arena.height)
         self.duration = wave.duration
         self.rng = draws.rng(seed, draws.SPAWNS, wave.wave)
         due: list[tuple[float, int, int, bool]] = []

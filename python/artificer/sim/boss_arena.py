@@ -122,7 +122,7 @@ def approach(content: Content, seed: int, waves: Iterable[int], build: Build | N
     shopper = ShoppingBot(build) if build is not None else None
     run = Run(content, seed)
     flow = RunFlow(run)
-    bot = KitingBot((content.balance.arena.width, content.balance.arena.height))
+    bot = KitingBot()
     for number in range(1, wanted[-1]):
         if number in wanted:
             result.saves[number] = snapshot(run, number)
@@ -178,7 +178,7 @@ def fight(
     wave = ArenaWave(run, boss)
     cap = content.balance.wave.boss.stall_after if cap_s is None else min(cap_s, content.balance.wave.boss.stall_after)
     cap_frames = round(cap * run.sim.tick_hz)
-    bot = KitingBot((content.balance.arena.width, content.balance.arena.height))
+    bot = KitingBot()
     while not wave.over and wave.stats.frames < cap_frames:
         bot.control(run.sim)
         drink_when_hurt(run, wave)

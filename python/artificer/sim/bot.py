@@ -27,8 +27,8 @@ DRINK_BELOW = 0.4  # a healing potion is drunk below this share of max HP
 
 
 class KitingBot:
-    def __init__(self, arena: tuple[float, float]) -> None:
-        self.arena = arena
+    """Keeps away from the enemies, off the walls of the world's arena (`Simulation.arena`: an
+    endless wave's may be shrunk, R-END-3), and picks up crystals while it is safe."""
 
     def control(self, sim: Simulation) -> None:
         buffers = sim.buffers
@@ -45,7 +45,7 @@ class KitingBot:
                 # Each close enemy pushes with weight rising as it nears.
                 weight = (DANGER_RADIUS - dist[close]) / DANGER_RADIUS / np.maximum(dist[close], 1.0)
                 move += (offset[close] * weight[:, None]).sum(axis=0)
-        move += self._walls(px, py)
+        move += self._walls(px, py, sim.arena)
         pickups = buffers.pickup_rows()
         if nearest > SAFE_RADIUS and len(pickups):
             to_pick = pickups[:, [PickupColumn.X, PickupColumn.Y]].astype(np.float64) - np.array([px, py])
@@ -58,8 +58,8 @@ class KitingBot:
         if nearest < PANIC_RADIUS and buffers.player_value("dash_cooldown") <= 0.0:
             sim.input.dash()
 
-    def _walls(self, px: float, py: float) -> np.ndarray:
-        w, h = self.arena
+    def _walls(self, px: float, py: float, arena: tuple[float, float]) -> np.ndarray:
+        w, h = arena
         push = np.zeros(2)
         for axis, (pos, size) in enumerate(((px, w), (py, h))):
             if pos < WALL_MARGIN:

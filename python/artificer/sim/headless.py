@@ -85,8 +85,7 @@ def play_waves(
         run.state.practice, run.state.first_wave = True, start_wave
     flow = RunFlow(run, first_wave=start_wave)
     played = BotRun(run, flow)
-    arena = (content.balance.arena.width, content.balance.arena.height)
-    bot = KitingBot(arena)
+    bot = KitingBot()
     shopper = ShoppingBot(build) if build is not None else None
     for number in range(start_wave, waves + 1):
         wave = flow.begin_wave() if flow.phase is Phase.LAB else flow.leave_shop()
@@ -180,7 +179,7 @@ def run_headless(
         out["result"]["endless"] = True  # R-END-3 (absent: the 20 waves as they ship)
     if meta is not None:
         kills = sum(report["kills"] for report in reports)
-        out["meta"] = settle_meta(content, out["result"], ng_plus, kills, meta)
+        out["meta"] = settle_meta(content, out["result"], ng_plus, kills, meta, run.state.boss_rushes_cleared())
     if build is not None:
         out["build"] = build.id
         out["result"]["wand"] = {"core": run.loadout.active, "cards": run.loadout.wand()[1]}
@@ -199,13 +198,20 @@ def run_headless(
     return out
 
 
-def settle_meta(content: Content, result: Mapping[str, Any], ng_plus: int, kills: int, path: Path) -> dict[str, Any]:
+def settle_meta(
+    content: Content,
+    result: Mapping[str, Any],
+    ng_plus: int,
+    kills: int,
+    path: Path,
+    boss_rushes: tuple[int, ...] = (),
+) -> dict[str, Any]:
     """R-META-1 for a headless run: the run's end settled into the meta file at `path` as the window
     settles it (`game.progress.settle`: the clear, the aether, the achievements), then the unlock tree
     bought cheapest first as far as the aether goes, read and written in one go (runs sharing a file
     one after the other add up); the report (`written`: false when the file could not be written)."""
     found = load_meta(path)
-    end = RunEnd(result["wave_reached"], result["outcome"] == "cleared", ng_plus, kills)
+    end = RunEnd(result["wave_reached"], result["outcome"] == "cleared", ng_plus, kills, boss_rushes)
     settled = settle(content, found.meta, end)
     meta = settled.meta
     bought: list[str] = []

@@ -10,7 +10,9 @@
 //! - exploder (`explode`): dying, it bursts — the player once, through the
 //!   player's damage path, and other enemies through theirs (kills reward
 //!   and can set off other exploders);
-//! - splitter (`split`): dying, it leaves `count` children that never split.
+//! - splitter (`split`): dying, it leaves `count` children that never split;
+//! - R-END-3 splitting monsters (`Mutators::split`): any other enemy but a boss, dying, leaves
+//!   copies of itself at a share of its max HP, which never split.
 //!
 //! Hot loops stay lean: the shield is one `Option` test per hit in
 //! `resolve_hits`; the archer pass runs only if some kind shoots and skips
@@ -19,7 +21,7 @@
 
 use super::World;
 use crate::sim::combat::{contact_damage, final_damage, Attack, Defence};
-use crate::sim::config::{DeathBlast, Element, EnemyKind, Shield, Split};
+use crate::sim::config::{DeathBlast, Element, EnemyKind, MutatorSplit, Shield, Split};
 use crate::sim::events::{Event, EventKind};
 use crate::sim::ids::Id;
 use crate::sim::pools::{Behaviour, NewProjectile, Owner, HIT_MEMORY};
@@ -206,13 +208,18 @@ impl World {
             let e = self.dying[next] as usize;
             next += 1;
             let k = &self.cfg.enemy_kinds[self.enemies.kind[e] as usize];
-            let (explode, split) = (k.explode, k.split);
+            let (explode, split, boss) = (k.explode, k.split, k.boss.is_some());
             if let Some(b) = explode {
                 self.death_blast(e, b);
             }
+            let offspring = self.enemies.offspring[e];
             if let Some(s) = split {
-                if !self.enemies.offspring[e] {
+                if !offspring {
                     self.split(e, s);
+                }
+            } else if let Some(m) = self.cfg.mutators.split {
+                if !offspring && !boss {
+                    self.mutator_split(e, m);
                 }
             }
         }
@@ -254,6 +261,22 @@ impl World {
             let (cx, cy) = (x + s.spread * libm::cosf(angle), y + s.spread * libm::sinf(angle));
             // Kinds were checked with the config.
             let _ = self.spawn(s.into, elite, cx, cy, true);
+        }
+    }
+
+    /// R-END-3 splitting monsters: copies of the dying enemy, evenly round where it died, each at
+    /// the mutator's share of its max HP; born of a split, they never split again.
+    fn mutator_split(&mut self, e: usize, m: MutatorSplit) {
+        let en = &self.enemies;
+        let (x, y, elite, kind, hp) = (en.x[e], en.y[e], en.elite[e], en.kind[e], en.hp_max[e] * m.hp);
+        for c in 0..m.count {
+            let angle = std::f32::consts::TAU * c as f32 / m.count as f32;
+            let (cx, cy) = (x + m.spread * libm::cosf(angle), y + m.spread * libm::sinf(angle));
+            // Its kind spawned it once: it spawns again.
+            if self.spawn(kind, elite, cx, cy, true).is_ok() {
+                let child = self.enemies.len() - 1;
+                (self.enemies.hp[child], self.enemies.hp_max[child]) = (hp, hp);
+            }
         }
     }
 }

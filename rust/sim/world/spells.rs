@@ -79,6 +79,7 @@ impl World {
             }
         }
         (caster.rules.cpu_stat, caster.rules.cast_speed, caster.rules.accuracy) = self.wand_stats;
+        caster.rules.inversion = self.cfg.mutators.inversion; // R-END-3 mana inversion
         self.player.mana = caster.mana.current;
         self.player.mana_max = caster.mana.max;
         // The caster's pool regenerates now (the core's mana_regen, R-MANA-1);

@@ -116,7 +116,25 @@ NG_PLUS_TAG = (242, 214, 140)
 ENDLESS_TAG = (140, 200, 255)
 #: R-END-3: a mutator's tag and banner colour, and each mutator's name and explanation.
 MUTATOR_TAG = (255, 120, 200)
-MUTATOR_KEYS = {"elite_flood": ("mutator.elite_flood.name", "mutator.elite_flood.description")}
+#: The mutators' texts are named by their ids (content.models.MutatorId).
+I18N_DYNAMIC_PREFIXES: tuple[str, ...] = ("mutator.",)
+MUTATOR_KEYS = {
+    name: (f"mutator.{name}.name", f"mutator.{name}.description")
+    for name in ("elite_flood", "mirror_world", "splitting", "shrinking_map", "mana_inversion")
+}
+
+
+def mutator_line(content: Content, mutator_id: str, arena_scale: float) -> str:
+    """R-END-3: mutator `mutator_id`'s one-line explanation with its numbers (balance.json)."""
+    rules, elite = content.balance.endless.mutators, content.balance.elite
+    values = {
+        "hp": f"{elite.hp_multiplier:g}",
+        "reward": f"{elite.reward_multiplier:g}",
+        "percent": f"{arena_scale * 100:.0f}",
+    }
+    if mutator_id == "splitting":
+        values.update(count=str(rules.splitting.count), hp=f"{rules.splitting.hp * 100:.0f}")
+    return tr(MUTATOR_KEYS[mutator_id][1], **values)
 
 
 #: R-META-2: the codex sections whose first meetings toast in the arena, and their line.
@@ -199,6 +217,8 @@ class ArenaScene(Scene):
         self.stack: SceneStack | None = None
         self.renderer: ArenaRenderer | None = None
         self.camera: Camera | None = None
+        #: The boss last announced: (its kind, its place in a boss rush) — a rush's next one is announced too.
+        self._announced_boss: tuple[int, int] = (-1, 0)
         self.hud: Hud | None = None
         self.juice: Juice | None = None
         #: The gold the HUD showed as the wave ended (it climbs to the run's as crystals land).
@@ -222,7 +242,7 @@ class ArenaScene(Scene):
         self.stack = stack
         screen = pygame.display.get_surface()
         size = screen.get_size() if screen is not None else (1280, 720)
-        arena = (self.content.balance.arena.width, self.content.balance.arena.height)
+        arena = self.run.sim.arena  # R-END-3: an endless wave's may be shrunk
         self._colour_blind = self.session.settings.colour_blind
         atlas = Atlas.build(self.content, COLOUR_BLIND if self._colour_blind else None)
         self.renderer = ArenaRenderer(atlas, arena)
@@ -449,6 +469,8 @@ class ArenaScene(Scene):
         self.flash = max(0.0, self.flash - FLASH_DECAY * dt)
         self.hud_state.last_will = sim.world.last_will
         self.hud_state.seconds_left = self.wave.seconds_left
+        if (self.wave.boss_kind, self.wave.rush[0]) != self._announced_boss:
+            self._announce_boss()  # R-END-3: a boss rush's next boss comes
         self.hud_state.boss = self._boss_bar()
         self.hud_state.markers = self.wave.director.pending
         self.hud_state.wave_time = self.wave.stats.frames / sim.tick_hz
@@ -573,13 +595,14 @@ class ArenaScene(Scene):
             return
         name = tr(MUTATOR_KEYS[active.id][0])
         self.hud_state.modes = (*self.hud_state.modes, (name, MUTATOR_TAG))
-        elite = self.content.balance.elite
-        line = tr(MUTATOR_KEYS[active.id][1], hp=f"{elite.hp_multiplier:g}", reward=f"{elite.reward_multiplier:g}")
+        line = mutator_line(self.content, active.id, self.run.state.arena_scale)
         if self.juice is not None:
             self.juice.announce(name, line, self.content.balance.wave.boss.banner_seconds, MUTATOR_TAG)
 
     def _start_wave(self) -> None:
         self.wave = self._begin_wave()
+        if self.renderer is not None and self.camera is not None:  # R-END-3 shrinking map: this wave's walls
+            self.renderer.arena = self.camera.arena = self.run.sim.arena
         self._announce_mutator()
         if self.onboarding.lesson == "move":  # R-ONB-1: the first run's one lesson, as it begins
             show_once(lesson_tip("move"), lambda text: self.hud_state.toast(text, 8.0), tr("ui.onboarding.lesson.move"))
@@ -588,13 +611,21 @@ class ArenaScene(Scene):
         self.hud_state.wave = self.number
         self.hud_state.since_wave_start = 0.0  # the HUD's timer glows: the wave's one announcement
         self.session.play("wave_start")
+        self._announce_boss()
+
+    def _announce_boss(self) -> None:
+        """R-BOSS-2: the boss is announced as it comes: a warning banner (a boss rush's says which
+        of its bosses this is, R-END-3), an alarm."""
+        assert self.wave is not None
         boss = self.wave.boss
+        self._announced_boss = (self.wave.boss_kind, self.wave.rush[0])
         self.hud_state.boss_name = tr(boss.name_key) if boss is not None else None
         if boss is not None and self.juice is not None:
-            # R-BOSS-2: the boss is announced as it comes: a warning banner, an alarm.
             seconds = self.content.balance.wave.boss.banner_seconds
             line = f"{tr(boss.name_key)} — {tr(boss.description_key)}"
-            self.juice.announce(tr("ui.arena.boss_warning"), line, seconds, BOSS_WARNING_COLOUR)
+            n, total = self.wave.rush
+            title = tr("ui.arena.boss_rush", n=n, total=total) if total else tr("ui.arena.boss_warning")
+            self.juice.announce(title, line, seconds, BOSS_WARNING_COLOUR)
             self.session.play("boss_warning")
 
     def _end_wave(self) -> None:
@@ -612,6 +643,10 @@ class ArenaScene(Scene):
             name = tr(self.run.potions.book.potion(drop.potion).name)
             self.hud_state.toast(tr("ui.potion.found" if drop.kept else "ui.potion.belt_full", name=name), 3.5)
         self.relic_toasts(stats)
+        if stats.rush_cards:  # R-END-3: a cleared boss rush's cards
+            names = ", ".join(tr(f"spell.{card}.name") for card in stats.rush_cards)
+            tier = self.content.balance.endless.boss_rush.card_tier
+            self.hud_state.toast(tr("ui.arena.boss_rush_cleared", tier=tier, cards=names), 5.0)
         if self.discoveries is not None:
             self.discoveries.observe_state(self.run.state)
             self.discoveries.flush()

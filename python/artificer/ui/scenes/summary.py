@@ -481,6 +481,7 @@ AETHER_LINE_KEYS = {
     "milestone": "ui.summary.aether.milestone",
     "first_clear": "ui.summary.aether.first_clear",
     "ng_plus_clear": "ui.summary.aether.ng_plus_clear",
+    "boss_rush": "ui.summary.aether.boss_rush",
 }
 
 
@@ -701,7 +702,14 @@ class SummaryScene(Scene):
             delete_run_save()  # R-SAVE-1: the run is over (death, abandon, victory); its save goes
         in_progress = self.in_progress or _wave_in_progress(stack, self.run)
         frozen = RunSnapshot.of(self.run, self.outcome, in_progress, self.day, self.unlocked)
-        end = RunEnd(frozen.highest_wave, self.outcome is Outcome.VICTORY, self.run.state.ng_plus, frozen.kills)
+        state = self.run.state
+        end = RunEnd(
+            frozen.highest_wave,
+            self.outcome is Outcome.VICTORY,
+            state.ng_plus,
+            frozen.kills,
+            state.boss_rushes_cleared(),
+        )
         aether, unlocked = settle_aether(self.run, end, self.discoveries)
         self.snapshot = dataclasses.replace(frozen, aether=aether, unlocked=unlocked or self.unlocked)
         self.record = record_endless(self.run, self.snapshot)  # R-END-4
