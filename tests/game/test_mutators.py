@@ -229,6 +229,12 @@ def test_r_end_3_a_boss_rush_brings_its_bosses_in_a_row_and_pays_a_tier_3_card_a
     assert [entry["boss_id"] for entry in report["boss_rush"]] == [f.boss_id for f in stats.rush]
     assert report["boss_rush_cards"] == stats.rush_cards
     assert run.state.boss_rushes_cleared() == (stats.wave,)
+    flow_save = save_run(run, stats.wave + 1)  # R-SAVE-1: the rush's fights and cards go into run.json and back
+    loaded = load_run(CONTENT)
+    assert isinstance(loaded, LoadedRun) and loaded.run.waves[-1].rush == stats.rush
+    assert (
+        loaded.run.state.boss_rushes_cleared() == (stats.wave,) and flow_save.waves[-1].rush_cards == stats.rush_cards
+    )
     end = RunEnd(stats.wave + 3, False, 0, 100, run.state.boss_rushes_cleared())
     settled = settle_endless(CONTENT, dataclasses.replace(Meta(), aether=5), end)
     assert [(line.kind, line.wave, line.amount) for line in settled.reward.lines] == [

@@ -124,3 +124,39 @@ def test_r_end_3_a_mutator_wave_names_its_mutator_on_the_hud_with_a_one_line_exp
     ]
     assert arena.juice is not None and arena.juice.banner is not None and arena.juice.banner[0] == name
     assert "×2" in arena.juice.banner[1]
+
+
+def test_r_end_3_a_boss_rush_announces_each_boss_and_then_the_mutator_and_a_shrunk_arena_draws_its_walls(
+    display: pygame.Surface,
+) -> None:
+    from artificer.game.endless import arena_scale, boss_rush, mutator
+    from artificer.game.flow import RunFlow
+    from artificer.ui.scenes.arena import ArenaScene
+
+    endless = CONTENT.balance.endless
+    number = next(
+        n
+        for n in range(LAST + 1, endless.max_wave)
+        if boss_rush(CONTENT, n) and (m := mutator(CONTENT, n)) is not None and m.id == "shrinking_map"
+    )
+    run = Run(CONTENT, 3)
+    run.state.endless = True
+    run.waves = [WaveStats(wave=n) for n in range(1, number)]
+    flow = RunFlow.continued(run, number)
+    flow.open_shop()
+    flow.phase = flow.phase.LAB  # the arena begins the wave itself, as from a continued save
+    arena = ArenaScene(CONTENT, flow=flow, session=Session.default())
+    stack = SceneStack()
+    stack.push(arena)
+    frames(stack, display, 2)
+    assert arena.juice is not None and arena.juice.banner is not None
+    assert arena.juice.banner[0] == tr("ui.arena.boss_rush", n=1, total=endless.boss_rush.bosses)
+    name = tr("mutator.shrinking_map.name")
+    assert arena.juice.next_banner is not None and arena.juice.next_banner[0] == name, "the mutator's line waits"
+    percent = f"{arena_scale(CONTENT, number) * 100:.0f}%"
+    assert percent in arena.juice.next_banner[1]
+    scale = arena_scale(CONTENT, number)
+    width, height = CONTENT.balance.arena.width * scale, CONTENT.balance.arena.height * scale
+    assert arena.renderer is not None and arena.renderer.arena == (width, height)
+    frames(stack, display, round(CONTENT.balance.wave.boss.banner_seconds * 60) + 2)
+    assert arena.juice.banner is not None and arena.juice.banner[0] == name, "then the mutator is announced"

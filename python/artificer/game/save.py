@@ -477,6 +477,10 @@ class RelicsSave(SaveModel):
         return value
 
 
+#: R-END-3: the most fights one boss rush records (content allows 10 bosses a rush).
+MAX_RUSH_FIGHTS = 10
+
+
 def _tally_problem(value: Any) -> str | None:
     """Why a past wave's number (or its table or list) is out of range, or None."""
     if isinstance(value, bool):
@@ -566,7 +570,11 @@ class RunSave(SaveModel):
         for index, stats in enumerate(value):
             if index and stats.wave != value[index - 1].wave + 1:
                 raise ValueError(f"{index}: wave {stats.wave} where wave {value[index - 1].wave + 1} was expected")
+            if len(stats.rush) > MAX_RUSH_FIGHTS:
+                raise ValueError(f"{index}.rush: at most {MAX_RUSH_FIGHTS} fights")
             for entry in dataclasses.fields(stats):
+                if entry.name == "rush":
+                    continue  # R-END-3: boss fights, each checked as `boss` is (its own fields)
                 problem = _tally_problem(getattr(stats, entry.name))
                 if problem:
                     raise ValueError(f"{index}.{entry.name}: {problem}")

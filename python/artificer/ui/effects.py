@@ -386,6 +386,8 @@ class Juice:
         #: The banner's whole time (its fade out is the last BANNER_FADE of it) and title colour.
         self.banner_seconds = BANNER_SECONDS
         self.banner_colour = BANNER_TITLE
+        #: The banner waiting for the one showing to end (`announce(..., after=True)`).
+        self.next_banner: tuple[str, str, float, Colour] | None = None
         #: The death moment: seconds left (0: none), and whether it ran its course.
         self.dying = 0.0
         self._vignettes: dict[tuple[int, int], pygame.Surface] = {}
@@ -445,8 +447,14 @@ class Juice:
         self.particles.spawn(centre, np.zeros((1, 2), dtype=np.float32), POP_LIFE * 4, base + POP, 0.0)
         self.play("boss_fell")
 
-    def announce(self, title: str, line: str, seconds: float, colour: Colour = BANNER_TITLE) -> None:
-        """The banner shows `title` (in `colour`) over `line` for `seconds` (a boss's warning, R-BOSS-2)."""
+    def announce(
+        self, title: str, line: str, seconds: float, colour: Colour = BANNER_TITLE, *, after: bool = False
+    ) -> None:
+        """The banner shows `title` (in `colour`) over `line` for `seconds` (a boss's warning, R-BOSS-2);
+        `after`: once the banner showing now has ended (R-END-3: a mutator's after a boss rush's warning)."""
+        if after and self.banner is not None and self.banner_left > 0:
+            self.next_banner = (title, line, seconds, colour)
+            return
         self.banner = (title, line)
         self.banner_left = self.banner_seconds = seconds
         self.banner_colour = colour
@@ -478,6 +486,9 @@ class Juice:
             self.play("pickup")
         self.hurt = max(0.0, self.hurt - HURT_DECAY * dt)
         self.banner_left = max(0.0, self.banner_left - dt)
+        if self.banner_left == 0 and self.next_banner is not None:
+            waiting, self.next_banner = self.next_banner, None
+            self.announce(*waiting)
         self._dash(dt, buffers, (px, py), in_wave)
         self.invulnerable = in_wave and buffers.player_value("invulnerable") > 0
         self._heartbeat(dt, buffers, in_wave)

@@ -597,13 +597,12 @@ class ArenaScene(Scene):
         self.hud_state.modes = (*self.hud_state.modes, (name, MUTATOR_TAG))
         line = mutator_line(self.content, active.id, self.run.state.arena_scale)
         if self.juice is not None:
-            self.juice.announce(name, line, self.content.balance.wave.boss.banner_seconds, MUTATOR_TAG)
+            self.juice.announce(name, line, self.content.balance.wave.boss.banner_seconds, MUTATOR_TAG, after=True)
 
     def _start_wave(self) -> None:
         self.wave = self._begin_wave()
         if self.renderer is not None and self.camera is not None:  # R-END-3 shrinking map: this wave's walls
             self.renderer.arena = self.camera.arena = self.run.sim.arena
-        self._announce_mutator()
         if self.onboarding.lesson == "move":  # R-ONB-1: the first run's one lesson, as it begins
             show_once(lesson_tip("move"), lambda text: self.hud_state.toast(text, 8.0), tr("ui.onboarding.lesson.move"))
         if self.discoveries is not None:
@@ -612,6 +611,7 @@ class ArenaScene(Scene):
         self.hud_state.since_wave_start = 0.0  # the HUD's timer glows: the wave's one announcement
         self.session.play("wave_start")
         self._announce_boss()
+        self._announce_mutator()  # after the boss's warning, when there is one
 
     def _announce_boss(self) -> None:
         """R-BOSS-2: the boss is announced as it comes: a warning banner (a boss rush's says which
