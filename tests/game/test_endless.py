@@ -60,7 +60,7 @@ def test_r_end_3_each_endless_wave_s_world_is_that_much_harder() -> None:
     run.waves = [WaveStats(wave=n) for n in range(1, 30)]
     flow = RunFlow.continued(run, 30)
     flow.open_shop()  # the settle before wave 30 builds its world
-    assert run.sim.difficulty == pytest.approx(difficulty(CONTENT, 30)) == run.state.difficulty
+    assert run.sim.mode.difficulty == pytest.approx(difficulty(CONTENT, 30)) == run.state.difficulty
 
 
 def test_r_end_3_an_endless_run_goes_on_past_the_last_wave() -> None:
@@ -85,7 +85,7 @@ def test_r_save_1_an_endless_run_saves_past_the_last_wave_and_a_plain_one_does_n
     save_run(run, 33)
     loaded = load_run(CONTENT)
     assert isinstance(loaded, LoadedRun) and loaded.next_wave == 33 and loaded.run.state.endless
-    assert loaded.run.sim.difficulty == pytest.approx(difficulty(CONTENT, 33))
+    assert loaded.run.sim.mode.difficulty == pytest.approx(difficulty(CONTENT, 33))
     run.state.endless = False
     with pytest.raises(ValueError, match="past the last wave"):
         save_run(run, 33)

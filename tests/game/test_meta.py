@@ -218,7 +218,7 @@ def test_r_save_1_a_run_keeps_its_modes_and_first_wave_in_its_save() -> None:
     assert isinstance(loaded, LoadedRun) and loaded.next_wave == 10
     state = loaded.run.state
     assert (state.cursed, state.practice, state.first_wave, state.currency) == (True, True, 10, 800)
-    assert loaded.run.sim.cursed, "the rebuilt world is cursed too"
+    assert loaded.run.sim.mode.cursed, "the rebuilt world is cursed too"
 
 
 def test_r_end_5_practice_is_offered_only_at_the_contents_milestones() -> None:

@@ -8,7 +8,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from artificer.engine import EventKind, Simulation
+from artificer.engine import EventKind, Simulation, WorldMode
 from artificer.engine import events as ev
 from artificer.engine.frame import EnemyColumn
 from artificer.game.bosses import BossFight
@@ -35,7 +35,7 @@ def _wave_of(mutator_id: str, time: int = 1) -> int:
 
 
 def _sim(mutator_id: str | None, rules: dict[str, bool] | None = None) -> Simulation:
-    sim = Simulation(CONTENT, 5, rules={**STILL, **(rules or {})}, mutator=mutator_id)
+    sim = Simulation(CONTENT, 5, rules={**STILL, **(rules or {})}, mode=WorldMode(mutator=mutator_id))
     sim.world.set_player_position(1000.0, 800.0)
     return sim
 
@@ -161,10 +161,10 @@ def test_r_end_3_the_next_mutator_replaces_the_last_in_the_world_and_the_save() 
     run.waves = [WaveStats(wave=n) for n in range(1, second)]
     flow = RunFlow.continued(run, second)
     flow.open_shop()
-    assert run.sim.mutator == run.state.mutator == "mirror_world"
+    assert run.sim.mode.mutator == run.state.mutator == "mirror_world"
     save_run(run, second)
     loaded = load_run(CONTENT)
-    assert isinstance(loaded, LoadedRun) and loaded.run.sim.mutator == "mirror_world"
+    assert isinstance(loaded, LoadedRun) and loaded.run.sim.mode.mutator == "mirror_world"
 
 
 def test_r_end_3_a_boss_rush_every_20_waves_draws_3_bosses_from_those_met() -> None:

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from artificer.content.roster import kind_index
-from artificer.engine import Simulation
+from artificer.engine import Simulation, WorldMode
 from artificer.engine.kinds import core_kinds
 from artificer.game.meta import META_FILE, META_VERSION, Meta, load_meta, record_clear, save_meta
 from artificer.game.run import Run
@@ -76,7 +76,7 @@ def test_r_end_2_each_level_compounds_enemy_hp_damage_and_shot_speed() -> None:
             assert after["attack"]["damage"] == pytest.approx(before["attack"]["damage"] * stat)
         if before.get("boss"):
             assert after["boss"]["shot"]["speed"] == pytest.approx(before["boss"]["shot"]["speed"] * speed)
-    Simulation(CONTENT, 1, ng_plus=2)  # the core takes them
+    Simulation(CONTENT, 1, mode=WorldMode(ng_plus=2))  # the core takes them
 
 
 def test_r_boss_2_the_void_lords_last_will_plays_only_in_ng_plus() -> None:
@@ -85,7 +85,7 @@ def test_r_boss_2_the_void_lords_last_will_plays_only_in_ng_plus() -> None:
     kind = kind_index(CONTENT, "void_lord")
     outcomes = {}
     for level in (0, 1):
-        sim = Simulation(CONTENT, 1, ng_plus=level)
+        sim = Simulation(CONTENT, 1, mode=WorldMode(ng_plus=level))
         sim.world.set_player_position(200.0, 200.0)
         sim.world.spawn_enemies(kind, np.array([1200.0], np.float32), np.array([800.0], np.float32))
         sim.step()
@@ -105,15 +105,15 @@ def test_r_boss_2_the_void_lords_last_will_plays_only_in_ng_plus() -> None:
 
 def test_r_save_1_a_run_keeps_its_ng_plus_level_between_waves_and_in_its_save() -> None:
     run = Run(CONTENT, 9, ng_plus=2)
-    assert run.sim.ng_plus == 2
+    assert run.sim.mode.ng_plus == 2
     wave = run.start_wave(1)
     wave.stats.frames = wave.frames
     wave.finish()
     save_run(run, 2)
-    assert run.sim.ng_plus == 2, "the world rebuilt between waves is still NG+ 2"
+    assert run.sim.mode.ng_plus == 2, "the world rebuilt between waves is still NG+ 2"
     loaded = load_run(CONTENT)
     assert loaded is not None and not hasattr(loaded, "reason")
-    assert loaded.run.state.ng_plus == 2 and loaded.run.sim.ng_plus == 2  # type: ignore[union-attr]
+    assert loaded.run.state.ng_plus == 2 and loaded.run.sim.mode.ng_plus == 2  # type: ignore[union-attr]
 
 
 def test_r_end_2_headless_runs_take_a_level_and_report_it() -> None:

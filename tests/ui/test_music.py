@@ -100,11 +100,13 @@ def test_the_loops_are_different_music(tracks: dict[str, np.ndarray]) -> None:
 
 
 def test_a_loop_is_synthesised_in_well_under_a_second() -> None:
-    """Built on first use in a background thread: it must be quick (measured ~0.1-0.2 s per loop)."""
+    """Built on first use in a background thread: it must be quick (measured ~0.1-0.2 s per loop).
+    Counted in this process's CPU time, not wall time: a busy machine (a build on the other core)
+    stretched the wall time of one loop past 0.8 s without the synthesis doing any more work."""
     for name in TRACK_NAMES:
-        began = time.perf_counter()
+        began = time.process_time()
         synthesise_track(name, RATE)
-        assert time.perf_counter() - began < 0.8, name
+        assert time.process_time() - began < 0.8, name
 
 
 def test_synthesis_is_deterministic() -> None:

@@ -46,7 +46,7 @@ def test_r_end_2_the_ng_plus_line_starts_a_run_at_the_unlocked_level(display: py
     title.activate(labels(title).index(line))
     frames(stack, display, 1)
     assert isinstance(stack.top, LabScene) and stack.top.run.state.ng_plus == 2
-    assert stack.top.run.sim.ng_plus == 2
+    assert stack.top.run.sim.mode.ng_plus == 2
 
 
 def test_r_end_2_a_victory_counts_the_clear_and_the_summary_says_what_it_unlocked(display: pygame.Surface) -> None:

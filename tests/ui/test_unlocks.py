@@ -92,7 +92,7 @@ def test_r_meta_1_cursed_waves_appear_on_the_title_once_bought_and_start_a_curse
     _, stack, title = title_with(Meta(unlocked=frozenset({CURSED_WAVES})))
     open_line(stack, title, display, tr("ui.title.new_run_cursed"))
     assert isinstance(stack.top, LabScene)
-    assert stack.top.run.state.cursed and stack.top.run.sim.cursed
+    assert stack.top.run.state.cursed and stack.top.run.sim.mode.cursed
 
 
 def test_r_end_5_practice_starts_at_a_milestone_with_its_gold_and_the_shop_and_keeps_no_progress(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from artificer.engine.events import Event, EventKind
 from artificer.engine.frame import FrameBuffers, FrameInput, Op, Status, StepCounts
-from artificer.engine.simulation import Simulation, world_config
+from artificer.engine.simulation import Simulation, WorldMode, world_config
 
 __all__ = [
     "Event",
@@ -19,5 +19,6 @@ __all__ = [
     "Simulation",
     "Status",
     "StepCounts",
+    "WorldMode",
     "world_config",
 ]

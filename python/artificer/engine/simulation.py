@@ -7,12 +7,28 @@ takes (`world_config`), and the one per-frame call into the core (`step`).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from artificer import _core
 from artificer.content import Content
 from artificer.engine.frame import Capacity, FrameBuffers, FrameInput, StepCounts
 from artificer.engine.kinds import core_kinds
+
+
+@dataclass(frozen=True)
+class WorldMode:
+    """How a run's world differs from the content as it ships (the default: not at all)."""
+
+    #: R-END-2: the New Game+ level (the bosses gain their ng_plus_phase, every kind is harder).
+    ng_plus: int = 0
+    #: R-META-1: cursed waves (every kind's HP raised).
+    cursed: bool = False
+    #: R-END-3: an endless wave's enemy HP and damage multiplier, its global mutator (None: none)
+    #: and its arena's share of the sides (shrinking map).
+    difficulty: float = 1.0
+    mutator: str | None = None
+    arena_scale: float = 1.0
 
 
 def core_mutators(content: Content, mutator: str | None) -> dict[str, Any]:
@@ -26,21 +42,15 @@ def core_mutators(content: Content, mutator: str | None) -> dict[str, Any]:
 
 
 def world_config(
-    content: Content,
-    rules: Mapping[str, bool] | None = None,
-    ng_plus: int = 0,
-    cursed: bool = False,
-    difficulty: float = 1.0,
-    mutator: str | None = None,
-    arena_scale: float = 1.0,
+    content: Content, rules: Mapping[str, bool] | None = None, mode: WorldMode = WorldMode()
 ) -> dict[str, Any]:
     """The core's config: balance.json's sections and the roster, in kind order
-    (`artificer.content.roster`: enemies.json's, then the bosses, then their clones;
-    at NG+ level `ng_plus` ≥ 1 the bosses gain their ng_plus_phase; `cursed`: R-META-1's
-    cursed waves, every kind's HP raised; R-END-3: an endless wave's `difficulty`, its
-    global `mutator` and its arena's sides × `arena_scale`)."""
+    (`artificer.content.roster`: enemies.json's, then the bosses, then their clones), as the
+    run's `mode` has them (its NG+ level, cursed waves, an endless wave's difficulty, global
+    mutator and arena)."""
     balance = content.balance.model_dump(mode="json")
-    arena = {"width": balance["arena"]["width"] * arena_scale, "height": balance["arena"]["height"] * arena_scale}
+    scale = mode.arena_scale
+    arena = {"width": balance["arena"]["width"] * scale, "height": balance["arena"]["height"] * scale}
     config = {
         "arena": arena,
         "sim": balance["sim"],
@@ -51,9 +61,9 @@ def world_config(
         "statuses": balance["statuses"],
         "turn": balance["turn"],
         "combat": balance["combat"],
-        "enemies": core_kinds(content, ng_plus, cursed, difficulty),
+        "enemies": core_kinds(content, mode.ng_plus, mode.cursed, mode.difficulty),
         "rules": dict(rules or {}),
-        "mutators": core_mutators(content, mutator),
+        "mutators": core_mutators(content, mode.mutator),
     }
     return config
 
@@ -65,25 +75,13 @@ class Simulation:
     input is cleared after each step."""
 
     def __init__(
-        self,
-        content: Content,
-        seed: int,
-        rules: Mapping[str, bool] | None = None,
-        ng_plus: int = 0,
-        cursed: bool = False,
-        difficulty: float = 1.0,
-        mutator: str | None = None,
-        arena_scale: float = 1.0,
+        self, content: Content, seed: int, rules: Mapping[str, bool] | None = None, mode: WorldMode = WorldMode()
     ) -> None:
-        """R-END-3: an endless wave's `difficulty` (enemy HP and damage × it; 1: as shipped), its
-        global `mutator` (None: none) and its arena's sides × `arena_scale` (shrinking map)."""
+        """`mode`: how the run's world differs from the content as it ships (`WorldMode`)."""
         self.content = content
         self.seed = seed
-        self.ng_plus = ng_plus
-        self.cursed = cursed
-        self.difficulty = difficulty
-        self.mutator = mutator
-        config = world_config(content, rules, ng_plus, cursed, difficulty, mutator, arena_scale)
+        self.mode = mode
+        config = world_config(content, rules, mode)
         #: The arena's (width, height) in world px: the content's, or an endless wave's shrunk one.
         self.arena: tuple[float, float] = (config["arena"]["width"], config["arena"]["height"])
         self.world = _core.World(config, seed)

@@ -97,11 +97,7 @@ class Run:
             content,
             state_.seed,
             rules={"hit_events": True},
-            ng_plus=state_.ng_plus,
-            cursed=state_.cursed,
-            difficulty=state_.difficulty,
-            mutator=state_.mutator,
-            arena_scale=state_.arena_scale,
+            mode=state_.world_mode(),
         )
         #: R-SHOP-1: the shop between waves (offers, locks, rerolls, prices paid).
         pool = everything_unlocked(content) if unlocked is None else unlocked

@@ -18,6 +18,7 @@ from typing import Any
 
 from artificer.content import Content
 from artificer.content.models import Talent
+from artificer.engine import WorldMode
 from artificer.game.draws import Key
 from artificer.game.loadout import Loadout
 from artificer.game.potions import PotionBelt
@@ -141,6 +142,11 @@ class RunState:
         state.potions = PotionBelt.from_save(content.potions, data["potions"])
         state.fit_belt()
         return state
+
+    def world_mode(self) -> WorldMode:
+        """How the run's world differs from the content as it ships: its NG+ level, cursed waves,
+        and the next wave's endless difficulty, mutator and arena."""
+        return WorldMode(self.ng_plus, self.cursed, self.difficulty, self.mutator, self.arena_scale)
 
     def bosses_met(self) -> set[str]:
         """R-END-3: the bosses the run's waves have fought (a boss rush draws from them)."""
