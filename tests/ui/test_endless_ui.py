@@ -160,3 +160,32 @@ def test_r_end_3_a_boss_rush_announces_each_boss_and_then_the_mutator_and_a_shru
     assert arena.renderer is not None and arena.renderer.arena == (width, height)
     frames(stack, display, round(CONTENT.balance.wave.boss.banner_seconds * 60) + 2)
     assert arena.juice.banner is not None and arena.juice.banner[0] == name, "then the mutator is announced"
+
+
+def test_r_end_3_the_shop_before_a_boss_rush_says_what_the_wave_holds(display: pygame.Surface) -> None:
+    """The shop before an endless wave names its boss rush and its mutator with the explanation, while
+    there is still gold to answer them; a plain endless wave's shop and a normal run's say nothing."""
+    from artificer.game.endless import arena_scale, boss_rush, mutator
+    from artificer.ui.scenes.arena import mutator_line
+
+    endless = CONTENT.balance.endless
+    number = next(n for n in range(LAST + 1, endless.max_wave) if boss_rush(CONTENT, n))
+    coming = mutator(CONTENT, number)
+    assert coming is not None, "a boss rush wave also has its mutator (the content's cycle)"
+
+    def toasts(wave: int, endless_run: bool) -> list[str]:
+        run = Run(CONTENT, 3)
+        run.state.endless = endless_run
+        shop = ShopScene(run, wave, None, None, save_on_enter=False)
+        stack = SceneStack()
+        stack.push(shop)
+        frames(stack, display, 1)
+        return [text for text, _ in shop.toasts.items]
+
+    said = toasts(number, True)
+    assert tr("ui.shop.next_rush", wave=number, count=endless.boss_rush.bosses) in said
+    name = tr(f"mutator.{coming.id}.name")
+    line = mutator_line(CONTENT, coming.id, arena_scale(CONTENT, number))
+    assert said[-2:] == [tr("ui.shop.next_mutator", wave=number, name=name), line], "its name, then what it does"
+    assert not toasts(LAST + 1, True), "no rush, no mutator: nothing to say"
+    assert not toasts(5, False)

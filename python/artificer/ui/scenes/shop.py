@@ -65,6 +65,7 @@ import pygame
 
 from artificer.content import Core, Spell
 from artificer.content.models import Talent, WandStat
+from artificer.game.endless import arena_scale, boss_rush, mutator
 from artificer.game.loadout import BackpackFull, LoadoutError, LoadoutFull, WaitingAreaFull
 from artificer.game.onboarding import TIP_SPECIAL_CORE, Onboarding, lesson_tip
 from artificer.game.run import Run
@@ -78,6 +79,7 @@ from artificer.ui.icons_relics import relic_icon
 from artificer.ui.potion_belt import MENU_BUTTONS, PotionBeltView, drink, potion_lines, throw_away
 from artificer.ui.relic_row import RelicRowView, relic_lines
 from artificer.ui.scene import Scene, SceneStack
+from artificer.ui.scenes.arena import MUTATOR_KEYS, mutator_line
 from artificer.ui.scenes.shop_menu import ShopMenuScene
 from artificer.ui.session import Session
 from artificer.ui.settings import Action, Context, key_hint
@@ -223,6 +225,7 @@ class ShopScene(Scene):
         if self.save_on_enter:
             self.save()  # the open shop, its offers drawn: Continue shows these very offers
         self._tips()
+        self._heads_up()
 
     def on_resume(self) -> None:
         # The lab may have moved cards meanwhile (it saved each edit through its own callback).
@@ -539,6 +542,22 @@ class ShopScene(Scene):
             if show_once(TIP_SPECIAL_CORE, show, tr("ui.tip.special_core", name=name), keep):
                 self.demo_core = special[0]
                 self.demo_until = self.time + TIP_SECONDS
+
+    def _heads_up(self) -> None:
+        """R-END-3: what the coming endless wave holds — a boss rush, its global mutator with its
+        one-line explanation — said as the shop opens, while there is still gold to answer it with."""
+        if not self.run.state.endless:
+            return
+        content = self.run.content
+        if boss_rush(content, self.wave):
+            count = content.balance.endless.boss_rush.bosses
+            self.toasts.show(tr("ui.shop.next_rush", wave=self.wave, count=count), TIP_SECONDS)
+        coming = mutator(content, self.wave)
+        if coming is not None:
+            line = mutator_line(content, coming.id, arena_scale(content, self.wave))
+            name = tr(MUTATOR_KEYS[coming.id][0])
+            self.toasts.show(tr("ui.shop.next_mutator", wave=self.wave, name=name), TIP_SECONDS)
+            self.toasts.show(line, TIP_SECONDS)  # its own toast: with the name it did not fit two lines
 
     def next_wave(self) -> None:
         """Goes on — unless the wand cannot fire (R-VM-2)."""
