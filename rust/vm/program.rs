@@ -25,7 +25,10 @@ impl Span {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// `OpDiscriminants` lists the variants without their operands (a test
+/// gives each one a behaviour case).
+#[derive(Clone, Copy, Debug, PartialEq, strum::EnumDiscriminants)]
+#[strum_discriminants(derive(strum::EnumIter))]
 pub enum Op {
     /// ACTION: fire a projectile, zone or blast with the shot state.
     Fire(ActionDef),

@@ -164,8 +164,10 @@ pub struct TriggerDef {
     pub carrier: ActionDef,
 }
 
-/// What a LOGIC card tests.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// What a LOGIC card tests. `CondDiscriminants` lists the variants (a test
+/// gives each one a behaviour case).
+#[derive(Clone, Copy, Debug, PartialEq, strum::EnumDiscriminants)]
+#[strum_discriminants(derive(strum::EnumIter))]
 pub enum Cond {
     /// Player HP below this fraction of max.
     HpLow(f32),
@@ -179,7 +181,10 @@ pub enum Cond {
     RegGe(u8, i32),
 }
 
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// A LOGIC card's effect. `LogicDefDiscriminants` lists the variants (a
+/// test gives each one a behaviour case).
+#[derive(Clone, Copy, Debug, PartialEq, strum::EnumDiscriminants)]
+#[strum_discriminants(derive(strum::EnumIter))]
 pub enum LogicDef {
     Gate {
         cond: Cond,
