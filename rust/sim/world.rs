@@ -924,44 +924,10 @@ impl World {
             h.f32(v);
         }
         h.u64(p.alive as u64 | (p.moving as u64) << 1 | (p.last_will as u64) << 2);
-        h.section("enemies");
-        let e = &self.enemies;
-        h.u32s(e.ids.ids().iter().map(|id| id.slot));
-        h.u32s(e.ids.ids().iter().map(|id| id.generation));
-        for col in [&e.x, &e.y, &e.radius, &e.speed, &e.hp, &e.hp_max, &e.vulnerable, &e.weak, &e.cooldown] {
-            h.f32s(col);
-        }
-        h.u32s(e.kind.iter().map(|&k| k as u32));
-        h.u32s(e.elite.iter().zip(&e.offspring).map(|(&elite, &child)| elite as u32 | (child as u32) << 1));
-        h.section("statuses");
-        for col in [&e.burn, &e.chill, &e.frozen, &e.shock, &e.poison, &e.wet] {
-            h.f32s(col);
-        }
-        h.u32s(e.chills.iter().zip(&e.poison_stacks).map(|(&c, &p)| c as u32 | (p as u32) << 8));
-        h.u32s(e.claimed_until.iter().map(|&f| f as u32));
+        self.enemies.hash_into(&mut h);
         h.f32s(&self.attunement);
-        h.section("projectiles");
-        let q = &self.projectiles;
-        h.u32s(q.ids.ids().iter().map(|id| id.slot));
-        for col in [&q.x, &q.y, &q.vx, &q.vy, &q.radius, &q.damage, &q.crit_chance, &q.life] {
-            h.f32s(col);
-        }
-        for col in [&q.hits_left, &q.hits_at_spawn, &q.bounces] {
-            h.u32s(col.iter().copied());
-        }
-        h.u32s(q.element.iter().map(|&x| x as u32));
-        h.u32s(q.owner.iter().zip(&q.mirrored).map(|(&x, &m)| x as u32 | (m as u32) << 1));
-        h.u32s(q.look.iter().map(|&x| x as u32));
-        for m in &q.memory {
-            for id in m {
-                h.u64(id.to_bits());
-            }
-        }
-        h.section("pickups");
-        let k = &self.pickups;
-        h.f32s(&k.x);
-        h.f32s(&k.y);
-        h.u32s(k.value.iter().copied());
+        self.projectiles.hash_into(&mut h);
+        self.pickups.hash_into(&mut h);
         h.section("wand");
         h.f32(self.wand.timer());
         if let Wand::Program(c) = &self.wand {
@@ -972,24 +938,9 @@ impl World {
             h.u32s(c.counters.iter().copied());
             h.u32s(c.open.iter().map(|&o| o as u32));
         }
-        h.section("behaviours");
-        for b in &q.behaviour {
-            if !b.is_plain() {
-                h.f32(b.age);
-                h.f32(b.payload.map_or(-1.0, |p| p.timer));
-                h.u64(b.chain as u64);
-            }
-        }
-        h.section("zones");
-        for col in [&self.zones.x, &self.zones.y, &self.zones.radius, &self.zones.life] {
-            h.f32s(col);
-        }
-        h.u32s(self.zones.status_in.iter().copied());
-        h.section("summons");
-        for col in [&self.summons.x, &self.summons.y, &self.summons.life, &self.summons.timer] {
-            h.f32s(col);
-        }
-        h.u32s(self.summons.cursor.iter().copied());
+        self.projectiles.hash_behaviours_into(&mut h);
+        self.zones.hash_into(&mut h);
+        self.summons.hash_into(&mut h);
         self.hash_relics(&mut h);
         self.hash_bosses(&mut h);
         h.section("rng");
