@@ -182,3 +182,66 @@ pub use pickups::Pickups;
 pub use projectiles::{Behaviour, NewProjectile, Orbiting, Owner, Payload, Projectiles, HIT_MEMORY};
 pub use summons::Summons;
 pub use zones::Zones;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::config::Element;
+    use crate::sim::hash::StateHasher;
+    use crate::sim::ids::Id;
+
+    fn enemy(hp: f32) -> NewEnemy {
+        NewEnemy { x: hp, y: 0.0, radius: 8.0, speed: 1.0, hp, kind: 0, elite: false, cooldown: 0.0, offspring: false }
+    }
+
+    fn digest(e: &Enemies) -> u64 {
+        let mut h = StateHasher::new();
+        e.hash_into(&mut h);
+        h.finish()
+    }
+
+    #[test]
+    fn compact_moves_every_column_and_the_ids_alike() {
+        let mut e = Enemies::default();
+        let ids: Vec<Id> = (0..4).map(|i| e.push(enemy(i as f32))).collect();
+        e.dead[1] = true;
+        e.compact();
+        assert_eq!(e.len(), 3);
+        assert_eq!(e.x, [0.0, 3.0, 2.0]);
+        assert_eq!(e.hp_max, [0.0, 3.0, 2.0]);
+        assert_eq!(e.hit_frame.len(), 3);
+        assert_eq!(e.ids.dense(ids[1]), None);
+        assert_eq!(e.ids.dense(ids[3]), Some(1));
+        assert!(!e.dead.contains(&true));
+        e.clear();
+        assert!(e.is_empty() && e.burn.is_empty() && e.ids.is_empty());
+    }
+
+    #[test]
+    fn zones_and_summons_leave_when_their_life_runs_out() {
+        let mut z = Zones::default();
+        for life in [1.0, 0.0, 2.0] {
+            z.push(0.0, 0.0, 10.0, life, 0.0, 0.0, 1.0, Element::Fire, 0);
+        }
+        z.compact();
+        assert_eq!(z.life, [1.0, 2.0]);
+        assert_eq!(z.status_in.len(), 2);
+        let mut s = Summons::default();
+        let program = crate::vm::program::Span { start: 3, end: 5 };
+        s.push(0.0, 0.0, 0.0, 1.0, program, 0.5, 0);
+        assert_eq!(s.cursor, [3]);
+        s.compact();
+        assert!(s.is_empty() && s.program.is_empty());
+    }
+
+    #[test]
+    fn the_hash_reads_the_hashed_columns_only() {
+        let mut e = Enemies::default();
+        e.push(enemy(5.0));
+        let before = digest(&e);
+        e.hit_frame[0] = 9;
+        assert_eq!(digest(&e), before, "hit_frame is presentation only");
+        e.offspring[0] = true;
+        assert_ne!(digest(&e), before, "offspring is hashed packed with elite");
+    }
+}
