@@ -503,7 +503,35 @@ pub fn world_config(obj: &Bound<'_, PyAny>, seed: u64) -> PyResult<WorldConfig> 
     for (i, item) in enemies.iter().enumerate() {
         let path = format!("config.enemies[{i}]");
         let Dict(e) = decode::<Dict<EnemyIn>>(&item, &path)?;
-        if let Some(boss) = item.cast::<PyDict>()?.get_item("boss")?.filter(|b| !b.is_none()) {
+        let boss = item.cast::<PyDict>()?.get_item("boss")?.filter(|b| !b.is_none());
+        let tag = e.behavior.0.as_str();
+        let wanted = Behavior::block_of(tag).map_err(|err| CoreError::arg(format!("{path}: {err}")))?;
+        let blocks = [
+            ("attack", e.attack.is_some()),
+            ("shield", e.shield.is_some()),
+            ("explode", e.explode.is_some()),
+            ("split", e.split.is_some()),
+            ("boss", boss.is_some()),
+        ];
+        for (block, present) in blocks {
+            if present != (wanted == Some(block)) {
+                return Err(CoreError::arg(block_refused(&path, tag, block, present)).into());
+            }
+        }
+        let behavior = match (tag, e.attack, e.shield, e.explode) {
+            (_, Some(Dict(a)), _, _) => Behavior::KeepDistance(a.into()),
+            (_, _, Some(Dict(s)), _) => {
+                Behavior::Shield(Shield { arc_degrees: s.arc.0, reflect_damage: s.reflect_damage.0 })
+            }
+            (_, _, _, Some(Dict(b))) => {
+                Behavior::Explode(DeathBlast { radius: b.radius.0, damage: b.damage.0, element: b.element.0 })
+            }
+            ("swarm", ..) => Behavior::Swarm,
+            // Chase; a split's and a boss's blocks name kinds: they are filled in below once
+            // every kind's id is known.
+            _ => Behavior::Chase,
+        };
+        if let Some(boss) = boss {
             bosses.push((i, format!("{path}.boss"), boss));
         }
         if let Some(Dict(split)) = e.split {
@@ -518,23 +546,13 @@ pub fn world_config(obj: &Bound<'_, PyAny>, seed: u64) -> PyResult<WorldConfig> 
             armor: e.armor.0,
             resist: e.resistances.map_or([0.0; ELEMENTS], |r| r.0),
             reward: e.reward.0,
-            behavior: Behavior::from_name(&e.behavior.0).map_err(|err| CoreError::arg(format!("{path}: {err}")))?,
-            attack: e.attack.map(|Dict(a)| a.into()),
-            shield: e.shield.map(|Dict(s)| Shield { arc_degrees: s.arc.0, reflect_damage: s.reflect_damage.0 }),
-            explode: e.explode.map(|Dict(b)| DeathBlast {
-                radius: b.radius.0,
-                damage: b.damage.0,
-                element: b.element.0,
-            }),
-            // Filled in below once every kind's id is known.
-            split: None,
-            boss: None,
+            behavior,
         });
     }
     // A boss's adds and clones name kinds too.
     let names: Vec<String> = kinds.iter().map(|k| k.name.clone()).collect();
     for (i, path, boss) in bosses {
-        kinds[i].boss = Some(Box::new(boss_def(&boss, &path, &names)?));
+        kinds[i].behavior = Behavior::Boss(Box::new(boss_def(&boss, &path, &names)?));
     }
     // `split.into` names a kind; the core numbers kinds by position.
     for (i, path, split) in splits {
@@ -542,7 +560,7 @@ pub fn world_config(obj: &Bound<'_, PyAny>, seed: u64) -> PyResult<WorldConfig> 
         let Some(child) = kinds.iter().position(|k| k.name == into) else {
             return Err(CoreError::arg(format!("{path}.split.into: unknown enemy {into:?}")).into());
         };
-        kinds[i].split = Some(Split { into: child as u16, count: split.count.0, spread: split.spread.0 });
+        kinds[i].behavior = Behavior::Split(Split { into: child as u16, count: split.count.0, spread: split.spread.0 });
     }
     let (arena, sim, elite) = (c.arena.0, c.sim.0, c.elite.0);
     Ok(WorldConfig {
@@ -566,6 +584,19 @@ pub fn world_config(obj: &Bound<'_, PyAny>, seed: u64) -> PyResult<WorldConfig> 
         mutators,
         seed,
     })
+}
+
+/// Why the kind at `path` may not have (`present`) or lack its `block` under behaviour `tag`:
+/// each block goes with, and only with, its behaviour (content.models says the same; the core
+/// checks again rather than trust its caller).
+fn block_refused(path: &str, tag: &str, block: &str, present: bool) -> String {
+    let a = if block.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+    if present {
+        let owner = Behavior::BLOCKS.iter().find(|(_, b)| *b == block).map_or("?", |(behavior, _)| *behavior);
+        format!("{path}.{block}: only behavior {owner:?} takes {a} {block} block (this enemy is {tag:?})")
+    } else {
+        format!("{path}.{block}: behavior {tag:?} requires {a} {block} block")
+    }
 }
 
 /// balance.json `vm`, reached by `path` (the catalog's own copy).

@@ -44,35 +44,114 @@ impl Element {
     }
 }
 
-/// Behaviour tags of the enemy roster (R-WAVE-2). `Chase` and `Swarm`
-/// walk straight at the player; the others carry their numbers in a block
-/// of the kind (`attack`, `shield`, `explode`, `split`), which the core acts
-/// on (sim/world/enemies.rs). `validate` holds tag and block together.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+/// An enemy kind's behaviour (R-WAVE-2) with the numbers it acts on, so a kind cannot carry
+/// a block its behaviour does not use. `Chase` and `Swarm` walk straight at the player; the
+/// others carry their block of enemies.json (`attack`, `shield`, `explode`, `split`, `boss`),
+/// which the core acts on (sim/world/enemies.rs, sim/world/bosses.rs). The accessors below
+/// are one tag test each, as the `Option` fields they replace were.
+#[derive(Clone, Debug, PartialEq, Default)]
 pub enum Behavior {
     #[default]
     Chase,
-    KeepDistance,
     Swarm,
-    Shield,
-    Explode,
-    Split,
-    /// R-BOSS-1: moves and attacks by its phases (`EnemyKind::boss`).
-    Boss,
+    /// An archer: holds a distance band and shoots (`attack`).
+    KeepDistance(RangedAttack),
+    /// A reflector's frontal shield (`shield`).
+    Shield(Shield),
+    /// An exploder's death blast (`explode`).
+    Explode(DeathBlast),
+    /// A splitter's children (`split`).
+    Split(Split),
+    /// R-BOSS-1: moves and attacks by its phases (sim/boss.rs).
+    Boss(Box<crate::sim::boss::BossDef>),
 }
 
 impl Behavior {
-    pub fn from_name(name: &str) -> CoreResult<Behavior> {
-        Ok(match name {
-            "chase" => Behavior::Chase,
-            "keep_distance" => Behavior::KeepDistance,
-            "swarm" => Behavior::Swarm,
-            "shield" => Behavior::Shield,
-            "explode" => Behavior::Explode,
-            "split" => Behavior::Split,
-            "boss" => Behavior::Boss,
-            other => return Err(CoreError::content(format!("unknown behavior {other:?}"))),
-        })
+    /// The behaviours that carry a block, by enemies.json name, and the block's key (`chase`
+    /// and `swarm` carry none).
+    pub const BLOCKS: [(&'static str, &'static str); 5] = [
+        ("keep_distance", "attack"),
+        ("shield", "shield"),
+        ("explode", "explode"),
+        ("split", "split"),
+        ("boss", "boss"),
+    ];
+
+    /// The key of the block enemies.json's behaviour `name` carries (`None`: chase, swarm), or
+    /// why the name is unknown.
+    pub fn block_of(name: &str) -> CoreResult<Option<&'static str>> {
+        match name {
+            "chase" | "swarm" => Ok(None),
+            _ => Self::BLOCKS
+                .iter()
+                .find(|(behavior, _)| *behavior == name)
+                .map(|(_, block)| Some(*block))
+                .ok_or_else(|| CoreError::content(format!("unknown behavior {name:?}"))),
+        }
+    }
+
+    /// Its enemies.json name.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Behavior::Chase => "chase",
+            Behavior::Swarm => "swarm",
+            Behavior::KeepDistance(_) => "keep_distance",
+            Behavior::Shield(_) => "shield",
+            Behavior::Explode(_) => "explode",
+            Behavior::Split(_) => "split",
+            Behavior::Boss(_) => "boss",
+        }
+    }
+
+    /// An archer's shots and band.
+    #[inline]
+    pub fn attack(&self) -> Option<RangedAttack> {
+        match *self {
+            Behavior::KeepDistance(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    /// A reflector's shield (a boss's reflection is its phase's: `BossPhase::reflect`).
+    #[inline]
+    pub fn shield(&self) -> Option<Shield> {
+        match *self {
+            Behavior::Shield(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// An exploder's death blast.
+    #[inline]
+    pub fn explode(&self) -> Option<DeathBlast> {
+        match *self {
+            Behavior::Explode(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// A splitter's children.
+    #[inline]
+    pub fn split(&self) -> Option<Split> {
+        match *self {
+            Behavior::Split(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// A boss's phases, shots and enrage.
+    #[inline]
+    pub fn boss(&self) -> Option<&crate::sim::boss::BossDef> {
+        match self {
+            Behavior::Boss(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// A boss kind (its clones too): hits, touch and defence go through its phase.
+    #[inline]
+    pub fn is_boss(&self) -> bool {
+        matches!(self, Behavior::Boss(_))
     }
 }
 
@@ -133,10 +212,10 @@ pub struct Split {
 
 /// A "breed" (Type Object): the numbers shared by every enemy of a kind.
 ///
-/// `Default` is all zeros, `Chase` and no behaviour block: a base for literal kinds in
-/// harnesses and tests (`EnemyKind { hp: 50.0, ..Default::default() }`), so a new behaviour's
-/// block does not touch every one of them. The game's kinds come from enemies.json
-/// (py/config.rs fills every field) and `validate` checks them.
+/// `Default` is all zeros and `Chase`: a base for literal kinds in harnesses and tests
+/// (`EnemyKind { hp: 50.0, ..Default::default() }`), so a new behaviour's block does not touch
+/// every one of them. The game's kinds come from enemies.json (py/config.rs fills every field)
+/// and `validate` checks them.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct EnemyKind {
     pub name: String,
@@ -149,14 +228,8 @@ pub struct EnemyKind {
     /// R-DMG-1 `res` per element: 0 = none, 1 = immune.
     pub resist: [f32; ELEMENTS],
     pub reward: u32,
+    /// What it does beyond its numbers, with its block (`Behavior::attack()`…).
     pub behavior: Behavior,
-    /// The behaviour blocks; each present exactly for its tag.
-    pub attack: Option<RangedAttack>,
-    pub shield: Option<Shield>,
-    pub explode: Option<DeathBlast>,
-    pub split: Option<Split>,
-    /// R-BOSS-1: a boss's phases, shots and enrage (sim/boss.rs).
-    pub boss: Option<Box<crate::sim::boss::BossDef>>,
 }
 
 impl EnemyKind {
@@ -164,13 +237,13 @@ impl EnemyKind {
     /// first shot; a behaviour on a timer adds its own here).
     #[inline]
     pub fn first_cooldown(&self) -> f32 {
-        self.attack.map_or(0.0, |a| a.every)
+        self.behavior.attack().map_or(0.0, |a| a.every)
     }
 
     /// Whether dying does more than drop a reward (a blast, a split).
     #[inline]
     pub fn acts_on_death(&self) -> bool {
-        self.explode.is_some() || self.split.is_some()
+        matches!(self.behavior, Behavior::Explode(_) | Behavior::Split(_))
     }
 }
 
@@ -588,57 +661,50 @@ impl WorldConfig {
         Ok(())
     }
 
-    /// A kind's behaviour block: present exactly for its tag, numbers in range.
+    /// A kind's behaviour block: its numbers in range (the block goes with its behaviour by
+    /// construction: `Behavior` carries it).
     fn validate_behaviour(&self, i: usize, k: &EnemyKind) -> CoreResult<()> {
         let bad = |why: &str| Err(CoreError::content(format!("enemy kind {i} ({}): {why}", k.name)));
-        let pairs = [
-            (Behavior::KeepDistance, k.attack.is_some(), "attack"),
-            (Behavior::Shield, k.shield.is_some(), "shield"),
-            (Behavior::Explode, k.explode.is_some(), "explode"),
-            (Behavior::Split, k.split.is_some(), "split"),
-            (Behavior::Boss, k.boss.is_some(), "boss"),
-        ];
-        for (tag, present, block) in pairs {
-            if (k.behavior == tag) != present {
-                return bad(&format!("an {block} block goes with, and only with, its behaviour"));
-            }
-        }
         let finite_non_negative = |v: &[f32]| v.iter().all(|x| x.is_finite() && *x >= 0.0);
-        if let Some(a) = k.attack {
-            let ok = finite_non_negative(&[
-                a.every,
-                a.speed,
-                a.damage,
-                a.radius,
-                a.lifetime,
-                a.min_distance,
-                a.max_distance,
-            ]) && a.every > 0.0
-                && a.lifetime > 0.0
-                && a.min_distance < a.max_distance
-                && (0.0..=1.0).contains(&a.strafe);
-            if !ok {
-                return bad("attack numbers out of range");
+        match &k.behavior {
+            Behavior::Chase | Behavior::Swarm => {}
+            Behavior::KeepDistance(a) => {
+                let ok = finite_non_negative(&[
+                    a.every,
+                    a.speed,
+                    a.damage,
+                    a.radius,
+                    a.lifetime,
+                    a.min_distance,
+                    a.max_distance,
+                ]) && a.every > 0.0
+                    && a.lifetime > 0.0
+                    && a.min_distance < a.max_distance
+                    && (0.0..=1.0).contains(&a.strafe);
+                if !ok {
+                    return bad("attack numbers out of range");
+                }
             }
-        }
-        if let Some(s) = k.shield {
-            if !(s.arc_degrees > 0.0 && s.arc_degrees <= 360.0 && finite_non_negative(&[s.reflect_damage])) {
-                return bad("shield numbers out of range");
+            Behavior::Shield(s) => {
+                if !(s.arc_degrees > 0.0 && s.arc_degrees <= 360.0 && finite_non_negative(&[s.reflect_damage])) {
+                    return bad("shield numbers out of range");
+                }
             }
-        }
-        if let Some(b) = k.explode {
-            if !finite_non_negative(&[b.radius, b.damage]) {
-                return bad("explode numbers out of range");
+            Behavior::Explode(b) => {
+                if !finite_non_negative(&[b.radius, b.damage]) {
+                    return bad("explode numbers out of range");
+                }
             }
-        }
-        if let Some(s) = k.split {
-            if s.into as usize >= self.enemy_kinds.len() || !finite_non_negative(&[s.spread]) || s.count > MAX_SPLIT {
-                return bad("split names an unknown kind or has numbers out of range");
+            Behavior::Split(s) => {
+                if s.into as usize >= self.enemy_kinds.len() || !finite_non_negative(&[s.spread]) || s.count > MAX_SPLIT
+                {
+                    return bad("split names an unknown kind or has numbers out of range");
+                }
             }
-        }
-        if let Some(b) = &k.boss {
-            if let Err(why) = b.validate(self.enemy_kinds.len()) {
-                return bad(&format!("boss {why}"));
+            Behavior::Boss(b) => {
+                if let Err(why) = b.validate(self.enemy_kinds.len()) {
+                    return bad(&format!("boss {why}"));
+                }
             }
         }
         Ok(())
@@ -732,28 +798,31 @@ impl WorldConfig {
             if e.reward as f64 > MAX_AMOUNT {
                 return Err(CoreError::content(format!("{} must be in 0..=1e9, got {}", at("reward"), e.reward)));
             }
-            if let Some(a) = e.attack {
-                for (name, v, hi) in [
-                    ("attack.every", a.every, MAX_SECONDS),
-                    ("attack.speed", a.speed, MAX_SPEED),
-                    ("attack.damage", a.damage, MAX_AMOUNT),
-                    ("attack.radius", a.radius, MAX_RADIUS),
-                    ("attack.lifetime", a.lifetime, MAX_SECONDS),
-                    ("attack.min_distance", a.min_distance, MAX_RADIUS),
-                    ("attack.max_distance", a.max_distance, MAX_RADIUS),
-                ] {
-                    content32(&at(name), v, 0.0, hi)?;
+            match e.behavior {
+                Behavior::KeepDistance(a) => {
+                    for (name, v, hi) in [
+                        ("attack.every", a.every, MAX_SECONDS),
+                        ("attack.speed", a.speed, MAX_SPEED),
+                        ("attack.damage", a.damage, MAX_AMOUNT),
+                        ("attack.radius", a.radius, MAX_RADIUS),
+                        ("attack.lifetime", a.lifetime, MAX_SECONDS),
+                        ("attack.min_distance", a.min_distance, MAX_RADIUS),
+                        ("attack.max_distance", a.max_distance, MAX_RADIUS),
+                    ] {
+                        content32(&at(name), v, 0.0, hi)?;
+                    }
                 }
-            }
-            if let Some(s) = e.shield {
-                content32(&at("shield.reflect_damage"), s.reflect_damage, 0.0, MAX_FACTOR)?;
-            }
-            if let Some(b) = e.explode {
-                content32(&at("explode.radius"), b.radius, 0.0, MAX_RADIUS)?;
-                content32(&at("explode.damage"), b.damage, 0.0, MAX_AMOUNT)?;
-            }
-            if let Some(s) = e.split {
-                content32(&at("split.spread"), s.spread, 0.0, MAX_RADIUS)?;
+                Behavior::Shield(s) => {
+                    content32(&at("shield.reflect_damage"), s.reflect_damage, 0.0, MAX_FACTOR)?;
+                }
+                Behavior::Explode(b) => {
+                    content32(&at("explode.radius"), b.radius, 0.0, MAX_RADIUS)?;
+                    content32(&at("explode.damage"), b.damage, 0.0, MAX_AMOUNT)?;
+                }
+                Behavior::Split(s) => {
+                    content32(&at("split.spread"), s.spread, 0.0, MAX_RADIUS)?;
+                }
+                Behavior::Chase | Behavior::Swarm | Behavior::Boss(_) => {}
             }
         }
         self.validate_mutators()
@@ -784,6 +853,63 @@ impl WorldConfig {
     /// they live (`World::enemy_reach`), so a roster with bosses searches no
     /// wider while none is on the field.
     pub fn max_enemy_radius(&self) -> f32 {
-        self.enemy_kinds.iter().filter(|k| k.boss.is_none()).map(|k| k.radius).fold(0.0, f32::max)
+        self.enemy_kinds.iter().filter(|k| !k.behavior.is_boss()).map(|k| k.radius).fold(0.0, f32::max)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::boss::{BossDef, BossPhase, BossShot, Enrage};
+
+    fn every_behavior() -> Vec<Behavior> {
+        let attack = RangedAttack {
+            every: 1.0,
+            speed: 1.0,
+            damage: 1.0,
+            radius: 1.0,
+            lifetime: 1.0,
+            min_distance: 1.0,
+            max_distance: 2.0,
+            strafe: 0.0,
+        };
+        let boss = BossDef {
+            phases: vec![BossPhase::new(1, 1.0, 0.0)],
+            shot: BossShot { speed: 1.0, damage: 1.0, radius: 1.0, lifetime: 1.0 },
+            enrage_after: 1.0,
+            hyper: Enrage { speed: 1.0, damage: 1.0, interval: 1.0, chase: false },
+        };
+        vec![
+            Behavior::Chase,
+            Behavior::Swarm,
+            Behavior::KeepDistance(attack),
+            Behavior::Shield(Shield { arc_degrees: 90.0, reflect_damage: 1.0 }),
+            Behavior::Explode(DeathBlast { radius: 1.0, damage: 1.0, element: Element::Fire }),
+            Behavior::Split(Split { into: 0, count: 1, spread: 1.0 }),
+            Behavior::Boss(Box::new(boss)),
+        ]
+    }
+
+    /// Each behaviour's name is enemies.json's, names the block it carries, and its accessors
+    /// answer for that block alone.
+    #[test]
+    fn a_behaviour_carries_the_block_its_name_says_and_no_other() {
+        for b in every_behavior() {
+            let block = Behavior::block_of(b.name()).unwrap();
+            let present = [
+                ("attack", b.attack().is_some()),
+                ("shield", b.shield().is_some()),
+                ("explode", b.explode().is_some()),
+                ("split", b.split().is_some()),
+                ("boss", b.boss().is_some() && b.is_boss()),
+            ];
+            for (key, here) in present {
+                assert_eq!(here, block == Some(key), "{} and {key}", b.name());
+            }
+            let kind = EnemyKind { behavior: b.clone(), ..EnemyKind::default() };
+            assert_eq!(kind.acts_on_death(), block == Some("explode") || block == Some("split"), "{}", b.name());
+        }
+        assert_eq!(Behavior::block_of("wander"), Err(CoreError::content("unknown behavior \"wander\"")));
+        assert_eq!(Behavior::default(), Behavior::Chase);
     }
 }

@@ -307,7 +307,7 @@ impl World {
         let (x, y) = (x.clamp(0.0, self.cfg.arena_w), y.clamp(0.0, self.cfg.arena_h));
         let cooldown = k.first_cooldown();
         let speed = k.speed * self.dt;
-        let boss = k.boss.is_some();
+        let boss = k.behavior.is_boss();
         let id = self.enemies.push(NewEnemy { x, y, radius: k.radius, speed, hp, kind, elite, cooldown, offspring });
         self.events.push(Event::new(EventKind::EnemySpawned, kind as f32, elite as u8 as f32, x, y, 0.0));
         if boss {
@@ -604,7 +604,7 @@ impl World {
             // stress workload), hits never look for one.
             if self.behaviours.any_shields {
                 let kind = &self.cfg.enemy_kinds[self.enemies.kind[e] as usize];
-                let shield = if kind.boss.is_some() { self.boss_shield(e) } else { kind.shield };
+                let shield = if kind.behavior.is_boss() { self.boss_shield(e) } else { kind.behavior.shield() };
                 if let Some(shield) = shield {
                     if self.reflect(pi, e, shield) {
                         continue;
@@ -627,7 +627,7 @@ impl World {
             let boot_floor = self.relic_rules.damage_floor;
             let attack = Attack { base, flat: self.player.strength, mult, element, boot_floor };
             let taken = self.cfg.combat.taken(self.enemies.vulnerable[e] > 0.0);
-            let boss = kind.boss.is_some();
+            let boss = kind.behavior.is_boss();
             let (resist, armor) = if boss { self.boss_defence(e, kind) } else { (kind.resist, kind.armor) };
             let defence = Defence { resist, armor, taken };
             // the_boot behind its flag: off (the stress workload), a hit is
@@ -726,7 +726,7 @@ impl World {
         let kind = en.kind[e] as usize;
         let k = &self.cfg.enemy_kinds[kind];
         // R-END-3 splitting monsters: every first-generation enemy but a boss acts on death.
-        let splits = self.cfg.mutators.split.is_some() && !en.offspring[e] && k.boss.is_none();
+        let splits = self.cfg.mutators.split.is_some() && !en.offspring[e] && !k.behavior.is_boss();
         if k.acts_on_death() || splits {
             self.dying.push(e as u32);
         }
@@ -788,7 +788,7 @@ impl World {
                 let kind = self.enemies.kind[i];
                 let k = &self.cfg.enemy_kinds[kind as usize];
                 let weak = self.cfg.combat.dealt(self.enemies.weak[i] > 0.0);
-                let base = if k.boss.is_some() { k.contact_damage * self.boss_damage(i) } else { k.contact_damage };
+                let base = if k.behavior.is_boss() { k.contact_damage * self.boss_damage(i) } else { k.contact_damage };
                 let dmg = contact_damage(base, weak, self.player.armor);
                 self.hurt_player(dmg, kind as f32);
                 if dmg > 0.0 {

@@ -26,7 +26,17 @@ fn phase(number: u32, enter: f32, exit: f32) -> BossPhase {
     BossPhase { stationary: true, ..BossPhase::new(number, enter, exit) }
 }
 
-fn boss(phases: Vec<BossPhase>) -> EnemyKind {
+/// A boss's block of `phases`, its shots and its enrage (a test changes what it looks at).
+fn boss_def(phases: Vec<BossPhase>) -> BossDef {
+    BossDef {
+        phases,
+        shot: BossShot { speed: 200.0, damage: 6.0, radius: 6.0, lifetime: 10.0 },
+        enrage_after: 1000.0,
+        hyper: Enrage { speed: 2.0, damage: 3.0, interval: 0.5, chase: true },
+    }
+}
+
+fn boss_kind(def: BossDef) -> EnemyKind {
     EnemyKind {
         name: "boss".into(),
         hp: HP,
@@ -34,15 +44,13 @@ fn boss(phases: Vec<BossPhase>) -> EnemyKind {
         radius: 30.0,
         contact_damage: 10.0,
         reward: 50,
-        behavior: Behavior::Boss,
-        boss: Some(Box::new(BossDef {
-            phases,
-            shot: BossShot { speed: 200.0, damage: 6.0, radius: 6.0, lifetime: 10.0 },
-            enrage_after: 1000.0,
-            hyper: Enrage { speed: 2.0, damage: 3.0, interval: 0.5, chase: true },
-        })),
+        behavior: Behavior::Boss(Box::new(def)),
         ..EnemyKind::default()
     }
+}
+
+fn boss(phases: Vec<BossPhase>) -> EnemyKind {
+    boss_kind(boss_def(phases))
 }
 
 fn minion() -> EnemyKind {
@@ -247,8 +255,7 @@ fn r_boss_1_spread_barrage_and_burst_fire_on_their_timers() {
 fn r_boss_2_hyper_enrage_after_the_cap_speeds_the_patterns() {
     let mut spread = phase(1, 1.0, 0.0);
     spread.spread = Some(Volley { count: 4, every: 1.0 });
-    let mut kind = boss(vec![spread]);
-    kind.boss.as_mut().unwrap().enrage_after = 2.0;
+    let kind = boss_kind(BossDef { enrage_after: 2.0, ..boss_def(vec![spread]) });
     let mut w = world(vec![kind]);
     let (mut enraged, mut volleys) = (Vec::new(), Vec::new());
     for f in 0..360 {
@@ -357,11 +364,10 @@ fn r_det_1_a_boss_fight_hashes_the_same_on_one_and_two_threads() {
 #[test]
 fn r_wave_1_hyper_enrage_makes_a_stationary_boss_chase() {
     for chase in [true, false] {
-        let mut kind = boss(vec![phase(1, 1.0, 0.0)]);
-        let def = kind.boss.as_mut().unwrap();
+        let mut def = boss_def(vec![phase(1, 1.0, 0.0)]);
         def.enrage_after = 1.0;
         def.hyper.chase = chase;
-        let mut w = world(vec![kind]);
+        let mut w = world(vec![boss_kind(def)]);
         for _ in 0..60 {
             step(&mut w);
         }

@@ -75,19 +75,17 @@ fn distance_to_player(w: &World, e: usize) -> f32 {
 // --- archer ------------------------------------------------------------------
 
 fn archer() -> EnemyKind {
-    EnemyKind {
-        attack: Some(RangedAttack {
-            every: 1.0,
-            speed: 300.0,
-            damage: 7.0,
-            radius: 5.0,
-            lifetime: 3.0,
-            min_distance: 150.0,
-            max_distance: 250.0,
-            strafe: 0.3,
-        }),
-        ..kind("archer", 50.0, 90.0, Behavior::KeepDistance)
-    }
+    let attack = RangedAttack {
+        every: 1.0,
+        speed: 300.0,
+        damage: 7.0,
+        radius: 5.0,
+        lifetime: 3.0,
+        min_distance: 150.0,
+        max_distance: 250.0,
+        strafe: 0.3,
+    };
+    kind("archer", 50.0, 90.0, Behavior::KeepDistance(attack))
 }
 
 /// R-WAVE-2 archer: one spawned far away closes in, one spawned too close
@@ -166,10 +164,7 @@ fn enemy_shots_pass_enemies_and_die_at_the_edge_and_archers_wait_for_reach() {
 // --- reflector ---------------------------------------------------------------
 
 fn reflector() -> EnemyKind {
-    EnemyKind {
-        shield: Some(Shield { arc_degrees: 120.0, reflect_damage: 0.5 }),
-        ..kind("reflector", 100.0, 0.0, Behavior::Shield)
-    }
+    kind("reflector", 100.0, 0.0, Behavior::Shield(Shield { arc_degrees: 120.0, reflect_damage: 0.5 }))
 }
 
 /// One shot at a reflector 200 px right of the player: (reflector HP lost,
@@ -216,8 +211,8 @@ fn r_wave_1_reflector_reflects_frontal_physical_shots_only() {
 /// Blasts are never reflected: a death blast (or any blast) hurts a reflector.
 #[test]
 fn r_wave_1_blasts_are_not_reflected() {
-    let mut boom = kind("exploder", 1.0, 0.0, Behavior::Explode);
-    boom.explode = Some(DeathBlast { radius: 100.0, damage: 10.0, element: Element::Physical });
+    let boom = DeathBlast { radius: 100.0, damage: 10.0, element: Element::Physical };
+    let boom = kind("exploder", 1.0, 0.0, Behavior::Explode(boom));
     let mut w = world(vec![reflector(), boom]);
     w.spawn_enemy(0, false, CENTRE.0 + 300.0, CENTRE.1).unwrap();
     w.spawn_enemy(1, false, CENTRE.0 + 250.0, CENTRE.1).unwrap();
@@ -252,10 +247,7 @@ fn r_dmg_1_armored_reduces_each_hit_by_its_armor_minimum_1() {
 // --- exploder ----------------------------------------------------------------
 
 fn exploder(radius: f32, damage: f32) -> EnemyKind {
-    EnemyKind {
-        explode: Some(DeathBlast { radius, damage, element: Element::Fire }),
-        ..kind("exploder", 5.0, 0.0, Behavior::Explode)
-    }
+    kind("exploder", 5.0, 0.0, Behavior::Explode(DeathBlast { radius, damage, element: Element::Fire }))
 }
 
 /// R-WAVE-2 exploder: its death blast hurts the player in range (once,
@@ -311,8 +303,7 @@ fn r_wave_2_exploders_chain() {
 /// splitter's children are elite.
 #[test]
 fn r_wave_2_splitter_yields_k_children_once() {
-    let mut splitter = kind("splitter", 5.0, 0.0, Behavior::Split);
-    splitter.split = Some(Split { into: 0, count: 3, spread: 20.0 });
+    let splitter = kind("splitter", 5.0, 0.0, Behavior::Split(Split { into: 0, count: 3, spread: 20.0 }));
     let mut w = world(vec![splitter]);
     let at = (CENTRE.0 + 300.0, CENTRE.1);
     w.spawn_enemy(0, true, at.0, at.1).unwrap();
@@ -340,8 +331,7 @@ fn r_wave_2_splitter_yields_k_children_once() {
 /// seed gives the same state hash and events on one thread and on two.
 #[test]
 fn r_det_1_behaviours_are_deterministic_across_threads() {
-    let mut splitter = kind("splitter", 6.0, 60.0, Behavior::Split);
-    splitter.split = Some(Split { into: 5, count: 3, spread: 14.0 });
+    let splitter = kind("splitter", 6.0, 60.0, Behavior::Split(Split { into: 5, count: 3, spread: 14.0 }));
     let mut armored = kind("armored", 12.0, 50.0, Behavior::Chase);
     armored.armor = 2.0;
     let kinds = vec![

@@ -468,8 +468,7 @@ fn r_dmg_2_a_lightning_zone_on_wet_reacts_once_per_interval() {
 fn archer_world() -> World {
     let mut cfg = config(with_chance(Element::Ice, 1.0), 1000.0, 90.0);
     cfg.statuses.freeze_seconds = 3.0;
-    cfg.enemy_kinds[0].behavior = Behavior::KeepDistance;
-    cfg.enemy_kinds[0].attack = Some(RangedAttack {
+    cfg.enemy_kinds[0].behavior = Behavior::KeepDistance(RangedAttack {
         every: 1.0,
         speed: 300.0,
         damage: 7.0,

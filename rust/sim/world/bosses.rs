@@ -75,7 +75,7 @@ const BURST: usize = 2;
 const ADDS: usize = 3;
 
 fn boss_def(kind: &EnemyKind) -> &BossDef {
-    kind.boss.as_deref().expect("a boss state belongs to a boss kind")
+    kind.behavior.boss().expect("a boss state belongs to a boss kind")
 }
 
 impl World {

@@ -1,5 +1,5 @@
 //! Enemy behaviours beyond the chase (R-WAVE-2), each driven by its kind's
-//! block of `enemies.json`:
+//! block of `enemies.json`, which its `Behavior` carries (sim/config.rs):
 //!
 //! - archer (`attack`): holds a distance band from the player, strafing a
 //!   little, and shoots an aimed enemy projectile every `every` seconds
@@ -14,10 +14,11 @@
 //! - R-END-3 splitting monsters (`Mutators::split`): any other enemy but a boss, dying, leaves
 //!   copies of itself at a share of its max HP, which never split.
 //!
-//! Hot loops stay lean: the shield is one `Option` test per hit in
-//! `resolve_hits`; the archer pass runs only if some kind shoots and skips
-//! every other enemy on a byte; deaths queue only for kinds that act on
-//! death and are handled here, in queue order (deterministic, R-DET-1).
+//! Hot loops stay lean: the shield is one tag test per hit in
+//! `resolve_hits` (`Behavior::shield`; each accessor is one test, as the
+//! `Option` it replaced was); the archer pass runs only if some kind shoots
+//! and skips every other enemy on a byte; deaths queue only for kinds that
+//! act on death and are handled here, in queue order (deterministic, R-DET-1).
 
 use super::World;
 use crate::sim::combat::{contact_damage, final_damage, Attack, Defence};
@@ -50,8 +51,10 @@ pub(super) struct EnemyBehaviours {
 impl EnemyBehaviours {
     pub fn of(kinds: &[EnemyKind]) -> Self {
         EnemyBehaviours {
-            any_archers: kinds.iter().any(|k| k.attack.is_some()),
-            any_shields: kinds.iter().any(|k| k.shield.is_some() || k.boss.as_ref().is_some_and(|b| b.reflects())),
+            any_archers: kinds.iter().any(|k| k.behavior.attack().is_some()),
+            any_shields: kinds
+                .iter()
+                .any(|k| k.behavior.shield().is_some() || k.behavior.boss().is_some_and(|b| b.reflects())),
             archer_steps: Vec::new(),
         }
     }
@@ -84,7 +87,7 @@ impl World {
         let target_alive = self.player.alive;
         for i in 0..self.enemies.len() {
             let kind = self.enemies.kind[i];
-            let Some(a) = self.cfg.enemy_kinds[kind as usize].attack else { continue };
+            let Some(a) = self.cfg.enemy_kinds[kind as usize].behavior.attack() else { continue };
             if self.enemies.dead[i] {
                 continue;
             }
@@ -208,7 +211,7 @@ impl World {
             let e = self.dying[next] as usize;
             next += 1;
             let k = &self.cfg.enemy_kinds[self.enemies.kind[e] as usize];
-            let (explode, split, boss) = (k.explode, k.split, k.boss.is_some());
+            let (explode, split, boss) = (k.behavior.explode(), k.behavior.split(), k.behavior.is_boss());
             if let Some(b) = explode {
                 self.death_blast(e, b);
             }
@@ -247,7 +250,7 @@ impl World {
                 continue;
             }
             let k = &self.cfg.enemy_kinds[en.kind[o] as usize];
-            let (resist, armor) = if k.boss.is_some() { self.boss_defence(o, k) } else { (k.resist, k.armor) };
+            let (resist, armor) = if k.behavior.is_boss() { self.boss_defence(o, k) } else { (k.resist, k.armor) };
             let defence = Defence { resist, armor, taken: self.cfg.combat.taken(en.vulnerable[o] > 0.0) };
             self.damage_enemy(o, final_damage(&attack, &defence));
         }

@@ -412,7 +412,7 @@ impl World {
         let boot_floor = self.relic_rules.damage_floor;
         let attack = Attack { base, flat: self.player.strength, mult, element, boot_floor };
         let taken = self.cfg.combat.taken(self.enemies.vulnerable[e] > 0.0);
-        let boss = kind.boss.is_some();
+        let boss = kind.behavior.is_boss();
         let (resist, armor) = if boss { self.boss_defence(e, kind) } else { (kind.resist, kind.armor) };
         let defence = Defence { resist, armor, taken };
         let (amount, lifted) = final_damage_booted(&attack, &defence);
