@@ -212,11 +212,11 @@ pub struct Split {
 
 /// A "breed" (Type Object): the numbers shared by every enemy of a kind.
 ///
-/// `Default` is all zeros and `Chase`: a base for literal kinds in harnesses and tests
-/// (`EnemyKind { hp: 50.0, ..Default::default() }`), so a new behaviour's block does not touch
-/// every one of them. The game's kinds come from enemies.json (py/config.rs fills every field)
-/// and `validate` checks them.
-#[derive(Clone, Debug, PartialEq, Default)]
+/// `Default` is a plain, harmless grunt (below): a base for literal kinds in harnesses and
+/// tests (`EnemyKind { hp: 50.0, ..Default::default() }`), so that a kind spells out only what
+/// it means and a new behaviour touches none of them. The game's kinds come from enemies.json
+/// (py/config.rs fills every field) and `validate` checks them.
+#[derive(Clone, Debug, PartialEq)]
 pub struct EnemyKind {
     pub name: String,
     pub hp: f32,
@@ -230,6 +230,25 @@ pub struct EnemyKind {
     pub reward: u32,
     /// What it does beyond its numbers, with its block (`Behavior::attack()`…).
     pub behavior: Behavior,
+}
+
+impl Default for EnemyKind {
+    /// A chasing grunt of 10 HP at 60 px/s, 10 px across, worth 1, that hurts no one on touch
+    /// (a test's player is hurt only by what the test sets), with no armor or resistance: a
+    /// valid kind as it is.
+    fn default() -> Self {
+        EnemyKind {
+            name: "grunt".into(),
+            hp: 10.0,
+            speed: 60.0,
+            radius: 10.0,
+            contact_damage: 0.0,
+            armor: 0.0,
+            resist: [0.0; ELEMENTS],
+            reward: 1,
+            behavior: Behavior::Chase,
+        }
+    }
 }
 
 impl EnemyKind {

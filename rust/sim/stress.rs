@@ -87,6 +87,8 @@ pub fn stress_config(seed: u64, tuning: &Tuning) -> WorldConfig {
             hp: 1.0e9,
             speed: CHASE * hz,
             radius: ENEMY_RADIUS,
+            // Immortal in the workload; a test that lets it die counts on no drop.
+            reward: 0,
             ..EnemyKind::default()
         }],
         rules: stress_rules(),

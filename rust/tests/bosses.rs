@@ -54,7 +54,7 @@ fn boss(phases: Vec<BossPhase>) -> EnemyKind {
 }
 
 fn minion() -> EnemyKind {
-    EnemyKind { name: "minion".into(), hp: 20.0, speed: 0.0, radius: 8.0, reward: 1, ..EnemyKind::default() }
+    EnemyKind { name: "minion".into(), hp: 20.0, speed: 0.0, radius: 8.0, ..EnemyKind::default() }
 }
 
 /// The game's rules, the player still at the centre of a 2000² arena, unarmed and unhurt.

@@ -18,7 +18,7 @@ use artificer_core::vm::spell::ActionDef;
 const CENTRE: (f32, f32) = (1000.0, 1000.0);
 
 fn kind(name: &str, hp: f32, speed: f32, behavior: Behavior) -> EnemyKind {
-    EnemyKind { name: name.into(), hp, speed, radius: 10.0, reward: 1, behavior, ..EnemyKind::default() }
+    EnemyKind { name: name.into(), hp, speed, behavior, ..EnemyKind::default() }
 }
 
 /// The game's rules (enemies die, the player can be hurt), the player
@@ -70,6 +70,21 @@ fn step(w: &mut World, commands: &[Command]) -> Vec<(EventKind, f32, f32, f32)> 
 
 fn distance_to_player(w: &World, e: usize) -> f32 {
     ((w.enemies.x[e] - w.player.x).powi(2) + (w.enemies.y[e] - w.player.y).powi(2)).sqrt()
+}
+
+/// `EnemyKind::default()` is a valid kind as it is: a grunt that walks at the player and
+/// touches it for nothing, dies and drops its 1.
+#[test]
+fn a_default_kind_is_a_harmless_chasing_grunt() {
+    let mut w = world(vec![EnemyKind::default()]);
+    w.spawn_enemy(0, false, CENTRE.0 + 300.0, CENTRE.1).unwrap();
+    for _ in 0..600 {
+        step(&mut w, &[]);
+    }
+    assert!(distance_to_player(&w, 0) < 30.0, "it came to the player");
+    assert_eq!(w.player.hp, 100.0, "and hurt it not");
+    let events = step(&mut w, &[Command::DamageNearest { x: CENTRE.0, y: CENTRE.1, amount: 10.0 }]);
+    assert!(events.iter().any(|e| e.0 == EventKind::EnemyKilled && e.3 == 1.0), "10 HP, worth 1");
 }
 
 // --- archer ------------------------------------------------------------------

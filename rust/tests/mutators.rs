@@ -3,7 +3,7 @@
 
 mod common;
 
-use artificer_core::sim::config::{Behavior, Element, EnemyKind, Inversion, MutatorSplit, WorldConfig};
+use artificer_core::sim::config::{Element, EnemyKind, Inversion, MutatorSplit, WorldConfig};
 use artificer_core::sim::events::EventKind;
 use artificer_core::sim::player::Controls;
 use artificer_core::sim::pools::{NewProjectile, Owner};
@@ -13,15 +13,7 @@ use artificer_core::sim::world::World;
 const CENTRE: (f32, f32) = (1000.0, 1000.0);
 
 fn kind(name: &str, hp: f32) -> EnemyKind {
-    EnemyKind {
-        name: name.into(),
-        hp,
-        speed: 0.0,
-        radius: 10.0,
-        reward: 1,
-        behavior: Behavior::Chase,
-        ..EnemyKind::default()
-    }
+    EnemyKind { name: name.into(), hp, speed: 0.0, ..EnemyKind::default() }
 }
 
 fn config(kinds: Vec<EnemyKind>) -> WorldConfig {

@@ -94,15 +94,7 @@ fn the_boot_leaves_an_immune_target_at_0() {
 // ---- a world with one target ----------------------------------------------
 
 fn kind(hp: f32, contact: f32) -> EnemyKind {
-    EnemyKind {
-        name: "target".into(),
-        hp,
-        speed: 0.0,
-        radius: 10.0,
-        contact_damage: contact,
-        reward: 3,
-        ..EnemyKind::default()
-    }
+    EnemyKind { name: "target".into(), hp, speed: 0.0, contact_damage: contact, reward: 3, ..EnemyKind::default() }
 }
 
 fn config(hp: f32, contact: f32) -> WorldConfig {

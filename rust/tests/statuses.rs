@@ -18,7 +18,7 @@ const CENTRE: (f32, f32) = (1000.0, 1000.0);
 const AWAY: f32 = 300.0;
 
 fn kind(hp: f32, speed: f32) -> EnemyKind {
-    EnemyKind { name: "dummy".into(), hp, speed, radius: 10.0, reward: 3, ..EnemyKind::default() }
+    EnemyKind { name: "dummy".into(), hp, speed, reward: 3, ..EnemyKind::default() }
 }
 
 /// Statuses with round numbers; every chance 0 unless a test sets it.
