@@ -208,6 +208,29 @@ def test_a_deep_wrong_config_field_is_named_by_its_full_path() -> None:
     refused(lambda: _core.World(config, 1), "config.statuses.zone: missing")
 
 
+def test_a_behaviour_block_goes_with_and_only_with_its_behaviour_in_the_core_too() -> None:
+    """The core builds each kind's behaviour with its block (rust/py/config.rs): a block missing
+    or on another behaviour is refused there in content's words, naming the block."""
+    config = world_config(CONTENT)
+    archer = next(i for i, enemy in enumerate(config["enemies"]) if enemy.get("attack"))
+    config["enemies"][archer]["attack"] = None
+    refused(
+        lambda: _core.World(config, 1),
+        f'config.enemies[{archer}].attack: behavior "keep_distance" requires an attack block',
+    )
+    config = world_config(CONTENT)
+    grunt = next(i for i, enemy in enumerate(config["enemies"]) if enemy["behavior"] == "chase")
+    config["enemies"][grunt]["shield"] = {"arc": 90.0, "reflect_damage": 1.0}
+    refused(
+        lambda: _core.World(config, 1),
+        f'config.enemies[{grunt}].shield: only behavior "shield" takes a shield block (this enemy is "chase")',
+    )
+    config = world_config(CONTENT)
+    boss = next(enemy["boss"] for enemy in config["enemies"] if enemy.get("boss"))
+    config["enemies"][grunt]["boss"] = boss
+    refused(lambda: _core.World(config, 1), f'config.enemies[{grunt}].boss: only behavior "boss" takes a boss block')
+
+
 def test_a_deep_wrong_catalog_field_is_named_by_its_full_path() -> None:
     """Spells, recipes and cores are decoded the same way: a trigger's carrier,
     a logic node's register and a board slot's bonus are named down to the key."""
