@@ -39,7 +39,13 @@ Each implementation is constructed (numba compiles or loads its cache then,
 untimed), runs 10 untimed warm-up frames, then ``--frames`` frames, each
 ``step()`` timed alone with ``time.perf_counter_ns`` (the garbage collector
 is paused during the timed frames). Implementations run one after the
-other, never concurrently.
+other, never concurrently, interleaved over ``--rounds`` rounds (each round
+runs every implementation once, from the same scene, in an order that
+rotates from round to round): this machine's noise is ±15% over minutes, so
+an implementation measured while the machine was busy is measured again
+between the others. The figures are medians over the rounds of each
+round's median, and ``peer/core`` is the median of the rounds' own ratios
+(each round's peer against the core of the same round).
 
 How to read the output
 ----------------------
@@ -58,7 +64,7 @@ How to read the output
 Usage::
 
     python benches/frame_vs_peers.py [--enemies 10000] [--projectiles 20000]
-        [--layout crowd] [--frames 200] [--seed 0] [--json]
+        [--layout crowd] [--frames 200] [--rounds 5] [--seed 0] [--json]
 """
 
 from __future__ import annotations
@@ -153,6 +159,28 @@ def _run(factory: Callable[[Any], Any], scene: Any, frames: int) -> dict[str, An
     }
 
 
+def _over_rounds(name: str, runs: list[dict[str, Any]], cores: list[dict[str, Any] | None]) -> dict[str, Any]:
+    """One implementation's figures over the rounds: medians of the rounds' figures, its ratio to
+    the core as the median of each round's own ratio, and its hits (the same every round: checked)."""
+    median = lambda key: float(np.median([run[key] for run in runs]))  # noqa: E731
+    hits = runs[0]["_hits"]
+    if not all(np.array_equal(hits, run["_hits"]) for run in runs[1:]):
+        raise SystemExit(f"{name}: hits differ between rounds: the workload is not deterministic")
+    ratios = [run["median_ms"] / core["median_ms"] for run, core in zip(runs, cores) if core is not None]
+    return {
+        "name": name,
+        "median_ms": median("median_ms"),
+        "p90_ms": median("p90_ms"),
+        "mean_ms": median("mean_ms"),
+        "min_ms": float(min(run["min_ms"] for run in runs)),
+        "mean_hits": runs[0]["mean_hits"],
+        "setup_ms": median("setup_ms"),
+        "round_medians_ms": [run["median_ms"] for run in runs],
+        "ratio_vs_core": float(np.median(ratios)) if ratios else None,
+        "_hits": hits,
+    }
+
+
 def _versions() -> dict[str, str]:
     out = {"python": platform.python_version(), "numpy": np.__version__}
     for mod in ("scipy", "numba"):
@@ -171,11 +199,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--projectiles", type=int, default=20_000)
     ap.add_argument("--layout", choices=_scene_mod.LAYOUTS, default="crowd")
     ap.add_argument("--frames", type=int, default=200, help="timed frames (after 10 warm-up)")
+    ap.add_argument("--rounds", type=int, default=5, help="interleaved rounds; figures are medians over them")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     args = ap.parse_args(argv)
     if args.frames < 1:
         ap.error("--frames must be ≥ 1")
+    if args.rounds < 1:
+        ap.error("--rounds must be ≥ 1")
 
     try:
         scene = make_scene(args.enemies, args.projectiles, args.layout, args.seed)
@@ -184,15 +215,16 @@ def main(argv: list[str] | None = None) -> int:
 
     notes: list[str] = []
     impls, core_available = _load_impls(notes)
-    results: list[dict[str, Any]] = []
-    for name, factory in impls:
-        if not args.json:
-            print(f"running {name} …", file=sys.stderr, flush=True)
-        results.append({"name": name, **_run(factory, scene, args.frames)})
-
-    core_median = next((r["median_ms"] for r in results if r["name"] == "core"), None)
-    for r in results:
-        r["ratio_vs_core"] = (r["median_ms"] / core_median) if core_median else None
+    rounds: list[dict[str, dict[str, Any]]] = []
+    for n in range(args.rounds):
+        shift = n % max(1, len(impls))
+        this_round: dict[str, dict[str, Any]] = {}
+        for name, factory in impls[shift:] + impls[:shift]:
+            if not args.json:
+                print(f"round {n + 1}/{args.rounds}: running {name} …", file=sys.stderr, flush=True)
+            this_round[name] = _run(factory, scene, args.frames)
+        rounds.append(this_round)
+    results = [_over_rounds(name, [r[name] for r in rounds], [r.get("core") for r in rounds]) for name, _ in impls]
 
     means = [r["mean_hits"] for r in results]
     if means and min(means) > 0:
@@ -211,6 +243,7 @@ def main(argv: list[str] | None = None) -> int:
                 "seed": args.seed,
                 "warmup_frames": WARMUP_FRAMES,
                 "frames": args.frames,
+                "rounds": args.rounds,
             },
             "core_available": core_available,
             "results": [{k: v for k, v in r.items() if not k.startswith("_")} for r in results],
@@ -224,7 +257,10 @@ def main(argv: list[str] | None = None) -> int:
         }
         print(json.dumps(out, indent=2))
     else:
-        print(f"\nstandard stress workload: {scene.describe()}; {WARMUP_FRAMES} warm-up + {args.frames} timed frames\n")
+        print(
+            f"\nstandard stress workload: {scene.describe()}; {WARMUP_FRAMES} warm-up + {args.frames} timed frames, "
+            f"{args.rounds} interleaved rounds (medians over them)\n"
+        )
         for note in notes:
             print(f"note: {note}")
         if notes:
