@@ -378,6 +378,11 @@ pub fn nearest_in_runs(grid: &Grid, runs: &Runs, x: f32, y: f32, r: f32) -> u32 
     let mut best = [f32::INFINITY; LANES];
     let mut best_m = [u32::MAX; LANES];
     for &(lo, hi) in runs {
+        // An empty block row (outside the grid, or cells with no enemy: the crowd's edge, where
+        // most shots fly) costs nothing instead of one fully masked chunk.
+        if lo >= hi {
+            continue;
+        }
         let mut m = lo as usize;
         loop {
             let (cx, cy, cr) = (chunk(&grid.x, m), chunk(&grid.y, m), chunk(&grid.radius, m));
