@@ -8,7 +8,7 @@ mod common;
 use std::fmt::Debug;
 
 use artificer_core::sim::config::Element;
-use artificer_core::vm::board::{CoreDef, Slot};
+use artificer_core::vm::board::CoreDef;
 use artificer_core::vm::compile::Compiler;
 use artificer_core::vm::exec::{CastOutput, Caster, Senses, VmEvent};
 use artificer_core::vm::mana::Mana;
@@ -175,19 +175,7 @@ fn op_logic() -> Program {
 
 /// SPLIT (R-BOARD-3): both routes fire in one cast, each with a copy of the shot state.
 fn op_split() -> Program {
-    // (0,0) damage_plus → (1,0) splitter → upper (2,0) fire_infusion → (3,0) spark
-    //                                     → lower (2,1) ice_infusion → (3,1) spark
-    let slot = |x, y, next: Vec<usize>| Slot { x, y, bonus: None, next };
-    let mut fork = core(1);
-    fork.slots = vec![
-        slot(0, 0, vec![1]),
-        slot(1, 0, vec![2, 4]),
-        slot(2, 0, vec![3]),
-        slot(3, 0, vec![]),
-        slot(2, 1, vec![5]),
-        slot(3, 1, vec![]),
-    ];
-    let cards = ["damage_plus", "splitter", "fire_infusion", "spark_bolt", "ice_infusion", "spark_bolt"];
+    let (fork, cards) = common::splitter_fork(core(1));
     let mut c = caster_on(&fork, &cards, 100.0);
     let out = cast_with(&mut c, still());
     let shots: Vec<(Option<Element>, f32)> =

@@ -4,7 +4,7 @@
 mod common;
 
 use artificer_core::sim::config::Element;
-use artificer_core::vm::board::{CoreDef, Dir, Slot};
+use artificer_core::vm::board::{CoreDef, Dir};
 use artificer_core::vm::compile::{Compiler, Recipe};
 use artificer_core::vm::exec::{CastOutput, Caster, Senses, VmEvent};
 use artificer_core::vm::mana::Mana;
@@ -387,20 +387,8 @@ fn r_board_2_adjacency_bonus() {
 /// the shot state and a budget of 1; a route's cards affect only it.
 #[test]
 fn r_board_3_splitter_routes() {
-    // (0,0) damage_plus → (1,0) splitter → upper (2,0) fire_infusion → (3,0) spark
-    //                                     → lower (2,1) ice_infusion → (3,1) spark
-    let slot = |x, y, next: Vec<usize>| Slot { x, y, bonus: None, next };
-    let mut core = starter(1);
-    core.slots = vec![
-        slot(0, 0, vec![1]),
-        slot(1, 0, vec![2, 4]),
-        slot(2, 0, vec![3]),
-        slot(3, 0, vec![]),
-        slot(2, 1, vec![5]),
-        slot(3, 1, vec![]),
-    ];
-    let mut c =
-        caster(&core, &["damage_plus", "splitter", "fire_infusion", "spark_bolt", "ice_infusion", "spark_bolt"], 100.0);
+    let (core, cards) = common::splitter_fork(starter(1));
+    let mut c = caster(&core, &cards, 100.0);
     let mut out = CastOutput::default();
     c.cast(&mut senses(), &mut out);
     let shots: Vec<(Option<Element>, f32)> =

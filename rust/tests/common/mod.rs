@@ -135,3 +135,20 @@ pub fn arm_bolt(world: &mut World, action: ActionDef, element: Option<Element>, 
     let caster = Caster::new(program, mana, rules, core.cast_delay, core.recharge, core.cpu_limit, false, false, 1);
     world.set_caster(caster, vec![element]);
 }
+
+/// R-BOARD-3's fork (vm.rs and every_op.rs cast it): `core` rewired as
+/// (0,0) damage_plus → (1,0) splitter → upper (2,0) fire_infusion → (3,0) spark
+///                                    → lower (2,1) ice_infusion → (3,1) spark,
+/// with the cards for its slots in order.
+pub fn splitter_fork(mut core: CoreDef) -> (CoreDef, [&'static str; 6]) {
+    let slot = |x, y, next: Vec<usize>| artificer_core::vm::board::Slot { x, y, bonus: None, next };
+    core.slots = vec![
+        slot(0, 0, vec![1]),
+        slot(1, 0, vec![2, 4]),
+        slot(2, 0, vec![3]),
+        slot(3, 0, vec![]),
+        slot(2, 1, vec![5]),
+        slot(3, 1, vec![]),
+    ];
+    (core, ["damage_plus", "splitter", "fire_infusion", "spark_bolt", "ice_infusion", "spark_bolt"])
+}
