@@ -1,5 +1,6 @@
 //! A timing probe of the stress workload, outside criterion:
-//! `cargo run --release --example probe -- ENEMIES PROJECTILES ROUNDS [THREADS] [uniform]`.
+//! `cargo run --release --example probe -- ENEMIES PROJECTILES ROUNDS [THREADS] [uniform] [scaled]`
+//! (`scaled`: the world grows with the count so the crowd keeps its density, `density_side`).
 //! Each round restores the warmed-up world (frame 10) and times frames
 //! 10..210, as the criterion bench does; prints the median step, the
 //! per-entity cost, the hits per frame and the state hash at frame 210
@@ -11,7 +12,7 @@ use std::time::Instant;
 mod common;
 
 use artificer_core::sim::player::Controls;
-use artificer_core::sim::stress::{stress_world, warm_up, Layout};
+use artificer_core::sim::stress::{density_side, stress_world_in, warm_up, Layout, WORLD};
 
 const FRAMES: usize = 200;
 
@@ -19,8 +20,10 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let num = |i: usize, default: usize| args.get(i).map_or(default, |a| a.parse().expect("a number"));
     let (enemies, projectiles, rounds, threads) = (num(0, 10_000), num(1, 20_000), num(2, 5), num(3, 1));
-    let layout = if args.get(4).is_some_and(|a| a == "uniform") { Layout::Uniform } else { Layout::Crowd };
-    let mut warm = stress_world(enemies, projectiles, layout, 1, &common::tuning());
+    let flag = |name: &str| args.iter().skip(3).any(|a| a == name);
+    let layout = if flag("uniform") { Layout::Uniform } else { Layout::Crowd };
+    let side = if flag("scaled") { density_side(enemies) } else { WORLD };
+    let mut warm = stress_world_in(side, enemies, projectiles, layout, 1, &common::tuning());
     warm.set_threads(threads).unwrap();
     warm_up(&mut warm);
 
@@ -41,7 +44,7 @@ fn main() {
     let median = times[times.len() / 2];
     let per_entity_ns = median * 1e6 / (enemies + projectiles) as f64;
     println!(
-        "{enemies}/{projectiles} {layout:?} {threads}t: median {median:.3} ms ({per_entity_ns:.1} ns/entity), \
+        "{enemies}/{projectiles} {layout:?} {side}² {threads}t: median {median:.3} ms ({per_entity_ns:.1} ns/entity), \
          p10 {:.3}, p90 {:.3}, hits/frame {:.0}, state hash at frame 210 {hash:016x}",
         times[times.len() / 10],
         times[times.len() * 9 / 10],

@@ -54,10 +54,15 @@ pub struct Tuning {
 /// The workload as a world config, under `tuning` (with every status chance 0: the workload
 /// applies no status).
 pub fn stress_config(seed: u64, tuning: &Tuning) -> WorldConfig {
+    stress_config_in(WORLD, seed, tuning)
+}
+
+/// The workload's config in a world of `side` × `side` px (`stress_config`: `WORLD`).
+pub fn stress_config_in(side: f32, seed: u64, tuning: &Tuning) -> WorldConfig {
     let hz = TICK_HZ as f32;
     WorldConfig {
-        arena_w: WORLD,
-        arena_h: WORLD,
+        arena_w: side,
+        arena_h: side,
         tick_hz: TICK_HZ,
         separation_strength: SEPARATION,
         grid_cells_per_entity: 2.0,
@@ -103,19 +108,28 @@ pub fn stress_config(seed: u64, tuning: &Tuning) -> WorldConfig {
     }
 }
 
-fn point_in(rng: &mut Rng, layout: Layout, radius: f32) -> (f32, f32) {
+/// The side of a world that keeps the standard workload's density and shape at `enemies`:
+/// `WORLD` up to 10k enemies, then growing with √N, so the crowd's disk (and the projectiles'
+/// 1.2× disk) take the same share of the world as at 10k/20k. In the fixed `WORLD` the crowd's
+/// disk outgrows the world past ~40k enemies and the crowd is crushed against the walls: big
+/// counts then measure crushing (denser cells), not the same fight at scale (issue 18).
+pub fn density_side(enemies: usize) -> f32 {
+    WORLD * (enemies as f32 / 10_000.0).sqrt().max(1.0)
+}
+
+fn point_in(rng: &mut Rng, side: f32, layout: Layout, radius: f32) -> (f32, f32) {
     loop {
         let (x, y) = match layout {
-            Layout::Uniform => (rng.range(0.0, WORLD), rng.range(0.0, WORLD)),
+            Layout::Uniform => (rng.range(0.0, side), rng.range(0.0, side)),
             Layout::Crowd => {
                 let (u, v) = (rng.range(-1.0, 1.0), rng.range(-1.0, 1.0));
                 if u * u + v * v > 1.0 {
                     continue;
                 }
-                (WORLD * 0.5 + u * radius, WORLD * 0.5 + v * radius)
+                (side * 0.5 + u * radius, side * 0.5 + v * radius)
             }
         };
-        if (0.0..=WORLD).contains(&x) && (0.0..=WORLD).contains(&y) {
+        if (0.0..=side).contains(&x) && (0.0..=side).contains(&y) {
             return (x, y);
         }
     }
@@ -123,16 +137,29 @@ fn point_in(rng: &mut Rng, layout: Layout, radius: f32) -> (f32, f32) {
 
 /// A stress world of `enemies` and `projectiles`, laid out and seeded.
 pub fn stress_world(enemies: usize, projectiles: usize, layout: Layout, seed: u64, tuning: &Tuning) -> World {
-    let mut world = World::new(stress_config(seed, tuning)).expect("the stress config is valid");
+    stress_world_in(WORLD, enemies, projectiles, layout, seed, tuning)
+}
+
+/// `stress_world` in a world of `side` × `side` px, the player at its centre (e.g.
+/// `density_side(enemies)`).
+pub fn stress_world_in(
+    side: f32,
+    enemies: usize,
+    projectiles: usize,
+    layout: Layout,
+    seed: u64,
+    tuning: &Tuning,
+) -> World {
+    let mut world = World::new(stress_config_in(side, seed, tuning)).expect("the stress config is valid");
     let mut rng = Rng::new(seed, Stream::Spawns);
     let crowd = (enemies as f32 * 400.0 / std::f32::consts::PI).sqrt();
     for _ in 0..enemies {
-        let (x, y) = point_in(&mut rng, layout, crowd);
+        let (x, y) = point_in(&mut rng, side, layout, crowd);
         world.spawn_enemy(0, false, x, y).expect("kind 0 exists");
     }
     let speed = PROJECTILE_SPEED * TICK_HZ as f32;
     for _ in 0..projectiles {
-        let (x, y) = point_in(&mut rng, layout, crowd * 1.2);
+        let (x, y) = point_in(&mut rng, side, layout, crowd * 1.2);
         let a = rng.range(0.0, std::f32::consts::TAU);
         world.spawn_projectile(stress_projectile(x, y, libm::cosf(a) * speed, libm::sinf(a) * speed)).expect("finite");
     }
@@ -163,5 +190,23 @@ pub fn stress_projectile(x: f32, y: f32, vx: f32, vy: f32) -> NewProjectile {
 pub fn warm_up(world: &mut World) {
     for _ in 0..10 {
         world.step(&Controls::default(), &[]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The density-keeping world holds the crowd's disks at every size the benches use, with the
+    /// same share of the world as at 10k; below 10k it is the standard world.
+    #[test]
+    fn density_side_keeps_the_crowd_inside_and_its_share_of_the_world() {
+        let crowd = |n: usize| (n as f32 * 400.0 / std::f32::consts::PI).sqrt();
+        assert_eq!(density_side(1_000), WORLD);
+        let share = |n: usize| crowd(n) / density_side(n);
+        for n in [10_000, 200_000, 1_000_000] {
+            assert!(crowd(n) * 1.2 < density_side(n) / 2.0, "{n}: the projectiles' disk fits");
+            assert!((share(n) / share(10_000) - 1.0).abs() < 1e-4, "{n}: the same share as at 10k");
+        }
     }
 }
