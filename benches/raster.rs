@@ -65,8 +65,8 @@ fn frame_rows(enemies: usize, projectiles: usize, more: usize) -> (Vec<f32>, Vec
     for _ in 0..more {
         world.step(&Controls::default(), &[]);
     }
-    let e = &world.enemies;
-    let p = &world.projectiles;
+    let e = &world.pools.enemies;
+    let p = &world.pools.projectiles;
     let rows = |x: &[f32], y: &[f32]| x.iter().zip(y).flat_map(|(&x, &y)| [x, y]).collect::<Vec<f32>>();
     (rows(&e.x, &e.y), rows(&p.x, &p.y))
 }

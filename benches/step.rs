@@ -31,7 +31,7 @@ fn grid_rebuild(c: &mut Criterion) {
     for (enemies, projectiles) in SIZES {
         for (layout, name) in layouts() {
             let world = stress_world(enemies, projectiles, layout, 1, &common::tuning());
-            let e = &world.enemies;
+            let e = &world.pools.enemies;
             let mut grid = Grid::default();
             group.bench_function(BenchmarkId::new(name, enemies), |b| {
                 b.iter(|| grid.rebuild(black_box(&e.x), &e.y, &e.radius, 16.0, 2.0))

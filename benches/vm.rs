@@ -94,8 +94,8 @@ fn summons_world(summons: usize) -> artificer_core::sim::World {
     world.set_caster(caster, catalog().iter().map(|s| s.element).collect());
     for i in 0..summons {
         let a = i as f32 * 0.031_415;
-        world.summons.push(2000.0 + 300.0 * a.cos(), 2000.0 + 300.0 * a.sin(), 1.0e9, 0.5, span, 1.0, 0);
-        world.summons.timer[i] = (i % 30) as f32 / 60.0; // staggered
+        world.pools.summons.push(2000.0 + 300.0 * a.cos(), 2000.0 + 300.0 * a.sin(), 1.0e9, 0.5, span, 1.0, 0);
+        world.pools.summons.timer[i] = (i % 30) as f32 / 60.0; // staggered
     }
     world
 }
@@ -122,8 +122,8 @@ fn payload_step(c: &mut Criterion) {
     // Expiry payloads on immortal projectiles: carried every frame, never spent.
     let payload = Payload { kind: TriggerKind::OnExpire, timer: 0.0, span: Span { start: 1, end: 2 } };
     for i in 0..5_000 {
-        carrying.projectiles.behaviour[i * 4] = Behaviour { payload: Some(payload), ..Behaviour::default() };
-        carrying.projectiles.special[i * 4] = true;
+        carrying.pools.projectiles.behaviour[i * 4] = Behaviour { payload: Some(payload), ..Behaviour::default() };
+        carrying.pools.projectiles.special[i * 4] = true;
     }
     warm_up(&mut carrying);
     group.bench_function("plain", |b| b.iter(|| plain.step(black_box(&Controls::default()), &[])));

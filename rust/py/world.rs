@@ -20,7 +20,6 @@ use crate::sim::pools::{NewProjectile, Owner};
 use crate::sim::rng::STREAM_COUNT;
 use crate::sim::world::WandMemory;
 use crate::sim::{CoreError, World as CoreWorld};
-use crate::vm::Wand;
 
 /// The frame contract as module constants, all from `sim::contract` and the
 /// contract enums, so that Python never hard-codes a column number, op or kind:
@@ -164,7 +163,7 @@ impl World {
             write_summons(world, s_out);
             counts
         });
-        let (zones, summons) = (self.inner.zones.len(), self.inner.summons.len());
+        let (zones, summons) = (self.inner.pools.zones.len(), self.inner.pools.summons.len());
         Ok((
             counts.enemies,
             counts.projectiles,
@@ -345,7 +344,7 @@ impl World {
 
     /// Disarms the player (the stress workload, or between waves).
     fn clear_wand(&mut self) {
-        self.inner.wand = Wand::Unarmed;
+        self.inner.disarm();
     }
 
     /// Switches harness rules (`player_fixed`, `player_invulnerable`,
@@ -568,21 +567,21 @@ impl World {
 
     #[getter]
     fn enemy_count(&self) -> usize {
-        self.inner.enemies.len()
+        self.inner.pools.enemies.len()
     }
 
     #[getter]
     fn projectile_count(&self) -> usize {
-        self.inner.projectiles.len()
+        self.inner.pools.projectiles.len()
     }
 
     fn __repr__(&self) -> String {
         format!(
             "<World frame={} enemies={} projectiles={} pickups={}>",
             self.inner.frame(),
-            self.inner.enemies.len(),
-            self.inner.projectiles.len(),
-            self.inner.pickups.len()
+            self.inner.pools.enemies.len(),
+            self.inner.pools.projectiles.len(),
+            self.inner.pools.pickups.len()
         )
     }
 }
@@ -604,7 +603,7 @@ fn decode_controls(c: &PyReadonlyArray1<'_, f32>) -> Result<Controls, CoreError>
 }
 
 fn write_enemies(w: &CoreWorld, out: &mut [f32]) {
-    let e = &w.enemies;
+    let e = &w.pools.enemies;
     // hit_frame is the frame after the hit's step, which is `frame` once that step is over:
     // a hit in the last N steps has hit_frame > frame - N.
     let flash_from = w.frame().saturating_sub(w.config().hit_flash_frames as u64);
@@ -628,7 +627,7 @@ fn write_enemies(w: &CoreWorld, out: &mut [f32]) {
 }
 
 fn write_projectiles(w: &CoreWorld, out: &mut [f32]) {
-    let p = &w.projectiles;
+    let p = &w.pools.projectiles;
     for (i, row) in out.chunks_exact_mut(PROJECTILE_COLUMNS).take(p.len()).enumerate() {
         let (vx, vy) = (p.vx[i] * w.config().tick_hz as f32, p.vy[i] * w.config().tick_hz as f32);
         // In `contract::PROJECTILE_FIELDS` order.
@@ -639,7 +638,7 @@ fn write_projectiles(w: &CoreWorld, out: &mut [f32]) {
 }
 
 fn write_zones(w: &CoreWorld, out: &mut [f32]) {
-    let z = &w.zones;
+    let z = &w.pools.zones;
     for (i, row) in out.chunks_exact_mut(ZONE_COLUMNS).take(z.len()).enumerate() {
         // In `contract::ZONE_FIELDS` order.
         let columns: [f32; ZONE_COLUMNS] = [z.x[i], z.y[i], z.radius[i], z.look[i] as f32, z.life[i]];
@@ -648,7 +647,7 @@ fn write_zones(w: &CoreWorld, out: &mut [f32]) {
 }
 
 fn write_summons(w: &CoreWorld, out: &mut [f32]) {
-    let s = &w.summons;
+    let s = &w.pools.summons;
     for (i, row) in out.chunks_exact_mut(SUMMON_COLUMNS).take(s.len()).enumerate() {
         // In `contract::SUMMON_FIELDS` order.
         let columns: [f32; SUMMON_COLUMNS] = [s.x[i], s.y[i], s.look[i] as f32, s.life[i]];
@@ -657,7 +656,7 @@ fn write_summons(w: &CoreWorld, out: &mut [f32]) {
 }
 
 fn write_pickups(w: &CoreWorld, out: &mut [f32]) {
-    let k = &w.pickups;
+    let k = &w.pools.pickups;
     for (i, row) in out.chunks_exact_mut(PICKUP_COLUMNS).take(k.len()).enumerate() {
         // In `contract::PICKUP_FIELDS` order.
         let columns: [f32; PICKUP_COLUMNS] = [k.x[i], k.y[i], k.value[i] as f32, k.radius[i]];

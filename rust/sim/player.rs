@@ -1,6 +1,7 @@
 //! The player: movement and dash (R-LOOP-2), HP, ward, mana pool, timers.
 
 use super::config::PlayerParams;
+use super::error::{CoreError, CoreResult};
 
 /// One frame of the player's intent, decoded from the controls vector.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -58,6 +59,8 @@ pub struct Player {
     /// R-END-1 Last Will armed: the next lethal hit leaves 1 HP instead and
     /// disarms it (once per run; game flow arms it, run saves carry it).
     pub last_will: bool,
+    /// R-STAT-1 the stats bought in the shop (`buy`), already in the numbers above.
+    pub bought: PlayerStats,
 }
 
 impl Player {
@@ -92,6 +95,7 @@ impl Player {
             moving: false,
             alive: true,
             last_will: false,
+            bought: PlayerStats::default(),
         }
     }
 
@@ -155,6 +159,27 @@ impl Player {
             self.alive = false;
         }
         (lost, absorbed)
+    }
+
+    /// R-STAT-1: `stats` (valid) replace the stats bought before, each a bonus on
+    /// top of `base` (balance.json `player`). Raising the max HP bonus heals by
+    /// the same amount; lowering it caps HP at the new max and never kills.
+    /// Crit chance stops at 1. With a program wand armed (`program`), its
+    /// core's mana_regen regenerates the pool: the player's own regen is the bonus alone.
+    pub fn buy(&mut self, stats: PlayerStats, base: &PlayerParams, dt: f32, program: bool) {
+        let grow = stats.max_hp_bonus - self.bought.max_hp_bonus;
+        self.hp_max = (self.hp_max + grow).max(1.0);
+        if self.alive {
+            let healed = if grow > 0.0 { self.hp + grow } else { self.hp };
+            self.hp = healed.min(self.hp_max);
+        }
+        self.armor = base.armor + stats.armor;
+        self.speed = base.move_speed * (1.0 + stats.move_speed_bonus) * dt;
+        self.crit_chance = (base.crit_chance + stats.crit_chance_bonus).min(1.0);
+        let base_regen = if program { 0.0 } else { base.mana_regen };
+        self.mana_regen = base_regen + stats.mana_regen_bonus;
+        self.mana_leech = base.mana_leech + stats.mana_leech;
+        self.bought = stats;
     }
 }
 
@@ -226,5 +251,57 @@ mod tests {
         p.last_will = true;
         assert_eq!(p.take_damage(9.0), (0.0, 0.0));
         assert_eq!((p.hp, p.alive, p.last_will), (0.5, true, false));
+    }
+}
+
+/// R-STAT-1 player stats bought in the shop (`World::set_player_stats`, `Player::buy`):
+/// bonuses on top of balance.json `player`.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PlayerStats {
+    /// Max HP points added.
+    pub max_hp_bonus: f32,
+    /// Armor points added (taken off every hit on the player, R-DMG-1).
+    pub armor: f32,
+    /// Move speed share added (0.1 = +10%).
+    pub move_speed_bonus: f32,
+    /// Crit chance added (0..1).
+    pub crit_chance_bonus: f32,
+    /// Magnet reach added, px.
+    pub pickup_radius_bonus: f32,
+    /// Mana per second added.
+    pub mana_regen_bonus: f32,
+    /// Mana restored per kill, added (R-MANA-8).
+    pub mana_leech: f32,
+}
+
+impl PlayerStats {
+    /// Every field finite, ≥ 0 and within its range (a `CoreError::Argument` naming it otherwise).
+    pub fn validate(&self) -> CoreResult<()> {
+        let fields = [
+            ("max_hp_bonus", self.max_hp_bonus),
+            ("armor", self.armor),
+            ("move_speed_bonus", self.move_speed_bonus),
+            ("crit_chance_bonus", self.crit_chance_bonus),
+            ("pickup_radius_bonus", self.pickup_radius_bonus),
+            ("mana_regen_bonus", self.mana_regen_bonus),
+            ("mana_leech", self.mana_leech),
+        ];
+        use super::limits::{MAX_AMOUNT, MAX_FACTOR, MAX_RADIUS};
+        let most = |name: &str| match name {
+            "move_speed_bonus" => MAX_FACTOR,
+            "pickup_radius_bonus" => MAX_RADIUS,
+            _ => MAX_AMOUNT,
+        };
+        if let Some((name, v)) =
+            fields.iter().find(|(name, v)| !(v.is_finite() && *v >= 0.0 && (*v as f64) <= most(name)))
+        {
+            let show = super::limits::show;
+            return Err(CoreError::arg(format!(
+                "player stat {name} must be a finite number in 0..={}, got {}",
+                show(most(name)),
+                super::limits::show32(*v)
+            )));
+        }
+        Ok(())
     }
 }

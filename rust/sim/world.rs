@@ -53,10 +53,11 @@ use super::grid::{Grid, QueryOrder};
 use super::hash::StateHasher;
 use super::ids::Id;
 use super::movement::{
-    move_enemies, move_projectiles, nearest_in_reach_except, nearest_in_runs, separation_pushes, NO_TARGET,
+    move_enemies, move_projectiles, nearest_in_reach_except, nearest_in_runs, separation_pushes, Separation, NO_TARGET,
 };
+pub use super::player::PlayerStats;
 use super::player::{Controls, Player};
-use super::pools::{Enemies, NewEnemy, NewProjectile, Owner, Pickups, Projectiles, Summons, Zones, HIT_MEMORY};
+use super::pools::{NewEnemy, NewProjectile, Owner, Pools, Projectiles, HIT_MEMORY};
 use super::rng::Streams;
 use crate::vm::Wand;
 
@@ -66,8 +67,11 @@ mod relics;
 mod spells;
 mod statuses;
 pub use bosses::BossStatus;
+use bosses::Bosses;
 use enemies::EnemyBehaviours;
-use spells::BehaviourHit;
+use relics::Relics;
+use spells::{BehaviourHit, Spellcasting};
+use statuses::Elements;
 
 /// What one step did, for the caller (the entity counts are the sizes of
 /// the render data, `events` the number of events this frame).
@@ -81,82 +85,92 @@ pub struct StepCounts {
     pub damage_dealt: f32,
 }
 
+/// The world, as its parts: each a plain struct of its own, so a system
+/// borrows the parts it reads and writes and no more.
 #[derive(Clone)]
 pub struct World {
+    /// The run's world: arena, roster, balance, statuses, mutators, harness rules.
     cfg: WorldConfig,
-    dt: f32,
-    frame: u64,
+    /// The tick's length, the frame count and the wave's turn clock.
+    clock: Clock,
+    /// Every entity: enemies, projectiles, pickups, zones, summons.
+    pub pools: Pools,
+    /// The player, and the stats bought in the shop.
     pub player: Player,
-    pub enemies: Enemies,
-    pub projectiles: Projectiles,
-    pub pickups: Pickups,
-    pub wand: Wand,
-    pub zones: Zones,
-    pub summons: Summons,
+    /// The wand and what casting it keeps (world/spells.rs).
+    spells: Spellcasting,
+    /// The random streams (the world draws on crit alone).
     rng: Streams,
-    events: Vec<Event>,
-    grid: Grid,
-    pickup_grid: Grid,
-    // Per-frame scratch, kept between frames so steady state allocates nothing.
-    push_x: Vec<f32>,
-    push_y: Vec<f32>,
-    separation: super::movement::Separation,
-    targets: Vec<u32>,
-    /// The projectiles that search, row by row, and their targets.
-    queries: QueryOrder,
-    sorted_targets: Vec<u32>,
-    pool: Workers,
-    // The spell VM in the world (sim/world/spells.rs).
-    spell_elements: Vec<Option<crate::sim::config::Element>>,
-    /// Recipes fused into the wand, reported at its first cast (R-RES-2).
-    fusions_to_report: Vec<u16>,
-    /// R-MOVE-2: the dash-wave spell (spell, action, cooldown) and its timer.
-    dash_wave: Option<(u16, crate::vm::spell::ActionDef, f32)>,
-    dash_wave_timer: f32,
-    /// R-MOVE-3: the charge of the wand's charge spells.
-    charge: spells::Charge,
-    /// R-STAT-1: (CPU, cast speed, accuracy) for whatever wand is armed.
-    wand_stats: (u32, f32, f32),
-    vm_out: crate::vm::exec::CastOutput,
-    vm_out_payload: crate::vm::exec::CastOutput,
-    /// R-CORE-4: the memories of persistent_memory cores switched away from.
-    remembered: Vec<crate::vm::exec::Caster>,
-    behaviour_hits: Vec<BehaviourHit>,
-    kills_this_frame: Vec<(f32, f32)>,
-    on_kill_cooldown: f32,
-    damage_this_frame: f32,
-    /// With the `hit_events` rule: (damage, kind, killing blow, x, y) of this frame's hits.
-    hits_this_frame: Vec<(f32, u16, bool, f32, f32)>,
-    /// The behaviours' own state (world/enemies.rs): which the roster has, the archers' steps.
+    /// The grids and the searches' and moves' scratch.
+    spatial: Spatial,
+    /// What this frame did and left to do: events, hits, kills, deaths that act.
+    log: FrameLog,
+    /// R-REL-1/2 relic rules and their per-wave state (world/relics.rs).
+    relics: Relics,
+    /// R-BOSS-1 every live boss's state (world/bosses.rs).
+    bosses: Bosses,
+    /// R-DMG-2 / R-STAT-1 attunement, and which element work runs (world/statuses.rs).
+    elements: Elements,
+    /// The enemy behaviours' own state (world/enemies.rs): which the roster has, the archers' steps.
     behaviours: EnemyBehaviours,
-    /// Enemies of kinds that act on death, killed this frame, in order.
-    dying: Vec<u32>,
-    /// R-BOSS-1 every live boss's state, in the order they came (world/bosses.rs).
-    bosses: Vec<bosses::BossState>,
-    /// `WorldConfig::max_enemy_radius`: the largest kind that fills waves.
-    regular_radius: f32,
-    /// R-STAT-1 attunement points per element (0 by default).
-    attunement: [f32; super::config::ELEMENTS],
-    /// R-STAT-1 player stats bought in the shop (`set_player_stats`), on top of `cfg.player`.
-    player_stats: PlayerStats,
-    /// Some enemy may have a status (world/statuses.rs): the tick pass runs.
-    statuses_live: bool,
-    /// Some status chance or attunement point is above 0: hits do the
-    /// element work (without either, no status, reaction or bonus can happen).
-    elements_act: bool,
-    /// Step 9's speeds while statuses are live (chill, freeze).
-    speed_now: Vec<f32>,
-    /// R-REL-1/2 relic rules (`set_relic_rules`) and their per-wave state (world/relics.rs).
-    relic_rules: super::relics::RelicRules,
-    relic: super::relics::RelicState,
+}
+
+/// Time in the world, in fixed ticks.
+#[derive(Clone, Debug)]
+struct Clock {
+    /// Seconds per tick.
+    dt: f32,
+    /// Steps taken since the world began.
+    frame: u64,
     /// Ticks since `begin_wave` (the turn clock) and ticks per turn (§8).
     wave_ticks: u64,
     turn_ticks: u64,
 }
 
+/// The spatial partitions and the per-frame scratch of the searches and
+/// moves, kept between frames so steady state allocates nothing.
+#[derive(Clone, Default)]
+struct Spatial {
+    /// The enemies by cell, over their start-of-frame positions (hits, touch, separation).
+    grid: Grid,
+    /// The pickups by cell, within the magnet's reach.
+    pickup_grid: Grid,
+    /// Step 9's separation push per enemy, and the bands' scratch that computes it.
+    push_x: Vec<f32>,
+    push_y: Vec<f32>,
+    separation: Separation,
+    /// Each projectile's target (`NO_TARGET`: none), in projectile order.
+    targets: Vec<u32>,
+    /// The projectiles that search, row by row, and their targets.
+    queries: QueryOrder,
+    sorted_targets: Vec<u32>,
+    /// Step 9's speeds while statuses are live (chill, freeze).
+    speeds: Vec<f32>,
+    /// The worker threads of the searches.
+    workers: Workers,
+}
+
+/// What this frame did so far and what it left for later systems; each
+/// system empties what it reads (the events, at the start of the next step).
+#[derive(Clone, Default)]
+struct FrameLog {
+    events: Vec<Event>,
+    /// Hits of projectiles with spell behaviours, for `behaviour_hits`.
+    behaviour_hits: Vec<BehaviourHit>,
+    /// Where enemies died this frame (Kill Combo, `on_kill`).
+    kills: Vec<(f32, f32)>,
+    /// Damage dealt this frame, every source.
+    damage: f32,
+    /// With the `hit_events` rule: (damage, kind, killing blow, x, y) of this frame's hits.
+    hits: Vec<(f32, u16, bool, f32, f32)>,
+    /// Enemies of kinds that act on death, killed this frame, in order.
+    dying: Vec<u32>,
+}
+
 /// The worker threads for the neighbour searches (`None`: the caller's
 /// thread). A clone starts its own pool of the same size: a world and its
 /// clone (the benches restore warmed-up clones) never share threads.
+#[derive(Default)]
 struct Workers(Option<rayon::ThreadPool>);
 
 impl Workers {
@@ -191,53 +205,17 @@ impl World {
         let player = Player::new(&cfg.player, cfg.arena_w * 0.5, cfg.arena_h * 0.5, dt);
         let rng = Streams::new(cfg.seed);
         Ok(World {
-            dt,
-            frame: 0,
+            clock: Clock { dt, frame: 0, wave_ticks: 0, turn_ticks: cfg.turn_ticks() },
+            pools: Pools::default(),
             player,
-            enemies: Enemies::default(),
-            projectiles: Projectiles::default(),
-            pickups: Pickups::default(),
-            wand: Wand::Unarmed,
-            zones: Zones::default(),
-            summons: Summons::default(),
+            spells: Spellcasting::default(),
             rng,
-            events: Vec::new(),
-            grid: Grid::default(),
-            pickup_grid: Grid::default(),
-            push_x: Vec::new(),
-            push_y: Vec::new(),
-            separation: Default::default(),
-            targets: Vec::new(),
-            queries: QueryOrder::default(),
-            sorted_targets: Vec::new(),
-            pool: Workers(None),
-            spell_elements: Vec::new(),
-            fusions_to_report: Vec::new(),
-            wand_stats: (0, 0.0, 0.0),
-            charge: Default::default(),
-            dash_wave: None,
-            dash_wave_timer: 0.0,
-            vm_out: Default::default(),
-            vm_out_payload: Default::default(),
-            remembered: Vec::new(),
-            behaviour_hits: Vec::new(),
-            kills_this_frame: Vec::new(),
-            on_kill_cooldown: 0.0,
-            damage_this_frame: 0.0,
-            hits_this_frame: Vec::new(),
+            spatial: Spatial::default(),
+            log: FrameLog::default(),
+            relics: Relics::default(),
+            bosses: Bosses { live: Vec::new(), regular_radius: cfg.max_enemy_radius() },
+            elements: Elements::of(&cfg),
             behaviours: EnemyBehaviours::of(&cfg.enemy_kinds),
-            dying: Vec::new(),
-            bosses: Vec::new(),
-            regular_radius: cfg.max_enemy_radius(),
-            attunement: [0.0; super::config::ELEMENTS],
-            player_stats: PlayerStats::default(),
-            statuses_live: false,
-            elements_act: cfg.statuses.chance.iter().any(|&c| c > 0.0),
-            speed_now: Vec::new(),
-            relic_rules: Default::default(),
-            relic: Default::default(),
-            wave_ticks: 0,
-            turn_ticks: cfg.turn_ticks(),
             cfg,
         })
     }
@@ -247,7 +225,7 @@ impl World {
     }
 
     pub fn frame(&self) -> u64 {
-        self.frame
+        self.clock.frame
     }
 
     pub fn rules(&self) -> Rules {
@@ -259,23 +237,28 @@ impl World {
     }
 
     pub fn events(&self) -> &[Event] {
-        &self.events
+        &self.log.events
     }
 
     pub fn kinds(&self) -> &[EnemyKind] {
         &self.cfg.enemy_kinds
     }
 
+    /// Disarms the player: the wand fires nothing (the stress workload, or between waves).
+    pub fn disarm(&mut self) {
+        self.spells.wand = Wand::Unarmed;
+    }
+
     /// Worker threads for the neighbour searches (1 = on the caller's
     /// thread). Results are identical for every thread count.
     pub fn set_threads(&mut self, threads: usize) -> CoreResult<()> {
         let threads = super::limits::threads("threads", threads.min(i64::MAX as usize) as i64)?;
-        self.pool = Workers::new(threads)?;
+        self.spatial.workers = Workers::new(threads)?;
         Ok(())
     }
 
     pub fn threads(&self) -> usize {
-        self.pool.threads()
+        self.spatial.workers.threads()
     }
 
     pub fn set_player_position(&mut self, x: f32, y: f32) -> CoreResult<()> {
@@ -306,10 +289,11 @@ impl World {
         let hp = if elite { k.hp * self.cfg.elite_hp_multiplier } else { k.hp };
         let (x, y) = (x.clamp(0.0, self.cfg.arena_w), y.clamp(0.0, self.cfg.arena_h));
         let cooldown = k.first_cooldown();
-        let speed = k.speed * self.dt;
+        let speed = k.speed * self.clock.dt;
         let boss = k.behavior.is_boss();
-        let id = self.enemies.push(NewEnemy { x, y, radius: k.radius, speed, hp, kind, elite, cooldown, offspring });
-        self.events.push(Event::new(EventKind::EnemySpawned, kind as f32, elite as u8 as f32, x, y, 0.0));
+        let id =
+            self.pools.enemies.push(NewEnemy { x, y, radius: k.radius, speed, hp, kind, elite, cooldown, offspring });
+        self.log.events.push(Event::new(EventKind::EnemySpawned, kind as f32, elite as u8 as f32, x, y, 0.0));
         if boss {
             self.register_boss(id, kind);
         }
@@ -323,15 +307,15 @@ impl World {
         if !finite || p.radius < 0.0 || p.life.is_nan() {
             return Err(CoreError::arg("projectile numbers must be finite (radius ≥ 0)"));
         }
-        let (vx, vy) = (p.vx * self.dt, p.vy * self.dt);
-        self.projectiles.push(NewProjectile { vx, vy, ..p });
+        let (vx, vy) = (p.vx * self.clock.dt, p.vy * self.clock.dt);
+        self.pools.projectiles.push(NewProjectile { vx, vy, ..p });
         Ok(())
     }
 
     /// One 60 Hz tick. `commands` are validated first: on error nothing
     /// has changed.
     pub fn step(&mut self, controls: &Controls, commands: &[Command]) -> StepCounts {
-        self.events.clear();
+        self.log.events.clear();
         let mut counts = StepCounts::default();
         for c in commands {
             self.apply(c);
@@ -339,20 +323,20 @@ impl World {
         self.advance_turn_clock();
 
         let (aw, ah) = (self.cfg.arena_w, self.cfg.arena_h);
-        self.dash_wave_timer = (self.dash_wave_timer - self.dt).max(0.0);
-        if !self.cfg.rules.player_fixed && self.player.update(controls, self.dt, aw, ah) {
+        self.spells.dash_wave_timer = (self.spells.dash_wave_timer - self.clock.dt).max(0.0);
+        if !self.cfg.rules.player_fixed && self.player.update(controls, self.clock.dt, aw, ah) {
             let p = &self.player;
-            self.events.push(Event::new(EventKind::Dashed, p.dash_dx, p.dash_dy, p.x, p.y, 0.0));
+            self.log.events.push(Event::new(EventKind::Dashed, p.dash_dx, p.dash_dy, p.x, p.y, 0.0));
             self.dash_wave();
         } else if self.cfg.rules.player_fixed {
-            self.player.update(&Controls::default(), self.dt, aw, ah);
+            self.player.update(&Controls::default(), self.clock.dt, aw, ah);
         }
 
         self.rebuild_grid();
         self.cast(controls);
         self.steer_projectiles();
 
-        let p = &mut self.projectiles;
+        let p = &mut self.pools.projectiles;
         let (special, behaviour) = (&p.special, &p.behaviour);
         move_projectiles(
             &mut p.x,
@@ -362,14 +346,14 @@ impl World {
             &mut p.bounces,
             &mut p.life,
             &mut p.dead,
-            self.dt,
+            self.clock.dt,
             (aw, ah),
             |i| !special[i] || behaviour[i].orbit.is_none(),
         );
         self.find_all_targets();
         let (hits, dealt) = self.resolve_hits();
         counts.hits = hits;
-        debug_assert!(dealt <= self.damage_this_frame + 1e-3);
+        debug_assert!(dealt <= self.log.damage + 1e-3);
         self.behaviour_hits();
         self.behaviour_deaths();
         self.contact();
@@ -377,10 +361,10 @@ impl World {
         self.update_summons();
         self.tick_statuses();
         self.enemy_deaths();
-        let kills = std::mem::take(&mut self.kills_this_frame);
+        let kills = std::mem::take(&mut self.log.kills);
         self.program_kills(&kills);
-        self.kills_this_frame = kills;
-        self.kills_this_frame.clear();
+        self.log.kills = kills;
+        self.log.kills.clear();
         // Deaths by the `on_kill` entry's spells act now (before the dead
         // are removed); Kill Combo counts them next frame.
         self.enemy_deaths();
@@ -388,22 +372,22 @@ impl World {
         self.move_enemies();
         self.collect_pickups();
         // Every source: projectiles, blasts, chains, zones, commands.
-        counts.damage_dealt = std::mem::take(&mut self.damage_this_frame);
+        counts.damage_dealt = std::mem::take(&mut self.log.damage);
         self.report_biggest_hits();
         self.report_boot();
 
-        for s in self.enemies.vulnerable.iter_mut().chain(self.enemies.weak.iter_mut()) {
-            *s = (*s - self.dt).max(0.0);
+        for s in self.pools.enemies.vulnerable.iter_mut().chain(self.pools.enemies.weak.iter_mut()) {
+            *s = (*s - self.clock.dt).max(0.0);
         }
-        self.enemies.compact();
-        self.projectiles.compact();
-        self.pickups.compact();
-        self.frame += 1;
+        self.pools.enemies.compact();
+        self.pools.projectiles.compact();
+        self.pools.pickups.compact();
+        self.clock.frame += 1;
 
-        counts.enemies = self.enemies.len();
-        counts.projectiles = self.projectiles.len();
-        counts.pickups = self.pickups.len();
-        counts.events = self.events.len();
+        counts.enemies = self.pools.enemies.len();
+        counts.projectiles = self.pools.projectiles.len();
+        counts.pickups = self.pools.pickups.len();
+        counts.events = self.log.events.len();
         counts
     }
 
@@ -431,14 +415,14 @@ impl World {
                 self.apply_status(status, x, y, self.turns_to_seconds(turns))
             }
             Command::ClearEnemies => {
-                self.enemies.clear();
-                self.dying.clear();
-                self.bosses.clear();
+                self.pools.enemies.clear();
+                self.log.dying.clear();
+                self.bosses.live.clear();
             }
             Command::CollectPickups => {
-                for i in 0..self.pickups.len() {
-                    let pk = &self.pickups;
-                    self.events.push(Event::new(
+                for i in 0..self.pools.pickups.len() {
+                    let pk = &self.pools.pickups;
+                    self.log.events.push(Event::new(
                         EventKind::CurrencyPicked,
                         0.0,
                         0.0,
@@ -446,7 +430,7 @@ impl World {
                         pk.y[i],
                         pk.value[i] as f32,
                     ));
-                    self.pickups.dead[i] = true;
+                    self.pools.pickups.dead[i] = true;
                 }
             }
             Command::DamageNearest { x, y, amount } => {
@@ -462,8 +446,8 @@ impl World {
     fn apply_status(&mut self, status: Status, x: f32, y: f32, seconds: f32) {
         let Some(e) = self.nearest_enemy(x, y) else { return };
         let timer = match status {
-            Status::Vulnerable => &mut self.enemies.vulnerable[e],
-            Status::Weak => &mut self.enemies.weak[e],
+            Status::Vulnerable => &mut self.pools.enemies.vulnerable[e],
+            Status::Weak => &mut self.pools.enemies.weak[e],
         };
         *timer = timer.max(seconds);
         if status == Status::Vulnerable {
@@ -475,11 +459,11 @@ impl World {
     /// no shot in flight is expected to kill. None when there is none (the
     /// wand holds its fire and its mana until a shot lands or misses).
     fn auto_aim_target(&self, (x, y): (f32, f32)) -> Option<usize> {
-        let e = &self.enemies;
+        let e = &self.pools.enemies;
         let reach = self.cfg.player.auto_aim_range;
         let mut best = (reach * reach, None);
         for i in 0..e.len() {
-            if e.dead[i] || e.claimed_until[i] > self.frame {
+            if e.dead[i] || e.claimed_until[i] > self.clock.frame {
                 continue;
             }
             let (dx, dy) = (e.x[i] - x, e.y[i] - y);
@@ -494,7 +478,7 @@ impl World {
     /// The live enemy nearest a point. A linear scan: called a few times a
     /// frame at most, where a ring search of the grid would not pay off.
     pub fn nearest_enemy(&self, x: f32, y: f32) -> Option<usize> {
-        let e = &self.enemies;
+        let e = &self.pools.enemies;
         let mut best = (f32::INFINITY, None);
         for i in 0..e.len() {
             if e.dead[i] {
@@ -510,11 +494,11 @@ impl World {
     }
 
     fn rebuild_grid(&mut self) {
-        let max_proj = self.projectiles.radius.iter().copied().fold(0.0, f32::max);
+        let max_proj = self.pools.projectiles.radius.iter().copied().fold(0.0, f32::max);
         let max_enemy = self.enemy_reach();
         let reach = (2.0 * max_enemy).max(max_enemy + max_proj).max(max_enemy + self.player.radius);
-        let e = &self.enemies;
-        self.grid.rebuild(&e.x, &e.y, &e.radius, reach, self.cfg.grid_cells_per_entity);
+        let e = &self.pools.enemies;
+        self.spatial.grid.rebuild(&e.x, &e.y, &e.radius, reach, self.cfg.grid_cells_per_entity);
     }
 
     fn cast(&mut self, controls: &Controls) {
@@ -525,15 +509,15 @@ impl World {
         // An unarmed wand fires nothing whatever the aim: skip the linear
         // nearest-enemy scan (~10 µs at 10k enemies, every frame).
         let mut target = None;
-        let aim = if matches!(self.wand, Wand::Unarmed) {
+        let aim = if matches!(self.spells.wand, Wand::Unarmed) {
             None
         } else if controls.aim_at_point {
             Some((controls.aim_x, controls.aim_y))
         } else {
             target = self.auto_aim_target(origin);
-            target.map(|e| (self.enemies.x[e], self.enemies.y[e]))
+            target.map(|e| (self.pools.enemies.x[e], self.pools.enemies.y[e]))
         };
-        if !matches!(self.wand, Wand::Program(_)) {
+        if !matches!(self.spells.wand, Wand::Program(_)) {
             return;
         }
         if aim.is_none() && !controls.aim_at_point {
@@ -550,17 +534,17 @@ impl World {
     /// It runs row by row (`Grid::sort_queries`) and the targets are
     /// scattered back to projectile order for `resolve_hits`.
     fn find_all_targets(&mut self) {
-        let n = self.projectiles.len();
-        self.targets.clear();
-        self.targets.resize(n, NO_TARGET);
-        let p = &self.projectiles;
-        let grid = &self.grid;
+        let n = self.pools.projectiles.len();
+        self.spatial.targets.clear();
+        self.spatial.targets.resize(n, NO_TARGET);
+        let p = &self.pools.projectiles;
+        let grid = &self.spatial.grid;
         let wanted = |i: usize| p.owner[i] == Owner::Player && !p.dead[i];
-        grid.sort_queries(&p.x, &p.y, &p.radius, wanted, &mut self.queries);
-        let q = &self.queries;
-        self.sorted_targets.clear();
-        self.sorted_targets.resize(q.len(), NO_TARGET);
-        let enemy_ids = self.enemies.ids.ids();
+        grid.sort_queries(&p.x, &p.y, &p.radius, wanted, &mut self.spatial.queries);
+        let q = &self.spatial.queries;
+        self.spatial.sorted_targets.clear();
+        self.spatial.sorted_targets.resize(q.len(), NO_TARGET);
+        let enemy_ids = self.pools.enemies.ids.ids();
         let memory = !self.cfg.rules.no_hit_memory;
         let search = |first: usize, out: &mut [u32]| {
             for (t, target) in out.iter_mut().enumerate() {
@@ -576,17 +560,21 @@ impl World {
             }
         };
         let m = q.len();
-        match &self.pool.0 {
+        match &self.spatial.workers.0 {
             Some(pool) if m >= 4096 => {
                 let chunk = m.div_ceil(pool.current_num_threads() * 4);
                 pool.install(|| {
-                    self.sorted_targets.par_chunks_mut(chunk).enumerate().for_each(|(c, out)| search(c * chunk, out));
+                    self.spatial
+                        .sorted_targets
+                        .par_chunks_mut(chunk)
+                        .enumerate()
+                        .for_each(|(c, out)| search(c * chunk, out));
                 });
             }
-            _ => search(0, &mut self.sorted_targets),
+            _ => search(0, &mut self.spatial.sorted_targets),
         }
-        for (query, &target) in q.queries.iter().zip(&self.sorted_targets) {
-            self.targets[query.index as usize] = target;
+        for (query, &target) in q.queries.iter().zip(&self.spatial.sorted_targets) {
+            self.spatial.targets[query.index as usize] = target;
         }
     }
 
@@ -594,16 +582,16 @@ impl World {
     fn resolve_hits(&mut self) -> (u32, f32) {
         let mut hits = 0u32;
         let mut dealt = 0.0f32;
-        for pi in 0..self.projectiles.len() {
-            let e = self.targets[pi];
-            if e == NO_TARGET || self.enemies.dead[e as usize] {
+        for pi in 0..self.pools.projectiles.len() {
+            let e = self.spatial.targets[pi];
+            if e == NO_TARGET || self.pools.enemies.dead[e as usize] {
                 continue;
             }
             let e = e as usize;
             // Behind a roster-wide flag: where no kind has a shield (the
             // stress workload), hits never look for one.
             if self.behaviours.any_shields {
-                let kind = &self.cfg.enemy_kinds[self.enemies.kind[e] as usize];
+                let kind = &self.cfg.enemy_kinds[self.pools.enemies.kind[e] as usize];
                 let shield = if kind.behavior.is_boss() { self.boss_shield(e) } else { kind.behavior.shield() };
                 if let Some(shield) = shield {
                     if self.reflect(pi, e, shield) {
@@ -612,7 +600,7 @@ impl World {
                 }
             }
             hits += 1;
-            let p = &self.projectiles;
+            let p = &self.pools.projectiles;
             let crit = self.rng.crit.chance(p.crit_chance[pi]);
             let element = p.element[pi] as usize;
             let base = p.damage[pi];
@@ -622,11 +610,11 @@ impl World {
             // Measured at 10k/20k crowd (valgrind): +0.57% instructions over
             // 210 frames with the flag (statuses' columns, the shock check),
             // +0.93% without it.
-            let mult = if self.elements_act { crit_mult * self.element_multiplier(e, element) } else { crit_mult };
-            let kind = &self.cfg.enemy_kinds[self.enemies.kind[e] as usize];
-            let boot_floor = self.relic_rules.damage_floor;
+            let mult = if self.elements.act { crit_mult * self.element_multiplier(e, element) } else { crit_mult };
+            let kind = &self.cfg.enemy_kinds[self.pools.enemies.kind[e] as usize];
+            let boot_floor = self.relics.rules.damage_floor;
             let attack = Attack { base, flat: self.player.strength, mult, element, boot_floor };
-            let taken = self.cfg.combat.taken(self.enemies.vulnerable[e] > 0.0);
+            let taken = self.cfg.combat.taken(self.pools.enemies.vulnerable[e] > 0.0);
             let boss = kind.behavior.is_boss();
             let (resist, armor) = if boss { self.boss_defence(e, kind) } else { (kind.resist, kind.armor) };
             let defence = Defence { resist, armor, taken };
@@ -634,26 +622,26 @@ impl World {
             // R-DMG-1 alone, with no count to keep.
             let amount = if boot_floor > 0.0 {
                 let (amount, lifted) = final_damage_booted(&attack, &defence);
-                self.relic.boot_lifts += lifted as u32;
+                self.relics.state.boot_lifts += lifted as u32;
                 amount
             } else {
                 final_damage(&attack, &defence)
             };
             let done = self.damage_enemy(e, amount);
-            if self.elements_act {
+            if self.elements.act {
                 self.element_hit(e, element);
             }
             if boss {
                 self.boss_hit(e, element, done);
             }
             dealt += done;
-            if self.projectiles.special[pi] {
-                self.behaviour_hits.push(BehaviourHit { projectile: pi as u32, enemy: e as u32, dealt: done });
+            if self.pools.projectiles.special[pi] {
+                self.log.behaviour_hits.push(BehaviourHit { projectile: pi as u32, enemy: e as u32, dealt: done });
             }
 
-            let enemy_id = self.enemies.ids.ids()[e];
+            let enemy_id = self.pools.enemies.ids.ids()[e];
             let player = (self.player.x, self.player.y);
-            let p = &mut self.projectiles;
+            let p = &mut self.pools.projectiles;
             if !self.cfg.rules.no_hit_memory {
                 p.remember(pi, enemy_id);
             }
@@ -678,13 +666,16 @@ impl World {
     /// reward as a mana crystal. Returns the damage actually dealt.
     #[inline(never)]
     fn damage_enemy(&mut self, e: usize, amount: f32) -> f32 {
-        let en = &mut self.enemies;
+        let en = &mut self.pools.enemies;
         if en.dead[e] || amount <= 0.0 {
             return 0.0;
         }
         // R-DMG-2: a shocked enemy takes more from every source.
-        let amount =
-            if self.statuses_live && en.shock[e] > 0.0 { amount * self.cfg.statuses.shock_multiplier } else { amount };
+        let amount = if self.elements.statuses_live && en.shock[e] > 0.0 {
+            amount * self.cfg.statuses.shock_multiplier
+        } else {
+            amount
+        };
         self.take_off_hp(e, amount)
     }
 
@@ -692,32 +683,32 @@ impl World {
     /// on death emits the kill and drops its reward. Returns the damage dealt.
     #[inline(always)]
     fn take_off_hp(&mut self, e: usize, amount: f32) -> f32 {
-        let en = &mut self.enemies;
+        let en = &mut self.pools.enemies;
         if en.dead[e] || amount <= 0.0 {
             return 0.0;
         }
-        if !self.bosses.is_empty() {
+        if !self.bosses.live.is_empty() {
             if let Some(dealt) = self.boss_spares(e, amount) {
                 return dealt;
             }
         }
-        let en = &mut self.enemies;
+        let en = &mut self.pools.enemies;
         if self.cfg.rules.enemies_immortal {
             // Dummies take every hit in full and never fall.
             en.hp[e] = (en.hp[e] - amount).max(f32::MIN_POSITIVE);
-            en.hit_frame[e] = self.frame + 1;
-            self.damage_this_frame += amount;
+            en.hit_frame[e] = self.clock.frame + 1;
+            self.log.damage += amount;
             if self.cfg.rules.hit_events {
-                self.hits_this_frame.push((amount, en.kind[e], false, en.x[e], en.y[e]));
+                self.log.hits.push((amount, en.kind[e], false, en.x[e], en.y[e]));
             }
             return amount;
         }
         let dealt = amount.min(en.hp[e]);
         en.hp[e] -= amount;
-        en.hit_frame[e] = self.frame + 1;
-        self.damage_this_frame += dealt;
+        en.hit_frame[e] = self.clock.frame + 1;
+        self.log.damage += dealt;
         if self.cfg.rules.hit_events {
-            self.hits_this_frame.push((dealt, en.kind[e], en.hp[e] <= 0.0, en.x[e], en.y[e]));
+            self.log.hits.push((dealt, en.kind[e], en.hp[e] <= 0.0, en.x[e], en.y[e]));
         }
         if en.hp[e] > 0.0 {
             return dealt;
@@ -728,17 +719,17 @@ impl World {
         // R-END-3 splitting monsters: every first-generation enemy but a boss acts on death.
         let splits = self.cfg.mutators.split.is_some() && !en.offspring[e] && !k.behavior.is_boss();
         if k.acts_on_death() || splits {
-            self.dying.push(e as u32);
+            self.log.dying.push(e as u32);
         }
         let base_reward = self.cfg.enemy_kinds[kind].reward as f32;
         let reward = if en.elite[e] { (base_reward * self.cfg.elite_reward_multiplier).round() } else { base_reward };
         let (x, y) = (en.x[e], en.y[e]);
-        self.kills_this_frame.push((x, y));
+        self.log.kills.push((x, y));
         // R-MANA-8: mana leech restores mana on every kill.
         self.player.mana = (self.player.mana + self.player.mana_leech).min(self.player.mana_max);
-        self.events.push(Event::new(EventKind::EnemyKilled, kind as f32, en.elite[e] as u8 as f32, x, y, reward));
+        self.log.events.push(Event::new(EventKind::EnemyKilled, kind as f32, en.elite[e] as u8 as f32, x, y, reward));
         if reward > 0.0 {
-            self.pickups.push(x, y, reward as u32, self.cfg.pickups.radius);
+            self.pools.pickups.push(x, y, reward as u32, self.cfg.pickups.radius);
         }
         dealt
     }
@@ -746,11 +737,11 @@ impl World {
     /// The `hit_events` rule: the frame's biggest hits as `EnemyHit` events,
     /// biggest first.
     fn report_biggest_hits(&mut self) {
-        if self.hits_this_frame.is_empty() {
+        if self.log.hits.is_empty() {
             return;
         }
-        let keep = (self.cfg.hit_events_per_frame as usize).min(self.hits_this_frame.len());
-        let hits = &mut self.hits_this_frame;
+        let keep = (self.cfg.hit_events_per_frame as usize).min(self.log.hits.len());
+        let hits = &mut self.log.hits;
         let biggest_first = |a: &(f32, u16, bool, f32, f32), b: &(f32, u16, bool, f32, f32)| b.0.total_cmp(&a.0);
         if keep > 0 && keep < hits.len() {
             // Thousands of hits a frame late in a run: partition, then order only the kept few
@@ -761,7 +752,7 @@ impl World {
             hits.sort_by(biggest_first);
         }
         for &(damage, kind, lethal, x, y) in &hits[..keep] {
-            self.events.push(Event::new(EventKind::EnemyHit, kind as f32, lethal as u8 as f32, x, y, damage));
+            self.log.events.push(Event::new(EventKind::EnemyHit, kind as f32, lethal as u8 as f32, x, y, damage));
         }
         hits.clear();
     }
@@ -774,8 +765,8 @@ impl World {
         let (px, py, pr) = (self.player.x, self.player.y, self.player.radius);
         if self.player.invulnerable <= 0.0 {
             let mut attacker: Option<(f32, usize)> = None;
-            let e = &self.enemies;
-            self.grid.for_each_within(px, py, pr + self.enemy_reach(), |i| {
+            let e = &self.pools.enemies;
+            self.spatial.grid.for_each_within(px, py, pr + self.enemy_reach(), |i| {
                 let i = i as usize;
                 let (dx, dy) = (e.x[i] - px, e.y[i] - py);
                 let d2 = dx * dx + dy * dy;
@@ -785,9 +776,9 @@ impl World {
                 }
             });
             if let Some((_, i)) = attacker {
-                let kind = self.enemies.kind[i];
+                let kind = self.pools.enemies.kind[i];
                 let k = &self.cfg.enemy_kinds[kind as usize];
-                let weak = self.cfg.combat.dealt(self.enemies.weak[i] > 0.0);
+                let weak = self.cfg.combat.dealt(self.pools.enemies.weak[i] > 0.0);
                 let base = if k.behavior.is_boss() { k.contact_damage * self.boss_damage(i) } else { k.contact_damage };
                 let dmg = contact_damage(base, weak, self.player.armor);
                 self.hurt_player(dmg, kind as f32);
@@ -796,8 +787,8 @@ impl World {
                 }
             }
         }
-        for i in 0..self.projectiles.len() {
-            let p = &self.projectiles;
+        for i in 0..self.pools.projectiles.len() {
+            let p = &self.pools.projectiles;
             if p.owner[i] != Owner::Enemy || p.dead[i] || self.player.invulnerable > 0.0 || !self.player.alive {
                 continue;
             }
@@ -805,7 +796,7 @@ impl World {
             let rr = pr + p.radius[i];
             if dx * dx + dy * dy < rr * rr {
                 let dmg = contact_damage(p.damage[i], 1.0, self.player.armor);
-                self.projectiles.dead[i] = true;
+                self.pools.projectiles.dead[i] = true;
                 self.hurt_player(dmg, -1.0);
             }
         }
@@ -818,13 +809,13 @@ impl World {
         let armed = self.player.last_will;
         let (lost, absorbed) = self.player.take_damage(amount);
         let (x, y) = (self.player.x, self.player.y);
-        self.events.push(Event::new(EventKind::PlayerDamaged, attacker, absorbed, x, y, lost));
+        self.log.events.push(Event::new(EventKind::PlayerDamaged, attacker, absorbed, x, y, lost));
         self.relics_on_hp_loss(lost);
         if armed && !self.player.last_will {
-            self.events.push(Event::new(EventKind::LastWill, attacker, 0.0, x, y, self.player.hp));
+            self.log.events.push(Event::new(EventKind::LastWill, attacker, 0.0, x, y, self.player.hp));
         }
         if !self.player.alive {
-            self.events.push(Event::new(EventKind::PlayerDied, 0.0, 0.0, x, y, 0.0));
+            self.log.events.push(Event::new(EventKind::PlayerDied, 0.0, 0.0, x, y, 0.0));
         } else {
             self.program_player_hit();
         }
@@ -839,26 +830,33 @@ impl World {
         if self.cfg.rules.enemies_still {
             return; // the training range's dummies
         }
-        let n = self.enemies.len();
-        let grid = &self.grid;
+        let n = self.pools.enemies.len();
+        let grid = &self.spatial.grid;
         let strength = self.cfg.separation_strength;
-        self.push_x.resize(n, 0.0);
-        self.push_y.resize(n, 0.0);
+        self.spatial.push_x.resize(n, 0.0);
+        self.spatial.push_y.resize(n, 0.0);
         // Children of this frame's splits are not in the grid: no push.
-        self.push_x[grid.len().min(n)..].fill(0.0);
-        self.push_y[grid.len().min(n)..].fill(0.0);
+        self.spatial.push_x[grid.len().min(n)..].fill(0.0);
+        self.spatial.push_y[grid.len().min(n)..].fill(0.0);
         // Threads only from 2048 enemies: below, a band's work is shorter
         // than waking the pool. Same result either way (movement.rs).
-        let pool = self.pool.0.as_ref().filter(|_| n >= 2048);
-        separation_pushes(grid, strength, pool, &mut self.separation, &mut self.push_x, &mut self.push_y);
+        let pool = self.spatial.workers.0.as_ref().filter(|_| n >= 2048);
+        separation_pushes(
+            grid,
+            strength,
+            pool,
+            &mut self.spatial.separation,
+            &mut self.spatial.push_x,
+            &mut self.spatial.push_y,
+        );
         let slowed = self.status_speeds();
-        let e = &mut self.enemies;
+        let e = &mut self.pools.enemies;
         move_enemies(
             &mut e.x,
             &mut e.y,
-            if slowed { &self.speed_now } else { &e.speed },
-            &self.push_x,
-            &self.push_y,
+            if slowed { &self.spatial.speeds } else { &e.speed },
+            &self.spatial.push_x,
+            &self.spatial.push_y,
             (self.player.x, self.player.y),
             (self.cfg.arena_w, self.cfg.arena_h),
         );
@@ -867,19 +865,19 @@ impl World {
 
     /// Step 10: the magnet (R-LOOP-2) and collection.
     fn collect_pickups(&mut self) {
-        if self.pickups.is_empty() || !self.player.alive {
+        if self.pools.pickups.is_empty() || !self.player.alive {
             return;
         }
         let pp = &self.cfg.pickups;
         let (px, py) = (self.player.x, self.player.y);
         let reach =
-            (pp.pickup_radius + self.player_stats.pickup_radius_bonus).max(pp.collect_radius + self.player.radius);
-        let k = &mut self.pickups;
-        self.pickup_grid.rebuild(&k.x, &k.y, &k.radius, reach, self.cfg.grid_cells_per_entity);
-        let pull = pp.magnet_speed * self.dt;
+            (pp.pickup_radius + self.player.bought.pickup_radius_bonus).max(pp.collect_radius + self.player.radius);
+        let k = &mut self.pools.pickups;
+        self.spatial.pickup_grid.rebuild(&k.x, &k.y, &k.radius, reach, self.cfg.grid_cells_per_entity);
+        let pull = pp.magnet_speed * self.clock.dt;
         let collect = pp.collect_radius + self.player.radius;
-        let events = &mut self.events;
-        self.pickup_grid.for_each_within(px, py, reach, |i| {
+        let events = &mut self.log.events;
+        self.spatial.pickup_grid.for_each_within(px, py, reach, |i| {
             let i = i as usize;
             let (dx, dy) = (px - k.x[i], py - k.y[i]);
             let d = (dx * dx + dy * dy).sqrt();
@@ -898,7 +896,7 @@ impl World {
     pub fn state_hash(&self) -> u64 {
         let mut h = StateHasher::new();
         h.section("frame");
-        h.u64(self.frame);
+        h.u64(self.clock.frame);
         h.section("player");
         let p = &self.player;
         for v in [
@@ -924,13 +922,13 @@ impl World {
             h.f32(v);
         }
         h.u64(p.alive as u64 | (p.moving as u64) << 1 | (p.last_will as u64) << 2);
-        self.enemies.hash_into(&mut h);
-        h.f32s(&self.attunement);
-        self.projectiles.hash_into(&mut h);
-        self.pickups.hash_into(&mut h);
+        self.pools.enemies.hash_into(&mut h);
+        h.f32s(&self.elements.attunement);
+        self.pools.projectiles.hash_into(&mut h);
+        self.pools.pickups.hash_into(&mut h);
         h.section("wand");
-        h.f32(self.wand.timer());
-        if let Wand::Program(c) = &self.wand {
+        h.f32(self.spells.wand.timer());
+        if let Wand::Program(c) = &self.spells.wand {
             h.f32(c.mana.current);
             h.u64(c.kills as u64);
             h.u32s(c.cursors.iter().copied());
@@ -938,9 +936,9 @@ impl World {
             h.u32s(c.counters.iter().copied());
             h.u32s(c.open.iter().map(|&o| o as u32));
         }
-        self.projectiles.hash_behaviours_into(&mut h);
-        self.zones.hash_into(&mut h);
-        self.summons.hash_into(&mut h);
+        self.pools.projectiles.hash_behaviours_into(&mut h);
+        self.pools.zones.hash_into(&mut h);
+        self.pools.summons.hash_into(&mut h);
         self.hash_relics(&mut h);
         self.hash_bosses(&mut h);
         h.section("rng");
@@ -949,26 +947,6 @@ impl World {
         }
         h.finish()
     }
-}
-
-/// R-STAT-1 player stats bought in the shop (`World::set_player_stats`):
-/// bonuses on top of balance.json `player`.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct PlayerStats {
-    /// Max HP points added.
-    pub max_hp_bonus: f32,
-    /// Armor points added (taken off every hit on the player, R-DMG-1).
-    pub armor: f32,
-    /// Move speed share added (0.1 = +10%).
-    pub move_speed_bonus: f32,
-    /// Crit chance added (0..1).
-    pub crit_chance_bonus: f32,
-    /// Magnet reach added, px.
-    pub pickup_radius_bonus: f32,
-    /// Mana per second added.
-    pub mana_regen_bonus: f32,
-    /// Mana restored per kill, added (R-MANA-8).
-    pub mana_leech: f32,
 }
 
 /// R-SAVE-1: what a run's save restores into a fresh world between waves
@@ -991,54 +969,17 @@ impl World {
     /// the max HP bonus heals by the same amount; lowering it caps HP at the
     /// new max and never kills. Crit chance stops at 1.
     pub fn set_player_stats(&mut self, stats: PlayerStats) -> CoreResult<()> {
-        let fields = [
-            ("max_hp_bonus", stats.max_hp_bonus),
-            ("armor", stats.armor),
-            ("move_speed_bonus", stats.move_speed_bonus),
-            ("crit_chance_bonus", stats.crit_chance_bonus),
-            ("pickup_radius_bonus", stats.pickup_radius_bonus),
-            ("mana_regen_bonus", stats.mana_regen_bonus),
-            ("mana_leech", stats.mana_leech),
-        ];
-        use super::limits::{MAX_AMOUNT, MAX_FACTOR, MAX_RADIUS};
-        let most = |name: &str| match name {
-            "move_speed_bonus" => MAX_FACTOR,
-            "pickup_radius_bonus" => MAX_RADIUS,
-            _ => MAX_AMOUNT,
-        };
-        if let Some((name, v)) =
-            fields.iter().find(|(name, v)| !(v.is_finite() && *v >= 0.0 && (*v as f64) <= most(name)))
-        {
-            let show = super::limits::show;
-            return Err(CoreError::arg(format!(
-                "player stat {name} must be a finite number in 0..={}, got {}",
-                show(most(name)),
-                super::limits::show32(*v)
-            )));
-        }
-        let base = &self.cfg.player;
-        let p = &mut self.player;
-        let grow = stats.max_hp_bonus - self.player_stats.max_hp_bonus;
-        p.hp_max = (p.hp_max + grow).max(1.0);
-        if p.alive {
-            let healed = if grow > 0.0 { p.hp + grow } else { p.hp };
-            p.hp = healed.min(p.hp_max);
-        }
-        p.armor = base.armor + stats.armor;
-        p.speed = base.move_speed * (1.0 + stats.move_speed_bonus) * self.dt;
-        p.crit_chance = (base.crit_chance + stats.crit_chance_bonus).min(1.0);
+        stats.validate()?;
         // A program wand's pool regenerates by its core's mana_regen (set_caster):
         // the player's own regen is then the bonus alone.
-        let base_regen = if matches!(self.wand, Wand::Program(_)) { 0.0 } else { base.mana_regen };
-        p.mana_regen = base_regen + stats.mana_regen_bonus;
-        p.mana_leech = base.mana_leech + stats.mana_leech;
-        self.player_stats = stats;
+        let program = matches!(self.spells.wand, Wand::Program(_));
+        self.player.buy(stats, &self.cfg.player, self.clock.dt, program);
         Ok(())
     }
 
     /// The player stats last set by `set_player_stats`.
     pub fn player_stats(&self) -> PlayerStats {
-        self.player_stats
+        self.player.bought
     }
 
     /// R-END-1: arms (or disarms) Last Will — the next lethal hit on the
@@ -1076,7 +1017,7 @@ impl World {
     /// Counter counts, Kill Combo kills), which a persistent_memory core keeps
     /// between waves; `None` for any other wand.
     pub fn wand_memory(&self) -> Option<WandMemory> {
-        match &self.wand {
+        match &self.spells.wand {
             Wand::Program(c) => Some(WandMemory {
                 cursor: c.cursor(),
                 registers: c.registers,
@@ -1091,7 +1032,7 @@ impl World {
     /// refused when no program is armed, the cursor is outside its main block or the
     /// counters are not the program's.
     pub fn set_wand_memory(&mut self, memory: WandMemory) -> CoreResult<()> {
-        let Wand::Program(c) = &mut self.wand else {
+        let Wand::Program(c) = &mut self.spells.wand else {
             return Err(CoreError::arg("wand memory needs a program wand armed"));
         };
         let main = c.program.main;

@@ -83,7 +83,7 @@ fn hit(w: &mut World, damage: f32, element: Element, pierce: u32) {
 
 /// `hit` from the player's side (`side` −1, the boss stands right of the player) or from behind (+1).
 fn hit_from(w: &mut World, side: f32, damage: f32, element: Element, pierce: u32) {
-    let (bx, by) = (w.enemies.x[0], w.enemies.y[0]);
+    let (bx, by) = (w.pools.enemies.x[0], w.pools.enemies.y[0]);
     w.spawn_projectile(NewProjectile {
         x: bx + side * 40.0,
         y: by,
@@ -144,14 +144,14 @@ fn r_boss_2_phase_resistances_and_regen_on_physical_hits_only() {
     let mut w = world(vec![boss(vec![first, phase(2, 0.5, 0.0)])]);
     hit(&mut w, 100.0, Element::Fire, 0);
     step(&mut w);
-    assert_eq!(w.enemies.hp[0], 900.0, "fire: no resistance, no regen");
+    assert_eq!(w.pools.enemies.hp[0], 900.0, "fire: no resistance, no regen");
     hit(&mut w, 100.0, Element::Physical, 0);
     step(&mut w);
     // 100 × (1 − 0.8) = 20 off, then 0.5% of 1000 = 5 back.
-    assert!((w.enemies.hp[0] - 885.0).abs() < 1e-3, "{}", w.enemies.hp[0]);
+    assert!((w.pools.enemies.hp[0] - 885.0).abs() < 1e-3, "{}", w.pools.enemies.hp[0]);
     hit(&mut w, 10.0, Element::Physical, 0);
     step(&mut w);
-    assert!((w.enemies.hp[0] - 888.0).abs() < 1e-3, "uncapped, a small hit heals more than it deals");
+    assert!((w.pools.enemies.hp[0] - 888.0).abs() < 1e-3, "uncapped, a small hit heals more than it deals");
 
     // `regen_hit_cap` 0.5: a hit heals at most half what it dealt — slower, never backwards.
     let mut capped = first;
@@ -159,7 +159,7 @@ fn r_boss_2_phase_resistances_and_regen_on_physical_hits_only() {
     let mut w = world(vec![boss(vec![capped, phase(2, 0.5, 0.0)])]);
     hit(&mut w, 10.0, Element::Physical, 0);
     step(&mut w);
-    assert!((w.enemies.hp[0] - 999.0).abs() < 1e-3, "2 off, 1 back: {}", w.enemies.hp[0]);
+    assert!((w.pools.enemies.hp[0] - 999.0).abs() < 1e-3, "2 off, 1 back: {}", w.pools.enemies.hp[0]);
 }
 
 /// R-BOSS-2 Armor Lord: plates add flat armor; only a hit of the weak element
@@ -172,7 +172,7 @@ fn r_boss_2_plates_are_stripped_only_by_the_weak_element() {
     step(&mut w);
     hit(&mut w, 50.0, Element::Physical, 0);
     let events = step(&mut w);
-    assert_eq!(w.enemies.hp[0], HP - 20.0, "50 − 3 plates × 10 armor");
+    assert_eq!(w.pools.enemies.hp[0], HP - 20.0, "50 − 3 plates × 10 armor");
     assert!(!events.iter().any(|e| e.0 == EventKind::BossPlate), "physical strips nothing");
     hit(&mut w, 50.0, Element::Fire, 0);
     let events = step(&mut w);
@@ -181,7 +181,7 @@ fn r_boss_2_plates_are_stripped_only_by_the_weak_element() {
     assert_eq!(w.boss_status()[0].plates, 2);
     hit(&mut w, 50.0, Element::Physical, 0);
     step(&mut w);
-    assert_eq!(w.enemies.hp[0], HP - 20.0 - 20.0 - 30.0, "fire took 20 through 3 plates; now 2 plates");
+    assert_eq!(w.pools.enemies.hp[0], HP - 20.0 - 20.0 - 30.0, "fire took 20 through 3 plates; now 2 plates");
 }
 
 /// R-BOSS-2 Mirror Mage: a frontal physical shot comes back as an enemy shot
@@ -193,18 +193,18 @@ fn r_boss_2_reflection_is_frontal_and_physical_only() {
     let mut w = world(vec![boss(vec![mirror])]);
     hit(&mut w, 40.0, Element::Physical, 0);
     step(&mut w);
-    assert_eq!(w.enemies.hp[0], HP, "reflected");
-    assert!(w.projectiles.owner.contains(&Owner::Enemy), "it comes back");
+    assert_eq!(w.pools.enemies.hp[0], HP, "reflected");
+    assert!(w.pools.projectiles.owner.contains(&Owner::Enemy), "it comes back");
     hit(&mut w, 40.0, Element::Physical, 1);
     step(&mut w);
-    assert_eq!(w.enemies.hp[0], HP - 40.0, "piercing gets through");
+    assert_eq!(w.pools.enemies.hp[0], HP - 40.0, "piercing gets through");
     hit(&mut w, 40.0, Element::Lightning, 0);
     step(&mut w);
-    assert_eq!(w.enemies.hp[0], HP - 80.0, "elemental gets through");
+    assert_eq!(w.pools.enemies.hp[0], HP - 80.0, "elemental gets through");
     // From behind (the far side from the player): not frontal.
     hit_from(&mut w, 1.0, 40.0, Element::Physical, 0);
     step(&mut w);
-    assert_eq!(w.enemies.hp[0], HP - 120.0, "a shot from behind is not reflected");
+    assert_eq!(w.pools.enemies.hp[0], HP - 120.0, "a shot from behind is not reflected");
 }
 
 /// R-BOSS-1 movement tags: a stationary phase stands still; a chasing one
@@ -215,7 +215,7 @@ fn r_boss_1_stationary_stands_and_chase_player_walks() {
     for _ in 0..60 {
         step(&mut w);
     }
-    assert_eq!((w.enemies.x[0], w.enemies.y[0]), BOSS_AT);
+    assert_eq!((w.pools.enemies.x[0], w.pools.enemies.y[0]), BOSS_AT);
     let mut chase = phase(1, 1.0, 0.0);
     chase.stationary = false;
     chase.speed_multiplier = 2.0;
@@ -223,7 +223,7 @@ fn r_boss_1_stationary_stands_and_chase_player_walks() {
     for _ in 0..60 {
         step(&mut w);
     }
-    let walked = BOSS_AT.0 - w.enemies.x[0];
+    let walked = BOSS_AT.0 - w.pools.enemies.x[0];
     assert!((walked - 120.0).abs() < 3.0, "60 px/s × 2 for 1 s, walked {walked}");
 }
 
@@ -245,7 +245,7 @@ fn r_boss_1_spread_barrage_and_burst_fire_on_their_timers() {
     }
     // Frames 59, 119, 179 (1 s, 2 s, 3 s after the first step): 8; 8 + 5; 8 + 24.
     assert_eq!(fired, [(59, 8), (119, 13), (179, 32)]);
-    let aimed: Vec<f32> = (0..w.projectiles.len()).map(|i| w.projectiles.vx[i]).collect();
+    let aimed: Vec<f32> = (0..w.pools.projectiles.len()).map(|i| w.pools.projectiles.vx[i]).collect();
     assert!(aimed.iter().filter(|&&vx| vx < 0.0).count() >= 5, "the barrage flies toward the player");
 }
 
@@ -272,7 +272,7 @@ fn r_boss_2_hyper_enrage_after_the_cap_speeds_the_patterns() {
     let gaps: Vec<i32> = volleys.windows(2).map(|p| p[1] - p[0]).collect();
     assert_eq!(gaps.first(), Some(&60));
     assert_eq!(gaps.last(), Some(&30), "interval × 0.5 once enraged: {gaps:?}");
-    let damage: Vec<f32> = w.projectiles.damage.clone();
+    let damage: Vec<f32> = w.pools.projectiles.damage.clone();
     assert!(damage.contains(&18.0), "6 × 3 once enraged");
 }
 
@@ -291,12 +291,12 @@ fn r_boss_2_last_will_refuses_the_killing_blow_once_and_brings_clones() {
     let events = step(&mut w);
     assert_eq!(phases_entered(&events), [4], "the blow enters Last Will, not phases 2 and 3 by HP");
     assert!(!events.iter().any(|e| e.0 == EventKind::EnemyKilled), "refused");
-    assert!((w.enemies.hp[0] - 300.0).abs() < 1e-3);
+    assert!((w.pools.enemies.hp[0] - 300.0).abs() < 1e-3);
     let status = w.boss_status()[0];
     assert_eq!((status.phase, status.linked), (4, 2), "phase 4, and its two clones came");
     hit(&mut w, 5000.0, Element::Fire, 0);
     step(&mut w);
-    assert_eq!(w.enemies.hp[0], 300.0, "invulnerable for 1 s");
+    assert_eq!(w.pools.enemies.hp[0], 300.0, "invulnerable for 1 s");
     for _ in 0..60 {
         step(&mut w);
     }
@@ -305,7 +305,7 @@ fn r_boss_2_last_will_refuses_the_killing_blow_once_and_brings_clones() {
     let killed: Vec<f32> = events.iter().filter(|e| e.0 == EventKind::EnemyKilled).map(|e| e.3).collect();
     assert_eq!(killed, [50.0, 0.0, 0.0], "the boss (its reward), then its clones with it (none)");
     assert!(w.boss_status().is_empty());
-    assert_eq!(w.enemies.len(), 0);
+    assert_eq!(w.pools.enemies.len(), 0);
 
     let mut w = world(vec![boss(three()), minion()]);
     hit(&mut w, 5000.0, Element::Fire, 0);
@@ -321,11 +321,11 @@ fn r_boss_2_adds_come_on_their_timer_and_die_with_their_boss() {
     for _ in 0..121 {
         step(&mut w);
     }
-    assert_eq!(w.enemies.len(), 1 + 6, "two intervals, three each");
+    assert_eq!(w.pools.enemies.len(), 1 + 6, "two intervals, three each");
     assert_eq!(w.boss_status()[0].linked, 6);
     hit(&mut w, 5000.0, Element::Fire, 0);
     step(&mut w);
-    assert_eq!(w.enemies.len(), 0, "they fall with their mother");
+    assert_eq!(w.pools.enemies.len(), 0, "they fall with their mother");
 }
 
 /// R-DET-1: a boss fight is the same on one thread and two, and its state hash covers the boss.
@@ -371,11 +371,11 @@ fn r_wave_1_hyper_enrage_makes_a_stationary_boss_chase() {
         for _ in 0..60 {
             step(&mut w);
         }
-        assert_eq!(w.enemies.x[0], BOSS_AT.0, "stationary until it enrages");
+        assert_eq!(w.pools.enemies.x[0], BOSS_AT.0, "stationary until it enrages");
         for _ in 0..60 {
             step(&mut w);
         }
-        let walked = BOSS_AT.0 - w.enemies.x[0];
+        let walked = BOSS_AT.0 - w.pools.enemies.x[0];
         if chase {
             assert!(walked > 100.0, "60 px/s × 2 once enraged, walked {walked}");
         } else {

@@ -145,7 +145,7 @@ proptest! {
             w.step(&moving(), &commands);
         }
         assert_player_finite(&w);
-        prop_assert!(w.enemies.x.iter().chain(&w.enemies.y).chain(&w.enemies.hp).all(|v| v.is_finite()));
+        prop_assert!(w.pools.enemies.x.iter().chain(&w.pools.enemies.y).chain(&w.pools.enemies.hp).all(|v| v.is_finite()));
     }
 
     /// The setters game flow calls between waves: each refused (nothing

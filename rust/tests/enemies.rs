@@ -69,7 +69,7 @@ fn step(w: &mut World, commands: &[Command]) -> Vec<(EventKind, f32, f32, f32)> 
 }
 
 fn distance_to_player(w: &World, e: usize) -> f32 {
-    ((w.enemies.x[e] - w.player.x).powi(2) + (w.enemies.y[e] - w.player.y).powi(2)).sqrt()
+    ((w.pools.enemies.x[e] - w.player.x).powi(2) + (w.pools.enemies.y[e] - w.player.y).powi(2)).sqrt()
 }
 
 /// `EnemyKind::default()` is a valid kind as it is: a grunt that walks at the player and
@@ -122,14 +122,14 @@ fn r_wave_2_archer_keeps_its_band_and_its_shots_hurt_the_player() {
             }
         }
         if f >= 400 {
-            for e in 0..w.enemies.len() {
+            for e in 0..w.pools.enemies.len() {
                 let d = distance_to_player(&w, e);
                 // A tick's step (1.5 px) and the separation push of slack.
                 assert!((145.0..=255.0).contains(&d), "frame {f}: archer {e} at {d} px, band 150..250");
             }
         }
     }
-    assert_eq!(w.enemies.len(), 2);
+    assert_eq!(w.pools.enemies.len(), 2);
     assert!(fired >= 10, "two archers over 15 s fire about one shot a second each, fired {fired}");
     assert!(!hurt.is_empty(), "the shots reach the player");
     // -1: a projectile; 7 damage − 2 armor.
@@ -145,30 +145,30 @@ fn enemy_shots_pass_enemies_and_die_at_the_edge_and_archers_wait_for_reach() {
     w.set_player_position(1800.0, 1000.0).unwrap();
     // Reach is 300 px/s × 3 s = 900 px: 950 px away, no shot.
     w.spawn_enemy(0, false, 850.0, 1000.0).unwrap();
-    w.enemies.speed[0] = 0.0;
+    w.pools.enemies.speed[0] = 0.0;
     for _ in 0..120 {
         step(&mut w, &[]);
     }
-    assert_eq!(w.projectiles.len(), 0, "out of reach: no shot");
-    w.enemies.x[0] = 1400.0;
+    assert_eq!(w.pools.projectiles.len(), 0, "out of reach: no shot");
+    w.pools.enemies.x[0] = 1400.0;
     step(&mut w, &[]);
-    assert_eq!(w.projectiles.len(), 1);
-    assert_eq!(w.projectiles.owner[0], Owner::Enemy);
+    assert_eq!(w.pools.projectiles.len(), 1);
+    assert_eq!(w.pools.projectiles.owner[0], Owner::Enemy);
     // A wall enemy and a player shot in its way; the player steps aside.
     w.spawn_enemy(1, false, 1600.0, 1000.0).unwrap();
     w.spawn_projectile(shot(1700.0, 1000.0, 0.0, 0.0, 1.0, Element::Fire, 0)).unwrap();
     w.set_player_position(1800.0, 1300.0).unwrap();
-    w.enemies.cooldown[0] = 100.0;
+    w.pools.enemies.cooldown[0] = 100.0;
     let mut edge = None;
     for f in 0..150 {
         step(&mut w, &[]);
-        if !w.projectiles.owner.contains(&Owner::Enemy) {
+        if !w.pools.projectiles.owner.contains(&Owner::Enemy) {
             edge = Some(f);
             break;
         }
     }
-    assert_eq!(w.enemies.hp[1], 1000.0, "enemy shots do not hit enemies");
-    assert_eq!(w.projectiles.len(), 1, "nor the player's shots");
+    assert_eq!(w.pools.enemies.hp[1], 1000.0, "enemy shots do not hit enemies");
+    assert_eq!(w.pools.projectiles.len(), 1, "nor the player's shots");
     assert_eq!(w.player.hp, 100.0);
     // It flies 5 px a tick from x = 1400 to the right edge at 2000: 120
     // ticks, well within its 180-tick life.
@@ -191,9 +191,9 @@ fn shot_at_reflector(p: NewProjectile) -> (f32, f32, bool) {
     let mut reflected = false;
     for _ in 0..120 {
         step(&mut w, &[]);
-        reflected |= w.projectiles.owner.contains(&Owner::Enemy);
+        reflected |= w.pools.projectiles.owner.contains(&Owner::Enemy);
     }
-    (100.0 - w.enemies.hp[0], 100.0 - w.player.hp, reflected)
+    (100.0 - w.pools.enemies.hp[0], 100.0 - w.player.hp, reflected)
 }
 
 /// R-WAVE-1 reflect-shield: a physical, non-piercing shot from the front
@@ -232,7 +232,7 @@ fn r_wave_1_blasts_are_not_reflected() {
     w.spawn_enemy(0, false, CENTRE.0 + 300.0, CENTRE.1).unwrap();
     w.spawn_enemy(1, false, CENTRE.0 + 250.0, CENTRE.1).unwrap();
     step(&mut w, &[Command::DamageNearest { x: CENTRE.0 + 250.0, y: CENTRE.1, amount: 5.0 }]);
-    assert_eq!(w.enemies.hp[0], 90.0);
+    assert_eq!(w.pools.enemies.hp[0], 90.0);
 }
 
 // --- armored -----------------------------------------------------------------
@@ -252,7 +252,7 @@ fn r_dmg_1_armored_reduces_each_hit_by_its_armor_minimum_1() {
         for _ in 0..60 {
             step(&mut w, &[]);
         }
-        100.0 - w.enemies.hp[0]
+        100.0 - w.pools.enemies.hp[0]
     };
     assert_eq!(hp_lost(0.0, 10.0), 30.0);
     assert_eq!(hp_lost(3.0, 10.0), 21.0, "three hits of 10 − 3");
@@ -283,9 +283,9 @@ fn r_wave_2_exploder_blast_hurts_the_player_and_kills_nearby_enemies() {
     assert_eq!(count(EventKind::EnemyKilled), 2, "the exploder and the grunt in range");
     assert_eq!(count(EventKind::PlayerDamaged), 1);
     assert_eq!(w.player.hp, 100.0 - 11.0);
-    assert_eq!(w.pickups.len(), 2, "both kills drop their reward");
-    assert_eq!(w.enemies.len(), 1);
-    assert_eq!((w.enemies.kind[0], w.enemies.hp[0]), (1, 5.0), "the far grunt is untouched");
+    assert_eq!(w.pools.pickups.len(), 2, "both kills drop their reward");
+    assert_eq!(w.pools.enemies.len(), 1);
+    assert_eq!((w.pools.enemies.kind[0], w.pools.enemies.hp[0]), (1, 5.0), "the far grunt is untouched");
 
     let mut w = world(vec![exploder(80.0, 12.0)]);
     w.spawn_enemy(0, false, CENTRE.0 + 300.0, CENTRE.1).unwrap();
@@ -307,7 +307,7 @@ fn r_wave_2_exploders_chain() {
     w.spawn_enemy(1, false, x + 70.0 * 3.0, CENTRE.1).unwrap(); // only the last blast reaches it
     let events = step(&mut w, &[Command::DamageNearest { x, y: CENTRE.1, amount: 100.0 }]);
     assert_eq!(events.iter().filter(|e| e.0 == EventKind::Exploded).count(), 3);
-    assert_eq!(w.enemies.len(), 0);
+    assert_eq!(w.pools.enemies.len(), 0);
     assert_eq!(w.player.hp, 88.0, "one blast reached the player");
 }
 
@@ -324,18 +324,19 @@ fn r_wave_2_splitter_yields_k_children_once() {
     w.spawn_enemy(0, true, at.0, at.1).unwrap();
     let events = step(&mut w, &[Command::DamageNearest { x: at.0, y: at.1, amount: 100.0 }]);
     assert_eq!(events.iter().filter(|e| e.0 == EventKind::EnemySpawned).count(), 3);
-    assert_eq!(w.enemies.len(), 3);
+    assert_eq!(w.pools.enemies.len(), 3);
     for e in 0..3 {
-        let d = ((w.enemies.x[e] - at.0).powi(2) + (w.enemies.y[e] - at.1).powi(2)).sqrt();
+        let d = ((w.pools.enemies.x[e] - at.0).powi(2) + (w.pools.enemies.y[e] - at.1).powi(2)).sqrt();
         assert!((d - 20.0).abs() < 1e-3, "child {e} is {d} px from the parent");
-        assert!(w.enemies.elite[e] && w.enemies.hp[e] == 10.0, "elite children: HP × 2");
+        assert!(w.pools.enemies.elite[e] && w.pools.enemies.hp[e] == 10.0, "elite children: HP × 2");
     }
-    let kill_all: Vec<Command> =
-        (0..3).map(|e| Command::DamageNearest { x: w.enemies.x[e], y: w.enemies.y[e], amount: 100.0 }).collect();
+    let kill_all: Vec<Command> = (0..3)
+        .map(|e| Command::DamageNearest { x: w.pools.enemies.x[e], y: w.pools.enemies.y[e], amount: 100.0 })
+        .collect();
     let events = step(&mut w, &kill_all);
     assert_eq!(events.iter().filter(|e| e.0 == EventKind::EnemyKilled).count(), 3);
     assert_eq!(events.iter().filter(|e| e.0 == EventKind::EnemySpawned).count(), 0, "children do not split");
-    assert_eq!(w.enemies.len(), 0);
+    assert_eq!(w.pools.enemies.len(), 0);
 }
 
 // --- determinism -------------------------------------------------------------

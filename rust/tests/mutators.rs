@@ -78,11 +78,11 @@ fn r_end_3_mirror_world_turns_a_shot_back_after_its_first_hit() {
         for _ in 0..120 {
             w.step(&Controls::default(), &[]);
         }
-        let hurt: Vec<bool> = (0..2).map(|e| w.enemies.hp[e] < 1000.0).collect();
+        let hurt: Vec<bool> = (0..2).map(|e| w.pools.enemies.hp[e] < 1000.0).collect();
         assert_eq!(hurt, vec![true, mirror], "mirror {mirror}: the east enemy hit, the west one only when mirrored");
         assert_eq!(w.player.hp, hp, "the player's own shot never hurts the player");
         if mirror {
-            assert!(w.projectiles.is_empty() || w.projectiles.vx[0] < 0.0, "it flies on, westward");
+            assert!(w.pools.projectiles.is_empty() || w.pools.projectiles.vx[0] < 0.0, "it flies on, westward");
         }
     }
 }
@@ -97,17 +97,17 @@ fn r_end_3_splitting_monsters_split_once_at_half_hp() {
     w.spawn_enemy(0, true, CENTRE.0 + 300.0, CENTRE.1).unwrap();
     w.spawn_projectile(shot(CENTRE.0 + 250.0, 600.0, 1000.0)).unwrap();
     assert_eq!(kills(&mut w, 30), 1);
-    assert_eq!(w.enemies.len(), 2, "two copies where it died");
+    assert_eq!(w.pools.enemies.len(), 2, "two copies where it died");
     for e in 0..2 {
-        assert_eq!((w.enemies.hp[e], w.enemies.hp_max[e]), (40.0, 40.0), "half of an elite's 80 HP");
-        assert!(w.enemies.elite[e] && w.enemies.offspring[e]);
+        assert_eq!((w.pools.enemies.hp[e], w.pools.enemies.hp_max[e]), (40.0, 40.0), "half of an elite's 80 HP");
+        assert!(w.pools.enemies.elite[e] && w.pools.enemies.offspring[e]);
     }
     for e in 0..2 {
-        let (x, y) = (w.enemies.x[e], w.enemies.y[e]);
+        let (x, y) = (w.pools.enemies.x[e], w.pools.enemies.y[e]);
         w.spawn_projectile(NewProjectile { y, ..shot(x - 30.0, 600.0, 1000.0) }).unwrap();
     }
     assert_eq!(kills(&mut w, 30), 2);
-    assert_eq!(w.enemies.len(), 0, "children never split");
+    assert_eq!(w.pools.enemies.len(), 0, "children never split");
 }
 
 /// Off by default: the same kill leaves nothing (the game as it ships).
@@ -117,7 +117,7 @@ fn r_end_3_no_mutator_no_split() {
     w.spawn_enemy(0, false, CENTRE.0 + 300.0, CENTRE.1).unwrap();
     w.spawn_projectile(shot(CENTRE.0 + 250.0, 600.0, 1000.0)).unwrap();
     assert_eq!(kills(&mut w, 30), 1);
-    assert_eq!(w.enemies.len(), 0);
+    assert_eq!(w.pools.enemies.len(), 0);
 }
 
 /// Mana inversion's delay: `pivot² / d` within [floor, ceiling] — a long delay becomes short,

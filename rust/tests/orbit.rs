@@ -76,7 +76,7 @@ fn controls(at: (f32, f32), mv: (f32, f32)) -> Controls {
 
 /// The one shot's offset from the player, if it is still flying.
 fn offset(w: &World) -> Option<(f32, f32)> {
-    let p = &w.projectiles;
+    let p = &w.pools.projectiles;
     (p.len() == 1).then(|| (p.x[0] - w.player.x, p.y[0] - w.player.y))
 }
 
@@ -146,19 +146,19 @@ fn it_strikes_an_enemy_beside_the_player_that_a_straight_shot_misses() {
     let beside = (CENTRE.0, CENTRE.1 + RING.radius);
     for orbit in [true, false] {
         let mut w = world(orbit, 0, CENTRE, &[beside]);
-        let hp = w.enemies.hp[0];
+        let hp = w.pools.enemies.hp[0];
         let mut hit_at = None;
         for frame in 0..180 {
             w.step(&controls((CENTRE.0 + 100.0, CENTRE.1), (0.0, 0.0)), &[]);
-            if hit_at.is_none() && w.enemies.hp[0] < hp {
+            if hit_at.is_none() && w.pools.enemies.hp[0] < hp {
                 hit_at = Some(frame);
             }
         }
         if orbit {
             let frame = hit_at.expect("the orbiting shot strikes it");
             assert!((15..=25).contains(&frame), "after about a quarter turn (20 frames), not {frame}");
-            assert_eq!(hp - w.enemies.hp[0], BOLT_DAMAGE, "its damage, once");
-            assert!(w.projectiles.is_empty(), "no pierce: the hit spends it");
+            assert_eq!(hp - w.pools.enemies.hp[0], BOLT_DAMAGE, "its damage, once");
+            assert!(w.pools.projectiles.is_empty(), "no pierce: the hit spends it");
         } else {
             assert_eq!(hit_at, None, "a straight shot never goes there");
         }
@@ -171,13 +171,13 @@ fn it_keeps_its_pierce_one_hit_per_enemy() {
     let r = RING.radius;
     let ring = [(CENTRE.0, CENTRE.1 + r), (CENTRE.0 - r, CENTRE.1), (CENTRE.0, CENTRE.1 - r)];
     let mut w = world(true, 1, CENTRE, &ring);
-    let hp = w.enemies.hp[0];
+    let hp = w.pools.enemies.hp[0];
     for _ in 0..200 {
         w.step(&controls((CENTRE.0 + 100.0, CENTRE.1), (0.0, 0.0)), &[]);
     }
-    let struck: Vec<f32> = w.enemies.hp.iter().map(|h| hp - h).collect();
+    let struck: Vec<f32> = w.pools.enemies.hp.iter().map(|h| hp - h).collect();
     assert_eq!(struck, [BOLT_DAMAGE, BOLT_DAMAGE, 0.0], "pierce 1: two enemies, then it is spent");
-    assert!(w.projectiles.is_empty());
+    assert!(w.pools.projectiles.is_empty());
 }
 
 #[test]
@@ -192,7 +192,7 @@ fn walls_do_not_stop_an_orbiting_shot() {
         let Some(o) = offset(&w) else { break };
         frames += 1;
         outside += (w.player.x + o.0 < 0.0) as u32;
-        assert_eq!(w.projectiles.bounces[0], 0, "no bounce spent, none needed");
+        assert_eq!(w.pools.projectiles.bounces[0], 0, "no bounce spent, none needed");
     }
     assert_eq!(frames, (LIFETIME / DT).round() as usize, "it lives its whole life");
     assert!(outside > 60, "it passed over the wall ({outside} frames beyond it)");
@@ -201,7 +201,7 @@ fn walls_do_not_stop_an_orbiting_shot() {
     for _ in 0..2 {
         w.step(&controls((0.0, CENTRE.1), (0.0, 0.0)), &[]);
     }
-    assert!(w.projectiles.is_empty(), "a straight shot without bounces vanishes at the wall");
+    assert!(w.pools.projectiles.is_empty(), "a straight shot without bounces vanishes at the wall");
 }
 
 #[test]

@@ -223,14 +223,14 @@ fn thorns_hit_the_toucher_without_vulnerable_and_can_kill() {
     w.set_relic_rules(RelicRules { thorns: 3.0, ..Default::default() }).unwrap();
     let vulnerable = Command::ApplyStatus { status: Status::Vulnerable, x: CENTRE.0, y: CENTRE.1, seconds: 10.0 };
     w.step(&Controls::default(), &[vulnerable]);
-    assert_eq!(w.enemies.hp[0], 7.0, "3 off, not 4.5");
+    assert_eq!(w.pools.enemies.hp[0], 7.0, "3 off, not 4.5");
     let t = relic_events(w.events(), RelicRule::Thorns);
     assert_eq!((t.len(), t[0].b, t[0].value), (1, 0.0, 3.0));
     w.step(&Controls::default(), &[]);
     w.step(&Controls::default(), &[]);
     w.step(&Controls::default(), &[]);
     assert!(w.events().iter().any(|e| e.kind == EventKind::EnemyKilled), "the fourth touch's thorns kill");
-    assert_eq!(w.enemies.len(), 0);
+    assert_eq!(w.pools.enemies.len(), 0);
 }
 
 #[test]
@@ -238,7 +238,7 @@ fn thorns_need_a_touch_that_hurts() {
     let mut w = world(10.0, 0.0, 5.0);
     w.set_relic_rules(RelicRules { thorns: 3.0, ..Default::default() }).unwrap();
     w.step(&Controls::default(), &[]);
-    assert_eq!(w.enemies.hp[0], 10.0);
+    assert_eq!(w.pools.enemies.hp[0], 10.0);
 }
 
 /// §8: a turn is 3 s of wave time from `begin_wave`; self_forming_clay's
@@ -288,11 +288,11 @@ fn vulnerable_brings_weak_for_turns_and_statuses_take_turns() {
         &[Command::ApplyStatus { status: Status::Vulnerable, x: at.0, y: at.1, seconds: 2.0 }],
     );
     // Applied in step 1, ticked once at step 11.
-    assert!((w.enemies.weak[0] - (3.0 - 1.0 / 60.0)).abs() < 1e-4, "{}", w.enemies.weak[0]);
+    assert!((w.pools.enemies.weak[0] - (3.0 - 1.0 / 60.0)).abs() < 1e-4, "{}", w.pools.enemies.weak[0]);
     let c = relic_events(w.events(), RelicRule::VulnerableWeak);
     assert_eq!((c.len(), c[0].value), (1, 3.0));
     w.step(&Controls::default(), &[Command::ApplyStatusTurns { status: Status::Weak, x: at.0, y: at.1, turns: 3.0 }]);
-    assert!((w.enemies.weak[0] - (9.0 - 1.0 / 60.0)).abs() < 1e-4, "{}", w.enemies.weak[0]);
+    assert!((w.pools.enemies.weak[0] - (9.0 - 1.0 / 60.0)).abs() < 1e-4, "{}", w.pools.enemies.weak[0]);
     assert!(relic_events(w.events(), RelicRule::VulnerableWeak).is_empty(), "weak alone brings nothing");
 }
 
@@ -321,11 +321,11 @@ fn vulnerable_and_weak_come_from_the_config() {
     let vulnerable = Command::ApplyStatus { status: Status::Vulnerable, x: CENTRE.0, y: CENTRE.1, seconds: 5.0 };
     w.step(&Controls::default(), &[weak, vulnerable]);
     assert_eq!(w.player.hp, 96.0, "a weak touch of 8 at ×0.5");
-    let hp = w.enemies.hp[0];
+    let hp = w.pools.enemies.hp[0];
     let shot = NewProjectile { damage: 10.0, pierce: 0, ..stress_projectile(CENTRE.0 + 5.0, CENTRE.1, 0.0, 0.0) };
     w.spawn_projectile(shot).unwrap();
     w.step(&Controls::default(), &[]);
-    assert_eq!(hp - w.enemies.hp[0], 30.0, "a shot of 10 on a vulnerable target at ×3");
+    assert_eq!(hp - w.pools.enemies.hp[0], 30.0, "a shot of 10 on a vulnerable target at ×3");
 }
 
 // ---- budgets, with a program wand -----------------------------------------

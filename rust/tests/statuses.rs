@@ -86,7 +86,7 @@ fn shot_at(x: f32, y: f32, damage: f32, element: Element) -> NewProjectile {
 /// Steps once with a shot on enemy 0; returns the damage dealt and the
 /// reactions (event `a`) of the frame.
 fn hit(w: &mut World, damage: f32, element: Element) -> (f32, Vec<f32>) {
-    let (x, y) = (w.enemies.x[0], w.enemies.y[0]);
+    let (x, y) = (w.pools.enemies.x[0], w.pools.enemies.y[0]);
     w.spawn_projectile(shot_at(x, y, damage, element)).unwrap();
     let counts = w.step(&Controls::default(), &[]);
     assert_eq!(counts.hits, 1, "the shot hits");
@@ -109,11 +109,11 @@ fn with_chance(element: Element, chance: f32) -> StatusParams {
 fn r_dmg_2_burn_deals_its_damage_over_its_duration() {
     let mut w = world(with_chance(Element::Fire, 1.0), 1000.0, 0.0);
     let (dealt, _) = hit(&mut w, 1.0, Element::Fire);
-    assert!(w.enemies.burn[0] > 0.0);
+    assert!(w.pools.enemies.burn[0] > 0.0);
     let burned = dealt - 1.0 + idle(&mut w, 180);
     assert!((burned - 20.0).abs() < 0.5, "burn dealt {burned}, want 10/s × 2 s");
-    assert_eq!(w.enemies.burn[0], 0.0);
-    assert!((w.enemies.hp[0] - (1000.0 - 21.0)).abs() < 0.5);
+    assert_eq!(w.pools.enemies.burn[0], 0.0);
+    assert!((w.pools.enemies.hp[0] - (1000.0 - 21.0)).abs() < 0.5);
 }
 
 /// R-DMG-2 burn kills through the normal damage path: the kill event and
@@ -122,7 +122,7 @@ fn r_dmg_2_burn_deals_its_damage_over_its_duration() {
 fn r_dmg_2_burn_can_kill_and_the_reward_drops() {
     let mut w = world(with_chance(Element::Fire, 1.0), 5.0, 0.0);
     hit(&mut w, 1.0, Element::Fire);
-    assert_eq!(w.enemies.len(), 1, "the hit alone does not kill");
+    assert_eq!(w.pools.enemies.len(), 1, "the hit alone does not kill");
     let mut killed = None;
     for _ in 0..60 {
         w.step(&Controls::default(), &[]);
@@ -131,8 +131,8 @@ fn r_dmg_2_burn_can_kill_and_the_reward_drops() {
         }
     }
     assert_eq!(killed, Some(3.0), "burned to death, reward 3");
-    assert_eq!(w.enemies.len(), 0);
-    assert_eq!(w.pickups.len(), 1, "the reward dropped");
+    assert_eq!(w.pools.enemies.len(), 0);
+    assert_eq!(w.pools.pickups.len(), 1, "the reward dropped");
 }
 
 /// R-DMG-2 chill: a chilled enemy moves at `chill_slow` of its speed.
@@ -140,15 +140,15 @@ fn r_dmg_2_burn_can_kill_and_the_reward_drops() {
 fn r_dmg_2_chill_slows_by_the_data_factor() {
     let mut w = world(with_chance(Element::Ice, 1.0), 1000.0, 60.0);
     idle(&mut w, 1);
-    let x0 = w.enemies.x[0];
+    let x0 = w.pools.enemies.x[0];
     idle(&mut w, 1);
-    let free = x0 - w.enemies.x[0];
+    let free = x0 - w.pools.enemies.x[0];
     assert!((free - 1.0).abs() < 1e-3, "60 px/s = 1 px a frame, got {free}");
     hit(&mut w, 1.0, Element::Ice);
-    assert!(w.enemies.chill[0] > 0.0 && w.enemies.frozen[0] == 0.0);
-    let x1 = w.enemies.x[0];
+    assert!(w.pools.enemies.chill[0] > 0.0 && w.pools.enemies.frozen[0] == 0.0);
+    let x1 = w.pools.enemies.x[0];
     idle(&mut w, 10);
-    let slowed = (x1 - w.enemies.x[0]) / 10.0;
+    let slowed = (x1 - w.pools.enemies.x[0]) / 10.0;
     assert!((slowed - 0.5).abs() < 1e-3, "chilled: 0.5 px a frame, got {slowed}");
 }
 
@@ -159,17 +159,17 @@ fn r_dmg_2_three_chills_freeze_then_movement_resumes() {
     let mut w = world(with_chance(Element::Ice, 1.0), 1000.0, 60.0);
     hit(&mut w, 1.0, Element::Ice);
     hit(&mut w, 1.0, Element::Ice);
-    assert_eq!(w.enemies.frozen[0], 0.0, "two chills do not freeze");
+    assert_eq!(w.pools.enemies.frozen[0], 0.0, "two chills do not freeze");
     hit(&mut w, 1.0, Element::Ice);
-    assert!(w.enemies.frozen[0] > 0.0, "the third chill freezes");
-    let x = w.enemies.x[0];
+    assert!(w.pools.enemies.frozen[0] > 0.0, "the third chill freezes");
+    let x = w.pools.enemies.x[0];
     idle(&mut w, 58);
-    assert_eq!(w.enemies.x[0], x, "frozen: no movement for 1 s");
+    assert_eq!(w.pools.enemies.x[0], x, "frozen: no movement for 1 s");
     idle(&mut w, 5);
-    assert_eq!(w.enemies.frozen[0], 0.0);
-    let x = w.enemies.x[0];
+    assert_eq!(w.pools.enemies.frozen[0], 0.0);
+    let x = w.pools.enemies.x[0];
     idle(&mut w, 1);
-    assert!((x - w.enemies.x[0] - 1.0).abs() < 1e-3, "thawed: full speed again");
+    assert!((x - w.pools.enemies.x[0] - 1.0).abs() < 1e-3, "thawed: full speed again");
 }
 
 /// R-DMG-2 shock: a shocked enemy takes +20% (data) from the next hit.
@@ -178,7 +178,7 @@ fn r_dmg_2_shock_raises_damage_taken_by_the_data_factor() {
     let mut w = world(with_chance(Element::Lightning, 1.0), 1000.0, 0.0);
     let (first, _) = hit(&mut w, 10.0, Element::Lightning);
     assert!((first - 10.0).abs() < 1e-4, "not yet shocked: {first}");
-    assert!(w.enemies.shock[0] > 0.0);
+    assert!(w.pools.enemies.shock[0] > 0.0);
     let (second, _) = hit(&mut w, 10.0, Element::Physical);
     assert!((second - 12.0).abs() < 1e-4, "shocked: 10 × 1.2, got {second}");
     idle(&mut w, 130);
@@ -212,7 +212,7 @@ fn r_dmg_2_lightning_on_wet_deals_one_and_a_half_and_reacts() {
     let (dry, reactions) = hit(&mut w, 10.0, Element::Lightning);
     assert!((dry - 10.0).abs() < 1e-4 && reactions.is_empty(), "dry: {dry} {reactions:?}");
     hit(&mut w, 1.0, Element::Water);
-    assert!(w.enemies.wet[0] > 0.0);
+    assert!(w.pools.enemies.wet[0] > 0.0);
     let (wet, reactions) = hit(&mut w, 10.0, Element::Lightning);
     assert!((wet - 15.0).abs() < 1e-4, "wet: 10 × 1.5, got {wet}");
     assert_eq!(reactions, vec![1.0], "electrified");
@@ -223,9 +223,9 @@ fn r_dmg_2_lightning_on_wet_deals_one_and_a_half_and_reacts() {
 fn r_dmg_2_fire_dries_a_wet_target() {
     let mut w = world(with_chance(Element::Water, 1.0), 1000.0, 0.0);
     hit(&mut w, 1.0, Element::Water);
-    assert!(w.enemies.wet[0] > 0.0);
+    assert!(w.pools.enemies.wet[0] > 0.0);
     let (_, reactions) = hit(&mut w, 1.0, Element::Fire);
-    assert_eq!(w.enemies.wet[0], 0.0, "dried");
+    assert_eq!(w.pools.enemies.wet[0], 0.0, "dried");
     assert_eq!(reactions, vec![2.0]);
     let (_, reactions) = hit(&mut w, 1.0, Element::Fire);
     assert!(reactions.is_empty(), "nothing left to dry");
@@ -239,9 +239,9 @@ fn r_dmg_2_status_chance_zero_never_one_always() {
         let mut w = world(with_chance(Element::Lightning, chance), 1.0e6, 0.0);
         let mut n = 0;
         for _ in 0..200 {
-            w.enemies.shock[0] = 0.0;
+            w.pools.enemies.shock[0] = 0.0;
             hit(&mut w, 1.0, Element::Lightning);
-            n += (w.enemies.shock[0] > 0.0) as u32;
+            n += (w.pools.enemies.shock[0] > 0.0) as u32;
         }
         n
     };
@@ -263,26 +263,26 @@ fn r_stat_1_attunement_raises_damage_and_chance_for_its_element_only() {
     assert!((fire - 13.0).abs() < 1e-4, "10 points: ×1.3, got {fire}");
     let (ice, _) = hit(&mut w, 10.0, Element::Ice);
     assert!((ice - 10.0).abs() < 1e-4, "ice unattuned: {ice}");
-    assert!(w.enemies.chill[0] == 0.0, "no chance for ice");
+    assert!(w.pools.enemies.chill[0] == 0.0, "no chance for ice");
 
     // 50 points: +100% chance, so fire (base 0) always burns; ice never chills.
     points[Element::Fire as usize] = 50.0;
     w.set_attunement(points).unwrap();
     for _ in 0..20 {
-        w.enemies.burn[0] = 0.0;
+        w.pools.enemies.burn[0] = 0.0;
         hit(&mut w, 1.0, Element::Fire);
-        assert!(w.enemies.burn[0] > 0.0);
+        assert!(w.pools.enemies.burn[0] > 0.0);
         hit(&mut w, 1.0, Element::Ice);
-        assert_eq!(w.enemies.chill[0], 0.0);
+        assert_eq!(w.pools.enemies.chill[0], 0.0);
     }
     // 10 points: 20% of 500 hits, give or take.
     points[Element::Fire as usize] = 10.0;
     w.set_attunement(points).unwrap();
     let mut n = 0;
     for _ in 0..500 {
-        w.enemies.burn[0] = 0.0;
+        w.pools.enemies.burn[0] = 0.0;
         hit(&mut w, 1.0, Element::Fire);
-        n += (w.enemies.burn[0] > 0.0) as u32;
+        n += (w.pools.enemies.burn[0] > 0.0) as u32;
     }
     assert!((60..=140).contains(&n), "20% of 500: {n}");
     assert!(w.set_attunement([-1.0; ELEMENTS]).is_err());
@@ -318,7 +318,7 @@ fn r_det_1_statuses_hash_the_same_on_one_and_two_threads() {
                 ..shot_at(x, y, 5.0, element)
             };
             // Some explode and some chain: area hits roll statuses too.
-            let behaviour = match w.projectiles.len() % 10 {
+            let behaviour = match w.pools.projectiles.len() % 10 {
                 0 => Behaviour { explode_radius: 40.0, ..Default::default() },
                 1 => Behaviour { chain: 2, chain_range: 120.0, ..Default::default() },
                 _ => Behaviour::default(),
@@ -327,7 +327,7 @@ fn r_det_1_statuses_hash_the_same_on_one_and_two_threads() {
         }
         for (i, element) in Element::ALL.iter().enumerate() {
             let (x, y) = (300.0 + 250.0 * i as f32, 1000.0);
-            w.zones.push(x, y, 120.0, 3.0, 0.0, 0.0, 4.0, *element, 0);
+            w.pools.zones.push(x, y, 120.0, 3.0, 0.0, 0.0, 4.0, *element, 0);
         }
         let mut hashes = Vec::new();
         for f in 0..240 {
@@ -336,8 +336,10 @@ fn r_det_1_statuses_hash_the_same_on_one_and_two_threads() {
                 hashes.push(w.state_hash());
             }
         }
-        let statused = (0..w.enemies.len()).filter(|&e| w.enemies.burn[e] > 0.0 || w.enemies.poison[e] > 0.0).count();
-        (hashes, w.enemies.len(), statused)
+        let statused = (0..w.pools.enemies.len())
+            .filter(|&e| w.pools.enemies.burn[e] > 0.0 || w.pools.enemies.poison[e] > 0.0)
+            .count();
+        (hashes, w.pools.enemies.len(), statused)
     };
     let (one, two) = (run(1), run(2));
     assert!(one.1 < 2500, "some died");
@@ -367,12 +369,12 @@ fn r_dmg_2_a_fire_blast_can_set_burn_and_gets_attunement() {
         attunement[Element::Fire as usize] = points;
         w.set_attunement(attunement).unwrap();
         let behaviour = Behaviour { explode_radius: 2.0 * NEIGHBOUR, ..Default::default() };
-        let (x, y) = (w.enemies.x[0], w.enemies.y[0]);
+        let (x, y) = (w.pools.enemies.x[0], w.pools.enemies.y[0]);
         w.spawn_projectile(NewProjectile { behaviour, ..shot_at(x, y, 10.0, Element::Fire) }).unwrap();
         let counts = w.step(&Controls::default(), &[]);
         assert_eq!(counts.hits, 1, "the shot strikes enemy 0 only");
         assert!(w.events().iter().any(|e| e.kind == EventKind::Exploded));
-        (w.enemies.burn[1], 1000.0 - w.enemies.hp[1])
+        (w.pools.enemies.burn[1], 1000.0 - w.pools.enemies.hp[1])
     };
     let (burn, lost) = blast(1.0, 10.0);
     assert!(burn > 0.0, "the blast set burn on the neighbour");
@@ -386,14 +388,14 @@ fn r_dmg_2_a_fire_blast_can_set_burn_and_gets_attunement() {
 #[test]
 fn r_dmg_2_a_lightning_chain_on_a_wet_enemy_deals_one_and_a_half_and_reacts() {
     let mut w = pair(with_chance(Element::Water, 1.0));
-    let (x1, y1) = (w.enemies.x[1], w.enemies.y[1]);
+    let (x1, y1) = (w.pools.enemies.x[1], w.pools.enemies.y[1]);
     w.spawn_projectile(shot_at(x1, y1, 1.0, Element::Water)).unwrap();
     w.step(&Controls::default(), &[]);
-    assert!(w.enemies.wet[1] > 0.0 && w.enemies.wet[0] == 0.0, "only the neighbour is wet");
-    let before = w.enemies.hp[1];
+    assert!(w.pools.enemies.wet[1] > 0.0 && w.pools.enemies.wet[0] == 0.0, "only the neighbour is wet");
+    let before = w.pools.enemies.hp[1];
 
     let behaviour = Behaviour { chain: 1, chain_range: 200.0, ..Default::default() };
-    let (x0, y0) = (w.enemies.x[0], w.enemies.y[0]);
+    let (x0, y0) = (w.pools.enemies.x[0], w.pools.enemies.y[0]);
     let bolt = NewProjectile { vx: 600.0, behaviour, ..shot_at(x0, y0, 10.0, Element::Lightning) };
     w.spawn_projectile(bolt).unwrap();
     let mut reactions = Vec::new();
@@ -401,8 +403,8 @@ fn r_dmg_2_a_lightning_chain_on_a_wet_enemy_deals_one_and_a_half_and_reacts() {
         w.step(&Controls::default(), &[]);
         reactions.extend(w.events().iter().filter(|e| e.kind == EventKind::ElementReaction).map(|e| e.a));
     }
-    assert!((1000.0 - w.enemies.hp[0] - 10.0).abs() < 1e-3, "the dry first target: 10");
-    let lost = before - w.enemies.hp[1];
+    assert!((1000.0 - w.pools.enemies.hp[0] - 10.0).abs() < 1e-3, "the dry first target: 10");
+    let lost = before - w.pools.enemies.hp[1];
     assert!((lost - 15.0).abs() < 1e-3, "the chained bolt on the wet neighbour: 10 × 1.5, got {lost}");
     assert_eq!(reactions, vec![1.0], "electrified, once");
 }
@@ -414,12 +416,12 @@ fn poison_zone_stacks(interval: f32, life: f32, frames: usize) -> Vec<u8> {
     s.poison_max_stacks = 50;
     s.zone_status_interval = interval;
     let mut w = world(s, 1.0e6, 0.0);
-    let (x, y) = (w.enemies.x[0], w.enemies.y[0]);
-    w.zones.push(x, y, 50.0, life, 0.0, 0.0, 0.5, Element::Poison, 0);
+    let (x, y) = (w.pools.enemies.x[0], w.pools.enemies.y[0]);
+    w.pools.zones.push(x, y, 50.0, life, 0.0, 0.0, 0.5, Element::Poison, 0);
     (0..frames)
         .map(|_| {
             w.step(&Controls::default(), &[]);
-            w.enemies.poison_stacks[0]
+            w.pools.enemies.poison_stacks[0]
         })
         .collect()
 }
@@ -449,17 +451,17 @@ fn r_dmg_2_a_poison_zone_stacks_poison_once_per_interval() {
 fn r_dmg_2_a_lightning_zone_on_wet_reacts_once_per_interval() {
     let mut w = world(with_chance(Element::Water, 1.0), 1000.0, 0.0);
     hit(&mut w, 1.0, Element::Water);
-    w.enemies.wet[0] = 100.0; // stays wet for the whole test
-    let before = w.enemies.hp[0];
-    let (x, y) = (w.enemies.x[0], w.enemies.y[0]);
-    w.zones.push(x, y, 50.0, 2.0, 0.0, 0.0, 6.0, Element::Lightning, 0);
+    w.pools.enemies.wet[0] = 100.0; // stays wet for the whole test
+    let before = w.pools.enemies.hp[0];
+    let (x, y) = (w.pools.enemies.x[0], w.pools.enemies.y[0]);
+    w.pools.zones.push(x, y, 50.0, 2.0, 0.0, 0.0, 6.0, Element::Lightning, 0);
     let mut reactions = 0;
     for _ in 0..90 {
         w.step(&Controls::default(), &[]);
         reactions += w.events().iter().filter(|e| e.kind == EventKind::ElementReaction).count();
     }
     assert_eq!(reactions, 2, "strikes at 0 s and 1 s");
-    let lost = before - w.enemies.hp[0];
+    let lost = before - w.pools.enemies.hp[0];
     assert!((lost - 6.0 * 1.5 * 1.5).abs() < 0.01, "6/s × 1.5 wet for 1.5 s, got {lost}");
 }
 
@@ -492,13 +494,13 @@ fn r_dmg_2_a_chilled_archer_moves_slower_than_an_unchilled_one() {
         w.spawn_enemy(0, false, CENTRE.0 + 700.0, CENTRE.1).unwrap();
         if chilled {
             hit(&mut w, 1.0, Element::Ice);
-            assert!(w.enemies.chill[0] > 0.0 && w.enemies.frozen[0] == 0.0);
+            assert!(w.pools.enemies.chill[0] > 0.0 && w.pools.enemies.frozen[0] == 0.0);
         } else {
             idle(&mut w, 1);
         }
-        let x = w.enemies.x[0];
+        let x = w.pools.enemies.x[0];
         idle(&mut w, 10);
-        (x - w.enemies.x[0]) / 10.0
+        (x - w.pools.enemies.x[0]) / 10.0
     };
     let (free, chilled) = (pace(false), pace(true));
     assert!((free - 1.5).abs() < 1e-3, "unchilled: 1.5 px a frame, got {free}");
@@ -515,21 +517,21 @@ fn r_dmg_2_a_frozen_archer_does_not_fire() {
     for _ in 0..3 {
         hit(&mut w, 1.0, Element::Ice);
     }
-    assert!(w.enemies.frozen[0] > 0.0, "three chills freeze");
-    let at = (w.enemies.x[0], w.enemies.y[0]);
+    assert!(w.pools.enemies.frozen[0] > 0.0, "three chills freeze");
+    let at = (w.pools.enemies.x[0], w.pools.enemies.y[0]);
     let mut fired = 0;
     for _ in 0..170 {
         w.step(&Controls::default(), &[]);
         fired += shots(&w);
     }
-    assert!(w.enemies.frozen[0] > 0.0, "still frozen");
+    assert!(w.pools.enemies.frozen[0] > 0.0, "still frozen");
     assert_eq!(fired, 0, "frozen for ~3 s: no shot (unfrozen: one a second)");
-    assert_eq!((w.enemies.x[0], w.enemies.y[0]), at, "frozen: no step");
+    assert_eq!((w.pools.enemies.x[0], w.pools.enemies.y[0]), at, "frozen: no step");
     for _ in 0..70 {
         w.step(&Controls::default(), &[]);
         fired += shots(&w);
     }
-    assert_eq!(w.enemies.frozen[0], 0.0);
+    assert_eq!(w.pools.enemies.frozen[0], 0.0);
     assert!(fired >= 1, "thawed: it shoots again");
 }
 
@@ -550,13 +552,13 @@ fn r_dmg_2_burn_and_poison_hurt_an_armored_enemy_in_full() {
     w.spawn_enemy(0, false, CENTRE.0 + AWAY, CENTRE.1).unwrap();
     let (fire_hit, _) = hit(&mut w, 5.0, Element::Fire);
     let (poison_hit, _) = hit(&mut w, 5.0, Element::Poison);
-    assert!(w.enemies.burn[0] > 0.0 && w.enemies.poison_stacks[0] == 1);
+    assert!(w.pools.enemies.burn[0] > 0.0 && w.pools.enemies.poison_stacks[0] == 1);
     // Each hit: 5 − 100 armor → the minimum of 1, plus the ticks of its frame.
     assert!(fire_hit < 1.5 && poison_hit < 1.5, "armor cut the hits: {fire_hit}, {poison_hit}");
-    let hp = w.enemies.hp[0];
+    let hp = w.pools.enemies.hp[0];
     let ticked = idle(&mut w, 60);
     // A second of both (burn has 2 − 2/60 s left): 10/s of burn, 2/s of one poison stack.
     let want = 10.0 + 2.0;
     assert!((ticked - want).abs() < 0.1, "ticks ignore armor: {ticked}, want {want}");
-    assert!((hp - w.enemies.hp[0] - ticked).abs() < 1e-3);
+    assert!((hp - w.pools.enemies.hp[0] - ticked).abs() < 1e-3);
 }

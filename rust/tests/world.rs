@@ -12,7 +12,6 @@ use artificer_core::sim::player::Controls;
 use artificer_core::sim::stress::{stress_config, stress_projectile, stress_world, Layout};
 use artificer_core::sim::world::World;
 use artificer_core::vm::sample;
-use artificer_core::vm::Wand;
 use proptest::prelude::*;
 
 #[derive(Debug, Clone)]
@@ -63,8 +62,8 @@ fn world_of(scene: &Scene, threads: usize) -> World {
 /// The reference frame, written the slow and obvious way.
 fn brute_force_frame(w: &World) -> (Vec<u32>, Vec<f32>, Vec<f32>) {
     let cfg: &WorldConfig = w.config();
-    let e = &w.enemies;
-    let p = &w.projectiles;
+    let e = &w.pools.enemies;
+    let p = &w.pools.projectiles;
     let (aw, ah) = (cfg.arena_w, cfg.arena_h);
     let mut hits_on = vec![0u32; e.len()];
     for i in 0..p.len() {
@@ -134,10 +133,10 @@ proptest! {
         let (hits_on, nx, ny) = brute_force_frame(&w);
         let counts = w.step(&Controls::default(), &[]);
         prop_assert_eq!(counts.hits, hits_on.iter().sum::<u32>());
-        for i in 0..w.enemies.len() {
-            prop_assert_eq!(HP - w.enemies.hp[i], hits_on[i] as f32, "hits on enemy {}", i);
-            prop_assert!((w.enemies.x[i] - nx[i]).abs() < 1e-3 && (w.enemies.y[i] - ny[i]).abs() < 1e-3,
-                "enemy {} at ({}, {}), reference ({}, {})", i, w.enemies.x[i], w.enemies.y[i], nx[i], ny[i]);
+        for i in 0..w.pools.enemies.len() {
+            prop_assert_eq!(HP - w.pools.enemies.hp[i], hits_on[i] as f32, "hits on enemy {}", i);
+            prop_assert!((w.pools.enemies.x[i] - nx[i]).abs() < 1e-3 && (w.pools.enemies.y[i] - ny[i]).abs() < 1e-3,
+                "enemy {} at ({}, {}), reference ({}, {})", i, w.pools.enemies.x[i], w.pools.enemies.y[i], nx[i], ny[i]);
         }
     }
 }
@@ -154,7 +153,7 @@ fn enemies_spawned_on_one_point_spread_out() {
     for _ in 0..120 {
         w.step(&Controls::default(), &[]);
     }
-    let e = &w.enemies;
+    let e = &w.pools.enemies;
     let mut closest = f32::INFINITY;
     for i in 0..e.len() {
         for j in i + 1..e.len() {
@@ -255,10 +254,10 @@ fn kills_drop_currency_that_is_pulled_in_and_contact_respects_invulnerability() 
     assert!(killed.is_some(), "the spark bolts kill a 6 HP enemy");
     let (pf, value) = picked.expect("the crystal 60 px away is pulled in");
     assert!(pf >= killed.unwrap() && value == 1.0);
-    assert_eq!(w.pickups.len(), 0);
+    assert_eq!(w.pools.pickups.len(), 0);
 
     let mut w = game_world(5);
-    w.wand = Wand::Unarmed;
+    w.disarm();
     w.set_player_position(500.0, 500.0).unwrap();
     w.spawn_enemy(0, false, 505.0, 500.0).unwrap();
     let mut damage_frames = Vec::new();
@@ -298,7 +297,7 @@ fn hit_events_report_the_biggest_hits_of_the_frame_only_when_asked() {
         cfg.rules.hit_events = rule;
         cfg.hit_events_per_frame = cap;
         let mut w = World::new(cfg).unwrap();
-        w.wand = Wand::Unarmed;
+        w.disarm();
         w.set_player_position(500.0, 500.0).unwrap();
         let mut cmds = Vec::new();
         for (i, amount) in [2.0f32, 5.0, 1.0, 4.0].iter().enumerate() {
@@ -316,7 +315,7 @@ fn hit_events_report_the_biggest_hits_of_the_frame_only_when_asked() {
     cfg.rules.hit_events = true;
     cfg.hit_events_per_frame = 8;
     let mut w = World::new(cfg).unwrap();
-    w.wand = Wand::Unarmed;
+    w.disarm();
     w.spawn_enemy(0, false, 700.0, 500.0).unwrap();
     w.step(&Controls::default(), &[Command::DamageNearest { x: 700.0, y: 500.0, amount: 7.0 }]);
     let lethal: Vec<_> = w.events().iter().filter(|e| e.kind == EventKind::EnemyHit).map(|e| (e.value, e.b)).collect();
@@ -355,7 +354,7 @@ fn player_stats_validate_and_max_hp_heals_and_never_kills() {
 fn r_end_1_last_will_survives_one_lethal_hit_at_one_hp() {
     let touching = |armed: bool| {
         let mut w = game_world(5);
-        w.wand = Wand::Unarmed;
+        w.disarm();
         w.set_player_position(500.0, 500.0).unwrap();
         w.set_player_hp(5.0, 100.0).unwrap();
         w.set_last_will(armed);
@@ -399,7 +398,7 @@ fn r_end_1_last_will_survives_one_lethal_hit_at_one_hp() {
 #[test]
 fn r_end_1_last_will_stays_armed_through_non_lethal_hits() {
     let mut w = game_world(5);
-    w.wand = Wand::Unarmed;
+    w.disarm();
     w.set_player_position(500.0, 500.0).unwrap();
     w.set_last_will(true);
     w.spawn_enemy(0, false, 505.0, 500.0).unwrap();

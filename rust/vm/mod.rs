@@ -12,9 +12,10 @@ pub mod sample;
 pub mod spell;
 pub mod timeline;
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub enum Wand {
     /// Fires nothing (the stress workload, or before a wand is set).
+    #[default]
     Unarmed,
     /// A compiled program with its mana pool (the spell VM); the world
     /// casts it (`sim/world/spells.rs`).

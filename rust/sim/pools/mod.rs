@@ -183,6 +183,20 @@ pub use projectiles::{Behaviour, NewProjectile, Orbiting, Owner, Payload, Projec
 pub use summons::Summons;
 pub use zones::Zones;
 
+/// Every entity of the world, one pool per kind (the world's `pools` part).
+#[derive(Clone, Debug, Default)]
+pub struct Pools {
+    pub enemies: Enemies,
+    /// The player's shots and the enemies' alike (`Owner`).
+    pub projectiles: Projectiles,
+    /// Currency on the ground.
+    pub pickups: Pickups,
+    /// R-VM-10 zones: pull, damage over time, healing.
+    pub zones: Zones,
+    /// R-VM-5 summons, each casting its own deck.
+    pub summons: Summons,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

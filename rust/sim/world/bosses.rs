@@ -52,6 +52,15 @@ pub(super) struct BossState {
     linked: Vec<Id>,
 }
 
+/// The bosses in the world: every live boss's state, in the order they came.
+#[derive(Clone, Debug)]
+pub(super) struct Bosses {
+    pub live: Vec<BossState>,
+    /// `WorldConfig::max_enemy_radius`: the largest kind that fills waves
+    /// (the enemies' reach while no bigger boss lives).
+    pub regular_radius: f32,
+}
+
 /// What `World::boss_status` reports of a live boss (the HUD's boss bar).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BossStatus {
@@ -97,18 +106,18 @@ impl World {
         };
         let phase = boss_def(&self.cfg.enemy_kinds[kind as usize]).phases[0];
         enter(&mut state, &phase, self.cfg.tick_hz);
-        self.bosses.push(state);
+        self.bosses.live.push(state);
     }
 
     fn boss_of(&self, e: usize) -> Option<usize> {
-        let id = self.enemies.ids.ids()[e];
-        self.bosses.iter().position(|b| b.id == id)
+        let id = self.pools.enemies.ids.ids()[e];
+        self.bosses.live.iter().position(|b| b.id == id)
     }
 
     /// A hit's resistances and armor on boss `e`: its phase's, plus its plates.
     pub(super) fn boss_defence(&self, e: usize, kind: &EnemyKind) -> ([f32; ELEMENTS], f32) {
         let Some(b) = self.boss_of(e) else { return (kind.resist, kind.armor) };
-        let state = &self.bosses[b];
+        let state = &self.bosses.live[b];
         let phase = &boss_def(kind).phases[state.phase];
         let plate = phase.plates.map_or(0.0, |p| p.armor);
         (phase.resist, kind.armor + plate * state.plates as f32)
@@ -117,8 +126,8 @@ impl World {
     /// Boss `e`'s shield in its phase (frontal reflection), if any.
     pub(super) fn boss_shield(&self, e: usize) -> Option<Shield> {
         let b = self.boss_of(e)?;
-        let kind = &self.cfg.enemy_kinds[self.bosses[b].kind as usize];
-        boss_def(kind).phases[self.bosses[b].phase].reflect
+        let kind = &self.cfg.enemy_kinds[self.bosses.live[b].kind as usize];
+        boss_def(kind).phases[self.bosses.live[b].phase].reflect
     }
 
     /// After a hit of `element` on boss `e` that dealt `dealt`: physical heals
@@ -126,23 +135,23 @@ impl World {
     /// it), the weak element strips a plate.
     pub(super) fn boss_hit(&mut self, e: usize, element: usize, dealt: f32) {
         let Some(b) = self.boss_of(e) else { return };
-        if self.enemies.dead[e] {
+        if self.pools.enemies.dead[e] {
             return;
         }
-        let kind = self.bosses[b].kind;
-        let phase = boss_def(&self.cfg.enemy_kinds[kind as usize]).phases[self.bosses[b].phase];
-        let en = &mut self.enemies;
+        let kind = self.bosses.live[b].kind;
+        let phase = boss_def(&self.cfg.enemy_kinds[kind as usize]).phases[self.bosses.live[b].phase];
+        let en = &mut self.pools.enemies;
         if element == Element::Physical as usize && phase.regen_on_physical_hit > 0.0 {
             let regen = phase.regen_on_physical_hit * en.hp_max[e];
             let heal = phase.regen_hit_cap.map_or(regen, |cap| regen.min(cap * dealt));
             en.hp[e] = (en.hp[e] + heal).min(en.hp_max[e]);
         }
-        let state = &mut self.bosses[b];
+        let state = &mut self.bosses.live[b];
         if let Some(plates) = phase.plates {
             if element == plates.weak as usize && state.plates > 0 {
                 state.plates -= 1;
                 let (x, y) = (en.x[e], en.y[e]);
-                self.events.push(Event::new(EventKind::BossPlate, state.plates as f32, kind as f32, x, y, 0.0));
+                self.log.events.push(Event::new(EventKind::BossPlate, state.plates as f32, kind as f32, x, y, 0.0));
             }
         }
     }
@@ -151,11 +160,11 @@ impl World {
     /// while invulnerable; the killing blow enters its Last Will phase (once).
     pub(super) fn boss_spares(&mut self, e: usize, amount: f32) -> Option<f32> {
         let b = self.boss_of(e)?;
-        let state = &mut self.bosses[b];
+        let state = &mut self.bosses.live[b];
         if state.invulnerable > 0 {
             return Some(0.0);
         }
-        let en = &mut self.enemies;
+        let en = &mut self.pools.enemies;
         if amount < en.hp[e] || state.last_will_spent {
             return None;
         }
@@ -167,11 +176,11 @@ impl World {
         state.invulnerable = ticks(will.invulnerable, self.cfg.tick_hz);
         state.phase = i;
         en.hp[e] = will.restore * en.hp_max[e];
-        en.hit_frame[e] = self.frame + 1;
+        en.hit_frame[e] = self.clock.frame + 1;
         enter(state, &phase, self.cfg.tick_hz);
         let (kind, x, y) = (state.kind, en.x[e], en.y[e]);
-        self.events.push(Event::new(EventKind::BossPhase, phase.number as f32, kind as f32, x, y, will.restore));
-        self.damage_this_frame += dealt;
+        self.log.events.push(Event::new(EventKind::BossPhase, phase.number as f32, kind as f32, x, y, will.restore));
+        self.log.damage += dealt;
         Some(dealt)
     }
 
@@ -182,7 +191,7 @@ impl World {
 
     /// (speed, damage, interval) multipliers of boss state `b`: its phase's, then hyper-enrage's.
     fn multipliers(&self, b: usize) -> (f32, f32, f32) {
-        let state = &self.bosses[b];
+        let state = &self.bosses.live[b];
         let def = boss_def(&self.cfg.enemy_kinds[state.kind as usize]);
         let phase = &def.phases[state.phase];
         let (speed, damage) = (phase.speed_multiplier, phase.damage_multiplier);
@@ -197,9 +206,10 @@ impl World {
     /// ones' clones and adds die with them.
     pub(super) fn bosses_step(&mut self) {
         let mut b = 0;
-        while b < self.bosses.len() {
-            let Some(e) = self.enemies.ids.dense(self.bosses[b].id).filter(|&e| !self.enemies.dead[e]) else {
-                let state = self.bosses.swap_remove(b);
+        while b < self.bosses.live.len() {
+            let Some(e) = self.pools.enemies.ids.dense(self.bosses.live[b].id).filter(|&e| !self.pools.enemies.dead[e])
+            else {
+                let state = self.bosses.live.swap_remove(b);
                 self.fall_with_boss(&state.linked);
                 continue;
             };
@@ -212,49 +222,49 @@ impl World {
 
     /// The phase follows HP: each phase crossed is entered, in order.
     fn boss_phase(&mut self, b: usize, e: usize) {
-        let kind = self.bosses[b].kind;
+        let kind = self.bosses.live[b].kind;
         let def = boss_def(&self.cfg.enemy_kinds[kind as usize]);
-        let fraction = self.enemies.hp[e] / self.enemies.hp_max[e];
-        let next = def.phase_for(self.bosses[b].phase, fraction);
-        let (x, y) = (self.enemies.x[e], self.enemies.y[e]);
-        for i in self.bosses[b].phase + 1..=next {
+        let fraction = self.pools.enemies.hp[e] / self.pools.enemies.hp_max[e];
+        let next = def.phase_for(self.bosses.live[b].phase, fraction);
+        let (x, y) = (self.pools.enemies.x[e], self.pools.enemies.y[e]);
+        for i in self.bosses.live[b].phase + 1..=next {
             let phase = def.phases[i];
             if phase.last_will.is_some() {
                 continue;
             }
-            enter(&mut self.bosses[b], &phase, self.cfg.tick_hz);
-            self.bosses[b].phase = i;
-            self.events.push(Event::new(EventKind::BossPhase, phase.number as f32, kind as f32, x, y, fraction));
+            enter(&mut self.bosses.live[b], &phase, self.cfg.tick_hz);
+            self.bosses.live[b].phase = i;
+            self.log.events.push(Event::new(EventKind::BossPhase, phase.number as f32, kind as f32, x, y, fraction));
         }
     }
 
     /// The fight's clock: invulnerability runs out; past `enrage_after` it
     /// hyper-enrages (a boss fight always ends); its speed follows.
     fn boss_clock(&mut self, b: usize, e: usize) {
-        let (dt, hz) = (self.dt, self.cfg.tick_hz);
-        let k = &self.cfg.enemy_kinds[self.bosses[b].kind as usize];
+        let (dt, hz) = (self.clock.dt, self.cfg.tick_hz);
+        let k = &self.cfg.enemy_kinds[self.bosses.live[b].kind as usize];
         let (base_speed, enrage_after) = (k.speed, ticks(boss_def(k).enrage_after, hz));
-        let (def, hyper) = (boss_def(k), self.bosses[b].hyper);
-        let stationary = def.phases[self.bosses[b].phase].stationary && !(hyper && def.hyper.chase);
-        let state = &mut self.bosses[b];
+        let (def, hyper) = (boss_def(k), self.bosses.live[b].hyper);
+        let stationary = def.phases[self.bosses.live[b].phase].stationary && !(hyper && def.hyper.chase);
+        let state = &mut self.bosses.live[b];
         state.age += 1;
         state.invulnerable = state.invulnerable.saturating_sub(1);
         if !state.hyper && state.age >= enrage_after {
             state.hyper = true;
-            let (x, y, fought) = (self.enemies.x[e], self.enemies.y[e], state.age as f32 / hz as f32);
-            self.events.push(Event::new(EventKind::BossEnraged, 0.0, state.kind as f32, x, y, fought));
+            let (x, y, fought) = (self.pools.enemies.x[e], self.pools.enemies.y[e], state.age as f32 / hz as f32);
+            self.log.events.push(Event::new(EventKind::BossEnraged, 0.0, state.kind as f32, x, y, fought));
         }
         let speed = if stationary { 0.0 } else { base_speed * self.multipliers(b).0 };
-        self.enemies.speed[e] = speed * dt;
+        self.pools.enemies.speed[e] = speed * dt;
     }
 
     /// The phase's patterns on their timers; adds and clones.
     fn boss_patterns(&mut self, b: usize, e: usize) {
-        let (hz, kind) = (self.cfg.tick_hz, self.bosses[b].kind);
+        let (hz, kind) = (self.cfg.tick_hz, self.bosses.live[b].kind);
         let def = boss_def(&self.cfg.enemy_kinds[kind as usize]);
-        let (phase, shot) = (def.phases[self.bosses[b].phase], def.shot);
+        let (phase, shot) = (def.phases[self.bosses.live[b].phase], def.shot);
         let (_, damage, interval) = self.multipliers(b);
-        let (x, y) = (self.enemies.x[e], self.enemies.y[e]);
+        let (x, y) = (self.pools.enemies.x[e], self.pools.enemies.y[e]);
         let due = |state: &mut BossState, slot: usize, every: f32| {
             state.timers[slot] = state.timers[slot].saturating_sub(1);
             let fire = state.timers[slot] == 0;
@@ -264,7 +274,7 @@ impl World {
             fire
         };
         let mut shots: Vec<(f32, f32)> = Vec::new();
-        let state = &mut self.bosses[b];
+        let state = &mut self.bosses.live[b];
         if let Some(s) = phase.spread {
             if due(state, SPREAD, s.every) {
                 let half_gap = std::f32::consts::PI / s.count as f32;
@@ -290,7 +300,7 @@ impl World {
         for (ux, uy) in shots {
             self.boss_shot(kind, (x, y), (ux, uy), shot.speed, shot.damage * damage, shot.radius, shot.lifetime);
         }
-        let radius = self.enemies.radius[e];
+        let radius = self.pools.enemies.radius[e];
         if let Some(a) = adds {
             self.bring(b, a.kind, a.count, (x, y), radius);
         }
@@ -310,8 +320,8 @@ impl World {
         radius: f32,
         life: f32,
     ) {
-        let (vx, vy) = (ux * speed * self.dt, uy * speed * self.dt);
-        self.projectiles.push(NewProjectile {
+        let (vx, vy) = (ux * speed * self.clock.dt, uy * speed * self.clock.dt);
+        self.pools.projectiles.push(NewProjectile {
             x,
             y,
             vx,
@@ -327,14 +337,14 @@ impl World {
             look: kind,
             behaviour: Behaviour::default(),
         });
-        self.events.push(Event::new(EventKind::ProjectileFired, kind as f32, 1.0, x, y, 1.0));
+        self.log.events.push(Event::new(EventKind::ProjectileFired, kind as f32, 1.0, x, y, 1.0));
     }
 
     /// `count` enemies of `kind` evenly round boss state `b` (at its edge), linked to it.
     fn bring(&mut self, b: usize, kind: u16, count: u32, (x, y): (f32, f32), radius: f32) {
         for (ux, uy) in ring(count, 0.0) {
             if let Ok(id) = self.spawn(kind, false, x + ux * radius * 1.5, y + uy * radius * 1.5, true) {
-                self.bosses[b].linked.push(id);
+                self.bosses.live[b].linked.push(id);
             }
         }
     }
@@ -342,25 +352,25 @@ impl World {
     /// A boss died: its clones and adds still alive die too (no reward: the boss paid).
     fn fall_with_boss(&mut self, linked: &[Id]) {
         for &id in linked {
-            let Some(e) = self.enemies.ids.dense(id) else { continue };
-            let en = &mut self.enemies;
+            let Some(e) = self.pools.enemies.ids.dense(id) else { continue };
+            let en = &mut self.pools.enemies;
             if en.dead[e] {
                 continue;
             }
             en.dead[e] = true;
             let (kind, elite, x, y) = (en.kind[e], en.elite[e], en.x[e], en.y[e]);
-            self.events.push(Event::new(EventKind::EnemyKilled, kind as f32, elite as u8 as f32, x, y, 0.0));
+            self.log.events.push(Event::new(EventKind::EnemyKilled, kind as f32, elite as u8 as f32, x, y, 0.0));
         }
     }
 
     /// The largest enemy radius the grid and the touch must reach: the
     /// regular kinds', or a live boss's or its clone's if bigger.
     pub(super) fn enemy_reach(&self) -> f32 {
-        let mut reach = self.regular_radius;
-        for state in &self.bosses {
+        let mut reach = self.bosses.regular_radius;
+        for state in &self.bosses.live {
             for id in std::iter::once(&state.id).chain(&state.linked) {
-                if let Some(e) = self.enemies.ids.dense(*id) {
-                    reach = reach.max(self.enemies.radius[e]);
+                if let Some(e) = self.pools.enemies.ids.dense(*id) {
+                    reach = reach.max(self.pools.enemies.radius[e]);
                 }
             }
         }
@@ -369,12 +379,12 @@ impl World {
 
     /// Every live boss, in the order they came (the HUD's boss bar).
     pub fn boss_status(&self) -> Vec<BossStatus> {
-        let mut out = Vec::with_capacity(self.bosses.len());
-        for state in &self.bosses {
-            let Some(e) = self.enemies.ids.dense(state.id) else { continue };
-            let en = &self.enemies;
+        let mut out = Vec::with_capacity(self.bosses.live.len());
+        for state in &self.bosses.live {
+            let Some(e) = self.pools.enemies.ids.dense(state.id) else { continue };
+            let en = &self.pools.enemies;
             let def = boss_def(&self.cfg.enemy_kinds[state.kind as usize]);
-            let alive = |id: &&Id| self.enemies.ids.dense(**id).is_some_and(|i| !self.enemies.dead[i]);
+            let alive = |id: &&Id| self.pools.enemies.ids.dense(**id).is_some_and(|i| !self.pools.enemies.dead[i]);
             out.push(BossStatus {
                 kind: state.kind,
                 x: en.x[e],
@@ -393,11 +403,11 @@ impl World {
 
     /// The bosses' section of the state hash (none while no boss lives).
     pub(super) fn hash_bosses(&self, h: &mut StateHasher) {
-        if self.bosses.is_empty() {
+        if self.bosses.live.is_empty() {
             return;
         }
         h.section("bosses");
-        for s in &self.bosses {
+        for s in &self.bosses.live {
             h.u64(s.id.to_bits());
             h.u64(s.phase as u64 | (s.kind as u64) << 16 | (s.volleys as u64) << 32);
             h.u32s(

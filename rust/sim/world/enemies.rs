@@ -85,14 +85,14 @@ impl World {
         }
         let (px, py) = (self.player.x, self.player.y);
         let target_alive = self.player.alive;
-        for i in 0..self.enemies.len() {
-            let kind = self.enemies.kind[i];
+        for i in 0..self.pools.enemies.len() {
+            let kind = self.pools.enemies.kind[i];
             let Some(a) = self.cfg.enemy_kinds[kind as usize].behavior.attack() else { continue };
-            if self.enemies.dead[i] {
+            if self.pools.enemies.dead[i] {
                 continue;
             }
             let (speed, frozen) = (self.status_speed(i), self.is_frozen(i));
-            let e = &mut self.enemies;
+            let e = &mut self.pools.enemies;
             let (x, y) = (e.x[i], e.y[i]);
             let (dx, dy) = (px - x, py - y);
             let d = (dx * dx + dy * dy).sqrt();
@@ -122,13 +122,13 @@ impl World {
                 continue;
             }
 
-            e.cooldown[i] = (e.cooldown[i] - self.dt).max(0.0);
+            e.cooldown[i] = (e.cooldown[i] - self.clock.dt).max(0.0);
             if e.cooldown[i] > 0.0 || !target_alive || d > a.speed * a.lifetime {
                 continue;
             }
             e.cooldown[i] = a.every;
-            let (vx, vy) = (to_player.0 * a.speed * self.dt, to_player.1 * a.speed * self.dt);
-            self.projectiles.push(NewProjectile {
+            let (vx, vy) = (to_player.0 * a.speed * self.clock.dt, to_player.1 * a.speed * self.clock.dt);
+            self.pools.projectiles.push(NewProjectile {
                 x,
                 y,
                 vx,
@@ -144,7 +144,7 @@ impl World {
                 look: kind,
                 behaviour: Behaviour::default(),
             });
-            self.events.push(Event::new(EventKind::ProjectileFired, kind as f32, 1.0, x, y, 1.0));
+            self.log.events.push(Event::new(EventKind::ProjectileFired, kind as f32, 1.0, x, y, 1.0));
         }
     }
 
@@ -154,8 +154,8 @@ impl World {
         let (aw, ah) = (self.cfg.arena_w, self.cfg.arena_h);
         for s in &self.behaviours.archer_steps {
             let i = s.enemy as usize;
-            self.enemies.x[i] = (s.x + self.push_x[i]).clamp(0.0, aw);
-            self.enemies.y[i] = (s.y + self.push_y[i]).clamp(0.0, ah);
+            self.pools.enemies.x[i] = (s.x + self.spatial.push_x[i]).clamp(0.0, aw);
+            self.pools.enemies.y[i] = (s.y + self.spatial.push_y[i]).clamp(0.0, ah);
         }
     }
 
@@ -167,12 +167,12 @@ impl World {
     #[cold]
     #[inline(never)]
     pub(super) fn reflect(&mut self, pi: usize, e: usize, shield: Shield) -> bool {
-        let p = &self.projectiles;
+        let p = &self.pools.projectiles;
         let chain = p.special[pi] && p.behaviour[pi].chain_range > 0.0;
         if p.element[pi] != Element::Physical || p.hits_at_spawn[pi] > 1 || chain {
             return false;
         }
-        let (ex, ey) = (self.enemies.x[e], self.enemies.y[e]);
+        let (ex, ey) = (self.pools.enemies.x[e], self.pools.enemies.y[e]);
         let facing = unit(self.player.x - ex, self.player.y - ey);
         let (vx, vy) = (p.vx[pi], p.vy[pi]);
         let from = (p.x[pi] - vx - ex, p.y[pi] - vy - ey);
@@ -183,8 +183,8 @@ impl World {
         // Mirrored off the shield's face (head-on: straight back).
         let vn = vx * facing.0 + vy * facing.1;
         let (rx, ry) = if vn < 0.0 { (vx - 2.0 * vn * facing.0, vy - 2.0 * vn * facing.1) } else { (vx, vy) };
-        let kind = self.enemies.kind[e];
-        let p = &mut self.projectiles;
+        let kind = self.pools.enemies.kind[e];
+        let p = &mut self.pools.projectiles;
         p.vx[pi] = rx;
         p.vy[pi] = ry;
         p.owner[pi] = Owner::Enemy;
@@ -199,7 +199,7 @@ impl World {
         p.behaviour[pi] = Behaviour::default();
         p.special[pi] = false;
         let (x, y) = (p.x[pi], p.y[pi]);
-        self.events.push(Event::new(EventKind::ProjectileFired, kind as f32, 1.0, x, y, 1.0));
+        self.log.events.push(Event::new(EventKind::ProjectileFired, kind as f32, 1.0, x, y, 1.0));
         true
     }
 
@@ -207,15 +207,15 @@ impl World {
     /// may kill more, which join the queue and go off in turn.
     pub(super) fn enemy_deaths(&mut self) {
         let mut next = 0;
-        while next < self.dying.len() {
-            let e = self.dying[next] as usize;
+        while next < self.log.dying.len() {
+            let e = self.log.dying[next] as usize;
             next += 1;
-            let k = &self.cfg.enemy_kinds[self.enemies.kind[e] as usize];
+            let k = &self.cfg.enemy_kinds[self.pools.enemies.kind[e] as usize];
             let (explode, split, boss) = (k.behavior.explode(), k.behavior.split(), k.behavior.is_boss());
             if let Some(b) = explode {
                 self.death_blast(e, b);
             }
-            let offspring = self.enemies.offspring[e];
+            let offspring = self.pools.enemies.offspring[e];
             if let Some(s) = split {
                 if !offspring {
                     self.split(e, s);
@@ -226,26 +226,26 @@ impl World {
                 }
             }
         }
-        self.dying.clear();
+        self.log.dying.clear();
     }
 
     /// An exploder's burst where it died: the player once (ward, armor and
     /// invulnerability as any hit), then every other live enemy whose
     /// centre is within the radius (R-DMG-1 with its defences).
     fn death_blast(&mut self, e: usize, b: DeathBlast) {
-        let (x, y) = (self.enemies.x[e], self.enemies.y[e]);
-        let kind = self.enemies.kind[e];
-        let weak = self.cfg.combat.dealt(self.enemies.weak[e] > 0.0);
+        let (x, y) = (self.pools.enemies.x[e], self.pools.enemies.y[e]);
+        let kind = self.pools.enemies.kind[e];
+        let weak = self.cfg.combat.dealt(self.pools.enemies.weak[e] > 0.0);
         let r2 = b.radius * b.radius;
-        self.events.push(Event::new(EventKind::Exploded, b.element as u8 as f32, b.radius, x, y, b.damage));
+        self.log.events.push(Event::new(EventKind::Exploded, b.element as u8 as f32, b.radius, x, y, b.damage));
         let p = &self.player;
         let in_reach = (p.x - x).powi(2) + (p.y - y).powi(2) < r2;
         if in_reach && p.alive && p.invulnerable <= 0.0 && !self.cfg.rules.player_invulnerable {
             self.hurt_player(contact_damage(b.damage, weak, self.player.armor), kind as f32);
         }
         let attack = Attack { base: b.damage, flat: 0.0, mult: weak, element: b.element as usize, boot_floor: 0.0 };
-        for o in 0..self.enemies.len() {
-            let en = &self.enemies;
+        for o in 0..self.pools.enemies.len() {
+            let en = &self.pools.enemies;
             if o == e || en.dead[o] || (en.x[o] - x).powi(2) + (en.y[o] - y).powi(2) >= r2 {
                 continue;
             }
@@ -258,7 +258,7 @@ impl World {
 
     /// A splitter's children, evenly round where it died.
     fn split(&mut self, e: usize, s: Split) {
-        let (x, y, elite) = (self.enemies.x[e], self.enemies.y[e], self.enemies.elite[e]);
+        let (x, y, elite) = (self.pools.enemies.x[e], self.pools.enemies.y[e], self.pools.enemies.elite[e]);
         for c in 0..s.count {
             let angle = std::f32::consts::TAU * c as f32 / s.count as f32;
             let (cx, cy) = (x + s.spread * libm::cosf(angle), y + s.spread * libm::sinf(angle));
@@ -270,15 +270,15 @@ impl World {
     /// R-END-3 splitting monsters: copies of the dying enemy, evenly round where it died, each at
     /// the mutator's share of its max HP; born of a split, they never split again.
     fn mutator_split(&mut self, e: usize, m: MutatorSplit) {
-        let en = &self.enemies;
+        let en = &self.pools.enemies;
         let (x, y, elite, kind, hp) = (en.x[e], en.y[e], en.elite[e], en.kind[e], en.hp_max[e] * m.hp);
         for c in 0..m.count {
             let angle = std::f32::consts::TAU * c as f32 / m.count as f32;
             let (cx, cy) = (x + m.spread * libm::cosf(angle), y + m.spread * libm::sinf(angle));
             // Its kind spawned it once: it spawns again.
             if self.spawn(kind, elite, cx, cy, true).is_ok() {
-                let child = self.enemies.len() - 1;
-                (self.enemies.hp[child], self.enemies.hp_max[child]) = (hp, hp);
+                let child = self.pools.enemies.len() - 1;
+                (self.pools.enemies.hp[child], self.pools.enemies.hp_max[child]) = (hp, hp);
             }
         }
     }

@@ -20,23 +20,30 @@ use crate::sim::events::{Event, EventKind};
 use crate::sim::hash::StateHasher;
 use crate::sim::relics::{fired_damage, pen_nib_fires, RelicRule, RelicRules, RelicState};
 
+/// The relics in the world: their rules (`set_relic_rules`) and their state in this wave.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Relics {
+    pub rules: RelicRules,
+    pub state: RelicState,
+}
+
 impl World {
     /// Sets the relic rules (all 0 = off); refused, nothing changed, if a
     /// number is negative or not finite. Takes effect at once; the wave's
     /// counters are not reset (that is `begin_wave`'s).
     pub fn set_relic_rules(&mut self, rules: RelicRules) -> CoreResult<()> {
         rules.validate()?;
-        self.relic_rules = rules;
+        self.relics.rules = rules;
         Ok(())
     }
 
     pub fn relic_rules(&self) -> RelicRules {
-        self.relic_rules
+        self.relics.rules
     }
 
     /// The relics' state in this wave.
     pub fn relic_state(&self) -> RelicState {
-        self.relic
+        self.relics.state
     }
 
     /// R-REL-2 strength: flat damage on every hit of the player's (projectiles,
@@ -61,12 +68,12 @@ impl World {
 
     /// The turn's length in seconds: `turn_seconds` rounded to whole ticks.
     pub fn turn_seconds(&self) -> f32 {
-        self.turn_ticks as f32 / self.cfg.tick_hz as f32
+        self.clock.turn_ticks as f32 / self.cfg.tick_hz as f32
     }
 
     /// Whole turns since the wave began.
     pub fn turn(&self) -> u64 {
-        self.wave_ticks / self.turn_ticks
+        self.clock.wave_ticks / self.clock.turn_ticks
     }
 
     /// `turns` turns in seconds (statuses given in turns).
@@ -76,17 +83,17 @@ impl World {
 
     /// `begin_wave`'s part: the clock, strength and every per-wave counter restart.
     pub(super) fn begin_relic_wave(&mut self) {
-        self.wave_ticks = 0;
-        self.relic = RelicState::default();
+        self.clock.wave_ticks = 0;
+        self.relics.state = RelicState::default();
         self.player.strength = 0.0;
     }
 
     /// Step 1b: the wave clock ticks; on a turn's first tick, the ward
     /// waiting from the last turn's HP losses lands (self_forming_clay).
     pub(super) fn advance_turn_clock(&mut self) {
-        self.wave_ticks += 1;
-        if self.wave_ticks % self.turn_ticks == 0 && self.relic.pending_ward > 0.0 {
-            let ward = std::mem::take(&mut self.relic.pending_ward);
+        self.clock.wave_ticks += 1;
+        if self.clock.wave_ticks % self.clock.turn_ticks == 0 && self.relics.state.pending_ward > 0.0 {
+            let ward = std::mem::take(&mut self.relics.state.pending_ward);
             if self.player.alive {
                 self.player.ward += ward;
                 self.relic_event(RelicRule::HurtWard, 0.0, (self.player.x, self.player.y), ward);
@@ -97,12 +104,12 @@ impl World {
     /// A fired ACTION (what counts: `sim/relics.rs`) of `damage`: counts it
     /// and returns its damage with akabeko and pen_nib (R-REL-2's first terms).
     pub(super) fn fired_action(&mut self, damage: f32, at: (f32, f32)) -> f32 {
-        let rules = self.relic_rules;
+        let rules = self.relics.rules;
         if damage <= 0.0 || !rules.boosts_actions() {
             return damage;
         }
-        self.relic.actions_fired = self.relic.actions_fired.saturating_add(1);
-        let n = self.relic.actions_fired;
+        self.relics.state.actions_fired = self.relics.state.actions_fired.saturating_add(1);
+        let n = self.relics.state.actions_fired;
         let akabeko = if n == 1 { rules.first_action_bonus } else { 0.0 };
         let pen_nib = pen_nib_fires(rules.pen_nib_period, n);
         if akabeko > 0.0 {
@@ -118,20 +125,20 @@ impl World {
     /// on the wave's first, centennial_puzzle's when waiting. Taken only if
     /// the cast happens (`main_cast_done`).
     pub(super) fn main_cast_budget(&self) -> u32 {
-        let first = if self.relic.first_cast_done { 0 } else { self.relic_rules.first_cast_budget };
-        first.saturating_add(self.relic.pending_budget)
+        let first = if self.relics.state.first_cast_done { 0 } else { self.relics.rules.first_cast_budget };
+        first.saturating_add(self.relics.state.pending_budget)
     }
 
     /// A main cast happened: its extra budget is spent.
     pub(super) fn main_cast_done(&mut self) {
-        if !self.relic.first_cast_done {
-            self.relic.first_cast_done = true;
-            let extra = self.relic_rules.first_cast_budget;
+        if !self.relics.state.first_cast_done {
+            self.relics.state.first_cast_done = true;
+            let extra = self.relics.rules.first_cast_budget;
             if extra > 0 {
                 self.relic_event(RelicRule::FirstCastBudget, 0.0, (self.player.x, self.player.y), extra as f32);
             }
         }
-        self.relic.pending_budget = 0;
+        self.relics.state.pending_budget = 0;
     }
 
     /// The player lost `lost` HP (> 0): centennial_puzzle (the wave's first
@@ -140,65 +147,66 @@ impl World {
         if lost <= 0.0 {
             return;
         }
-        let rules = self.relic_rules;
+        let rules = self.relics.rules;
         let at = (self.player.x, self.player.y);
-        if !self.relic.hurt_budget_done {
-            self.relic.hurt_budget_done = true;
+        if !self.relics.state.hurt_budget_done {
+            self.relics.state.hurt_budget_done = true;
             if rules.hurt_cast_budget > 0 {
-                self.relic.pending_budget = self.relic.pending_budget.saturating_add(rules.hurt_cast_budget);
+                self.relics.state.pending_budget =
+                    self.relics.state.pending_budget.saturating_add(rules.hurt_cast_budget);
                 self.relic_event(RelicRule::HurtCastBudget, 0.0, at, rules.hurt_cast_budget as f32);
             }
         }
-        self.relic.pending_ward += rules.hurt_ward;
+        self.relics.state.pending_ward += rules.hurt_ward;
     }
 
     /// bronze_scales: enemy `e` touched the player for damage; if it is
     /// alive it takes the thorns straight off its HP — no vulnerable, shock
     /// or armor — and a kill by them rewards as any kill.
     pub(super) fn thorns(&mut self, e: usize) {
-        let thorns = self.relic_rules.thorns;
-        if thorns <= 0.0 || self.enemies.dead[e] {
+        let thorns = self.relics.rules.thorns;
+        if thorns <= 0.0 || self.pools.enemies.dead[e] {
             return;
         }
-        let (kind, x, y) = (self.enemies.kind[e], self.enemies.x[e], self.enemies.y[e]);
+        let (kind, x, y) = (self.pools.enemies.kind[e], self.pools.enemies.x[e], self.pools.enemies.y[e]);
         let dealt = self.take_off_hp(e, thorns);
         self.relic_event(RelicRule::Thorns, kind as f32, (x, y), dealt);
     }
 
     /// champion_belt: vulnerable was applied to enemy `e`; weak comes along.
     pub(super) fn champion_weak(&mut self, e: usize) {
-        let turns = self.relic_rules.vulnerable_weak;
-        if turns <= 0.0 || self.enemies.dead[e] {
+        let turns = self.relics.rules.vulnerable_weak;
+        if turns <= 0.0 || self.pools.enemies.dead[e] {
             return;
         }
         let seconds = self.turns_to_seconds(turns);
-        self.enemies.weak[e] = self.enemies.weak[e].max(seconds);
-        let (kind, x, y) = (self.enemies.kind[e], self.enemies.x[e], self.enemies.y[e]);
+        self.pools.enemies.weak[e] = self.pools.enemies.weak[e].max(seconds);
+        let (kind, x, y) = (self.pools.enemies.kind[e], self.pools.enemies.x[e], self.pools.enemies.y[e]);
         self.relic_event(RelicRule::VulnerableWeak, kind as f32, (x, y), seconds);
     }
 
     /// the_boot's one event a frame (a flood otherwise: every small hit).
     pub(super) fn report_boot(&mut self) {
-        let lifts = std::mem::take(&mut self.relic.boot_lifts);
+        let lifts = std::mem::take(&mut self.relics.state.boot_lifts);
         if lifts > 0 {
             self.relic_event(RelicRule::DamageFloor, 0.0, (self.player.x, self.player.y), lifts as f32);
         }
     }
 
     fn relic_event(&mut self, rule: RelicRule, b: f32, (x, y): (f32, f32), value: f32) {
-        self.events.push(Event::new(EventKind::Relic, rule as u8 as f32, b, x, y, value));
+        self.log.events.push(Event::new(EventKind::Relic, rule as u8 as f32, b, x, y, value));
     }
 
     pub(super) fn hash_relics(&self, h: &mut StateHasher) {
         h.section("relics");
-        let (mut floats, mut counts) = self.relic_rules.by_kind();
-        floats.push(self.relic.pending_ward);
+        let (mut floats, mut counts) = self.relics.rules.by_kind();
+        floats.push(self.relics.state.pending_ward);
         for v in floats {
             h.f32(v);
         }
-        counts.extend([self.relic.actions_fired, self.relic.pending_budget]);
+        counts.extend([self.relics.state.actions_fired, self.relics.state.pending_budget]);
         h.u32s(counts.into_iter());
-        h.u64(self.wave_ticks);
-        h.u64(self.relic.first_cast_done as u64 | (self.relic.hurt_budget_done as u64) << 1);
+        h.u64(self.clock.wave_ticks);
+        h.u64(self.relics.state.first_cast_done as u64 | (self.relics.state.hurt_budget_done as u64) << 1);
     }
 }

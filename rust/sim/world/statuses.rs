@@ -11,7 +11,7 @@
 //! zone hurts every tick but rolls once per `zone_status_interval` per
 //! enemy inside (world/spells.rs `update_zones`). Exploders' death blasts
 //! are physical and do no element work. All of it sits behind
-//! `elements_act`: the stress workload pays nothing. The tick pass runs
+//! `elements.act`: the stress workload pays nothing. The tick pass runs
 //! only while some status is live.
 //!
 //! Armor applies per hit (R-DMG-1), never to status ticks: burn and poison
@@ -23,8 +23,30 @@
 //! its shot cooldown waits while it is frozen.
 
 use super::World;
-use crate::sim::config::{Element, ELEMENTS};
+use crate::sim::config::{Element, WorldConfig, ELEMENTS};
 use crate::sim::events::{Event, EventKind, Reaction};
+
+/// The world's element state: attunement, and which of the element work runs at all.
+#[derive(Clone, Debug)]
+pub(super) struct Elements {
+    /// R-STAT-1 attunement points per element (0 by default).
+    pub attunement: [f32; ELEMENTS],
+    /// Some enemy may have a status: the tick pass runs.
+    pub statuses_live: bool,
+    /// Some status chance or attunement point is above 0: hits do the
+    /// element work (without either, no status, reaction or bonus can happen).
+    pub act: bool,
+}
+
+impl Elements {
+    pub fn of(cfg: &WorldConfig) -> Elements {
+        Elements {
+            attunement: [0.0; ELEMENTS],
+            statuses_live: false,
+            act: cfg.statuses.chance.iter().any(|&c| c > 0.0),
+        }
+    }
+}
 
 impl World {
     /// R-STAT-1: attunement points per element (`Element` order), each ≥ 0.
@@ -36,19 +58,19 @@ impl World {
                 crate::sim::limits::show32(*p)
             )));
         }
-        self.attunement = points;
-        self.elements_act = self.cfg.statuses.chance.iter().chain(&points).any(|&c| c > 0.0);
+        self.elements.attunement = points;
+        self.elements.act = self.cfg.statuses.chance.iter().chain(&points).any(|&c| c > 0.0);
         Ok(())
     }
 
     pub fn attunement(&self) -> [f32; ELEMENTS] {
-        self.attunement
+        self.elements.attunement
     }
 
     /// The damage multiplier a hit of `element` on enemy `e` gets from
     /// attunement and wet (the electrified reaction's event goes out here).
     pub(super) fn element_multiplier(&mut self, e: usize, element: usize) -> f32 {
-        if element == Element::Lightning as usize && self.enemies.wet[e] > 0.0 {
+        if element == Element::Lightning as usize && self.pools.enemies.wet[e] > 0.0 {
             self.reaction(e, Reaction::Electrified);
         }
         self.element_damage_multiplier(e, element)
@@ -58,8 +80,8 @@ impl World {
     /// per-tick damage, which reports its reactions once per status roll.
     pub(super) fn element_damage_multiplier(&self, e: usize, element: usize) -> f32 {
         let s = &self.cfg.statuses;
-        let mult = 1.0 + s.attunement_damage * self.attunement[element];
-        if element == Element::Lightning as usize && self.enemies.wet[e] > 0.0 {
+        let mult = 1.0 + s.attunement_damage * self.elements.attunement[element];
+        if element == Element::Lightning as usize && self.pools.enemies.wet[e] > 0.0 {
             mult * s.wet_lightning_multiplier
         } else {
             mult
@@ -69,20 +91,20 @@ impl World {
     /// After a hit of `element` on enemy `e` (alive or not): fire dries a
     /// wet target, then the element's status roll.
     pub(super) fn element_hit(&mut self, e: usize, element: usize) {
-        if element == Element::Fire as usize && self.enemies.wet[e] > 0.0 {
-            self.enemies.wet[e] = 0.0;
+        if element == Element::Fire as usize && self.pools.enemies.wet[e] > 0.0 {
+            self.pools.enemies.wet[e] = 0.0;
             self.reaction(e, Reaction::Dried);
         }
-        if self.enemies.dead[e] || element == Element::Physical as usize {
+        if self.pools.enemies.dead[e] || element == Element::Physical as usize {
             return;
         }
         let s = self.cfg.statuses;
-        let chance = s.chance[element] + s.attunement_chance * self.attunement[element];
+        let chance = s.chance[element] + s.attunement_chance * self.elements.attunement[element];
         if chance <= 0.0 || !self.rng.crit.chance(chance) {
             return;
         }
-        self.statuses_live = true;
-        let en = &mut self.enemies;
+        self.elements.statuses_live = true;
+        let en = &mut self.pools.enemies;
         match Element::ALL[element] {
             Element::Fire => en.burn[e] = en.burn[e].max(s.burn_seconds),
             Element::Ice => {
@@ -105,8 +127,8 @@ impl World {
     }
 
     fn reaction(&mut self, e: usize, r: Reaction) {
-        let en = &self.enemies;
-        self.events.push(Event::new(
+        let en = &self.pools.enemies;
+        self.log.events.push(Event::new(
             EventKind::ElementReaction,
             r as u8 as f32,
             en.kind[e] as f32,
@@ -122,23 +144,23 @@ impl World {
     /// ticks are not hits: armor (per hit, R-DMG-1) and resistance do not
     /// apply to them; shock does, as to every source.
     pub(super) fn tick_statuses(&mut self) {
-        if !self.statuses_live {
+        if !self.elements.statuses_live {
             return;
         }
-        let dt = self.dt;
+        let dt = self.clock.dt;
         let s = self.cfg.statuses;
         let mut live = false;
-        for e in 0..self.enemies.len() {
-            if self.enemies.dead[e] {
+        for e in 0..self.pools.enemies.len() {
+            if self.pools.enemies.dead[e] {
                 continue;
             }
-            let en = &self.enemies;
+            let en = &self.pools.enemies;
             let dot = if en.burn[e] > 0.0 { s.burn_dps } else { 0.0 }
                 + if en.poison[e] > 0.0 { s.poison_dps * en.poison_stacks[e] as f32 } else { 0.0 };
             if dot > 0.0 {
                 self.damage_enemy(e, dot * dt);
             }
-            let en = &mut self.enemies;
+            let en = &mut self.pools.enemies;
             for t in [
                 &mut en.burn[e],
                 &mut en.chill[e],
@@ -157,28 +179,28 @@ impl World {
                 en.poison_stacks[e] = 0;
             }
         }
-        self.statuses_live = live;
+        self.elements.statuses_live = live;
     }
 
-    /// Step 9's speeds into `speed_now`: chilled enemies slowed, frozen ones
+    /// Step 9's speeds into `spatial.speeds`: chilled enemies slowed, frozen ones
     /// still. False while no status is live (the pool's speeds apply as they
     /// are). Archers' planned steps read `status_speed` alike.
     pub(super) fn status_speeds(&mut self) -> bool {
-        if !self.statuses_live {
+        if !self.elements.statuses_live {
             return false;
         }
-        let mut speeds = std::mem::take(&mut self.speed_now);
+        let mut speeds = std::mem::take(&mut self.spatial.speeds);
         speeds.clear();
-        speeds.extend((0..self.enemies.len()).map(|e| self.status_speed(e)));
-        self.speed_now = speeds;
+        speeds.extend((0..self.pools.enemies.len()).map(|e| self.status_speed(e)));
+        self.spatial.speeds = speeds;
         true
     }
 
     /// Enemy `e`'s speed this frame, px per tick: ×`chill_slow` while
     /// chilled, 0 while frozen (R-DMG-2).
     pub(super) fn status_speed(&self, e: usize) -> f32 {
-        let en = &self.enemies;
-        if !self.statuses_live {
+        let en = &self.pools.enemies;
+        if !self.elements.statuses_live {
             en.speed[e]
         } else if en.frozen[e] > 0.0 {
             0.0
@@ -191,6 +213,6 @@ impl World {
 
     /// Enemy `e` is frozen (R-DMG-2): it neither moves nor shoots.
     pub(super) fn is_frozen(&self, e: usize) -> bool {
-        self.statuses_live && self.enemies.frozen[e] > 0.0
+        self.elements.statuses_live && self.pools.enemies.frozen[e] > 0.0
     }
 }
