@@ -470,7 +470,7 @@ pub struct StatusParams {
     /// Seconds between a damaging zone's status rolls on the enemies inside
     /// (balance.json `statuses.zone.status_interval`, required): a zone
     /// hurts every tick, but its status is rolled as one hit per interval,
-    /// not 60 times a second (world/spells.rs `update_zones`).
+    /// not 60 times a second (world/zones.rs `update_zones`).
     pub zone_status_interval: f32,
 }
 

@@ -1,5 +1,5 @@
 //! The simulation: struct-of-arrays pools stepped by plain systems, in the
-//! order documented at the top of `world.rs`.
+//! order documented at the top of `World::step` (world/mod.rs).
 
 pub mod boss;
 pub mod combat;

@@ -1,5 +1,5 @@
 //! Movement systems: enemies (chase + separation, R-WAVE-2), projectiles
-//! (along their velocity, bouncing off the arena walls; world/spells.rs
+//! (along their velocity, bouncing off the arena walls; world/shots.rs
 //! steers the special ones first), and the hit search that pairs
 //! each projectile with the enemy it strikes.
 //!

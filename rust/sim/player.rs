@@ -161,6 +161,13 @@ impl Player {
         (lost, absorbed)
     }
 
+    /// Heals `amount` (if above 0) up to the max, unless dead (lifesteal, zones).
+    pub fn heal(&mut self, amount: f32) {
+        if amount > 0.0 && self.alive {
+            self.hp = (self.hp + amount).min(self.hp_max);
+        }
+    }
+
     /// R-STAT-1: `stats` (valid) replace the stats bought before, each a bonus on
     /// top of `base` (balance.json `player`). Raising the max HP bonus heals by
     /// the same amount; lowering it caps HP at the new max and never kills.

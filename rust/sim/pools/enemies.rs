@@ -58,3 +58,22 @@ pool! {
         dead: bool = false, hash(no);
     }
 }
+
+impl Enemies {
+    /// The live enemy nearest a point. A linear scan: called a few times a
+    /// frame at most, where a ring search of the grid would not pay off.
+    pub fn nearest(&self, x: f32, y: f32) -> Option<usize> {
+        let mut best = (f32::INFINITY, None);
+        for i in 0..self.len() {
+            if self.dead[i] {
+                continue;
+            }
+            let (dx, dy) = (self.x[i] - x, self.y[i] - y);
+            let d2 = dx * dx + dy * dy;
+            if d2 < best.0 {
+                best = (d2, Some(i));
+            }
+        }
+        best.1
+    }
+}

@@ -15,7 +15,7 @@ pool! {
         /// Seconds left.
         life: f32 = life, hash(f32s);
         /// Ticks until the zone's next status roll (0: this frame; R-DMG-2,
-        /// world/spells.rs `update_zones`).
+        /// world/zones.rs `update_zones`).
         status_in: u32 = 0, hash(u32s);
         /// px per tick toward the centre for enemies inside. This and the
         /// columns below are fixed at spawn by the spell: not hashed.

@@ -20,11 +20,12 @@
 //! and skips every other enemy on a byte; deaths queue only for kinds that
 //! act on death and are handled here, in queue order (deterministic, R-DET-1).
 
-use super::World;
+use super::{unit, World};
 use crate::sim::combat::{contact_damage, final_damage, Attack, Defence};
 use crate::sim::config::{DeathBlast, Element, EnemyKind, MutatorSplit, Shield, Split};
 use crate::sim::events::{Event, EventKind};
 use crate::sim::ids::Id;
+use crate::sim::movement::move_enemies;
 use crate::sim::pools::{Behaviour, NewProjectile, Owner, HIT_MEMORY};
 
 /// An archer's planned position this frame (before the separation push).
@@ -38,7 +39,7 @@ pub(super) struct ArcherStep {
 /// The behaviours' part of the world: which behaviours the roster has at all (a pass or a
 /// test runs only then: the stress workload has none), and the state a pass keeps between
 /// its halves. A new behaviour adds its flag and state here and its pass to
-/// `behaviours_before_move` / `behaviours_after_move`; world.rs does not change.
+/// `behaviours_before_move` / `behaviours_after_move`; mod.rs does not change.
 #[derive(Clone, Debug, Default)]
 pub(super) struct EnemyBehaviours {
     /// Some kind shoots (an `attack`): the archer pass runs at all.
@@ -61,15 +62,40 @@ impl EnemyBehaviours {
 }
 
 impl World {
+    /// Step 9: each behaviour's plan (archers shoot even where nothing walks,
+    /// the training range), then chase + separation push, both from the
+    /// start-of-frame snapshot, chilled enemies slowed and frozen ones still;
+    /// then each behaviour's own step.
+    pub(super) fn move_enemies(&mut self) {
+        self.behaviours_before_move();
+        if self.cfg.rules.enemies_still {
+            return; // the training range's dummies
+        }
+        self.spatial.separation_pushes(self.pools.enemies.len(), self.cfg.separation_strength);
+        let s = &mut self.spatial;
+        let slowed = self.elements.speeds(&self.pools.enemies, self.cfg.statuses.chill_slow, &mut s.speeds);
+        let e = &mut self.pools.enemies;
+        move_enemies(
+            &mut e.x,
+            &mut e.y,
+            if slowed { &s.speeds } else { &e.speed },
+            &s.push_x,
+            &s.push_y,
+            (self.player.x, self.player.y),
+            (self.cfg.arena_w, self.cfg.arena_h),
+        );
+        self.behaviours_after_move();
+    }
+
     /// Step 9a, before the chase: each behaviour's plan from the start-of-frame positions
     /// (archers choose their step and shoot; they do even where nothing walks, the range).
-    pub(super) fn behaviours_before_move(&mut self) {
+    fn behaviours_before_move(&mut self) {
         self.archers();
     }
 
     /// Step 9c, after the chase moved everyone: each behaviour's own step (archers go
     /// where they planned).
-    pub(super) fn behaviours_after_move(&mut self) {
+    fn behaviours_after_move(&mut self) {
         self.place_archers();
     }
 
@@ -91,7 +117,10 @@ impl World {
             if self.pools.enemies.dead[i] {
                 continue;
             }
-            let (speed, frozen) = (self.status_speed(i), self.is_frozen(i));
+            let (speed, frozen) = (
+                self.elements.speed(&self.pools.enemies, i, self.cfg.statuses.chill_slow),
+                self.elements.is_frozen(&self.pools.enemies, i),
+            );
             let e = &mut self.pools.enemies;
             let (x, y) = (e.x[i], e.y[i]);
             let (dx, dy) = (px - x, py - y);
@@ -281,14 +310,5 @@ impl World {
                 (self.pools.enemies.hp[child], self.pools.enemies.hp_max[child]) = (hp, hp);
             }
         }
-    }
-}
-
-fn unit(x: f32, y: f32) -> (f32, f32) {
-    let d = (x * x + y * y).sqrt();
-    if d > 1e-6 {
-        (x / d, y / d)
-    } else {
-        (1.0, 0.0)
     }
 }

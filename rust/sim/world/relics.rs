@@ -196,17 +196,21 @@ impl World {
     fn relic_event(&mut self, rule: RelicRule, b: f32, (x, y): (f32, f32), value: f32) {
         self.log.events.push(Event::new(EventKind::Relic, rule as u8 as f32, b, x, y, value));
     }
+}
 
-    pub(super) fn hash_relics(&self, h: &mut StateHasher) {
+impl Relics {
+    /// The relics' section of the state hash: the rules, the wave's counters
+    /// and the turn clock (`wave_ticks`).
+    pub fn hash_into(&self, h: &mut StateHasher, wave_ticks: u64) {
         h.section("relics");
-        let (mut floats, mut counts) = self.relics.rules.by_kind();
-        floats.push(self.relics.state.pending_ward);
+        let (mut floats, mut counts) = self.rules.by_kind();
+        floats.push(self.state.pending_ward);
         for v in floats {
             h.f32(v);
         }
-        counts.extend([self.relics.state.actions_fired, self.relics.state.pending_budget]);
+        counts.extend([self.state.actions_fired, self.state.pending_budget]);
         h.u32s(counts.into_iter());
-        h.u64(self.clock.wave_ticks);
-        h.u64(self.relics.state.first_cast_done as u64 | (self.relics.state.hurt_budget_done as u64) << 1);
+        h.u64(wave_ticks);
+        h.u64(self.state.first_cast_done as u64 | (self.state.hurt_budget_done as u64) << 1);
     }
 }

@@ -9,7 +9,7 @@
 //! where the chance is above 0: hits of elements without a chance draw
 //! nothing, so worlds without statuses keep their random sequence). A
 //! zone hurts every tick but rolls once per `zone_status_interval` per
-//! enemy inside (world/spells.rs `update_zones`). Exploders' death blasts
+//! enemy inside (world/zones.rs `update_zones`). Exploders' death blasts
 //! are physical and do no element work. All of it sits behind
 //! `elements.act`: the stress workload pays nothing. The tick pass runs
 //! only while some status is live.
@@ -19,12 +19,13 @@
 //! their full damage per second.
 //!
 //! Chill slows and freeze stops every mover, archers' planned steps
-//! included (`status_speed`); a frozen archer does not shoot either, and
+//! included (`Elements::speed`); a frozen archer does not shoot either, and
 //! its shot cooldown waits while it is frozen.
 
 use super::World;
 use crate::sim::config::{Element, WorldConfig, ELEMENTS};
 use crate::sim::events::{Event, EventKind, Reaction};
+use crate::sim::pools::Enemies;
 
 /// The world's element state: attunement, and which of the element work runs at all.
 #[derive(Clone, Debug)]
@@ -45,6 +46,37 @@ impl Elements {
             statuses_live: false,
             act: cfg.statuses.chance.iter().any(|&c| c > 0.0),
         }
+    }
+
+    /// Step 9's speeds into `speeds`: chilled enemies slowed, frozen ones
+    /// still. False while no status is live (the pool's speeds apply as they
+    /// are). Archers' planned steps read `speed` alike.
+    pub fn speeds(&self, en: &Enemies, chill_slow: f32, speeds: &mut Vec<f32>) -> bool {
+        if !self.statuses_live {
+            return false;
+        }
+        speeds.clear();
+        speeds.extend((0..en.len()).map(|e| self.speed(en, e, chill_slow)));
+        true
+    }
+
+    /// Enemy `e`'s speed this frame, px per tick: ×`chill_slow` while
+    /// chilled, 0 while frozen (R-DMG-2).
+    pub fn speed(&self, en: &Enemies, e: usize, chill_slow: f32) -> f32 {
+        if !self.statuses_live {
+            en.speed[e]
+        } else if en.frozen[e] > 0.0 {
+            0.0
+        } else if en.chill[e] > 0.0 {
+            en.speed[e] * chill_slow
+        } else {
+            en.speed[e]
+        }
+    }
+
+    /// Enemy `e` is frozen (R-DMG-2): it neither moves nor shoots.
+    pub fn is_frozen(&self, en: &Enemies, e: usize) -> bool {
+        self.statuses_live && en.frozen[e] > 0.0
     }
 }
 
@@ -180,39 +212,5 @@ impl World {
             }
         }
         self.elements.statuses_live = live;
-    }
-
-    /// Step 9's speeds into `spatial.speeds`: chilled enemies slowed, frozen ones
-    /// still. False while no status is live (the pool's speeds apply as they
-    /// are). Archers' planned steps read `status_speed` alike.
-    pub(super) fn status_speeds(&mut self) -> bool {
-        if !self.elements.statuses_live {
-            return false;
-        }
-        let mut speeds = std::mem::take(&mut self.spatial.speeds);
-        speeds.clear();
-        speeds.extend((0..self.pools.enemies.len()).map(|e| self.status_speed(e)));
-        self.spatial.speeds = speeds;
-        true
-    }
-
-    /// Enemy `e`'s speed this frame, px per tick: ×`chill_slow` while
-    /// chilled, 0 while frozen (R-DMG-2).
-    pub(super) fn status_speed(&self, e: usize) -> f32 {
-        let en = &self.pools.enemies;
-        if !self.elements.statuses_live {
-            en.speed[e]
-        } else if en.frozen[e] > 0.0 {
-            0.0
-        } else if en.chill[e] > 0.0 {
-            en.speed[e] * self.cfg.statuses.chill_slow
-        } else {
-            en.speed[e]
-        }
-    }
-
-    /// Enemy `e` is frozen (R-DMG-2): it neither moves nor shoots.
-    pub(super) fn is_frozen(&self, e: usize) -> bool {
-        self.elements.statuses_live && self.pools.enemies.frozen[e] > 0.0
     }
 }

@@ -1,0 +1,197 @@
+//! What spells make their shots do (R-VM-4, R-VM-10): step 5 steers them
+//! (homing, sine, orbit; timer payloads count down) and moves every shot;
+//! after the hits, each struck enemy gets the shot's lifesteal, knockback,
+//! explosion, chain and on-hit payload; shots that died go off (on-expire
+//! payloads, explosions at the end of their life).
+
+use super::{unit, World};
+use crate::sim::movement::move_projectiles;
+use crate::sim::pools::{Behaviour, NewProjectile, Owner, Projectiles};
+use crate::vm::spell::TriggerKind;
+
+/// A projectile's hit that its behaviour reacts to.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct BehaviourHit {
+    pub projectile: u32,
+    pub enemy: u32,
+    pub dealt: f32,
+}
+
+/// Step 5: every shot moves — straight, as steered; off a wall it bounces
+/// if it has bounces left, else vanishes (an orbiting shot passes over);
+/// lifetimes run down.
+pub(super) fn move_shots(p: &mut Projectiles, dt: f32, arena: (f32, f32)) {
+    let (special, behaviour) = (&p.special, &p.behaviour);
+    move_projectiles(
+        &mut p.x,
+        &mut p.y,
+        &mut p.vx,
+        &mut p.vy,
+        &mut p.bounces,
+        &mut p.life,
+        &mut p.dead,
+        dt,
+        arena,
+        |i| !special[i] || behaviour[i].orbit.is_none(),
+    );
+}
+
+impl World {
+    /// Before projectiles move: homing turns them, sine paths wobble, orbit
+    /// paths aim for their place on the ring around where the player is now
+    /// (homing does not turn them off it), timer payloads count down (and
+    /// fire where the carrier is, R-VM-4).
+    pub(super) fn steer_projectiles(&mut self) {
+        let vm = self.cfg.vm;
+        for i in 0..self.pools.projectiles.len() {
+            if !self.pools.projectiles.special[i] || self.pools.projectiles.dead[i] {
+                continue;
+            }
+            let b = self.pools.projectiles.behaviour[i];
+            let (x, y) = (self.pools.projectiles.x[i], self.pools.projectiles.y[i]);
+            let (vx, vy) = (self.pools.projectiles.vx[i], self.pools.projectiles.vy[i]);
+            let speed = (vx * vx + vy * vy).sqrt();
+            if let Some(o) = b.orbit {
+                // Where the ring puts it at the end of this tick: the move takes it there.
+                let (ox, oy) = o.offset(b.age + self.clock.dt);
+                self.pools.projectiles.vx[i] = self.player.x + ox - x;
+                self.pools.projectiles.vy[i] = self.player.y + oy - y;
+            } else if b.homing > 0.0 && speed > 0.0 {
+                if let Some(e) = self.pools.enemies.nearest(x, y) {
+                    let (tx, ty) = (self.pools.enemies.x[e] - x, self.pools.enemies.y[e] - y);
+                    if tx * tx + ty * ty < vm.homing_range * vm.homing_range {
+                        let want = unit(tx, ty);
+                        let cur = (vx / speed, vy / speed);
+                        let turned = unit(cur.0 + (want.0 - cur.0) * b.homing, cur.1 + (want.1 - cur.1) * b.homing);
+                        self.pools.projectiles.vx[i] = turned.0 * speed;
+                        self.pools.projectiles.vy[i] = turned.1 * speed;
+                    }
+                }
+            }
+            let behaviour = &mut self.pools.projectiles.behaviour[i];
+            if b.sine && speed > 0.0 {
+                // Sideways velocity of A·sin(2πft): its derivative, per tick.
+                let w = std::f32::consts::TAU * vm.sine_frequency;
+                let side = vm.sine_amplitude * w * libm::cosf(w * b.age) * self.clock.dt;
+                self.pools.projectiles.x[i] += -vy / speed * side;
+                self.pools.projectiles.y[i] += vx / speed * side;
+            }
+            behaviour.age += self.clock.dt;
+            if let Some(mut p) = b.payload {
+                if p.kind == TriggerKind::Timer {
+                    p.timer -= self.clock.dt;
+                    if p.timer <= 0.0 {
+                        self.pools.projectiles.behaviour[i].payload = None;
+                        self.pools.projectiles.dead[i] = true;
+                        self.fire_payload(p.span, (x, y), unit(vx, vy), i as u32);
+                    } else {
+                        self.pools.projectiles.behaviour[i].payload = Some(p);
+                    }
+                }
+            }
+        }
+    }
+
+    /// After hits: lifesteal, explosions, chains and on-hit payloads.
+    pub(super) fn behaviour_hits(&mut self) {
+        let hits = std::mem::take(&mut self.log.behaviour_hits);
+        for h in &hits {
+            let (i, e) = (h.projectile as usize, h.enemy as usize);
+            let b = self.pools.projectiles.behaviour[i];
+            let at = (self.pools.enemies.x[e], self.pools.enemies.y[e]);
+            let element = self.pools.projectiles.element[i];
+            self.player.heal(h.dealt * b.lifesteal);
+            if b.knockback > 0.0 {
+                let (dx, dy) = unit(self.pools.projectiles.vx[i], self.pools.projectiles.vy[i]);
+                let (aw, ah) = (self.cfg.arena_w, self.cfg.arena_h);
+                self.pools.enemies.x[e] = (self.pools.enemies.x[e] + dx * b.knockback).clamp(0.0, aw);
+                self.pools.enemies.y[e] = (self.pools.enemies.y[e] + dy * b.knockback).clamp(0.0, ah);
+            }
+            if b.explode_radius > 0.0 {
+                self.blast(at, b.explode_radius, self.pools.projectiles.damage[i], element, b.lifesteal);
+            }
+            if b.chain > 0 {
+                self.chain_from(i, e);
+            }
+            if let Some(p) = b.payload {
+                if p.kind == TriggerKind::OnHit {
+                    self.pools.projectiles.behaviour[i].payload = None;
+                    let dir = unit(self.pools.projectiles.vx[i], self.pools.projectiles.vy[i]);
+                    self.fire_payload(p.span, at, dir, i as u32);
+                }
+            }
+        }
+        self.log.behaviour_hits = hits;
+        self.log.behaviour_hits.clear();
+    }
+
+    /// Chain lightning: a new bolt from the struck enemy to the nearest
+    /// other enemy within range, one jump fewer, remembering the struck.
+    fn chain_from(&mut self, i: usize, struck: usize) {
+        let b = self.pools.projectiles.behaviour[i];
+        let (x, y) = (self.pools.enemies.x[struck], self.pools.enemies.y[struck]);
+        let mut best = (b.chain_range * b.chain_range, None);
+        for e in 0..self.pools.enemies.len() {
+            if e == struck || self.pools.enemies.dead[e] {
+                continue;
+            }
+            let d2 = (self.pools.enemies.x[e] - x).powi(2) + (self.pools.enemies.y[e] - y).powi(2);
+            if d2 < best.0 {
+                best = (d2, Some(e));
+            }
+        }
+        let Some(next) = best.1 else { return };
+        let p = &self.pools.projectiles;
+        let speed = (p.vx[i] * p.vx[i] + p.vy[i] * p.vy[i]).sqrt().max(1.0);
+        let dir = unit(self.pools.enemies.x[next] - x, self.pools.enemies.y[next] - y);
+        let reach_ticks = (best.0.sqrt() / speed).ceil() + 2.0;
+        // A chain bolt flies straight at its next enemy, whatever path the first shot took.
+        let behaviour = Behaviour { chain: b.chain - 1, payload: None, orbit: None, age: 0.0, ..b };
+        let struck_id = self.pools.enemies.ids.ids()[struck];
+        let (radius, damage, crit, element, look) =
+            (p.radius[i], p.damage[i], p.crit_chance[i], p.element[i], p.look[i]);
+        self.pools.projectiles.push(NewProjectile {
+            x,
+            y,
+            vx: dir.0 * speed,
+            vy: dir.1 * speed,
+            radius,
+            damage,
+            crit_chance: crit,
+            element,
+            pierce: 0,
+            bounces: 0,
+            life: reach_ticks * self.clock.dt,
+            owner: Owner::Player,
+            look,
+            behaviour,
+        });
+        let last = self.pools.projectiles.len() - 1;
+        self.pools.projectiles.remember(last, struck_id);
+    }
+
+    /// Projectiles that died this frame: on-expire payloads and explosions
+    /// where they died (R-VM-4 `on_expire`).
+    pub(super) fn behaviour_deaths(&mut self) {
+        for i in 0..self.pools.projectiles.len() {
+            if !self.pools.projectiles.dead[i] || !self.pools.projectiles.special[i] {
+                continue;
+            }
+            let b = self.pools.projectiles.behaviour[i];
+            let at = (self.pools.projectiles.x[i], self.pools.projectiles.y[i]);
+            if let Some(p) = b.payload {
+                // A timer whose carrier dies first goes off where it died.
+                if matches!(p.kind, TriggerKind::OnExpire | TriggerKind::Timer) {
+                    self.pools.projectiles.behaviour[i].payload = None;
+                    let dir = unit(self.pools.projectiles.vx[i], self.pools.projectiles.vy[i]);
+                    self.fire_payload(p.span, at, dir, i as u32);
+                }
+            }
+            if b.explode_radius > 0.0 && self.pools.projectiles.life[i] <= 0.0 {
+                self.pools.projectiles.behaviour[i].explode_radius = 0.0;
+                let element = self.pools.projectiles.element[i];
+                self.blast(at, b.explode_radius, self.pools.projectiles.damage[i], element, b.lifesteal);
+            }
+        }
+    }
+}
