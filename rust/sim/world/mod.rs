@@ -293,44 +293,44 @@ impl World {
     /// hits, no push), from the next one they are.
     pub fn step(&mut self, controls: &Controls, commands: &[Command]) -> StepCounts {
         self.log.events.clear();
-        // 1.
+        // 1. commands, the wave clock
         for c in commands {
             self.apply(c);
         }
         self.advance_turn_clock();
-        // 2.
+        // 2. player
         self.move_player(controls);
-        // 3.
+        // 3. grid
         let enemy_reach = self.bosses.enemy_reach(&self.pools.enemies);
         self.spatial.rebuild_grid(&self.pools, enemy_reach, self.player.radius, self.cfg.grid_cells_per_entity);
-        // 4.
+        // 4. wand
         self.cast(controls);
-        // 5.
+        // 5. projectiles move
         self.steer_projectiles();
         shots::move_shots(&mut self.pools.projectiles, self.clock.dt, (self.cfg.arena_w, self.cfg.arena_h));
-        // 6–7.
+        // 6–7. hits, damage, and what the spells' shots do with them
         hits::find_targets(&mut self.spatial, &self.pools, !self.cfg.rules.no_hit_memory);
         let (hits, dealt) = self.resolve_hits();
         debug_assert!(dealt <= self.log.damage + 1e-3);
         self.behaviour_hits();
         self.behaviour_deaths();
-        // 8.
+        // 8. contact; zones, summons and statuses; the deaths that act; the wand's kills
         self.contact();
         self.update_zones();
         self.update_summons();
         self.tick_statuses();
         self.enemy_deaths();
         self.program_kills();
-        // Deaths by the `on_kill` entry's spells act now (before the dead
-        // are removed); Kill Combo counts them next frame.
+        // Deaths by the `on_kill` entry's spells act now (before the dead are removed).
         self.enemy_deaths();
+        // 8b. bosses
         self.bosses_step();
-        // 9.
+        // 9. enemies move
         self.move_enemies();
-        // 10.
+        // 10. pickups
         let (pool, grid, events) = (&mut self.pools.pickups, &mut self.spatial.pickup_grid, &mut self.log.events);
         pickups::collect(pool, grid, &self.player, &self.cfg, self.clock.dt, events);
-        // 11. Damage from every source: projectiles, blasts, chains, zones, commands.
+        // 11. cleanup; damage from every source: projectiles, blasts, chains, zones, commands
         let damage_dealt = std::mem::take(&mut self.log.damage);
         self.log.report_biggest_hits(self.cfg.hit_events_per_frame as usize);
         self.report_boot();

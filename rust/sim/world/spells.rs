@@ -321,7 +321,8 @@ impl World {
 
     /// After the deaths act: this frame's kills feed Kill Combo (R-REG-2) and
     /// run the `on_kill` entry at the first kill, at most once per interval
-    /// (R-CORE-2); the frame's list of kills is emptied.
+    /// (R-CORE-2); the frame's list of kills is emptied (what the entry's own
+    /// spells kill at once goes with it: Kill Combo does not count it).
     pub(super) fn program_kills(&mut self) {
         let kills = std::mem::take(&mut self.log.kills);
         self.feed_kills(&kills);
