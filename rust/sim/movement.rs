@@ -225,9 +225,10 @@ fn pair_pushes(
         let at = m - recv.from;
         let rx: &mut [f32; LANES] = (&mut recv.x[at..at + LANES]).try_into().expect("segments are padded by LANES");
         let ry: &mut [f32; LANES] = (&mut recv.y[at..at + LANES]).try_into().expect("segments are padded by LANES");
+        // The run's bounds relative to the chunk: lane j is live if first ≤ j < last.
+        let (first, last) = (lo as i32 - m as i32, hi as i32 - m as i32);
         for j in 0..LANES {
-            let mj = (m + j) as i32;
-            let live = mask(mj >= lo as i32) & mask(mj < hi as i32);
+            let live = mask(j as i32 >= first) & mask((j as i32) < last);
             let dx = xi - cx[j];
             let dy = yi - cy[j];
             let d2 = dx * dx + dy * dy;
