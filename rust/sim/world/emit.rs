@@ -3,7 +3,7 @@
 //! blasts, zones and summons; the blasts' and explosions' damage.
 
 use super::World;
-use crate::sim::combat::{final_damage_booted, Attack, Defence};
+use crate::sim::combat::final_damage_booted;
 use crate::sim::config::Element;
 use crate::sim::events::{Event, EventKind};
 use crate::sim::pools::{Behaviour, NewProjectile, Orbiting, Owner, Payload};
@@ -157,13 +157,7 @@ impl World {
     fn hit_enemy(&mut self, e: usize, base: f32, element: Element) -> f32 {
         let element = element as usize;
         let mult = if self.elements.act { self.element_multiplier(e, element) } else { 1.0 };
-        let kind = &self.cfg.enemy_kinds[self.pools.enemies.kind[e] as usize];
-        let boot_floor = self.relics.rules.damage_floor;
-        let attack = Attack { base, flat: self.player.strength, mult, element, boot_floor };
-        let taken = self.cfg.combat.taken(self.pools.enemies.vulnerable[e] > 0.0);
-        let boss = kind.behavior.is_boss();
-        let (resist, armor) = if boss { self.boss_defence(e, kind) } else { (kind.resist, kind.armor) };
-        let defence = Defence { resist, armor, taken };
+        let (attack, defence, boss) = self.strike(e, base, mult, element);
         let (amount, lifted) = final_damage_booted(&attack, &defence);
         self.relics.state.boot_lifts += lifted as u32;
         let dealt = self.damage_enemy(e, amount);

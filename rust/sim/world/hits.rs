@@ -61,6 +61,20 @@ pub(super) fn find_targets(spatial: &mut Spatial, pools: &Pools, memory: bool) {
 }
 
 impl World {
+    /// R-DMG-1's two sides of a hit of `base` × `mult` and `element` on enemy `e` — the player's
+    /// strength and the_boot's floor, the enemy's resistances, armor and vulnerability (a
+    /// boss's by its phase) — and whether `e` is a boss. Shots and blasts alike.
+    #[inline(always)]
+    pub(super) fn strike(&self, e: usize, base: f32, mult: f32, element: usize) -> (Attack, Defence, bool) {
+        let kind = &self.cfg.enemy_kinds[self.pools.enemies.kind[e] as usize];
+        let boot_floor = self.relics.rules.damage_floor;
+        let attack = Attack { base, flat: self.player.strength, mult, element, boot_floor };
+        let taken = self.cfg.combat.taken(self.pools.enemies.vulnerable[e] > 0.0);
+        let boss = kind.behavior.is_boss();
+        let (resist, armor) = if boss { self.boss_defence(e, kind) } else { (kind.resist, kind.armor) };
+        (attack, Defence { resist, armor, taken }, boss)
+    }
+
     /// Step 6–7, in projectile order (deterministic): damage, kills, pierce.
     pub(super) fn resolve_hits(&mut self) -> (u32, f32) {
         let mut hits = 0u32;
@@ -94,13 +108,8 @@ impl World {
             // 210 frames with the flag (statuses' columns, the shock check),
             // +0.93% without it.
             let mult = if self.elements.act { crit_mult * self.element_multiplier(e, element) } else { crit_mult };
-            let kind = &self.cfg.enemy_kinds[self.pools.enemies.kind[e] as usize];
-            let boot_floor = self.relics.rules.damage_floor;
-            let attack = Attack { base, flat: self.player.strength, mult, element, boot_floor };
-            let taken = self.cfg.combat.taken(self.pools.enemies.vulnerable[e] > 0.0);
-            let boss = kind.behavior.is_boss();
-            let (resist, armor) = if boss { self.boss_defence(e, kind) } else { (kind.resist, kind.armor) };
-            let defence = Defence { resist, armor, taken };
+            let (attack, defence, boss) = self.strike(e, base, mult, element);
+            let boot_floor = attack.boot_floor;
             // the_boot behind its flag: off (the stress workload), a hit is
             // R-DMG-1 alone, with no count to keep.
             let amount = if boot_floor > 0.0 {
