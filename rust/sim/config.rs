@@ -868,9 +868,9 @@ impl WorldConfig {
     }
 
     /// The largest radius of the kinds that fill waves: every kind but the
-    /// bosses (their clones are bosses too), whose size counts only while
-    /// they live (`World::enemy_reach`), so a roster with bosses searches no
-    /// wider while none is on the field.
+    /// bosses (their clones are bosses too). It sizes the enemy grid's cells;
+    /// a boss is one of the grid's few wide points (`Grid::wide`), so a
+    /// 40 px boss does not make the horde's cells five times fuller.
     pub fn max_enemy_radius(&self) -> f32 {
         self.enemy_kinds.iter().filter(|k| !k.behavior.is_boss()).map(|k| k.radius).fold(0.0, f32::max)
     }

@@ -15,6 +15,11 @@
 //! - Reverse-order scatter with decrementing cursors leaves `start[c]` at
 //!   the first point of cell c with no second pass, and keeps points of a
 //!   cell in their original order (a stable sort: determinism).
+//! - Cells are sized for the common points, not the biggest: a point whose
+//!   radius is above `wide_above` (a boss among grunts) stays out of the
+//!   cells, in `wide`, and every query checks the few wide points on their
+//!   own. Sized for a 40 px boss, a W20 horde's cells held five times the
+//!   grunts and the separation went quadratic (benches/README.md).
 
 /// The index runs `[lo, hi)` into the cell-ordered copies that cover the
 /// 3×3 block around a point: one run per block row.
@@ -43,6 +48,21 @@ pub struct Grid {
     /// The point's index in the caller's arrays.
     pub index: Vec<u32>,
     points: usize,
+    /// The points too big for the cells, in index order (see the module doc).
+    pub wide: Vec<WidePoint>,
+    /// Every point given to the last rebuild: the copies and the wide.
+    sources: usize,
+}
+
+/// A point kept out of the cells because its radius is above the grid's
+/// `wide_above`: every query checks it directly.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct WidePoint {
+    pub x: f32,
+    pub y: f32,
+    pub radius: f32,
+    /// The point's index in the caller's arrays.
+    pub index: u32,
 }
 
 /// Query points (projectiles) bucketed by the grid row they fall in, so
@@ -87,13 +107,23 @@ impl QueryOrder {
 /// `row_of` for a query left out.
 const NO_ROW: u32 = u32::MAX;
 
+/// `cell_of` for a wide point.
+const WIDE: u32 = u32::MAX;
+
 impl Grid {
+    /// The points in the cells (the copies), wide points not counted.
     pub fn len(&self) -> usize {
         self.points
     }
 
     pub fn is_empty(&self) -> bool {
         self.points == 0
+    }
+
+    /// Every point the grid was built over: the copies and the wide points
+    /// (their indices are `0..sources()`).
+    pub fn sources(&self) -> usize {
+        self.sources
     }
 
     pub fn cell_size(&self) -> f32 {
@@ -108,14 +138,35 @@ impl Grid {
     /// `reach` is the largest distance any query will look (e.g. the sum of
     /// the two largest radii); `cells_per_entity` caps the cell count.
     pub fn rebuild(&mut self, xs: &[f32], ys: &[f32], rs: &[f32], reach: f32, cells_per_entity: f32) {
+        self.rebuild_with_wide(xs, ys, rs, reach, cells_per_entity, f32::INFINITY);
+    }
+
+    /// `rebuild`, keeping the points of radius above `wide_above` out of the
+    /// cells (`wide`): `reach` then need only cover the others.
+    pub fn rebuild_with_wide(
+        &mut self,
+        xs: &[f32],
+        ys: &[f32],
+        rs: &[f32],
+        reach: f32,
+        cells_per_entity: f32,
+        wide_above: f32,
+    ) {
         let n = xs.len();
         debug_assert!(ys.len() == n && rs.len() == n);
+        self.sources = n;
+        self.wide.clear();
+        for (i, &r) in rs.iter().enumerate() {
+            if r > wide_above {
+                self.wide.push(WidePoint { x: xs[i], y: ys[i], radius: r, index: i as u32 });
+            }
+        }
+        let n = n - self.wide.len();
         self.points = n;
         self.x.resize(n + LANES, 0.0);
         self.y.resize(n + LANES, 0.0);
         self.radius.resize(n + LANES, 0.0);
         self.index.resize(n + LANES, 0);
-        self.cell_of.resize(n, 0);
         if n == 0 {
             self.cols = 1;
             self.rows = 1;
@@ -127,7 +178,11 @@ impl Grid {
         }
 
         let (mut x0, mut x1, mut y0, mut y1) = (f32::MAX, f32::MIN, f32::MAX, f32::MIN);
-        for i in 0..n {
+        let any_wide = !self.wide.is_empty();
+        for i in 0..xs.len() {
+            if any_wide && rs[i] > wide_above {
+                continue;
+            }
             x0 = x0.min(xs[i]);
             x1 = x1.max(xs[i]);
             y0 = y0.min(ys[i]);
@@ -153,21 +208,27 @@ impl Grid {
 
         self.start.clear();
         self.start.resize(cells + 1, 0);
-        self.count_and_scatter(xs, ys, rs);
+        self.count_and_scatter(xs, ys, rs, wide_above);
     }
 
     /// The counting sort proper. Local slices, not `self.x[k]`: writing
     /// through `self`'s vectors made LLVM reload every vector's pointer after
     /// each store (they might alias), in the loop that dominates a rebuild.
-    fn count_and_scatter(&mut self, xs: &[f32], ys: &[f32], rs: &[f32]) {
+    /// Wide points get `WIDE`, which the counting puts in a spare slot past
+    /// the cells and the scatter skips.
+    fn count_and_scatter(&mut self, xs: &[f32], ys: &[f32], rs: &[f32], wide_above: f32) {
         let n = xs.len();
         let cells = self.cell_count();
-        for (c, (&x, &y)) in self.cell_of.iter_mut().zip(xs.iter().zip(ys)) {
-            *c = Self::cell_in(self.x0, self.y0, self.inv_cell, self.cols, self.rows, x, y);
+        self.cell_of.resize(n, 0);
+        let any_wide = !self.wide.is_empty();
+        for (i, (c, (&x, &y))) in self.cell_of.iter_mut().zip(xs.iter().zip(ys)).enumerate() {
+            let cell = Self::cell_in(self.x0, self.y0, self.inv_cell, self.cols, self.rows, x, y);
+            *c = if any_wide && rs[i] > wide_above { WIDE } else { cell };
         }
         let start = &mut self.start[..];
         for &c in &self.cell_of {
-            start[c as usize] += 1;
+            // WIDE counts into start[cells], which is then overwritten.
+            start[(c as usize).min(cells)] += 1;
         }
         // Inclusive prefix sums: start[c] = one past the last point of c.
         let mut sum = 0u32;
@@ -175,10 +236,14 @@ impl Grid {
             sum += *s;
             *s = sum;
         }
-        start[cells] = n as u32;
+        start[cells] = sum;
         let (gx, gy, gr, gi) = (&mut self.x[..], &mut self.y[..], &mut self.radius[..], &mut self.index[..]);
         for i in (0..n).rev() {
-            let c = self.cell_of[i] as usize;
+            let c = self.cell_of[i];
+            if c == WIDE {
+                continue;
+            }
+            let c = c as usize;
             start[c] -= 1;
             let k = start[c] as usize;
             gx[k] = xs[i];
@@ -313,7 +378,8 @@ impl Grid {
     }
 
     /// Buckets the query points `wanted(i)` by widened row into `out` (a
-    /// counting sort like `rebuild`'s).
+    /// counting sort like `rebuild`'s). Points that cannot reach a copy are
+    /// left out, unless the grid has wide points.
     #[inline(never)]
     pub fn sort_queries(
         &self,
@@ -334,13 +400,16 @@ impl Grid {
         // chain through the counters (it was half the sort's time).
         let (x0, y0, inv) = (self.x0, self.y0, self.inv_cell);
         let (x_end, y_end) = (self.cols as f32 + 1.0, self.rows as f32 + 1.0);
+        let (any_wide, last_row) = (!self.wide.is_empty(), rows as u32 - 1);
         for (i, row) in row_of.iter_mut().enumerate() {
             let fx = (xs[i] - x0) * inv;
             let fy = (ys[i] - y0) * inv;
             // The column/row of `cell_coords` within [-1, cols] × [-1, rows]
             // (NaN fails every test: outside).
-            let inside = fx >= -1.0 && fx < x_end && fy >= -1.0 && fy < y_end;
-            let widened = ((fy.max(-1.0).min(y_end) + 2.0) as i32 - 1) as u32;
+            // With wide points every query counts (a boss may stand outside
+            // the copies' box), bucketed into the nearest widened row.
+            let inside = (fx >= -1.0 && fx < x_end && fy >= -1.0 && fy < y_end) | any_wide;
+            let widened = (((fy.max(-1.0).min(y_end) + 2.0) as i32 - 1) as u32).min(last_row);
             *row = if inside & wanted(i) { widened } else { NO_ROW };
         }
         for &row in row_of.iter() {
@@ -366,8 +435,9 @@ impl Grid {
         }
     }
 
-    /// Every point within `r` of `(x, y)` (strictly closer), by index.
-    /// `r` must not exceed the `reach` the grid was built for.
+    /// Every point within `r` of `(x, y)` (strictly closer), by index: the
+    /// copies in cell order, then the wide points. `r` must not exceed the
+    /// `reach` the grid was built for.
     pub fn for_each_within(&self, x: f32, y: f32, r: f32, mut f: impl FnMut(u32)) {
         debug_assert!(r <= self.cell * 1.0001);
         let r2 = r * r;
@@ -380,6 +450,51 @@ impl Grid {
                 }
             }
         }
+        for w in &self.wide {
+            let (dx, dy) = (w.x - x, w.y - y);
+            if dx * dx + dy * dy < r2 {
+                f(w.index);
+            }
+        }
+    }
+
+    /// Every point whose disc a disc of radius `r` at `(x, y)` overlaps
+    /// (centres closer than `r` + the point's radius), by index: the copies
+    /// in cell order, then the wide points. `r` plus the copies' radii must
+    /// not exceed the `reach` the grid was built for.
+    pub fn for_each_touching(&self, x: f32, y: f32, r: f32, mut f: impl FnMut(u32)) {
+        for (lo, hi) in self.runs(x, y) {
+            for k in lo as usize..hi as usize {
+                let (dx, dy, rr) = (self.x[k] - x, self.y[k] - y, r + self.radius[k]);
+                debug_assert!(rr <= self.cell * 1.0001);
+                if dx * dx + dy * dy < rr * rr {
+                    f(self.index[k]);
+                }
+            }
+        }
+        for w in &self.wide {
+            let (dx, dy, rr) = (w.x - x, w.y - y, r + w.radius);
+            if dx * dx + dy * dy < rr * rr {
+                f(w.index);
+            }
+        }
+    }
+
+    /// The runs of copies, one per block row, of the square block of cells
+    /// that holds every copy within `reach` of `(x, y)`, any reach (the
+    /// 3×3 block of `runs` when `reach` ≤ the cell). For the wide points'
+    /// own searches, which reach past one cell.
+    pub fn runs_around(&self, x: f32, y: f32, reach: f32) -> impl Iterator<Item = (u32, u32)> + '_ {
+        let (cx, cy) = self.cell_coords(x, y);
+        // A wide point far outside the grid's box reaches none of it (and
+        // `ring` stays small enough for i32 arithmetic).
+        let ring = (reach * self.inv_cell).ceil().clamp(1.0, (self.cols + self.rows + 2) as f32) as i32;
+        let (lo, hi) = ((cx - ring).max(0), (cx + ring).min(self.cols - 1));
+        let rows = (cy - ring).max(0)..=(cy + ring).min(self.rows - 1);
+        rows.filter(move |_| lo <= hi).map(move |row| {
+            let base = row * self.cols;
+            (self.start[(base + lo) as usize], self.start[(base + hi + 1) as usize])
+        })
     }
 }
 

@@ -105,6 +105,19 @@ pub fn separation_pushes(
     push_x: &mut [f32],
     push_y: &mut [f32],
 ) {
+    separate_copies(grid, strength, pool, s, push_x, push_y);
+    separate_wide(grid, strength, push_x, push_y);
+}
+
+/// The pushes between the copies (the grid's cell points), written for each.
+fn separate_copies(
+    grid: &Grid,
+    strength: f32,
+    pool: Option<&rayon::ThreadPool>,
+    s: &mut Separation,
+    push_x: &mut [f32],
+    push_y: &mut [f32],
+) {
     let n = grid.len();
     if n == 0 {
         return;
@@ -163,6 +176,59 @@ pub fn separation_pushes(
             push_x[i] = px;
             push_y[i] = py;
         }
+    }
+}
+
+/// The pushes of the wide points (`Grid::wide`), written for each, and
+/// their reactions added onto the copies' (after `separate_copies`, on one
+/// thread, in index order). A wide point is the first of each of its pairs.
+fn separate_wide(grid: &Grid, strength: f32, push_x: &mut [f32], push_y: &mut [f32]) {
+    if grid.wide.is_empty() {
+        return;
+    }
+    for w in &grid.wide {
+        push_x[w.index as usize] = 0.0;
+        push_y[w.index as usize] = 0.0;
+    }
+    // Copies are at most as big as `reach - wide`, the wide point's own radius aside.
+    let copy_radius = grid.radius[..grid.len()].iter().copied().fold(0.0, f32::max);
+    for (a, w) in grid.wide.iter().enumerate() {
+        let (mut ax, mut ay) = (0.0f32, 0.0f32);
+        let mut pair = |x: f32, y: f32, r: f32, other: usize| {
+            let (px, py) = pair_push(strength, (w.x, w.y, w.radius), (x, y, r));
+            ax += px;
+            ay += py;
+            push_x[other] -= px;
+            push_y[other] -= py;
+        };
+        for (lo, hi) in grid.runs_around(w.x, w.y, w.radius + copy_radius) {
+            for m in lo as usize..hi as usize {
+                pair(grid.x[m], grid.y[m], grid.radius[m], grid.index[m] as usize);
+            }
+        }
+        for v in &grid.wide[a + 1..] {
+            pair(v.x, v.y, v.radius, v.index as usize);
+        }
+        push_x[w.index as usize] += ax;
+        push_y[w.index as usize] += ay;
+    }
+}
+
+/// The push on the first point `(xi, yi, ri)` of a pair from the second
+/// (the second gets its opposite): `pair_pushes`' lane, on its own.
+fn pair_push(strength: f32, (xi, yi, ri): (f32, f32, f32), (xj, yj, rj): (f32, f32, f32)) -> (f32, f32) {
+    let (dx, dy) = (xi - xj, yi - yj);
+    let d2 = dx * dx + dy * dy;
+    let rr = ri + rj;
+    if d2 >= rr * rr {
+        (0.0, 0.0)
+    } else if d2 > 0.0 {
+        let d = d2.sqrt();
+        let f = strength * (rr - d) / d;
+        (dx * f, dy * f)
+    } else {
+        // Exactly on top of each other: the first one goes left.
+        (-strength * rr, 0.0)
     }
 }
 
@@ -407,12 +473,24 @@ pub fn nearest_in_runs(grid: &Grid, runs: &Runs, x: f32, y: f32, r: f32) -> u32 
     // ~8% of the search's samples): nearest, ties to the first copy.
     let (d01, m01) = nearer((best[0], best_m[0]), (best[1], best_m[1]));
     let (d23, m23) = nearer((best[2], best_m[2]), (best[3], best_m[3]));
-    let (_, m) = nearer((d01, m01), (d23, m23));
-    if m == u32::MAX {
-        NO_TARGET
-    } else {
-        grid.index[m as usize]
+    let (d, m) = nearer((d01, m01), (d23, m23));
+    let found = if m == u32::MAX { NO_TARGET } else { grid.index[m as usize] };
+    nearest_wide(grid, x, y, r, (d, found), |_| false)
+}
+
+/// The nearer of `best` (distance², index) and the wide points in reach
+/// that `rejected` does not refuse; ties keep `best`, then the first wide.
+#[inline(always)]
+fn nearest_wide(grid: &Grid, x: f32, y: f32, r: f32, best: (f32, u32), rejected: impl Fn(u32) -> bool) -> u32 {
+    let (mut best, mut found) = best;
+    for w in &grid.wide {
+        let (dx, dy, rr) = (x - w.x, y - w.y, r + w.radius);
+        let d2 = dx * dx + dy * dy;
+        if d2 < rr * rr && d2 < best && !rejected(w.index) {
+            (best, found) = (d2, w.index);
+        }
     }
+    found
 }
 
 /// The nearer of two (distance², copy) candidates; ties to the lower copy.
@@ -448,5 +526,146 @@ pub fn nearest_in_reach_except(
             }
         }
     }
-    best_i
+    nearest_wide(grid, x, y, r, (best, best_i), rejected)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::rng::{Rng, Stream};
+
+    /// A crowd of small points (radius 6–10) in a 300² box with `big` wide
+    /// ones (radius 30–40) among and around them, some outside the box.
+    fn crowd_with_giants(seed: u64, big: usize) -> (Vec<f32>, Vec<f32>, Vec<f32>) {
+        let mut rng = Rng::new(seed, Stream::Spawns);
+        let (mut xs, mut ys, mut rs) = (Vec::new(), Vec::new(), Vec::new());
+        for i in 0..300 {
+            xs.push(rng.range(0.0, 300.0));
+            ys.push(rng.range(0.0, 300.0));
+            rs.push(rng.range(6.0, 10.0));
+            if i % (300 / big.max(1)) == 0 && big > 0 {
+                xs.push(rng.range(-60.0, 360.0));
+                ys.push(rng.range(-60.0, 360.0));
+                rs.push(rng.range(30.0, 40.0));
+            }
+        }
+        // Two exactly on top of each other, one of them wide.
+        xs.extend([150.0, 150.0]);
+        ys.extend([150.0, 150.0]);
+        rs.extend([8.0, 35.0]);
+        (xs, ys, rs)
+    }
+
+    fn grid_of(xs: &[f32], ys: &[f32], rs: &[f32]) -> Grid {
+        let mut g = Grid::default();
+        // Cells for the small points only (20 + a shot's 4), as the world builds them.
+        g.rebuild_with_wide(xs, ys, rs, 24.0, 2.0, 10.0);
+        g
+    }
+
+    #[test]
+    fn wide_points_stay_out_of_the_cells_and_keep_them_small() {
+        let (xs, ys, rs) = crowd_with_giants(1, 6);
+        let g = grid_of(&xs, &ys, &rs);
+        let big = rs.iter().filter(|&&r| r > 10.0).count();
+        assert!(big >= 6);
+        assert_eq!((g.len(), g.wide.len(), g.sources()), (xs.len() - big, big, xs.len()));
+        assert!(g.cell_size() < 30.0, "cells sized for the small points, not the giants: {}", g.cell_size());
+        assert!(g
+            .wide
+            .iter()
+            .all(|w| rs[w.index as usize] > 10.0 && (w.x, w.y) == (xs[w.index as usize], ys[w.index as usize])));
+    }
+
+    /// R-WAVE-2 with bosses: the separation of a crowd with wide points is
+    /// the all-pairs reference's, wide pairs included.
+    #[test]
+    fn separation_with_wide_points_matches_all_pairs() {
+        for seed in 1..4 {
+            let (xs, ys, rs) = crowd_with_giants(seed, 5);
+            let g = grid_of(&xs, &ys, &rs);
+            let n = xs.len();
+            let (mut px, mut py) = (vec![f32::NAN; n], vec![f32::NAN; n]);
+            separation_pushes(&g, 0.25, None, &mut Separation::default(), &mut px, &mut py);
+            for i in 0..n {
+                let (mut ax, mut ay) = (0.0f64, 0.0f64);
+                for j in 0..n {
+                    let (dx, dy) = ((xs[i] - xs[j]) as f64, (ys[i] - ys[j]) as f64);
+                    let d = (dx * dx + dy * dy).sqrt();
+                    let rr = (rs[i] + rs[j]) as f64;
+                    if i != j && d < rr && d > 0.0 {
+                        ax += dx / d * 0.25 * (rr - d);
+                        ay += dy / d * 0.25 * (rr - d);
+                    }
+                }
+                if (xs[i], ys[i]) != (150.0, 150.0) {
+                    assert!(
+                        (px[i] as f64 - ax).abs() < 1e-3 && (py[i] as f64 - ay).abs() < 1e-3,
+                        "seed {seed} point {i} (r {}): push ({}, {}), reference ({ax}, {ay})",
+                        rs[i],
+                        px[i],
+                        py[i]
+                    );
+                }
+            }
+            // The coincident pair is split along x, equal and opposite.
+            let (a, b) = (n - 2, n - 1);
+            assert!(px[a].is_finite() && px[b].is_finite() && px[a] != px[b]);
+        }
+    }
+
+    /// Hits with bosses: the nearest point in reach (small or wide) is the
+    /// brute-force nearest, from inside the box and from outside it.
+    #[test]
+    fn nearest_in_reach_finds_wide_points_beyond_the_cells_reach() {
+        let (xs, ys, rs) = crowd_with_giants(7, 6);
+        let g = grid_of(&xs, &ys, &rs);
+        let mut rng = Rng::new(3, Stream::Spread);
+        let mut wide_hits = 0;
+        for _ in 0..2000 {
+            let (qx, qy) = (rng.range(-120.0, 420.0), rng.range(-120.0, 420.0));
+            let want = (0..xs.len())
+                .filter(|&j| {
+                    let (dx, dy, rr) = (qx - xs[j], qy - ys[j], 4.0 + rs[j]);
+                    dx * dx + dy * dy < rr * rr
+                })
+                .min_by(|&a, &b| {
+                    let d = |j: usize| (qx - xs[j]).powi(2) + (qy - ys[j]).powi(2);
+                    d(a).total_cmp(&d(b))
+                });
+            let got = nearest_in_reach(&g, qx, qy, 4.0);
+            let got_except = nearest_in_reach_except(&g, &g.runs(qx, qy), qx, qy, 4.0, |_| false);
+            match want {
+                None => assert_eq!((got, got_except), (NO_TARGET, NO_TARGET), "at ({qx}, {qy})"),
+                Some(j) => {
+                    let d = |i: u32| (qx - xs[i as usize]).powi(2) + (qy - ys[i as usize]).powi(2);
+                    assert_eq!(d(got), d(j as u32), "at ({qx}, {qy}): got {got}, want {j}");
+                    assert_eq!(d(got_except), d(j as u32));
+                    wide_hits += (rs[j] > 10.0) as u32;
+                }
+            }
+        }
+        assert!(wide_hits > 50, "the queries reached the giants {wide_hits} times");
+    }
+
+    #[test]
+    fn touching_lists_every_overlapping_disc_wide_ones_too() {
+        let (xs, ys, rs) = crowd_with_giants(9, 6);
+        let g = grid_of(&xs, &ys, &rs);
+        let mut rng = Rng::new(4, Stream::Spread);
+        for _ in 0..500 {
+            let (qx, qy) = (rng.range(-100.0, 400.0), rng.range(-100.0, 400.0));
+            let mut got = Vec::new();
+            g.for_each_touching(qx, qy, 12.0, |i| got.push(i));
+            got.sort();
+            let want: Vec<u32> = (0..xs.len() as u32)
+                .filter(|&j| {
+                    let j = j as usize;
+                    let (dx, dy, rr) = (qx - xs[j], qy - ys[j], 12.0 + rs[j]);
+                    dx * dx + dy * dy < rr * rr
+                })
+                .collect();
+            assert_eq!(got, want, "at ({qx}, {qy})");
+        }
+    }
 }

@@ -22,7 +22,6 @@ use crate::sim::config::{Element, EnemyKind, Shield, ELEMENTS};
 use crate::sim::events::{Event, EventKind};
 use crate::sim::hash::StateHasher;
 use crate::sim::ids::Id;
-use crate::sim::pools::Enemies;
 
 /// One live boss's state.
 #[derive(Clone, Debug, PartialEq)]
@@ -53,26 +52,12 @@ pub(super) struct BossState {
 #[derive(Clone, Debug)]
 pub(super) struct Bosses {
     pub live: Vec<BossState>,
-    /// `WorldConfig::max_enemy_radius`: the largest kind that fills waves
-    /// (the enemies' reach while no bigger boss lives).
+    /// `WorldConfig::max_enemy_radius`: the largest kind that fills waves,
+    /// which sizes the enemy grid's cells (a bigger boss is a wide point).
     pub regular_radius: f32,
 }
 
 impl Bosses {
-    /// The largest enemy radius the grid and the touch must reach: the
-    /// regular kinds', or a live boss's or its clone's if bigger.
-    pub fn enemy_reach(&self, enemies: &Enemies) -> f32 {
-        let mut reach = self.regular_radius;
-        for state in &self.live {
-            for id in std::iter::once(&state.id).chain(&state.linked) {
-                if let Some(e) = enemies.ids.dense(*id) {
-                    reach = reach.max(enemies.radius[e]);
-                }
-            }
-        }
-        reach
-    }
-
     /// The bosses' section of the state hash (none while no boss lives).
     pub fn hash_into(&self, h: &mut StateHasher) {
         if self.live.is_empty() {

@@ -17,8 +17,7 @@ impl World {
         }
         let (px, py, pr) = (self.player.x, self.player.y, self.player.radius);
         if self.player.invulnerable <= 0.0 {
-            let reach = pr + self.bosses.enemy_reach(&self.pools.enemies);
-            if let Some(i) = toucher(&self.spatial.grid, &self.pools.enemies, (px, py, pr), reach) {
+            if let Some(i) = toucher(&self.spatial.grid, &self.pools.enemies, (px, py, pr)) {
                 let kind = self.pools.enemies.kind[i];
                 let k = &self.cfg.enemy_kinds[kind as usize];
                 let weak = self.cfg.combat.dealt(self.pools.enemies.weak[i] > 0.0);
@@ -66,15 +65,15 @@ impl World {
 }
 
 /// The live enemy touching the player (at `px, py`, radius `pr`) nearest its
-/// centre, from the grid within `reach`.
-fn toucher(grid: &Grid, e: &Enemies, (px, py, pr): (f32, f32, f32), reach: f32) -> Option<usize> {
+/// centre, from the grid (cell order, then the wide bosses: a tie goes to
+/// the first).
+fn toucher(grid: &Grid, e: &Enemies, (px, py, pr): (f32, f32, f32)) -> Option<usize> {
     let mut attacker: Option<(f32, usize)> = None;
-    grid.for_each_within(px, py, reach, |i| {
+    grid.for_each_touching(px, py, pr, |i| {
         let i = i as usize;
         let (dx, dy) = (e.x[i] - px, e.y[i] - py);
         let d2 = dx * dx + dy * dy;
-        let rr = pr + e.radius[i];
-        if !e.dead[i] && d2 < rr * rr && attacker.is_none_or(|(best, _)| d2 < best) {
+        if !e.dead[i] && attacker.is_none_or(|(best, _)| d2 < best) {
             attacker = Some((d2, i));
         }
     });

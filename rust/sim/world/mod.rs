@@ -301,8 +301,8 @@ impl World {
         // 2. player
         self.move_player(controls);
         // 3. grid
-        let enemy_reach = self.bosses.enemy_reach(&self.pools.enemies);
-        self.spatial.rebuild_grid(&self.pools, enemy_reach, self.player.radius, self.cfg.grid_cells_per_entity);
+        let regular = self.bosses.regular_radius;
+        self.spatial.rebuild_grid(&self.pools, regular, self.player.radius, self.cfg.grid_cells_per_entity);
         // 4. wand
         self.cast(controls);
         // 5. projectiles move

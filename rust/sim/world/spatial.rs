@@ -63,13 +63,16 @@ impl Clone for Workers {
 
 impl Spatial {
     /// Step 3: the enemy grid over their start-of-frame positions, its cells
-    /// sized so one block query reaches every touch: enemy and enemy
-    /// (`enemy_reach`: the largest enemy's radius), enemy and shot, enemy and player.
-    pub fn rebuild_grid(&mut self, pools: &Pools, enemy_reach: f32, player_radius: f32, cells_per_entity: f32) {
+    /// sized so one block query reaches every touch of the kinds that fill
+    /// waves (`regular_radius`: the largest of them): enemy and enemy, enemy
+    /// and shot, enemy and player. A bigger enemy (a boss) is one of the
+    /// grid's wide points, which every query checks on its own.
+    pub fn rebuild_grid(&mut self, pools: &Pools, regular_radius: f32, player_radius: f32, cells_per_entity: f32) {
         let max_proj = pools.projectiles.radius.iter().copied().fold(0.0, f32::max);
-        let reach = (2.0 * enemy_reach).max(enemy_reach + max_proj).max(enemy_reach + player_radius);
+        let r = regular_radius;
+        let reach = (2.0 * r).max(r + max_proj).max(r + player_radius);
         let e = &pools.enemies;
-        self.grid.rebuild(&e.x, &e.y, &e.radius, reach, cells_per_entity);
+        self.grid.rebuild_with_wide(&e.x, &e.y, &e.radius, reach, cells_per_entity, r);
     }
 
     /// Step 9's separation pushes of `n` enemies: each overlapping pair
@@ -79,8 +82,8 @@ impl Spatial {
     pub fn separation_pushes(&mut self, n: usize, strength: f32) {
         self.push_x.resize(n, 0.0);
         self.push_y.resize(n, 0.0);
-        self.push_x[self.grid.len().min(n)..].fill(0.0);
-        self.push_y[self.grid.len().min(n)..].fill(0.0);
+        self.push_x[self.grid.sources().min(n)..].fill(0.0);
+        self.push_y[self.grid.sources().min(n)..].fill(0.0);
         // Threads only from 2048 enemies: below, a band's work is shorter
         // than waking the pool. Same result either way (movement.rs).
         let pool = self.workers.0.as_ref().filter(|_| n >= 2048);
