@@ -119,6 +119,7 @@ struct ArenaIn {
 struct SimIn {
     tick_hz: U32,
     separation_strength: F32,
+    separation_candidates: U32,
     grid_cells_per_entity: F32,
     hit_events_per_frame: U32,
     hit_flash_frames: U32,
@@ -568,6 +569,7 @@ pub fn world_config(obj: &Bound<'_, PyAny>, seed: u64) -> PyResult<WorldConfig> 
         arena_h: arena.height.0,
         tick_hz: sim.tick_hz.0,
         separation_strength: sim.separation_strength.0,
+        separation_candidates: sim.separation_candidates.0,
         grid_cells_per_entity: sim.grid_cells_per_entity.0,
         hit_events_per_frame: sim.hit_events_per_frame.0,
         hit_flash_frames: sim.hit_flash_frames.0,

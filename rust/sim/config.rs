@@ -3,6 +3,7 @@
 //! durations in seconds; the core converts to per-tick values itself.
 
 use super::error::{CoreError, CoreResult};
+use super::movement::SeparationRule;
 
 /// R-DMG-2: the six elements, in the order used by resistance arrays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -561,6 +562,9 @@ pub struct WorldConfig {
     pub tick_hz: u32,
     /// Each overlapping pair is pushed apart by `strength × overlap`, each.
     pub separation_strength: f32,
+    /// The most neighbours an enemy tests for separation in a frame
+    /// (`SeparationRule::candidates`: what a crushed horde skips).
+    pub separation_candidates: u32,
     /// Grid cells per entity: bounds grid memory and rebuild cost by the
     /// entity count, not the arena area.
     pub grid_cells_per_entity: f32,
@@ -595,6 +599,11 @@ pub const DEFAULT_TURN_SECONDS: f32 = 3.0;
 impl WorldConfig {
     pub fn dt(&self) -> f32 {
         1.0 / self.tick_hz as f32
+    }
+
+    /// R-WAVE-2's separation, as the movement system takes it.
+    pub fn separation(&self) -> SeparationRule {
+        SeparationRule { strength: self.separation_strength, candidates: self.separation_candidates as usize }
     }
 
     /// Ticks in a turn: `turn_seconds` at `tick_hz`, rounded, at least 1.
@@ -791,6 +800,12 @@ impl WorldConfig {
         }
         if self.player.mana_leech < 0.0 || self.player.auto_aim_range.is_nan() {
             return Err(CoreError::content("player.mana_leech must be ≥ 0 and player.auto_aim_range a number"));
+        }
+        if !(1..=MAX_COUNT).contains(&(self.separation_candidates as u64)) {
+            return Err(CoreError::content(format!(
+                "sim.separation_candidates must be a whole number in 1..={MAX_COUNT}, got {}",
+                self.separation_candidates
+            )));
         }
         if self.hit_events_per_frame as u64 > MAX_COUNT || self.hit_flash_frames as u64 > MAX_COUNT {
             return Err(CoreError::content(format!(

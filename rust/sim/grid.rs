@@ -208,27 +208,31 @@ impl Grid {
 
         self.start.clear();
         self.start.resize(cells + 1, 0);
-        self.count_and_scatter(xs, ys, rs, wide_above);
+        if self.wide.is_empty() {
+            self.count_and_scatter::<false>(xs, ys, rs, wide_above);
+        } else {
+            self.count_and_scatter::<true>(xs, ys, rs, wide_above);
+        }
     }
 
     /// The counting sort proper. Local slices, not `self.x[k]`: writing
     /// through `self`'s vectors made LLVM reload every vector's pointer after
     /// each store (they might alias), in the loop that dominates a rebuild.
-    /// Wide points get `WIDE`, which the counting puts in a spare slot past
-    /// the cells and the scatter skips.
-    fn count_and_scatter(&mut self, xs: &[f32], ys: &[f32], rs: &[f32], wide_above: f32) {
+    /// `WITH_WIDE`: wide points get `WIDE`, which the counting puts in a
+    /// spare slot past the cells and the scatter skips (a separate copy of
+    /// the loops: without wide points they pay nothing for it).
+    fn count_and_scatter<const WITH_WIDE: bool>(&mut self, xs: &[f32], ys: &[f32], rs: &[f32], wide_above: f32) {
         let n = xs.len();
         let cells = self.cell_count();
         self.cell_of.resize(n, 0);
-        let any_wide = !self.wide.is_empty();
         for (i, (c, (&x, &y))) in self.cell_of.iter_mut().zip(xs.iter().zip(ys)).enumerate() {
             let cell = Self::cell_in(self.x0, self.y0, self.inv_cell, self.cols, self.rows, x, y);
-            *c = if any_wide && rs[i] > wide_above { WIDE } else { cell };
+            *c = if WITH_WIDE && rs[i] > wide_above { WIDE } else { cell };
         }
         let start = &mut self.start[..];
         for &c in &self.cell_of {
             // WIDE counts into start[cells], which is then overwritten.
-            start[(c as usize).min(cells)] += 1;
+            start[if WITH_WIDE { (c as usize).min(cells) } else { c as usize }] += 1;
         }
         // Inclusive prefix sums: start[c] = one past the last point of c.
         let mut sum = 0u32;
@@ -240,7 +244,7 @@ impl Grid {
         let (gx, gy, gr, gi) = (&mut self.x[..], &mut self.y[..], &mut self.radius[..], &mut self.index[..]);
         for i in (0..n).rev() {
             let c = self.cell_of[i];
-            if c == WIDE {
+            if WITH_WIDE && c == WIDE {
                 continue;
             }
             let c = c as usize;
@@ -399,17 +403,21 @@ impl Grid {
         // split off, so the row loop has no branches and no store→load
         // chain through the counters (it was half the sort's time).
         let (x0, y0, inv) = (self.x0, self.y0, self.inv_cell);
-        let (x_end, y_end) = (self.cols as f32 + 1.0, self.rows as f32 + 1.0);
-        let (any_wide, last_row) = (!self.wide.is_empty(), rows as u32 - 1);
+        // The column/row of `cell_coords` within [-1, cols] × [-1, rows]; with
+        // wide points every query counts (a boss may stand outside the
+        // copies' box), bucketed into the nearest widened row.
+        let (lo, x_end, y_end, y_cap) = if self.wide.is_empty() {
+            let y_end = self.rows as f32 + 1.0;
+            (-1.0, self.cols as f32 + 1.0, y_end, y_end)
+        } else {
+            (f32::NEG_INFINITY, f32::INFINITY, f32::INFINITY, self.rows as f32)
+        };
         for (i, row) in row_of.iter_mut().enumerate() {
             let fx = (xs[i] - x0) * inv;
             let fy = (ys[i] - y0) * inv;
-            // The column/row of `cell_coords` within [-1, cols] × [-1, rows]
-            // (NaN fails every test: outside).
-            // With wide points every query counts (a boss may stand outside
-            // the copies' box), bucketed into the nearest widened row.
-            let inside = (fx >= -1.0 && fx < x_end && fy >= -1.0 && fy < y_end) | any_wide;
-            let widened = (((fy.max(-1.0).min(y_end) + 2.0) as i32 - 1) as u32).min(last_row);
+            // NaN fails every test: outside.
+            let inside = fx >= lo && fx < x_end && fy >= lo && fy < y_end;
+            let widened = ((fy.max(-1.0).min(y_cap) + 2.0) as i32 - 1) as u32;
             *row = if inside & wanted(i) { widened } else { NO_ROW };
         }
         for &row in row_of.iter() {

@@ -92,27 +92,44 @@ impl Separation {
     }
 }
 
+/// R-WAVE-2's separation as content tunes it (balance.json `sim`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SeparationRule {
+    /// Each overlapping pair is pushed apart by `strength × overlap`, each.
+    pub strength: f32,
+    /// The most neighbours one copy tests in a frame. Each pair is tested
+    /// once, by the first of the two in cell order, against the copies
+    /// after it in its own cell and the cell to its right, then in the three
+    /// cells below: past `candidates` the rest are skipped. A crowd spread
+    /// as separation wants stays under it (balance.json's 64: a packed swarm
+    /// of the smallest kind in the grid's cells tests ~50); a horde crushed
+    /// against a wall (W20: up to 120 grunts in a 20 px cell) pushes on
+    /// fewer pairs instead of costing the square of the crush.
+    pub candidates: usize,
+}
+
 /// Separation pushes (R-WAVE-2) on every grid point, written to
 /// `push_x[i]`, `push_y[i]` for the enemy i = `grid.index[k]`. Each pair
 /// closer than the sum of their radii pushes each of the two by
-/// `strength × overlap`, away from the other. Bands run on `pool`'s
-/// threads if given, else in order on this thread: same result.
+/// `strength × overlap`, away from the other (within `rule.candidates`).
+/// Bands run on `pool`'s threads if given, else in order on this thread:
+/// same result.
 pub fn separation_pushes(
     grid: &Grid,
-    strength: f32,
+    rule: SeparationRule,
     pool: Option<&rayon::ThreadPool>,
     s: &mut Separation,
     push_x: &mut [f32],
     push_y: &mut [f32],
 ) {
-    separate_copies(grid, strength, pool, s, push_x, push_y);
-    separate_wide(grid, strength, push_x, push_y);
+    separate_copies(grid, rule, pool, s, push_x, push_y);
+    separate_wide(grid, rule.strength, push_x, push_y);
 }
 
 /// The pushes between the copies (the grid's cell points), written for each.
 fn separate_copies(
     grid: &Grid,
-    strength: f32,
+    rule: SeparationRule,
     pool: Option<&rayon::ThreadPool>,
     s: &mut Separation,
     push_x: &mut [f32],
@@ -147,7 +164,7 @@ fn separate_copies(
             }
             pool.install(|| {
                 jobs.into_par_iter()
-                    .for_each(|(band, ox, oy, rx, ry)| separate_band(grid, strength, &band, ox, oy, rx, ry));
+                    .for_each(|(band, ox, oy, rx, ry)| separate_band(grid, rule, &band, ox, oy, rx, ry));
             });
         }
         _ => {
@@ -156,7 +173,7 @@ fn separate_copies(
                 let recv = band.recv_at..band.recv_at + band.recv_len();
                 let (ox, oy) = (&mut s.own_x[own.clone()], &mut s.own_y[own]);
                 let (rx, ry) = (&mut s.recv_x[recv.clone()], &mut s.recv_y[recv]);
-                separate_band(grid, strength, band, ox, oy, rx, ry);
+                separate_band(grid, rule, band, ox, oy, rx, ry);
             }
         }
     }
@@ -236,7 +253,7 @@ fn pair_push(strength: f32, (xi, yi, ri): (f32, f32, f32), (xj, yj, rj): (f32, f
 /// reactions into its segment `recv_*` (from `band.recv_from`).
 fn separate_band(
     grid: &Grid,
-    strength: f32,
+    rule: SeparationRule,
     band: &Band,
     own_x: &mut [f32],
     own_y: &mut [f32],
@@ -244,17 +261,47 @@ fn separate_band(
     recv_y: &mut [f32],
 ) {
     let mut recv = Reactions { x: recv_x, y: recv_y, from: band.recv_from };
+    let (strength, cap) = (rule.strength, rule.candidates);
     grid.for_half_shell_cells(band.rows, &mut |a: u32, b: u32, right_end: u32, below: (u32, u32)| {
-        for k in a as usize..b as usize {
-            let point = (grid.x[k], grid.y[k], grid.radius[k]);
-            let mut acc = ([0.0f32; LANES], [0.0f32; LANES]);
-            pair_pushes(grid, strength, point, (k + 1, right_end as usize), &mut acc, &mut recv);
-            pair_pushes(grid, strength, point, (below.0 as usize, below.1 as usize), &mut acc, &mut recv);
-            let (ax, ay) = acc;
-            own_x[k - band.copies.0] = (ax[0] + ax[1]) + (ax[2] + ax[3]);
-            own_y[k - band.copies.0] = (ay[0] + ay[1]) + (ay[2] + ay[3]);
+        let (a, b, right_end, below) =
+            (a as usize, b as usize, right_end as usize, (below.0 as usize, below.1 as usize));
+        let mut own = (&mut *own_x, &mut *own_y, band.copies.0);
+        // A cell whose first point's candidates fit `cap` needs no clamp on any
+        // of its points (decided once a cell: the crowd's cells all fit).
+        if (right_end - a - 1) + (below.1 - below.0) <= cap {
+            for k in a..b {
+                point_pushes(grid, strength, k, (k + 1, right_end), below, &mut own, &mut recv);
+            }
+        } else {
+            for k in a..b {
+                // `rule.candidates`: the same cells first, then the row below.
+                let same = (k + 1, right_end.min(k + 1 + cap));
+                let below = (below.0, below.1.min(below.0 + cap - (same.1 - same.0)));
+                point_pushes(grid, strength, k, same, below, &mut own, &mut recv);
+            }
         }
     });
+}
+
+/// Copy k's pairs with the runs `same` and `below` (all after it): its own
+/// push into `own` (at `k - own.2`), the reactions into `recv`.
+#[inline(always)]
+fn point_pushes(
+    grid: &Grid,
+    strength: f32,
+    k: usize,
+    same: (usize, usize),
+    below: (usize, usize),
+    own: &mut (&mut [f32], &mut [f32], usize),
+    recv: &mut Reactions,
+) {
+    let point = (grid.x[k], grid.y[k], grid.radius[k]);
+    let mut acc = ([0.0f32; LANES], [0.0f32; LANES]);
+    pair_pushes(grid, strength, point, same, &mut acc, recv);
+    pair_pushes(grid, strength, point, below, &mut acc, recv);
+    let (ax, ay) = acc;
+    own.0[k - own.2] = (ax[0] + ax[1]) + (ax[2] + ax[3]);
+    own.1[k - own.2] = (ay[0] + ay[1]) + (ay[2] + ay[3]);
 }
 
 /// A band's reaction segment: copy m is at `x[m - from]`.
@@ -586,7 +633,8 @@ mod tests {
             let g = grid_of(&xs, &ys, &rs);
             let n = xs.len();
             let (mut px, mut py) = (vec![f32::NAN; n], vec![f32::NAN; n]);
-            separation_pushes(&g, 0.25, None, &mut Separation::default(), &mut px, &mut py);
+            let rule = SeparationRule { strength: 0.25, candidates: 1024 };
+            separation_pushes(&g, rule, None, &mut Separation::default(), &mut px, &mut py);
             for i in 0..n {
                 let (mut ax, mut ay) = (0.0f64, 0.0f64);
                 for j in 0..n {
@@ -646,6 +694,38 @@ mod tests {
             }
         }
         assert!(wide_hits > 50, "the queries reached the giants {wide_hits} times");
+    }
+
+    fn pushes(g: &Grid, candidates: usize) -> (Vec<f32>, Vec<f32>) {
+        let n = g.sources();
+        let (mut px, mut py) = (vec![f32::NAN; n], vec![f32::NAN; n]);
+        let rule = SeparationRule { strength: 0.25, candidates };
+        separation_pushes(g, rule, None, &mut Separation::default(), &mut px, &mut py);
+        (px, py)
+    }
+
+    /// `rule.candidates`: under the cap nothing changes (bit for bit); a
+    /// crushed pile over it pushes on fewer pairs, each still equal and
+    /// opposite (the pushes sum to nothing), and every point is still pushed.
+    #[test]
+    fn the_candidate_cap_only_thins_a_crushed_pile() {
+        let mut rng = Rng::new(5, Stream::Spawns);
+        let n = 2000;
+        let xs: Vec<f32> = (0..n).map(|_| rng.range(100.0, 160.0)).collect();
+        let ys: Vec<f32> = (0..n).map(|_| rng.range(100.0, 160.0)).collect();
+        let rs = vec![8.0; n];
+        let mut g = Grid::default();
+        g.rebuild(&xs, &ys, &rs, 16.0, 2.0);
+        let all = pushes(&g, n);
+        assert_eq!(pushes(&g, n * 4), all, "a cap above every point's candidates changes nothing");
+        let capped = pushes(&g, 16);
+        assert_ne!(capped, all);
+        let sum = |v: &[f32]| v.iter().map(|&p| p as f64).sum::<f64>();
+        let scale = all.0.iter().map(|p| p.abs() as f64).sum::<f64>();
+        for (x, y) in [(&capped.0, &capped.1), (&all.0, &all.1)] {
+            assert!(sum(x).abs() < 1e-3 * scale && sum(y).abs() < 1e-3 * scale, "equal and opposite");
+            assert!(x.iter().zip(y).all(|(a, b)| a.is_finite() && b.is_finite() && (*a, *b) != (0.0, 0.0)));
+        }
     }
 
     #[test]

@@ -143,6 +143,13 @@ class Sim(ContentModel):
     separation_strength: float = Field(
         ge=0, le=1, description="How hard overlapping enemies push apart, per tick (0 = no separation)."
     )
+    separation_candidates: int = Field(
+        default=64,
+        ge=4,
+        le=4096,
+        description="The most neighbours an enemy tests for separation in a frame (each pair once, nearest cells "
+        "first): a horde crushed against a wall pushes on fewer pairs instead of slowing the game to a crawl.",
+    )
     grid_cells_per_entity: float = Field(
         ge=0.125, le=16, description="Spatial-grid cell size as a multiple of the largest entity diameter."
     )

@@ -88,6 +88,7 @@ __all__ = [
     "PROJECTILE_RADIUS",
     "PROJ_SPEED",
     "SEPARATION",
+    "SEPARATION_CANDIDATES",
     "SEPARATION_DISTANCE",
     "WARMUP_FRAMES",
     "WORLD",
@@ -110,6 +111,12 @@ SEPARATION = 0.25
 """Each enemy of an overlapping pair moves SEPARATION × overlap away."""
 PIERCE = 3
 WARMUP_FRAMES = 10
+SEPARATION_CANDIDATES = 64
+"""The core tests at most this many neighbours per enemy for separation (balance.json
+``sim.separation_candidates``); the peers test all. At 10k/20k and 1k/2k the crowd never
+reaches it (the core's state hash is the same with and without it), so the workloads are
+the same; at big counts the fixed world crushes the crowd and only the core's cost stays
+linear."""
 
 HIT_RADIUS = ENEMY_RADIUS + PROJECTILE_RADIUS
 """12 px: a hit needs d² < HIT_RADIUS² (strictly)."""

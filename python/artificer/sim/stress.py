@@ -39,6 +39,7 @@ def stress_config() -> dict[str, Any]:
         "sim": {
             "tick_hz": TICK_HZ,
             "separation_strength": workload.SEPARATION,
+            "separation_candidates": workload.SEPARATION_CANDIDATES,
             "grid_cells_per_entity": 2.0,
             "hit_events_per_frame": 0,
             "hit_flash_frames": 0,

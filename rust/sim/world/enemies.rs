@@ -71,7 +71,7 @@ impl World {
         if self.cfg.rules.enemies_still {
             return; // the training range's dummies
         }
-        self.spatial.separation_pushes(self.pools.enemies.len(), self.cfg.separation_strength);
+        self.spatial.separation_pushes(self.pools.enemies.len(), self.cfg.separation());
         let s = &mut self.spatial;
         let slowed = self.elements.speeds(&self.pools.enemies, self.cfg.statuses.chill_slow, &mut s.speeds);
         let e = &mut self.pools.enemies;

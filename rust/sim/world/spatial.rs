@@ -4,7 +4,7 @@
 
 use crate::sim::error::{CoreError, CoreResult};
 use crate::sim::grid::{Grid, QueryOrder};
-use crate::sim::movement::{separation_pushes, Separation};
+use crate::sim::movement::{separation_pushes, Separation, SeparationRule};
 use crate::sim::pools::Pools;
 
 /// The spatial partitions and the per-frame scratch of the searches and
@@ -79,7 +79,7 @@ impl Spatial {
     /// computed once (half shell) over row bands fixed by the grid, merged in
     /// a fixed order (identical for every thread count). Children of this
     /// frame's splits are not in the grid: no push.
-    pub fn separation_pushes(&mut self, n: usize, strength: f32) {
+    pub fn separation_pushes(&mut self, n: usize, rule: SeparationRule) {
         self.push_x.resize(n, 0.0);
         self.push_y.resize(n, 0.0);
         self.push_x[self.grid.sources().min(n)..].fill(0.0);
@@ -87,6 +87,6 @@ impl Spatial {
         // Threads only from 2048 enemies: below, a band's work is shorter
         // than waking the pool. Same result either way (movement.rs).
         let pool = self.workers.0.as_ref().filter(|_| n >= 2048);
-        separation_pushes(&self.grid, strength, pool, &mut self.separation, &mut self.push_x, &mut self.push_y);
+        separation_pushes(&self.grid, rule, pool, &mut self.separation, &mut self.push_x, &mut self.push_y);
     }
 }
