@@ -7,6 +7,8 @@ content checker.
     artificer stress --enemies N --projectiles M --frames F [--layout crowd|uniform] [--json]
     artificer wand --core ID --cards a,b,c [--board FILE.json] [--mana M] [--casts K] [--seconds T] [--json]
     artificer check-content [--data DIR]
+    artificer sim --builds all|a,b --seeds 1-100 [--waves 20] [--endless] [--ng-plus N]
+                  [--backend local|ray] [--address ADDR] [--workers N] [--out DIR]
 
 Bad arguments exit 2 with a one-line message; JSON outputs are public
 contracts (keys are only ever added) and strict JSON (RFC 8259, no NaN or
@@ -159,6 +161,22 @@ def build_parser() -> Parser:
     wand.add_argument("--json", action="store_true", help="print one JSON object")
     wand.add_argument("--data", type=Path, default=None, help="content directory (default: the shipped data)")
 
+    sim = commands.add_parser("sim", help="a sweep of bot runs over builds and seeds, with a report (R-SIM-1)")
+    sim.add_argument("--builds", default="all", help="all, or a comma list of data/builds.json archetypes")
+    sim.add_argument("--seeds", default="1-10", help="seeds as 1-100, 7 or 1-3,10 (default 1-10)")
+    sim.add_argument("--waves", type=_int_in(1, 1000, "--waves"), default=20, help="play up to wave K (default 20)")
+    sim.add_argument("--endless", action="store_true", help="R-END-3: go on past the last wave, up to --waves")
+    sim.add_argument("--ng-plus", type=_int_in(0, 10, "--ng-plus"), default=0, help="New Game+ level (R-END-2)")
+    sim.add_argument("--backend", default="local", help="local (worker processes, the default) or ray")
+    sim.add_argument("--address", default=None, help="with --backend ray: an existing cluster's address")
+    sim.add_argument(
+        "--workers", type=_int_in(1, 4096, "--workers"), default=None, help="tasks at once (default: one per core)"
+    )
+    sim.add_argument("--out", type=Path, default=Path("sweep"), help="where the rows, plots and report go")
+    sim.add_argument("--no-plots", action="store_true", help="skip the PNG plots (matplotlib)")
+    sim.add_argument("--quiet", action="store_true", help="no progress display")
+    sim.add_argument("--data", type=Path, default=None, help="content directory (default: the shipped data)")
+
     check = commands.add_parser("check-content", help="validate the data files")
     check.add_argument("--data", type=Path, default=None, help="content directory (default: the shipped data)")
     return parser
@@ -271,6 +289,76 @@ def cmd_run(args: argparse.Namespace) -> int:
             m = report["meta"]
             bought = ", ".join(m["bought"]) or "nothing"
             print(f"aether +{m['aether_earned']} (held {m['aether']}), bought {bought}; run {m['runs']} in {m['file']}")
+    return 0
+
+
+def cmd_sim(args: argparse.Namespace) -> int:
+    from artificer.sim.progress import SweepProgress
+    from artificer.sim.sweep import (
+        SweepError,
+        Task,
+        default_workers,
+        make_backend,
+        parse_builds,
+        parse_seeds,
+        run_sweep,
+    )
+    from artificer.sim.sweep_report import write_outputs
+
+    content = _load(args.data)
+    last = content.balance.endless.max_wave if args.endless else len(content.waves)
+    if args.waves > last:
+        more = "" if args.endless else "; past it: --endless"
+        print(f"artificer sim: error: --waves must be in 1..{last}{more}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.ng_plus > content.balance.ng_plus.max_level:
+        highest = content.balance.ng_plus.max_level
+        print(f"artificer sim: error: --ng-plus {args.ng_plus}: the highest level is {highest}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.out.exists() and not args.out.is_dir():
+        print(f"artificer sim: error: --out {args.out} is a file, not a directory", file=sys.stderr)
+        return EXIT_USAGE
+    from artificer.content import ContentError
+    from artificer.content.builds import load_builds
+
+    try:
+        known = list(load_builds(content, args.data))
+    except ContentError as err:
+        for problem in err.problems:
+            print(problem, file=sys.stderr)
+        return EXIT_USAGE
+    data = str(args.data.resolve()) if args.data is not None else None
+    try:
+        builds = parse_builds(args.builds, known)
+        seeds = parse_seeds(args.seeds)
+        tasks = [Task(b, s, args.waves, args.endless, args.ng_plus, data) for b in builds for s in seeds]
+        workers = args.workers or default_workers()
+        backend = make_backend(args.backend, workers, args.address)
+    except SweepError as err:
+        print(f"artificer sim: error: {err}", file=sys.stderr)
+        return EXIT_USAGE
+    import time
+
+    started = time.perf_counter()
+    progress = SweepProgress(tasks, builds, enabled=not args.quiet)
+    try:
+        with progress:
+            result = run_sweep(tasks, backend, progress.done)
+    except SweepError as err:
+        print(f"artificer sim: {err}", file=sys.stderr)
+        return 1
+    finally:
+        backend.shutdown()
+    wall = time.perf_counter() - started
+    written = write_outputs(args.out, result, plots=not args.no_plots)
+    timing = {"backend": backend.name, "workers": workers, "tasks": len(tasks), "wall_s": round(wall, 3)}
+    (args.out / "timing.json").write_text(dumps_json(timing) + "\n", encoding="utf-8")
+    if not args.quiet:
+        print(
+            f"{len(tasks)} runs in {wall:.1f} s on {backend.name} ({workers} workers): "
+            + ", ".join(p.name for p in written)
+            + f", timing.json in {args.out}"
+        )
     return 0
 
 
@@ -405,6 +493,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "play": cmd_play,
         "run": cmd_run,
         "stress": cmd_stress,
+        "sim": cmd_sim,
         "check-content": cmd_check_content,
         "wand": cmd_wand,
     }
