@@ -128,6 +128,29 @@ def decode(rows: npt.NDArray[np.float64]) -> Iterator[Event]:
         )
 
 
+#: One past the largest event kind: the length of a `Tally`'s tables.
+KIND_SLOTS = max(_core.EVENT_KINDS.values()) + 1
+
+
+class Tally:
+    """A frame's events counted and summed by kind in one pass each (`np.bincount`), for code
+    that asks about many kinds: ten `count`/`total` calls cost ten masks over the rows."""
+
+    __slots__ = ("_counts", "_sums")
+
+    def __init__(self, rows: npt.NDArray[np.float64]) -> None:
+        kinds = rows[:, KIND].astype(np.intp)
+        self._counts = np.bincount(kinds, minlength=KIND_SLOTS).tolist()
+        # Summed in row order, like `total`'s masked sum of the few values of a kind.
+        self._sums = np.bincount(kinds, weights=rows[:, VALUE], minlength=KIND_SLOTS).tolist()
+
+    def count(self, kind: EventKind) -> int:
+        return int(self._counts[kind])
+
+    def total(self, kind: EventKind) -> float:
+        return float(self._sums[kind])
+
+
 def total(rows: npt.NDArray[np.float64], kind: EventKind) -> float:
     """Sum of `value` over the events of `kind` (vectorised)."""
     return float(rows[rows[:, KIND] == kind, VALUE].sum())

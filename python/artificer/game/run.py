@@ -345,27 +345,27 @@ class WaveInProgress:
         stats.frames += 1
         if stats.boss is not None:
             self._follow_boss(rows, stats.boss)
-        kills = ev.count(rows, EventKind.ENEMY_KILLED)
+        tally = ev.Tally(rows)
+        kills = tally.count(EventKind.ENEMY_KILLED)
         stats.kills += kills
         self.run.relics.on_kills(kills, sim.input)  # R-REL-1 vampire_fang, healed in the next step
-        stats.spawned += ev.count(rows, EventKind.ENEMY_SPAWNED)
+        stats.spawned += tally.count(EventKind.ENEMY_SPAWNED)
         stats.damage_dealt += counts.damage_dealt
-        stats.damage_taken += ev.total(rows, EventKind.PLAYER_DAMAGED)
-        hurt = rows[rows[:, ev.KIND] == EventKind.PLAYER_DAMAGED]
-        for attacker, amount in zip(hurt[:, ev.A], hurt[:, ev.VALUE]):
-            source = self._source_names[int(attacker)] if 0 <= attacker < len(self._source_names) else "projectile"
-            stats.damage_taken_by_source[source] = stats.damage_taken_by_source.get(source, 0.0) + float(amount)
-        self._pick(ev.total(rows, EventKind.CURRENCY_PICKED))
+        if tally.count(EventKind.PLAYER_DAMAGED):
+            stats.damage_taken += tally.total(EventKind.PLAYER_DAMAGED)
+            hurt = rows[rows[:, ev.KIND] == EventKind.PLAYER_DAMAGED]
+            for attacker, amount in zip(hurt[:, ev.A], hurt[:, ev.VALUE]):
+                source = self._source_names[int(attacker)] if 0 <= attacker < len(self._source_names) else "projectile"
+                stats.damage_taken_by_source[source] = stats.damage_taken_by_source.get(source, 0.0) + float(amount)
+        self._pick(tally.total(EventKind.CURRENCY_PICKED))
         stats.max_alive = max(stats.max_alive, counts.enemies)
-        self._pace(
-            counts.enemies, ev.count(rows, EventKind.CAST_ABANDONED) > 0, ev.count(rows, EventKind.CAST_FIRED) > 0
-        )
-        hits = rows[rows[:, ev.KIND] == EventKind.ENEMY_HIT, ev.VALUE]
-        if len(hits):
+        self._pace(counts.enemies, tally.count(EventKind.CAST_ABANDONED) > 0, tally.count(EventKind.CAST_FIRED) > 0)
+        if tally.count(EventKind.ENEMY_HIT):
+            hits = rows[rows[:, ev.KIND] == EventKind.ENEMY_HIT, ev.VALUE]
             stats.biggest_hit = max(stats.biggest_hit, float(hits.max()))
-        if ev.count(rows, EventKind.LAST_WILL):
+        if tally.count(EventKind.LAST_WILL):
             stats.last_will_spent = True
-        self.died = self.died or ev.count(rows, EventKind.PLAYER_DIED) > 0
+        self.died = self.died or tally.count(EventKind.PLAYER_DIED) > 0
 
     def _follow_boss(self, rows: npt.NDArray[np.float64], fight: BossFight) -> None:
         """The boss fight this frame (R-BOSS-2): the phases its boss entered, its hyper-enrage,
