@@ -238,14 +238,20 @@ def draw_plots(out: Path, result: SweepResult, summary: list[dict[str, Any]]) ->
     metadata = {"Software": None}  # no version stamp: the same data draws the same file
     paths = []
 
+    ticker = importlib.import_module("matplotlib.ticker")
+    styles = ("-", "--", "-.", ":")
     fig, ax = plt.subplots(figsize=(8, 4.5))
-    for s in summary:
+    for i, s in enumerate(summary):
         reached = s["reached_by_wave"]
         top = max(reached, default=1)
         xs = list(range(1, top + 1))
-        ax.step(xs, [reached.get(w, 0) / s["runs"] for w in xs], where="post", label=s["build"])
+        shares = [reached.get(w, 0) / s["runs"] for w in xs]
+        # Archetypes often share a curve: a line style each (and a hair of offset) keeps every one visible.
+        shares = [share + 0.006 * (i - len(summary) / 2) for share in shares]
+        ax.step(xs, shares, where="post", label=s["build"], linestyle=styles[i % len(styles)], linewidth=1.6)
     ax.axvline(FINAL_WAVE, color="grey", linestyle=":", linewidth=1)
-    ax.set(xlabel="wave", ylabel="share of runs that reach it", title="Survival by wave", ylim=(0, 1.05))
+    ax.xaxis.set_major_locator(ticker.MaxNLocator(integer=True))
+    ax.set(xlabel="wave", ylabel="share of runs that reach it", title="Survival by wave", ylim=(-0.05, 1.08))
     ax.legend(fontsize=8, ncols=2)
     paths.append(_save(fig, out / "survival.png", metadata))
 
@@ -254,7 +260,14 @@ def draw_plots(out: Path, result: SweepResult, summary: list[dict[str, Any]]) ->
     data = [
         [r["w20_boss_ttk_s"] for r in result.runs if r["build"] == b and r["w20_boss_ttk_s"] is not None] for b in names
     ]
-    ax.boxplot([d if d else [float("nan")] for d in data], tick_labels=names)
+    ax.boxplot(
+        [d if d else [float("nan")] for d in data], tick_labels=[f"{b}\nn={len(d)}" for b, d in zip(names, data)]
+    )
+    p50s = [s["w20_boss_ttk_p50_s"] for s in summary if s["w20_boss_ttk_p50_s"] is not None]
+    if p50s:
+        floor = TTK_FLOOR * float(np.median(p50s))
+        ax.axhline(floor, color="firebrick", linestyle="--", linewidth=1, label="R-BOSS-3 floor (1/3 of the median)")
+        ax.legend(fontsize=8)
     ax.set(ylabel="seconds", title="W20 boss time-to-kill (runs that killed it)")
     paths.append(_save(fig, out / "boss_ttk.png", metadata))
 
@@ -262,6 +275,7 @@ def draw_plots(out: Path, result: SweepResult, summary: list[dict[str, Any]]) ->
     for s in summary:
         dps = s["dps_by_wave"]
         ax.plot(list(dps), list(dps.values()), marker=".", label=s["build"])
+    ax.xaxis.set_major_locator(ticker.MaxNLocator(integer=True))
     ax.set(xlabel="wave", ylabel="median DPS", title="DPS by wave", yscale="symlog")
     ax.legend(fontsize=8, ncols=2)
     paths.append(_save(fig, out / "dps_by_wave.png", metadata))
