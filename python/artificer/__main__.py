@@ -6,6 +6,7 @@ content checker.
     artificer run --headless --seed S --waves K [--start-wave N] [--json]
     artificer stress --enemies N --projectiles M --frames F [--layout crowd|uniform] [--json]
     artificer wand --core ID --cards a,b,c [--board FILE.json] [--mana M] [--casts K] [--seconds T] [--json]
+    artificer wand --code AW1-... [--mana M] [--casts K] [--seconds T] [--json]
     artificer check-content [--data DIR]
     artificer sim --builds all|a,b --seeds 1-100 [--waves 20] [--endless] [--ng-plus N]
                   [--backend local|ray] [--address ADDR] [--workers N] [--out DIR]
@@ -151,7 +152,8 @@ def build_parser() -> Parser:
     stress.add_argument("--json", action="store_true", help="print one JSON object")
 
     wand = commands.add_parser("wand", help="compile a wand and fire it in a sandbox")
-    wand.add_argument("--core", required=True, help="core id (cores.json)")
+    wand.add_argument("--core", default=None, help="core id (cores.json); or --code")
+    wand.add_argument("--code", default=None, help="a wand code (the lab's Ctrl+C) instead of --core and --cards")
     wand.add_argument("--cards", default="", help="spell ids in slot order, comma-separated (empty = empty slot)")
     wand.add_argument("--board", type=Path, default=None, help="JSON file mapping slot id to spell id")
     wand.add_argument("--mana", type=float, default=None, help="starting mana (default: full)")
@@ -388,12 +390,23 @@ def cmd_stress(args: argparse.Namespace) -> int:
 
 
 def cmd_wand(args: argparse.Namespace) -> int:
+    from artificer.content.wand_code import WandCodeError, decode, encode
     from artificer.sim.wand import describe, fire_wand
 
     content = _load(args.data)
     ids = {spell.id for spell in content.spells}
     cards: list[str | None] | dict[str, str]
-    if args.board is not None:
+    if (args.code is None) == (args.core is None):
+        return _usage("give a wand with --core (and --cards or --board) or with --code, not both")
+    if args.code is not None:
+        if args.cards or args.board is not None:
+            return _usage("--code already names the cards: leave out --cards and --board")
+        try:
+            board = decode(content, args.code)
+        except WandCodeError as err:
+            return _usage(f"--code: {err}")
+        args.core, cards = board.core, list(board.cards)
+    elif args.board is not None:
         try:
             cards = json.loads(args.board.read_text(encoding="utf-8"))
         except (OSError, ValueError) as err:
@@ -416,6 +429,8 @@ def cmd_wand(args: argparse.Namespace) -> int:
         report = fire_wand(content, args.core, cards, args.mana, args.casts, args.seconds, args.moving)
     except ValueError as err:
         return _usage(str(err))
+    if isinstance(cards, list) and len(cards) <= content.core(args.core).capacity:
+        report["code"] = encode(content, args.core, cards)  # the board as a wand code (added key)
     print(dumps_json(report) if args.json else describe(report))
     return 0
 

@@ -19,6 +19,7 @@ from pydantic import Field, ValidationError
 from artificer.content.loader import Content, parse_json, read_text
 from artificer.content.models import ID_PATTERN, ContentError, ContentModel, Problem, WandStat, did_you_mean
 from artificer.content.schema_errors import problems_from_validation
+from artificer.content.wand_code import WandCodeError, decode
 
 BUILDS_FILE = "builds.json"
 
@@ -27,9 +28,18 @@ class Build(ContentModel):
     """One archetype: the core it plays, the board it wants, the stats it buys."""
 
     id: str = Field(pattern=ID_PATTERN, description="Name given to `artificer run --build`.")
-    core: str = Field(pattern=ID_PATTERN, description="The core the build wants (bought when offered, then active).")
+    core: str = Field(
+        default="",
+        pattern=r"^$|" + ID_PATTERN,
+        description="The core the build wants (bought when offered, then active); or give `code`.",
+    )
     board: tuple[str | None, ...] = Field(
-        min_length=1, max_length=256, description="Cards in that core's slot order (null: leave empty)."
+        default=(), max_length=256, description="Cards in that core's slot order (null: leave empty); or give `code`."
+    )
+    code: str | None = Field(
+        default=None,
+        max_length=1024,
+        description="The core and board as a wand code (the lab's Ctrl+C, e.g. AW1-CQIIDGQZ), instead of core and board.",
     )
     stats: tuple[WandStat, ...] = Field(default=(), description="Stat upgrades to buy with gold left over, in order.")
     unlocks: tuple[str, ...] = Field(
@@ -63,8 +73,22 @@ def load_builds(content: Content, data_dir: Path | None = None) -> dict[str, Bui
     spells = {spell.id for spell in content.spells}
     cores = {core.id: core for core in content.cores}
     seen: set[str] = set()
-    for index, build in enumerate(book.builds):
+    builds = list(book.builds)
+    for index, build in enumerate(builds):
         where = f"$.builds[{index}]"
+        if build.code is not None:
+            if build.core or build.board:
+                problems.append(Problem(BUILDS_FILE, f"{where}.code", "give code, or core and board, not both"))
+                continue
+            try:
+                wand = decode(content, build.code)
+            except WandCodeError as err:
+                problems.append(Problem(BUILDS_FILE, f"{where}.code", str(err)))
+                continue
+            build = builds[index] = build.model_copy(update={"core": wand.core, "board": wand.cards})
+        elif not build.core or not build.board:
+            problems.append(Problem(BUILDS_FILE, where, "a build needs a core and a board, or a code"))
+            continue
         if build.id in seen:
             problems.append(Problem(BUILDS_FILE, f"{where}.id", f'duplicate build id "{build.id}"'))
         seen.add(build.id)
@@ -112,4 +136,4 @@ def load_builds(content: Content, data_dir: Path | None = None) -> dict[str, Bui
                 )
     if problems:
         raise ContentError(problems)
-    return {build.id: build for build in book.builds}
+    return {build.id: build for build in builds}

@@ -19,6 +19,7 @@ The waiting area only empties: its cards go to a board or the backpack.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -236,6 +237,35 @@ class Loadout:
     def _resolved(self, place: Place) -> Place:
         """`place` with its core named (a slot of "the active core" compares equal to the same slot named)."""
         return Place(place.area, place.index, self._core_of(place)) if place.area == "slot" else place
+
+    def lay_out(self, core_id: str, cards: tuple[str | None, ...] | list[str | None]) -> list[str]:
+        """A wand code pasted in the lab: `core_id`'s board becomes `cards`, slot for slot, made of
+        the cards on that board and in the backpack; whatever they leave over goes to the
+        backpack. Returns the cards missing (then nothing changes); `LoadoutError` when the core
+        is not carried, `BackpackFull` when the leftovers do not fit."""
+        carried = self.carried(core_id)
+        wanted = self._slots(core_id, list(cards))
+        pool = Counter(card for card in [*carried.cards, *self.backpack] if card is not None)
+        needed = Counter(card for card in wanted if card is not None)
+        missing = sorted((needed - pool).elements())
+        if missing:
+            return missing
+        # The backpack keeps its order: each card the board takes leaves it from the end.
+        left = Counter(card for card in carried.cards if card is not None)
+        left.subtract(needed)
+        backpack = list(self.backpack)
+        for card, n in left.items():
+            for _ in range(-n):  # taken from the backpack
+                del backpack[len(backpack) - 1 - backpack[::-1].index(card)]
+        for slotted in carried.cards:  # what the board had and keeps no more, in slot order
+            if slotted is not None and left[slotted] > 0:
+                backpack.append(slotted)
+                left[slotted] -= 1
+        if len(backpack) > self.limits_backpack:
+            raise BackpackFull(f"the backpack holds {self.limits_backpack} cards")
+        carried.cards[:] = wanted
+        self.backpack[:] = backpack
+        return []
 
     def stash(self, card: str) -> None:
         """A new card (bought, found) goes into the backpack."""

@@ -33,6 +33,8 @@ from artificer.game.meta import Meta
 #: R-ONB-2's contextual tips (and R-ONB-1's lessons), each shown once: their ids in meta.json `tips`.
 TIP_TRIGGER_WITHOUT_ACTION = "trigger_without_action"
 TIP_CPU_HIGH = "cpu_high"
+#: The lab's wand codes (Ctrl+C, Ctrl+V): shown once, in the first lab with no lesson to teach.
+TIP_WAND_CODE = "wand_code"
 TIP_SPECIAL_CORE = "special_core"
 
 

@@ -51,9 +51,16 @@ from typing import Any
 
 import pygame
 
+from artificer.content.wand_code import WandCodeError, decode, encode
 from artificer.engine.wand import core_data, place, spell_catalog
 from artificer.game.loadout import BackpackFull, CoreFull, LoadoutError, Place
-from artificer.game.onboarding import TIP_CPU_HIGH, TIP_TRIGGER_WITHOUT_ACTION, Onboarding, lesson_tip
+from artificer.game.onboarding import (
+    TIP_CPU_HIGH,
+    TIP_TRIGGER_WITHOUT_ACTION,
+    TIP_WAND_CODE,
+    Onboarding,
+    lesson_tip,
+)
 from artificer.game.run import Run
 from artificer.ui.cards import MANA_TEXT, BoardGeometry, CardArt, draw_chip
 from artificer.ui.controls import Controls
@@ -132,6 +139,8 @@ TOAST_FILL = (34, 26, 52, 250)
 TOAST_EDGE = (240, 200, 90)
 TOAST_TEXT = (255, 214, 140)
 TOAST_MAX_WIDTH = 640
+#: The wand codes' tip (Ctrl+C, Ctrl+V) waits for this wave's lab: by then the player has shopped twice.
+CODE_TIP_WAVE = 3
 #: The button row holds the newest toast when its free stretch is at least this wide.
 TOAST_MIN_ROW = 240
 #: A compiler finding wraps onto at most this many lines.
@@ -267,6 +276,8 @@ class LabScene(Scene):
             test = key_hint(self.controls.settings.key_for(Action.TEST_WAND))
             if show_once(lesson_tip(lesson), show, tr(LAB_LESSONS[lesson], test=test), keep) and onboarding.demo:
                 self.demo = onboarding.demo  # R-ONB-1: the lesson's range demo, played once the lab is on top
+        elif self.wave >= CODE_TIP_WAVE:
+            show_once(TIP_WAND_CODE, show, tr("ui.lab.code_hint"), keep)
         warnings = set(self.diagnostics.get("warnings", ()))
         if "trigger_without_action" in warnings:
             show_once(TIP_TRIGGER_WITHOUT_ACTION, show, tr("ui.tip.trigger_without_action"), keep)
@@ -375,6 +386,9 @@ class LabScene(Scene):
         return event
 
     def _key(self, event: pygame.event.Event) -> pygame.event.Event | None:
+        if getattr(event, "mod", 0) & pygame.KMOD_CTRL and event.key in (pygame.K_c, pygame.K_v):
+            self.copy_code() if event.key == pygame.K_c else self.paste_code()
+            return None
         action = self.controls.pressed(event, Context.LAB)
         number = self.controls.numbered_choice(event) if action is None else None
         if action is Action.START_WAVE:
@@ -390,6 +404,52 @@ class LabScene(Scene):
         else:
             return event
         return None
+
+    # ---- wand codes (Ctrl+C, Ctrl+V) ---------------------------------------------
+    def copy_code(self) -> str:
+        """The shown board as a wand code, onto the clipboard (and in a toast, to read off when
+        the clipboard cannot be reached)."""
+        code = encode(self.run.content, self.shown, self.run.loadout.carried(self.shown).cards)
+        try:
+            pygame.scrap.put_text(code)
+        except pygame.error:
+            self.toasts.show(tr("ui.lab.code_no_clipboard", code=code))
+        else:
+            self.toasts.show(tr("ui.lab.code_copied", code=code))
+        return code
+
+    def paste_code(self, text: str | None = None) -> bool:
+        """A wand code from the clipboard (or `text`) laid out on its core's board with the cards
+        at hand (that board's and the backpack's); a refusal is a toast. Returns whether it did."""
+        content = self.run.content
+        try:
+            text = pygame.scrap.get_text() if text is None else text
+        except pygame.error:
+            self.toasts.show(tr("ui.lab.code_no_clipboard", code=""))
+            return False
+        try:
+            board = decode(content, text)
+        except WandCodeError:
+            self.toasts.show(tr("ui.lab.code_invalid"))
+            return False
+        core_name = tr(content.core(board.core).name_key)
+        if board.core not in [carried.core for carried in self.run.loadout.cores]:
+            self.toasts.show(tr("ui.lab.code_core_missing", core=core_name))
+            return False
+        missing: list[str] = []
+
+        def lay_out() -> bool:
+            missing.extend(self.run.loadout.lay_out(board.core, board.cards))
+            return not missing  # False: nothing changed
+
+        if not self._edit(lay_out):
+            if missing:
+                names = ", ".join(tr(content.spell(card).name_key) for card in missing)
+                self.toasts.show(tr("ui.lab.code_cards_missing", cards=names))
+            return False
+        self.show(board.core)
+        self.toasts.show(tr("ui.lab.code_pasted", core=core_name))
+        return True
 
     def _press(self, position: tuple[int, int]) -> None:
         tab = self.tab_at(position)
