@@ -181,8 +181,10 @@ class RunRelics:
     def on_kills(self, kills: int, frame: FrameInput) -> float:
         """R-REL-1 vampire_fang: counts `kills`; queues a heal of its value per `every` kills
         (for the next step). Returns the HP queued."""
+        if kills <= 0:  # most frames: no relic to look up
+            return 0.0
         fangs = [r for r in self.relics() if r.effect == RelicEffect.HEAL_PER_KILLS and r.every > 0]
-        if not fangs or kills <= 0:
+        if not fangs:
             return 0.0
         # Two relics of this effect (not in the shipped data) share the shorter count.
         times, self.kills = divmod(self.kills + kills, min(relic.every for relic in fangs))

@@ -24,6 +24,13 @@ WALL_MARGIN = 160.0  # within this of a wall the bot steers back inward
 WALL_WEIGHT = 2.5
 PICKUP_WEIGHT = 1.0
 DRINK_BELOW = 0.4  # a healing potion is drunk below this share of max HP
+#: The x and y columns of an enemy or pickup row, adjacent in both layouts (checked at import).
+XY = slice(EnemyColumn.X, EnemyColumn.Y + 1)
+assert (int(EnemyColumn.Y), int(PickupColumn.X), int(PickupColumn.Y)) == (
+    EnemyColumn.X + 1,
+    EnemyColumn.X,
+    EnemyColumn.Y,
+)
 
 
 class KitingBot:
@@ -37,18 +44,20 @@ class KitingBot:
         move = np.zeros(2)
         nearest = np.inf
         if len(enemies):
-            offset = np.array([px, py]) - enemies[:, [EnemyColumn.X, EnemyColumn.Y]].astype(np.float64)
+            # x and y are adjacent columns: a slice (a view), not a fancy-indexed copy.
+            offset = np.array([px, py]) - enemies[:, XY].astype(np.float64)
             dist = np.hypot(offset[:, 0], offset[:, 1])
             nearest = float(dist.min())
-            close = dist < DANGER_RADIUS
-            if close.any():
+            if nearest < DANGER_RADIUS:  # some enemy is close (the test once, not a mask first)
+                close = dist < DANGER_RADIUS
+                near = dist[close]
                 # Each close enemy pushes with weight rising as it nears.
-                weight = (DANGER_RADIUS - dist[close]) / DANGER_RADIUS / np.maximum(dist[close], 1.0)
+                weight = (DANGER_RADIUS - near) / DANGER_RADIUS / np.maximum(near, 1.0)
                 move += (offset[close] * weight[:, None]).sum(axis=0)
         move += self._walls(px, py, sim.arena)
         pickups = buffers.pickup_rows()
         if nearest > SAFE_RADIUS and len(pickups):
-            to_pick = pickups[:, [PickupColumn.X, PickupColumn.Y]].astype(np.float64) - np.array([px, py])
+            to_pick = pickups[:, XY].astype(np.float64) - np.array([px, py])
             d = np.hypot(to_pick[:, 0], to_pick[:, 1])
             i = int(d.argmin())
             move += PICKUP_WEIGHT * to_pick[i] / max(float(d[i]), 1.0)
