@@ -21,7 +21,7 @@ import os
 import re
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -280,7 +280,3 @@ def run_sweep(
     runs = [results[t]["run"] for t in ordered]
     waves = [row for t in ordered for row in results[t]["waves"]]
     return SweepResult(ordered, runs, waves, list(dict.fromkeys(t.build for t in asked)))
-
-
-def task_json(task: Task) -> dict[str, Any]:
-    return asdict(task)
