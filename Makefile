@@ -79,7 +79,7 @@ $(VENV)/bin/maturin: | $(PY)
 	$(PY) -m pip install --quiet "maturin>=1.9.4,<2"
 
 $(STAMP): $(CORE_SOURCES) $(VENV)/bin/maturin
-	VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin develop --release --extras dev,cluster
+	VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin develop --release --extras dev,sim,cluster
 	touch $(STAMP)
 
 clean:
