@@ -19,7 +19,7 @@ from artificer.sim.sweep import (
     parse_builds,
     parse_seeds,
 )
-from artificer.sim.sweep_report import summarize, verdicts
+from artificer.sim.sweep_report import report_markdown, summarize, verdicts
 
 SWEEP = ("--builds", "turret,spark", "--seeds", "1-2", "--waves", "2", "--no-plots", "--quiet")
 COMPARED = ("runs.parquet", "waves.parquet", "summary.json", "report.md")
@@ -155,3 +155,7 @@ def test_r_boss_3_and_the_balance_bounds_are_flagged() -> None:
     assert any("R-BOSS-3" in f and "under 1/3" in f for f in flags["fast"])  # 10 s against a median of 60 s
     assert flags["mid"] == [] and flags["slow"] == []
     assert any("hopeless" in f for f in flags["weak"])
+    report = report_markdown(result, list(summary.values()), flags, [])
+    assert "| fast | 50.0 | 100.0 | 150.0 | 200.0 | projectile 75%, grunt 25% |" in report, report
+    assert "| weak | 50.0 | — | — | — | projectile 75%, grunt 25% |" in report
+    assert "R-BOSS-3" in report and "dominant" in report and "hopeless" in report

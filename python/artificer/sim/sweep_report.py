@@ -28,6 +28,8 @@ TTK_FLOOR = 1.0 / 3.0
 #: "The late waves keep 1,000+ alive" (issue 19): checked from this wave on.
 LATE_WAVE = 15
 LATE_ALIVE = 1000
+#: The waves whose median DPS report.md tabulates (the plot has every wave).
+DPS_WAVES = (5, 10, 15, 20)
 
 
 def _percentile(values: list[float], q: float) -> float | None:
@@ -205,6 +207,19 @@ def report_markdown(
             f"The archetypes' median W20 boss time-to-kill is {median_ttk:.1f} s; the floor (1/3 of it) is "
             f"{floor:.1f} s. " + (f"Under it: {', '.join(broken)}." if broken else "No archetype is under it.")
         )
+    marks = [w for w in DPS_WAVES if any(w in s["dps_by_wave"] for s in summary)]
+    lines += ["", "## DPS and damage taken", ""]
+    lines += [
+        "| archetype | " + " | ".join(f"DPS W{w}" for w in marks) + " | damage taken from |",
+        "|---|" + "---|" * len(marks) + "---|",
+    ]
+    for s in summary:
+        dps = [s["dps_by_wave"].get(w) for w in marks]
+        sources = list(s["damage_taken_by_source"].items())[:3]
+        taken = ", ".join(f"{source} {share:.0%}" for source, share in sources) or "nothing"
+        cells = " | ".join("—" if d is None else f"{d:,.1f}" for d in dps)
+        lines.append(f"| {s['build']} | {cells} | {taken} |")
+    lines += ["", "(median DPS over the runs that played the wave; damage taken: the three biggest sources' shares)"]
     late = {
         s["build"]: [w for w, alive in s["max_alive_by_wave"].items() if w >= LATE_WAVE and alive is not None]
         for s in summary
@@ -218,8 +233,8 @@ def report_markdown(
         else:
             peak = max(s["max_alive_by_wave"][w] for w in played)
             lines.append(
-                f"- {s['build']}: {len(crowded)} of {len(played)} late waves reached peak at {LATE_ALIVE:,}+ alive "
-                f"(median peak up to {peak:,.0f})."
+                f"- {s['build']}: in {len(crowded)} of the {len(played)} late waves its runs played, the median "
+                f"peak crowd was {LATE_ALIVE:,}+ alive (the highest: {peak:,.0f})."
             )
     if images:
         lines += ["", "## Plots", ""] + [f"![{name}]({name})" for name in images]
