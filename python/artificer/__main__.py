@@ -199,20 +199,36 @@ class _Refused(Exception):
     """A usage problem, already printed on stderr: the command exits 2."""
 
 
-def _build(content: Content, name: str | None, data: Path | None, command: str) -> Build | None:
-    """The archetype `name` of builds.json (None for none); an unknown one is a usage error (exit 2)."""
-    if name is None:
-        return None
+def _builds(content: Content, data: Path | None) -> dict[str, Build]:
+    """builds.json's archetypes; a broken file prints its problems and is a usage error (exit 2)."""
     from artificer.content import ContentError
     from artificer.content.builds import load_builds
-    from artificer.content.models import did_you_mean
 
     try:
-        builds = load_builds(content, data)
+        return load_builds(content, data)
     except ContentError as err:
         for problem in err.problems:
             print(problem, file=sys.stderr)
         raise _Refused from None
+
+
+def _waves_refusal(content: Content, waves: int, endless: bool, ng_plus: int) -> str | None:
+    """Why a bot run cannot play up to `waves` at NG+ `ng_plus` (None: it can), for `run` and `sim`."""
+    last = content.balance.endless.max_wave if endless else len(content.waves)
+    if waves > last:
+        return f"--waves must be in 1..{last}" + ("" if endless else "; past it: --endless")
+    if ng_plus > content.balance.ng_plus.max_level:
+        return f"--ng-plus {ng_plus}: the highest level is {content.balance.ng_plus.max_level}"
+    return None
+
+
+def _build(content: Content, name: str | None, data: Path | None, command: str) -> Build | None:
+    """The archetype `name` of builds.json (None for none); an unknown one is a usage error (exit 2)."""
+    if name is None:
+        return None
+    from artificer.content.models import did_you_mean
+
+    builds = _builds(content, data)
     if name not in builds:
         known = ", ".join(builds) or "none"
         print(
@@ -247,16 +263,11 @@ def cmd_run(args: argparse.Namespace) -> int:
         print(f"artificer run: error: --waves {waves} is before --start-wave {args.start_wave}", file=sys.stderr)
         return EXIT_USAGE
     content = _load(args.data)
-    last = content.balance.endless.max_wave if args.endless else len(content.waves)
-    if waves > last:
-        more = "" if args.endless else "; past it: --endless"
-        print(f"artificer run: error: --waves must be in 1..{last}{more}", file=sys.stderr)
+    refusal = _waves_refusal(content, waves, args.endless, args.ng_plus)
+    if refusal is not None:
+        print(f"artificer run: error: {refusal}", file=sys.stderr)
         return EXIT_USAGE
     build = _build(content, args.build, args.data, "run")
-    if args.ng_plus > content.balance.ng_plus.max_level:
-        highest = content.balance.ng_plus.max_level
-        print(f"artificer run: error: --ng-plus {args.ng_plus}: the highest level is {highest}", file=sys.stderr)
-        return EXIT_USAGE
     if args.meta is not None and args.start_wave > 1:
         print("artificer run: error: --meta: only a run from wave 1 earns progress (R-END-5)", file=sys.stderr)
         return EXIT_USAGE
@@ -308,27 +319,13 @@ def cmd_sim(args: argparse.Namespace) -> int:
     from artificer.sim.sweep_report import write_outputs
 
     content = _load(args.data)
-    last = content.balance.endless.max_wave if args.endless else len(content.waves)
-    if args.waves > last:
-        more = "" if args.endless else "; past it: --endless"
-        print(f"artificer sim: error: --waves must be in 1..{last}{more}", file=sys.stderr)
+    refusal = _waves_refusal(content, args.waves, args.endless, args.ng_plus)
+    if refusal is None and args.out.exists() and not args.out.is_dir():
+        refusal = f"--out {args.out} is a file, not a directory"
+    if refusal is not None:
+        print(f"artificer sim: error: {refusal}", file=sys.stderr)
         return EXIT_USAGE
-    if args.ng_plus > content.balance.ng_plus.max_level:
-        highest = content.balance.ng_plus.max_level
-        print(f"artificer sim: error: --ng-plus {args.ng_plus}: the highest level is {highest}", file=sys.stderr)
-        return EXIT_USAGE
-    if args.out.exists() and not args.out.is_dir():
-        print(f"artificer sim: error: --out {args.out} is a file, not a directory", file=sys.stderr)
-        return EXIT_USAGE
-    from artificer.content import ContentError
-    from artificer.content.builds import load_builds
-
-    try:
-        known = list(load_builds(content, args.data))
-    except ContentError as err:
-        for problem in err.problems:
-            print(problem, file=sys.stderr)
-        return EXIT_USAGE
+    known = list(_builds(content, args.data))
     data = str(args.data.resolve()) if args.data is not None else None
     try:
         builds = parse_builds(args.builds, known)

@@ -52,6 +52,8 @@ pub struct Grid {
     pub wide: Vec<WidePoint>,
     /// Every point given to the last rebuild: the copies and the wide.
     sources: usize,
+    /// The radius above which a point is wide: no copy is bigger.
+    wide_above: f32,
 }
 
 /// A point kept out of the cells because its radius is above the grid's
@@ -120,6 +122,12 @@ impl Grid {
         self.points == 0
     }
 
+    /// The largest radius a copy may have (`rebuild_with_wide`'s `wide_above`;
+    /// infinite when nothing is wide by size).
+    pub fn copy_radius_bound(&self) -> f32 {
+        self.wide_above
+    }
+
     /// Every point the grid was built over: the copies and the wide points
     /// (their indices are `0..sources()`).
     pub fn sources(&self) -> usize {
@@ -155,6 +163,7 @@ impl Grid {
         let n = xs.len();
         debug_assert!(ys.len() == n && rs.len() == n);
         self.sources = n;
+        self.wide_above = wide_above;
         self.wide.clear();
         for (i, &r) in rs.iter().enumerate() {
             if r > wide_above {

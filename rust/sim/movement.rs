@@ -207,8 +207,8 @@ fn separate_wide(grid: &Grid, strength: f32, push_x: &mut [f32], push_y: &mut [f
         push_x[w.index as usize] = 0.0;
         push_y[w.index as usize] = 0.0;
     }
-    // Copies are at most as big as `reach - wide`, the wide point's own radius aside.
-    let copy_radius = grid.radius[..grid.len()].iter().copied().fold(0.0, f32::max);
+    // No copy is bigger than the grid's bound (there are wide points, so it is finite).
+    let copy_radius = grid.copy_radius_bound();
     for (a, w) in grid.wide.iter().enumerate() {
         let (mut ax, mut ay) = (0.0f32, 0.0f32);
         let mut pair = |x: f32, y: f32, r: f32, other: usize| {
@@ -704,7 +704,7 @@ mod tests {
         (px, py)
     }
 
-    /// `rule.candidates`: under the cap nothing changes (bit for bit); a
+    /// R-WAVE-2 with `rule.candidates`: under the cap nothing changes (bit for bit); a
     /// crushed pile over it pushes on fewer pairs, each still equal and
     /// opposite (the pushes sum to nothing), and every point is still pushed.
     #[test]
