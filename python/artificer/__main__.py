@@ -141,6 +141,21 @@ def build_parser() -> Parser:
         "and the bot buys unlocks cheapest first (R-META-1; without it everything is unlocked)",
     )
 
+    run.add_argument(
+        "--record", type=Path, default=None, metavar="FILE", help="write the run's replay to FILE (see `replay`)"
+    )
+
+    replay = commands.add_parser("replay", help="a recorded run: what it holds, or played again and checked")
+    replay.add_argument("file", type=Path, help="a .replay file (the game keeps the last 50 in its runs/ folder)")
+    replay.add_argument(
+        "--check",
+        action="store_true",
+        help="play it again headlessly and check the state hash wave by wave (exit 1 at the first that differs); "
+        "an endless record carrying it is marked verified",
+    )
+    replay.add_argument("--json", action="store_true", help="print one JSON object")
+    replay.add_argument("--data", type=Path, default=None, help="content directory (default: the shipped data)")
+
     stress = commands.add_parser("stress", help="the standard stress workload (benches/README.md)")
     stress.add_argument("--enemies", type=_int_in(0, 10_000_000, "--enemies"), required=True)
     stress.add_argument("--projectiles", type=_int_in(0, 10_000_000, "--projectiles"), required=True)
@@ -287,6 +302,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         meta=args.meta,
         cursed=args.cursed,
         endless=args.endless,
+        record=args.record,
     )
     if args.json:
         print(dumps_json(report, compact=True))
@@ -303,6 +319,26 @@ def cmd_run(args: argparse.Namespace) -> int:
             bought = ", ".join(m["bought"]) or "nothing"
             print(f"aether +{m['aether_earned']} (held {m['aether']}), bought {bought}; run {m['runs']} in {m['file']}")
     return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from artificer.game.replay import ReplayError, read_tape
+    from artificer.sim.replays import check, describe
+
+    content = _load(args.data)
+    try:
+        tape = read_tape(args.file)
+        report = check(content, tape) if args.check else describe(tape)
+    except ReplayError as error:
+        print(f"artificer replay: {args.file.name}: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.json:
+        print(dumps_json(report, compact=True))
+    else:
+        print(report["summary"])
+        for line in report.get("lines", []):
+            print(line)
+    return 1 if args.check and not report["verified"] else 0
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
@@ -506,6 +542,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "run": cmd_run,
         "stress": cmd_stress,
         "sim": cmd_sim,
+        "replay": cmd_replay,
         "check-content": cmd_check_content,
         "wand": cmd_wand,
     }

@@ -31,6 +31,9 @@ R-END-2's `game_cleared` event: when the content's last wave is won (its boss fe
 calls each of `on_game_cleared` once with the run, before it returns (the window's arena counts the
 clear in meta.json and unlocks the next NG+ level; a headless run has no listener).
 
+Replays (issue 19): when the run has a tape (`Run.tape`, `artificer.game.replay`), the flow feeds
+it — the run's digest as each wave begins, each step's controls, each wave's end and the run's.
+
 Saving is a hook: `save(run, next_wave)`, a callable the window passes (it writes run.json,
 `artificer.game.save.write_run`, and raises `OSError` for the window to report); the headless
 runner passes none. The flow does no other I/O: the window deletes the save when a new run's
@@ -53,6 +56,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 
 from artificer.errors import ArtificerError
 from artificer.game.endless import arena_scale, difficulty, mutator
@@ -135,6 +139,9 @@ class RunFlow:
         assert self.wave is not None
         if self.wave.over:
             raise FlowError("the wave is over: end_wave() comes next")
+        tape = self.run.tape
+        if tape is not None:  # the replay: this step's controls (potions drunk are in its journal)
+            tape.frame(self.run.sim.input.controls)
         self.wave.step()
 
     def end_wave(self) -> WaveStats:
@@ -146,7 +153,12 @@ class RunFlow:
         assert wave is not None
         if not wave.over:
             raise FlowError(f"wave {self.number} is still being played")
-        stats = wave.finish()
+        with self._unrecorded():
+            stats = wave.finish()
+        tape = self.run.tape
+        if tape is not None:
+            outcome = "died" if wave.died else "won" if wave.won else "stalled"
+            tape.wave_ends(self.run, outcome, stats.frames / self.run.sim.tick_hz)
         if wave.died:
             self._end(Ending.DIED)
         elif not wave.won:
@@ -174,8 +186,9 @@ class RunFlow:
         active = mutator(content, self.number)
         state.difficulty, state.arena_scale = difficulty(content, self.number), arena_scale(content, self.number)
         state.mutator = active.id if active is not None else None
-        settle(self.run, self.number)
-        self.run.shop.open(max(1, self.number - 1))
+        with self._unrecorded():
+            settle(self.run, self.number)
+            self.run.shop.open(max(1, self.number - 1))
         self.phase = Phase.SHOP
         self.save()
 
@@ -203,12 +216,24 @@ class RunFlow:
     # --- internals -------------------------------------------------------------------------------
 
     def _begin(self) -> WaveInProgress:
-        self.wave = self.run.start_wave(self.number)
+        if self.run.tape is not None:  # the replay: the run as the wave begins, and the moves before it
+            self.run.tape.wave_begins(self.number, self.run)
+        with self._unrecorded():
+            self.wave = self.run.start_wave(self.number)
         self.phase = Phase.WAVE
         return self.wave
 
+    def _unrecorded(self) -> AbstractContextManager[None]:
+        """The flow's own calls into the run (a wave's start closes the shop): not the player's moves,
+        so not on the replay (a replay's flow makes them itself)."""
+        tape = self.run.tape
+        return tape.journal.paused() if tape is not None else nullcontext()
+
     def _end(self, ending: Ending) -> None:
         self.ending = ending
+        # The replay's ending; an abandon is the window's to say (quitting from the shop keeps the run).
+        if self.run.tape is not None and ending is not Ending.ABANDONED:
+            self.run.tape.end(ending.value)
         self.phase = Phase.OVER
 
     def _require(self, phase: Phase) -> None:

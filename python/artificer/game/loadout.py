@@ -20,12 +20,13 @@ The waiting area only empties: its cards go to a board or the backpack.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from artificer.content import Content
 from artificer.errors import ArtificerError
+from artificer.game.journal import argument_type, journaled
 
 
 class LoadoutError(ArtificerError):
@@ -44,6 +45,7 @@ class WaitingAreaFull(LoadoutError):
         self.overflow = overflow
 
 
+@argument_type
 @dataclass(frozen=True)
 class Place:
     """Where a card sits in the lab: `("backpack", index)`, `("waiting", index)`, or
@@ -153,6 +155,7 @@ class Loadout:
             self.active = self.cores[0].core if self.cores else ""
         return cards
 
+    @journaled("loadout")
     def switch(self, core_id: str, in_shop: bool) -> None:
         """Makes a carried core the active one — only in the shop."""
         if not in_shop:
@@ -186,6 +189,7 @@ class Loadout:
         cards = self.carried(core_id).cards
         return next((index for index, card in enumerate(cards) if card is None), None)
 
+    @journaled("loadout")
     def move(self, source: Place, target: Place) -> None:
         """Drag a card from `source` to `target`: into an empty place it moves, onto a card they swap.
         Dropping into the backpack past its last card appends. Nothing goes into the waiting area."""
@@ -213,6 +217,7 @@ class Loadout:
         else:
             del self._list(source.area)[source.index]
 
+    @journaled("loadout")
     def send_to_core(self, source: Place, core_id: str) -> int | None:
         """A card dropped on a core's tab: into that core's first free slot. Returns the slot
         (None: the card already sits on that core, nothing moves); `CoreFull` when no slot is free."""
@@ -238,6 +243,7 @@ class Loadout:
         """`place` with its core named (a slot of "the active core" compares equal to the same slot named)."""
         return Place(place.area, place.index, self._core_of(place)) if place.area == "slot" else place
 
+    @journaled("loadout")
     def lay_out(self, core_id: str, cards: tuple[str | None, ...] | list[str | None]) -> list[str]:
         """A wand code pasted in the lab: `core_id`'s board becomes `cards`, slot for slot, made of
         the cards on that board and in the backpack; whatever they leave over goes to the
@@ -266,6 +272,30 @@ class Loadout:
         carried.cards[:] = wanted
         self.backpack[:] = backpack
         return []
+
+    @journaled("loadout")
+    def arrange(self, boards: Sequence[tuple[str, Sequence[str | None]]], backpack: Sequence[str]) -> None:
+        """Many of the lab's moves at once (the shopping bot's hand): each named carried core's
+        board becomes its cards, slot for slot, and the backpack `backpack` — the very cards the
+        boards and the backpack hold now, rearranged. `LoadoutError` (nothing changes) for a core
+        not carried, a board of the wrong size, a card the player does not own there, or a backpack
+        over its limit."""
+        named = [(self.carried(core_id), list(cards)) for core_id, cards in boards]
+        for carried, cards in named:
+            if len(cards) != len(carried.cards):
+                raise LoadoutError(f"{carried.core}: {len(cards)} cards for {len(carried.cards)} slots")
+        touched = {id(carried) for carried, _ in named}
+        if len(touched) != len(named):
+            raise LoadoutError("a core's board is given twice")
+        had = Counter(c for carried, _ in named for c in carried.cards if c is not None) + Counter(self.backpack)
+        has = Counter(c for _, cards in named for c in cards if c is not None) + Counter(backpack)
+        if had != has:
+            raise LoadoutError("a rearrangement must keep the same cards")
+        if len(backpack) > self.limits_backpack:
+            raise BackpackFull(f"the backpack holds {self.limits_backpack} cards")
+        for carried, cards in named:
+            carried.cards[:] = cards
+        self.backpack[:] = list(backpack)
 
     def stash(self, card: str) -> None:
         """A new card (bought, found) goes into the backpack."""

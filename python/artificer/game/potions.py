@@ -41,6 +41,7 @@ from artificer.engine import Simulation
 from artificer.engine.frame import FrameInput, Status
 from artificer.errors import ArtificerError
 from artificer.game import draws
+from artificer.game.journal import Journal, journaled
 from artificer.game.stats import WaveStats
 
 
@@ -190,6 +191,7 @@ class PotionBelt:
                 return index
         raise BeltFull(f"the belt's {self._slots} potion slots are full")
 
+    @journaled("belt")
     def discard(self, index: int) -> str:
         """R-POT-2: empties slot `index`, in a wave or not; returns the potion thrown away."""
         potion = self.potion_at(index)
@@ -222,6 +224,9 @@ class PotionBelt:
         self.held[index] = None
         self._apply(sim.input, potion, aim)
         wave.stats.potions_used += 1
+        journal: Journal | None = getattr(self, "journal", None)
+        if journal is not None:  # a replay drinks it again before the same step (run and wave are its own)
+            journal.record("belt", "use", (index, target))
         return PotionUse(potion_id, index, potion.effect, potion.value, aim)
 
     def _apply(self, frame: FrameInput, potion: Potion, aim: tuple[float, float] | None) -> None:

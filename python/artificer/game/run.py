@@ -37,6 +37,7 @@ from artificer.game.binding import WorldBinding
 from artificer.game.bosses import BossFight, boss_point, pick_boss
 from artificer.game.draws import Key
 from artificer.game.endless import rush_bosses, wave_for
+from artificer.game.journal import Recorder, journaled
 from artificer.game.loadout import Loadout
 from artificer.game.meta import everything_unlocked
 from artificer.game.potions import PotionBelt, PotionDrop
@@ -103,6 +104,8 @@ class Run:
         pool = everything_unlocked(content) if unlocked is None else unlocked
         self.shop = Shop(self.state, pool, world=lambda: self.sim.world, on_change=self.sync)
         self.binding = WorldBinding(self.state, sim, self.shop)
+        #: The replay recording this run (`artificer.game.replay.Tape.attach`; None: not recorded).
+        self.tape: Recorder | None = None
         self.rearm()
 
     # --- the state, as the window reads it ----------------------------------------------------
@@ -130,6 +133,8 @@ class Run:
     @loadout.setter
     def loadout(self, value: Loadout) -> None:
         self.state.loadout = value
+        if self.tape is not None:
+            self.tape.attach(self)
 
     @property
     def wand_stats(self) -> WandStats:
@@ -214,6 +219,7 @@ class Run:
         self.sync()
         return relic_id
 
+    @journaled("run")
     def rearm(self) -> dict[str, Any]:
         """Arms the loadout's active core with its cards (the lab calls it after each edit);
         returns the diagnostics."""

@@ -563,6 +563,12 @@ class RunSave(SaveModel):
     settled: Annotated[bool, Strict()] = Field(
         default=False, description="R-END-3: its victory was settled into meta.json before it went on (older: no)."
     )
+    replay: str | None = Field(
+        default=None,
+        max_length=80,
+        pattern=r"^[0-9A-Za-z_\-]+\.replay$",
+        description="The run's replay in runs/ (Continue goes on recording into it; older: none).",
+    )
 
     @field_validator("waves")
     @classmethod
@@ -841,6 +847,7 @@ def snapshot(run: Run, next_wave: int) -> RunSave:
         **run.state.to_save(),
         "shop": run.shop.to_save(),
         **run.binding.carried().to_save(),
+        "replay": run.tape.path.name if run.tape is not None and run.tape.path is not None else None,
     }
     return RunSave.model_validate(data, context={"content": run.content})
 

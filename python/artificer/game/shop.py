@@ -82,6 +82,7 @@ from artificer.content.models import (
 from artificer.content.spells import Spell
 from artificer.errors import ArtificerError
 from artificer.game import draws
+from artificer.game.journal import journaled
 from artificer.game.loadout import BackpackFull, LoadoutError
 from artificer.game.onboarding import Onboarding
 from artificer.game.potions import potion_for_sale
@@ -305,6 +306,13 @@ class Shop:
         self.relic = self.state.relics.draw(relic_rng(self.state.seed, "shop", wave))
         self.potion = potion_for_sale(self.content.potions, self.state.seed, wave)
 
+    @journaled("shop")
+    def unlock(self, ids: Iterable[str]) -> None:
+        """R-META-1: what the player unlocked with aether since the run began is offered from now on
+        (a continued run's shop)."""
+        self.unlocked |= frozenset(ids)
+
+    @journaled("shop")
     def close(self) -> None:
         """Leaves the shop (the next wave starts); locked offers wait for the next shop."""
         self.is_open = False
@@ -314,6 +322,7 @@ class Shop:
         """The next reroll's price in this shop."""
         return reroll_cost(self.settings, self.wave, self.rerolls)
 
+    @journaled("shop")
     def reroll(self) -> None:
         """Redraws every unlocked offer, for `reroll_cost` gold (R-SHOP-1)."""
         self._require_open()
@@ -324,6 +333,7 @@ class Shop:
         self._restock()
         self._changed()
 
+    @journaled("shop")
     def toggle_lock(self, shelf: ShelfName, index: int) -> bool:
         """Locks or unlocks an offer (it survives rerolls and the next shop); returns the new state."""
         self._require_open()
@@ -342,6 +352,7 @@ class Shop:
 
     # --- buying --------------------------------------------------------------------------
 
+    @journaled("shop")
     def buy(self, shelf: ShelfName, index: int, drop: str | None = None) -> Offer:
         """Buys the offer at `shelf[index]`; `drop` names the core to sell for a 4th core."""
         if shelf == "spells":
@@ -350,6 +361,7 @@ class Shop:
             return self.buy_core(index, drop)
         return self.buy_stat(index)
 
+    @journaled("shop")
     def buy_spell(self, index: int) -> Offer:
         """A spell into the backpack (`NotEnoughGold`, `BackpackFull` refuse it)."""
         self._require_open()
@@ -362,6 +374,7 @@ class Shop:
         self._changed()
         return offer
 
+    @journaled("shop")
     def buy_core(self, index: int, drop: str | None = None) -> Offer:
         """R-CORE-3: a core joins the loadout. Carrying the most cores already, it
         raises `LoadoutFull` until `drop` names a carried core, which is then sold
@@ -385,6 +398,7 @@ class Shop:
         self._changed()
         return offer
 
+    @journaled("shop")
     def buy_stat(self, index: int) -> Offer:
         """R-STAT-1: a stat upgrade, applied to the wand at once; or a talent (R-END-1), the run's
         for good (`RunState.gain_talent`: Last Will is armed in the world)."""
@@ -449,6 +463,7 @@ class Shop:
         """R-SHOP-1: the relic's price (relics.json `shop_price`)."""
         return self.content.relics.shop_price
 
+    @journaled("shop")
     def buy_relic(self) -> str:
         """R-REL-3: the visit's relic becomes the run's (`RunState.gain_relic`); returns its id."""
         self._require_open()
@@ -466,6 +481,7 @@ class Shop:
         """R-POT-2: potions.json `shopPrice` (the same in every shop)."""
         return self.content.potions.shop_price
 
+    @journaled("shop")
     def buy_potion(self) -> str:
         """R-POT-2: the visit's potion into the belt's first empty slot; returns its id.
         `PotionBeltFull` refuses it when every usable slot holds a potion."""
@@ -502,6 +518,7 @@ class Shop:
         paid = self.paid_cores.get(core_id)
         return 0 if paid is None else sale_value(self.settings, paid)
 
+    @journaled("shop")
     def sell_card(self, backpack_index: int) -> int:
         """Sells the backpack card at `backpack_index`; returns the gold refunded."""
         self._require_open()
@@ -513,6 +530,7 @@ class Shop:
         self._changed()
         return refund
 
+    @journaled("shop")
     def sell_waiting(self, card: str) -> int:
         """Sells a card from the waiting area (R-CORE-3: the way out of an overflow)."""
         self._require_open()
@@ -521,6 +539,7 @@ class Shop:
         self._changed()
         return refund
 
+    @journaled("shop")
     def sell_core(self, core_id: str) -> int:
         """Sells a carried core (not the last one); its cards move to the waiting area
         (`WaitingAreaFull` when they would not fit: nothing changes)."""
@@ -535,12 +554,14 @@ class Shop:
 
     # --- the loadout, in the shop -------------------------------------------------------
 
+    @journaled("shop")
     def switch_core(self, core_id: str) -> None:
         """R-CORE-3: makes a carried core the active one — refused once the shop is closed."""
         self.state.loadout.switch(core_id, in_shop=self.is_open)
         self.state.mark(Change.WAND)
         self._changed()
 
+    @journaled("shop")
     def place_waiting(self, card: str, core_id: str, slot: int) -> None:
         """A waiting card into an empty slot of a carried core."""
         self._require_open()
@@ -549,6 +570,7 @@ class Shop:
             self.state.mark(Change.WAND)
         self._changed()
 
+    @journaled("shop")
     def stash_waiting(self, card: str) -> None:
         """A waiting card into the backpack (`BackpackFull` refuses it)."""
         self._require_open()

@@ -20,6 +20,7 @@ from artificer.content import Content
 from artificer.content.models import Talent
 from artificer.engine import WorldMode
 from artificer.game.draws import Key
+from artificer.game.journal import journaled
 from artificer.game.loadout import Loadout
 from artificer.game.potions import PotionBelt
 from artificer.game.relics import RunRelics, relic_rng
@@ -155,6 +156,13 @@ class RunState:
     def boss_rushes_cleared(self) -> tuple[int, ...]:
         """R-END-3: the waves whose boss rush the run cleared (each pays aether at the run's end)."""
         return tuple(s.wave for s in self.waves if s.rush and all(f.ttk_s is not None for f in s.rush))
+
+    @journaled("state")
+    def go_endless(self, settled: bool) -> None:
+        """R-END-3: the run goes on past the content's last wave; `settled`: its victory was
+        settled into meta.json first."""
+        self.endless = True
+        self.settled = self.settled or settled
 
     # --- marks -----------------------------------------------------------------------------
 

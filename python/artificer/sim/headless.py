@@ -36,6 +36,7 @@ from artificer.errors import ArtificerError
 from artificer.game.flow import Ending, Phase, RunFlow
 from artificer.game.meta import load_meta, unlock_tree, write_meta
 from artificer.game.progress import RunEnd, settle
+from artificer.game.replay import Tape
 from artificer.game.run import Run
 from artificer.sim.bot import KitingBot, drink_when_hurt
 from artificer.sim.shopper import ShoppingBot
@@ -58,6 +59,8 @@ class BotRun:
     #: Each step's wall time (ns), and the index in it where each wave's steps begin.
     step_ns: list[int] = field(default_factory=list)
     wave_starts: list[int] = field(default_factory=list)
+    #: The run's replay (`play_waves(record=True)`), else None.
+    tape: Tape | None = None
 
 
 def play_waves(
@@ -72,6 +75,7 @@ def play_waves(
     unlocked: Iterable[str] | None = None,
     cursed: bool = False,
     endless: bool = False,
+    record: bool = False,
 ) -> BotRun:
     """The bot plays waves `start_wave`..`waves` (fewer if it dies) of a fresh run through the
     game's own loop (`RunFlow`, as the window drives it): between waves the run settles as the
@@ -85,6 +89,8 @@ def play_waves(
         run.state.practice, run.state.first_wave = True, start_wave
     flow = RunFlow(run, first_wave=start_wave)
     played = BotRun(run, flow)
+    if record:  # the replay (artificer.game.replay): the bot's moves and steps, as a player's
+        played.tape = Tape.begin(run, start_wave, "lab")
     bot = KitingBot()
     shopper = ShoppingBot(build) if build is not None else None
     for number in range(start_wave, waves + 1):
@@ -138,8 +144,10 @@ def run_headless(
     meta: Path | None = None,
     cursed: bool = False,
     endless: bool = False,
+    record: Path | None = None,
 ) -> dict[str, Any]:
-    """One seeded run played by the bot, as the `run` command's JSON. `meta`: a meta.json carried
+    """One seeded run played by the bot, as the `run` command's JSON. `record`: its replay is
+    written there (`artificer replay FILE --check` plays it again). `meta`: a meta.json carried
     through the run (R-META-1): its unlocks open the shop, and the run's aether, milestones and
     clear go into it, the bot then buying the unlock tree cheapest first (it saves up for the next
     node rather than skipping it); the report gains `meta`."""
@@ -158,7 +166,11 @@ def run_headless(
         unlocked=unlocked,
         cursed=cursed,
         endless=endless,
+        record=record is not None,
     )
+    if record is not None and played.tape is not None:
+        played.tape.path = record
+        played.tape.write()
     run, reports, step_ns, wave_starts = played.run, played.reports, played.step_ns, played.wave_starts
     out: dict[str, Any] = {
         "seed": seed,

@@ -150,12 +150,11 @@ class ShoppingBot:
         carried = loadout.carried(loadout.active)
         before_slots, before_backpack = list(carried.cards), list(loadout.backpack)
         others = [c for c in loadout.cores if c is not carried]
-        before_others = [list(c.cards) for c in others]
+        before = [(c.core, list(c.cards)) for c in [carried, *others]]
         pool = Counter(card for card in carried.cards if card is not None)
         pool.update(loadout.backpack)
         for other in others:  # the bot plays one core: cards left on the others come along
             pool.update(card for card in other.cards if card is not None)
-            other.cards[:] = [None] * len(other.cards)
         target = self.build.board[: len(carried.cards)]
         slots: list[str | None] = []
         for card in target:
@@ -177,11 +176,10 @@ class ShoppingBot:
         for index, slot in enumerate(slots):
             if slot is None and rest:
                 slots[index] = rest.pop(0)
-        carried.cards[:] = slots
-        loadout.backpack[:] = rest
-        if len(rest) > loadout.limits_backpack or not run.rearm()["can_fire"]:
-            carried.cards[:] = before_slots
-            loadout.backpack[:] = before_backpack
-            for other, cards in zip(others, before_others):
-                other.cards[:] = cards
+        if len(rest) > loadout.limits_backpack:
+            return
+        # The lab's moves, made through the loadout (a replay makes them again).
+        loadout.arrange([(carried.core, slots), *((c.core, [None] * len(c.cards)) for c in others)], rest)
+        if not run.rearm()["can_fire"]:
+            loadout.arrange(before, before_backpack)
             run.rearm()

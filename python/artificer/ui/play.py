@@ -59,6 +59,7 @@ from artificer.game import save
 from artificer.game.flow import RunFlow
 from artificer.game.meta import load_meta
 from artificer.game.onboarding import Onboarding, new_run_step
+from artificer.game.replay import go_on_recording, record
 from artificer.game.run import Run, WandCannotFire
 from artificer.ui import i18n
 from artificer.ui import settings as settings_file
@@ -102,12 +103,15 @@ def problem_notice(problem: save.SaveProblem) -> str:
 
 def _write(run: Run, next_wave: int) -> object:
     """R-SAVE-1: the run written as it stands in the shop (an atomic write: a failed one leaves the old
-    file whole); the shop toasts an OSError, the log keeps it."""
+    file whole); the shop toasts an OSError, the log keeps it. Its replay goes with it (the shop's
+    moves so far: Continue goes on recording from there)."""
     try:
         save.write_run(run, next_wave)
     except OSError as error:
         logging.getLogger(__name__).warning("the run could not be saved: %s", error)
         raise
+    if run.tape is not None:
+        run.tape.write_or_log()
     return None
 
 
@@ -241,6 +245,7 @@ class GameScenes:
         plain = ng_plus == 0 and not cursed
         step = new_run_step(self.content, meta, self.session.settings.skip_onboarding) if plain else 0
         run = Run(self.content, seed, ng_plus=ng_plus, unlocked=meta.shop_unlocks(), cursed=cursed, onboarding=step)
+        record(run, 1, "lab")
         if Onboarding.of(self.content, step).lab:
             self.router.push(LAB, run=run, wave=1)
         else:  # the lab is closed: the preset wand goes straight into wave 1
@@ -265,6 +270,7 @@ class GameScenes:
         run.state.practice = True
         run.state.first_wave = wave
         run.currency = milestone.practice_gold
+        record(run, wave, "cleared")
         self.router.push(ARENA, run=run, first_wave=wave, between_waves=True)
         return run
 
@@ -279,8 +285,9 @@ class GameScenes:
         save that cannot be used is set aside and the title says why (R-SAVE-1)."""
         loaded = save.load_run(self.content)
         if isinstance(loaded, save.LoadedRun):
+            go_on_recording(loaded)
             # R-META-1: what was unlocked since the run was saved is offered too.
-            loaded.run.shop.unlocked |= load_meta().meta.shop_unlocks()
+            loaded.run.shop.unlock(sorted(load_meta().meta.shop_unlocks()))
             notices = (dropped_notice(loaded),) if loaded.dropped else ()
             self.router.push(ARENA, run=loaded.run, first_wave=loaded.next_wave, between_waves=True, notices=notices)
         elif loaded is not None and self._title_scene is not None:
@@ -314,7 +321,7 @@ class GameScenes:
         """R-END-3: the victory summary's "go on": the run, its victory settled, goes on past the last
         wave — the shop before it first, as a continued run's."""
         self.router.attach(stack)
-        run.state.endless = True
+        run.state.go_endless(settled=run.state.settled)
         self.router.pop_to(TITLE)
         self.router.push(ARENA, run=run, first_wave=len(self.content.waves) + 1, between_waves=True)
 
@@ -326,6 +333,7 @@ class GameScenes:
         """Hands `start.run` over before wave `start.wave`: the lab before wave 1, or the shop before a
         later wave (the lab one click away) over the arena, as a continued run would. Like a new run,
         its first wave (or the shop's save) replaces the run in progress on disk."""
+        record(start.run, start.wave, "lab" if start.wave == 1 else "cleared")
         if start.wave == 1:
             self.router.push(LAB, run=start.run, wave=1)
         else:

@@ -282,6 +282,9 @@ class ArenaScene(Scene):
             self.intermission(self.stack, self.flow)
             return
         self.between_waves = False
+        # Keys let go in the shop never reached the arena: nothing is held as the next wave begins
+        # (else a key released in the shop steers the whole wave).
+        self.session.controls.release_all()
         self._start_wave()
 
     def _juice(self, atlas: Atlas) -> Juice:
@@ -636,6 +639,8 @@ class ArenaScene(Scene):
         self._gold_before = self.hud_state.currency
         wave = self.wave
         stats = self.flow.end_wave()
+        if self.run.tape is not None:  # the replay, to this wave's end (the shop's save writes it again)
+            self.run.tape.write_or_log()
         # A boss fight past the stall cap (R-WAVE-1) ends the run as a fall does: the summary, no shop.
         died = self.flow.ending in (Ending.DIED, Ending.STALLED)
         drop = wave.potion_drop
@@ -773,6 +778,10 @@ class PauseScene(MenuScene):
         else:
             if self.arena.flow.phase is not Phase.OVER:  # the last wave's breather: the run already ended
                 self.arena.flow.abandon()
+                tape = self.arena.run.tape
+                if tape is not None:  # the replay ends with the last wave played to its end
+                    tape.end("abandoned")
+                    tape.write_or_log()
             self.stack.pop()
             controls = self.session.controls
             discoveries = self.arena.discoveries

@@ -1,0 +1,60 @@
+"""`artificer replay FILE [--check]`: what a recorded run holds, or the run played again headlessly
+and checked wave by wave (`artificer.game.replay`), as the command's JSON and its text lines."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from artificer.content import Content
+from artificer.game.replay import Tape, WaveCheck, replay
+
+
+def describe(tape: Tape) -> dict[str, Any]:
+    """The tape's header and waves, without playing it."""
+    start = tape.start
+    seed = start.settings["seed"] if start.kind == "new" else (start.save or {}).get("seed")
+    waves = [
+        {"wave": w.wave, "frames": w.frames, "outcome": w.outcome, "hash": w.hash, "seconds": round(w.seconds, 3)}
+        for w in tape.waves
+    ]
+    report: dict[str, Any] = {
+        "file": tape.path.name if tape.path is not None else None,
+        "game": tape.game,
+        "content": tape.content,
+        "created": tape.created,
+        "seed": seed,
+        "start": {"kind": start.kind, "wave": start.wave},
+        "waves": waves,
+        "wave_reached": tape.last_wave,
+        "seconds": round(tape.seconds, 2),
+        "ending": tape.ending,
+    }
+    ended = tape.ending or "in progress"
+    report["summary"] = (
+        f"seed {seed}: waves {start.wave}..{tape.last_wave or start.wave - 1} recorded "
+        f"({sum(w.frames for w in tape.waves)} steps, {report['seconds']} s), {ended}; "
+        f"game {tape.game}, content {tape.content}"
+    )
+    report["lines"] = [f"wave {w['wave']:3}: {w['frames']:6} steps, {w['outcome']}, state {w['hash']}" for w in waves]
+    return report
+
+
+def check(content: Content, tape: Tape) -> dict[str, Any]:
+    """The tape played again (`replay`): the description plus each wave's check, `verified`, and
+    where it first diverged. Raises `ReplayError` (a mismatched or unplayable tape)."""
+    report = describe(tape)
+    result = replay(content, tape)
+    report["verified"] = result.verified
+    report["diverged"] = result.diverged
+    report["checked"] = [check.as_json() for check in result.waves]
+    report["replayed_wave_reached"] = result.wave_reached
+    report["replayed_seconds"] = round(result.seconds, 2)
+    report["lines"] = [_line(c) for c in result.waves]
+    verdict = "verified: every wave's state hash matches" if result.verified else f"DIVERGED at {result.diverged}"
+    report["summary"] = f"{report['summary']}\n{verdict}"
+    return report
+
+
+def _line(check: WaveCheck) -> str:
+    mark = "ok" if check.ok else "DIFFERS"
+    return f"wave {check.wave:3}: {check.frames:6} steps, recorded {check.recorded}, replayed {check.replayed}  {mark}"
