@@ -101,6 +101,8 @@ def build_parser() -> Parser:
         help="with --start-wave: the run's seed (default: random)",
     )
 
+    play.add_argument("--replay", type=Path, default=None, metavar="FILE", help="watch a recorded run (see `replay`)")
+
     run = commands.add_parser("run", help="a seeded run played by the bot")
     run.add_argument("--headless", action="store_true", required=True, help="no window (required for now)")
     run.add_argument("--seed", type=_int_in(0, MAX_SEED, "--seed"), default=0)
@@ -322,13 +324,14 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    from artificer.game.records import records_path
     from artificer.game.replay import ReplayError, read_tape
     from artificer.sim.replays import check, describe
 
     content = _load(args.data)
     try:
         tape = read_tape(args.file)
-        report = check(content, tape) if args.check else describe(tape)
+        report = check(content, tape, records_path()) if args.check else describe(tape)
     except ReplayError as error:
         print(f"artificer replay: {args.file.name}: {error}", file=sys.stderr)
         return EXIT_USAGE
@@ -517,6 +520,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     from artificer.sim.headless import BotFell
 
+    replay_file = getattr(args, "replay", None)
+    if replay_file is not None:
+        return _watch(replay_file, args)
     try:
         start = _start_at(args)
     except BotFell as err:
@@ -530,6 +536,32 @@ def cmd_play(args: argparse.Namespace) -> int:
         play(getattr(args, "frames", None), start)
     except pygame.error as err:
         print(f"artificer: cannot open the game window ({err}); try `artificer run --headless`", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _watch(path: Path, args: argparse.Namespace) -> int:
+    """`play --replay FILE`: the window watches the recorded run; a file that cannot be watched
+    (unreadable, damaged, other content or version) is one line and exit 2."""
+    import pygame
+
+    from artificer.game.replay import ReplayError, check_header, read_tape
+    from artificer.ui.play import Watch, play
+
+    if getattr(args, "start_wave", None) is not None:
+        print("artificer play: error: --replay and --start-wave are two different starts", file=sys.stderr)
+        return EXIT_USAGE
+    content = _load(None)
+    try:
+        tape = read_tape(path)
+        check_header(content, tape)
+    except ReplayError as error:
+        print(f"artificer play: {path.name}: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        play(getattr(args, "frames", None), Watch(tape))
+    except pygame.error as err:
+        print(f"artificer: cannot open the game window ({err})", file=sys.stderr)
         return 1
     return 0
 

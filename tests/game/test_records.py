@@ -62,6 +62,8 @@ def test_r_end_4_the_20_most_recent_are_kept_and_the_file_round_trips(tmp_path: 
         {"ng_plus": 2},
         {"cursed": True},
         {"signature": "0" * 64},
+        {"replay": "2026-12-02_100000_seed1.replay"},
+        {"replay_checked": True},
     ],
 )
 def test_r_end_4_changing_any_field_or_the_signature_marks_the_record_tampered(
@@ -119,3 +121,35 @@ def test_r_end_4_a_record_is_signed_under_this_installs_key() -> None:
     signed = record(21, 10.0).signed(b"k" * 32)
     assert signed.key_id and len(signed.signature) == 64
     assert dataclasses.replace(signed, wave=22).payload() != signed.payload()
+
+
+def test_a_record_signed_before_replays_existed_still_verifies(tmp_path: Path) -> None:
+    """Issue 19 added `replay` and `replay_checked`: a record without them keeps the payload it was
+    signed over (its signature still holds); with them set they are signed too."""
+    path = tmp_path / RECORDS_FILE
+    board = load_records(path)
+    signed = board.add(record(25, 900.0))
+    old_payload = {
+        k: v for k, v in dataclasses.asdict(signed).items() if k not in ("signature", "replay", "replay_checked")
+    }
+    assert signed.payload() == json.dumps(old_payload, sort_keys=True, separators=(",", ":")).encode()
+    save_records(board, path)
+    data = json.loads(path.read_text())
+    for entry in data["records"]:
+        del entry["replay"], entry["replay_checked"]  # the file as an older version wrote it
+    path.write_text(json.dumps(data))
+    assert [load_records(path).status(r) for r in load_records(path).records] == [Status.VERIFIED]
+    with_replay = board.add(record(26, 950.0, replay="2026-12-02_100000_seed1.replay"))
+    assert b"replay" in with_replay.payload() and board.status(with_replay) is Status.VERIFIED
+
+
+def test_confirm_marks_only_the_verified_record_whose_wave_and_time_the_replay_reaches(tmp_path: Path) -> None:
+    board = load_records(tmp_path / RECORDS_FILE)
+    name = "2026-12-02_100000_seed1.replay"
+    board.add(record(24, 812.5, replay=name))
+    found, detail = board.confirm(name, 24, 812.0)
+    assert found is not None and not found.replay_checked and "claims wave 24 in 812.5 s" in detail
+    found, detail = board.confirm(name, 24, 812.5)
+    assert found is not None and found.replay_checked and board.status(found) is Status.VERIFIED
+    assert board.records[0].replay_checked and detail.endswith("confirmed")
+    assert board.confirm("2026-12-02_100001_seed2.replay", 24, 812.5) == (None, "no record carries it")

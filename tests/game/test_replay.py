@@ -240,3 +240,25 @@ def test_a_potion_drunk_mid_wave_is_drunk_again_at_the_same_step() -> None:
     tape._packed.clear()
     result = rp.replay(CONTENT, reread(tape))
     assert not result.verified and result.diverged == "wave 2: state hash differs"
+
+
+def test_replay_check_confirms_the_record_that_carries_it(played: rp.Tape, tmp_path: Path) -> None:
+    """R-END-4 + issue 19: `replay --check` plays the record's replay again and marks the record
+    whose wave and time it reaches (the leaderboard shows it); a record claiming more is not."""
+    from artificer.game.records import RECORDS_FILE, Record, load_records, save_records
+    from artificer.sim.replays import check
+
+    tape = reread(played)
+    tape.path = tmp_path / "2026-12-02_100000_seed3.replay"
+    path = tmp_path / RECORDS_FILE
+    board = load_records(path)
+    board.add(Record(4, round(played.seconds, 2), "ab", "2026-12-02T10:00:00Z", replay=tape.path.name))
+    board.add(Record(9, 30.0, "ab", "2026-12-02T10:00:00Z", replay="2026-12-02_100000_seed4.replay"))
+    save_records(board, path)
+    report = check(CONTENT, tape, path)
+    assert report["verified"] and report["record"]["confirmed"], report["record"]
+    marked = load_records(path).records
+    assert [r.replay_checked for r in marked] == [True, False]
+    tape.path = tmp_path / "2026-12-02_100000_seed4.replay"  # the same run, claimed as wave 9
+    report = check(CONTENT, tape, path)
+    assert not report["record"]["confirmed"] and "claims wave 9" in report["record"]["detail"]

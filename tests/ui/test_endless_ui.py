@@ -87,6 +87,8 @@ def test_r_end_4_the_leaderboard_screen_ranks_verified_records_and_sets_tampered
     board = load_records()
     board.add(Record(30, 1800.0, "ab" * 8, "2026-12-02T10:00:00Z"))
     board.add(Record(26, 1500.0, "cd" * 8, "2026-12-02T11:00:00Z", cursed=True))
+    board.add(Record(22, 1200.0, "ef" * 8, "2026-12-02T12:00:00Z", replay="2026-12-02_120000_seed5.replay"))
+    board.confirm("2026-12-02_120000_seed5.replay", 22, 1200.0)  # issue 19: its replay played again
     save_records(board)
     data = json.loads(records_path().read_text())
     data["records"][0]["elapsed_sec"] = 1.0  # a faster time, typed in
@@ -97,9 +99,11 @@ def test_r_end_4_the_leaderboard_screen_ranks_verified_records_and_sets_tampered
     frames(stack, display, 1)
     assert [(rank, record.wave, status) for rank, record, status in scene.rows] == [
         (1, 26, Status.VERIFIED),
+        (2, 22, Status.VERIFIED),
         (None, 30, Status.TAMPERED),
     ]
-    assert tr("ui.records.tampered")
+    assert [record.replay_checked for _, record, _ in scene.rows] == [False, True, False]
+    assert tr("ui.records.tampered") and tr("ui.records.replay_checked")
 
 
 def test_r_end_3_a_mutator_wave_names_its_mutator_on_the_hud_with_a_one_line_explanation(

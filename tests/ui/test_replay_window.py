@@ -116,3 +116,59 @@ def test_a_run_played_by_keys_replays_to_the_same_hashes_across_save_and_continu
     assert result.verified, result.diverged
     assert [c.replayed for c in result.waves] == [w.hash for w in tape.waves]
     assert all(c.digest_ok for c in result.waves)
+
+
+def test_play_replay_watches_the_recorded_run_and_touches_nothing(
+    display: pygame.Surface, run_frames: Callable[..., None], tmp_path: Path
+) -> None:
+    """`play --replay`: the arena flies the bot's recorded run wave after wave — the same state hash
+    at each wave's end as recorded —, shows REPLAY, saves, records and counts nothing, and the title
+    comes back when the tape ends."""
+    from artificer.content.builds import load_builds
+    from artificer.game.meta import meta_path
+    from artificer.sim.headless import play_waves
+    from artificer.ui.play import Watch, first_scene
+    from artificer.ui.scenes.arena import REPLAY_TAG
+
+    content = short_waves(tmp_path / "data")
+    tape = play_waves(content, 8, 3, load_builds(content)["shotgun"], record=True).tape
+    assert tape is not None and len(tape.waves) == 3
+    meta_before = meta_path().read_bytes()
+    stack = SceneStack()
+    stack.push(first_scene(content, start=Watch(tape)))
+    run_frames(stack, display, 2)
+    arena = stack.top
+    assert isinstance(arena, ArenaScene) and arena.pilot is not None
+    assert any(colour == REPLAY_TAG for _, colour in arena.hud_state.modes)
+    seen: list[str] = []
+    for _ in range(3 * (WAVE_SECONDS * 60 + 400)):
+        wave = arena.wave
+        run_frames(stack, display, 1)
+        if wave is not None and arena.wave is None:  # a wave just ended
+            seen.append(f"{arena.run.sim.state_hash():016x}")
+        if isinstance(stack.top, TitleScene):
+            break
+    assert seen == [w.hash for w in tape.waves]
+    assert isinstance(stack.top, TitleScene), "the tape's end brings the title back"
+    assert meta_path().read_bytes() == meta_before and not run_save_path().exists()
+    assert not list(runs_dir().glob("*.replay")), "watching records nothing"
+
+
+def test_leaving_a_watched_replay_from_the_pause_menu_returns_to_the_title(
+    display: pygame.Surface, run_frames: Callable[..., None], tmp_path: Path
+) -> None:
+    from artificer.sim.headless import play_waves
+    from artificer.ui.i18n import tr
+    from artificer.ui.play import Watch, first_scene
+    from artificer.ui.scenes.arena import PauseScene
+
+    content = short_waves(tmp_path / "data")
+    tape = play_waves(content, 9, 1, None, record=True).tape
+    assert tape is not None
+    stack = SceneStack()
+    stack.push(first_scene(content, start=Watch(tape)))
+    run_frames(stack, display, 30, (pygame.K_ESCAPE,))
+    pause = stack.top
+    assert isinstance(pause, PauseScene) and tr(pause.items[-1]) == "Leave the replay"
+    run_frames(stack, display, 3, (pygame.K_DOWN, pygame.K_DOWN, pygame.K_RETURN))
+    assert isinstance(stack.top, TitleScene) and len(stack) == 1

@@ -20,6 +20,7 @@ The online score (for later): `wave × 100000 + (86400 − elapsed_sec)`.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import hmac
 import json
@@ -65,10 +66,18 @@ class Record:
     cursed: bool = False
     key_id: str = ""
     signature: str = ""
+    #: Issue 19: the run's replay in runs/ ("" none), and whether `artificer replay --check` played it
+    #: again and confirmed this wave and time.
+    replay: str = ""
+    replay_checked: bool = False
 
     def payload(self) -> bytes:
-        """What the signature covers: every field but the signature, as canonical JSON."""
+        """What the signature covers: every field but the signature, as canonical JSON (the replay's
+        two fields only when set, so a record signed before they existed still verifies)."""
         fields = {name: value for name, value in asdict(self).items() if name != "signature"}
+        for name, unset in (("replay", ""), ("replay_checked", False)):
+            if fields[name] == unset:
+                del fields[name]
         return json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode()
 
     @property
@@ -114,6 +123,8 @@ class RecordSave(BaseModel):
     cursed: Annotated[bool, Strict()] = False
     key_id: str = Field(pattern=r"^[0-9a-f]{0,64}$")
     signature: str = Field(pattern=r"^[0-9a-f]{0,128}$")
+    replay: str = Field(default="", max_length=80, pattern=r"^([0-9A-Za-z_\-]+\.replay)?$")
+    replay_checked: Annotated[bool, Strict()] = False
 
 
 class RecordsSave(BaseModel):
@@ -147,6 +158,23 @@ class Records:
         signed = record.signed(self.key)
         self.records = [*self.records, signed][-KEEP:]
         return signed
+
+    def confirm(self, replay: str, wave: int, seconds: float) -> tuple[Record | None, str]:
+        """Issue 19: the replay `replay` was played again and reached `wave` in `seconds`: the verified
+        record carrying it, if its wave and time are those, is marked replay-checked (signed again).
+        Returns the record (None: none carries it) and what was found, in a few words."""
+        for index, record in enumerate(self.records):
+            if record.replay != replay:
+                continue
+            if self.status(record) is not Status.VERIFIED:
+                return record, f"its record is {self.status(record).value}: not confirmed"
+            if record.wave != wave or abs(record.elapsed_sec - round(seconds, 2)) > 0.005:
+                claimed = f"wave {record.wave} in {record.elapsed_sec} s"
+                return record, f"its record claims {claimed}, the replay reaches wave {wave} in {round(seconds, 2)} s"
+            checked = dataclasses.replace(record, replay_checked=True).signed(self.key)
+            self.records[index] = checked
+            return checked, f"its record, wave {wave} in {record.elapsed_sec} s, is confirmed"
+        return None, "no record carries it"
 
     def to_save(self) -> dict[str, Any]:
         return {"version": RECORDS_VERSION, "records": [asdict(record) for record in self.records]}

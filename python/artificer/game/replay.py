@@ -43,11 +43,12 @@ from artificer.content import Content
 from artificer.errors import ArtificerError
 from artificer.game.flow import Phase, RunFlow
 from artificer.game.journal import Entry, Journal, JournalError
-from artificer.game.run import Run
+from artificer.game.run import Run, WaveInProgress
 from artificer.game.save import LoadedRun, RunSave, restore, snapshot
 
 __all__ = [
     "KEEP",
+    "Pilot",
     "Replayed",
     "ReplayError",
     "ReplayMismatch",
@@ -564,6 +565,72 @@ def check_header(content: Content, tape: Tape) -> None:
         raise ReplayMismatch(f"this replay was made by version {tape.game[:40]} of the game, this is {__version__}")
 
 
+class Pilot:
+    """Flies a run from a tape: the run made again from the tape's start, its flow, and between
+    waves and at each step what the tape says the player did. The headless `replay` and the window's
+    `play --replay` both fly with it."""
+
+    def __init__(self, content: Content, tape: Tape) -> None:
+        self.tape = tape
+        self.run = tape.start.make(content)
+        self.flow = (
+            RunFlow(self.run, first_wave=tape.start.wave)
+            if tape.start.phase == "lab"
+            else RunFlow.continued(self.run, tape.start.wave)
+        )
+        #: The tape's wave being flown (an index into `tape.waves`; past the end: done).
+        self.index = 0
+        self._step = 0
+        self._during: list[Entry] = []
+
+    @property
+    def recorded(self) -> WaveTape | None:
+        """The tape's wave to fly next or being flown (None: the tape is over)."""
+        return self.tape.waves[self.index] if self.index < len(self.tape.waves) else None
+
+    @property
+    def done(self) -> bool:
+        return self.recorded is None
+
+    def before_wave(self) -> None:
+        """Between waves (the shop opened, if there is one): the moves the player made before the
+        tape's next wave. `ReplayError` when the run refuses one, or the flow is not at that wave."""
+        recorded = self.recorded
+        if recorded is None:
+            raise ReplayError("the tape is over")
+        flow = self.flow
+        if flow.phase is Phase.OVER:  # R-END-3: a won run went on into endless
+            self.flow = flow = RunFlow.continued(self.run, recorded.wave)
+        if flow.phase is Phase.CLEARED:
+            flow.open_shop()
+        _calls(self.run, None, recorded.before, f"before wave {recorded.wave}")
+        if flow.number != recorded.wave:
+            raise Diverged(f"wave {recorded.wave}: the run went on with wave {flow.number}")
+        self._step, self._during = 0, list(reversed(recorded.during))
+
+    def begin_wave(self) -> WaveInProgress:
+        """`before_wave`, then the wave begins (the flow's way: from the lab or leaving the shop)."""
+        self.before_wave()
+        flow = self.flow
+        return flow.begin_wave() if flow.phase is Phase.LAB else flow.leave_shop()
+
+    def steer(self, wave: WaveInProgress) -> bool:
+        """This step's controls into the run's input, and the calls made before it (a potion);
+        False when the tape holds no more steps of this wave (then nothing is set)."""
+        recorded = self.recorded
+        if recorded is None or self._step >= recorded.frames:
+            return False
+        while self._during and self._during[-1].frame == self._step:
+            _calls(self.run, wave, [self._during.pop()], f"wave {recorded.wave}, step {self._step}")
+        self.run.sim.input.controls[:] = recorded.controls[self._step]
+        self._step += 1
+        return True
+
+    def wave_ended(self) -> None:
+        """The flown wave is over: on to the tape's next."""
+        self.index += 1
+
+
 def replay(
     content: Content,
     tape: Tape,
@@ -574,36 +641,23 @@ def replay(
     at the first wave that differs. `ReplayMismatch` first when it was made with other content or
     another version; `ReplayError` for a tape whose calls the run refuses."""
     check_header(content, tape)
-    run = tape.start.make(content)
+    pilot = Pilot(content, tape)
+    run = pilot.run
     again = Tape.begin(run, tape.start.wave, tape.start.phase)
     if again.start.digest != tape.start.digest:
         return Replayed([], "the run it starts from differs (start digest)", run, 0.0)
-    flow = _flow(run, tape.start)
     checks: list[WaveCheck] = []
-    for recorded in tape.waves:
-        if flow.phase is Phase.OVER:  # R-END-3: a won run went on into endless
-            flow = RunFlow.continued(run, recorded.wave)
-        if flow.phase is Phase.CLEARED:
-            flow.open_shop()
-        _calls(run, None, recorded.before, f"before wave {recorded.wave}")
-        if flow.number != recorded.wave:
-            return Replayed(
-                checks, f"wave {recorded.wave}: the run went on with wave {flow.number}", run, again.seconds
-            )
-        wave = flow.begin_wave() if flow.phase is Phase.LAB else flow.leave_shop()
+    while (recorded := pilot.recorded) is not None:
+        try:
+            wave = pilot.begin_wave()
+        except Diverged as error:
+            return Replayed(checks, str(error), run, again.seconds)
+        while not wave.over and pilot.steer(wave):
+            pilot.flow.step()
+        if wave.over:
+            pilot.flow.end_wave()
+        pilot.wave_ended()
         played = again.waves[-1]
-        during = iter(recorded.during)
-        pending = next(during, None)
-        for step in range(recorded.frames):
-            if wave.over:
-                break
-            while pending is not None and pending.frame == step:
-                _calls(run, wave, [pending], f"wave {recorded.wave}, step {step}")
-                pending = next(during, None)
-            run.sim.input.controls[:] = recorded.controls[step]
-            flow.step()
-        if wave.over and recorded.hash is not None:
-            flow.end_wave()
         check = WaveCheck(
             recorded.wave,
             recorded.frames,
@@ -620,7 +674,7 @@ def replay(
             return Replayed(
                 checks, f"wave {recorded.wave}: the run as it began differs (the shop or lab)", run, again.seconds
             )
-        if recorded.hash is not None and not check.ok:
+        if not check.ok:
             reason = "state hash differs"
             if played.hash is None:
                 reason = "did not end where it did"
@@ -630,10 +684,6 @@ def replay(
                 reason = f"it lasted {check.seconds[1]:g} s, not the {check.seconds[0]:g} s recorded"
             return Replayed(checks, f"wave {recorded.wave}: {reason}", run, again.seconds)
     return Replayed(checks, None, run, again.seconds)
-
-
-def _flow(run: Run, start: Start) -> RunFlow:
-    return RunFlow(run, first_wave=start.wave) if start.phase == "lab" else RunFlow.continued(run, start.wave)
 
 
 def parts(run: Run) -> dict[str, Any]:

@@ -3,10 +3,12 @@ and checked wave by wave (`artificer.game.replay`), as the command's JSON and it
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from artificer.content import Content
-from artificer.game.replay import Tape, WaveCheck, replay
+from artificer.game.records import load_records, save_records
+from artificer.game.replay import Replayed, Tape, WaveCheck, replay
 
 
 def describe(tape: Tape) -> dict[str, Any]:
@@ -39,9 +41,11 @@ def describe(tape: Tape) -> dict[str, Any]:
     return report
 
 
-def check(content: Content, tape: Tape) -> dict[str, Any]:
+def check(content: Content, tape: Tape, records: Path | None = None) -> dict[str, Any]:
     """The tape played again (`replay`): the description plus each wave's check, `verified`, and
-    where it first diverged. Raises `ReplayError` (a mismatched or unplayable tape)."""
+    where it first diverged; verified, the endless record in `records` (endless_records.json) that
+    carries it is confirmed and marked (`record`). Raises `ReplayError` (a mismatched or unplayable
+    tape)."""
     report = describe(tape)
     result = replay(content, tape)
     report["verified"] = result.verified
@@ -52,7 +56,38 @@ def check(content: Content, tape: Tape) -> dict[str, Any]:
     report["lines"] = [_line(c) for c in result.waves]
     verdict = "verified: every wave's state hash matches" if result.verified else f"DIVERGED at {result.diverged}"
     report["summary"] = f"{report['summary']}\n{verdict}"
+    if result.verified and tape.path is not None and records is not None:
+        report["record"] = _confirm_record(tape, result, records)
+        report["lines"].append(f"leaderboard: {report['record']['detail']}")
     return report
+
+
+def _confirm_record(tape: Tape, result: Replayed, path: Path) -> dict[str, Any]:
+    """R-END-4 + issue 19: the endless record carrying this replay, confirmed by the run played
+    again — its wave reached and its seconds, counted as the summary counts them — and marked."""
+    assert tape.path is not None
+    waves = result.run.state.waves
+    wave = max((stats.wave for stats in waves), default=0)
+    seconds = sum(stats.frames for stats in waves) / result.run.sim.tick_hz
+    board = load_records(path)
+    if tape.start.kind != "new":
+        record, detail = None, "the replay does not begin with its run (a record needs the whole run)"
+    else:
+        record, detail = board.confirm(tape.path.name, wave, seconds)
+    confirmed = record is not None and record.replay_checked and detail.endswith("confirmed")
+    if confirmed:
+        try:
+            save_records(board, path)
+        except OSError as error:
+            confirmed, detail = False, f"{detail}, but {path.name} could not be written ({error.strerror or error})"
+
+    return {
+        "found": record is not None,
+        "confirmed": confirmed,
+        "wave": wave,
+        "seconds": round(seconds, 2),
+        "detail": detail,
+    }
 
 
 def _line(check: WaveCheck) -> str:

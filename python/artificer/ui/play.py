@@ -59,7 +59,7 @@ from artificer.game import save
 from artificer.game.flow import RunFlow
 from artificer.game.meta import load_meta
 from artificer.game.onboarding import Onboarding, new_run_step
-from artificer.game.replay import go_on_recording, record
+from artificer.game.replay import Pilot, Tape, go_on_recording, record
 from artificer.game.run import Run, WandCannotFire
 from artificer.ui import i18n
 from artificer.ui import settings as settings_file
@@ -81,6 +81,13 @@ DROPPED_NOTICE_SECONDS = 8.0
 
 #: The scenes a run hands over, wired here (the declared ones register themselves: `SCENES`).
 TITLE, LAB, ARENA, SHOP = "title", "lab", "arena", "shop"
+
+
+@dataclass(frozen=True)
+class Watch:
+    """`play --replay FILE`: the window opens watching `tape` (the title underneath)."""
+
+    tape: Tape
 
 
 @dataclass(frozen=True)
@@ -172,12 +179,23 @@ class GameScenes:
         return lab
 
     def _arena(
-        self, run: Run, first_wave: int = 1, between_waves: bool = False, notices: tuple[str, ...] = ()
+        self,
+        run: Run | None = None,
+        first_wave: int = 1,
+        between_waves: bool = False,
+        notices: tuple[str, ...] = (),
+        pilot: Pilot | None = None,
     ) -> ArenaScene:
         """The "arena" scene: plays `run` from `first_wave` (`between_waves`: a continued run, the shop first);
         after each cleared wave, the shop; the summary leaves for the title. The arena plays a
         `RunFlow` saving through `_write` — a practice run (R-END-5) saves nothing, so the run in
-        progress the player may have (run.json) stays for Continue."""
+        progress the player may have (run.json) stays for Continue. `pilot`: a replay watched (no
+        shop, no save; the title when it ends)."""
+        if pilot is not None:
+            return ArenaScene(
+                self.content, pilot=pilot, on_quit=self.router.routed(self.back_to_title), session=self.session
+            )
+        assert run is not None
         hook = None if run.state.practice else _write
         flow = (
             RunFlow.continued(run, first_wave, save=hook)
@@ -329,6 +347,11 @@ class GameScenes:
         """Leave everything above the title (the summary, the arena, the shop…)."""
         self.router.pop_to(TITLE)
 
+    def watch(self, tape: Tape) -> None:
+        """`play --replay`: the arena flies the run on `tape` (`Pilot`), wave after wave; leaving it, or
+        its end, returns to the title."""
+        self.router.push(ARENA, pilot=Pilot(self.content, tape))
+
     def start_at(self, start: StartAt) -> None:
         """Hands `start.run` over before wave `start.wave`: the lab before wave 1, or the shop before a
         later wave (the lab one click away) over the arena, as a continued run would. Like a new run,
@@ -344,7 +367,7 @@ class _HandOver(Scene):
     """The first scene of a developers' start: at once the title, with the run handed over on
     top of it (so leaving the run returns to the title, as always)."""
 
-    def __init__(self, scenes: GameScenes, notices: tuple[str, ...], start: StartAt) -> None:
+    def __init__(self, scenes: GameScenes, notices: tuple[str, ...], start: StartAt | Watch) -> None:
         self.scenes = scenes
         self.notices = notices
         self.start = start
@@ -352,11 +375,17 @@ class _HandOver(Scene):
     def on_enter(self, stack: SceneStack) -> None:
         self.scenes.router.attach(stack)
         self.scenes.router.replace(TITLE, notices=self.notices)
-        self.scenes.start_at(self.start)
+        if isinstance(self.start, Watch):
+            self.scenes.watch(self.start.tape)
+        else:
+            self.scenes.start_at(self.start)
 
 
 def first_scene(
-    content: Content, session: Session | None = None, notices: tuple[str, ...] = (), start: StartAt | None = None
+    content: Content,
+    session: Session | None = None,
+    notices: tuple[str, ...] = (),
+    start: StartAt | Watch | None = None,
 ) -> Scene:
     """The window's first scene: the title, or (`start`) the title with a run handed over on top.
     meta.json is read here first (R-SAVE-1): a file set aside, or restored from its backup, says so
@@ -374,10 +403,11 @@ def title_scene(content: Content, session: Session | None = None, notices: tuple
     return title
 
 
-def play(max_frames: int | None = None, start: StartAt | None = None) -> int:
+def play(max_frames: int | None = None, start: StartAt | Watch | None = None) -> int:
     """Opens the game's window; returns the frames rendered. `start`: a run to hand over before
-    one of its waves instead of beginning at the title (the title stays underneath)."""
-    content = start.run.content if start is not None else load_content()
+    one of its waves, or a replay to watch, instead of beginning at the title (the title stays
+    underneath)."""
+    content = start.run.content if isinstance(start, StartAt) else load_content()
     storage.remove_stale_temporaries()  # R-SAVE-1: what a kill in the middle of a write left
     loaded = settings_file.load()  # a corrupt file → settings.json.corrupt and defaults
     settings = loaded.settings

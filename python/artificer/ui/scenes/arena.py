@@ -52,12 +52,14 @@ import pygame
 
 from artificer.content import Content
 from artificer.content.roster import roster
+from artificer.engine import Simulation
 from artificer.engine.frame import PickupColumn
 from artificer.game.codex import Codex, Discoveries
 from artificer.game.endless import mutator
 from artificer.game.flow import Ending, Phase, RunFlow
 from artificer.game.meta import Section, load_meta
 from artificer.game.onboarding import Onboarding, lesson_tip
+from artificer.game.replay import Pilot, ReplayError
 from artificer.game.report import FrameReport
 from artificer.game.run import Run, WaveInProgress, WaveStats
 from artificer.ui.atlas import Atlas
@@ -114,6 +116,8 @@ PRACTICE_TAG = (255, 200, 110)
 CURSED_TAG = (230, 90, 110)
 NG_PLUS_TAG = (242, 214, 140)
 ENDLESS_TAG = (140, 200, 255)
+#: Issue 19: a replay being watched (`play --replay`).
+REPLAY_TAG = (150, 240, 170)
 #: R-END-3: a mutator's tag and banner colour, and each mutator's name and explanation.
 MUTATOR_TAG = (255, 120, 200)
 #: The mutators' texts are named by their ids (content.models.MutatorId).
@@ -146,10 +150,12 @@ TOASTED_SECTIONS = {
 }
 
 
-def mode_tags(run: Run) -> tuple[tuple[str, tuple[int, int, int]], ...]:
-    """The run's modes as the HUD shows them beside the wave timer (none: the game as it ships)."""
+def mode_tags(run: Run, watching: bool = False) -> tuple[tuple[str, tuple[int, int, int]], ...]:
+    """The run's modes as the HUD shows them beside the wave timer (none: the game as it ships);
+    `watching`: a replay (`play --replay`), tagged first."""
     state = run.state
-    tags = [(tr("ui.hud.mode.practice"), PRACTICE_TAG)] if state.practice else []
+    tags = [(tr("ui.hud.mode.replay"), REPLAY_TAG)] if watching else []
+    tags += [(tr("ui.hud.mode.practice"), PRACTICE_TAG)] if state.practice else []
     tags += [(tr("ui.hud.mode.cursed"), CURSED_TAG)] if state.cursed else []
     tags += [(tr("ui.hud.mode.ng_plus", level=state.ng_plus), NG_PLUS_TAG)] if state.ng_plus else []
     tags += [(tr("ui.hud.mode.endless"), ENDLESS_TAG)] if state.endless else []
@@ -173,8 +179,11 @@ class ArenaScene(Scene):
         resume_between_waves: bool = False,
         flow: RunFlow | None = None,
         on_endless: Callable[[SceneStack, Run], None] | None = None,
+        pilot: Pilot | None = None,
     ) -> None:
-        """Plays `flow` (None: a flow over `run`, a new one from `seed` if None, from `first_wave`);
+        """`pilot` (`play --replay`): watches a replay — the tape steers, the player only pauses or
+        leaves; nothing is saved, recorded or counted, and the title comes back when the tape ends.
+        Plays `flow` (None: a flow over `run`, a new one from `seed` if None, from `first_wave`);
         `intermission(stack, flow)` pushes the between-waves scenes (None: the next wave follows
         the breather). `resume_between_waves` (a saved run continued): enter between waves, so
         the intermission comes before `first_wave`. `on_endless(stack, run)`: R-END-3, the victory
@@ -182,6 +191,11 @@ class ArenaScene(Scene):
         self.on_endless = on_endless
         self.content = content
         self.session = session if session is not None else Session.default()
+        self.pilot = pilot
+        #: Watching: the tape is over (or refused a move); the title comes back after the breather.
+        self.replay_over = False
+        if flow is None and pilot is not None:
+            flow = pilot.flow
         if flow is None:
             played = run if run is not None else Run(content, seed)
             flow = (
@@ -198,11 +212,11 @@ class ArenaScene(Scene):
         self.wave: WaveInProgress | None = None
         self.hud_state = HudState(show_damage_numbers=self.session.settings.damage_numbers)
         self.hud_state.roster = [(tr(kind.name_key), kind.hp) for kind in roster(content)]
-        self.hud_state.modes = mode_tags(self.run)
+        self.hud_state.modes = mode_tags(self.run, watching=pilot is not None)
         #: R-ONB-1: the run's onboarding step's limits and lesson.
         self.onboarding = Onboarding.of(content, self.run.state.onboarding)
         #: R-META-2: what this run shows the player for the first time (None: practice records nothing).
-        self.discoveries = None if self.run.state.practice else Discoveries(content, load_meta().meta)
+        self.discoveries = None if self.run.state.practice or pilot else Discoveries(content, load_meta().meta)
         charges = [s.action.charge.still_seconds for s in content.spells if s.action is not None and s.action.charge]
         if charges:
             self.hud_state.charge_span = max(0.0, min(charges) - content.balance.vm.charge_ring_delay)
@@ -287,6 +301,35 @@ class ArenaScene(Scene):
         self.session.controls.release_all()
         self._start_wave()
 
+    def _steer(self, sim: Simulation) -> None:
+        """The player's controls into this step's input: movement, the mouse's aim, a dash pressed."""
+        sim.input.move(*self.session.controls.movement())
+        if (
+            self.session.settings.aim_mode == AimMode.MOUSE
+            and pygame.mouse.get_focused()
+            and self.camera is not None
+            and not self.session.controls.gamepads
+        ):
+            mx, my = pygame.mouse.get_pos()
+            ox, oy = self.camera.offset
+            sim.input.aim_at(mx - ox, my - oy)
+        if self.dash_pressed:
+            sim.input.dash()
+            self.dash_pressed = False
+
+    def _fly(self, pilot: Pilot) -> None:
+        """Watching a replay: the tape's controls (and potions) into this step's input; a tape that
+        runs out or refuses a move ends the watch (the title comes back after the breather)."""
+        assert self.wave is not None
+        try:
+            steered = pilot.steer(self.wave)
+        except ReplayError as error:
+            self.hud_state.toast(str(error), 4.0)
+            steered = False
+        if not steered:
+            self.wave.frames = self.wave.stats.frames  # over now: the tape holds no more of it
+            self.replay_over = True
+
     def _juice(self, atlas: Atlas) -> Juice:
         return Juice(atlas, self.session.play, COLOUR_BLIND if self._colour_blind else None, seed=self.run.seed)
 
@@ -299,6 +342,10 @@ class ArenaScene(Scene):
 
     # ---- input -------------------------------------------------------------
     def handle_event(self, event: pygame.event.Event) -> pygame.event.Event | None:
+        if self.pilot is not None:  # watching a replay: the tape steers; the player pauses or leaves
+            if self.session.controls.handle(event, Context.GAMEPLAY) == Action.PAUSE:
+                self._pause()
+            return None
         # R-ONB-1: a first run is movement only — its dash and potions do not answer.
         if self.onboarding.potions and self._potion_event(event):
             return None
@@ -420,6 +467,11 @@ class ArenaScene(Scene):
             gained = self.run.currency - self._gold_before
             self.hud_state.currency = self._gold_before + round(gained * self.juice.crystals.landed)
             self.breather -= dt
+            if self.breather <= 0 and self.replay_over:
+                self.replay_over = False
+                if self.stack is not None and self.on_quit is not None:
+                    self.on_quit(self.stack)
+                return
             if self.breather <= 0 and self.victory:
                 # R-END-2: the last wave's clear has had its moment; the run's summary.
                 self.victory = False
@@ -447,19 +499,10 @@ class ArenaScene(Scene):
         assert self.camera is not None
         self._previous = (self.camera.x, self.camera.y, sim.buffers.player_value("x"), sim.buffers.player_value("y"))
         self.hud_state.show_damage_numbers = self.session.settings.damage_numbers
-        sim.input.move(*self.session.controls.movement())
-        if (
-            self.session.settings.aim_mode == AimMode.MOUSE
-            and pygame.mouse.get_focused()
-            and self.camera is not None
-            and not self.session.controls.gamepads
-        ):
-            mx, my = pygame.mouse.get_pos()
-            ox, oy = self.camera.offset
-            sim.input.aim_at(mx - ox, my - oy)
-        if self.dash_pressed:
-            sim.input.dash()
-            self.dash_pressed = False
+        if self.pilot is not None:
+            self._fly(self.pilot)
+        else:
+            self._steer(sim)
         if not self.wave.over:  # a wave ended from outside (a test) is not stepped again
             self.flow.step()
         report = FrameReport.of(sim.buffers.event_rows())  # the step's events, decoded once for all below
@@ -593,7 +636,7 @@ class ArenaScene(Scene):
         """R-END-3: a deep endless wave's global mutator — a tag beside the timer while it holds, and a
         banner with its one-line explanation as the wave begins."""
         active = mutator(self.content, self.number) if self.run.state.endless else None
-        self.hud_state.modes = mode_tags(self.run)
+        self.hud_state.modes = mode_tags(self.run, watching=self.pilot is not None)
         if active is None:
             return
         name = tr(MUTATOR_KEYS[active.id][0])
@@ -603,7 +646,12 @@ class ArenaScene(Scene):
             self.juice.announce(name, line, self.content.balance.wave.boss.banner_seconds, MUTATOR_TAG, after=True)
 
     def _start_wave(self) -> None:
-        self.wave = self._begin_wave()
+        try:
+            self.wave = self._begin_wave()
+        except ReplayError as error:  # watching: the tape is over, or the run refused one of its moves
+            self.hud_state.toast(str(error), 4.0)
+            self.replay_over, self.breather = True, self.content.balance.wave.breather
+            return
         if self.renderer is not None and self.camera is not None:  # R-END-3 shrinking map: this wave's walls
             self.renderer.arena = self.camera.arena = self.run.sim.arena
         if self.onboarding.lesson == "move":  # R-ONB-1: the first run's one lesson, as it begins
@@ -639,6 +687,9 @@ class ArenaScene(Scene):
         self._gold_before = self.hud_state.currency
         wave = self.wave
         stats = self.flow.end_wave()
+        if self.pilot is not None:
+            self.pilot.wave_ended()
+            self.replay_over = self.replay_over or self.pilot.done or self.flow.phase is Phase.OVER
         if self.run.tape is not None:  # the replay, to this wave's end (the shop's save writes it again)
             self.run.tape.write_or_log()
         # A boss fight past the stall cap (R-WAVE-1) ends the run as a fall does: the summary, no shop.
@@ -658,6 +709,9 @@ class ArenaScene(Scene):
         self.wave = None
         self.potion_view.close()
         self.session.play("wave_end")
+        if died and self.pilot is not None:  # the watched run fell: its moment, then the title
+            self.breather = self.content.balance.wave.breather
+            return
         if died:
             summary = SummaryScene(
                 self.run, died, self.on_quit, controls=self.session.controls, discoveries=self.discoveries
@@ -665,7 +719,7 @@ class ArenaScene(Scene):
             self.stack.push(summary)
             return
         # The last wave won (the flow is over): its clear is a moment too, then the summary.
-        self.victory = self.flow.ending is Ending.CLEARED
+        self.victory = self.flow.ending is Ending.CLEARED and self.pilot is None
         felled = wave.boss if self.victory else None
         self.juice.wave_cleared(
             left_on_ground,
@@ -683,6 +737,8 @@ class ArenaScene(Scene):
         """The flow's next wave: begun now (a new run's first), begun already by leaving the shop, or
         (an arena without a shop between waves) through the shop, unseen."""
         flow = self.flow
+        if self.pilot is not None:  # watching: the tape's moves before the wave, then the wave
+            return self.pilot.begin_wave()
         if flow.phase is Phase.LAB:
             return flow.begin_wave()
         if flow.phase is Phase.CLEARED:
@@ -764,7 +820,8 @@ class PauseScene(MenuScene):
     Keyboard, gamepad (through the session's controls) and mouse, as every `MenuScene`."""
 
     def __init__(self, arena: ArenaScene, on_quit: Callable[[SceneStack], None] | None) -> None:
-        super().__init__(arena.session, ("ui.pause.resume", "ui.pause.settings", "ui.pause.abandon"))
+        last = "ui.pause.leave_replay" if arena.pilot is not None else "ui.pause.abandon"
+        super().__init__(arena.session, ("ui.pause.resume", "ui.pause.settings", last))
         self.arena = arena
         self.on_quit = on_quit
 
@@ -775,6 +832,9 @@ class PauseScene(MenuScene):
             self.close()
         elif key == "ui.pause.settings":
             self.open_settings()
+        elif self.arena.pilot is not None:  # watching a replay: leaving it is all there is (the title)
+            if self.on_quit is not None:
+                self.on_quit(self.stack)
         else:
             if self.arena.flow.phase is not Phase.OVER:  # the last wave's breather: the run already ended
                 self.arena.flow.abandon()

@@ -126,7 +126,11 @@ class RecordsScene(Scene):
                 record.timestamp[:10],
                 " · ".join(modes) or "—",
                 f"{record.online_score:,.0f}" if status is Status.VERIFIED else "—",
-                tr(STATUS_KEYS[status]),
+                tr(
+                    "ui.records.replay_checked"
+                    if record.replay_checked and status is Status.VERIFIED
+                    else STATUS_KEYS[status]
+                ),
             )
             for (_, x), text in zip(COLUMNS, cells, strict=True):
                 surface.blit(face.render(text, True, colour), (int(x * unit), y))

@@ -194,7 +194,10 @@ def record_endless(run: Run, snapshot: RunSnapshot, path: Path | None = None) ->
     board = load_records(path)
     stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     checksum = deck_checksum(snapshot.core, snapshot.cards)
-    entry = Record(snapshot.highest_wave, round(snapshot.seconds, 2), checksum, stamp, state.ng_plus, state.cursed)
+    replay = run.tape.path.name if run.tape is not None and run.tape.path is not None else ""
+    entry = Record(
+        snapshot.highest_wave, round(snapshot.seconds, 2), checksum, stamp, state.ng_plus, state.cursed, replay=replay
+    )
     signed = board.add(entry)
     try:
         save_records(board, path)
