@@ -310,8 +310,14 @@ def test_a_short_run_in_a_real_window(game: Game) -> None:
     assert difference(summary, arena) > 10 and difference(summary, paused) > 10
 
     # R-END-1 / R-SAVE-1: one PNG, its dated name, the window's size, the picture on screen.
-    saved = sorted(runs.iterdir())
+    saved = sorted(runs.glob("*.png"))
     assert [path.name for path in saved] == [f"{time.strftime('%Y-%m-%d')}_run_1.png"], saved
+    # Issue 19: the run's replay beside it, ended by the abandon (wave 1 never ended: no wave on it).
+    from artificer.game.replay import read_tape
+
+    (replay,) = runs.glob("*.replay")
+    tape = read_tape(replay)
+    assert tape.ending == "abandoned" and tape.waves == [] and tape.start.kind == "new"
     import pygame
 
     picture = pygame.surfarray.pixels3d(pygame.image.load(str(saved[0]))).transpose(1, 0, 2).copy()
