@@ -24,6 +24,8 @@ __all__ = [
     "SpriteRasterizer",
     "WandSandbox",
     "World",
+    "nearest_row",
+    "rows_within",
     "__version__",
     "CONTROLS_WIDTH",
     "COMMAND_WIDTH",
@@ -55,6 +57,16 @@ __all__ = [
     "ENEMY_FLAGS",
 ]
 __version__: str
+
+def rows_within(rows: npt.NDArray[np.float32], x: float, y: float, radius: float) -> npt.NDArray[np.uint32]:
+    """The numbers, ascending, of the rows of `rows` (a frame buffer's rows: float32, C-contiguous,
+    x and y their first two columns) whose point lies within `radius` of (x, y) (f64 distance);
+    for tools such as the headless bot, not used by the step."""
+
+def nearest_row(rows: npt.NDArray[np.float32], x: float, y: float) -> int | None:
+    """The number of the row of `rows` (as for `rows_within`) nearest (x, y) — by hypot in f64, the
+    first of equals —, or None for no rows."""
+
 CONTROLS_WIDTH: int
 COMMAND_WIDTH: int
 ENEMY_COLUMNS: int

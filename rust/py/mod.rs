@@ -8,6 +8,7 @@ mod catalog;
 mod config;
 mod decode;
 mod errors;
+mod queries;
 mod render;
 mod rules;
 mod world;
@@ -18,6 +19,8 @@ use pyo3::prelude::*;
 mod _core {
     #[pymodule_export]
     use super::catalog::{Catalog, WandSandbox};
+    #[pymodule_export]
+    use super::queries::{nearest_row, rows_within};
     #[pymodule_export]
     use super::render::SpriteRasterizer;
     #[pymodule_export]

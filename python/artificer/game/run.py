@@ -349,9 +349,9 @@ class WaveInProgress:
         counts = sim.step()
         rows = sim.buffers.event_rows()
         stats.frames += 1
-        if stats.boss is not None:
-            self._follow_boss(rows, stats.boss)
         tally = ev.Tally(rows)
+        if stats.boss is not None:
+            self._follow_boss(rows, tally, stats.boss)
         kills = tally.count(EventKind.ENEMY_KILLED)
         stats.kills += kills
         self.run.relics.on_kills(kills, sim.input)  # R-REL-1 vampire_fang, healed in the next step
@@ -363,7 +363,9 @@ class WaveInProgress:
             for attacker, amount in zip(hurt[:, ev.A], hurt[:, ev.VALUE]):
                 source = self._source_names[int(attacker)] if 0 <= attacker < len(self._source_names) else "projectile"
                 stats.damage_taken_by_source[source] = stats.damage_taken_by_source.get(source, 0.0) + float(amount)
-        self._pick(tally.total(EventKind.CURRENCY_PICKED))
+        picked = tally.total(EventKind.CURRENCY_PICKED)
+        if picked:  # nothing picked up, nothing changes (the wave's end counts it all again)
+            self._pick(picked)
         stats.max_alive = max(stats.max_alive, counts.enemies)
         self._pace(counts.enemies, tally.count(EventKind.CAST_ABANDONED) > 0, tally.count(EventKind.CAST_FIRED) > 0)
         if tally.count(EventKind.ENEMY_HIT):
@@ -373,17 +375,23 @@ class WaveInProgress:
             stats.last_will_spent = True
         self.died = self.died or tally.count(EventKind.PLAYER_DIED) > 0
 
-    def _follow_boss(self, rows: npt.NDArray[np.float64], fight: BossFight) -> None:
+    def _follow_boss(self, rows: npt.NDArray[np.float64], tally: ev.Tally, fight: BossFight) -> None:
         """The boss fight this frame (R-BOSS-2): the phases its boss entered, its hyper-enrage,
-        its fall (the time to kill) — its clones, of another kind, are not it — and the stall cap."""
+        its fall (the time to kill) — its clones, of another kind, are not it — and the stall cap.
+        The rows are searched only when the frame has such events (most frames have none)."""
         kind = float(self.boss_kind)
-        mine = rows[rows[:, ev.B] == kind]
-        for phase in mine[mine[:, ev.KIND] == EventKind.BOSS_PHASE, ev.A]:
-            fight.phases.append(int(phase))
-        fight.enraged = fight.enraged or bool(np.any(mine[:, ev.KIND] == EventKind.BOSS_ENRAGED))
-        killed = rows[(rows[:, ev.KIND] == EventKind.ENEMY_KILLED) & (rows[:, ev.A] == kind)]
+        if tally.count(EventKind.BOSS_PHASE) or tally.count(EventKind.BOSS_ENRAGED):
+            mine = rows[rows[:, ev.B] == kind]
+            for phase in mine[mine[:, ev.KIND] == EventKind.BOSS_PHASE, ev.A]:
+                fight.phases.append(int(phase))
+            fight.enraged = fight.enraged or bool(np.any(mine[:, ev.KIND] == EventKind.BOSS_ENRAGED))
         came = self._boss_came
-        if len(killed) and not self.boss_fallen and came is not None:
+        if (
+            came is not None
+            and not self.boss_fallen
+            and tally.count(EventKind.ENEMY_KILLED)
+            and np.any((rows[:, ev.KIND] == EventKind.ENEMY_KILLED) & (rows[:, ev.A] == kind))
+        ):
             fight.ttk_s = (self.stats.frames - came) / self.run.sim.tick_hz
             if self.rush_left:  # R-END-3: the rush's next boss, after the gap
                 self._next_boss_at = self.stats.frames + self._rush_gap

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from artificer import _core
 from artificer.content.potions import PotionEffect
 from artificer.engine import Simulation
 from artificer.engine.frame import EnemyColumn, PickupColumn
@@ -20,6 +21,8 @@ from artificer.game.run import Run, WaveInProgress
 DANGER_RADIUS = 220.0  # enemies closer than this push the bot away
 PANIC_RADIUS = 44.0  # an enemy this close (centre to centre) triggers a dash
 SAFE_RADIUS = 160.0  # with no enemy this close, the bot goes for currency
+#: The core's reach beyond DANGER_RADIUS (px): rows it hands over that numpy then leaves out.
+REACH_SLACK = 1.0
 WALL_MARGIN = 160.0  # within this of a wall the bot steers back inward
 WALL_WEIGHT = 2.5
 PICKUP_WEIGHT = 1.0
@@ -44,10 +47,14 @@ class KitingBot:
         move = np.zeros(2)
         nearest = np.inf
         if len(enemies):
-            # x and y are adjacent columns: a slice (a view), not a fancy-indexed copy.
-            offset = np.array([px, py]) - enemies[:, XY].astype(np.float64)
+            # Only enemies within DANGER_RADIUS count, and their rows keep their order: the core
+            # hands over those rows (and a few beyond, the reach's slack), numpy decides as before
+            # on them alone — the same sums as over the whole crowd, without a pass over it.
+            rows = enemies[_core.rows_within(enemies, px, py, DANGER_RADIUS + REACH_SLACK)]
+            offset = np.array([px, py]) - rows[:, XY].astype(np.float64)
             dist = np.hypot(offset[:, 0], offset[:, 1])
-            nearest = float(dist.min())
+            # Beyond the reach every branch below sees "far": the nearest counts only inside it.
+            nearest = float(dist.min()) if len(dist) else np.inf
             if nearest < DANGER_RADIUS:  # some enemy is close (the test once, not a mask first)
                 close = dist < DANGER_RADIUS
                 near = dist[close]
@@ -57,10 +64,10 @@ class KitingBot:
         move += self._walls(px, py, sim.arena)
         pickups = buffers.pickup_rows()
         if nearest > SAFE_RADIUS and len(pickups):
-            to_pick = pickups[:, XY].astype(np.float64) - np.array([px, py])
-            d = np.hypot(to_pick[:, 0], to_pick[:, 1])
-            i = int(d.argmin())
-            move += PICKUP_WEIGHT * to_pick[i] / max(float(d[i]), 1.0)
+            i = _core.nearest_row(pickups, px, py)  # the first of the nearest, as argmin over them all
+            assert i is not None
+            to_pick = pickups[i, XY].astype(np.float64) - np.array([px, py])
+            move += PICKUP_WEIGHT * to_pick / max(float(np.hypot(to_pick[0], to_pick[1])), 1.0)
         norm = float(np.hypot(*move))
         if norm > 1e-6:
             sim.input.move(*(move / norm))
