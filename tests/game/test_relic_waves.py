@@ -22,6 +22,9 @@ from artificer.game.run import Run, WaveInProgress
 from artificer.game.save import settle
 from relic_runs import CONTENT, run_with, value
 
+#: The spark bolt's damage: every twin run here fires the starting wand's bolts.
+SPARK = float(CONTENT.spell("spark_bolt").action.damage)  # type: ignore[union-attr]
+
 ENEMY_ROW_HP, ENEMY_ROW_FLAGS = EnemyColumn.HP_FRACTION, EnemyColumn.FLAGS
 Rows = npt.NDArray[np.float64]
 
@@ -29,12 +32,12 @@ Rows = npt.NDArray[np.float64]
 pytestmark = pytest.mark.usefixtures("isolated_home")  # tests/conftest.py: saves go to a temporary home
 
 
-def spawn_near_player(run: Run, enemy: str, dx: float, count: int = 1) -> None:
+def spawn_near_player(run: Run, enemy: str, dx: float, count: int = 1, elite: bool = False) -> None:
     """`count` enemies `dx` to the right of the player (well inside auto_aim_range: the wand fires)."""
     assert dx < CONTENT.balance.player.auto_aim_range
     px, py = run.sim.world.player_position()
     for i in range(count):
-        run.sim.input.spawn(CONTENT.enemy_index(enemy), px + dx, py + 3.0 * i)
+        run.sim.input.spawn(CONTENT.enemy_index(enemy), px + dx, py + 3.0 * i, elite)
 
 
 def play(run: Run, wave: WaveInProgress, frames: int) -> list[Rows]:
@@ -72,13 +75,15 @@ def end_wave_and_settle(run: Run, wave: WaveInProgress, next_wave: int) -> None:
     settle(run, next_wave)
 
 
-def twin_waves(relic: str, enemy: str, dx: float, count: int, frames: int) -> tuple[list[Rows], list[Rows]]:
+def twin_waves(
+    relic: str, enemy: str, dx: float, count: int, frames: int, elite: bool = False
+) -> tuple[list[Rows], list[Rows]]:
     """(plain, with relic): wave 1 of seed 7, the same spawns, `frames` steps each."""
     got = []
     for relics in ((), (relic,)):
         run = run_with(*relics)
         wave = run.start_wave(1)
-        spawn_near_player(run, enemy, dx, count)
+        spawn_near_player(run, enemy, dx, count, elite)
         got.append(play(run, wave, frames))
     return got[0], got[1]
 
@@ -88,9 +93,13 @@ def twin_waves(relic: str, enemy: str, dx: float, count: int, frames: int) -> tu
 
 def test_r_rel_1_2_pen_nib_doubles_the_10th_fired_action_of_the_wave() -> None:
     """R-REL-1/R-REL-2 pen_nib (relic_event("pen_nib_period")): the wave's 10th fired ACTION deals double —
-    8 instead of the twin's 4 on a brute; the 9 before it are unchanged."""
+    R-DMG-1, the multiplier before resistance and armor: 2 × 6 × (1 − res) − armor instead of the twin's
+    6 × (1 − res) − armor on an elite armored enemy (60 HP: none of the first ten hits kills it); the 9
+    before it are unchanged."""
     period = int(value("pen_nib"))
-    plain, nib = twin_waves("pen_nib", "brute", 120.0, count=3, frames=400)
+    armored = CONTENT.enemy("armored")
+    res, armor = armored.resistances.get("physical", 0.0), float(armored.armor)
+    plain, nib = twin_waves("pen_nib", "armored", 120.0, count=3, frames=300, elite=True)
     fired = player_fired(nib)
     assert len(fired) >= period
     events = relic_events(nib, relic_event("pen_nib_period"))
@@ -99,8 +108,10 @@ def test_r_rel_1_2_pen_nib_doubles_the_10th_fired_action_of_the_wave() -> None:
     )
     assert relic_events(plain, relic_event("pen_nib_period")) == []
     base = hits(plain)[:period]
-    assert len(base) == period and base[-1] == 4.0  # (the 8th is a killing blow of 2: hits are HP lost)
-    assert hits(nib)[:period] == base[:-1] + [8.0], "the 10th hit doubled, the 9 before as the twin's"
+    assert len(base) == period and base[-1] == pytest.approx(SPARK * (1 - res) - armor)
+    doubled = hits(nib)[:period]
+    assert doubled[:-1] == base[:-1], "the 9 before as the twin's"
+    assert doubled[-1] == pytest.approx(2 * SPARK * (1 - res) - armor), "the 10th hit doubled"
 
 
 def test_r_rel_1_2_akabeko_adds_8_to_the_waves_first_action_once_per_wave() -> None:
@@ -148,8 +159,8 @@ def test_r_rel_1_2_the_boot_lifts_small_hits_to_5() -> None:
 
 
 def test_r_rel_1_2_the_boot_leaves_hits_at_or_above_the_floor_alone() -> None:
-    """R-REL-1/R-REL-2 the_boot: with akabeko, the first hit on a brute is 12 (over the floor of 5)
-    and stays 12; the 4s after it are lifted to 5."""
+    """R-REL-1/R-REL-2 the_boot: with akabeko, the first hit on a brute is the bolt's damage + 8 (over the
+    floor of 5) and stays so; the bolt's plain hits after it (6, over the floor too) stay as they are."""
     runs = []
     for relics in (("akabeko",), ("akabeko", "the_boot")):
         run = run_with(*relics)
@@ -157,8 +168,9 @@ def test_r_rel_1_2_the_boot_leaves_hits_at_or_above_the_floor_alone() -> None:
         spawn_near_player(run, "brute", 120.0)
         runs.append(hits(play(run, wave, 60)))
     aka, both = runs
-    assert aka[0] == 12.0 and both[0] == 12.0
-    assert aka[1:3] == [4.0, 4.0] and both[1:3] == [value("the_boot")] * 2
+    assert SPARK >= value("the_boot"), "the bolt's hits are at or over the floor"
+    assert aka[0] == SPARK + value("akabeko") and both[0] == aka[0]
+    assert aka[1:3] == [SPARK, SPARK] and both[1:3] == aka[1:3]
 
 
 def test_r_rel_1_vajra_adds_1_strength_at_each_wave_start_cumulatively() -> None:

@@ -57,7 +57,7 @@ def test_r_boss_2_a_boss_is_announced_and_the_timer_shows_it(display: pygame.Sur
     assert "boss_warning" in played
     assert scene.hud_state.boss_name == tr("boss.brood_mother.name")
     bar = scene.hud_state.boss
-    assert bar is not None and bar.phase == 1 and bar.hp == bar.hp_max == 600
+    assert bar is not None and bar.phase == 1 and bar.hp == bar.hp_max == CONTENT.bosses["brood_mother"].body.hp
     assert bar.marks == (0.3,), "a mark where phase 2 begins"
 
 
