@@ -172,3 +172,36 @@ def test_leaving_a_watched_replay_from_the_pause_menu_returns_to_the_title(
     assert isinstance(pause, PauseScene) and tr(pause.items[-1]) == "Leave the replay"
     run_frames(stack, display, 3, (pygame.K_DOWN, pygame.K_DOWN, pygame.K_RETURN))
     assert isinstance(stack.top, TitleScene) and len(stack) == 1
+
+
+def test_watching_a_first_runs_replay_shows_its_lesson_and_leaves_meta_alone(
+    display: pygame.Surface, run_frames: Callable[..., None], tmp_path: Path
+) -> None:
+    """R-ONB-1's first-run lesson shows in the watched run, but a replay changes nothing: meta.json
+    does not learn that the lesson was shown."""
+    from artificer.game.flow import RunFlow
+    from artificer.game.meta import meta_path
+    from artificer.game.onboarding import Onboarding, lesson_tip
+    from artificer.game.replay import Tape
+    from artificer.game.run import Run
+    from artificer.ui import tips
+    from artificer.ui.play import Watch, first_scene
+
+    content = short_waves(tmp_path / "data")
+    assert Onboarding.of(content, 1).lesson == "move"
+    run = Run(content, 12, onboarding=1)
+    tape = Tape.begin(run, 1, "lab")
+    flow = RunFlow(run)
+    wave = flow.begin_wave()
+    while not wave.over:
+        run.sim.input.move(0.0, -1.0)
+        flow.step()
+    flow.end_wave()
+    meta_before = meta_path().read_bytes()
+    stack = SceneStack()
+    stack.push(first_scene(content, start=Watch(tape)))
+    run_frames(stack, display, 5)
+    arena = stack.top
+    assert isinstance(arena, ArenaScene) and arena.onboarding.lesson == "move"
+    assert tips.seen(lesson_tip("move")), "the lesson was shown while watching"
+    assert meta_path().read_bytes() == meta_before, "and meta.json did not learn it"

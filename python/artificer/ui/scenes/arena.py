@@ -655,7 +655,13 @@ class ArenaScene(Scene):
         if self.renderer is not None and self.camera is not None:  # R-END-3 shrinking map: this wave's walls
             self.renderer.arena = self.camera.arena = self.run.sim.arena
         if self.onboarding.lesson == "move":  # R-ONB-1: the first run's one lesson, as it begins
-            show_once(lesson_tip("move"), lambda text: self.hud_state.toast(text, 8.0), tr("ui.onboarding.lesson.move"))
+            # Watching a replay shows the lesson but leaves meta.json alone (a replay changes nothing).
+            show_once(
+                lesson_tip("move"),
+                lambda text: self.hud_state.toast(text, 8.0),
+                tr("ui.onboarding.lesson.move"),
+                remember=self.pilot is None,
+            )
         if self.discoveries is not None:
             self.discoveries.observe_state(self.run.state)  # the cards bought in the shop: first pickups
         self.hud_state.wave = self.number
