@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
+import inspect
 import logging
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -179,6 +180,8 @@ def journaled(part: str) -> Callable[[Method], Method]:
         raise ValueError(f"unknown part {part!r}")
 
     def mark(method: Method) -> Method:
+        signature = inspect.signature(method)
+
         @functools.wraps(method)
         def recorded(self: Any, *args: Any, **kwargs: Any) -> Any:
             journal: Journal | None = getattr(self, "journal", None)
@@ -189,22 +192,12 @@ def journaled(part: str) -> Callable[[Method], Method]:
                 result = method(self, *args, **kwargs)
             finally:
                 journal.depth -= 1
-            journal.record(part, method.__name__, _positional(method, args, kwargs))
+            # Positional, in the method's order, keywords and defaults filled in (a replay calls it so).
+            bound = signature.bind(self, *args, **kwargs)
+            bound.apply_defaults()
+            journal.record(part, method.__name__, bound.args[1:])
             return result
 
         return recorded  # type: ignore[return-value]
 
     return mark
-
-
-def _positional(method: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
-    """The call's arguments in the method's order (keywords placed where they belong)."""
-    if not kwargs:
-        return args
-    names = method.__code__.co_varnames[1 : method.__code__.co_argcount]
-    defaults = method.__defaults__ or ()
-    fallback = dict(zip(names[len(names) - len(defaults) :], defaults, strict=True))
-    ordered = list(args)
-    for name in names[len(args) :]:
-        ordered.append(kwargs[name] if name in kwargs else fallback[name])
-    return tuple(ordered)

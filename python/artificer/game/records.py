@@ -35,6 +35,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, Strict, ValidationError
 
 from artificer import storage
+from artificer.game.stats import WaveStats
 
 RECORDS_FILE = "endless_records.json"
 KEY_FILE = "records.key"
@@ -104,6 +105,12 @@ def verify(record: Record, key: bytes) -> Status:
         return Status.UNVERIFIED
     good = hmac.compare_digest(record.signature, _mac(key, record.payload()))
     return Status.VERIFIED if good else Status.TAMPERED
+
+
+def run_figures(waves: Sequence[WaveStats], tick_hz: int) -> tuple[int, float]:
+    """A record's wave and time from the waves a run played: the highest wave (0: none) and the
+    simulated seconds they took (the summary's, and `replay --check`'s confirmation)."""
+    return max((stats.wave for stats in waves), default=0), sum(stats.frames for stats in waves) / tick_hz
 
 
 def deck_checksum(core: str, cards: Sequence[str | None]) -> str:

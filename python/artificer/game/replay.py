@@ -291,7 +291,8 @@ class Tape:
         self.journal = Journal()
         #: How the run ended (None: it goes on).
         self.ending: str | None = None
-        self._frames: list[npt.NDArray[np.float32]] = []
+        #: The controls of the wave being played (its first `journal.frame` rows).
+        self._frames = np.zeros((1024, _core.CONTROLS_WIDTH), dtype=np.float32)
         self._packed: dict[int, dict[str, Any]] = {}
 
     @classmethod
@@ -315,26 +316,26 @@ class Tape:
     def wave_begins(self, wave: int, run: Run) -> None:
         """Wave `wave` begins (the run settled, the world not yet started)."""
         self.attach(run)  # the loadout may have been replaced since
-        self.waves.append(
-            WaveTape(wave, self.journal.take(), digest(run), np.zeros((0, _core.CONTROLS_WIDTH), np.float32))
-        )
-        self._frames = []
+        self.waves.append(WaveTape(wave, self.journal.take(), digest(run), self._frames[:0].copy()))
         self.journal.frame = 0
 
     def frame(self, controls: npt.NDArray[np.float32]) -> None:
-        """The controls of the step about to be taken."""
-        self._frames.append(controls.copy())
-        assert self.journal.frame is not None
-        self.journal.frame += 1
+        """The controls of the step about to be taken (into a buffer that doubles when full: no
+        allocation per step)."""
+        step = self.journal.frame
+        assert step is not None
+        if step == len(self._frames):
+            self._frames = np.concatenate([self._frames, np.empty_like(self._frames)])
+        self._frames[step] = controls
+        self.journal.frame = step + 1
 
     def wave_ends(self, run: Run, outcome: str, seconds: float) -> None:
         """The wave just ended (`outcome`: won, died, stalled); its world's hash now."""
         current = self.waves[-1]
-        current.controls = np.array(self._frames, dtype=np.float32).reshape(-1, _core.CONTROLS_WIDTH)
+        current.controls = self._frames[: self.journal.frame or 0].copy()
         current.during = self.journal.take()
         current.hash = f"{run.sim.state_hash():016x}"
         current.outcome, current.seconds = outcome, seconds
-        self._frames = []
         self.journal.frame = None
 
     def end(self, ending: str) -> None:

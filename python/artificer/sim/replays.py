@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from artificer.content import Content
-from artificer.game.records import load_records, save_records
+from artificer.game.records import load_records, run_figures, save_records
 from artificer.game.replay import Replayed, Tape, WaveCheck, replay
 
 
@@ -66,9 +66,7 @@ def _confirm_record(tape: Tape, result: Replayed, path: Path) -> dict[str, Any]:
     """R-END-4 + issue 19: the endless record carrying this replay, confirmed by the run played
     again — its wave reached and its seconds, counted as the summary counts them — and marked."""
     assert tape.path is not None
-    waves = result.run.state.waves
-    wave = max((stats.wave for stats in waves), default=0)
-    seconds = sum(stats.frames for stats in waves) / result.run.sim.tick_hz
+    wave, seconds = run_figures(result.run.state.waves, result.run.sim.tick_hz)
     board = load_records(path)
     if tape.start.kind != "new":
         record, detail = None, "the replay does not begin with its run (a record needs the whole run)"

@@ -43,6 +43,7 @@ wave ends. The pause menu is a side panel on the side away from the player.
 
 from __future__ import annotations
 
+import logging
 import random
 from collections.abc import Callable
 
@@ -317,18 +318,19 @@ class ArenaScene(Scene):
             sim.input.dash()
             self.dash_pressed = False
 
-    def _fly(self, pilot: Pilot) -> None:
-        """Watching a replay: the tape's controls (and potions) into this step's input; a tape that
-        runs out or refuses a move ends the watch (the title comes back after the breather)."""
+    def _fly(self, pilot: Pilot) -> bool:
+        """Watching a replay: the tape's controls (and potions) into this step's input. False when
+        the tape holds no more of this wave or the run refuses one of its moves (it diverged): the
+        watch ends there, back to the title — a boss wave would never end on its own timer."""
         assert self.wave is not None
         try:
-            steered = pilot.steer(self.wave)
+            if pilot.steer(self.wave):
+                return True
         except ReplayError as error:
-            self.hud_state.toast(str(error), 4.0)
-            steered = False
-        if not steered:
-            self.wave.frames = self.wave.stats.frames  # over now: the tape holds no more of it
-            self.replay_over = True
+            logging.getLogger(__name__).warning("the watched replay stopped: %s", error)
+        if self.stack is not None and self.on_quit is not None:
+            self.on_quit(self.stack)
+        return False
 
     def _juice(self, atlas: Atlas) -> Juice:
         return Juice(atlas, self.session.play, COLOUR_BLIND if self._colour_blind else None, seed=self.run.seed)
@@ -500,7 +502,8 @@ class ArenaScene(Scene):
         self._previous = (self.camera.x, self.camera.y, sim.buffers.player_value("x"), sim.buffers.player_value("y"))
         self.hud_state.show_damage_numbers = self.session.settings.damage_numbers
         if self.pilot is not None:
-            self._fly(self.pilot)
+            if not self._fly(self.pilot):
+                return
         else:
             self._steer(sim)
         if not self.wave.over:  # a wave ended from outside (a test) is not stepped again

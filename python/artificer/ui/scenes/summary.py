@@ -39,7 +39,7 @@ from artificer.content.looks import BodyLook
 from artificer.game.codex import Discoveries
 from artificer.game.meta import AetherLine, Meta, Reward, load_meta, unlock_tree, write_meta
 from artificer.game.progress import RunEnd, settle, settle_endless
-from artificer.game.records import RECORDS_FILE, Record, deck_checksum, load_records, save_records
+from artificer.game.records import RECORDS_FILE, Record, deck_checksum, load_records, run_figures, save_records
 from artificer.game.run import Run, WaveStats
 from artificer.game.save import delete_run_save
 from artificer.ui.atlas import body_sprite
@@ -251,14 +251,15 @@ class RunSnapshot:
         unfinished = in_progress if in_progress is not None and all(s is not in_progress for s in run.waves) else None
         waves = [*run.waves, *([unfinished] if unfinished is not None else [])]
         core, cards = run.loadout.wand()
+        highest_wave, seconds = run_figures(waves, run.sim.tick_hz)
         return cls(
             outcome=outcome,
-            highest_wave=max((stats.wave for stats in waves), default=0),
+            highest_wave=highest_wave,
             waves_total=len(run.content.waves),
             total_damage=sum(stats.damage_dealt for stats in waves),
             biggest_hit=max((stats.biggest_hit for stats in waves), default=0.0),
             kills=sum(stats.kills for stats in waves),
-            seconds=sum(stats.frames for stats in waves) / run.sim.tick_hz,
+            seconds=seconds,
             # The crystals of an unfinished wave were picked up too: the HUD counted them.
             gold=run.currency + (unfinished.currency if unfinished is not None else 0),
             core=core,
