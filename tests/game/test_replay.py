@@ -262,3 +262,9 @@ def test_replay_check_confirms_the_record_that_carries_it(played: rp.Tape, tmp_p
     tape.path = tmp_path / "2026-12-02_100000_seed4.replay"  # the same run, claimed as wave 9
     report = check(CONTENT, tape, path)
     assert not report["record"]["confirmed"] and "claims wave 9" in report["record"]["detail"]
+    tape.path = tmp_path / "2026-12-02_100000_seed5.replay"  # a replay no record carries: nothing to say
+    assert check(CONTENT, tape, path)["record"] == {
+        **report["record"],
+        "found": False,
+        "detail": "no record carries it",
+    }

@@ -68,8 +68,11 @@ def _confirm_record(tape: Tape, result: Replayed, path: Path) -> dict[str, Any]:
     assert tape.path is not None
     wave, seconds = run_figures(result.run.state.waves, result.run.sim.tick_hz)
     board = load_records(path)
-    if tape.start.kind != "new":
-        record, detail = None, "the replay does not begin with its run (a record needs the whole run)"
+    carried = any(record.replay == tape.path.name for record in board.records)
+    if not carried:
+        record, detail = None, "no record carries it"
+    elif tape.start.kind != "new":
+        record, detail = None, "its record's replay does not begin with the run (a record needs the whole run)"
     else:
         record, detail = board.confirm(tape.path.name, wave, seconds)
     confirmed = record is not None and record.replay_checked and detail.endswith("confirmed")
