@@ -49,7 +49,7 @@ pub enum Command {
     ApplyStatus { status: Status, x: f32, y: f32, seconds: f32 },
     /// op 6: add `value` strength (flat damage on every projectile).
     Strength { amount: f32 },
-    /// op 7: every enemy vanishes (wave end, R-LOOP-1), no rewards.
+    /// op 7: every enemy vanishes with its shots in flight (wave end, R-LOOP-1), no rewards.
     ClearEnemies,
     /// op 8: every pickup is collected (wave end, R-LOOP-1).
     CollectPickups,

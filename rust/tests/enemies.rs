@@ -176,6 +176,35 @@ fn enemy_shots_pass_enemies_and_die_at_the_edge_and_archers_wait_for_reach() {
     assert!((110..125).contains(&f), "the shot died at frame {f}, not at the edge");
 }
 
+/// R-LOOP-1: when a won wave ends its survivors vanish, and their shots in flight with
+/// them: the wave's last step (the clear and the pickup sweep) cannot hurt the player, who
+/// would otherwise walk into the shop at 0 HP. The player's own shots stay.
+#[test]
+fn r_loop_1_clearing_the_enemies_clears_their_shots_in_flight() {
+    let mut w = world(vec![archer()]);
+    w.spawn_enemy(0, false, CENTRE.0 + 200.0, CENTRE.1).unwrap();
+    w.player.hp = 1.0;
+    let mut fired = false;
+    for _ in 0..120 {
+        step(&mut w, &[]);
+        if w.pools.projectiles.owner.contains(&Owner::Enemy) {
+            fired = true;
+            break;
+        }
+    }
+    assert!(fired, "the archer shot at the player");
+    // The shot a step away from the player: without the clear it lands next step.
+    let s = w.pools.projectiles.owner.iter().position(|&o| o == Owner::Enemy).unwrap();
+    w.pools.projectiles.x[s] = CENTRE.0 + 8.0;
+    w.pools.projectiles.y[s] = CENTRE.1;
+    w.spawn_projectile(shot(CENTRE.0 - 300.0, CENTRE.1, 0.0, 0.0, 1.0, Element::Fire, 0)).unwrap();
+    let events = step(&mut w, &[Command::ClearEnemies, Command::CollectPickups]);
+    assert!(!events.iter().any(|e| e.0 == EventKind::PlayerDamaged || e.0 == EventKind::PlayerDied));
+    assert!(w.player.alive && w.player.hp == 1.0, "the player left the wave as it was");
+    assert!(!w.pools.projectiles.owner.contains(&Owner::Enemy), "no enemy shot is left");
+    assert_eq!(w.pools.projectiles.len(), 1, "the player's shot is still there");
+}
+
 // --- reflector ---------------------------------------------------------------
 
 fn reflector() -> EnemyKind {

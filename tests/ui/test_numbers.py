@@ -19,7 +19,7 @@ from artificer.engine import events as ev
 from artificer.game.loadout import Place
 from artificer.game.run import Run
 from artificer.game.shop import Offer
-from artificer.ui.hud import OUT_OF_MANA_COLOUR, OUT_OF_MANA_HOLD, HudState
+from artificer.ui.hud import OUT_OF_MANA_COLOUR, OUT_OF_MANA_HOLD, HudState, shown_hp
 from artificer.ui.i18n import tr
 from artificer.ui.scene import SceneStack
 from artificer.ui.scenes import lab as lab_module
@@ -314,6 +314,24 @@ def test_r_feel_2_the_shop_shows_the_players_hp(display: pygame.Surface, monkeyp
     row = pygame.surfarray.array3d(display)[bar.left + 2 : bar.right - 2, bar.bottom - 3].astype(int)
     filled = (np.abs(row - (213, 94, 0)).sum(axis=1) < 40).mean()
     assert 0.33 < filled < 0.47
+
+
+def test_r_feel_2_a_living_player_never_reads_0_hp(display: pygame.Surface, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A sliver of HP (0.3) reads "HP 1": HP on screen rounds up (`shown_hp`, the shop's and the
+    HUD's), so 0 means dead (a playtest walked into the shop reading "HP 0 / 160")."""
+    written: list[str] = []
+    fitted = Canvas.fitted
+
+    def spy(self: Canvas, text: str, *rest: object) -> None:
+        written.append(text)
+        fitted(self, text, *rest)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Canvas, "fitted", spy)
+    _, stack, run = shop()
+    run.sim.world.set_player_hp(0.3, 160.0)
+    stack.draw(display, 0.0)
+    assert "HP 1 / 160" in written
+    assert [shown_hp(hp) for hp in (0.0, 0.3, 1.0, 43.2, 159.99998, 160.0)] == [0, 1, 1, 44, 160, 160]
 
 
 # --- "Out of mana" ----------------------------------------------------------------------------------

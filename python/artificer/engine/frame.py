@@ -238,6 +238,7 @@ class FrameInput:
         self.command(Op.STRENGTH, value=amount)
 
     def clear_enemies(self) -> None:
+        """R-LOOP-1: every enemy vanishes with its shots in flight, no rewards (a won wave's end)."""
         self.command(Op.CLEAR_ENEMIES)
 
     def collect_pickups(self) -> None:

@@ -85,6 +85,12 @@ OUT_OF_MANA_COLOUR = (255, 120, 90)
 LOW_HP_EDGE = (255, 60, 60)
 
 
+def shown_hp(hp: float) -> int:
+    """HP as a number on screen: rounded up, so a living player never reads 0 (0.3 HP shows 1)
+    and a heal that stops a hair short of the max shows the max."""
+    return max(1, math.ceil(hp - 1e-4)) if hp > 0 else 0
+
+
 @dataclass(frozen=True)
 class BossBar:
     """R-BOSS-2 the boss bar: the boss's name, HP and phase, where its later phases begin
@@ -209,7 +215,7 @@ class Hud:
         mana, mana_max = buffers.player_value("mana"), max(1.0, buffers.player_value("mana_max"))
         ward = buffers.player_value("ward")
         box(surface, pygame.Rect(12, 12, 300, 74))
-        self._bar(surface, (22, 20, 280, 18), hp / hp_max, HP_COLOUR, f"{hp:.0f} / {hp_max:.0f}")
+        self._bar(surface, (22, 20, 280, 18), hp / hp_max, HP_COLOUR, f"{shown_hp(hp)} / {hp_max:.0f}")
         if ward > 0:
             self._bar(surface, (22, 20, 280, 4), min(1.0, ward / hp_max), WARD_COLOUR, None)
         if state.low_hp_beat > 0.05:

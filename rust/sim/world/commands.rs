@@ -4,6 +4,7 @@
 use super::{pickups, World};
 use crate::sim::commands::{Command, Status};
 use crate::sim::limits::MAX_AMOUNT;
+use crate::sim::pools::Owner;
 
 impl World {
     /// One command, at the start of the step.
@@ -31,9 +32,15 @@ impl World {
                 self.apply_status(status, x, y, self.turns_to_seconds(turns))
             }
             Command::ClearEnemies => {
+                // R-LOOP-1: the survivors vanish, and their shots in flight with them.
                 self.pools.enemies.clear();
                 self.log.dying.clear();
                 self.bosses.live.clear();
+                let shots = &mut self.pools.projectiles;
+                for (dead, owner) in shots.dead.iter_mut().zip(&shots.owner) {
+                    *dead |= *owner == Owner::Enemy;
+                }
+                shots.compact();
             }
             Command::CollectPickups => pickups::collect_all(&mut self.pools.pickups, &mut self.log.events),
             Command::DamageNearest { x, y, amount } => {

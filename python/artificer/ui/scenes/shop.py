@@ -72,7 +72,7 @@ from artificer.game.run import Run
 from artificer.game.shop import NotEnoughGold, Offer, PotionBeltFull, ShelfName, ShopError
 from artificer.ui.atlas import ELEMENT_COLOURS
 from artificer.ui.cards import FAMILY_COLOURS, CardArt
-from artificer.ui.hud import HP_COLOUR
+from artificer.ui.hud import HP_COLOUR, shown_hp
 from artificer.ui.i18n import tr
 from artificer.ui.icons_potions import potion_icon
 from artificer.ui.icons_relics import relic_icon
@@ -771,7 +771,7 @@ class ShopScene(Scene):
             pygame.draw.rect(canvas.surface, HP_COLOUR, fill, border_radius=radius)
         pygame.draw.rect(canvas.surface, PANEL_EDGE, rect, 1, border_radius=radius)
         canvas.fitted(
-            tr("ui.shop.hp", hp=hp, hp_max=hp_max),
+            tr("ui.shop.hp", hp=shown_hp(hp), hp_max=hp_max),
             14,
             True,
             TEXT,
