@@ -25,7 +25,7 @@ __all__ = [
     "WandSandbox",
     "World",
     "nearest_row",
-    "rows_within",
+    "repel",
     "__version__",
     "CONTROLS_WIDTH",
     "COMMAND_WIDTH",
@@ -58,14 +58,15 @@ __all__ = [
 ]
 __version__: str
 
-def rows_within(rows: npt.NDArray[np.float32], x: float, y: float, radius: float) -> npt.NDArray[np.uint32]:
-    """The numbers, ascending, of the rows of `rows` (a frame buffer's rows: float32, C-contiguous,
-    x and y their first two columns) whose point lies within `radius` of (x, y) (f64 distance);
+def nearest_row(rows: npt.NDArray[np.float32], x: float, y: float) -> int | None:
+    """The number of the row of `rows` (a frame buffer's rows: float32, C-contiguous, x and y their
+    first two columns) nearest (x, y) — by hypot in f64, the first of equals —, or None for no rows;
     for tools such as the headless bot, not used by the step."""
 
-def nearest_row(rows: npt.NDArray[np.float32], x: float, y: float) -> int | None:
-    """The number of the row of `rows` (as for `rows_within`) nearest (x, y) — by hypot in f64, the
-    first of equals —, or None for no rows."""
+def repel(rows: npt.NDArray[np.float32], x: float, y: float, radius: float) -> tuple[float, float, float]:
+    """(push_x, push_y, nearest): the rows (as for `nearest_row`) closer than `radius` push away from
+    their points, each along (x, y) minus its point weighted (radius - d) / radius / max(d, 1), summed
+    in row order; nearest is the smallest distance of all rows (hypot in f64; inf for none)."""
 
 CONTROLS_WIDTH: int
 COMMAND_WIDTH: int

@@ -20,7 +20,7 @@ mod _core {
     #[pymodule_export]
     use super::catalog::{Catalog, WandSandbox};
     #[pymodule_export]
-    use super::queries::{nearest_row, rows_within};
+    use super::queries::{nearest_row, repel};
     #[pymodule_export]
     use super::render::SpriteRasterizer;
     #[pymodule_export]

@@ -2,7 +2,7 @@
 //! Python hands a buffer's rows back and gets row numbers, so a tool that looks at the crowd
 //! near one point does not pay numpy passes over every enemy.
 
-use numpy::PyArray1;
+use numpy::PyReadonlyArray2;
 use pyo3::prelude::*;
 
 use super::arrays::{readonly2, Spec};
@@ -10,53 +10,15 @@ use crate::sim::limits;
 
 const ROWS: Spec = Spec { name: "rows", dtype: "float32", shape: &[None, None] };
 
-/// The numbers, ascending, of the rows of `rows` (a frame buffer's rows: float32, C-contiguous,
-/// `x` and `y` their first two columns, as the enemy and pickup rows have them) whose point lies
-/// within `radius` of `(x, y)` — `dx² + dy² ≤ radius²` in f64.
-#[pyfunction]
-#[pyo3(signature = (rows, x, y, radius))]
-pub fn rows_within<'py>(
-    py: Python<'py>,
-    rows: &Bound<'py, PyAny>,
-    x: f64,
-    y: f64,
-    radius: f64,
-) -> PyResult<Bound<'py, PyArray1<u32>>> {
-    // The boundary's ranges (a CoreArgumentError outside them); the values stay f64.
-    let within = |name: &str, v: f64, lo: f64| limits::float(name, v, lo, limits::MAX_COORD).map(|_| v);
-    let (x, y, radius) =
-        (within("x", x, -limits::MAX_COORD)?, within("y", y, -limits::MAX_COORD)?, within("radius", radius, 0.0)?);
-    let rows = readonly2::<f32>(rows, &ROWS)?;
-    let view = rows.as_array();
-    if view.ncols() < 2 {
-        return Err(crate::sim::CoreError::arg(format!("rows: x and y need 2 columns, got {}", view.ncols())).into());
-    }
-    let reach = radius * radius;
-    let near: Vec<u32> = view
-        .rows()
-        .into_iter()
-        .enumerate()
-        .filter(|(_, row)| {
-            let (dx, dy) = (f64::from(row[0]) - x, f64::from(row[1]) - y);
-            dx * dx + dy * dy <= reach
-        })
-        .map(|(i, _)| i as u32)
-        .collect();
-    Ok(PyArray1::from_vec(py, near))
-}
-
-/// The number of the row of `rows` (as for `rows_within`) whose point is nearest `(x, y)` — by
+/// The number of the row of `rows` (a frame buffer's rows: float32, C-contiguous, `x` and `y` their
+/// first two columns, as the enemy and pickup rows have them) whose point is nearest `(x, y)` — by
 /// `hypot` in f64, the first of equals — or `None` for no rows.
 #[pyfunction]
 #[pyo3(signature = (rows, x, y))]
 pub fn nearest_row(rows: &Bound<'_, PyAny>, x: f64, y: f64) -> PyResult<Option<u32>> {
-    let within = |name: &str, v: f64| limits::float(name, v, -limits::MAX_COORD, limits::MAX_COORD).map(|_| v);
-    let (x, y) = (within("x", x)?, within("y", y)?);
-    let rows = readonly2::<f32>(rows, &ROWS)?;
+    let (x, y) = (coordinate("x", x)?, coordinate("y", y)?);
+    let rows = point_rows(rows)?;
     let view = rows.as_array();
-    if view.ncols() < 2 {
-        return Err(crate::sim::CoreError::arg(format!("rows: x and y need 2 columns, got {}", view.ncols())).into());
-    }
     let mut best: Option<(u32, f64)> = None;
     for (i, row) in view.rows().into_iter().enumerate() {
         let d = (f64::from(row[0]) - x).hypot(f64::from(row[1]) - y);
@@ -65,4 +27,45 @@ pub fn nearest_row(rows: &Bound<'_, PyAny>, x: f64, y: f64) -> PyResult<Option<u
         }
     }
     Ok(best.map(|(i, _)| i))
+}
+
+/// The push away from the crowd near `(x, y)`, and how near its nearest row is: `(push_x, push_y,
+/// nearest)`. Each row (as for `nearest_row`) closer than `radius` pushes along `(x, y) − its
+/// point`, weighted `(radius − d) / radius / max(d, 1)` for its distance `d` (hypot, f64), summed
+/// in row order; `nearest` is the smallest `d` of all rows (infinity for none). The kiting bot's
+/// steering, with numpy's arithmetic operation for operation, in one pass over the rows.
+#[pyfunction]
+#[pyo3(signature = (rows, x, y, radius))]
+pub fn repel(rows: &Bound<'_, PyAny>, x: f64, y: f64, radius: f64) -> PyResult<(f64, f64, f64)> {
+    let (x, y) = (coordinate("x", x)?, coordinate("y", y)?);
+    let radius = limits::float("radius", radius, 0.0, limits::MAX_COORD).map(|_| radius)?;
+    let rows = point_rows(rows)?;
+    let view = rows.as_array();
+    let (mut push_x, mut push_y, mut nearest) = (0.0_f64, 0.0_f64, f64::INFINITY);
+    for row in view.rows() {
+        let (ox, oy) = (x - f64::from(row[0]), y - f64::from(row[1]));
+        let d = ox.hypot(oy);
+        nearest = nearest.min(d);
+        if d < radius {
+            let weight = (radius - d) / radius / d.max(1.0);
+            push_x += ox * weight;
+            push_y += oy * weight;
+        }
+    }
+    Ok((push_x, push_y, nearest))
+}
+
+/// A coordinate in the boundary's range (a CoreArgumentError outside it); the value stays f64.
+fn coordinate(name: &str, v: f64) -> PyResult<f64> {
+    Ok(limits::float(name, v, -limits::MAX_COORD, limits::MAX_COORD).map(|_| v)?)
+}
+
+/// `rows` as a float32 C-contiguous 2-D buffer whose first two columns are x and y.
+fn point_rows<'py>(rows: &Bound<'py, PyAny>) -> PyResult<PyReadonlyArray2<'py, f32>> {
+    let rows = readonly2::<f32>(rows, &ROWS)?;
+    let columns = rows.as_array().ncols();
+    if columns < 2 {
+        return Err(crate::sim::CoreError::arg(format!("rows: x and y need 2 columns, got {columns}")).into());
+    }
+    Ok(rows)
 }

@@ -1,6 +1,7 @@
-"""The core's row queries for tools (`_core.rows_within`, `_core.nearest_row`): the same rows, in the
-same order, as numpy over every row would pick — so the headless bot built on them decides exactly
-as before (its goldens are unchanged) — and bad arguments are `CoreArgumentError`s."""
+"""The core's row queries for tools (`_core.nearest_row`, `_core.repel`): the same row, and the same
+push to the last bit, as numpy over every row gives — so the headless bot built on them decides
+exactly as its numpy version did (its goldens are unchanged) — and bad arguments are
+`CoreArgumentError`s."""
 
 from __future__ import annotations
 
@@ -20,16 +21,6 @@ def crowd(n: int, seed: int) -> np.ndarray:
 
 
 @pytest.mark.parametrize("seed", range(5))
-def test_rows_within_are_numpys_rows_in_order(seed: int) -> None:
-    rows = crowd(3000, seed)
-    x, y, r = 1000.25, 999.5, 220.0
-    d = np.hypot(rows[:, 0].astype(np.float64) - x, rows[:, 1].astype(np.float64) - y)
-    got = _core.rows_within(rows, x, y, r)
-    assert got.dtype == np.uint32 and list(got) == list(np.flatnonzero(d <= r))
-    assert list(_core.rows_within(rows[:0], x, y, r)) == []
-
-
-@pytest.mark.parametrize("seed", range(5))
 def test_nearest_row_is_numpys_argmin_first_of_equals(seed: int) -> None:
     rows = crowd(3000, seed)
     x, y = 640.0, 360.0
@@ -38,13 +29,36 @@ def test_nearest_row_is_numpys_argmin_first_of_equals(seed: int) -> None:
     assert _core.nearest_row(rows[:0], x, y) is None
 
 
+def numpy_repel(rows: np.ndarray, x: float, y: float, radius: float) -> tuple[float, float, float]:
+    """The kiting bot's push as it was written in numpy (R-SIM-1's bot before `_core.repel`)."""
+    offset = np.array([x, y]) - rows[:, :2].astype(np.float64)
+    dist = np.hypot(offset[:, 0], offset[:, 1])
+    nearest = float(dist.min()) if len(dist) else np.inf
+    close = dist < radius
+    weight = (radius - dist[close]) / radius / np.maximum(dist[close], 1.0)
+    push = (offset[close] * weight[:, None]).sum(axis=0)
+    return float(push[0]), float(push[1]), nearest
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_repel_is_numpys_push_to_the_last_bit(seed: int) -> None:
+    rows = crowd(3000, seed)
+    rng = np.random.default_rng(100 + seed)
+    for x, y in rng.uniform(0, 2000, size=(20, 2)):
+        for radius in (44.0, 220.0, 900.0):
+            assert _core.repel(rows, float(x), float(y), radius) == numpy_repel(rows, float(x), float(y), radius)
+    on_top = rows[:1].copy()  # an enemy right on the player: d = 0, weight by max(d, 1), no push
+    assert _core.repel(on_top, float(on_top[0, 0]), float(on_top[0, 1]), 220.0) == (0.0, 0.0, 0.0)
+    assert _core.repel(rows[:0], 0.0, 0.0, 220.0) == (0.0, 0.0, np.inf)
+
+
 def test_bad_arguments_are_refused_with_a_message() -> None:
     rows = crowd(10, 0)
     with pytest.raises(CoreArgumentError, match="radius"):
-        _core.rows_within(rows, 0.0, 0.0, float("nan"))
+        _core.repel(rows, 0.0, 0.0, float("nan"))
     with pytest.raises(CoreArgumentError, match="x"):
         _core.nearest_row(rows, float("inf"), 0.0)
     with pytest.raises(CoreArgumentError, match="float32"):
-        _core.rows_within(rows.astype(np.float64), 0.0, 0.0, 1.0)
+        _core.repel(rows.astype(np.float64), 0.0, 0.0, 1.0)
     with pytest.raises(CoreArgumentError, match="2 columns"):
         _core.nearest_row(np.zeros((3, 1), dtype=np.float32), 0.0, 0.0)

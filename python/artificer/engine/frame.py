@@ -29,6 +29,8 @@ PICKUP_FIELDS = _core.LAYOUTS["pickups"]
 ZONE_FIELDS = _core.LAYOUTS["zones"]
 SUMMON_FIELDS = _core.LAYOUTS["summons"]
 PLAYER_FIELDS = _core.LAYOUTS["player"]
+#: Each player field's place in the player buffer (`player_value` runs several times a frame).
+PLAYER_INDEX = {name: index for index, name in enumerate(PLAYER_FIELDS)}
 
 
 def column(buffer: str, name: str) -> int:
@@ -326,7 +328,7 @@ class FrameBuffers:
         return self.events[: self.counts.events]
 
     def player_value(self, field: str) -> float:
-        return float(self.player[PLAYER_FIELDS.index(field)])
+        return float(self.player[PLAYER_INDEX[field]])
 
 
 Float = TypeVar("Float", np.float32, np.float64)

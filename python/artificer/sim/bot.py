@@ -1,6 +1,6 @@
 """A simple bot player for headless runs (R-SIM-1): it kites away from the
 nearest enemies, keeps off the walls, dashes out of contact, and walks to
-currency when nothing is close. Vectorised over the frame's enemy rows.
+currency when nothing is close. The crowd is read in one core pass a frame (`_core.repel`).
 During a wave it drinks a healing potion when its HP falls below
 `DRINK_BELOW` of the maximum (R-POT-1, `drink_when_hurt`).
 
@@ -21,19 +21,12 @@ from artificer.game.run import Run, WaveInProgress
 DANGER_RADIUS = 220.0  # enemies closer than this push the bot away
 PANIC_RADIUS = 44.0  # an enemy this close (centre to centre) triggers a dash
 SAFE_RADIUS = 160.0  # with no enemy this close, the bot goes for currency
-#: The core's reach beyond DANGER_RADIUS (px): rows it hands over that numpy then leaves out.
-REACH_SLACK = 1.0
 WALL_MARGIN = 160.0  # within this of a wall the bot steers back inward
 WALL_WEIGHT = 2.5
 PICKUP_WEIGHT = 1.0
 DRINK_BELOW = 0.4  # a healing potion is drunk below this share of max HP
-#: The x and y columns of an enemy or pickup row, adjacent in both layouts (checked at import).
-XY = slice(EnemyColumn.X, EnemyColumn.Y + 1)
-assert (int(EnemyColumn.Y), int(PickupColumn.X), int(PickupColumn.Y)) == (
-    EnemyColumn.X + 1,
-    EnemyColumn.X,
-    EnemyColumn.Y,
-)
+#: `_core.repel` and `_core.nearest_row` read x and y as a row's first two columns (checked at import).
+assert (int(EnemyColumn.X), int(EnemyColumn.Y), int(PickupColumn.X), int(PickupColumn.Y)) == (0, 1, 0, 1)
 
 
 class KitingBot:
@@ -43,46 +36,36 @@ class KitingBot:
     def control(self, sim: Simulation) -> None:
         buffers = sim.buffers
         px, py = buffers.player_value("x"), buffers.player_value("y")
-        enemies = buffers.enemy_rows()
-        move = np.zeros(2)
-        nearest = np.inf
-        if len(enemies):
-            # Only enemies within DANGER_RADIUS count, and their rows keep their order: the core
-            # hands over those rows (and a few beyond, the reach's slack), numpy decides as before
-            # on them alone — the same sums as over the whole crowd, without a pass over it.
-            rows = enemies[_core.rows_within(enemies, px, py, DANGER_RADIUS + REACH_SLACK)]
-            offset = np.array([px, py]) - rows[:, XY].astype(np.float64)
-            dist = np.hypot(offset[:, 0], offset[:, 1])
-            # Beyond the reach every branch below sees "far": the nearest counts only inside it.
-            nearest = float(dist.min()) if len(dist) else np.inf
-            if nearest < DANGER_RADIUS:  # some enemy is close (the test once, not a mask first)
-                close = dist < DANGER_RADIUS
-                near = dist[close]
-                # Each close enemy pushes with weight rising as it nears.
-                weight = (DANGER_RADIUS - near) / DANGER_RADIUS / np.maximum(near, 1.0)
-                move += (offset[close] * weight[:, None]).sum(axis=0)
-        move += self._walls(px, py, sim.arena)
+        # Each enemy within DANGER_RADIUS pushes, with weight rising as it nears (one pass in the core).
+        move_x, move_y, nearest = _core.repel(buffers.enemy_rows(), px, py, DANGER_RADIUS)
+        wall_x, wall_y = self._walls(px, py, sim.arena)
+        move_x, move_y = move_x + wall_x, move_y + wall_y
         pickups = buffers.pickup_rows()
         if nearest > SAFE_RADIUS and len(pickups):
             i = _core.nearest_row(pickups, px, py)  # the first of the nearest, as argmin over them all
             assert i is not None
-            to_pick = pickups[i, XY].astype(np.float64) - np.array([px, py])
-            move += PICKUP_WEIGHT * to_pick / max(float(np.hypot(to_pick[0], to_pick[1])), 1.0)
-        norm = float(np.hypot(*move))
+            to_x, to_y = float(pickups[i, PickupColumn.X]) - px, float(pickups[i, PickupColumn.Y]) - py
+            reach = max(float(np.hypot(to_x, to_y)), 1.0)
+            move_x, move_y = move_x + PICKUP_WEIGHT * to_x / reach, move_y + PICKUP_WEIGHT * to_y / reach
+        norm = float(np.hypot(move_x, move_y))
         if norm > 1e-6:
-            sim.input.move(*(move / norm))
+            sim.input.move(move_x / norm, move_y / norm)
         if nearest < PANIC_RADIUS and buffers.player_value("dash_cooldown") <= 0.0:
             sim.input.dash()
 
-    def _walls(self, px: float, py: float, arena: tuple[float, float]) -> np.ndarray:
+    @staticmethod
+    def _walls(px: float, py: float, arena: tuple[float, float]) -> tuple[float, float]:
+        """The push back inward within WALL_MARGIN of a wall, per axis."""
         w, h = arena
-        push = np.zeros(2)
-        for axis, (pos, size) in enumerate(((px, w), (py, h))):
+
+        def inward(pos: float, size: float) -> float:
             if pos < WALL_MARGIN:
-                push[axis] += WALL_WEIGHT * (WALL_MARGIN - pos) / WALL_MARGIN
-            elif pos > size - WALL_MARGIN:
-                push[axis] -= WALL_WEIGHT * (pos - (size - WALL_MARGIN)) / WALL_MARGIN
-        return push
+                return 0.0 + WALL_WEIGHT * (WALL_MARGIN - pos) / WALL_MARGIN
+            if pos > size - WALL_MARGIN:
+                return 0.0 - WALL_WEIGHT * (pos - (size - WALL_MARGIN)) / WALL_MARGIN
+            return 0.0
+
+        return inward(px, w), inward(py, h)
 
 
 def drink_when_hurt(run: Run, wave: WaveInProgress) -> bool:
