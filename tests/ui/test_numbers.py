@@ -295,16 +295,22 @@ def test_r_feel_2_every_stat_preview_starts_from_the_real_value() -> None:
 # --- HP in the shop -----------------------------------------------------------------------------
 
 
-def test_r_feel_2_the_shop_shows_the_players_hp(display: pygame.Surface, monkeypatch: pytest.MonkeyPatch) -> None:
-    """HP 44 / 110: the text under the title, and a bar filled to 40%."""
-    written: list[str] = []
+@pytest.fixture
+def written(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every text the shop fits into its canvas, in order."""
+    texts: list[str] = []
     fitted = Canvas.fitted
 
     def spy(self: Canvas, text: str, *rest: object) -> None:
-        written.append(text)
+        texts.append(text)
         fitted(self, text, *rest)  # type: ignore[arg-type]
 
     monkeypatch.setattr(Canvas, "fitted", spy)
+    return texts
+
+
+def test_r_feel_2_the_shop_shows_the_players_hp(display: pygame.Surface, written: list[str]) -> None:
+    """HP 44 / 110: the text under the title, and a bar filled to 40%."""
     scene, stack, run = shop()
     run.sim.world.set_player_hp(44.0, 110.0)
     stack.draw(display, 0.0)
@@ -316,17 +322,9 @@ def test_r_feel_2_the_shop_shows_the_players_hp(display: pygame.Surface, monkeyp
     assert 0.33 < filled < 0.47
 
 
-def test_r_feel_2_a_living_player_never_reads_0_hp(display: pygame.Surface, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_r_feel_2_a_living_player_never_reads_0_hp(display: pygame.Surface, written: list[str]) -> None:
     """A sliver of HP (0.3) reads "HP 1": HP on screen rounds up (`shown_hp`, the shop's and the
     HUD's), so 0 means dead (a playtest walked into the shop reading "HP 0 / 160")."""
-    written: list[str] = []
-    fitted = Canvas.fitted
-
-    def spy(self: Canvas, text: str, *rest: object) -> None:
-        written.append(text)
-        fitted(self, text, *rest)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(Canvas, "fitted", spy)
     _, stack, run = shop()
     run.sim.world.set_player_hp(0.3, 160.0)
     stack.draw(display, 0.0)
