@@ -8,6 +8,7 @@ import numpy as np
 import pygame
 
 from artificer.content import load_content
+from artificer.ui import hud
 from artificer.ui.i18n import tr
 from artificer.ui.scene import SceneStack
 from artificer.ui.scenes.arena import ArenaScene
@@ -134,3 +135,29 @@ def test_r_feel_1_an_ordinary_wave_clear_keeps_its_chime(display: pygame.Surface
     strike(scene, 0.0)
     frames(stack, display, 3)
     assert "wave_clear" in played and "victory" not in played
+
+
+def test_r_boss_2_an_off_screen_boss_is_pointed_at_from_the_screen_edge(display: pygame.Surface) -> None:
+    """After W20's horde the Void Lord may stand far off in an empty arena: an arrow inside the
+    screen's edge points the way to it, and goes while it is on screen."""
+    stack, scene, _ = boss_arena(display, 8, seed=1)
+    world = scene.run.sim.world
+    boss = world.boss_status()[0]
+    arena_w, _ = scene.run.sim.arena
+    # The player at the far side of the arena from the boss, level with it: the boss is off screen.
+    far_x = 60.0 if boss["x"] > arena_w / 2 else arena_w - 60.0
+    world.set_player_position(far_x, boss["y"])
+    assert scene.camera is not None
+    scene.camera.follow(far_x, boss["y"], snap=True)
+    frames(stack, display, 1)
+    bar, now = scene.hud_state.boss, world.boss_status()[0]
+    assert bar is not None and bar.at == (now["x"], now["y"]), "where it stands this frame"
+    w, h = display.get_size()
+    band = slice(w - 70, w - 20) if boss["x"] > far_x else slice(20, 70)
+    edge = pygame.surfarray.array3d(display)[band, 100 : h - 96].astype(int)
+    assert (np.abs(edge - hud.BOSS_COLOUR).sum(axis=2) < 30).sum() > 60, "an arrow on the boss's side"
+    # The pointer's geometry: on the line from the screen's centre to the boss, inside the edge.
+    offset = (100.0, -40.0)
+    tip = hud.boss_pointer(display, (w * 3.0, h / 2 + 40.0 - offset[1] + 200.0), offset, hud.BOSS_COLOUR)
+    assert tip is not None and w - 31 <= tip[0] <= w - 29 and 100 < tip[1] < h - 96
+    assert hud.boss_pointer(display, (w / 2, h / 2), (0.0, 0.0), hud.BOSS_COLOUR) is None, "on screen: none"

@@ -1,8 +1,8 @@
 """The arena's HUD (DESIGN §7): HP and ward (and the Last Will mark beside
 them while it is armed, R-END-1), the mana bar (R-MANA-9) with its "Out of
 mana" mark (R-FEEL-2), wave and timer, currency, the charge ring (R-MOVE-3,
-driven by its event), toasts, the boss bar, spawn markers (R-WAVE-1) and
-damage numbers.
+driven by its event), toasts, the boss bar (and an arrow at the screen's edge pointing the way to an
+off-screen boss, `boss_pointer`), spawn markers (R-WAVE-1) and damage numbers.
 
 R-FEEL-1: the HUD never hides enemies behind a veil — every box is opaque
 and compact (`PANEL_FILL`): the HP/mana box, the wave timer's pill (the one
@@ -62,6 +62,11 @@ BOSS_COLOUR = (204, 121, 167)
 BOSS_INVULNERABLE_COLOUR = (240, 200, 90)
 BOSS_MARK_COLOUR = (250, 240, 200)
 BOSS_ENRAGED_COLOUR = (255, 96, 80)
+#: R-BOSS-2: an off-screen boss is pointed at from inside the screen's edge: the box the pointer
+#: runs along (left, top, right and bottom insets, px: clear of the HUD's boxes and the boss bar)
+#: and the arrow's length.
+BOSS_POINTER_INSETS = (30, 100, 30, 96)
+BOSS_POINTER_LENGTH = 26.0
 MARKER_COLOUR = (255, 80, 60)
 DAMAGE_COLOUR = (245, 245, 250)
 LETHAL_COLOUR = (240, 228, 66)
@@ -104,6 +109,8 @@ class BossBar:
     plates: int = 0
     invulnerable: bool = False
     enraged: bool = False
+    #: Where the boss stands (world px): off screen, an arrow on the edge points at it.
+    at: tuple[float, float] | None = None
 
 
 @dataclass
@@ -209,7 +216,7 @@ class Hud:
         """The HUD over the arena; toasts stack from `toast_top` (default: under the wave timer)."""
         self._markers(surface, state, camera_offset)
         self._damage_numbers(surface, state, camera_offset)
-        self._boss_bar(surface, buffers, state)
+        self._boss_bar(surface, buffers, state, camera_offset)
         w, _ = surface.get_size()
         hp, hp_max = buffers.player_value("hp"), max(1.0, buffers.player_value("hp_max"))
         mana, mana_max = buffers.player_value("mana"), max(1.0, buffers.player_value("mana_max"))
@@ -349,11 +356,15 @@ class Hud:
         box(surface, plate, BOSS_ENRAGED_COLOUR if boss.enraged else PANEL_EDGE)
         surface.blit(text, text.get_rect(center=plate.center))
 
-    def _boss_bar(self, surface: pygame.Surface, buffers: FrameBuffers, state: HudState) -> None:
-        """The boss's bar while a boss lives (`_boss`); else the toughest elite alive: its name and
-        HP across the bottom."""
+    def _boss_bar(
+        self, surface: pygame.Surface, buffers: FrameBuffers, state: HudState, offset: tuple[float, float]
+    ) -> None:
+        """The boss's bar while a boss lives (`_boss`, and its pointer while it is off screen); else
+        the toughest elite alive: its name and HP across the bottom."""
         if state.boss is not None:
             self._boss(surface, state.boss)
+            if state.boss.at is not None:
+                boss_pointer(surface, state.boss.at, offset, BOSS_ENRAGED_COLOUR if state.boss.enraged else BOSS_COLOUR)
             return
         enemies = buffers.enemy_rows()
         if not len(enemies) or not state.roster:
@@ -405,6 +416,35 @@ class Hud:
         rect = pygame.Rect(0, 0, 44, 44)
         rect.center = (int(at[0]), int(at[1]))
         pygame.draw.arc(surface, colour, rect, -math.pi / 2, -math.pi / 2 + sweep, 3)
+
+
+def boss_pointer(
+    surface: pygame.Surface, at: tuple[float, float], offset: tuple[float, float], colour: tuple[int, int, int]
+) -> tuple[float, float] | None:
+    """R-BOSS-2: a boss off screen (world point `at`, drawn at `at + offset`) gets an arrow inside
+    the screen's edge, on the line from the screen's centre to it, pointing at it; returns the
+    arrow's tip (None while the boss is on screen)."""
+    w, h = surface.get_size()
+    x, y = at[0] + offset[0], at[1] + offset[1]
+    if 0 <= x < w and 0 <= y < h:
+        return None
+    left, top, right, bottom = BOSS_POINTER_INSETS
+    cx, cy = (left + w - right) / 2, (top + h - bottom) / 2
+    dx, dy = x - cx, y - cy
+    # The centre's ray to the boss, cut where it leaves the inset box.
+    reach = min(
+        ((w - right - cx) if dx > 0 else (cx - left)) / abs(dx) if dx else math.inf,
+        ((h - bottom - cy) if dy > 0 else (cy - top)) / abs(dy) if dy else math.inf,
+    )
+    norm = math.hypot(dx, dy)
+    ux, uy = dx / norm, dy / norm
+    tip = (cx + dx * reach, cy + dy * reach)
+    back = (tip[0] - ux * BOSS_POINTER_LENGTH, tip[1] - uy * BOSS_POINTER_LENGTH)
+    half = BOSS_POINTER_LENGTH * 0.45
+    arrow = [tip, (back[0] - uy * half, back[1] + ux * half), (back[0] + uy * half, back[1] - ux * half)]
+    pygame.draw.polygon(surface, colour, arrow)
+    pygame.draw.polygon(surface, (250, 230, 250), arrow, 2)
+    return tip
 
 
 def box(surface: pygame.Surface, rect: pygame.Rect, edge: tuple[int, int, int] = PANEL_EDGE) -> None:

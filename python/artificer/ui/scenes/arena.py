@@ -594,6 +594,7 @@ class ArenaScene(Scene):
             plates=int(status["plates"]),
             invulnerable=status["invulnerable"] > 0,
             enraged=bool(status["enraged"]),
+            at=(float(status["x"]), float(status["y"])),
         )
 
     def _react_to_boss(self, report: FrameReport) -> None:
