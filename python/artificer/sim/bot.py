@@ -60,9 +60,9 @@ class KitingBot:
 
         def inward(pos: float, size: float) -> float:
             if pos < WALL_MARGIN:
-                return 0.0 + WALL_WEIGHT * (WALL_MARGIN - pos) / WALL_MARGIN
+                return WALL_WEIGHT * (WALL_MARGIN - pos) / WALL_MARGIN
             if pos > size - WALL_MARGIN:
-                return 0.0 - WALL_WEIGHT * (pos - (size - WALL_MARGIN)) / WALL_MARGIN
+                return -(WALL_WEIGHT * (pos - (size - WALL_MARGIN)) / WALL_MARGIN)
             return 0.0
 
         return inward(px, w), inward(py, h)
