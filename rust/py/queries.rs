@@ -16,7 +16,7 @@ const ROWS: Spec = Spec { name: "rows", dtype: "float32", shape: &[None, None] }
 #[pyfunction]
 #[pyo3(signature = (rows, x, y))]
 pub fn nearest_row(rows: &Bound<'_, PyAny>, x: f64, y: f64) -> PyResult<Option<u32>> {
-    let (x, y) = (coordinate("x", x)?, coordinate("y", y)?);
+    let (x, y) = (checked("x", x, -limits::MAX_COORD)?, checked("y", y, -limits::MAX_COORD)?);
     let rows = point_rows(rows)?;
     let view = rows.as_array();
     let mut best: Option<(u32, f64)> = None;
@@ -37,8 +37,8 @@ pub fn nearest_row(rows: &Bound<'_, PyAny>, x: f64, y: f64) -> PyResult<Option<u
 #[pyfunction]
 #[pyo3(signature = (rows, x, y, radius))]
 pub fn repel(rows: &Bound<'_, PyAny>, x: f64, y: f64, radius: f64) -> PyResult<(f64, f64, f64)> {
-    let (x, y) = (coordinate("x", x)?, coordinate("y", y)?);
-    let radius = limits::float("radius", radius, 0.0, limits::MAX_COORD).map(|_| radius)?;
+    let (x, y, radius) =
+        (checked("x", x, -limits::MAX_COORD)?, checked("y", y, -limits::MAX_COORD)?, checked("radius", radius, 0.0)?);
     let rows = point_rows(rows)?;
     let view = rows.as_array();
     let (mut push_x, mut push_y, mut nearest) = (0.0_f64, 0.0_f64, f64::INFINITY);
@@ -55,9 +55,9 @@ pub fn repel(rows: &Bound<'_, PyAny>, x: f64, y: f64, radius: f64) -> PyResult<(
     Ok((push_x, push_y, nearest))
 }
 
-/// A coordinate in the boundary's range (a CoreArgumentError outside it); the value stays f64.
-fn coordinate(name: &str, v: f64) -> PyResult<f64> {
-    Ok(limits::float(name, v, -limits::MAX_COORD, limits::MAX_COORD).map(|_| v)?)
+/// `v` within `lo..=MAX_COORD`, the boundary's range (a CoreArgumentError outside it); it stays f64.
+fn checked(name: &str, v: f64, lo: f64) -> PyResult<f64> {
+    Ok(limits::float(name, v, lo, limits::MAX_COORD).map(|_| v)?)
 }
 
 /// `rows` as a float32 C-contiguous 2-D buffer whose first two columns are x and y.
