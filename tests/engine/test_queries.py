@@ -52,6 +52,23 @@ def test_repel_is_numpys_push_to_the_last_bit(seed: int) -> None:
     assert _core.repel(rows[:0], 0.0, 0.0, 220.0) == (0.0, 0.0, np.inf)
 
 
+def test_rows_on_the_edge_are_decided_by_hypot() -> None:
+    """Rows a hair either side of the radius, and near-ties for the nearest a float32 ulp apart: the
+    core skips `hypot` only for rows surely out of play, so it still agrees with numpy to the bit."""
+    x, y, radius = 640.0, 360.0, 220.0
+    edge = []
+    for k in range(-3, 4):
+        r = np.float32(radius) + np.float32(k) * np.spacing(np.float32(radius))
+        for a in np.linspace(0.0, 2 * np.pi, 7):
+            edge.append((x + float(r) * np.cos(a), y + float(r) * np.sin(a)))
+    rows = np.zeros((len(edge), _core.ENEMY_COLUMNS), dtype=np.float32)
+    rows[:, :2] = np.array(edge, dtype=np.float32)
+    for order in (rows, rows[::-1].copy()):
+        assert _core.repel(order, x, y, radius) == numpy_repel(order, x, y, radius)
+        d = np.hypot(order[:, 0].astype(np.float64) - x, order[:, 1].astype(np.float64) - y)
+        assert _core.nearest_row(order, x, y) == int(d.argmin())
+
+
 def test_bad_arguments_are_refused_with_a_message() -> None:
     rows = crowd(10, 0)
     with pytest.raises(CoreArgumentError, match="radius"):
