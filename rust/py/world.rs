@@ -13,7 +13,7 @@ use super::rules::{PlayerStats, RelicRules};
 use crate::sim::commands::{Command, COMMAND_WIDTH};
 use crate::sim::config::Element;
 use crate::sim::contract::EnemyFlag;
-use crate::sim::events::Event;
+use crate::sim::events::{Event, EventKind};
 use crate::sim::limits::{self, MAX_AMOUNT, MAX_COORD, MAX_COUNT, MAX_FACTOR, MAX_RADIUS, MAX_SPEED};
 use crate::sim::player::{Controls, CONTROLS_WIDTH};
 use crate::sim::pools::{NewProjectile, Owner};
@@ -174,6 +174,22 @@ impl World {
             zones,
             summons,
         ))
+    }
+
+    /// This frame's events counted, and their `value`s summed, by kind: `(counts, sums)`, each
+    /// indexed by an `EVENT_KINDS` value (as long as the largest one + 1). One pass in event order
+    /// over the values as the event rows hold them (f64): `np.bincount` over the rows' kinds (with
+    /// the values as weights) gives the same figures, to the bit. For the game's per-frame books,
+    /// which ask about many kinds (`engine.events.Tally`).
+    fn tally_events(&self) -> (Vec<u64>, Vec<f64>) {
+        let slots = EventKind::NAMES.iter().map(|&(_, v)| v as usize + 1).max().unwrap_or(0);
+        let (mut counts, mut sums) = (vec![0u64; slots], vec![0.0f64; slots]);
+        for e in self.inner.events() {
+            let k = e.kind as usize;
+            counts[k] += 1;
+            sums[k] += f64::from(e.value); // as the row holds it
+        }
+        (counts, sums)
     }
 
     /// Copies this frame's events from index `start` on into `events`

@@ -133,16 +133,25 @@ KIND_SLOTS = max(_core.EVENT_KINDS.values()) + 1
 
 
 class Tally:
-    """A frame's events counted and summed by kind in one pass each (`np.bincount`), for code
-    that asks about many kinds: ten `count`/`total` calls cost ten masks over the rows."""
+    """A frame's events counted and summed by kind, for code that asks about many kinds: ten
+    `count`/`total` calls would cost ten masks over the rows. `Tally(rows)` counts event rows in
+    one `np.bincount` pass each; `Tally.of_step(world)` takes the same figures from the core
+    (`World.tally_events`, one pass in Rust, no arrays), the game's per-frame books."""
 
     __slots__ = ("_counts", "_sums")
 
     def __init__(self, rows: npt.NDArray[np.float64]) -> None:
         kinds = rows[:, KIND].astype(np.intp)
-        self._counts = np.bincount(kinds, minlength=KIND_SLOTS).tolist()
+        self._counts: list[int] = np.bincount(kinds, minlength=KIND_SLOTS).tolist()
         # Summed in row order, like `total`'s masked sum of the few values of a kind.
-        self._sums = np.bincount(kinds, weights=rows[:, VALUE], minlength=KIND_SLOTS).tolist()
+        self._sums: list[float] = np.bincount(kinds, weights=rows[:, VALUE], minlength=KIND_SLOTS).tolist()
+
+    @classmethod
+    def of_step(cls, world: _core.World) -> Tally:
+        """The tally of the events of `world`'s last step."""
+        tally = cls.__new__(cls)
+        tally._counts, tally._sums = world.tally_events()
+        return tally
 
     def count(self, kind: EventKind) -> int:
         return int(self._counts[kind])

@@ -349,7 +349,7 @@ class WaveInProgress:
         counts = sim.step()
         rows = sim.buffers.event_rows()
         stats.frames += 1
-        tally = ev.Tally(rows)
+        tally = ev.Tally.of_step(sim.world)
         if stats.boss is not None:
             self._follow_boss(rows, tally, stats.boss)
         kills = tally.count(EventKind.ENEMY_KILLED)
