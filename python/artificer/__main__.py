@@ -389,7 +389,13 @@ def cmd_sim(args: argparse.Namespace) -> int:
         backend.shutdown()
     wall = time.perf_counter() - started
     written = write_outputs(args.out, result, plots=not args.no_plots)
-    timing = {"backend": backend.name, "workers": workers, "tasks": len(tasks), "wall_s": round(wall, 3)}
+    timing = {
+        "backend": backend.name,
+        "workers": workers,
+        "tasks": len(tasks),
+        "wall_s": round(wall, 3),
+        "by_build": result.seconds_by_build(),
+    }
     (args.out / "timing.json").write_text(dumps_json(timing) + "\n", encoding="utf-8")
     if not args.quiet:
         print(

@@ -61,6 +61,21 @@ def test_r_sim_1_a_sweep_writes_one_row_per_run_and_per_wave(local_two: tuple[Pa
     assert (out / "timing.json").exists() and "| turret | 2 |" in (out / "report.md").read_text()
 
 
+def test_r_sim_1_timing_says_where_the_sweeps_time_went(local_two: tuple[Path, dict[str, bytes]]) -> None:
+    """`timing.json` (the one output that varies) splits the wall time by build, for a designer
+    asking which archetype's runs make a sweep long: each build's runs, total, median and longest."""
+    out, _ = local_two
+    timing = json.loads((out / "timing.json").read_text())
+    assert {"backend", "workers", "tasks", "wall_s"} <= timing.keys(), "the keys scripts read stay"
+    by_build = timing["by_build"]
+    assert list(by_build) == ["turret", "spark"], "the order the builds were asked in"
+    for spent in by_build.values():
+        assert spent["runs"] == 2
+        assert 0 < spent["median_s"] <= spent["max_s"] <= spent["total_s"]
+    # Two workers run at most two runs at a time: the runs' seconds fit in twice the wall time.
+    assert sum(s["total_s"] for s in by_build.values()) <= 2 * timing["wall_s"]
+
+
 def test_r_sim_1_the_same_sweep_on_one_worker_writes_the_same_bytes(
     local_two: tuple[Path, dict[str, bytes]], tmp_path: Path
 ) -> None:

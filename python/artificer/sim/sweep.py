@@ -19,9 +19,10 @@ import importlib
 import logging
 import os
 import re
+import statistics
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -92,7 +93,10 @@ _content_cache: dict[str | None, Any] = {}
 
 
 def run_task(task: Task) -> dict[str, Any]:
-    """One task, in a worker: the run's row and its waves' rows (plain JSON values only)."""
+    """One task, in a worker: the run's row and its waves' rows (plain JSON values only), and the
+    run's wall seconds (`seconds`: for `timing.json` only, never in the rows)."""
+    import time
+
     from artificer.content import load_content
     from artificer.content.builds import load_builds
     from artificer.sim.headless import run_headless
@@ -102,10 +106,11 @@ def run_task(task: Task) -> dict[str, Any]:
         content = load_content(data)
         _content_cache[task.data] = (content, load_builds(content, data))
     content, builds = _content_cache[task.data]
+    started = time.perf_counter()
     report = run_headless(
         content, task.seed, task.waves, builds[task.build], ng_plus=task.ng_plus, endless=task.endless
     )
-    return reduce_report(task, report, content.balance.sim.tick_hz)
+    return reduce_report(task, report, content.balance.sim.tick_hz) | {"seconds": time.perf_counter() - started}
 
 
 def reduce_report(task: Task, report: dict[str, Any], tick_hz: int) -> dict[str, Any]:
@@ -251,6 +256,25 @@ class SweepResult:
     runs: list[dict[str, Any]]
     waves: list[dict[str, Any]]
     builds: list[str]
+    #: Each task's wall seconds in its worker, in task order (they vary: `timing.json` only).
+    seconds: list[float] = field(default_factory=list)
+
+    def seconds_by_build(self) -> dict[str, dict[str, float | int]]:
+        """Where a sweep's time went, per build in the order asked: its runs, their total, median
+        and longest wall seconds (a designer sees which archetype's runs cost the sweep)."""
+        spent: dict[str, list[float]] = {build: [] for build in self.builds}
+        for task, seconds in zip(self.tasks, self.seconds):
+            spent[task.build].append(seconds)
+        return {
+            build: {
+                "runs": len(times),
+                "total_s": round(sum(times), 3),
+                "median_s": round(statistics.median(times), 3),
+                "max_s": round(max(times), 3),
+            }
+            for build, times in spent.items()
+            if times
+        }
 
 
 def run_sweep(
@@ -279,4 +303,5 @@ def run_sweep(
             future.cancel()
     runs = [results[t]["run"] for t in ordered]
     waves = [row for t in ordered for row in results[t]["waves"]]
-    return SweepResult(ordered, runs, waves, list(dict.fromkeys(t.build for t in asked)))
+    seconds = [float(results[t].get("seconds", 0.0)) for t in ordered]
+    return SweepResult(ordered, runs, waves, list(dict.fromkeys(t.build for t in asked)), seconds)
