@@ -63,14 +63,18 @@ pub fn repel(rows: &Bound<'_, PyAny>, x: f64, y: f64, radius: f64) -> PyResult<(
     Ok((push_x, push_y, nearest))
 }
 
+/// The relative margin `may_be_within` allows the squares: well over their rounding (a few parts
+/// in 2^52), well under any distance that matters.
+const SQUARES_MARGIN: f64 = 1e-12;
+
 /// Whether `hypot(ox, oy)` may be at most `limit` (false: it is surely greater), judged on the
 /// squares without the `hypot` call (libm's, the costly part of a pass over a crowd). The squares'
-/// rounding is a few parts in 2^52; the margin of 1e-12 covers it, so a row this rejects has a
+/// rounding is a few parts in 2^52; `SQUARES_MARGIN` covers it, so a row this rejects has a
 /// hypot strictly over `limit` and the results stay `hypot`'s to the bit. An infinite limit, and
 /// rows that are not numbers, always go on to `hypot` (rows are f32: no square overflows).
 fn may_be_within(ox: f64, oy: f64, limit: f64) -> bool {
     let d2 = ox * ox + oy * oy;
-    limit == f64::INFINITY || d2.is_nan() || d2 < limit * limit * (1.0 + 1e-12)
+    limit == f64::INFINITY || d2.is_nan() || d2 < limit * limit * (1.0 + SQUARES_MARGIN)
 }
 
 /// `v` within `lo..=MAX_COORD`, the boundary's range (a CoreArgumentError outside it); it stays f64.

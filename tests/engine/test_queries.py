@@ -53,8 +53,9 @@ def test_repel_is_numpys_push_to_the_last_bit(seed: int) -> None:
 
 
 def test_rows_on_the_edge_are_decided_by_hypot() -> None:
-    """Rows a hair either side of the radius, and near-ties for the nearest a float32 ulp apart: the
-    core skips `hypot` only for rows surely out of play, so it still agrees with numpy to the bit."""
+    """R-SIM-1's bot: rows a hair either side of the radius, and near-ties for the nearest a float32
+    ulp apart: the core skips `hypot` only for rows surely out of play, so it still agrees with numpy
+    to the bit."""
     x, y, radius = 640.0, 360.0, 220.0
     edge = []
     for k in range(-3, 4):

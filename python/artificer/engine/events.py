@@ -128,30 +128,20 @@ def decode(rows: npt.NDArray[np.float64]) -> Iterator[Event]:
         )
 
 
-#: One past the largest event kind: the length of a `Tally`'s tables.
-KIND_SLOTS = max(_core.EVENT_KINDS.values()) + 1
-
-
 class Tally:
-    """A frame's events counted and summed by kind, for code that asks about many kinds: ten
-    `count`/`total` calls would cost ten masks over the rows. `Tally(rows)` counts event rows in
-    one `np.bincount` pass each; `Tally.of_step(world)` takes the same figures from the core
-    (`World.tally_events`, one pass in Rust, no arrays), the game's per-frame books."""
+    """A step's events counted and their values summed, by kind, for code that asks about many
+    kinds (ten `count`/`total` calls would cost ten masks over the rows): the core's one pass in
+    event order (`World.tally_events`)."""
 
     __slots__ = ("_counts", "_sums")
 
-    def __init__(self, rows: npt.NDArray[np.float64]) -> None:
-        kinds = rows[:, KIND].astype(np.intp)
-        self._counts: list[int] = np.bincount(kinds, minlength=KIND_SLOTS).tolist()
-        # Summed in row order, like `total`'s masked sum of the few values of a kind.
-        self._sums: list[float] = np.bincount(kinds, weights=rows[:, VALUE], minlength=KIND_SLOTS).tolist()
+    def __init__(self, counts: list[int], sums: list[float]) -> None:
+        self._counts, self._sums = counts, sums
 
     @classmethod
     def of_step(cls, world: _core.World) -> Tally:
         """The tally of the events of `world`'s last step."""
-        tally = cls.__new__(cls)
-        tally._counts, tally._sums = world.tally_events()
-        return tally
+        return cls(*world.tally_events())
 
     def count(self, kind: EventKind) -> int:
         return int(self._counts[kind])

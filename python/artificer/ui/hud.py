@@ -67,6 +67,7 @@ BOSS_ENRAGED_COLOUR = (255, 96, 80)
 #: and the arrow's length.
 BOSS_POINTER_INSETS = (30, 100, 30, 96)
 BOSS_POINTER_LENGTH = 26.0
+BOSS_POINTER_EDGE = (250, 230, 250)
 MARKER_COLOUR = (255, 80, 60)
 DAMAGE_COLOUR = (245, 245, 250)
 LETHAL_COLOUR = (240, 228, 66)
@@ -443,7 +444,7 @@ def boss_pointer(
     half = BOSS_POINTER_LENGTH * 0.45
     arrow = [tip, (back[0] - uy * half, back[1] + ux * half), (back[0] + uy * half, back[1] - ux * half)]
     pygame.draw.polygon(surface, colour, arrow)
-    pygame.draw.polygon(surface, (250, 230, 250), arrow, 2)
+    pygame.draw.polygon(surface, BOSS_POINTER_EDGE, arrow, 2)
     return tip
 
 
