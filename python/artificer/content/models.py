@@ -269,6 +269,13 @@ class WaveTiming(ContentModel):
         "(just beyond the view, so a wave is on screen at once, R-FEEL-1); without it, on the arena's edge.",
     )
     breather: float = Field(ge=0, le=60, description="Seconds the cleared wave's result shows before the shop opens.")
+    max_alive: int | None = Field(
+        default=None,
+        ge=1,
+        le=MAX_WAVE_SPAWNS,
+        description="R-WAVE-1's enemy cap: a spawn that would take the field past this many enemies alive "
+        "brings only those that fit, the rest never come (elites and bosses always come); without it, no cap.",
+    )
     boss: BossWaveSettings = Field(description="Boss waves: where the boss comes, the stall cap, the banner.")
 
 

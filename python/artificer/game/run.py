@@ -294,6 +294,8 @@ class WaveInProgress:
         self._out_of_mana_frames = 0
         #: The wand's latest cast attempt was abandoned for mana (R-FEEL-2).
         self._starved = False
+        #: Enemies alive after the latest step (the director's cap counts them, R-WAVE-1).
+        self._alive = 0
         # R-MANA-1: every wave starts with a full pool; R-REG-1 registers reset; R-REL-1 wave_start:
         # vajra's strength, anchor's ward, blood_vial's heal, the core's relic rules.
         run.binding.begin_wave()
@@ -339,7 +341,8 @@ class WaveInProgress:
         controls in `run.sim.input`), the wave's statistics."""
         sim, stats = self.run.sim, self.stats
         player = (sim.buffers.player_value("x"), sim.buffers.player_value("y"))
-        self.director.update(stats.frames / sim.tick_hz, player, sim.input)
+        self.director.update(stats.frames / sim.tick_hz, player, sim.input, self._alive)
+        stats.held_back = self.director.held_back
         if self._next_boss_at is not None and stats.frames >= self._next_boss_at:
             self._next_rush_boss()
         if self.boss is not None and self._boss_came is None:
@@ -367,6 +370,7 @@ class WaveInProgress:
         if picked:  # nothing picked up, nothing changes (the wave's end counts it all again)
             self._pick(picked)
         stats.max_alive = max(stats.max_alive, counts.enemies)
+        self._alive = counts.enemies
         self._pace(counts.enemies, tally.count(EventKind.CAST_ABANDONED) > 0, tally.count(EventKind.CAST_FIRED) > 0)
         if tally.count(EventKind.ENEMY_HIT):
             hits = rows[rows[:, ev.KIND] == EventKind.ENEMY_HIT, ev.VALUE]

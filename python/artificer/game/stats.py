@@ -39,6 +39,8 @@ class WaveStats:
     currency: int = 0
     frames: int = 0
     spawned: int = 0
+    #: R-WAVE-1: enemies the wave's spawns would have brought past the cap (`max_alive`).
+    held_back: int = 0
     #: R-END-1: the most damage one hit dealt (from the `hit_events` rule's
     #: ENEMY_HIT events; 0 when a simulation runs without that rule).
     biggest_hit: float = 0.0

@@ -65,12 +65,15 @@ class WaveDirector:
         self._counts = [g.count for g in wave.groups]
         self._next = 0
         self.pending: list[SpawnMarker] = []
+        #: Enemies the cap (`max_alive`) kept from coming this wave.
+        self.held_back = 0
 
     @property
     def total_enemies(self) -> int:
         return sum(self._counts[order] for _, order, *_ in self._due)
 
-    def update(self, t: float, player: tuple[float, float], frame: FrameInput) -> None:
+    def update(self, t: float, player: tuple[float, float], frame: FrameInput, alive: int = 0) -> None:
+        """`alive`: the enemies on the field now (the wave timing's `max_alive` caps what lands)."""
         while self._next < len(self._due) and self._due[self._next][0] <= t:
             announce, order, kind, elite = self._due[self._next]
             x, y = self._edge_point(player)
@@ -81,17 +84,22 @@ class WaveDirector:
         if landed:
             self.pending = [m for m in self.pending if m.lands_at > t]
         for marker in landed:
-            self._land(marker, frame)
+            alive += self._land(marker, frame, alive)
 
-    def _land(self, m: SpawnMarker, frame: FrameInput) -> None:
+    def _land(self, m: SpawnMarker, frame: FrameInput, alive: int) -> int:
         """A pack on the marker: a small sunflower spiral so members don't
-        start stacked (separation does the rest, R-WAVE-2)."""
-        radius = 0.0 if m.count == 1 else 6.0 * math.sqrt(m.count)
+        start stacked (separation does the rest, R-WAVE-2). Past the cap
+        (`max_alive`) only those that fit come, elites all; returns how many came."""
+        cap = self.timing.max_alive
+        count = m.count if cap is None or m.elite else max(0, min(m.count, cap - alive))
+        self.held_back += m.count - count
+        radius = 0.0 if count <= 1 else 6.0 * math.sqrt(count)
         golden = math.pi * (3.0 - math.sqrt(5.0))
-        for i in range(m.count):
-            r = radius * math.sqrt((i + 0.5) / m.count)
+        for i in range(count):
+            r = radius * math.sqrt((i + 0.5) / count)
             a = i * golden
             frame.spawn(m.kind, m.x + r * math.cos(a), m.y + r * math.sin(a), m.elite)
+        return count
 
     def _spawn_box(self, player: tuple[float, float]) -> tuple[float, float, float, float]:
         """(left, top, width, height) of the box whose edge spawns land on."""
