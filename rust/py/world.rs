@@ -176,20 +176,22 @@ impl World {
         ))
     }
 
-    /// This frame's events counted, and their `value`s summed, by kind: `(counts, sums)`, each
-    /// indexed by an `EVENT_KINDS` value (as long as the largest one + 1). One pass in event order
-    /// over the values as the event rows hold them (f64): `np.bincount` over the rows' kinds (with
-    /// the values as weights) gives the same figures, to the bit. For the game's per-frame books,
-    /// which ask about many kinds (`engine.events.Tally`).
-    fn tally_events(&self) -> (Vec<u64>, Vec<f64>) {
+    /// This frame's events counted, their `value`s summed and their largest `value`, by kind:
+    /// `(counts, sums, most)`, each indexed by an `EVENT_KINDS` value (as long as the largest one
+    /// + 1; `most` is 0 for a kind with no event). One pass in event order over the values as the
+    /// event rows hold them (f64): `np.bincount` over the rows' kinds (with the values as weights)
+    /// and numpy's `max` give the same figures, to the bit. For the game's per-frame books, which
+    /// ask about many kinds (`engine.events.Tally`).
+    fn tally_events(&self) -> (Vec<u64>, Vec<f64>, Vec<f64>) {
         let slots = EventKind::NAMES.iter().map(|&(_, v)| v as usize + 1).max().unwrap_or(0);
-        let (mut counts, mut sums) = (vec![0u64; slots], vec![0.0f64; slots]);
+        let (mut counts, mut sums, mut most) = (vec![0u64; slots], vec![0.0f64; slots], vec![0.0f64; slots]);
         for e in self.inner.events() {
-            let k = e.kind as usize;
+            let (k, value) = (e.kind as usize, f64::from(e.value)); // the value as the row holds it
+            most[k] = if counts[k] == 0 { value } else { most[k].max(value) };
             counts[k] += 1;
-            sums[k] += f64::from(e.value); // as the row holds it
+            sums[k] += value;
         }
-        (counts, sums)
+        (counts, sums, most)
     }
 
     /// Copies this frame's events from index `start` on into `events`

@@ -129,14 +129,14 @@ def decode(rows: npt.NDArray[np.float64]) -> Iterator[Event]:
 
 
 class Tally:
-    """A step's events counted and their values summed, by kind, for code that asks about many
-    kinds (ten `count`/`total` calls would cost ten masks over the rows): the core's one pass in
-    event order (`World.tally_events`)."""
+    """A step's events counted, their values summed and their largest value, by kind, for code
+    that asks about many kinds (ten `count`/`total` calls would cost ten masks over the rows): the
+    core's one pass in event order (`World.tally_events`)."""
 
-    __slots__ = ("_counts", "_sums")
+    __slots__ = ("_counts", "_sums", "_most")
 
-    def __init__(self, counts: list[int], sums: list[float]) -> None:
-        self._counts, self._sums = counts, sums
+    def __init__(self, counts: list[int], sums: list[float], most: list[float]) -> None:
+        self._counts, self._sums, self._most = counts, sums, most
 
     @classmethod
     def of_step(cls, world: _core.World) -> Tally:
@@ -148,6 +148,10 @@ class Tally:
 
     def total(self, kind: EventKind) -> float:
         return float(self._sums[kind])
+
+    def most(self, kind: EventKind) -> float:
+        """The largest value of the events of `kind` (0.0 when there was none)."""
+        return float(self._most[kind])
 
 
 def total(rows: npt.NDArray[np.float64], kind: EventKind) -> float:

@@ -58,6 +58,9 @@ class ControlField(IntEnum):
     AIM_AT_POINT = column("controls", "aim_at_point")
 
 
+_MOVE_X, _MOVE_Y, _DASH = int(ControlField.MOVE_X), int(ControlField.MOVE_Y), int(ControlField.DASH)
+
+
 class CommandColumn(IntEnum):
     """A command row (`_core.LAYOUTS["commands"]`): the op, then its operands."""
 
@@ -67,6 +70,10 @@ class CommandColumn(IntEnum):
     X = column("commands", "x")
     Y = column("commands", "y")
     VALUE = column("commands", "value")
+
+
+#: `FrameInput.command` writes a row as one tuple in this order.
+assert [int(c) for c in CommandColumn] == list(range(len(CommandColumn))) == list(range(_core.COMMAND_WIDTH))
 
 
 class EnemyColumn(IntEnum):
@@ -186,12 +193,13 @@ class FrameInput:
         self.n_commands = 0
 
     def clear(self) -> None:
-        self.controls[:] = 0.0
+        self.controls.fill(0.0)
         self.n_commands = 0
 
     def move(self, x: float, y: float) -> None:
-        self.controls[ControlField.MOVE_X] = x
-        self.controls[ControlField.MOVE_Y] = y
+        # Plain ints: numpy indexes with an IntEnum member through `__index__`, several times slower.
+        self.controls[_MOVE_X] = x
+        self.controls[_MOVE_Y] = y
 
     def aim_at(self, x: float, y: float) -> None:
         """Aim at a point (aim mode 'mouse'); otherwise the wand aims at the nearest enemy."""
@@ -200,7 +208,7 @@ class FrameInput:
         self.controls[ControlField.AIM_AT_POINT] = 1.0
 
     def dash(self) -> None:
-        self.controls[ControlField.DASH] = 1.0
+        self.controls[_DASH] = 1.0
 
     def command(
         self, op: Op, a: float = 0.0, b: float = 0.0, x: float = 0.0, y: float = 0.0, value: float = 0.0
@@ -209,9 +217,7 @@ class FrameInput:
             grown = np.zeros((2 * len(self.commands), _core.COMMAND_WIDTH), dtype=np.float64)
             grown[: self.n_commands] = self.commands
             self.commands = grown
-        row = self.commands[self.n_commands]
-        row[CommandColumn.OP], row[CommandColumn.A], row[CommandColumn.B] = op, a, b
-        row[CommandColumn.X], row[CommandColumn.Y], row[CommandColumn.VALUE] = x, y, value
+        self.commands[self.n_commands] = (op, a, b, x, y, value)  # CommandColumn's order
         self.n_commands += 1
 
     def spawn(self, kind: int, x: float, y: float, elite: bool = False) -> None:
@@ -300,11 +306,17 @@ class FrameBuffers:
         if counts.events > len(self.events):
             self.events = _grown(self.events, counts.events)
             world.read_events(self.events, 0)
-        self.enemies = _grown(self.enemies, counts.enemies)
-        self.projectiles = _grown(self.projectiles, counts.projectiles)
-        self.pickups = _grown(self.pickups, counts.pickups)
-        self.zones = _grown(self.zones, counts.zones)
-        self.summons = _grown(self.summons, counts.summons)
+        # Most frames nothing outgrows its buffer: a comparison each, no call.
+        if counts.enemies > len(self.enemies):
+            self.enemies = _grown(self.enemies, counts.enemies)
+        if counts.projectiles > len(self.projectiles):
+            self.projectiles = _grown(self.projectiles, counts.projectiles)
+        if counts.pickups > len(self.pickups):
+            self.pickups = _grown(self.pickups, counts.pickups)
+        if counts.zones > len(self.zones):
+            self.zones = _grown(self.zones, counts.zones)
+        if counts.summons > len(self.summons):
+            self.summons = _grown(self.summons, counts.summons)
         self.counts = counts
         return counts
 
@@ -328,7 +340,7 @@ class FrameBuffers:
         return self.events[: self.counts.events]
 
     def player_value(self, field: str) -> float:
-        return float(self.player[PLAYER_INDEX[field]])
+        return self.player.item(PLAYER_INDEX[field])
 
 
 Float = TypeVar("Float", np.float32, np.float64)

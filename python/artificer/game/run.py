@@ -373,8 +373,7 @@ class WaveInProgress:
         self._alive = counts.enemies
         self._pace(counts.enemies, tally.count(EventKind.CAST_ABANDONED) > 0, tally.count(EventKind.CAST_FIRED) > 0)
         if tally.count(EventKind.ENEMY_HIT):
-            hits = rows[rows[:, ev.KIND] == EventKind.ENEMY_HIT, ev.VALUE]
-            stats.biggest_hit = max(stats.biggest_hit, float(hits.max()))
+            stats.biggest_hit = max(stats.biggest_hit, tally.most(EventKind.ENEMY_HIT))
         if tally.count(EventKind.LAST_WILL):
             stats.last_will_spent = True
         self.died = self.died or tally.count(EventKind.PLAYER_DIED) > 0

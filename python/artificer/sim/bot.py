@@ -9,7 +9,7 @@ Its tuning is the bot's own (a test harness, not game balance), named here.
 
 from __future__ import annotations
 
-import numpy as np
+import math
 
 from artificer import _core
 from artificer.content.potions import PotionEffect
@@ -45,9 +45,9 @@ class KitingBot:
             i = _core.nearest_row(pickups, px, py)  # the first of the nearest, as argmin over them all
             assert i is not None
             to_x, to_y = float(pickups[i, PickupColumn.X]) - px, float(pickups[i, PickupColumn.Y]) - py
-            reach = max(float(np.hypot(to_x, to_y)), 1.0)
+            reach = max(math.hypot(to_x, to_y), 1.0)
             move_x, move_y = move_x + PICKUP_WEIGHT * to_x / reach, move_y + PICKUP_WEIGHT * to_y / reach
-        norm = float(np.hypot(move_x, move_y))
+        norm = math.hypot(move_x, move_y)
         if norm > 1e-6:
             sim.input.move(move_x / norm, move_y / norm)
         if nearest < PANIC_RADIUS and buffers.player_value("dash_cooldown") <= 0.0:
