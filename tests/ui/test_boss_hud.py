@@ -161,3 +161,6 @@ def test_r_boss_2_an_off_screen_boss_is_pointed_at_from_the_screen_edge(display:
     tip = hud.boss_pointer(display, (w * 3.0, h / 2 + 40.0 - offset[1] + 200.0), offset, hud.BOSS_COLOUR)
     assert tip is not None and w - 31 <= tip[0] <= w - 29 and 100 < tip[1] < h - 96
     assert hud.boss_pointer(display, (w / 2, h / 2), (0.0, 0.0), hud.BOSS_COLOUR) is None, "on screen: none"
+    # Under the HUD's top band (the relic row) it is hidden, so it is pointed at: up, from the band's edge.
+    tip = hud.boss_pointer(display, (w / 2, 40.0), (0.0, 0.0), hud.BOSS_COLOUR)
+    assert tip is not None and tip[1] == hud.BOSS_POINTER_INSETS[1] and abs(tip[0] - w / 2) < w / 4

@@ -424,12 +424,13 @@ def boss_pointer(
 ) -> tuple[float, float] | None:
     """R-BOSS-2: a boss off screen (world point `at`, drawn at `at + offset`) gets an arrow inside
     the screen's edge, on the line from the screen's centre to it, pointing at it; returns the
-    arrow's tip (None while the boss is on screen)."""
+    arrow's tip (None while the boss is in sight). The HUD's bands count as off screen: a boss
+    standing under the relic row or the boss bar is pointed at too."""
     w, h = surface.get_size()
     x, y = at[0] + offset[0], at[1] + offset[1]
-    if 0 <= x < w and 0 <= y < h:
-        return None
     left, top, right, bottom = BOSS_POINTER_INSETS
+    if left <= x < w - right and top <= y < h - bottom:
+        return None
     cx, cy = (left + w - right) / 2, (top + h - bottom) / 2
     dx, dy = x - cx, y - cy
     # The centre's ray to the boss, cut where it leaves the inset box.
