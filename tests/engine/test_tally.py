@@ -44,5 +44,11 @@ def test_the_cores_tally_is_numpys_to_the_bit() -> None:
                 seen.add(kind)
         if wave.over:
             break
-    busy = {EventKind.ENEMY_SPAWNED, EventKind.ENEMY_KILLED, EventKind.CAST_FIRED, EventKind.CURRENCY_PICKED, EventKind.ENEMY_HIT}
+    busy = {
+        EventKind.ENEMY_SPAWNED,
+        EventKind.ENEMY_KILLED,
+        EventKind.CAST_FIRED,
+        EventKind.CURRENCY_PICKED,
+        EventKind.ENEMY_HIT,
+    }
     assert busy <= seen, f"the wave never had {busy - seen}"
