@@ -9,6 +9,10 @@ the view, so the wave walks on screen at once (R-FEEL-1) — clamped into the
 arena (`spawn_margin` inside its edge); without `spawn_reach`, the arena's
 edge itself. A group whose first spawn is due before the
 telegraph could run lands `spawn_telegraph` into the wave.
+
+The field holds at most `max_alive` enemies (R-WAVE-1's cap, as Brotato and Vampire Survivors
+cap theirs): a spawn that lands with the field nearly full brings only the enemies that fit, and
+the rest never come (`held_back`); elites always come, and bosses are not the director's.
 """
 
 from __future__ import annotations

@@ -47,6 +47,8 @@ class KitingBot:
             to_x, to_y = float(pickups[i, PickupColumn.X]) - px, float(pickups[i, PickupColumn.Y]) - py
             reach = max(math.hypot(to_x, to_y), 1.0)
             move_x, move_y = move_x + PICKUP_WEIGHT * to_x / reach, move_y + PICKUP_WEIGHT * to_y / reach
+        # math.hypot, not numpy's on scalars (a µs each): it may differ in the last bit of an f64,
+        # which the f32 controls round away (every golden and sweep row kept its bytes).
         norm = math.hypot(move_x, move_y)
         if norm > 1e-6:
             sim.input.move(move_x / norm, move_y / norm)
