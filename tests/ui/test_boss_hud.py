@@ -161,6 +161,58 @@ def test_r_boss_2_an_off_screen_boss_is_pointed_at_from_the_screen_edge(display:
     tip = hud.boss_pointer(display, (w * 3.0, h / 2 + 40.0 - offset[1] + 200.0), offset, hud.BOSS_COLOUR)
     assert tip is not None and w - 31 <= tip[0] <= w - 29 and 100 < tip[1] < h - 96
     assert hud.boss_pointer(display, (w / 2, h / 2), (0.0, 0.0), hud.BOSS_COLOUR) is None, "on screen: none"
-    # Under the HUD's top band (the relic row) it is hidden, so it is pointed at: up, from the band's edge.
-    tip = hud.boss_pointer(display, (w / 2, 40.0), (0.0, 0.0), hud.BOSS_COLOUR)
-    assert tip is not None and tip[1] == hud.BOSS_POINTER_INSETS[1] and abs(tip[0] - w / 2) < w / 4
+    # Under a HUD box (the relic row) it is hidden: pointed at from where the line to it meets the box.
+    relics = pygame.Rect(12, 94, 400, 40)
+    tip = hud.boss_pointer(display, (200.0, 110.0), (0.0, 0.0), hud.BOSS_COLOUR, (relics,))
+    assert tip is not None and abs(tip[1] - relics.bottom) < 1e-6 and 200.0 < tip[0] < w / 2
+    # Between the boxes, or by the side edges where no HUD stands, a boss on screen is in sight.
+    assert hud.boss_pointer(display, (w / 2, 60.0), (0.0, 0.0), hud.BOSS_COLOUR, (relics,)) is None
+    assert hud.boss_pointer(display, (w - 10.0, h / 2), (0.0, 0.0), hud.BOSS_COLOUR, (relics,)) is None
+
+
+def test_r_feel_1_a_player_at_the_bottom_wall_stands_above_the_boss_bar(display: pygame.Surface) -> None:
+    """The camera may pass the bottom wall by the HUD's bottom band: a player backed against the
+    wall in a boss fight is drawn whole, above the boss's bar and its name (from h − 82 down)."""
+    stack, scene, _ = boss_arena(display, 8, seed=1)
+    world = scene.run.sim.world
+    arena_w, arena_h = scene.run.sim.arena
+    radius = CONTENT.balance.player.radius
+    world.set_player_position(arena_w / 2, arena_h - radius)
+    assert scene.camera is not None
+    scene.camera.follow(arena_w / 2, arena_h - radius, snap=True)
+    frames(stack, display, 1)
+    assert scene.hud_state.boss is not None, "the boss's bar is up"
+    _, h = display.get_size()
+    y = world.player_position()[1] + scene.camera.offset[1]
+    assert y + 2.5 * radius <= h - 82, "the player and the bar under it clear the boss's name and bar"
+
+
+def test_r_boss_2_a_boss_under_the_relic_row_is_pointed_at(display: pygame.Surface) -> None:
+    """The boss's centre under the relic row (the arena's own HUD box): the arrow shows just
+    below the row, on the line from the screen's centre to the boss."""
+    stack, scene, _ = boss_arena(display, 8, seed=1)
+    world = scene.run.sim.world
+    boss = world.boss_status()[0]
+    for relic_id in scene.run.relics.book.pool[:8]:
+        scene.run.gain_relic(relic_id)
+    row = scene.relic_view.drawn_rect(len(scene.run.relics.owned))
+    assert row is not None and row.width > 400, "a row of nine relics"
+    # The view's centre where the boss draws under the row's right end (the player stands there;
+    # the boss stands right of the arena's middle, so the view is not stopped by the right wall).
+    w, h = display.get_size()
+    cx, cy = boss["x"] - (row.right - 40) + w / 2, boss["y"] - row.centery + h / 2
+    world.set_player_position(cx, cy)
+    assert scene.camera is not None
+    scene.camera.follow(cx, cy, snap=True)
+    frames(stack, display, 1)
+    bar = scene.hud_state.boss
+    assert bar is not None and bar.at is not None
+    ox, oy = scene.camera.offset
+    assert row.collidepoint(bar.at[0] + ox, bar.at[1] + oy), "the boss stands under the relic row"
+    below = pygame.surfarray.array3d(display)[: w // 2, row.bottom : row.bottom + 30].astype(int)
+    assert (np.abs(below - hud.BOSS_COLOUR).sum(axis=2) < 30).sum() > 60, "an arrow under the row"
+    # Past the relics it holds the row draws nothing: a boss there is in sight, no arrow.
+    assert (
+        hud.boss_pointer(display, (row.right + 60.0, row.centery), (0.0, 0.0), hud.BOSS_COLOUR, scene.hud_state.covered)
+        is None
+    )

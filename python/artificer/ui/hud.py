@@ -62,10 +62,16 @@ BOSS_COLOUR = (204, 121, 167)
 BOSS_INVULNERABLE_COLOUR = (240, 200, 90)
 BOSS_MARK_COLOUR = (250, 240, 200)
 BOSS_ENRAGED_COLOUR = (255, 96, 80)
+#: The box of the HP and mana bars at the top left.
+HP_BOX = pygame.Rect(12, 12, 300, 74)
+#: R-FEEL-1: the HUD's bottom band (px): the boss's or the toughest elite's bar and its name. The
+#: arena's camera may show this much past the bottom wall, so a player at the wall, and the bar
+#: under it, stand above it.
+HUD_BOTTOM_BAND = 104
 #: R-BOSS-2: an off-screen boss is pointed at from inside the screen's edge: the box the pointer
 #: runs along (left, top, right and bottom insets, px: clear of the HUD's boxes and the boss bar)
 #: and the arrow's length.
-BOSS_POINTER_INSETS = (30, 100, 30, 96)
+BOSS_POINTER_INSETS = (30, 100, 30, HUD_BOTTOM_BAND)
 BOSS_POINTER_LENGTH = 26.0
 BOSS_POINTER_EDGE = (250, 230, 250)
 MARKER_COLOUR = (255, 80, 60)
@@ -145,6 +151,9 @@ class HudState:
     #: R-WAVE-1: a boss wave's boss (its name replaces the timer's seconds), and its bar while it lives.
     boss_name: str | None = None
     boss: BossBar | None = None
+    #: R-BOSS-2: screen boxes of the arena's own beside the Hud's (its relic row and potion belt):
+    #: a boss under one is pointed at as if off screen.
+    covered: Sequence[pygame.Rect] = ()
     #: The run's modes as tags beside the wave timer (R-END-5 practice, R-META-1 cursed waves, R-END-2
     #: NG+): (text, colour), already translated.
     modes: Sequence[tuple[str, tuple[int, int, int]]] = ()
@@ -222,7 +231,7 @@ class Hud:
         hp, hp_max = buffers.player_value("hp"), max(1.0, buffers.player_value("hp_max"))
         mana, mana_max = buffers.player_value("mana"), max(1.0, buffers.player_value("mana_max"))
         ward = buffers.player_value("ward")
-        box(surface, pygame.Rect(12, 12, 300, 74))
+        box(surface, HP_BOX)
         self._bar(surface, (22, 20, 280, 18), hp / hp_max, HP_COLOUR, f"{shown_hp(hp)} / {hp_max:.0f}")
         if ward > 0:
             self._bar(surface, (22, 20, 280, 4), min(1.0, ward / hp_max), WARD_COLOUR, None)
@@ -365,7 +374,11 @@ class Hud:
         if state.boss is not None:
             self._boss(surface, state.boss)
             if state.boss.at is not None:
-                boss_pointer(surface, state.boss.at, offset, BOSS_ENRAGED_COLOUR if state.boss.enraged else BOSS_COLOUR)
+                w, h = surface.get_size()
+                bar_band = pygame.Rect(w // 6, h - HUD_BOTTOM_BAND, w * 2 // 3, HUD_BOTTOM_BAND)  # the bar, its name
+                own = (HP_BOX, bar_band)
+                colour = BOSS_ENRAGED_COLOUR if state.boss.enraged else BOSS_COLOUR
+                boss_pointer(surface, state.boss.at, offset, colour, (*own, *state.covered))
             return
         enemies = buffers.enemy_rows()
         if not len(enemies) or not state.roster:
@@ -420,24 +433,37 @@ class Hud:
 
 
 def boss_pointer(
-    surface: pygame.Surface, at: tuple[float, float], offset: tuple[float, float], colour: tuple[int, int, int]
+    surface: pygame.Surface,
+    at: tuple[float, float],
+    offset: tuple[float, float],
+    colour: tuple[int, int, int],
+    covered: Sequence[pygame.Rect] = (),
 ) -> tuple[float, float] | None:
     """R-BOSS-2: a boss off screen (world point `at`, drawn at `at + offset`) gets an arrow inside
     the screen's edge, on the line from the screen's centre to it, pointing at it; returns the
-    arrow's tip (None while the boss is in sight). The HUD's bands count as off screen: a boss
-    standing under the relic row or the boss bar is pointed at too."""
+    arrow's tip (None while the boss is in sight). A boss whose centre is under one of the HUD's
+    boxes (`covered`) is pointed at too, from where that line meets the box."""
     w, h = surface.get_size()
     x, y = at[0] + offset[0], at[1] + offset[1]
-    left, top, right, bottom = BOSS_POINTER_INSETS
-    if left <= x < w - right and top <= y < h - bottom:
+    on_screen = 0 <= x < w and 0 <= y < h
+    under = next((box for box in covered if box.collidepoint(x, y)), None) if on_screen else None
+    if on_screen and under is None:
         return None
+    left, top, right, bottom = BOSS_POINTER_INSETS
     cx, cy = (left + w - right) / 2, (top + h - bottom) / 2
     dx, dy = x - cx, y - cy
-    # The centre's ray to the boss, cut where it leaves the inset box.
-    reach = min(
-        ((w - right - cx) if dx > 0 else (cx - left)) / abs(dx) if dx else math.inf,
-        ((h - bottom - cy) if dy > 0 else (cy - top)) / abs(dy) if dy else math.inf,
-    )
+    if under is not None:
+        # The centre's ray to the boss, cut where it enters the box the boss stands under.
+        reach = max(
+            ((under.left if dx > 0 else under.right) - cx) / dx if dx else -math.inf,
+            ((under.top if dy > 0 else under.bottom) - cy) / dy if dy else -math.inf,
+        )
+    else:
+        # The centre's ray to the boss, cut where it leaves the inset box.
+        reach = min(
+            ((w - right - cx) if dx > 0 else (cx - left)) / abs(dx) if dx else math.inf,
+            ((h - bottom - cy) if dy > 0 else (cy - top)) / abs(dy) if dy else math.inf,
+        )
     norm = math.hypot(dx, dy)
     ux, uy = dx / norm, dy / norm
     tip = (cx + dx * reach, cy + dy * reach)

@@ -135,6 +135,11 @@ class PotionBeltView:
             left = right - (HUD_SLOTS - 1) * pitch - size
         return pygame.Rect(left + index * pitch, top, size, size)
 
+    @property
+    def rect(self) -> pygame.Rect:
+        """The belt's slots as one box."""
+        return self.slot_rect(0).union(self.slot_rect(HUD_SLOTS - 1))
+
     def slot_at(self, position: tuple[int, int]) -> int | None:
         return next((index for index in range(HUD_SLOTS) if self.slot_rect(index).collidepoint(position)), None)
 

@@ -76,6 +76,12 @@ class RelicRowView:
         """The whole row."""
         return self.slot_rect(0).union(self.slot_rect(SLOTS - 1))
 
+    def drawn_rect(self, owned: int) -> pygame.Rect | None:
+        """What `draw` covers with `owned` relics: the whole row, or with `show_empty=False` only
+        the slots that hold relics (None: nothing)."""
+        shown = SLOTS if self.show_empty else min(owned, SLOTS)
+        return self.slot_rect(0).union(self.slot_rect(shown - 1)) if shown else None
+
     def slot_at(self, position: tuple[int, int]) -> int | None:
         return next((index for index in range(SLOTS) if self.slot_rect(index).collidepoint(position)), None)
 

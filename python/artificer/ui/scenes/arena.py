@@ -65,7 +65,7 @@ from artificer.game.report import FrameReport
 from artificer.game.run import Run, WaveInProgress, WaveStats
 from artificer.ui.atlas import Atlas
 from artificer.ui.effects import Juice, fitted
-from artificer.ui.hud import BOSS_ENRAGED_COLOUR, TOAST_GAP, BossBar, Hud, HudState, toast_pills
+from artificer.ui.hud import BOSS_ENRAGED_COLOUR, HUD_BOTTOM_BAND, TOAST_GAP, BossBar, Hud, HudState, toast_pills
 from artificer.ui.i18n import tr
 from artificer.ui.palette import COLOUR_BLIND
 from artificer.ui.potion_belt import PotionBeltView, drink, throw_away
@@ -261,9 +261,11 @@ class ArenaScene(Scene):
         self._colour_blind = self.session.settings.colour_blind
         atlas = Atlas.build(self.content, COLOUR_BLIND if self._colour_blind else None)
         self.renderer = ArenaRenderer(atlas, arena)
-        # R-FEEL-1: the view never shows the void beyond the walls, except the HUD's top band (the
-        # HP box, relic row, timer, gold and potions) above the top wall, so nothing at the wall hides under it.
-        self.camera = Camera(size, arena=arena, margins=(0.0, float(self.relic_view.rect.bottom + 8), 0.0, 0.0))
+        # R-FEEL-1: the view never shows the void beyond the walls, except the HUD's bands: the top
+        # one (the HP box, relic row, timer, gold and potions) above the top wall and the bottom one
+        # (the boss's or an elite's bar) below the bottom wall, so nothing at a wall hides under them.
+        top_band = float(self.relic_view.rect.bottom + 8)
+        self.camera = Camera(size, arena=arena, margins=(0.0, top_band, 0.0, float(HUD_BOTTOM_BAND)))
         self.camera.follow(arena[0] / 2, arena[1] / 2, snap=True)
         self.hud = Hud(atlas.crystal)
         self.juice = self._juice(atlas)
@@ -817,9 +819,12 @@ class ArenaScene(Scene):
         pills = toast_pills(surface.get_width(), self.hud_state, toast_top)
         self.juice.draw_screen(surface, at, clear_top=pills[-1][0].bottom + TOAST_GAP if pills else toast_top)
         self.hud_state.low_hp_beat = self.juice.beat
+        self.potion_view.topright = (surface.get_width() - 18, 50)
+        # R-BOSS-2: a boss under the relic row (the slots drawn) or the potion belt is pointed at.
+        relics = self.relic_view.drawn_rect(len(self.run.relics.owned))
+        self.hud_state.covered = (self.potion_view.rect,) if relics is None else (relics, self.potion_view.rect)
         self.hud.draw(surface, buffers, self.hud_state, at, (ox, oy), toast_top=toast_top)
         self.relic_view.draw(surface, self.run.relics, self.mouse)
-        self.potion_view.topright = (surface.get_width() - 18, 50)
         bindings = self.session.settings.key_bindings
         keys = tuple(key_label(bindings[action]) if action in bindings else "" for action in POTION_ACTIONS)
         self.potion_view.draw(surface, self.run, self.mouse, keys, in_wave=self.wave is not None)
