@@ -11,7 +11,7 @@ import dataclasses
 from artificer.content import Content, load_content
 from artificer.engine.frame import CommandColumn, FrameInput
 from artificer.game.run import Run, WaveInProgress
-from artificer.game.waves import WaveDirector
+from artificer.game.waves import SpawnMarker, WaveDirector
 
 CONTENT = load_content()
 
@@ -64,3 +64,17 @@ def test_r_wave_1_in_play_the_field_never_holds_more_than_the_cap() -> None:
     stats = play_wave(capped(CONTENT, 15), 9).stats
     assert stats.max_alive <= 15
     assert stats.held_back > 0
+
+
+def test_r_wave_1_a_marker_shows_only_the_pack_the_cap_lets_land() -> None:
+    """The HUD draws `shown(alive)`: with 8 of 10 alive, a 5-pack shows as 2, the next pack not at
+    all, and an elite pack whole; the markers themselves are untouched (the landing decides)."""
+    director = WaveDirector(capped(CONTENT, 10), CONTENT.waves[0], seed=1)
+    director.pending = [
+        SpawnMarker(kind=0, count=5, elite=False, x=0.0, y=0.0, lands_at=1.0),
+        SpawnMarker(kind=0, count=3, elite=False, x=0.0, y=0.0, lands_at=1.5),
+        SpawnMarker(kind=0, count=4, elite=True, x=0.0, y=0.0, lands_at=2.0),
+    ]
+    assert [(m.count, m.elite) for m in director.shown(alive=8)] == [(2, False), (4, True)]
+    assert [m.count for m in director.shown(alive=0)] == [5, 3, 4]
+    assert [m.count for m in director.pending] == [5, 3, 4]

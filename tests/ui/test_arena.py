@@ -263,6 +263,27 @@ def test_spawn_markers_show_where_a_group_will_land_before_it_lands(screen: pyga
     assert tuple(screen.get_at(centre))[:3] == MARKER_COLOUR  # the marker's cross
 
 
+def test_r_wave_1_with_the_field_full_no_marker_promises_a_pack(screen: pygame.Surface) -> None:
+    """R-WAVE-1's cap (balance.json `wave.max_alive`), here 1: once an enemy stands on the field, the
+    next group's marker is not drawn, for none of its pack would land."""
+    import dataclasses
+
+    wave = CONTENT.balance.wave.model_copy(update={"max_alive": 1})
+    content = dataclasses.replace(CONTENT, balance=CONTENT.balance.model_copy(update={"wave": wave}))
+    stack = SceneStack()
+    arena = ArenaScene(content, seed=2, session=_session(screen_shake=0.0))
+    stack.push(arena)
+    checked = False
+    for _ in range(900):
+        frames(stack, screen, 1)
+        assert arena.wave is not None
+        if arena.wave.alive >= 1 and arena.wave.director.pending:
+            assert arena.hud_state.markers == [], "the full field keeps the pack away: no marker"
+            checked = True
+            break
+    assert checked, "within 15 s an enemy stood on the field while a group was announced"
+
+
 def test_r_end_1_last_will_spent_shows_a_toast_plays_its_sound_and_flashes(screen: pygame.Surface) -> None:
     """A lethal hit in the arena with Last Will armed: 1 HP left, the toast and the sound, a brief flash;
     the HUD's Last Will mark shows while armed and goes once spent."""

@@ -333,6 +333,11 @@ class WaveInProgress:
         return not self.died and (self.stats.boss is None or self.bosses_fallen)
 
     @property
+    def alive(self) -> int:
+        """Enemies on the field after the latest step."""
+        return self._alive
+
+    @property
     def seconds_left(self) -> float:
         return (self.frames - self.stats.frames) / self.run.sim.tick_hz
 

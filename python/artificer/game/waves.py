@@ -12,13 +12,15 @@ telegraph could run lands `spawn_telegraph` into the wave.
 
 The field holds at most `max_alive` enemies (R-WAVE-1's cap, as Brotato and Vampire Survivors
 cap theirs): a spawn that lands with the field nearly full brings only the enemies that fit, and
-the rest never come (`held_back`); elites always come, and bosses are not the director's.
+the rest never come (`held_back`); elites always come, and bosses are not the director's. The
+HUD draws the markers as the cap would let them land now (`shown`), so none promises a pack that
+the full field keeps away.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from artificer.content import Content, Wave
 from artificer.engine.frame import FrameInput
@@ -90,12 +92,29 @@ class WaveDirector:
         for marker in landed:
             alive += self._land(marker, frame, alive)
 
+    def shown(self, alive: int) -> list[SpawnMarker]:
+        """The pending markers as they would land with `alive` enemies on the field now: each with
+        the count that would come past the cap, and none that would bring nobody (the HUD draws
+        these, so a marker never promises a pack the full field keeps away)."""
+        shown = []
+        for m in self.pending:
+            count = self._fitting(m, alive)
+            alive += count
+            if count:
+                shown.append(m if count == m.count else replace(m, count=count))
+        return shown
+
+    def _fitting(self, m: SpawnMarker, alive: int) -> int:
+        """How many of `m`'s pack come with `alive` on the field: past the cap (`max_alive`) only
+        those that fit, elites all."""
+        cap = self.timing.max_alive
+        return m.count if cap is None or m.elite else max(0, min(m.count, cap - alive))
+
     def _land(self, m: SpawnMarker, frame: FrameInput, alive: int) -> int:
         """A pack on the marker: a small sunflower spiral so members don't
         start stacked (separation does the rest, R-WAVE-2). Past the cap
-        (`max_alive`) only those that fit come, elites all; returns how many came."""
-        cap = self.timing.max_alive
-        count = m.count if cap is None or m.elite else max(0, min(m.count, cap - alive))
+        only those that fit come (`_fitting`); returns how many came."""
+        count = self._fitting(m, alive)
         self.held_back += m.count - count
         radius = 0.0 if count <= 1 else 6.0 * math.sqrt(count)
         golden = math.pi * (3.0 - math.sqrt(5.0))

@@ -523,7 +523,7 @@ class ArenaScene(Scene):
         if (self.wave.boss_kind, self.wave.rush[0]) != self._announced_boss:
             self._announce_boss()  # R-END-3: a boss rush's next boss comes
         self.hud_state.boss = self._boss_bar()
-        self.hud_state.markers = self.wave.director.pending
+        self.hud_state.markers = self.wave.director.shown(self.wave.alive)  # R-WAVE-1: as the cap lets them land
         self.hud_state.wave_time = self.wave.stats.frames / sim.tick_hz
         assert self.camera is not None
         self.camera.follow(sim.buffers.player_value("x"), sim.buffers.player_value("y"))
