@@ -216,3 +216,21 @@ def test_r_boss_2_a_boss_under_the_relic_row_is_pointed_at(display: pygame.Surfa
         hud.boss_pointer(display, (row.right + 60.0, row.centery), (0.0, 0.0), hud.BOSS_COLOUR, scene.hud_state.covered)
         is None
     )
+
+
+def test_r_feel_1_a_player_at_a_side_wall_is_drawn_whole(display: pygame.Surface) -> None:
+    """The camera may pass a side wall by a sliver: a player backed against the left or the right
+    wall is drawn whole, its sprite inside the screen."""
+    stack, scene, _ = boss_arena(display, 8, seed=1)
+    world = scene.run.sim.world
+    arena_w, arena_h = scene.run.sim.arena
+    radius = CONTENT.balance.player.radius
+    assert scene.camera is not None and scene.renderer is not None
+    half = scene.renderer.atlas.player.get_width() / 2
+    w, _ = display.get_size()
+    for x in (radius, arena_w - radius):
+        world.set_player_position(x, arena_h / 2)
+        scene.camera.follow(x, arena_h / 2, snap=True)
+        frames(stack, display, 1)
+        drawn = world.player_position()[0] + scene.camera.offset[0]
+        assert half <= drawn <= w - half, f"the sprite inside the screen at the wall x={x}"

@@ -81,6 +81,9 @@ from artificer.ui.tips import show_once
 #: Screen shake when the player is hurt: pixels at full strength (× the shake setting), decay per second.
 SHAKE_PIXELS = 9.0
 SHAKE_DECAY = 3.0
+#: R-FEEL-1: px the view may pass a side wall, so a player at the wall is drawn whole (its sprite
+#: and ring are wider than its body, which the wall stops).
+SIDE_WALL_MARGIN = 24.0
 #: R-END-1 Last Will spent: a warm flash over the arena, its peak opacity (0..255) and decay per second (~0.4 s).
 FLASH_COLOUR = (255, 214, 150)
 FLASH_ALPHA = 110
@@ -263,9 +266,11 @@ class ArenaScene(Scene):
         self.renderer = ArenaRenderer(atlas, arena)
         # R-FEEL-1: the view never shows the void beyond the walls, except the HUD's bands: the top
         # one (the HP box, relic row, timer, gold and potions) above the top wall and the bottom one
-        # (the boss's or an elite's bar) below the bottom wall, so nothing at a wall hides under them.
+        # (the boss's or an elite's bar) below the bottom wall, so nothing at a wall hides under them;
+        # and a sliver past the side walls, so a player there is not cut by the screen's edge.
         top_band = float(self.relic_view.rect.bottom + 8)
-        self.camera = Camera(size, arena=arena, margins=(0.0, top_band, 0.0, float(HUD_BOTTOM_BAND)))
+        margins = (SIDE_WALL_MARGIN, top_band, SIDE_WALL_MARGIN, float(HUD_BOTTOM_BAND))
+        self.camera = Camera(size, arena=arena, margins=margins)
         self.camera.follow(arena[0] / 2, arena[1] / 2, snap=True)
         self.hud = Hud(atlas.crystal)
         self.juice = self._juice(atlas)
