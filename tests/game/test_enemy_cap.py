@@ -6,19 +6,17 @@ player can read and the core can step."""
 
 from __future__ import annotations
 
-import dataclasses
-
 from artificer.content import Content, load_content
 from artificer.engine.frame import CommandColumn, FrameInput
 from artificer.game.run import Run, WaveInProgress
 from artificer.game.waves import SpawnMarker, WaveDirector
+from content_tweaks import with_balance
 
 CONTENT = load_content()
 
 
 def capped(content: Content, max_alive: int | None) -> Content:
-    wave = content.balance.wave.model_copy(update={"max_alive": max_alive})
-    return dataclasses.replace(content, balance=content.balance.model_copy(update={"wave": wave}))
+    return with_balance(content, "wave", max_alive=max_alive)
 
 
 def test_r_wave_1_the_shipped_cap_leaves_the_late_waves_their_thousands() -> None:

@@ -6,7 +6,6 @@ the arena's side: tests/ui/test_shop_scene.py, tests/ui/test_arena.py."""
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import shutil
 from pathlib import Path
@@ -25,6 +24,7 @@ from artificer.game.save import LoadedRun, SaveProblem, load_run, run_save_path,
 from artificer.game.shop import Offer, ShopError
 from artificer.sim.headless import run_headless
 from artificer.sim.shopper import ShoppingBot
+from content_tweaks import with_balance
 
 CONTENT = load_content()
 SETTINGS = CONTENT.balance.shop
@@ -60,8 +60,7 @@ def offered_run(wave: int = LAST_WILL.from_wave, gold: int = 1000) -> tuple[Run,
 
 
 def without_talents(content: Content) -> Content:
-    shop = content.balance.shop.model_copy(update={"talents": ()})
-    return dataclasses.replace(content, balance=content.balance.model_copy(update={"shop": shop}))
+    return with_balance(content, "shop", talents=())
 
 
 # --- the data -------------------------------------------------------------------------------------

@@ -3,7 +3,6 @@ locks, buying and selling, cores and the waiting area, stats, seeding."""
 
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter
 
 import numpy as np
@@ -24,6 +23,7 @@ from artificer.game.shop import (
     sale_value,
     tier_odds,
 )
+from content_tweaks import with_balance
 
 CONTENT = load_content()
 SETTINGS = CONTENT.balance.shop
@@ -448,8 +448,7 @@ def test_family_weights_make_actions_commoner_than_logic_within_a_tier() -> None
     expected = weights[SpellFamily.ACTION] / weights[SpellFamily.LOGIC]
     assert action / logic == pytest.approx(expected, rel=0.25)
 
-    shop = CONTENT.balance.shop.model_copy(update={"family_weights": {SpellFamily.LOGIC: 0.0}})
-    no_logic = dataclasses.replace(CONTENT, balance=CONTENT.balance.model_copy(update={"shop": shop}))
+    no_logic = with_balance(CONTENT, "shop", family_weights={SpellFamily.LOGIC: 0.0})
     seen = _spell_offers(no_logic, 300)
     assert not any(seen[s.id] for s in CONTENT.spells if s.family == SpellFamily.LOGIC)
     assert sum(seen.values()) > 0

@@ -5,7 +5,6 @@ without `spawn_reach`, on the arena's edge."""
 
 from __future__ import annotations
 
-import dataclasses
 import math
 
 import pytest
@@ -13,6 +12,7 @@ import pytest
 from artificer.content import Content, load_content
 from artificer.engine.frame import FrameInput
 from artificer.game.waves import SpawnMarker, WaveDirector
+from content_tweaks import with_balance
 
 CONTENT = load_content()
 
@@ -55,8 +55,7 @@ def test_r_wave_1_spawns_land_on_the_reach_box_edge_inside_the_arena(player: tup
 
 
 def test_r_wave_1_without_a_reach_box_spawns_land_on_the_arena_edge() -> None:
-    wave = CONTENT.balance.wave.model_copy(update={"spawn_reach": None})
-    content = dataclasses.replace(CONTENT, balance=CONTENT.balance.model_copy(update={"wave": wave}))
+    content = with_balance(CONTENT, "wave", spawn_reach=None)
     arena, margin = content.balance.arena, content.balance.wave.spawn_margin
     for m in markers(content, (1280.0, 800.0)):
         assert min(m.x - margin, m.y - margin, arena.width - margin - m.x, arena.height - margin - m.y) < 1e-3

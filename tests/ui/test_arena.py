@@ -20,6 +20,7 @@ from artificer.ui.scene import SceneStack
 from artificer.ui.scenes.arena import ArenaScene, PauseScene
 from artificer.ui.scenes.summary import SummaryScene
 from artificer.ui.session import Session
+from content_tweaks import with_balance
 
 CONTENT = load_content()
 
@@ -266,10 +267,7 @@ def test_spawn_markers_show_where_a_group_will_land_before_it_lands(screen: pyga
 def test_r_wave_1_with_the_field_full_no_marker_promises_a_pack(screen: pygame.Surface) -> None:
     """R-WAVE-1's cap (balance.json `wave.max_alive`), here 1: once an enemy stands on the field, the
     next group's marker is not drawn, for none of its pack would land."""
-    import dataclasses
-
-    wave = CONTENT.balance.wave.model_copy(update={"max_alive": 1})
-    content = dataclasses.replace(CONTENT, balance=CONTENT.balance.model_copy(update={"wave": wave}))
+    content = with_balance(CONTENT, "wave", max_alive=1)
     stack = SceneStack()
     arena = ArenaScene(content, seed=2, session=_session(screen_shake=0.0))
     stack.push(arena)

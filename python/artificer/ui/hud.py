@@ -339,8 +339,7 @@ class Hud:
     def _boss(self, surface: pygame.Surface, boss: BossBar) -> None:
         """R-BOSS-2: the boss's bar across the bottom — HP, a mark where each later phase begins,
         the phase, its plates; gold while invulnerable, a red edge once enraged."""
-        w, h = surface.get_size()
-        bar = pygame.Rect(w // 6, h - 50, w * 2 // 3, 22)
+        bar = boss_bar_rect(surface.get_size())
         colour = BOSS_INVULNERABLE_COLOUR if boss.invulnerable else BOSS_COLOUR
         fraction = boss.hp / max(1.0, boss.hp_max)
         self._bar(surface, (bar.x, bar.y, bar.width, bar.height), fraction, colour, None)
@@ -374,9 +373,11 @@ class Hud:
         if state.boss is not None:
             self._boss(surface, state.boss)
             if state.boss.at is not None:
-                w, h = surface.get_size()
-                bar_band = pygame.Rect(w // 6, h - HUD_BOTTOM_BAND, w * 2 // 3, HUD_BOTTOM_BAND)  # the bar, its name
-                own = (HP_BOX, bar_band)
+                bar, h = boss_bar_rect(surface.get_size()), surface.get_height()
+                own = (
+                    HP_BOX,
+                    pygame.Rect(bar.left, h - HUD_BOTTOM_BAND, bar.width, HUD_BOTTOM_BAND),
+                )  # the bar, its name
                 colour = BOSS_ENRAGED_COLOUR if state.boss.enraged else BOSS_COLOUR
                 boss_pointer(surface, state.boss.at, offset, colour, (*own, *state.covered))
             return
@@ -430,6 +431,12 @@ class Hud:
         rect = pygame.Rect(0, 0, 44, 44)
         rect.center = (int(at[0]), int(at[1]))
         pygame.draw.arc(surface, colour, rect, -math.pi / 2, -math.pi / 2 + sweep, 3)
+
+
+def boss_bar_rect(size: tuple[int, int]) -> pygame.Rect:
+    """R-BOSS-2: the boss's bar across the bottom of a screen of `size` (its name sits above it)."""
+    w, h = size
+    return pygame.Rect(w // 6, h - 50, w * 2 // 3, 22)
 
 
 def boss_pointer(
