@@ -80,6 +80,8 @@ pub struct QueryOrder {
     /// The queries, row by row (stable within a row).
     pub queries: Vec<Query>,
     start: Vec<u32>,
+    /// Per caller index: while sorting, its row; sorted, its place in
+    /// `queries` (`place`). `NO_ROW`: left out.
     row_of: Vec<u32>,
 }
 
@@ -103,6 +105,15 @@ impl QueryOrder {
 
     pub fn is_empty(&self) -> bool {
         self.queries.is_empty()
+    }
+
+    /// Where the caller's point `i` went in `queries`, if it was wanted and
+    /// within reach: results kept in query order are read back in the
+    /// caller's order without scattering them.
+    #[inline]
+    pub fn place(&self, i: usize) -> Option<usize> {
+        let k = self.row_of[i];
+        (k != NO_ROW).then_some(k as usize)
     }
 }
 
@@ -449,6 +460,7 @@ impl Grid {
             start[row as usize] -= 1;
             let k = start[row as usize] as usize;
             queries[k] = Query { x: xs[i], y: ys[i], radius: rs[i], index: i as u32 };
+            row_of[i] = k as u32; // from now on its place (`QueryOrder::place`)
         }
     }
 

@@ -10,6 +10,9 @@
 //! (`Separation`), so neither depends on how the work is split between
 //! threads.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+
 use super::grid::{Grid, Runs, LANES};
 
 /// No target in reach.
@@ -112,87 +115,118 @@ pub struct SeparationRule {
 /// `push_x[i]`, `push_y[i]` for the enemy i = `grid.index[k]`. Each pair
 /// closer than the sum of their radii pushes each of the two by
 /// `strength × overlap`, away from the other (within `rule.candidates`).
-/// Bands run on `pool`'s threads if given, else in order on this thread:
-/// same result.
+/// On this thread; `Separation::bands` shares the same work between threads,
+/// with the same result.
 pub fn separation_pushes(
     grid: &Grid,
     rule: SeparationRule,
-    pool: Option<&rayon::ThreadPool>,
     s: &mut Separation,
     push_x: &mut [f32],
     push_y: &mut [f32],
 ) {
-    separate_copies(grid, rule, pool, s, push_x, push_y);
-    separate_wide(grid, rule.strength, push_x, push_y);
+    s.bands(grid, rule).run_all();
+    s.merge(grid, rule, push_x, push_y);
 }
 
-/// The pushes between the copies (the grid's cell points), written for each.
-fn separate_copies(
-    grid: &Grid,
+impl Separation {
+    /// The bands of `grid` as a queue of jobs, for any thread to take (then
+    /// `merge`). Each job writes its own segments of the scratch alone.
+    pub fn bands<'a>(&'a mut self, grid: &'a Grid, rule: SeparationRule) -> BandQueue<'a> {
+        let n = grid.len();
+        self.bands.clear();
+        if n > 0 {
+            self.plan(grid);
+        }
+        self.own_x.resize(n, 0.0);
+        self.own_y.resize(n, 0.0);
+        let total = self.bands.last().map_or(0, |b| b.recv_at + b.recv_len());
+        self.recv_x.clear();
+        self.recv_x.resize(total, 0.0);
+        self.recv_y.clear();
+        self.recv_y.resize(total, 0.0);
+        let mut jobs = Vec::with_capacity(self.bands.len());
+        let (mut ox, mut oy) = (&mut self.own_x[..], &mut self.own_y[..]);
+        let (mut rx, mut ry) = (&mut self.recv_x[..], &mut self.recv_y[..]);
+        for band in &self.bands {
+            let (own, recv) = (band.copies.1 - band.copies.0, band.recv_len());
+            let (hox, tox) = std::mem::take(&mut ox).split_at_mut(own);
+            let (hoy, toy) = std::mem::take(&mut oy).split_at_mut(own);
+            let (hrx, trx) = std::mem::take(&mut rx).split_at_mut(recv);
+            let (hry, try_) = std::mem::take(&mut ry).split_at_mut(recv);
+            jobs.push(BandJob { band: *band, own: (hox, hoy), recv: (hrx, hry) });
+            (ox, oy, rx, ry) = (tox, toy, trx, try_);
+        }
+        jobs.reverse(); // taken from the back: the first band first
+        BandQueue { grid, rule, jobs: Mutex::new(jobs), paused: AtomicBool::new(false) }
+    }
+
+    /// Once every band ran: the pushes of the copies, merged in a fixed
+    /// order and scattered back to enemy order, then the wide points'.
+    pub fn merge(&self, grid: &Grid, rule: SeparationRule, push_x: &mut [f32], push_y: &mut [f32]) {
+        let (own_x, own_y, recv_x, recv_y) = (&self.own_x[..], &self.own_y[..], &self.recv_x[..], &self.recv_y[..]);
+        for (b, band) in self.bands.iter().enumerate() {
+            let prev = if b > 0 { Some(self.bands[b - 1]) } else { None };
+            for k in band.copies.0..band.copies.1 {
+                let r = band.recv_at + k - band.recv_from;
+                let (mut px, mut py) = (own_x[k] + recv_x[r], own_y[k] + recv_y[r]);
+                if let Some(p) = prev.filter(|p| k < p.recv_to) {
+                    let q = p.recv_at + k - p.recv_from;
+                    px += recv_x[q];
+                    py += recv_y[q];
+                }
+                let i = grid.index[k] as usize;
+                push_x[i] = px;
+                push_y[i] = py;
+            }
+        }
+        separate_wide(grid, rule.strength, push_x, push_y);
+    }
+}
+
+/// The separation's bands (`Separation::bands`), taken one at a time by
+/// whichever thread asks: a band's sums do not depend on who computes it
+/// or when, so the pushes are the same on any thread count and schedule.
+pub struct BandQueue<'a> {
+    grid: &'a Grid,
     rule: SeparationRule,
-    pool: Option<&rayon::ThreadPool>,
-    s: &mut Separation,
-    push_x: &mut [f32],
-    push_y: &mut [f32],
-) {
-    let n = grid.len();
-    if n == 0 {
-        return;
+    jobs: Mutex<Vec<BandJob<'a>>>,
+    /// Set by `pause`: `run_until_paused` returns after the band it has.
+    paused: AtomicBool,
+}
+
+/// One band and its own segments of the scratch.
+struct BandJob<'a> {
+    band: Band,
+    own: (&'a mut [f32], &'a mut [f32]),
+    recv: (&'a mut [f32], &'a mut [f32]),
+}
+
+impl BandQueue<'_> {
+    /// Runs bands until none is left.
+    pub fn run_all(&self) {
+        while self.run_one() {}
     }
-    s.plan(grid);
-    s.own_x.resize(n, 0.0);
-    s.own_y.resize(n, 0.0);
-    let total = s.bands.last().map_or(0, |b| b.recv_at + b.recv_len());
-    s.recv_x.clear();
-    s.recv_x.resize(total, 0.0);
-    s.recv_y.clear();
-    s.recv_y.resize(total, 0.0);
-    match pool {
-        Some(pool) if s.bands.len() > 1 => {
-            use rayon::prelude::*;
-            let mut jobs = Vec::with_capacity(s.bands.len());
-            let (mut ox, mut oy) = (&mut s.own_x[..], &mut s.own_y[..]);
-            let (mut rx, mut ry) = (&mut s.recv_x[..], &mut s.recv_y[..]);
-            for band in &s.bands {
-                let (own, recv) = (band.copies.1 - band.copies.0, band.recv_len());
-                let (hox, tox) = std::mem::take(&mut ox).split_at_mut(own);
-                let (hoy, toy) = std::mem::take(&mut oy).split_at_mut(own);
-                let (hrx, trx) = std::mem::take(&mut rx).split_at_mut(recv);
-                let (hry, try_) = std::mem::take(&mut ry).split_at_mut(recv);
-                jobs.push((*band, hox, hoy, hrx, hry));
-                (ox, oy, rx, ry) = (tox, toy, trx, try_);
-            }
-            pool.install(|| {
-                jobs.into_par_iter()
-                    .for_each(|(band, ox, oy, rx, ry)| separate_band(grid, rule, &band, ox, oy, rx, ry));
-            });
-        }
-        _ => {
-            for band in &s.bands {
-                let own = band.copies.0..band.copies.1;
-                let recv = band.recv_at..band.recv_at + band.recv_len();
-                let (ox, oy) = (&mut s.own_x[own.clone()], &mut s.own_y[own]);
-                let (rx, ry) = (&mut s.recv_x[recv.clone()], &mut s.recv_y[recv]);
-                separate_band(grid, rule, band, ox, oy, rx, ry);
+
+    /// Runs bands until none is left or `pause` was called.
+    pub fn run_until_paused(&self) {
+        while !self.paused.load(Ordering::Acquire) {
+            if !self.run_one() {
+                break;
             }
         }
     }
-    // The merge, in a fixed order, scattered back to enemy order.
-    let (own_x, own_y, recv_x, recv_y) = (&s.own_x[..], &s.own_y[..], &s.recv_x[..], &s.recv_y[..]);
-    for (b, band) in s.bands.iter().enumerate() {
-        let prev = if b > 0 { Some(s.bands[b - 1]) } else { None };
-        for k in band.copies.0..band.copies.1 {
-            let r = band.recv_at + k - band.recv_from;
-            let (mut px, mut py) = (own_x[k] + recv_x[r], own_y[k] + recv_y[r]);
-            if let Some(p) = prev.filter(|p| k < p.recv_to) {
-                let q = p.recv_at + k - p.recv_from;
-                px += recv_x[q];
-                py += recv_y[q];
-            }
-            let i = grid.index[k] as usize;
-            push_x[i] = px;
-            push_y[i] = py;
-        }
+
+    /// Asks `run_until_paused` to return after its current band.
+    pub fn pause(&self) {
+        self.paused.store(true, Ordering::Release);
+    }
+
+    fn run_one(&self) -> bool {
+        // A poisoned lock only means another band panicked; the jobs are still whole.
+        let job = self.jobs.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        let Some(BandJob { band, own, recv }) = job else { return false };
+        separate_band(self.grid, self.rule, &band, own.0, own.1, recv.0, recv.1);
+        true
     }
 }
 
@@ -634,7 +668,7 @@ mod tests {
             let n = xs.len();
             let (mut px, mut py) = (vec![f32::NAN; n], vec![f32::NAN; n]);
             let rule = SeparationRule { strength: 0.25, candidates: 1024 };
-            separation_pushes(&g, rule, None, &mut Separation::default(), &mut px, &mut py);
+            separation_pushes(&g, rule, &mut Separation::default(), &mut px, &mut py);
             for i in 0..n {
                 let (mut ax, mut ay) = (0.0f64, 0.0f64);
                 for j in 0..n {
@@ -700,7 +734,7 @@ mod tests {
         let n = g.sources();
         let (mut px, mut py) = (vec![f32::NAN; n], vec![f32::NAN; n]);
         let rule = SeparationRule { strength: 0.25, candidates };
-        separation_pushes(g, rule, None, &mut Separation::default(), &mut px, &mut py);
+        separation_pushes(g, rule, &mut Separation::default(), &mut px, &mut py);
         (px, py)
     }
 

@@ -79,8 +79,8 @@ impl World {
             &mut e.x,
             &mut e.y,
             if slowed { &s.speeds } else { &e.speed },
-            &s.push_x,
-            &s.push_y,
+            &s.pushes.x,
+            &s.pushes.y,
             (self.player.x, self.player.y),
             (self.cfg.arena_w, self.cfg.arena_h),
         );
@@ -183,8 +183,8 @@ impl World {
         let (aw, ah) = (self.cfg.arena_w, self.cfg.arena_h);
         for s in &self.behaviours.archer_steps {
             let i = s.enemy as usize;
-            self.pools.enemies.x[i] = (s.x + self.spatial.push_x[i]).clamp(0.0, aw);
-            self.pools.enemies.y[i] = (s.y + self.spatial.push_y[i]).clamp(0.0, ah);
+            self.pools.enemies.x[i] = (s.x + self.spatial.pushes.x[i]).clamp(0.0, aw);
+            self.pools.enemies.y[i] = (s.y + self.spatial.pushes.y[i]).clamp(0.0, ah);
         }
     }
 

@@ -11,30 +11,34 @@ use super::spatial::Spatial;
 use super::{FrameLog, World};
 use crate::sim::combat::{final_damage, final_damage_booted, Attack, Defence};
 use crate::sim::events::{Event, EventKind};
+use crate::sim::grid::Query;
 use crate::sim::ids::Id;
 use crate::sim::movement::{nearest_in_reach_except, nearest_in_runs, NO_TARGET};
 use crate::sim::pools::{Owner, Pools, Projectiles, HIT_MEMORY};
 
-/// Step 6: every projectile's target, from the grid. The search is the
-/// hot loop of the frame; it only reads, so it splits across threads.
-/// It runs row by row (`Grid::sort_queries`) and the targets are
-/// scattered back to projectile order for `resolve_hits`. With hit memory
+/// Step 6, first half: the player's live shots that search, ordered by the
+/// grid row they are in (`Grid::sort_queries`), so that the search runs row by row.
+pub(super) fn sort_queries(spatial: &mut Spatial, pools: &Pools) {
+    let p = &pools.projectiles;
+    let wanted = |i: usize| p.owner[i] == Owner::Player && !p.dead[i];
+    spatial.grid.sort_queries(&p.x, &p.y, &p.radius, wanted, &mut spatial.queries);
+}
+
+/// Step 6: every sorted query's target, from the grid, in query order
+/// (`resolve_hits` reads them back through `QueryOrder::place`). The search
+/// is the hot loop of the frame; it only reads, so it splits across
+/// threads, in short runs of queries that each thread takes as it comes
+/// free: each writes its own stretch of `targets`. With hit memory
 /// (`memory`), a shot skips the enemies it struck before.
 pub(super) fn find_targets(spatial: &mut Spatial, pools: &Pools, memory: bool) {
-    let Spatial { grid, targets, queries, sorted_targets, workers, .. } = spatial;
+    let Spatial { grid, targets, queries, workers, .. } = spatial;
     let p = &pools.projectiles;
+    let (grid, q) = (&**grid, &queries.queries[..]);
     targets.clear();
-    targets.resize(p.len(), NO_TARGET);
-    let grid = &*grid;
-    let wanted = |i: usize| p.owner[i] == Owner::Player && !p.dead[i];
-    grid.sort_queries(&p.x, &p.y, &p.radius, wanted, queries);
-    let q = &*queries;
-    sorted_targets.clear();
-    sorted_targets.resize(q.len(), NO_TARGET);
+    targets.resize(q.len(), NO_TARGET);
     let enemy_ids = pools.enemies.ids.ids();
-    let search = |first: usize, out: &mut [u32]| {
-        for (t, target) in out.iter_mut().enumerate() {
-            let query = q.queries[first + t];
+    let search = |run: &[Query], out: &mut [u32]| {
+        for (query, target) in run.iter().zip(out) {
             let (x, y, r) = (query.x, query.y, query.radius);
             let runs = grid.runs(x, y);
             *target = if memory {
@@ -45,20 +49,18 @@ pub(super) fn find_targets(spatial: &mut Spatial, pools: &Pools, memory: bool) {
             };
         }
     };
-    let m = q.len();
-    match &workers.0 {
-        Some(pool) if m >= 4096 => {
-            let chunk = m.div_ceil(pool.current_num_threads() * 4);
-            pool.install(|| {
-                sorted_targets.par_chunks_mut(chunk).enumerate().for_each(|(c, out)| search(c * chunk, out));
-            });
+    match workers.for_work(q.len()) {
+        Some(pool) => {
+            // Short runs, so that neither thread waits long on the other's last one.
+            let run = q.len().div_ceil(pool.current_num_threads() * SEARCH_RUNS_PER_THREAD);
+            pool.install(|| q.par_chunks(run).zip(targets.par_chunks_mut(run)).for_each(|(q, t)| search(q, t)));
         }
-        _ => search(0, sorted_targets),
-    }
-    for (query, &target) in q.queries.iter().zip(sorted_targets.iter()) {
-        targets[query.index as usize] = target;
+        None => search(q, targets),
     }
 }
+
+/// Runs of queries per thread in a shared search (see `find_targets`).
+const SEARCH_RUNS_PER_THREAD: usize = 16;
 
 impl World {
     /// R-DMG-1's two sides of a hit of `base` × `mult` and `element` on enemy `e` — the player's
@@ -80,7 +82,7 @@ impl World {
         let mut hits = 0u32;
         let mut dealt = 0.0f32;
         for pi in 0..self.pools.projectiles.len() {
-            let e = self.spatial.targets[pi];
+            let e = self.spatial.queries.place(pi).map_or(NO_TARGET, |k| self.spatial.targets[k]);
             if e == NO_TARGET || self.pools.enemies.dead[e as usize] {
                 continue;
             }

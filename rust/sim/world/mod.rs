@@ -20,11 +20,14 @@
 //! - between_waves.rs — a wave's start, and what a run's save restores;
 //! - hash.rs — R-DET-1, the state hash.
 
+use std::sync::Arc;
+
 use super::commands::Command;
 use super::config::{EnemyKind, Rules, WorldConfig};
 use super::error::{CoreError, CoreResult};
 use super::events::{Event, EventKind};
 use super::ids::Id;
+use super::movement::BandQueue;
 pub use super::player::PlayerStats;
 use super::player::{Controls, Player};
 use super::pools::{NewEnemy, NewProjectile, Pools};
@@ -303,28 +306,20 @@ impl World {
         // 3. grid
         let regular = self.bosses.regular_radius;
         self.spatial.rebuild_grid(&self.pools, regular, self.player.radius, self.cfg.grid_cells_per_entity);
-        // 4. wand
-        self.cast(controls);
-        // 5. projectiles move
-        self.steer_projectiles();
-        shots::move_shots(&mut self.pools.projectiles, self.clock.dt, (self.cfg.arena_w, self.cfg.arena_h));
-        // 6–7. hits, damage, and what the spells' shots do with them
-        hits::find_targets(&mut self.spatial, &self.pools, !self.cfg.rules.no_hit_memory);
-        let (hits, dealt) = self.resolve_hits();
-        debug_assert!(dealt <= self.log.damage + 1e-3);
-        self.behaviour_hits();
-        self.behaviour_deaths();
-        // 8. contact; zones, summons and statuses; the deaths that act; the wand's kills
-        self.contact();
-        self.update_zones();
-        self.update_summons();
-        self.tick_statuses();
-        self.enemy_deaths();
-        self.program_kills();
-        // Deaths by the `on_kill` entry's spells act now (before the dead are removed).
-        self.enemy_deaths();
-        // 8b. bosses
-        self.bosses_step();
+        // 4–8b; with threads, step 9's separation pushes beside them, as they
+        // read nothing but the grid (spatial.rs `Pushes`).
+        let hits = match self.separation_ahead() {
+            Some(pool) => {
+                let grid = Arc::clone(&self.spatial.grid);
+                let mut pushes = std::mem::take(&mut self.spatial.pushes);
+                let hits = pushes.alongside(&grid, self.cfg.separation(), |bands| {
+                    pool.scope(|s| self.fight(controls, Some((s, bands))))
+                });
+                self.spatial.pushes = pushes;
+                hits
+            }
+            None => self.fight(controls, None),
+        };
         // 9. enemies move
         self.move_enemies();
         // 10. pickups
@@ -344,6 +339,61 @@ impl World {
             hits,
             damage_dealt,
         }
+    }
+
+    /// Steps 4–8b (see `step`): the wand, the shots, the hits and everything
+    /// they set off, up to the bosses; returns the frame's projectile hits.
+    /// `alongside`: step 9's separation bands, for the other thread to run
+    /// while this one casts and sorts the shots and strikes, and to leave
+    /// while both search.
+    fn fight<'s, 'q: 's>(
+        &mut self,
+        controls: &Controls,
+        alongside: Option<(&rayon::Scope<'s>, &'s BandQueue<'q>)>,
+    ) -> u32 {
+        if let Some((s, bands)) = alongside {
+            s.spawn(|_| bands.run_until_paused());
+        }
+        // 4. wand
+        self.cast(controls);
+        // 5. projectiles move
+        self.steer_projectiles();
+        shots::move_shots(&mut self.pools.projectiles, self.clock.dt, (self.cfg.arena_w, self.cfg.arena_h));
+        // 6–7. hits, damage, and what the spells' shots do with them
+        hits::sort_queries(&mut self.spatial, &self.pools);
+        if let Some((_, bands)) = alongside {
+            bands.pause();
+        }
+        hits::find_targets(&mut self.spatial, &self.pools, !self.cfg.rules.no_hit_memory);
+        if let Some((s, bands)) = alongside {
+            s.spawn(|_| bands.run_all());
+        }
+        let (hits, dealt) = self.resolve_hits();
+        debug_assert!(dealt <= self.log.damage + 1e-3);
+        self.behaviour_hits();
+        self.behaviour_deaths();
+        // 8. contact; zones, summons and statuses; the deaths that act; the wand's kills
+        self.contact();
+        self.update_zones();
+        self.update_summons();
+        self.tick_statuses();
+        self.enemy_deaths();
+        self.program_kills();
+        // Deaths by the `on_kill` entry's spells act now (before the dead are removed).
+        self.enemy_deaths();
+        // 8b. bosses
+        self.bosses_step();
+        if let Some((_, bands)) = alongside {
+            bands.run_all();
+        }
+        hits
+    }
+
+    /// The worker pool, when step 9's separation is worth computing beside
+    /// steps 4–8b: threads, enough enemies to share, and enemies that move.
+    fn separation_ahead(&self) -> Option<Arc<rayon::ThreadPool>> {
+        let still = self.cfg.rules.enemies_still;
+        self.spatial.workers.for_work(self.spatial.grid.sources()).filter(|_| !still).cloned()
     }
 
     /// Step 2: the player moves and dashes (R-LOOP-2), its timers run and its mana

@@ -2,39 +2,43 @@
 //! (`Spatial`): step 3 rebuilds the enemy grid, which the hits (6), the touch
 //! (8) and the separation (9) read; the worker threads of the searches.
 
+use std::sync::Arc;
+
+use rayon::ThreadPool;
+
 use crate::sim::error::{CoreError, CoreResult};
 use crate::sim::grid::{Grid, QueryOrder};
-use crate::sim::movement::{separation_pushes, Separation, SeparationRule};
+use crate::sim::movement::{BandQueue, Separation, SeparationRule};
 use crate::sim::pools::Pools;
 
 /// The spatial partitions and the per-frame scratch of the searches and
 /// moves, kept between frames so steady state allocates nothing.
 #[derive(Clone, Default)]
 pub(super) struct Spatial {
-    /// The enemies by cell, over their start-of-frame positions (hits, touch, separation).
-    pub grid: Grid,
+    /// The enemies by cell, over their start-of-frame positions (hits, touch,
+    /// separation). Shared: step 9's separation may read it on another
+    /// thread while steps 4–8b read it on this one (`World::step`).
+    pub grid: Arc<Grid>,
     /// The pickups by cell, within the magnet's reach.
     pub pickup_grid: Grid,
-    /// Step 9's separation push per enemy, and the bands' scratch that computes it.
-    pub push_x: Vec<f32>,
-    pub push_y: Vec<f32>,
-    pub separation: Separation,
-    /// Each projectile's target (`NO_TARGET`: none), in projectile order.
-    pub targets: Vec<u32>,
-    /// The projectiles that search, row by row, and their targets.
+    /// Step 9's separation push per enemy.
+    pub pushes: Pushes,
+    /// The projectiles that search, row by row.
     pub queries: QueryOrder,
-    pub sorted_targets: Vec<u32>,
+    /// Each query's target (`NO_TARGET`: none), in query order: projectile
+    /// i's is at `queries.place(i)`.
+    pub targets: Vec<u32>,
     /// Step 9's speeds while statuses are live (chill, freeze).
     pub speeds: Vec<f32>,
     /// The worker threads of the searches.
     pub workers: Workers,
 }
 
-/// The worker threads for the neighbour searches (`None`: the caller's
-/// thread). A clone starts its own pool of the same size: a world and its
+/// The worker threads for the searches and the separation (`None`: the
+/// caller's thread). A clone starts its own pool of the same size: a world and its
 /// clone (the benches restore warmed-up clones) never share threads.
 #[derive(Default)]
-pub(super) struct Workers(pub Option<rayon::ThreadPool>);
+pub(super) struct Workers(pub Option<Arc<ThreadPool>>);
 
 impl Workers {
     pub fn new(threads: usize) -> CoreResult<Workers> {
@@ -45,7 +49,13 @@ impl Workers {
             .num_threads(threads)
             .build()
             .map_err(|e| CoreError::arg(format!("cannot start {threads} threads: {e}")))?;
-        Ok(Workers(Some(pool)))
+        Ok(Workers(Some(Arc::new(pool))))
+    }
+
+    /// The pool, if there is one and `work` items are enough to share:
+    /// below `THREADED_FROM`, a share is shorter than waking a thread.
+    pub fn for_work(&self, work: usize) -> Option<&Arc<ThreadPool>> {
+        self.0.as_ref().filter(|_| work >= THREADED_FROM)
     }
 
     pub fn threads(&self) -> usize {
@@ -72,21 +82,59 @@ impl Spatial {
         let r = regular_radius;
         let reach = (2.0 * r).max(r + max_proj).max(r + player_radius);
         let e = &pools.enemies;
-        self.grid.rebuild_with_wide(&e.x, &e.y, &e.radius, reach, cells_per_entity, r);
+        // The grid is shared only while a step runs: here it is this world's alone
+        // (a clone's first rebuild copies it once).
+        Arc::make_mut(&mut self.grid).rebuild_with_wide(&e.x, &e.y, &e.radius, reach, cells_per_entity, r);
     }
 
-    /// Step 9's separation pushes of `n` enemies: each overlapping pair
-    /// computed once (half shell) over row bands fixed by the grid, merged in
-    /// a fixed order (identical for every thread count). Children of this
-    /// frame's splits are not in the grid: no push.
+    /// Step 9's separation pushes of `n` enemies (computed now, unless they
+    /// were alongside steps 4–8b). Children of this frame's splits are not
+    /// in the grid: no push.
     pub fn separation_pushes(&mut self, n: usize, rule: SeparationRule) {
-        self.push_x.resize(n, 0.0);
-        self.push_y.resize(n, 0.0);
-        self.push_x[self.grid.sources().min(n)..].fill(0.0);
-        self.push_y[self.grid.sources().min(n)..].fill(0.0);
-        // Threads only from 2048 enemies: below, a band's work is shorter
-        // than waking the pool. Same result either way (movement.rs).
-        let pool = self.workers.0.as_ref().filter(|_| n >= 2048);
-        separation_pushes(&self.grid, rule, pool, &mut self.separation, &mut self.push_x, &mut self.push_y);
+        if !self.pushes.ready {
+            self.pushes.alongside(&self.grid, rule, |_| ());
+        }
+        self.pushes.ready = false;
+        self.pushes.x.resize(n, 0.0);
+        self.pushes.y.resize(n, 0.0);
+    }
+}
+
+/// Threads share a search or the separation from this many items (enemies
+/// or projectiles): below, a share is shorter than waking the pool. The
+/// results are the same either way (movement.rs).
+const THREADED_FROM: usize = 2048;
+
+/// Step 9's separation push per enemy (R-WAVE-2), and the bands' scratch
+/// that computes it: each overlapping pair computed once (half shell) over
+/// row bands fixed by the grid, merged in a fixed order (identical for
+/// every thread count, movement.rs).
+///
+/// The pushes read nothing but the grid of start-of-frame positions, so on
+/// more than one thread they are computed as soon as the grid is, alongside
+/// steps 4–8b (`World::step`), and step 9 finds them `ready`.
+#[derive(Clone, Default)]
+pub(super) struct Pushes {
+    pub x: Vec<f32>,
+    pub y: Vec<f32>,
+    scratch: Separation,
+    ready: bool,
+}
+
+impl Pushes {
+    /// The push of every point of `grid` (enemy indices `0..grid.sources()`),
+    /// its bands run by `work` on whatever threads it likes and the rest,
+    /// if it left any, on this one; `work`'s result is returned.
+    pub fn alongside<R>(&mut self, grid: &Grid, rule: SeparationRule, work: impl FnOnce(&BandQueue) -> R) -> R {
+        let n = grid.sources();
+        self.x.resize(n, 0.0);
+        self.y.resize(n, 0.0);
+        let bands = self.scratch.bands(grid, rule);
+        let result = work(&bands);
+        bands.run_all();
+        drop(bands);
+        self.scratch.merge(grid, rule, &mut self.x, &mut self.y);
+        self.ready = true;
+        result
     }
 }
