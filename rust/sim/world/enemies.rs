@@ -75,15 +75,22 @@ impl World {
         let s = &mut self.spatial;
         let slowed = self.elements.speeds(&self.pools.enemies, self.cfg.statuses.chill_slow, &mut s.speeds);
         let e = &mut self.pools.enemies;
-        move_enemies(
-            &mut e.x,
-            &mut e.y,
-            if slowed { &s.speeds } else { &e.speed },
-            &s.pushes.x,
-            &s.pushes.y,
-            (self.player.x, self.player.y),
-            (self.cfg.arena_w, self.cfg.arena_h),
-        );
+        let speed = if slowed { &s.speeds[..] } else { &e.speed[..] };
+        let (target, arena) = ((self.player.x, self.player.y), (self.cfg.arena_w, self.cfg.arena_h));
+        let (x, y, push) = (&mut e.x[..], &mut e.y[..], (&s.pushes.x[..], &s.pushes.y[..]));
+        let chase = |x: &mut [f32], y: &mut [f32], from: usize| {
+            let to = from + x.len();
+            move_enemies(x, y, &speed[from..to], &push.0[from..to], &push.1[from..to], target, arena);
+        };
+        // Each enemy's move is its own: the halves may run on two threads.
+        match s.workers.for_work(x.len()) {
+            Some(pool) => {
+                let half = x.len() / 2;
+                let ((x0, x1), (y0, y1)) = (x.split_at_mut(half), y.split_at_mut(half));
+                pool.join(|| chase(x0, y0, 0), || chase(x1, y1, half));
+            }
+            None => chase(x, y, 0),
+        }
         self.behaviours_after_move();
     }
 
