@@ -80,8 +80,8 @@ pub struct QueryOrder {
     /// The queries, row by row (stable within a row).
     pub queries: Vec<Query>,
     start: Vec<u32>,
-    /// Per caller index: while sorting, its row; sorted, its place in
-    /// `queries` (`place`). `NO_ROW`: left out.
+    /// Per caller index: while sorting, its row (`NO_ROW`: left out);
+    /// sorted, its place in `queries` (`place`).
     row_of: Vec<u32>,
 }
 
@@ -107,13 +107,13 @@ impl QueryOrder {
         self.queries.is_empty()
     }
 
-    /// Where the caller's point `i` went in `queries`, if it was wanted and
-    /// within reach: results kept in query order are read back in the
-    /// caller's order without scattering them.
+    /// Where the caller's point `i` went in `queries`, or `len()` if it was
+    /// not wanted or beyond reach: results kept in query order, with one
+    /// spare slot at `len()` for "none", are read back in the caller's order
+    /// without scattering them, and without a branch.
     #[inline]
-    pub fn place(&self, i: usize) -> Option<usize> {
-        let k = self.row_of[i];
-        (k != NO_ROW).then_some(k as usize)
+    pub fn place(&self, i: usize) -> usize {
+        self.row_of[i] as usize
     }
 }
 
@@ -455,6 +455,7 @@ impl Grid {
         for i in (0..n).rev() {
             let row = row_of[i];
             if row == NO_ROW {
+                row_of[i] = m as u32; // `place`: none
                 continue;
             }
             start[row as usize] -= 1;

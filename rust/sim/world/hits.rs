@@ -35,7 +35,7 @@ pub(super) fn find_targets(spatial: &mut Spatial, pools: &Pools, memory: bool) {
     let p = &pools.projectiles;
     let (grid, q) = (&**grid, &queries.queries[..]);
     targets.clear();
-    targets.resize(q.len(), NO_TARGET);
+    targets.resize(q.len() + 1, NO_TARGET); // the last: `QueryOrder::place`'s none
     let enemy_ids = pools.enemies.ids.ids();
     let search = |run: &[Query], out: &mut [u32]| {
         for (query, target) in run.iter().zip(out) {
@@ -53,6 +53,7 @@ pub(super) fn find_targets(spatial: &mut Spatial, pools: &Pools, memory: bool) {
         Some(pool) => {
             // Short runs, so that neither thread waits long on the other's last one.
             let run = q.len().div_ceil(pool.current_num_threads() * SEARCH_RUNS_PER_THREAD);
+            let targets = &mut targets[..q.len()];
             pool.install(|| q.par_chunks(run).zip(targets.par_chunks_mut(run)).for_each(|(q, t)| search(q, t)));
         }
         None => search(q, targets),
@@ -61,6 +62,24 @@ pub(super) fn find_targets(spatial: &mut Spatial, pools: &Pools, memory: bool) {
 
 /// Runs of queries per thread in a shared search (see `find_targets`).
 const SEARCH_RUNS_PER_THREAD: usize = 16;
+
+/// The first `n` projectiles that found a target, with it, in projectile
+/// order, into `spatial.struck`; returns how many. Branch-free: whether a
+/// shot hit is a coin toss that a branch predictor loses (it was a fifth
+/// of `resolve_hits`).
+fn struck_in_order(spatial: &mut Spatial, n: usize) -> usize {
+    let Spatial { queries, targets, struck, .. } = spatial;
+    if struck.len() < n {
+        struck.resize(n, (0, NO_TARGET));
+    }
+    let mut count = 0;
+    for pi in 0..n {
+        let e = targets[queries.place(pi)];
+        struck[count] = (pi as u32, e);
+        count += (e != NO_TARGET) as usize;
+    }
+    count
+}
 
 impl World {
     /// R-DMG-1's two sides of a hit of `base` × `mult` and `element` on enemy `e` — the player's
@@ -78,15 +97,17 @@ impl World {
     }
 
     /// Step 6–7, in projectile order (deterministic): damage, kills, pierce.
+    #[inline(never)]
     pub(super) fn resolve_hits(&mut self) -> (u32, f32) {
         let mut hits = 0u32;
         let mut dealt = 0.0f32;
-        for pi in 0..self.pools.projectiles.len() {
-            let e = self.spatial.queries.place(pi).map_or(NO_TARGET, |k| self.spatial.targets[k]);
-            if e == NO_TARGET || self.pools.enemies.dead[e as usize] {
+        let struck = struck_in_order(&mut self.spatial, self.pools.projectiles.len());
+        for s in 0..struck {
+            let (pi, e) = self.spatial.struck[s];
+            let (pi, e) = (pi as usize, e as usize);
+            if self.pools.enemies.dead[e] {
                 continue;
             }
-            let e = e as usize;
             // Behind a roster-wide flag: where no kind has a shield (the
             // stress workload), hits never look for one.
             if self.behaviours.any_shields {

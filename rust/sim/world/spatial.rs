@@ -25,9 +25,12 @@ pub(super) struct Spatial {
     pub pushes: Pushes,
     /// The projectiles that search, row by row.
     pub queries: QueryOrder,
-    /// Each query's target (`NO_TARGET`: none), in query order: projectile
-    /// i's is at `queries.place(i)`.
+    /// Each query's target (`NO_TARGET`: none), in query order, then a
+    /// spare none: projectile i's is at `queries.place(i)`.
     pub targets: Vec<u32>,
+    /// The projectiles that struck, with their targets, in projectile order
+    /// (the first entries; hits.rs `struck_in_order`).
+    pub struck: Vec<(u32, u32)>,
     /// Step 9's speeds while statuses are live (chill, freeze).
     pub speeds: Vec<f32>,
     /// The worker threads of the searches.
