@@ -540,6 +540,34 @@ mod tests {
         (xs, ys, vec![8.0; n])
     }
 
+    /// The query order: wanted points within reach are queries row by row,
+    /// and `place` finds each one's query; the others `place` at `len()`.
+    #[test]
+    fn sorted_queries_place_each_point_at_its_query() {
+        let (xs, ys, rs) = scatter(400, 600.0, 4);
+        let mut g = Grid::default();
+        g.rebuild(&xs[..200], &ys[..200], &rs[..200], 16.0, 2.0);
+        let (qx, qy): (Vec<f32>, Vec<f32>) = (0..400).map(|i| (xs[i] * 2.0 - 300.0, ys[i])).unzip();
+        let mut order = QueryOrder::default();
+        g.sort_queries(&qx, &qy, &rs, |i| i % 5 != 0, &mut order);
+        let mut placed = 0;
+        for i in 0..qx.len() {
+            let k = order.place(i);
+            if k == order.len() {
+                let inside = g.runs(qx[i], qy[i]) != [(0, 0); 3];
+                assert!(i % 5 == 0 || !inside, "point {i} left out, but wanted and within reach");
+            } else {
+                assert_eq!(order.queries[k].index as usize, i);
+                assert_ne!(i % 5, 0, "an unwanted point was queried");
+                placed += 1;
+            }
+        }
+        assert_eq!(placed, order.len());
+        assert!(placed > 100 && placed < 320, "some points are beyond the grid: {placed}");
+        let rows: Vec<i32> = order.queries.iter().map(|q| g.cell_coords(q.x, q.y).1).collect();
+        assert!(rows.windows(2).all(|w| w[0] <= w[1]), "row by row");
+    }
+
     #[test]
     fn every_point_is_in_the_copies_once_and_cells_are_sorted() {
         let (xs, ys, rs) = scatter(500, 1000.0, 1);

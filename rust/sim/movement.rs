@@ -738,6 +738,37 @@ mod tests {
         (px, py)
     }
 
+    /// R-DET-1: the bands may run on any thread in any order (two threads
+    /// taking from the queue, here one of them from the back half first): the
+    /// pushes are the one-thread pushes, bit for bit.
+    #[test]
+    fn bands_taken_by_two_threads_push_as_one_thread_does() {
+        let mut rng = Rng::new(8, Stream::Spawns);
+        let n = 6000;
+        let xs: Vec<f32> = (0..n).map(|_| rng.range(0.0, 900.0)).collect();
+        let ys: Vec<f32> = (0..n).map(|_| rng.range(0.0, 900.0)).collect();
+        let rs: Vec<f32> = (0..n).map(|i| 6.0 + (i % 3) as f32).collect();
+        let g = grid_of(&xs, &ys, &rs);
+        let rule = SeparationRule { strength: 0.25, candidates: 64 };
+        let one = pushes(&g, 64);
+        let mut s = Separation::default();
+        let bands = s.bands(&g, rule);
+        assert!(bands.jobs.lock().unwrap().len() >= 4, "enough bands to share");
+        bands.jobs.lock().unwrap().reverse(); // the last band first
+        std::thread::scope(|t| {
+            t.spawn(|| bands.run_until_paused());
+            bands.run_one();
+            bands.pause();
+            bands.run_all();
+        });
+        drop(bands);
+        let (mut px, mut py) = (vec![f32::NAN; n], vec![f32::NAN; n]);
+        s.merge(&g, rule, &mut px, &mut py);
+        let bits = |v: &[f32]| v.iter().map(|p| p.to_bits()).collect::<Vec<_>>();
+        assert_eq!((bits(&px), bits(&py)), (bits(&one.0), bits(&one.1)));
+        assert!(px.iter().filter(|p| **p != 0.0).count() > n / 2, "most points are pushed");
+    }
+
     /// R-WAVE-2 with `rule.candidates`: under the cap nothing changes (bit for bit); a
     /// crushed pile over it pushes on fewer pairs, each still equal and
     /// opposite (the pushes sum to nothing), and every point is still pushed.

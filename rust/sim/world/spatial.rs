@@ -1,6 +1,6 @@
 //! The spatial partitions and the scratch of the frame's searches and moves
 //! (`Spatial`): step 3 rebuilds the enemy grid, which the hits (6), the touch
-//! (8) and the separation (9) read; the worker threads of the searches.
+//! (8) and the separation (9) read; the worker threads.
 
 use std::sync::Arc;
 
@@ -33,7 +33,7 @@ pub(super) struct Spatial {
     pub struck: Vec<(u32, u32)>,
     /// Step 9's speeds while statuses are live (chill, freeze).
     pub speeds: Vec<f32>,
-    /// The worker threads of the searches.
+    /// The worker threads of the search, the separation and the chase.
     pub workers: Workers,
 }
 
