@@ -738,15 +738,21 @@ mod tests {
         (px, py)
     }
 
+    /// `n` points uniform over the square [lo, hi)², from `seed`.
+    fn square_of_points(seed: u64, n: usize, lo: f32, hi: f32) -> (Vec<f32>, Vec<f32>) {
+        let mut rng = Rng::new(seed, Stream::Spawns);
+        let xs = (0..n).map(|_| rng.range(lo, hi)).collect();
+        let ys = (0..n).map(|_| rng.range(lo, hi)).collect();
+        (xs, ys)
+    }
+
     /// R-DET-1: the bands may run on any thread in any order (two threads
     /// taking from the queue, here one of them from the back half first): the
     /// pushes are the one-thread pushes, bit for bit.
     #[test]
     fn bands_taken_by_two_threads_push_as_one_thread_does() {
-        let mut rng = Rng::new(8, Stream::Spawns);
         let n = 6000;
-        let xs: Vec<f32> = (0..n).map(|_| rng.range(0.0, 900.0)).collect();
-        let ys: Vec<f32> = (0..n).map(|_| rng.range(0.0, 900.0)).collect();
+        let (xs, ys) = square_of_points(8, n, 0.0, 900.0);
         let rs: Vec<f32> = (0..n).map(|i| 6.0 + (i % 3) as f32).collect();
         let g = grid_of(&xs, &ys, &rs);
         let rule = SeparationRule { strength: 0.25, candidates: 64 };
@@ -774,10 +780,8 @@ mod tests {
     /// opposite (the pushes sum to nothing), and every point is still pushed.
     #[test]
     fn the_candidate_cap_only_thins_a_crushed_pile() {
-        let mut rng = Rng::new(5, Stream::Spawns);
         let n = 2000;
-        let xs: Vec<f32> = (0..n).map(|_| rng.range(100.0, 160.0)).collect();
-        let ys: Vec<f32> = (0..n).map(|_| rng.range(100.0, 160.0)).collect();
+        let (xs, ys) = square_of_points(5, n, 100.0, 160.0);
         let rs = vec![8.0; n];
         let mut g = Grid::default();
         g.rebuild(&xs, &ys, &rs, 16.0, 2.0);
