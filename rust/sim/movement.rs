@@ -144,20 +144,12 @@ impl Separation {
         self.recv_x.resize(total, 0.0);
         self.recv_y.clear();
         self.recv_y.resize(total, 0.0);
-        let mut jobs = Vec::with_capacity(self.bands.len());
-        let (mut ox, mut oy) = (&mut self.own_x[..], &mut self.own_y[..]);
-        let (mut rx, mut ry) = (&mut self.recv_x[..], &mut self.recv_y[..]);
-        for band in &self.bands {
-            let (own, recv) = (band.copies.1 - band.copies.0, band.recv_len());
-            let (hox, tox) = std::mem::take(&mut ox).split_at_mut(own);
-            let (hoy, toy) = std::mem::take(&mut oy).split_at_mut(own);
-            let (hrx, trx) = std::mem::take(&mut rx).split_at_mut(recv);
-            let (hry, try_) = std::mem::take(&mut ry).split_at_mut(recv);
-            jobs.push(BandJob { band: *band, own: (hox, hoy), recv: (hrx, hry) });
-            (ox, oy, rx, ry) = (tox, toy, trx, try_);
-        }
-        jobs.reverse(); // taken from the back: the first band first
-        BandQueue { grid, rule, jobs: Mutex::new(jobs), paused: AtomicBool::new(false) }
+        let rest = Rest {
+            next: 0,
+            own: (&mut self.own_x[..], &mut self.own_y[..]),
+            recv: (&mut self.recv_x[..], &mut self.recv_y[..]),
+        };
+        BandQueue { grid, rule, bands: &self.bands, rest: Mutex::new(rest), paused: AtomicBool::new(false) }
     }
 
     /// Once every band ran: the pushes of the copies, merged in a fixed
@@ -189,19 +181,22 @@ impl Separation {
 pub struct BandQueue<'a> {
     grid: &'a Grid,
     rule: SeparationRule,
-    jobs: Mutex<Vec<BandJob<'a>>>,
+    bands: &'a [Band],
+    /// The bands not taken yet, from `next`, and the scratch segments they
+    /// own: a band taken splits its own off the front (nothing allocated).
+    rest: Mutex<Rest<'a>>,
     /// Set by `pause`: `run_until_paused` returns after the band it has.
     paused: AtomicBool,
 }
 
-/// One band and its own segments of the scratch.
-struct BandJob<'a> {
-    band: Band,
+/// What is left of the bands' scratch (`BandQueue::rest`).
+struct Rest<'a> {
+    next: usize,
     own: (&'a mut [f32], &'a mut [f32]),
     recv: (&'a mut [f32], &'a mut [f32]),
 }
 
-impl BandQueue<'_> {
+impl<'a> BandQueue<'a> {
     /// Runs bands until none is left.
     pub fn run_all(&self) {
         while self.run_one() {}
@@ -222,12 +217,30 @@ impl BandQueue<'_> {
     }
 
     fn run_one(&self) -> bool {
-        // A poisoned lock only means another band panicked; the jobs are still whole.
-        let job = self.jobs.lock().unwrap_or_else(|e| e.into_inner()).pop();
-        let Some(BandJob { band, own, recv }) = job else { return false };
-        separate_band(self.grid, self.rule, &band, own.0, own.1, recv.0, recv.1);
+        let Some((band, (ox, oy), (rx, ry))) = self.take() else { return false };
+        separate_band(self.grid, self.rule, &band, ox, oy, rx, ry);
         true
     }
+
+    /// The next band and its own segments, split off the rest.
+    #[allow(clippy::type_complexity)]
+    fn take(&self) -> Option<(Band, (&'a mut [f32], &'a mut [f32]), (&'a mut [f32], &'a mut [f32]))> {
+        // A poisoned lock only means another band panicked; the rest is still whole.
+        let mut rest = self.rest.lock().unwrap_or_else(|e| e.into_inner());
+        let band = *self.bands.get(rest.next)?;
+        rest.next += 1;
+        let (own, recv) = (band.copies.1 - band.copies.0, band.recv_len());
+        let (ox, oy) = (split_front(&mut rest.own.0, own), split_front(&mut rest.own.1, own));
+        let (rx, ry) = (split_front(&mut rest.recv.0, recv), split_front(&mut rest.recv.1, recv));
+        Some((band, (ox, oy), (rx, ry)))
+    }
+}
+
+/// The first `len` entries of `rest`, which keeps the others.
+fn split_front<'a>(rest: &mut &'a mut [f32], len: usize) -> &'a mut [f32] {
+    let (front, back) = std::mem::take(rest).split_at_mut(len);
+    *rest = back;
+    front
 }
 
 /// The pushes of the wide points (`Grid::wide`), written for each, and
@@ -746,9 +759,9 @@ mod tests {
         (xs, ys)
     }
 
-    /// R-DET-1: the bands may run on any thread in any order (two threads
-    /// taking from the queue, here one of them from the back half first): the
-    /// pushes are the one-thread pushes, bit for bit.
+    /// R-DET-1: the bands may run on any thread, each taking the next as it
+    /// comes free (two threads here, one pausing halfway): the pushes are the
+    /// one-thread pushes, bit for bit.
     #[test]
     fn bands_taken_by_two_threads_push_as_one_thread_does() {
         let n = 6000;
@@ -759,15 +772,13 @@ mod tests {
         let one = pushes(&g, 64);
         let mut s = Separation::default();
         let bands = s.bands(&g, rule);
-        assert!(bands.jobs.lock().unwrap().len() >= 4, "enough bands to share");
-        bands.jobs.lock().unwrap().reverse(); // the last band first
+        assert!(bands.bands.len() >= 4, "enough bands to share");
         std::thread::scope(|t| {
             t.spawn(|| bands.run_until_paused());
             bands.run_one();
             bands.pause();
             bands.run_all();
         });
-        drop(bands);
         let (mut px, mut py) = (vec![f32::NAN; n], vec![f32::NAN; n]);
         s.merge(&g, rule, &mut px, &mut py);
         let bits = |v: &[f32]| v.iter().map(|p| p.to_bits()).collect::<Vec<_>>();

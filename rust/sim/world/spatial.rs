@@ -135,7 +135,6 @@ impl Pushes {
         let bands = self.scratch.bands(grid, rule);
         let result = work(&bands);
         bands.run_all();
-        drop(bands);
         self.scratch.merge(grid, rule, &mut self.x, &mut self.y);
         self.ready = true;
         result
