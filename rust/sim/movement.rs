@@ -244,7 +244,7 @@ fn split_front<'a>(rest: &mut &'a mut [f32], len: usize) -> &'a mut [f32] {
 }
 
 /// The pushes of the wide points (`Grid::wide`), written for each, and
-/// their reactions added onto the copies' (after `separate_copies`, on one
+/// their reactions added onto the copies' pushes (after those are merged, on one
 /// thread, in index order). A wide point is the first of each of its pairs.
 fn separate_wide(grid: &Grid, strength: f32, push_x: &mut [f32], push_y: &mut [f32]) {
     if grid.wide.is_empty() {
