@@ -71,8 +71,8 @@ impl World {
         if self.cfg.rules.enemies_still {
             return; // the training range's dummies
         }
-        self.spatial.separation_pushes(self.pools.enemies.len(), self.cfg.separation());
         let s = &mut self.spatial;
+        s.pushes.fit(self.pools.enemies.len());
         let slowed = self.elements.speeds(&self.pools.enemies, self.cfg.statuses.chill_slow, &mut s.speeds);
         let e = &mut self.pools.enemies;
         let speed = if slowed { &s.speeds[..] } else { &e.speed[..] };

@@ -308,7 +308,9 @@ impl World {
         self.spatial.rebuild_grid(&self.pools, regular, self.player.radius, self.cfg.grid_cells_per_entity);
         // 4–8b; with threads, step 9's separation pushes beside them, as they
         // read nothing but the grid (spatial.rs `Pushes`).
-        let hits = match self.separation_ahead() {
+        let ahead = self.separation_ahead();
+        let beside = ahead.is_some();
+        let hits = match ahead {
             Some(pool) => {
                 let grid = Arc::clone(&self.spatial.grid);
                 let mut pushes = std::mem::take(&mut self.spatial.pushes);
@@ -320,7 +322,10 @@ impl World {
             }
             None => self.fight(controls, None),
         };
-        // 9. enemies move
+        // 9. enemies move, pushed apart by separation (computed here unless it ran beside 4–8b)
+        if !beside && !self.cfg.rules.enemies_still {
+            self.spatial.pushes.compute(&self.spatial.grid, self.cfg.separation());
+        }
         self.move_enemies();
         // 10. pickups
         let (pool, grid, events) = (&mut self.pools.pickups, &mut self.spatial.pickup_grid, &mut self.log.events);

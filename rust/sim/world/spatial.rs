@@ -89,18 +89,6 @@ impl Spatial {
         // (a clone's first rebuild copies it once).
         Arc::make_mut(&mut self.grid).rebuild_with_wide(&e.x, &e.y, &e.radius, reach, cells_per_entity, r);
     }
-
-    /// Step 9's separation pushes of `n` enemies (computed now, unless they
-    /// were alongside steps 4–8b). Children of this frame's splits are not
-    /// in the grid: no push.
-    pub fn separation_pushes(&mut self, n: usize, rule: SeparationRule) {
-        if !self.pushes.ready {
-            self.pushes.alongside(&self.grid, rule, |_| ());
-        }
-        self.pushes.ready = false;
-        self.pushes.x.resize(n, 0.0);
-        self.pushes.y.resize(n, 0.0);
-    }
 }
 
 /// Threads share a search or the separation from this many items (enemies
@@ -115,28 +103,36 @@ const THREADED_FROM: usize = 2048;
 ///
 /// The pushes read nothing but the grid of start-of-frame positions, so on
 /// more than one thread they are computed as soon as the grid is, alongside
-/// steps 4–8b (`World::step`), and step 9 finds them `ready`.
+/// steps 4–8b; otherwise just before step 9 (`World::step` decides).
 #[derive(Clone, Default)]
 pub(super) struct Pushes {
     pub x: Vec<f32>,
     pub y: Vec<f32>,
     scratch: Separation,
-    ready: bool,
 }
 
 impl Pushes {
+    /// The push of every point of `grid`, on this thread.
+    pub fn compute(&mut self, grid: &Grid, rule: SeparationRule) {
+        self.alongside(grid, rule, |_| ());
+    }
+
+    /// Sized for `n` enemies: the children of this frame's splits joined
+    /// after the grid was built, and get no push.
+    pub fn fit(&mut self, n: usize) {
+        self.x.resize(n, 0.0);
+        self.y.resize(n, 0.0);
+    }
+
     /// The push of every point of `grid` (enemy indices `0..grid.sources()`),
     /// its bands run by `work` on whatever threads it likes and the rest,
     /// if it left any, on this one; `work`'s result is returned.
     pub fn alongside<R>(&mut self, grid: &Grid, rule: SeparationRule, work: impl FnOnce(&BandQueue) -> R) -> R {
-        let n = grid.sources();
-        self.x.resize(n, 0.0);
-        self.y.resize(n, 0.0);
+        self.fit(grid.sources());
         let bands = self.scratch.bands(grid, rule);
         let result = work(&bands);
         bands.run_all();
         self.scratch.merge(grid, rule, &mut self.x, &mut self.y);
-        self.ready = true;
         result
     }
 }
