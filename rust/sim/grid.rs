@@ -281,9 +281,16 @@ impl Grid {
     /// from plain values, for loops that hold `self` borrowed.
     #[inline]
     fn cell_in(x0: f32, y0: f32, inv_cell: f32, cols: i32, rows: i32, x: f32, y: f32) -> u32 {
+        let (cx, cy) = Self::cell_xy_in(x0, y0, inv_cell, cols, rows, x, y);
+        (cy * cols + cx) as u32
+    }
+
+    /// `cell_in`'s column and row.
+    #[inline(always)]
+    fn cell_xy_in(x0: f32, y0: f32, inv_cell: f32, cols: i32, rows: i32, x: f32, y: f32) -> (i32, i32) {
         let cx = (((x - x0) * inv_cell) as i32).clamp(0, cols - 1);
         let cy = (((y - y0) * inv_cell) as i32).clamp(0, rows - 1);
-        (cy * cols + cx) as u32
+        (cx, cy)
     }
 
     /// Column and row of any finite point, possibly outside the grid
@@ -323,28 +330,6 @@ impl Grid {
         runs
     }
 
-    /// Visits every occupied cell once, with the run of its own points and
-    /// the three runs of its 3×3 block. Neighbour queries for points that are
-    /// themselves in the grid go through this, paying for the block once per
-    /// cell rather than once per point.
-    pub fn for_each_cell(&self, mut f: impl FnMut(u32, u32, &Runs)) {
-        self.for_cells_in(0, self.cell_count(), &mut f)
-    }
-
-    /// `for_each_cell` restricted to cells `first..last` (for splitting the
-    /// work into chunks).
-    pub fn for_cells_in(&self, first: usize, last: usize, f: &mut impl FnMut(u32, u32, &Runs)) {
-        for c in first..last {
-            let (a, b) = (self.start[c], self.start[c + 1]);
-            if a == b {
-                continue;
-            }
-            let cx = c as i32 % self.cols;
-            let cy = c as i32 / self.cols;
-            f(a, b, &self.runs_of_cell(cx, cy));
-        }
-    }
-
     pub fn rows(&self) -> usize {
         self.rows as usize
     }
@@ -369,36 +354,32 @@ impl Grid {
         lo
     }
 
-    /// Visits every occupied cell of rows `rows.0..rows.1` for a half-shell
-    /// pair search, with: the run `[a, b)` of its own points; the end of
-    /// the run that continues from them through the cell to their right
-    /// (same row, contiguous in the copies); and the run of the three cells
-    /// of the next row below them (empty on the last row). A point k pairs
-    /// with `k + 1..right_end` and with `below`: over all cells, every pair
-    /// of points in adjacent-or-same cells comes up exactly once.
-    pub fn for_half_shell_cells(&self, rows: (usize, usize), f: &mut impl FnMut(u32, u32, u32, (u32, u32))) {
+    /// The half shell of copy k, for a pair search in which each pair of
+    /// points in adjacent-or-same cells comes up exactly once: k pairs with
+    /// the copies `k + 1..right_end` (the rest of its cell, then the cell to
+    /// its right: contiguous in the copies) and with the run `below` (the
+    /// three cells of the next row; on the last row, an empty run at the end
+    /// of the copies).
+    ///
+    /// Per copy, not per cell: the crowd fills about half the cells, and a
+    /// walk over the cells mispredicted whether each was empty. The copy's
+    /// cell comes back from its coordinates exactly as the rebuild found it.
+    #[inline(always)]
+    pub fn half_shell_of_copy(&self, k: usize) -> (u32, (u32, u32)) {
+        let (cx, cy) = Self::cell_xy_in(self.x0, self.y0, self.inv_cell, self.cols, self.rows, self.x[k], self.y[k]);
         let cols = self.cols as usize;
+        let (cx, base) = (cx as usize, cy as usize * cols);
+        let right = (cx + 1).min(cols - 1);
         let start = &self.start[..];
-        for cy in rows.0..rows.1 {
-            let base = cy * cols;
-            let has_below = cy + 1 < self.rows as usize;
-            for cx in 0..cols {
-                let c = base + cx;
-                let (a, b) = (start[c], start[c + 1]);
-                if a == b {
-                    continue;
-                }
-                let right = (cx + 1).min(cols - 1);
-                let right_end = start[base + right + 1];
-                let below = if has_below {
-                    let nb = base + cols;
-                    (start[nb + cx.saturating_sub(1)], start[nb + right + 1])
-                } else {
-                    (0, 0)
-                };
-                f(a, b, right_end, below);
-            }
-        }
+        let right_end = start[base + right + 1];
+        let below = if cy + 1 < self.rows {
+            let nb = base + cols;
+            (start[nb + cx.saturating_sub(1)], start[nb + right + 1])
+        } else {
+            let end = start[self.cell_count()];
+            (end, end)
+        };
+        (right_end, below)
     }
 
     /// Buckets the query points `wanted(i)` by widened row into `out` (a

@@ -13,6 +13,8 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
+use wide::f32x4;
+
 use super::grid::{Grid, Runs, LANES};
 
 /// No target in reach.
@@ -48,8 +50,7 @@ pub struct Separation {
 
 #[derive(Clone, Copy, Debug, Default)]
 struct Band {
-    /// Grid rows `rows.0..rows.1`; their points are the copies `copies`.
-    rows: (usize, usize),
+    /// The points of whole grid rows: the copies `copies.0..copies.1`.
     copies: (usize, usize),
     /// The band's reactions cover copies `recv_from..recv_to` (its own rows
     /// and the next band's first row), from `recv_from` rounded down to a
@@ -81,13 +82,8 @@ impl Separation {
                 continue;
             }
             let copies = (grid.first_copy_of_row(r0), grid.first_copy_of_row(r1));
-            let band = Band {
-                rows: (r0, r1),
-                copies,
-                recv_from: copies.0 & !(LANES - 1),
-                recv_to: grid.first_copy_of_row(r1 + 1),
-                recv_at,
-            };
+            let band =
+                Band { copies, recv_from: copies.0 & !(LANES - 1), recv_to: grid.first_copy_of_row(r1 + 1), recv_at };
             recv_at += band.recv_len();
             self.bands.push(band);
             r0 = r1;
@@ -308,26 +304,16 @@ fn separate_band(
     recv_y: &mut [f32],
 ) {
     let mut recv = Reactions { x: recv_x, y: recv_y, from: band.recv_from };
+    let mut own = (own_x, own_y, band.copies.0);
     let (strength, cap) = (rule.strength, rule.candidates);
-    grid.for_half_shell_cells(band.rows, &mut |a: u32, b: u32, right_end: u32, below: (u32, u32)| {
-        let (a, b, right_end, below) =
-            (a as usize, b as usize, right_end as usize, (below.0 as usize, below.1 as usize));
-        let mut own = (&mut *own_x, &mut *own_y, band.copies.0);
-        // A cell whose first point's candidates fit `cap` needs no clamp on any
-        // of its points (decided once a cell: the crowd's cells all fit).
-        if (right_end - a - 1) + (below.1 - below.0) <= cap {
-            for k in a..b {
-                point_pushes(grid, strength, k, (k + 1, right_end), below, &mut own, &mut recv);
-            }
-        } else {
-            for k in a..b {
-                // `rule.candidates`: the same cells first, then the row below.
-                let same = (k + 1, right_end.min(k + 1 + cap));
-                let below = (below.0, below.1.min(below.0 + cap - (same.1 - same.0)));
-                point_pushes(grid, strength, k, same, below, &mut own, &mut recv);
-            }
-        }
-    });
+    for k in band.copies.0..band.copies.1 {
+        let (right_end, below) = grid.half_shell_of_copy(k);
+        // `rule.candidates`: the same cells first, then the row below (in a
+        // crowd that fits, neither clamp takes anything off).
+        let same = (k + 1, (right_end as usize).min(k + 1 + cap));
+        let below = (below.0 as usize, (below.1 as usize).min(below.0 as usize + cap - (same.1 - same.0)));
+        point_pushes(grid, strength, k, same, below, &mut own, &mut recv);
+    }
 }
 
 /// Copy k's pairs with the runs `same` and `below` (all after it): its own
@@ -342,11 +328,12 @@ fn point_pushes(
     own: &mut (&mut [f32], &mut [f32], usize),
     recv: &mut Reactions,
 ) {
-    let point = (grid.x[k], grid.y[k], grid.radius[k]);
-    let mut acc = ([0.0f32; LANES], [0.0f32; LANES]);
+    let point = Disc::splat(grid.x[k], grid.y[k], grid.radius[k]);
+    let mut acc = (f32x4::ZERO, f32x4::ZERO);
+    let strength = f32x4::splat(strength);
     pair_pushes(grid, strength, point, same, &mut acc, recv);
     pair_pushes(grid, strength, point, below, &mut acc, recv);
-    let (ax, ay) = acc;
+    let (ax, ay) = (acc.0.to_array(), acc.1.to_array());
     own.0[k - own.2] = (ax[0] + ax[1]) + (ax[2] + ax[3]);
     own.1[k - own.2] = (ay[0] + ay[1]) + (ay[2] + ay[3]);
 }
@@ -358,57 +345,91 @@ struct Reactions<'a> {
     from: usize,
 }
 
+/// One point's centre and radius in every lane.
+#[derive(Clone, Copy)]
+struct Disc {
+    x: f32x4,
+    y: f32x4,
+    r: f32x4,
+}
+
+impl Disc {
+    #[inline(always)]
+    fn splat(x: f32, y: f32, r: f32) -> Disc {
+        Disc { x: f32x4::splat(x), y: f32x4::splat(y), r: f32x4::splat(r) }
+    }
+}
+
+/// The lane numbers, for masking a chunk to a run.
+const LANE_NUMBERS: f32x4 = f32x4::new([0.0, 1.0, 2.0, 3.0]);
+
+/// The lanes of the chunk at `m` that lie in the run `[lo, hi)`: lane j if
+/// `lo ≤ m + j < hi` (compared as floats: the offsets that matter are 0..4).
+#[inline(always)]
+fn run_lanes(m: usize, lo: usize, hi: usize) -> f32x4 {
+    let first = f32x4::splat((lo as i64 - m as i64) as f32);
+    let last = f32x4::splat((hi as i64 - m as i64) as f32);
+    LANE_NUMBERS.simd_ge(first) & LANE_NUMBERS.simd_lt(last)
+}
+
 /// The pairs of a point with the copies `run.0..run.1` (all after it):
 /// the pushes on the point summed per lane into `acc`, the opposite pushes
 /// on the others subtracted from their reactions.
 ///
 /// A padded scan like the search's: the run is read in whole chunks of
 /// `LANES`, from `run.0` rounded down, lanes outside the run masked off;
-/// the lane loop is branch-free (SSE2). The push is the full shell's to
-/// the bit: the pair (k, m) gives k `dx·f` and m `−dx·f` (m's own dx is
-/// exactly −dx, f is symmetric); only the order of the sums differs.
+/// the lane loop is `f32x4` (SSE2 on x86_64: compares give masks, selects
+/// are bit operations, so the loop has no branch but its end). The push is
+/// the full shell's to the bit: the pair (k, m) gives k `dx·f` and m
+/// `−dx·f` (m's own dx is exactly −dx, f is symmetric); only the order of
+/// the sums differs.
 #[inline(always)]
 fn pair_pushes(
     grid: &Grid,
-    strength: f32,
-    (xi, yi, ri): (f32, f32, f32),
+    strength: f32x4,
+    point: Disc,
     (lo, hi): (usize, usize),
-    acc: &mut ([f32; LANES], [f32; LANES]),
+    acc: &mut (f32x4, f32x4),
     recv: &mut Reactions,
 ) {
-    if lo >= hi {
-        return;
-    }
+    // The first chunk even of an empty run: it pushes nothing (every lane is
+    // masked off, and adding +0.0 changes no sum), and in a crowd most runs
+    // fit in one chunk, so the scan has no data-dependent branch to miss.
     let mut m = lo & !(LANES - 1);
-    while m < hi {
-        let (cx, cy, cr) = (chunk(&grid.x, m), chunk(&grid.y, m), chunk(&grid.radius, m));
+    loop {
+        let (cx, cy, cr) = (lanes(&grid.x, m), lanes(&grid.y, m), lanes(&grid.radius, m));
         let at = m - recv.from;
         let rx: &mut [f32; LANES] = (&mut recv.x[at..at + LANES]).try_into().expect("segments are padded by LANES");
         let ry: &mut [f32; LANES] = (&mut recv.y[at..at + LANES]).try_into().expect("segments are padded by LANES");
-        // The run's bounds relative to the chunk: lane j is live if first ≤ j < last.
-        let (first, last) = (lo as i32 - m as i32, hi as i32 - m as i32);
-        for j in 0..LANES {
-            let live = mask(j as i32 >= first) & mask((j as i32) < last);
-            let dx = xi - cx[j];
-            let dy = yi - cy[j];
-            let d2 = dx * dx + dy * dy;
-            let rr = ri + cr[j];
-            let d = d2.sqrt();
-            let apart = mask(d2 > 0.0);
-            let f = strength * (rr - d) / select(apart, d, 1.0);
-            let overlap = live & apart & mask(d2 < rr * rr);
-            // Exactly on top of each other: no direction to push along, so
-            // split them along x by order (the first one goes left).
-            let coincident = live & !apart;
-            let px = select(overlap, dx * f, 0.0) + select(coincident, -strength * rr, 0.0);
-            let py = select(overlap, dy * f, 0.0);
-            acc.0[j] += px;
-            acc.1[j] += py;
-            rx[j] -= px;
-            ry[j] -= py;
-        }
+        let live = run_lanes(m, lo, hi);
+        let dx = point.x - cx;
+        let dy = point.y - cy;
+        let d2 = dx * dx + dy * dy;
+        let rr = point.r + cr;
+        let d = d2.sqrt();
+        let apart = d2.simd_gt(f32x4::ZERO);
+        let f = strength * (rr - d) / apart.bitselect(d, f32x4::ONE);
+        let overlap = live & apart & d2.simd_lt(rr * rr);
+        // Exactly on top of each other: no direction to push along, so
+        // split them along x by order (the first one goes left).
+        let coincident = live & !apart;
+        let px = (overlap & (dx * f)) + (coincident & (-strength * rr));
+        let py = overlap & (dy * f);
+        acc.0 += px;
+        acc.1 += py;
+        *rx = (f32x4::new(*rx) - px).to_array();
+        *ry = (f32x4::new(*ry) - py).to_array();
         m += LANES;
+        if m >= hi {
+            break;
+        }
     }
+}
+
+/// A chunk of a padded copy column, as lanes.
+#[inline(always)]
+fn lanes(column: &[f32], m: usize) -> f32x4 {
+    f32x4::new(chunk(column, m))
 }
 
 /// The lanes `m..m + LANES` of a padded copy column.
