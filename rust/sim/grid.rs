@@ -430,20 +430,22 @@ impl Grid {
             sum += *s;
             *s = sum;
         }
+        // The spare slot's cursor stays at the end, `m`: a query left out is
+        // written to the spare query past the sorted ones (dropped below),
+        // and its place is `m`, "none". No branch: whether a shot is in the
+        // crowd's rows is a coin toss at its edge.
         let m = sum as usize;
-        out.queries.resize(m, Query::default());
+        start[rows] = sum;
+        out.queries.resize(m + 1, Query::default());
         let queries = &mut out.queries[..];
         for i in (0..n).rev() {
-            let row = row_of[i];
-            if row == NO_ROW {
-                row_of[i] = m as u32; // `place`: none
-                continue;
-            }
-            start[row as usize] -= 1;
-            let k = start[row as usize] as usize;
+            let r = (row_of[i] as usize).min(rows);
+            start[r] -= (r != rows) as u32;
+            let k = start[r] as usize;
             queries[k] = Query { x: xs[i], y: ys[i], radius: rs[i], index: i as u32 };
             row_of[i] = k as u32; // from now on its place (`QueryOrder::place`)
         }
+        out.queries.truncate(m);
     }
 
     /// Every point within `r` of `(x, y)` (strictly closer), by index: the
