@@ -45,7 +45,7 @@ pub struct Grid {
     pub x: Vec<f32>,
     pub y: Vec<f32>,
     pub radius: Vec<f32>,
-    /// The point's index in the caller's arrays.
+    /// The point's index in the caller's arrays (`NO_INDEX` in the padding).
     pub index: Vec<u32>,
     points: usize,
     /// The points too big for the cells, in index order (see the module doc).
@@ -120,6 +120,10 @@ impl QueryOrder {
 /// `row_of` for a query left out.
 const NO_ROW: u32 = u32::MAX;
 
+/// The copies' `index` in the padding past the last: "no point"
+/// (`movement::NO_TARGET`), so a scan that found no copy reads it there.
+pub const NO_INDEX: u32 = u32::MAX;
+
 /// `cell_of` for a wide point.
 const WIDE: u32 = u32::MAX;
 
@@ -186,7 +190,8 @@ impl Grid {
         self.x.resize(n + LANES, 0.0);
         self.y.resize(n + LANES, 0.0);
         self.radius.resize(n + LANES, 0.0);
-        self.index.resize(n + LANES, 0);
+        self.index.resize(n + LANES, NO_INDEX);
+        self.index[n..].fill(NO_INDEX);
         if n == 0 {
             self.cols = 1;
             self.rows = 1;

@@ -18,7 +18,7 @@ use wide::f32x4;
 use super::grid::{Grid, Runs, LANES};
 
 /// No target in reach.
-pub const NO_TARGET: u32 = u32::MAX;
+pub const NO_TARGET: u32 = super::grid::NO_INDEX;
 
 /// Grid points per band of rows in the separation (bands are the unit of
 /// work for threads and of the fixed merge order, see `Separation`).
@@ -589,7 +589,9 @@ pub fn nearest_in_runs(grid: &Grid, runs: &Runs, x: f32, y: f32, r: f32) -> u32 
     let (d01, m01) = nearer((best[0], best_m[0]), (best[1], best_m[1]));
     let (d23, m23) = nearer((best[2], best_m[2]), (best[3], best_m[3]));
     let (d, m) = nearer((d01, m01), (d23, m23));
-    let found = if m == u32::MAX { NO_TARGET } else { grid.index[m as usize] };
+    // No copy found (u32::MAX) reads the padding's NO_INDEX, which is NO_TARGET: whether a shot
+    // found one is a coin toss, and a branch on it mispredicted.
+    let found = grid.index[(m as usize).min(grid.len())];
     nearest_wide(grid, x, y, r, (d, found), |_| false)
 }
 
