@@ -40,6 +40,10 @@ pub struct Grid {
     rows: i32,
     /// `start[c]..start[c + 1]` are the points of cell c in the copies.
     start: Vec<u32>,
+    /// `start` laid out for `runs` without a branch or a clamp (`fill_blocks`):
+    /// row `cy + BORDER`, column `cx + BORDER` holds where the copies of row
+    /// `cy` from column `cx` start, for any cell a block can touch.
+    blocks: Vec<u32>,
     cell_of: Vec<u32>,
     /// Cell-ordered copies of the points, then `LANES` padding entries.
     pub x: Vec<f32>,
@@ -124,6 +128,10 @@ const NO_ROW: u32 = u32::MAX;
 /// (`movement::NO_TARGET`), so a scan that found no copy reads it there.
 pub const NO_INDEX: u32 = u32::MAX;
 
+/// The rows and columns of `blocks` around the grid's: `cell_coords` goes
+/// two past the edge, and a block one more.
+const BORDER: usize = 3;
+
 /// `cell_of` for a wide point.
 const WIDE: u32 = u32::MAX;
 
@@ -199,6 +207,7 @@ impl Grid {
             self.inv_cell = 1.0 / self.cell;
             self.start.clear();
             self.start.extend_from_slice(&[0, 0]);
+            self.fill_blocks();
             return;
         }
 
@@ -238,6 +247,34 @@ impl Grid {
         } else {
             self.count_and_scatter::<true>(xs, ys, rs, wide_above);
         }
+        self.fill_blocks();
+    }
+
+    /// The width of a `blocks` row: the columns `cell_coords` gives (−2 to
+    /// `cols + 1`), a block's column on each side, and a run's end past it.
+    fn block_stride(&self) -> usize {
+        self.cols as usize + 2 * BORDER + 1
+    }
+
+    /// `blocks` from `start`. A real row's entry at column `cx` is where the
+    /// copies of cell `cx` clamped into the row start (left of the row: its
+    /// first cell's; right of it: its end), so the entries at any column and
+    /// three columns on give the run of the cells among the three that
+    /// exist. Rows above the grid are 0 and rows below it the end of the
+    /// copies: empty runs, the latter where a scan may read a chunk.
+    fn fill_blocks(&mut self) {
+        let (stride, cols, rows) = (self.block_stride(), self.cols as usize, self.rows as usize);
+        let end = self.start[cols * rows];
+        self.blocks.clear();
+        self.blocks.resize(BORDER * stride, 0);
+        for r in 0..rows {
+            // The row's cells, then its end (the next row's first copy).
+            let row = &self.start[r * cols..=(r + 1) * cols];
+            self.blocks.extend(std::iter::repeat_n(row[0], BORDER));
+            self.blocks.extend_from_slice(row);
+            self.blocks.extend(std::iter::repeat_n(row[cols], BORDER));
+        }
+        self.blocks.resize((rows + 2 * BORDER) * stride, end);
     }
 
     /// The counting sort proper. Local slices, not `self.x[k]`: writing
@@ -309,30 +346,20 @@ impl Grid {
         ((fx + 2.0) as i32 - 2, (fy + 2.0) as i32 - 2)
     }
 
-    /// The three runs of cell-ordered copies around `(x, y)`. Empty runs
-    /// (`lo == hi`) stand for block rows outside the grid.
+    /// The three runs of cell-ordered copies around `(x, y)`, one per
+    /// block row. An empty run (`lo == hi`) is a block row outside the grid
+    /// or with no copy. Six reads of `blocks` and no branch: the search's
+    /// shots are spread over the crowd's edge, where clamps and "is this row
+    /// in the grid" tests cost as much as the scan.
     #[inline]
     pub fn runs(&self, x: f32, y: f32) -> Runs {
         let (cx, cy) = self.cell_coords(x, y);
-        self.runs_of_cell(cx, cy)
-    }
-
-    #[inline]
-    fn runs_of_cell(&self, cx: i32, cy: i32) -> Runs {
-        let mut runs = [(0u32, 0u32); 3];
-        let lo = (cx - 1).max(0);
-        let hi = (cx + 1).min(self.cols - 1);
-        if lo > hi {
-            return runs;
-        }
-        for (k, row) in (cy - 1..=cy + 1).enumerate() {
-            if row < 0 || row >= self.rows {
-                continue;
-            }
-            let base = row * self.cols;
-            runs[k] = (self.start[(base + lo) as usize], self.start[(base + hi + 1) as usize]);
-        }
-        runs
+        let stride = self.block_stride();
+        // The block's top-left cell, (cx − 1, cy − 1), in `blocks`.
+        let first = (cy - 1 + BORDER as i32) as usize * stride + (cx - 1 + BORDER as i32) as usize;
+        // (A grid never rebuilt has no blocks, and no copies.)
+        let Some(b) = self.blocks.get(first..first + 2 * stride + 4) else { return [(0, 0); 3] };
+        [(b[0], b[3]), (b[stride], b[stride + 3]), (b[2 * stride], b[2 * stride + 3])]
     }
 
     pub fn rows(&self) -> usize {
@@ -372,18 +399,13 @@ impl Grid {
     #[inline(always)]
     pub fn half_shell_of_copy(&self, k: usize) -> (u32, (u32, u32)) {
         let (cx, cy) = Self::cell_xy_in(self.x0, self.y0, self.inv_cell, self.cols, self.rows, self.x[k], self.y[k]);
-        let cols = self.cols as usize;
-        let (cx, base) = (cx as usize, cy as usize * cols);
-        let right = (cx + 1).min(cols - 1);
-        let start = &self.start[..];
-        let right_end = start[base + right + 1];
-        let below = if cy + 1 < self.rows {
-            let nb = base + cols;
-            (start[nb + cx.saturating_sub(1)], start[nb + right + 1])
-        } else {
-            let end = start[self.cell_count()];
-            (end, end)
-        };
+        let stride = self.block_stride();
+        // The copy's cell in `blocks`, then the run ends around it (the row
+        // below the last is the end of the copies).
+        let at = (cy as usize + BORDER) * stride + cx as usize + BORDER;
+        let b = &self.blocks[at..at + stride + 3];
+        let right_end = b[2];
+        let below = (b[stride - 1], b[stride + 2]);
         (right_end, below)
     }
 
@@ -542,7 +564,7 @@ mod tests {
         for i in 0..qx.len() {
             let k = order.place(i);
             if k == order.len() {
-                let inside = g.runs(qx[i], qy[i]) != [(0, 0); 3];
+                let inside = g.runs(qx[i], qy[i]).iter().any(|&(lo, hi)| lo < hi);
                 assert!(i % 5 == 0 || !inside, "point {i} left out, but wanted and within reach");
             } else {
                 assert_eq!(order.queries[k].index as usize, i);
@@ -571,6 +593,45 @@ mod tests {
         assert!(seen.iter().all(|&s| s));
         assert!(g.cell_count() <= 2 * 500 * 2 + 4, "cells {}", g.cell_count());
         assert!(g.cell_size() >= 16.0);
+    }
+
+    /// `runs` (read from `blocks`) and `half_shell_of_copy` cover exactly the
+    /// copies of the cells they stand for, at the grid's edges and beyond it.
+    #[test]
+    fn runs_and_half_shells_cover_exactly_their_cells() {
+        let (xs, ys, rs) = scatter(300, 400.0, 3);
+        let mut g = Grid::default();
+        g.rebuild(&xs, &ys, &rs, 16.0, 2.0);
+        let cell_of_copy = |k: usize| Grid::cell_xy_in(g.x0, g.y0, g.inv_cell, g.cols, g.rows, g.x[k], g.y[k]);
+        let copies_in = |runs: &[(u32, u32)]| {
+            let mut got: Vec<usize> = runs.iter().flat_map(|&(lo, hi)| lo as usize..hi as usize).collect();
+            got.sort();
+            got
+        };
+        let mut rng = Rng::new(5, Stream::Spread);
+        for _ in 0..600 {
+            let (qx, qy) = (rng.range(-80.0, 480.0), rng.range(-80.0, 480.0));
+            let (cx, cy) = g.cell_coords(qx, qy);
+            let want: Vec<usize> = (0..g.len())
+                .filter(|&k| {
+                    let (kx, ky) = cell_of_copy(k);
+                    (kx - cx).abs() <= 1 && (ky - cy).abs() <= 1
+                })
+                .collect();
+            assert_eq!(copies_in(&g.runs(qx, qy)), want, "query ({qx}, {qy}) in cell ({cx}, {cy})");
+        }
+        for k in 0..g.len() {
+            let (cx, cy) = cell_of_copy(k);
+            let (right_end, below) = g.half_shell_of_copy(k);
+            let want: Vec<usize> = (k + 1..g.len())
+                .filter(|&m| {
+                    let (mx, my) = cell_of_copy(m);
+                    (my == cy && (mx == cx || mx == cx + 1)) || (my == cy + 1 && (mx - cx).abs() <= 1)
+                })
+                .collect();
+            assert_eq!(copies_in(&[(k as u32 + 1, right_end), below]), want, "copy {k} in cell ({cx}, {cy})");
+            assert!(below.0 <= below.1 && below.1 as usize <= g.len());
+        }
     }
 
     #[test]
