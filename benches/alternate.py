@@ -1,0 +1,123 @@
+"""Two commands timed alternately: before/after figures on a noisy machine.
+
+This VM drifts ±15–20% over minutes, so two builds timed one after the other
+are timed on two different machines. This runs them in pairs instead, and
+reports each pair's ratio:
+
+    .venv/bin/python benches/alternate.py --pairs 5 \\
+        --a "/tmp/base/probe 10000 20000 5 1" \\
+        --b "target/release/examples/probe 10000 20000 5 1"
+
+    # one build, one thread against two
+    .venv/bin/python benches/alternate.py --pairs 7 \\
+        --a "target/release/examples/probe 10000 20000 5 1" \\
+        --b "target/release/examples/probe 10000 20000 5 2"
+
+Each command must print ``median X ms`` (``examples/probe`` does). Within a
+pair the order rotates (A then B, then B then A), so neither side is always
+the one that runs on a machine the other has just warmed. The figures are
+the medians of A's and of B's runs, and the median of the pairs' own ratios
+B/A (below 1: B is faster). When both commands print a ``state hash`` (the
+probe does, at frame 210), the report says whether every run printed the
+same one: a speed change that is meant to be bit-identical is checked in the
+same runs that time it. ``--json`` prints one object instead of the table.
+Exit status 1 when a command fails or prints no median.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shlex
+import statistics
+import subprocess
+import sys
+from dataclasses import dataclass
+
+MEDIAN = re.compile(r"median ([0-9]+(?:\.[0-9]+)?) ms")
+HASH = re.compile(r"state hash(?: at frame [0-9]+)?:? ([0-9a-f]{8,})")
+
+
+class CommandFailed(Exception):
+    """A command exited non-zero or printed no ``median X ms``."""
+
+
+@dataclass(frozen=True)
+class Run:
+    ms: float
+    state_hash: str | None
+
+
+def run_once(command: str) -> Run:
+    """Runs `command` (split like a shell line, not through a shell) and reads its median."""
+    try:
+        done = subprocess.run(shlex.split(command), capture_output=True, text=True, check=False)
+    except OSError as e:
+        raise CommandFailed(f"{command!r}: {e.strerror or e}") from None
+    if done.returncode != 0:
+        tail = done.stderr.strip().splitlines()[-1:] or ["(no output on stderr)"]
+        raise CommandFailed(f"{command!r} exited with {done.returncode}: {tail[0]}")
+    found = MEDIAN.search(done.stdout)
+    if found is None:
+        raise CommandFailed(f"{command!r} printed no 'median X ms'")
+    hashed = HASH.search(done.stdout)
+    return Run(float(found.group(1)), hashed.group(1) if hashed else None)
+
+
+def alternate(a: str, b: str, pairs: int, echo: bool = False) -> dict[str, object]:
+    """`pairs` pairs of runs of `a` and `b`, the order rotating; the report as a dict."""
+    runs_a: list[Run] = []
+    runs_b: list[Run] = []
+    for i in range(pairs):
+        if i % 2 == 0:
+            ra, rb = run_once(a), run_once(b)
+        else:
+            rb, ra = run_once(b), run_once(a)
+        runs_a.append(ra)
+        runs_b.append(rb)
+        if echo:
+            print(f"pair {i + 1}: A {ra.ms:.3f} ms  B {rb.ms:.3f} ms  B/A {rb.ms / ra.ms:.3f}", flush=True)
+    hashes = {r.state_hash for r in runs_a + runs_b}
+    return {
+        "a": a,
+        "b": b,
+        "pairs": pairs,
+        "a_ms": [r.ms for r in runs_a],
+        "b_ms": [r.ms for r in runs_b],
+        "a_median_ms": round(statistics.median(r.ms for r in runs_a), 4),
+        "b_median_ms": round(statistics.median(r.ms for r in runs_b), 4),
+        "b_over_a": round(statistics.median(rb.ms / ra.ms for ra, rb in zip(runs_a, runs_b, strict=True)), 4),
+        # None when a command printed no hash; otherwise whether all runs agree.
+        "same_state_hash": None if None in hashes else len(hashes) == 1,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--a", required=True, help="the first command (e.g. the build before)")
+    parser.add_argument("--b", required=True, help="the second command (e.g. the build after)")
+    parser.add_argument("--pairs", type=int, default=5, help="pairs of runs (default 5)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    args = parser.parse_args(argv)
+    if args.pairs < 1:
+        parser.error("--pairs must be at least 1")
+    try:
+        report = alternate(args.a, args.b, args.pairs, echo=not args.json)
+    except CommandFailed as e:
+        print(f"alternate.py: {e}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(report))
+    else:
+        agree = report["same_state_hash"]
+        same = "no hash printed" if agree is None else "same in every run" if agree else "DIFFERS"
+        print(
+            f"median A {report['a_median_ms']:.3f} ms  B {report['b_median_ms']:.3f} ms  "
+            f"B/A (median of the pairs) {report['b_over_a']:.3f}  state hash: {same}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
