@@ -13,15 +13,16 @@ reports each pair's ratio:
         --a "target/release/examples/probe 10000 20000 5 1" \\
         --b "target/release/examples/probe 10000 20000 5 2"
 
-Each command must print ``median X ms`` (``examples/probe`` does). Within a
-pair the order rotates (A then B, then B then A), so neither side is always
-the one that runs on a machine the other has just warmed. The figures are
+Each command must print ``median X ms`` (``examples/probe`` does), above
+zero. The order rotates from pair to pair (A B, B A, A B, ...), so neither
+side is always the one that runs on a machine the other has just warmed. The figures are
 the medians of A's and of B's runs, and the median of the pairs' own ratios
 B/A (below 1: B is faster). When both commands print a ``state hash`` (the
 probe does, at frame 210), the report says whether every run printed the
 same one: a speed change that is meant to be bit-identical is checked in the
 same runs that time it. ``--json`` prints one object instead of the table.
-Exit status 1 when a command fails or prints no median.
+Exit status 1, with one line on stderr, when a command fails, runs past
+``--timeout`` or prints no median.
 """
 
 from __future__ import annotations
@@ -39,8 +40,11 @@ MEDIAN = re.compile(r"median ([0-9]+(?:\.[0-9]+)?) ms")
 HASH = re.compile(r"state hash(?: at frame [0-9]+)?:? ([0-9a-f]{8,})")
 
 
+DESCRIPTION = "Two commands timed alternately: before/after figures on a noisy machine."
+
+
 class CommandFailed(Exception):
-    """A command exited non-zero or printed no ``median X ms``."""
+    """A command could not run, exited non-zero, ran too long or printed no usable median."""
 
 
 @dataclass(frozen=True)
@@ -49,31 +53,41 @@ class Run:
     state_hash: str | None
 
 
-def run_once(command: str) -> Run:
+def run_once(command: str, timeout: float | None = None) -> Run:
     """Runs `command` (split like a shell line, not through a shell) and reads its median."""
     try:
-        done = subprocess.run(shlex.split(command), capture_output=True, text=True, check=False)
+        argv = shlex.split(command)
+    except ValueError as e:
+        raise CommandFailed(f"{command!r}: {e}") from None
+    if not argv:
+        raise CommandFailed("an empty command")
+    try:
+        done = subprocess.run(argv, capture_output=True, text=True, check=False, timeout=timeout)
     except OSError as e:
         raise CommandFailed(f"{command!r}: {e.strerror or e}") from None
+    except subprocess.TimeoutExpired:
+        raise CommandFailed(f"{command!r} ran past the {timeout:g} s timeout") from None
     if done.returncode != 0:
         tail = done.stderr.strip().splitlines()[-1:] or ["(no output on stderr)"]
         raise CommandFailed(f"{command!r} exited with {done.returncode}: {tail[0]}")
     found = MEDIAN.search(done.stdout)
     if found is None:
         raise CommandFailed(f"{command!r} printed no 'median X ms'")
+    if float(found.group(1)) <= 0.0:
+        raise CommandFailed(f"{command!r} printed a median of {found.group(1)} ms: too short to compare")
     hashed = HASH.search(done.stdout)
     return Run(float(found.group(1)), hashed.group(1) if hashed else None)
 
 
-def alternate(a: str, b: str, pairs: int, echo: bool = False) -> dict[str, object]:
+def alternate(a: str, b: str, pairs: int, echo: bool = False, timeout: float | None = None) -> dict[str, object]:
     """`pairs` pairs of runs of `a` and `b`, the order rotating; the report as a dict."""
     runs_a: list[Run] = []
     runs_b: list[Run] = []
     for i in range(pairs):
         if i % 2 == 0:
-            ra, rb = run_once(a), run_once(b)
+            ra, rb = run_once(a, timeout), run_once(b, timeout)
         else:
-            rb, ra = run_once(b), run_once(a)
+            rb, ra = run_once(b, timeout), run_once(a, timeout)
         runs_a.append(ra)
         runs_b.append(rb)
         if echo:
@@ -94,16 +108,19 @@ def alternate(a: str, b: str, pairs: int, echo: bool = False) -> dict[str, objec
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=DESCRIPTION)
     parser.add_argument("--a", required=True, help="the first command (e.g. the build before)")
     parser.add_argument("--b", required=True, help="the second command (e.g. the build after)")
     parser.add_argument("--pairs", type=int, default=5, help="pairs of runs (default 5)")
+    parser.add_argument("--timeout", type=float, default=None, help="seconds a run may take (default: no limit)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     args = parser.parse_args(argv)
     if args.pairs < 1:
         parser.error("--pairs must be at least 1")
+    if args.timeout is not None and args.timeout <= 0:
+        parser.error("--timeout must be above 0")
     try:
-        report = alternate(args.a, args.b, args.pairs, echo=not args.json)
+        report = alternate(args.a, args.b, args.pairs, echo=not args.json, timeout=args.timeout)
     except CommandFailed as e:
         print(f"alternate.py: {e}", file=sys.stderr)
         return 1

@@ -30,7 +30,7 @@ pub type Runs = [(u32, u32); 3];
 /// start and mask off the lanes at or past `hi` (see `movement.rs`).
 pub const LANES: usize = 4;
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Grid {
     x0: f32,
     y0: f32,
@@ -58,6 +58,34 @@ pub struct Grid {
     sources: usize,
     /// The radius above which a point is wide: no copy is bigger.
     wide_above: f32,
+}
+
+/// An empty grid, as a rebuild over no points leaves it: its padding and
+/// `blocks` are in place, so `runs` and the scans need no "never built" case.
+impl Default for Grid {
+    fn default() -> Grid {
+        let mut grid = Grid {
+            x0: 0.0,
+            y0: 0.0,
+            cell: 1.0,
+            inv_cell: 1.0,
+            cols: 1,
+            rows: 1,
+            start: Vec::new(),
+            blocks: Vec::new(),
+            cell_of: Vec::new(),
+            x: Vec::new(),
+            y: Vec::new(),
+            radius: Vec::new(),
+            index: Vec::new(),
+            points: 0,
+            wide: Vec::new(),
+            sources: 0,
+            wide_above: f32::INFINITY,
+        };
+        grid.rebuild(&[], &[], &[], 1.0, 1.0);
+        grid
+    }
 }
 
 /// A point kept out of the cells because its radius is above the grid's
@@ -348,17 +376,16 @@ impl Grid {
 
     /// The three runs of cell-ordered copies around `(x, y)`, one per
     /// block row. An empty run (`lo == hi`) is a block row outside the grid
-    /// or with no copy. Six reads of `blocks` and no branch: the search's
-    /// shots are spread over the crowd's edge, where clamps and "is this row
-    /// in the grid" tests cost as much as the scan.
+    /// or with no copy. Six reads of `blocks`, with no clamp and no row test:
+    /// the search's shots are spread over the crowd's edge, where clamps and
+    /// "is this row in the grid" tests cost as much as the scan.
     #[inline]
     pub fn runs(&self, x: f32, y: f32) -> Runs {
         let (cx, cy) = self.cell_coords(x, y);
         let stride = self.block_stride();
         // The block's top-left cell, (cx − 1, cy − 1), in `blocks`.
         let first = (cy - 1 + BORDER as i32) as usize * stride + (cx - 1 + BORDER as i32) as usize;
-        // (A grid never rebuilt has no blocks, and no copies.)
-        let Some(b) = self.blocks.get(first..first + 2 * stride + 4) else { return [(0, 0); 3] };
+        let b = &self.blocks[first..first + 2 * stride + 4];
         [(b[0], b[3]), (b[stride], b[stride + 3]), (b[2 * stride], b[2 * stride + 3])]
     }
 
@@ -406,6 +433,9 @@ impl Grid {
         let b = &self.blocks[at..at + stride + 3];
         let right_end = b[2];
         let below = (b[stride - 1], b[stride + 2]);
+        // The cell must be the one `rebuild` put the copy in (the same float
+        // arithmetic), or the run after it would end before it starts.
+        debug_assert!(right_end as usize > k, "copy {k} is not in the cell it was sorted into");
         (right_end, below)
     }
 
@@ -596,12 +626,33 @@ mod tests {
     }
 
     /// `runs` (read from `blocks`) and `half_shell_of_copy` cover exactly the
-    /// copies of the cells they stand for, at the grid's edges and beyond it.
+    /// copies of the cells they stand for, at the grid's edges and beyond it:
+    /// a square crowd, a single row, a single column, one point, none.
     #[test]
     fn runs_and_half_shells_cover_exactly_their_cells() {
         let (xs, ys, rs) = scatter(300, 400.0, 3);
-        let mut g = Grid::default();
-        g.rebuild(&xs, &ys, &rs, 16.0, 2.0);
+        let row: Vec<f32> = xs.iter().map(|x| 200.0 + x / 100.0).collect();
+        // xs, ys, and the grid's rows and columns where the layout fixes them (0: any).
+        type Layout<'a> = (&'a [f32], &'a [f32], Option<(usize, usize)>);
+        let layouts: [Layout; 5] = [
+            (&xs, &ys, None),
+            (&xs, &row, Some((1, 0))),
+            (&row, &ys, Some((0, 1))),
+            (&xs[..1], &ys[..1], Some((1, 1))),
+            (&xs[..0], &ys[..0], Some((1, 1))),
+        ];
+        for (lx, ly, shape) in layouts {
+            let mut g = Grid::default();
+            g.rebuild(lx, ly, &rs[..lx.len()], 16.0, 2.0);
+            if let Some((rows, cols)) = shape {
+                assert!(rows == 0 || g.rows() == rows, "rows {}", g.rows());
+                assert!(cols == 0 || g.cols as usize == cols, "cols {}", g.cols);
+            }
+            check_runs_and_half_shells(&g);
+        }
+    }
+
+    fn check_runs_and_half_shells(g: &Grid) {
         let cell_of_copy = |k: usize| Grid::cell_xy_in(g.x0, g.y0, g.inv_cell, g.cols, g.rows, g.x[k], g.y[k]);
         let copies_in = |runs: &[(u32, u32)]| {
             let mut got: Vec<usize> = runs.iter().flat_map(|&(lo, hi)| lo as usize..hi as usize).collect();
@@ -609,8 +660,8 @@ mod tests {
             got
         };
         let mut rng = Rng::new(5, Stream::Spread);
-        for _ in 0..600 {
-            let (qx, qy) = (rng.range(-80.0, 480.0), rng.range(-80.0, 480.0));
+        let queries = (0..600).map(|_| (rng.range(-80.0, 480.0), rng.range(-80.0, 480.0)));
+        for (qx, qy) in queries.chain([(f32::NAN, f32::NAN), (f32::INFINITY, f32::NEG_INFINITY)]) {
             let (cx, cy) = g.cell_coords(qx, qy);
             let want: Vec<usize> = (0..g.len())
                 .filter(|&k| {

@@ -28,7 +28,7 @@ const MAX_BANDS: usize = 32;
 /// Scratch of the half-shell separation, kept between frames.
 ///
 /// Half shell: each pair of points in adjacent-or-same cells is visited
-/// once (`Grid::for_half_shell_cells`) and pushes both points, equal and
+/// once (`Grid::half_shell_of_copy`) and pushes both points, equal and
 /// opposite; the full shell computed every pair twice. A point's push is
 /// the sum of what it collects as the first point of its pairs (`own_*`,
 /// per copy) and the reactions later points' pairs push onto it (`recv_*`).
@@ -393,7 +393,8 @@ fn pair_pushes(
     recv: &mut Reactions,
 ) {
     // The first chunk even of an empty run: it pushes nothing (every lane is
-    // masked off, and adding +0.0 changes no sum), and in a crowd most runs
+    // masked off to +0.0; the sums start at +0.0, so adding it changes none,
+    // and subtracting it from a reaction changes none), and in a crowd most runs
     // fit in one chunk, so the scan has no data-dependent branch to miss.
     let mut m = lo & !(LANES - 1);
     loop {
@@ -546,7 +547,7 @@ pub fn move_projectiles(
 /// the sum of the radii (`r` + its own), as an index into the grid's source
 /// arrays; `NO_TARGET` if none. Ties go to the first in cell order.
 ///
-/// A padded scan like `push_on`'s: each lane keeps its own best (distance,
+/// A padded scan like `pair_pushes`': each lane keeps its own best (distance,
 /// copy), merged at the end; the lanes of one chunk hold increasing copies,
 /// so "smallest copy among the nearest" is the first in cell order.
 #[inline]
@@ -590,7 +591,8 @@ pub fn nearest_in_runs(grid: &Grid, runs: &Runs, x: f32, y: f32, r: f32) -> u32 
     let (d23, m23) = nearer((best[2], best_m[2]), (best[3], best_m[3]));
     let (d, m) = nearer((d01, m01), (d23, m23));
     // No copy found (u32::MAX) reads the padding's NO_INDEX, which is NO_TARGET: whether a shot
-    // found one is a coin toss, and a branch on it mispredicted.
+    // found one is a coin toss, and a branch on it mispredicted. (`Grid::default()` has the
+    // padding too.)
     let found = grid.index[(m as usize).min(grid.len())];
     nearest_wide(grid, x, y, r, (d, found), |_| false)
 }
@@ -730,6 +732,17 @@ mod tests {
             let (a, b) = (n - 2, n - 1);
             assert!(px[a].is_finite() && px[b].is_finite() && px[a] != px[b]);
         }
+    }
+
+    /// A grid never rebuilt is an empty one: no runs, no target, no panic.
+    #[test]
+    fn a_grid_never_rebuilt_finds_nothing() {
+        let g = Grid::default();
+        for (x, y) in [(0.0, 0.0), (-50.0, 1e6), (f32::NAN, 3.0)] {
+            assert_eq!(g.runs(x, y), [(0, 0); 3]);
+            assert_eq!(nearest_in_reach(&g, x, y, 4.0), NO_TARGET);
+        }
+        assert_eq!(g.len(), 0);
     }
 
     /// Hits with bosses: the nearest point in reach (small or wide) is the
