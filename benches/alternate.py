@@ -73,10 +73,11 @@ def run_once(command: str, timeout: float | None = None) -> Run:
     found = MEDIAN.search(done.stdout)
     if found is None:
         raise CommandFailed(f"{command!r} printed no 'median X ms'")
-    if float(found.group(1)) <= 0.0:
+    ms = float(found.group(1))
+    if ms <= 0.0:
         raise CommandFailed(f"{command!r} printed a median of {found.group(1)} ms: too short to compare")
     hashed = HASH.search(done.stdout)
-    return Run(float(found.group(1)), hashed.group(1) if hashed else None)
+    return Run(ms, hashed.group(1) if hashed else None)
 
 
 def alternate(a: str, b: str, pairs: int, echo: bool = False, timeout: float | None = None) -> dict[str, object]:

@@ -284,6 +284,13 @@ impl Grid {
         self.cols as usize + 2 * BORDER + 1
     }
 
+    /// Where cell `(cx, cy)`'s entry is in `blocks` (any cell from −3 to
+    /// `cols + 2`, −3 to `rows + 2`: the grid's and its border's).
+    #[inline(always)]
+    fn block_at(&self, cx: i32, cy: i32) -> usize {
+        (cy + BORDER as i32) as usize * self.block_stride() + (cx + BORDER as i32) as usize
+    }
+
     /// `blocks` from `start`. A real row's entry at column `cx` is where the
     /// copies of cell `cx` clamped into the row start (left of the row: its
     /// first cell's; right of it: its end), so the entries at any column and
@@ -383,8 +390,8 @@ impl Grid {
     pub fn runs(&self, x: f32, y: f32) -> Runs {
         let (cx, cy) = self.cell_coords(x, y);
         let stride = self.block_stride();
-        // The block's top-left cell, (cx − 1, cy − 1), in `blocks`.
-        let first = (cy - 1 + BORDER as i32) as usize * stride + (cx - 1 + BORDER as i32) as usize;
+        // From the block's top-left cell, (cx − 1, cy − 1).
+        let first = self.block_at(cx - 1, cy - 1);
         let b = &self.blocks[first..first + 2 * stride + 4];
         [(b[0], b[3]), (b[stride], b[stride + 3]), (b[2 * stride], b[2 * stride + 3])]
     }
@@ -427,9 +434,9 @@ impl Grid {
     pub fn half_shell_of_copy(&self, k: usize) -> (u32, (u32, u32)) {
         let (cx, cy) = Self::cell_xy_in(self.x0, self.y0, self.inv_cell, self.cols, self.rows, self.x[k], self.y[k]);
         let stride = self.block_stride();
-        // The copy's cell in `blocks`, then the run ends around it (the row
-        // below the last is the end of the copies).
-        let at = (cy as usize + BORDER) * stride + cx as usize + BORDER;
+        // From the copy's cell, the run ends around it (the row below the
+        // last is the end of the copies).
+        let at = self.block_at(cx, cy);
         let b = &self.blocks[at..at + stride + 3];
         let right_end = b[2];
         let below = (b[stride - 1], b[stride + 2]);
