@@ -102,6 +102,8 @@ pub struct WidePoint {
 /// Query points (projectiles) bucketed by the grid row they fall in, so
 /// that their searches run row by row: consecutive queries read the same
 /// few rows of copies (a few KB, in L1) instead of jumping across the grid.
+/// The world puts its projectile pool in this order every few frames
+/// (`Spatial::reorder`) and searches the pool as it is.
 /// Rows are those of the grid widened by one row above and below (a query
 /// there can still reach points); points beyond, or not wanted, are left
 /// out. Rows, not cells: at 10k/20k a counting sort into ~20k cells cost
@@ -151,6 +153,47 @@ impl QueryOrder {
 
 /// `row_of` for a query left out.
 const NO_ROW: u32 = u32::MAX;
+
+/// Where a query point's widened row is, and whether it can reach a copy
+/// (`Grid::query_window`).
+pub struct QueryWindow {
+    x0: f32,
+    y0: f32,
+    inv: f32,
+    lo: f32,
+    x_end: f32,
+    y_end: f32,
+    y_cap: f32,
+}
+
+impl QueryWindow {
+    /// The widened row of a query at `(x, y)`, or `NO_ROW` if it is not
+    /// `wanted` or cannot reach a copy. Straight-line float arithmetic with
+    /// no branch: callers count and scatter apart (in one loop with the
+    /// counting, the store→load chain through the counters was half the
+    /// sort's time).
+    #[inline(always)]
+    fn row(&self, x: f32, y: f32, wanted: bool) -> u32 {
+        let inside = self.reaches(x, y);
+        let fy = (y - self.y0) * self.inv;
+        let widened = ((fy.max(-1.0).min(self.y_cap) + 2.0) as i32 - 1) as u32;
+        if inside & wanted {
+            widened
+        } else {
+            NO_ROW
+        }
+    }
+
+    /// Whether a query at `(x, y)` can reach a copy (NaN cannot). `&`, not
+    /// `&&`: at the crowd's edge each test goes either way, and short
+    /// circuits compile to branches.
+    #[inline(always)]
+    pub fn reaches(&self, x: f32, y: f32) -> bool {
+        let fx = (x - self.x0) * self.inv;
+        let fy = (y - self.y0) * self.inv;
+        (fx >= self.lo) & (fx < self.x_end) & (fy >= self.lo) & (fy < self.y_end)
+    }
+}
 
 /// The copies' `index` in the padding past the last: "no point"
 /// (`movement::NO_TARGET`), so a scan that found no copy reads it there.
@@ -464,26 +507,9 @@ impl Grid {
         out.start.resize(rows + 1, 0);
         out.row_of.resize(n, NO_ROW);
         let (start, row_of) = (&mut out.start[..], &mut out.row_of[..]);
-        // `widened_row` as straight-line float arithmetic with the counting
-        // split off, so the row loop has no branches and no store→load
-        // chain through the counters (it was half the sort's time).
-        let (x0, y0, inv) = (self.x0, self.y0, self.inv_cell);
-        // The column/row of `cell_coords` within [-1, cols] × [-1, rows]; with
-        // wide points every query counts (a boss may stand outside the
-        // copies' box), bucketed into the nearest widened row.
-        let (lo, x_end, y_end, y_cap) = if self.wide.is_empty() {
-            let y_end = self.rows as f32 + 1.0;
-            (-1.0, self.cols as f32 + 1.0, y_end, y_end)
-        } else {
-            (f32::NEG_INFINITY, f32::INFINITY, f32::INFINITY, self.rows as f32)
-        };
+        let window = self.query_window();
         for (i, row) in row_of.iter_mut().enumerate() {
-            let fx = (xs[i] - x0) * inv;
-            let fy = (ys[i] - y0) * inv;
-            // NaN fails every test: outside.
-            let inside = fx >= lo && fx < x_end && fy >= lo && fy < y_end;
-            let widened = ((fy.max(-1.0).min(y_cap) + 2.0) as i32 - 1) as u32;
-            *row = if inside & wanted(i) { widened } else { NO_ROW };
+            *row = window.row(xs[i], ys[i], wanted(i));
         }
         for &row in row_of.iter() {
             // NO_ROW lands in the spare slot `rows`, outside the sort.
@@ -510,6 +536,21 @@ impl Grid {
             row_of[i] = k as u32; // from now on its place (`QueryOrder::place`)
         }
         out.queries.truncate(m);
+    }
+
+    /// What a query needs of the grid to tell its widened row
+    /// (`sort_queries`), and whether it can reach a copy at all.
+    pub fn query_window(&self) -> QueryWindow {
+        // The column/row of `cell_coords` within [-1, cols] × [-1, rows]; with
+        // wide points every query counts (a boss may stand outside the
+        // copies' box), bucketed into the nearest widened row.
+        let (lo, x_end, y_end, y_cap) = if self.wide.is_empty() {
+            let y_end = self.rows as f32 + 1.0;
+            (-1.0, self.cols as f32 + 1.0, y_end, y_end)
+        } else {
+            (f32::NEG_INFINITY, f32::INFINITY, f32::INFINITY, self.rows as f32)
+        };
+        QueryWindow { x0: self.x0, y0: self.y0, inv: self.inv_cell, lo, x_end, y_end, y_cap }
     }
 
     /// Every point within `r` of `(x, y)` (strictly closer), by index: the

@@ -86,6 +86,20 @@ impl IdMap {
         }
     }
 
+    /// Mirrors a pool's `permute`: dense row `k` takes the entity that was
+    /// at `order[k]` (`order` a permutation of `0..len()`); every id stays
+    /// valid and now finds its entity's new row. `spare`'s id list lends its
+    /// capacity for the gather (scratch, its contents meaningless after).
+    pub fn permute(&mut self, order: &[u32], spare: &mut IdMap) {
+        debug_assert_eq!(order.len(), self.ids.len());
+        spare.ids.clear();
+        spare.ids.extend(order.iter().map(|&i| self.ids[i as usize]));
+        std::mem::swap(&mut self.ids, &mut spare.ids);
+        for (dense, id) in self.ids.iter().enumerate() {
+            self.dense_of[id.slot as usize] = dense as u32;
+        }
+    }
+
     pub fn clear(&mut self) {
         while !self.ids.is_empty() {
             self.swap_remove(self.ids.len() - 1);
@@ -112,5 +126,23 @@ mod tests {
         assert_ne!(d, a);
         assert_eq!(m.dense(a), None);
         assert_eq!(m.dense(d), Some(2));
+    }
+
+    #[test]
+    fn permute_moves_every_id_with_its_row() {
+        let mut m = IdMap::default();
+        let ids: Vec<Id> = (0..5).map(|_| m.push()).collect();
+        m.swap_remove(1); // 4 moves to 1: rows a e c d
+        let before: Vec<Id> = m.ids().to_vec();
+        let order = [3, 0, 2, 1];
+        m.permute(&order, &mut IdMap::default());
+        for (k, &from) in order.iter().enumerate() {
+            assert_eq!(m.ids()[k], before[from as usize]);
+            assert_eq!(m.dense(before[from as usize]), Some(k));
+        }
+        assert_eq!(m.dense(ids[1]), None, "a removed id stays dead");
+        let e = m.push(); // reuses the freed slot, after every permuted row
+        assert_eq!(e.slot, ids[1].slot);
+        assert_eq!(m.dense(e), Some(4));
     }
 }

@@ -78,7 +78,7 @@ fn r_end_3_mirror_world_turns_a_shot_back_after_its_first_hit() {
         for _ in 0..120 {
             w.step(&Controls::default(), &[]);
         }
-        let hurt: Vec<bool> = (0..2).map(|e| w.pools.enemies.hp[e] < 1000.0).collect();
+        let hurt: Vec<bool> = common::in_spawn_order(&w, &w.pools.enemies.hp).iter().map(|&hp| hp < 1000.0).collect();
         assert_eq!(hurt, vec![true, mirror], "mirror {mirror}: the east enemy hit, the west one only when mirrored");
         assert_eq!(w.player.hp, hp, "the player's own shot never hurts the player");
         if mirror {

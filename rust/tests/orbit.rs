@@ -175,7 +175,7 @@ fn it_keeps_its_pierce_one_hit_per_enemy() {
     for _ in 0..200 {
         w.step(&controls((CENTRE.0 + 100.0, CENTRE.1), (0.0, 0.0)), &[]);
     }
-    let struck: Vec<f32> = w.pools.enemies.hp.iter().map(|h| hp - h).collect();
+    let struck: Vec<f32> = common::in_spawn_order(&w, &w.pools.enemies.hp).iter().map(|h| hp - h).collect();
     assert_eq!(struck, [BOLT_DAMAGE, BOLT_DAMAGE, 0.0], "pierce 1: two enemies, then it is spent");
     assert!(w.pools.projectiles.is_empty());
 }

@@ -133,10 +133,13 @@ proptest! {
         let (hits_on, nx, ny) = brute_force_frame(&w);
         let counts = w.step(&Controls::default(), &[]);
         prop_assert_eq!(counts.hits, hits_on.iter().sum::<u32>());
-        for i in 0..w.pools.enemies.len() {
-            prop_assert_eq!(HP - w.pools.enemies.hp[i], hits_on[i] as f32, "hits on enemy {}", i);
-            prop_assert!((w.pools.enemies.x[i] - nx[i]).abs() < 1e-3 && (w.pools.enemies.y[i] - ny[i]).abs() < 1e-3,
-                "enemy {} at ({}, {}), reference ({}, {})", i, w.pools.enemies.x[i], w.pools.enemies.y[i], nx[i], ny[i]);
+        // Enemy i of the reference is the i-th spawned (none dies here), wherever the pool keeps it.
+        let e = &w.pools.enemies;
+        let (hp, x, y) = (common::in_spawn_order(&w, &e.hp), common::in_spawn_order(&w, &e.x), common::in_spawn_order(&w, &e.y));
+        for i in 0..e.len() {
+            prop_assert_eq!(HP - hp[i], hits_on[i] as f32, "hits on enemy {}", i);
+            prop_assert!((x[i] - nx[i]).abs() < 1e-3 && (y[i] - ny[i]).abs() < 1e-3,
+                "enemy {} at ({}, {}), reference ({}, {})", i, x[i], y[i], nx[i], ny[i]);
         }
     }
 }

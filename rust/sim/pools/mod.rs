@@ -99,6 +99,22 @@ macro_rules! pool {
                 }
             }
 
+            /// Reorders the rows: row `k` becomes the row that was at `order[k]`
+            /// (`order` a permutation of `0..len()`), every column and the ids
+            /// alike. `spare` (a pool of the same kind, scratch: its contents
+            /// mean nothing before or after) lends its columns' capacity: each
+            /// column is gathered into the spare's and the two swap, so a
+            /// steady state allocates nothing.
+            pub fn permute(&mut self, order: &[u32], spare: &mut Self) {
+                debug_assert!($crate::sim::pools::is_permutation(order, self.len()));
+                $(<$ids>::permute(&mut self.ids, order, &mut spare.ids);)?
+                $(
+                    spare.$col.clear();
+                    spare.$col.extend(order.iter().map(|&i| self.$col[i as usize].clone()));
+                    std::mem::swap(&mut self.$col, &mut spare.$col);
+                )+
+            }
+
             /// Empties the pool, keeping every column's capacity.
             pub fn clear(&mut self) {
                 $(<$ids>::clear(&mut self.ids);)?
@@ -162,6 +178,13 @@ macro_rules! pool_part {
         $f($h, &$pool.$col)
     };
     (hash $h:ident, $pool:ident, $col:ident, no) => {};
+}
+
+/// Whether `order` holds each of `0..n` once (`permute`'s precondition,
+/// checked in debug builds).
+pub(crate) fn is_permutation(order: &[u32], n: usize) -> bool {
+    let mut seen = vec![false; n];
+    order.len() == n && order.iter().all(|&i| (i as usize) < n && !std::mem::replace(&mut seen[i as usize], true))
 }
 
 /// Where `compact` has work to start, if anywhere. Most frames kill
@@ -229,6 +252,30 @@ mod tests {
         assert!(!e.dead.contains(&true));
         e.clear();
         assert!(e.is_empty() && e.burn.is_empty() && e.ids.is_empty());
+    }
+
+    #[test]
+    fn permute_moves_every_column_and_the_ids_alike() {
+        let mut e = Enemies::default();
+        let ids: Vec<Id> = (0..4).map(|i| e.push(enemy(i as f32))).collect();
+        e.burn[2] = 7.0;
+        e.dead[3] = true;
+        let mut spare = Enemies::default();
+        e.permute(&[2, 0, 3, 1], &mut spare);
+        assert_eq!(e.x, [2.0, 0.0, 3.0, 1.0]);
+        assert_eq!(e.hp_max, [2.0, 0.0, 3.0, 1.0]);
+        assert_eq!(e.burn, [7.0, 0.0, 0.0, 0.0]);
+        assert_eq!(e.dead, [false, false, true, false]);
+        for (row, from) in [2, 0, 3, 1].into_iter().enumerate() {
+            assert_eq!(e.ids.dense(ids[from]), Some(row));
+        }
+        e.permute(&[1, 3, 0, 2], &mut spare); // the spare's scratch from the first does not leak in
+        assert!(
+            !is_permutation(&[0, 0, 1, 2], 4) && !is_permutation(&[0, 1, 2], 4) && !is_permutation(&[0, 1, 2, 4], 4)
+        );
+        assert_eq!(e.x, [0.0, 1.0, 2.0, 3.0]);
+        e.compact();
+        assert_eq!(e.x, [0.0, 1.0, 2.0], "the dead row (3) left");
     }
 
     #[test]

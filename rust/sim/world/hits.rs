@@ -11,56 +11,53 @@ use super::spatial::Spatial;
 use super::{FrameLog, World};
 use crate::sim::combat::{final_damage, final_damage_booted, Attack, Defence};
 use crate::sim::events::{Event, EventKind};
-use crate::sim::grid::Query;
 use crate::sim::ids::Id;
 use crate::sim::movement::{nearest_in_reach_except, nearest_in_runs, NO_TARGET};
 use crate::sim::pools::{Owner, Pools, Projectiles, HIT_MEMORY};
 
-/// Step 6, first half: the player's live shots that search, ordered by the
-/// grid row they are in (`Grid::sort_queries`), so that the search runs row by row.
-pub(super) fn sort_queries(spatial: &mut Spatial, pools: &Pools) {
-    let p = &pools.projectiles;
-    let wanted = |i: usize| p.owner[i] == Owner::Player && !p.dead[i];
-    spatial.grid.sort_queries(&p.x, &p.y, &p.radius, wanted, &mut spatial.queries);
-}
-
-/// Step 6: every sorted query's target, from the grid, in query order
-/// (`resolve_hits` reads them back through `QueryOrder::place`). The search
-/// is the hot loop of the frame; it only reads, so it splits across
-/// threads, in short runs of queries that each thread takes as it comes
-/// free: each writes its own stretch of `targets`. With hit memory
-/// (`memory`), a shot skips the enemies it struck before.
+/// Step 6: every projectile's target from the grid (`NO_TARGET`: none), in
+/// projectile order. The search is the hot loop of the frame; it only reads,
+/// so it splits across threads, in short runs of shots that each thread
+/// takes as it comes free: each writes its own stretch of `targets`. The
+/// pool is kept nearly in the grid's row order (`Spatial::reorder`), so the
+/// search runs row by row without a sort of its own. A shot searches if it
+/// is the player's, alive, and can reach the grid; the shots that cannot
+/// were put at the pool's end by the last reorder, so that test is well
+/// predicted. With hit memory (`memory`), a shot skips the enemies it
+/// struck before.
 pub(super) fn find_targets(spatial: &mut Spatial, pools: &Pools, memory: bool) {
-    let Spatial { grid, targets, queries, workers, .. } = spatial;
+    let Spatial { grid, targets, workers, .. } = spatial;
     let p = &pools.projectiles;
-    let (grid, q) = (&**grid, &queries.queries[..]);
+    let grid = &**grid;
+    let window = grid.query_window();
     targets.clear();
-    targets.resize(q.len() + 1, NO_TARGET); // the last: `QueryOrder::place`'s none
+    targets.resize(p.len(), NO_TARGET);
     let enemy_ids = pools.enemies.ids.ids();
-    let search = |run: &[Query], out: &mut [u32]| {
-        for (query, target) in run.iter().zip(out) {
-            let (x, y, r) = (query.x, query.y, query.radius);
+    let search = |first: usize, out: &mut [u32]| {
+        for (i, target) in (first..).zip(out) {
+            let (x, y, r) = (p.x[i], p.y[i], p.radius[i]);
+            if !(window.reaches(x, y) & (p.owner[i] == Owner::Player) & !p.dead[i]) {
+                continue;
+            }
             let runs = grid.runs(x, y);
             *target = if memory {
-                let i = query.index as usize;
                 nearest_in_reach_except(grid, &runs, x, y, r, |e| p.remembers(i, enemy_ids[e as usize]))
             } else {
                 nearest_in_runs(grid, &runs, x, y, r)
             };
         }
     };
-    match workers.for_work(q.len()) {
+    match workers.for_work(p.len()) {
         Some(pool) => {
             // Short runs, so that neither thread waits long on the other's last one.
-            let run = q.len().div_ceil(pool.current_num_threads() * SEARCH_RUNS_PER_THREAD);
-            let targets = &mut targets[..q.len()];
-            pool.install(|| q.par_chunks(run).zip(targets.par_chunks_mut(run)).for_each(|(q, t)| search(q, t)));
+            let run = p.len().div_ceil(pool.current_num_threads() * SEARCH_RUNS_PER_THREAD);
+            pool.install(|| targets.par_chunks_mut(run).enumerate().for_each(|(k, t)| search(k * run, t)));
         }
-        None => search(q, targets),
+        None => search(0, targets),
     }
 }
 
-/// Runs of queries per thread in a shared search (see `find_targets`).
+/// Runs of shots per thread in a shared search (see `find_targets`).
 const SEARCH_RUNS_PER_THREAD: usize = 16;
 
 /// The first `n` projectiles that found a target, with it, in projectile
@@ -68,13 +65,12 @@ const SEARCH_RUNS_PER_THREAD: usize = 16;
 /// shot hit is a coin toss that a branch predictor loses (it was a fifth
 /// of `resolve_hits`).
 fn struck_in_order(spatial: &mut Spatial, n: usize) -> usize {
-    let Spatial { queries, targets, struck, .. } = spatial;
+    let Spatial { targets, struck, .. } = spatial;
     if struck.len() < n {
         struck.resize(n, (0, NO_TARGET));
     }
     let mut count = 0;
-    for pi in 0..n {
-        let e = targets[queries.place(pi)];
+    for (pi, &e) in targets[..n].iter().enumerate() {
         struck[count] = (pi as u32, e);
         count += (e != NO_TARGET) as usize;
     }

@@ -365,7 +365,6 @@ impl World {
         self.steer_projectiles();
         shots::move_shots(&mut self.pools.projectiles, self.clock.dt, (self.cfg.arena_w, self.cfg.arena_h));
         // 6–7. hits, damage, and what the spells' shots do with them
-        hits::sort_queries(&mut self.spatial, &self.pools);
         if let Some((_, bands)) = alongside {
             bands.pause();
         }
@@ -422,6 +421,10 @@ impl World {
         for s in e.vulnerable.iter_mut().chain(e.weak.iter_mut()) {
             *s = (*s - self.clock.dt).max(0.0);
         }
+        if self.clock.frame % spatial::REORDER_EVERY == 0 {
+            self.spatial.reorder(&mut self.pools);
+        }
+        let e = &mut self.pools.enemies;
         e.compact();
         self.pools.projectiles.compact();
         self.pools.pickups.compact();

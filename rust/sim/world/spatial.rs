@@ -9,7 +9,7 @@ use rayon::ThreadPool;
 use crate::sim::error::{CoreError, CoreResult};
 use crate::sim::grid::{Grid, QueryOrder};
 use crate::sim::movement::{BandQueue, Separation, SeparationRule};
-use crate::sim::pools::Pools;
+use crate::sim::pools::{Enemies, Pools, Projectiles};
 
 /// The spatial partitions and the per-frame scratch of the searches and
 /// moves, kept between frames so steady state allocates nothing.
@@ -23,10 +23,7 @@ pub(super) struct Spatial {
     pub pickup_grid: Grid,
     /// Step 9's separation push per enemy.
     pub pushes: Pushes,
-    /// The projectiles that search, row by row.
-    pub queries: QueryOrder,
-    /// Each query's target (`NO_TARGET`: none), in query order, then a
-    /// spare none: projectile i's is at `queries.place(i)`.
+    /// Each projectile's target (`NO_TARGET`: none), in projectile order.
     pub targets: Vec<u32>,
     /// The projectiles that struck, with their targets, in projectile order
     /// (the first entries; hits.rs `struck_in_order`).
@@ -35,6 +32,12 @@ pub(super) struct Spatial {
     pub speeds: Vec<f32>,
     /// The worker threads of the search, the separation and the chase.
     pub workers: Workers,
+    /// `reorder`'s scratch: the shots by row, the new order, and pools that
+    /// lend their columns.
+    rows: QueryOrder,
+    order: Vec<u32>,
+    spare_enemies: Enemies,
+    spare_projectiles: Projectiles,
 }
 
 /// The worker threads for the searches and the separation (`None`: the
@@ -90,6 +93,46 @@ impl Spatial {
         Arc::make_mut(&mut self.grid).rebuild_with_wide(&e.x, &e.y, &e.radius, reach, cells_per_entity, r);
     }
 }
+
+impl Spatial {
+    /// The enemies into this frame's grid order (the wide points — bosses,
+    /// a handful — first, then cell by cell, then the enemies born since
+    /// the rebuild), and
+    /// the projectiles by the grid's rows (the shots within reach, row by
+    /// row, then the others as they were). The searches and the separation
+    /// read the enemies through the grid's copies and the hits read them by
+    /// index, shot after shot, so with both pools in nearly that order they
+    /// read them nearly in sequence rather than at random (it matters most
+    /// where the pools outgrow the caches: 200k enemies' columns are
+    /// ~20 MB), and the shots need no sort of their own each frame
+    /// (`hits::find_targets`). Behaviour changes only as far as order
+    /// does: which of two shots strikes an enemy first, the order of events
+    /// and of crit draws. Called before the dead are removed: the grid names
+    /// enemies as they were at its rebuild, plus those pushed since.
+    pub fn reorder(&mut self, pools: &mut Pools) {
+        let Spatial { grid, rows, order, spare_enemies, spare_projectiles, .. } = self;
+        let n = pools.enemies.len();
+        order.clear();
+        order.extend(grid.wide.iter().map(|w| w.index));
+        order.extend_from_slice(&grid.index[..grid.len()]);
+        order.extend(grid.sources() as u32..n as u32);
+        pools.enemies.permute(order, spare_enemies);
+
+        let p = &pools.projectiles;
+        grid.sort_queries(&p.x, &p.y, &p.radius, |_| true, rows);
+        let sorted = rows.len();
+        order.clear();
+        order.extend(rows.queries.iter().map(|q| q.index));
+        order.extend((0..p.len() as u32).filter(|&i| rows.place(i as usize) == sorted));
+        pools.projectiles.permute(order, spare_projectiles);
+    }
+}
+
+/// Frames from one `Spatial::reorder` of the pools to the next. Shots fly
+/// 6 px a frame and enemies chase at 1–3, so in 16 frames the order drifts
+/// by a few cells, while the reorder's cost (every column of both pools
+/// gathered once) is spread over 16 frames.
+pub(super) const REORDER_EVERY: u64 = 16;
 
 /// Threads share a search or the separation from this many items (enemies
 /// or projectiles): below, a share is shorter than waking the pool. The

@@ -16,6 +16,17 @@ use artificer_core::vm::mana::{Mana, ManaRules};
 use artificer_core::vm::spell::{ActionDef, Effect, Family, SpellDef};
 use serde_json::Value;
 
+/// An enemy `column` in spawn order: by id slot, which is spawn order while
+/// no enemy has died. The world keeps its pool in grid order
+/// (`Spatial::reorder`), so a test names an enemy by when it came, not by
+/// its row.
+pub fn in_spawn_order<T: Copy>(w: &World, column: &[T]) -> Vec<T> {
+    let ids = w.pools.enemies.ids.ids();
+    let mut rows: Vec<usize> = (0..ids.len()).collect();
+    rows.sort_by_key(|&r| ids[r].slot);
+    rows.into_iter().map(|r| column[r]).collect()
+}
+
 /// balance.json, parsed once per test binary.
 pub fn balance() -> &'static Value {
     static BALANCE: OnceLock<Value> = OnceLock::new();
