@@ -133,6 +133,37 @@ def test_a_hit_enemy_is_drawn_flashing_by_both_paths(screen: pygame.Surface, pat
         assert hit > calm + 60, (elite, calm, hit)
 
 
+@pytest.mark.parametrize("path", ["rasterizer", "fblits"])
+def test_a_lower_enemy_is_drawn_in_front_whatever_the_row_order(screen: pygame.Surface, path: str) -> None:
+    """R-FEEL-1 depth: of two overlapping enemies the lower stands in front, in either row order (the
+    core reorders its pool every few frames; drawn in row order they would swap places on screen)."""
+    renderer = ArenaRenderer(Atlas.build(CONTENT), ARENA)
+    if path == "fblits":
+        renderer.rasterizer = None
+    camera = Camera(SCREEN, arena=ARENA)
+    camera.follow(640.0, 400.0, snap=True)
+    brute = CONTENT.enemy_index("brute")
+    higher = (300.0, 300.0, brute, 18.0, 1.0, 0.0)
+    lower = (300.0, 312.0, brute, 18.0, 1.0, float(_core.ENEMY_FLAG_HIT))  # flashing: bright
+    shown = []
+    for rows in ((higher, lower), (lower, higher)):
+        buffers = FrameBuffers(Capacity(2, 1, 1, 8, zones=1, summons=1))
+        buffers.enemies[0], buffers.enemies[1] = rows
+        buffers.player[PlayerField.X], buffers.player[PlayerField.Y] = 900.0, 500.0
+        buffers.counts = StepCounts(2, 0, 0, 0, 0, 0.0)
+        renderer.draw(screen, buffers, camera)
+        ox, oy = camera.offset
+        x, y = int(300 + ox), int(306 + oy)  # where the two overlap
+        shown.append(pygame.surfarray.array3d(screen)[x - 6 : x + 6, y - 4 : y + 4].astype(float))
+    assert np.array_equal(shown[0], shown[1]), "the row order shows"
+    renderer.draw(screen, _one_enemy(0), camera)
+    ox, oy = camera.offset
+    calm = pygame.surfarray.array3d(screen)[
+        int(300 + ox) - 6 : int(300 + ox) + 6, int(306 + oy) - 4 : int(306 + oy) + 4
+    ]
+    assert shown[0].mean() > calm.astype(float).mean() + 40, "the lower (flashing) enemy is the one in front"
+
+
 def test_the_core_s_hit_reaches_the_screen_as_a_flash(screen: pygame.Surface) -> None:
     """R-FEEL-1 end to end: a hit through the simulation picks the flash sprite for that enemy's row."""
     renderer = ArenaRenderer(Atlas.build(CONTENT), ARENA)

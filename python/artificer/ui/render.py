@@ -235,7 +235,11 @@ class ArenaRenderer:
     def _enemy_layers(
         self, enemies: npt.NDArray[np.float32]
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
-        """The enemy rows in two layers, the crowd then the bosses (R-BOSS-2: drawn on top)."""
+        """The enemy rows in two layers, the crowd then the bosses (R-BOSS-2: drawn on top), each
+        back to front: a lower enemy (greater y) stands in front of a higher one it overlaps. Sorted
+        here because the core keeps its pool in whatever order suits its searches and reorders it
+        every few frames; drawn in row order, overlapping enemies would swap places on screen."""
+        enemies = enemies[np.argsort(enemies[:, EnemyColumn.Y], kind="stable")]
         boss = enemies[:, EnemyColumn.KIND] >= self._bosses_from
         if not boss.any():
             return enemies, enemies[:0]
