@@ -142,9 +142,9 @@ impl QueryOrder {
     }
 
     /// Where the caller's point `i` went in `queries`, or `len()` if it was
-    /// not wanted or beyond reach: results kept in query order, with one
-    /// spare slot at `len()` for "none", are read back in the caller's order
-    /// without scattering them, and without a branch.
+    /// not wanted or beyond reach (one spare slot at `len()` for "none", so
+    /// a caller can read results kept in query order back in its own order
+    /// without a branch; `Spatial::reorder` uses it to find the left-out).
     #[inline]
     pub fn place(&self, i: usize) -> usize {
         self.row_of[i] as usize

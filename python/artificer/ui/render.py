@@ -238,7 +238,9 @@ class ArenaRenderer:
         """The enemy rows in two layers, the crowd then the bosses (R-BOSS-2: drawn on top), each
         back to front: a lower enemy (greater y) stands in front of a higher one it overlaps. Sorted
         here because the core keeps its pool in whatever order suits its searches and reorders it
-        every few frames; drawn in row order, overlapping enemies would swap places on screen."""
+        every few frames; drawn in row order, overlapping enemies would swap places on screen. Ties
+        (enemies pinned to the top or bottom wall) keep the pool's order, which the reorder leaves
+        by column within a row: left to right."""
         enemies = enemies[np.argsort(enemies[:, EnemyColumn.Y], kind="stable")]
         boss = enemies[:, EnemyColumn.KIND] >= self._bosses_from
         if not boss.any():

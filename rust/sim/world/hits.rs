@@ -21,9 +21,9 @@ use crate::sim::pools::{Owner, Pools, Projectiles, HIT_MEMORY};
 /// takes as it comes free: each writes its own stretch of `targets`. The
 /// pool is kept nearly in the grid's row order (`Spatial::reorder`), so the
 /// search runs row by row without a sort of its own. A shot searches if it
-/// is the player's, alive, and can reach the grid; the shots that cannot
-/// were put at the pool's end by the last reorder, so that test is well
-/// predicted. With hit memory (`memory`), a shot skips the enemies it
+/// is the player's, alive, and can reach the grid; the last reorder put the
+/// shots that were not at the pool's end (those fired since join them
+/// there, and most of those search), so that test is well predicted. With hit memory (`memory`), a shot skips the enemies it
 /// struck before.
 pub(super) fn find_targets(spatial: &mut Spatial, pools: &Pools, memory: bool) {
     let Spatial { grid, targets, workers, .. } = spatial;

@@ -288,7 +288,8 @@ impl World {
     ///     bounds (enemies.rs);
     /// 10. pickups — pulled in within the pickup radius, collected on touch (pickups.rs);
     /// 11. cleanup — the frame's biggest hits and the_boot's event, vulnerable and
-    ///     weak tick, the dead are swap-removed.
+    ///     weak tick; every 16 frames the enemy and projectile pools are put in
+    ///     the grid's order (spatial.rs `Spatial::reorder`); the dead are swap-removed.
     ///
     /// Hits (6) and separation (9) read the same grid: enemies move only after
     /// the hits, so one rebuild per frame serves both exactly. Children of a
@@ -349,8 +350,8 @@ impl World {
     /// Steps 4–8b (see `step`): the wand, the shots, the hits and everything
     /// they set off, up to the bosses; returns the frame's projectile hits.
     /// `alongside`: step 9's separation bands, for the other thread to run
-    /// while this one casts and sorts the shots and strikes, and to leave
-    /// while both search.
+    /// while this one casts and moves the shots, and to leave while both
+    /// search.
     fn fight<'s, 'q: 's>(
         &mut self,
         controls: &Controls,

@@ -9,7 +9,7 @@ use rayon::ThreadPool;
 use crate::sim::error::{CoreError, CoreResult};
 use crate::sim::grid::{Grid, QueryOrder};
 use crate::sim::movement::{BandQueue, Separation, SeparationRule};
-use crate::sim::pools::{Enemies, Pools, Projectiles};
+use crate::sim::pools::{Enemies, Owner, Pools, Projectiles};
 
 /// The spatial partitions and the per-frame scratch of the searches and
 /// moves, kept between frames so steady state allocates nothing.
@@ -98,8 +98,10 @@ impl Spatial {
     /// The enemies into this frame's grid order (the wide points — bosses,
     /// a handful — first, then cell by cell, then the enemies born since
     /// the rebuild), and
-    /// the projectiles by the grid's rows (the shots within reach, row by
-    /// row, then the others as they were). The searches and the separation
+    /// the projectiles by the grid's rows (the player's live shots within
+    /// reach, row by row, then the others as they were: enemies' shots, the
+    /// dead, which `compact` then swaps out from the end without disturbing
+    /// the sorted ones, and those beyond reach). The searches and the separation
     /// read the enemies through the grid's copies and the hits read them by
     /// index, shot after shot, so with both pools in nearly that order they
     /// read them nearly in sequence rather than at random (it matters most
@@ -119,7 +121,8 @@ impl Spatial {
         pools.enemies.permute(order, spare_enemies);
 
         let p = &pools.projectiles;
-        grid.sort_queries(&p.x, &p.y, &p.radius, |_| true, rows);
+        let searching = |i: usize| (p.owner[i] == Owner::Player) & !p.dead[i];
+        grid.sort_queries(&p.x, &p.y, &p.radius, searching, rows);
         let sorted = rows.len();
         order.clear();
         order.extend(rows.queries.iter().map(|q| q.index));
