@@ -56,9 +56,12 @@ How to read the output
   stay bit-identical; ``identical per-frame hits`` says so); every
   implementation must be within 1 % of every other (exit status 1
   otherwise), which checks that all of them run the same workload.
+* ``mean ms``: the mean frame, which counts what a median hides: work done
+  one frame in many (the core reorders its pools every 16 frames).
 * ``peer/core``: the implementation's median divided by the core's median,
   i.e. how many times slower the peer is than the core (> 1: the core is
-  faster; 2.0 means the core does a frame in half the time). ``n/a`` when the
+  faster; 2.0 means the core does a frame in half the time); ``by mean`` the
+  same of the means (the throughput: the one to quote). ``n/a`` when the
   core is not available.
 
 Usage::
@@ -167,6 +170,7 @@ def _over_rounds(name: str, runs: list[dict[str, Any]], cores: list[dict[str, An
     if not all(np.array_equal(hits, run["_hits"]) for run in runs[1:]):
         raise SystemExit(f"{name}: hits differ between rounds: the workload is not deterministic")
     ratios = [run["median_ms"] / core["median_ms"] for run, core in zip(runs, cores) if core is not None]
+    mean_ratios = [run["mean_ms"] / core["mean_ms"] for run, core in zip(runs, cores) if core is not None]
     return {
         "name": name,
         "median_ms": median("median_ms"),
@@ -177,6 +181,7 @@ def _over_rounds(name: str, runs: list[dict[str, Any]], cores: list[dict[str, An
         "setup_ms": median("setup_ms"),
         "round_medians_ms": [run["median_ms"] for run in runs],
         "ratio_vs_core": float(np.median(ratios)) if ratios else None,
+        "ratio_vs_core_mean": float(np.median(mean_ratios)) if mean_ratios else None,
         "_hits": hits,
     }
 
@@ -265,12 +270,19 @@ def main(argv: list[str] | None = None) -> int:
             print(f"note: {note}")
         if notes:
             print()
-        head = f"{'implementation':<16} {'median ms':>10} {'p90 ms':>10} {'hits/frame':>12} {'peer/core':>10}"
+        head = (
+            f"{'implementation':<16} {'median ms':>10} {'p90 ms':>10} {'mean ms':>10} {'hits/frame':>12} "
+            f"{'peer/core':>10} {'by mean':>8}"
+        )
         print(head)
         print("-" * len(head))
         for r in results:
             ratio = f"{r['ratio_vs_core']:.2f}x" if r["ratio_vs_core"] is not None else "n/a"
-            print(f"{r['name']:<16} {r['median_ms']:>10.3f} {r['p90_ms']:>10.3f} {r['mean_hits']:>12.1f} {ratio:>10}")
+            by_mean = f"{r['ratio_vs_core_mean']:.2f}x" if r["ratio_vs_core_mean"] is not None else "n/a"
+            print(
+                f"{r['name']:<16} {r['median_ms']:>10.3f} {r['p90_ms']:>10.3f} {r['mean_ms']:>10.3f} "
+                f"{r['mean_hits']:>12.1f} {ratio:>10} {by_mean:>8}"
+            )
         print()
         verdict = "yes" if hits_agree else "NO"
         print(

@@ -18,15 +18,18 @@ import alternate  # noqa: E402
 PYTHON = shlex.quote(sys.executable)
 
 
-def fake(tmp_path: Path, label: str, figures: list[float], state_hash: str | None = "9328ea1ef143a0f2") -> str:
+def fake(
+    tmp_path: Path, label: str, figures: list[float], state_hash: str | None = "9328ea1ef143a0f2", mean: float = 9.0
+) -> str:
     """A command line that prints what examples/probe prints, with the next of `figures` as its
-    median each time it runs, and notes `label` in `tmp_path / "order"`."""
+    median each time it runs (and `mean` as its mean), and notes `label` in `tmp_path / "order"`."""
     counter = tmp_path / f"runs_{label}"
     tail = f", state hash at frame 210 {state_hash}" if state_hash is not None else ""
     code = (
         f"import pathlib; c = pathlib.Path({str(counter)!r}); n = int(c.read_text()) if c.exists() else 0; "
         f"c.write_text(str(n + 1)); open({str(tmp_path / 'order')!r}, 'a').write({label!r}); "
-        f"print('10000/20000 Crowd 4000² 1t: median %.3f ms (37.9 ns/entity), hits/frame 7936{tail}' "
+        f"print('10000/20000 Crowd 4000² 1t: median %.3f ms (37.9 ns/entity), mean {mean:.3f} ms, "
+        f"p10 0.5, p90 1.5, hits/frame 7936{tail}' "
         f"% {figures!r}[n % {len(figures)}])"
     )
     return f"{PYTHON} -c {shlex.quote(code)}"
@@ -41,6 +44,15 @@ def test_the_ratio_is_the_median_of_the_pairs_not_of_the_medians(tmp_path: Path)
     assert (report["a_median_ms"], report["b_median_ms"]) == (2.0, 1.0)
     assert report["b_over_a"] == 1.0
     assert report["same_state_hash"] is True
+
+
+def test_with_stat_mean_it_compares_the_means_not_the_medians(tmp_path: Path) -> None:
+    # The medians are equal; the means (a cost paid one frame in many) are not.
+    report = alternate.alternate(
+        fake(tmp_path, "A", [1.0], mean=2.0), fake(tmp_path, "B", [1.0], mean=3.0), pairs=2, stat="mean"
+    )
+    assert (report["a_ms"], report["b_ms"], report["b_over_a"], report["stat"]) == ([2.0, 2.0], [3.0, 3.0], 1.5, "mean")
+    assert alternate.alternate(fake(tmp_path, "C", [1.0]), fake(tmp_path, "D", [1.0]), pairs=1)["b_over_a"] == 1.0
 
 
 def test_a_changed_hash_is_reported_and_a_missing_one_is_unknown(tmp_path: Path) -> None:
@@ -92,6 +104,7 @@ def test_the_table_and_the_json_name_the_figures(tmp_path: Path, capsys: pytest.
         "a",
         "b",
         "pairs",
+        "stat",
         "a_ms",
         "b_ms",
         "a_median_ms",

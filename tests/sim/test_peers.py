@@ -261,3 +261,21 @@ def test_scene_stays_in_the_world():
 def test_scene_rejects_bad_arguments(args):
     with pytest.raises(ValueError):
         make_scene(*args)
+
+
+def test_frame_vs_peers_reports_the_ratio_by_median_and_by_mean(capsys: pytest.CaptureFixture[str]) -> None:
+    """benches/frame_vs_peers.py on a tiny crowd: every implementation agrees on the hits, and each
+    has its ratio to the core both by median frame and by mean frame (the mean counts work the
+    core does one frame in many, the pools' reorder; issue 18 quotes it)."""
+    import json
+
+    import frame_vs_peers
+
+    argv = ["--enemies", "200", "--projectiles", "400", "--frames", "40", "--rounds", "2", "--json"]
+    assert frame_vs_peers.main(argv) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["hits_agree"] and report["core_available"]
+    by_name = {r["name"]: r for r in report["results"]}
+    assert by_name["core"]["ratio_vs_core"] == 1.0 and by_name["core"]["ratio_vs_core_mean"] == 1.0
+    for r in report["results"]:
+        assert r["mean_ms"] > 0 and r["ratio_vs_core_mean"] > 0, r["name"]

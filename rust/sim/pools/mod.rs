@@ -108,10 +108,18 @@ macro_rules! pool {
             pub fn permute(&mut self, order: &[u32], spare: &mut Self) {
                 debug_assert!($crate::sim::pools::is_permutation(order, self.len()));
                 $(<$ids>::permute(&mut self.ids, order, &mut spare.ids);)?
+                $($crate::sim::pools::gather(&mut self.$col, &mut spare.$col, order);)+
+            }
+
+            /// `permute`, each column gathered as a task of `scope` (so that
+            /// the columns of several pools share the scope's threads); the ids
+            /// on this thread. The same rows whatever thread gathers what.
+            pub fn permute_in<'s>(&'s mut self, order: &'s [u32], spare: &'s mut Self, scope: &rayon::Scope<'s>) {
+                debug_assert!($crate::sim::pools::is_permutation(order, self.len()));
+                $(<$ids>::permute(&mut self.ids, order, &mut spare.ids);)?
                 $(
-                    spare.$col.clear();
-                    spare.$col.extend(order.iter().map(|&i| self.$col[i as usize].clone()));
-                    std::mem::swap(&mut self.$col, &mut spare.$col);
+                    let (column, scratch) = (&mut self.$col, &mut spare.$col);
+                    scope.spawn(move |_| $crate::sim::pools::gather(column, scratch, order));
                 )+
             }
 
@@ -178,6 +186,14 @@ macro_rules! pool_part {
         $f($h, &$pool.$col)
     };
     (hash $h:ident, $pool:ident, $col:ident, no) => {};
+}
+
+/// One column of `permute`: `column[k]` becomes what was at `order[k]`,
+/// gathered into `spare`'s capacity, and the two swap.
+pub(crate) fn gather<T: Clone>(column: &mut Vec<T>, spare: &mut Vec<T>, order: &[u32]) {
+    spare.clear();
+    spare.extend(order.iter().map(|&i| column[i as usize].clone()));
+    std::mem::swap(column, spare);
 }
 
 /// Whether `order` holds each of `0..n` once (`permute`'s precondition,
@@ -276,6 +292,23 @@ mod tests {
         assert_eq!(e.x, [0.0, 1.0, 2.0, 3.0]);
         e.compact();
         assert_eq!(e.x, [0.0, 1.0, 2.0], "the dead row (3) left");
+    }
+
+    #[test]
+    fn permute_in_a_scope_is_permute() {
+        let mut serial = Enemies::default();
+        for i in 0..300 {
+            serial.push(enemy(i as f32));
+            serial.burn[i] = (i % 7) as f32;
+        }
+        let mut shared = serial.clone();
+        let order: Vec<u32> = (0..300u32).map(|k| (k * 7 + 3) % 300).collect();
+        serial.permute(&order, &mut Enemies::default());
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        let mut spare = Enemies::default();
+        pool.scope(|s| shared.permute_in(&order, &mut spare, s));
+        assert_eq!((&shared.x, &shared.burn, shared.ids.ids()), (&serial.x, &serial.burn, serial.ids.ids()));
+        assert_eq!(digest(&shared), digest(&serial));
     }
 
     #[test]
