@@ -99,63 +99,9 @@ pub struct WidePoint {
     pub index: u32,
 }
 
-/// Query points (projectiles) bucketed by the grid row they fall in, so
-/// that their searches run row by row: consecutive queries read the same
-/// few rows of copies (a few KB, in L1) instead of jumping across the grid.
-/// The world puts its projectile pool in this order every few frames
-/// (`Spatial::reorder`) and searches the pool as it is.
-/// Rows are those of the grid widened by one row above and below (a query
-/// there can still reach points); points beyond, or not wanted, are left
-/// out. Rows, not cells: at 10k/20k a counting sort into ~20k cells cost
-/// 0.55 ms (random counter and scatter traffic), ten times one into ~150
-/// rows, and rows already give the search its locality.
-#[derive(Clone, Debug, Default)]
-pub struct QueryOrder {
-    /// The queries, row by row (stable within a row).
-    pub queries: Vec<Query>,
-    start: Vec<u32>,
-    /// Per caller index: while sorting, its row (`NO_ROW`: left out);
-    /// sorted, its place in `queries` (`place`).
-    row_of: Vec<u32>,
-}
-
-/// One query point, packed: the bucketing scatter writes one 16-byte
-/// record per query (one write stream per row, not four). Measured alone
-/// this was within noise; the sort's real cost was its row pass (below).
-#[derive(Clone, Copy, Debug, Default)]
-#[repr(C, align(16))]
-pub struct Query {
-    pub x: f32,
-    pub y: f32,
-    pub radius: f32,
-    /// The query's index in the caller's arrays.
-    pub index: u32,
-}
-
-impl QueryOrder {
-    pub fn len(&self) -> usize {
-        self.queries.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.queries.is_empty()
-    }
-
-    /// Where the caller's point `i` went in `queries`, or `len()` if it was
-    /// not wanted or beyond reach (one spare slot at `len()` for "none", so
-    /// a caller can read results kept in query order back in its own order
-    /// without a branch; `Spatial::reorder` uses it to find the left-out).
-    #[inline]
-    pub fn place(&self, i: usize) -> usize {
-        self.row_of[i] as usize
-    }
-}
-
-/// `row_of` for a query left out.
-const NO_ROW: u32 = u32::MAX;
-
-/// Where a query point's widened row is, and whether it can reach a copy
-/// (`Grid::query_window`).
+/// Whether a query point can reach a copy (`Grid::query_window`): within
+/// the grid widened by one cell on each side, or anywhere when the grid has
+/// wide points.
 pub struct QueryWindow {
     x0: f32,
     y0: f32,
@@ -163,27 +109,9 @@ pub struct QueryWindow {
     lo: f32,
     x_end: f32,
     y_end: f32,
-    y_cap: f32,
 }
 
 impl QueryWindow {
-    /// The widened row of a query at `(x, y)`, or `NO_ROW` if it is not
-    /// `wanted` or cannot reach a copy. Straight-line float arithmetic with
-    /// no branch: callers count and scatter apart (in one loop with the
-    /// counting, the store→load chain through the counters was half the
-    /// sort's time).
-    #[inline(always)]
-    fn row(&self, x: f32, y: f32, wanted: bool) -> u32 {
-        let inside = self.reaches(x, y);
-        let fy = (y - self.y0) * self.inv;
-        let widened = ((fy.max(-1.0).min(self.y_cap) + 2.0) as i32 - 1) as u32;
-        if inside & wanted {
-            widened
-        } else {
-            NO_ROW
-        }
-    }
-
     /// Whether a query at `(x, y)` can reach a copy (NaN cannot). `&`, not
     /// `&&`: at the crowd's edge each test goes either way, and short
     /// circuits compile to branches.
@@ -489,68 +417,61 @@ impl Grid {
         (right_end, below)
     }
 
-    /// Buckets the query points `wanted(i)` by widened row into `out` (a
-    /// counting sort like `rebuild`'s). Points that cannot reach a copy are
-    /// left out, unless the grid has wide points.
-    #[inline(never)]
-    pub fn sort_queries(
+    /// The points `wanted(i)` that can reach a copy, cell by cell (row-major,
+    /// in index order within a cell), then every other point in index
+    /// order, into `order` (a permutation of `0..xs.len()`). A counting sort
+    /// like `rebuild`'s, `counts` its scratch. A point in the border around
+    /// the grid counts with the edge cell it is nearest.
+    pub fn order_by_cell(
         &self,
         xs: &[f32],
         ys: &[f32],
-        rs: &[f32],
         wanted: impl Fn(usize) -> bool,
-        out: &mut QueryOrder,
+        counts: &mut Vec<u32>,
+        order: &mut Vec<u32>,
     ) {
         let n = xs.len();
-        let rows = (self.rows + 2) as usize;
-        out.start.clear();
-        out.start.resize(rows + 1, 0);
-        out.row_of.resize(n, NO_ROW);
-        let (start, row_of) = (&mut out.start[..], &mut out.row_of[..]);
+        let cells = self.cell_count();
+        counts.clear();
+        counts.resize(cells + 1, 0); // the last: the points left out
+        order.clear();
+        order.resize(n, 0);
         let window = self.query_window();
-        for (i, row) in row_of.iter_mut().enumerate() {
-            *row = window.row(xs[i], ys[i], wanted(i));
+        let (x0, y0, inv, cols, rows) = (self.x0, self.y0, self.inv_cell, self.cols, self.rows);
+        let cell_of = |i: usize| {
+            let kept = window.reaches(xs[i], ys[i]) & wanted(i);
+            if kept {
+                Self::cell_in(x0, y0, inv, cols, rows, xs[i], ys[i]) as usize
+            } else {
+                cells
+            }
+        };
+        for i in 0..n {
+            counts[cell_of(i)] += 1;
         }
-        for &row in row_of.iter() {
-            // NO_ROW lands in the spare slot `rows`, outside the sort.
-            start[(row as usize).min(rows)] += 1;
+        let mut sum = 0;
+        for c in counts.iter_mut() {
+            (*c, sum) = (sum, sum + *c);
         }
-        let mut sum = 0u32;
-        for s in start[..rows].iter_mut() {
-            sum += *s;
-            *s = sum;
+        for i in 0..n {
+            let c = cell_of(i);
+            order[counts[c] as usize] = i as u32;
+            counts[c] += 1;
         }
-        // The spare slot's cursor stays at the end, `m`: a query left out is
-        // written to the spare query past the sorted ones (dropped below),
-        // and its place is `m`, "none". No branch: whether a shot is in the
-        // crowd's rows is a coin toss at its edge.
-        let m = sum as usize;
-        start[rows] = sum;
-        out.queries.resize(m + 1, Query::default());
-        let queries = &mut out.queries[..];
-        for i in (0..n).rev() {
-            let r = (row_of[i] as usize).min(rows);
-            start[r] -= (r != rows) as u32;
-            let k = start[r] as usize;
-            queries[k] = Query { x: xs[i], y: ys[i], radius: rs[i], index: i as u32 };
-            row_of[i] = k as u32; // from now on its place (`QueryOrder::place`)
-        }
-        out.queries.truncate(m);
     }
 
-    /// What a query needs of the grid to tell its widened row
-    /// (`sort_queries`), and whether it can reach a copy at all.
+    /// What a query needs of the grid to tell whether it can reach a copy
+    /// at all (`QueryWindow::reaches`).
     pub fn query_window(&self) -> QueryWindow {
         // The column/row of `cell_coords` within [-1, cols] × [-1, rows]; with
         // wide points every query counts (a boss may stand outside the
-        // copies' box), bucketed into the nearest widened row.
-        let (lo, x_end, y_end, y_cap) = if self.wide.is_empty() {
-            let y_end = self.rows as f32 + 1.0;
-            (-1.0, self.cols as f32 + 1.0, y_end, y_end)
+        // copies' box).
+        let (lo, x_end, y_end) = if self.wide.is_empty() {
+            (-1.0, self.cols as f32 + 1.0, self.rows as f32 + 1.0)
         } else {
-            (f32::NEG_INFINITY, f32::INFINITY, f32::INFINITY, self.rows as f32)
+            (f32::NEG_INFINITY, f32::INFINITY, f32::INFINITY)
         };
-        QueryWindow { x0: self.x0, y0: self.y0, inv: self.inv_cell, lo, x_end, y_end, y_cap }
+        QueryWindow { x0: self.x0, y0: self.y0, inv: self.inv_cell, lo, x_end, y_end }
     }
 
     /// Every point within `r` of `(x, y)` (strictly closer), by index: the
@@ -628,32 +549,28 @@ mod tests {
         (xs, ys, vec![8.0; n])
     }
 
-    /// The query order: wanted points within reach are queries row by row,
-    /// and `place` finds each one's query; the others `place` at `len()`.
+    /// The cell order: every point once; the wanted ones within reach cell
+    /// by cell (in index order within a cell), then the rest in index order.
     #[test]
-    fn sorted_queries_place_each_point_at_its_query() {
-        let (xs, ys, rs) = scatter(400, 600.0, 4);
+    fn order_by_cell_is_a_permutation_cell_by_cell_then_the_rest() {
+        let (xs, ys, rs) = scatter(400, 600.0, 5);
         let mut g = Grid::default();
         g.rebuild(&xs[..200], &ys[..200], &rs[..200], 16.0, 2.0);
         let (qx, qy): (Vec<f32>, Vec<f32>) = (0..400).map(|i| (xs[i] * 2.0 - 300.0, ys[i])).unzip();
-        let mut order = QueryOrder::default();
-        g.sort_queries(&qx, &qy, &rs, |i| i % 5 != 0, &mut order);
-        let mut placed = 0;
-        for i in 0..qx.len() {
-            let k = order.place(i);
-            if k == order.len() {
-                let inside = g.runs(qx[i], qy[i]).iter().any(|&(lo, hi)| lo < hi);
-                assert!(i % 5 == 0 || !inside, "point {i} left out, but wanted and within reach");
-            } else {
-                assert_eq!(order.queries[k].index as usize, i);
-                assert_ne!(i % 5, 0, "an unwanted point was queried");
-                placed += 1;
-            }
-        }
-        assert_eq!(placed, order.len());
-        assert!(placed > 100 && placed < 320, "some points are beyond the grid: {placed}");
-        let rows: Vec<i32> = order.queries.iter().map(|q| g.cell_coords(q.x, q.y).1).collect();
-        assert!(rows.windows(2).all(|w| w[0] <= w[1]), "row by row");
+        let (mut counts, mut order) = (Vec::new(), Vec::new());
+        g.order_by_cell(&qx, &qy, |i| i % 5 != 0, &mut counts, &mut order);
+        let mut seen = order.clone();
+        seen.sort_unstable();
+        assert_eq!(seen, (0..400).collect::<Vec<u32>>(), "each point once");
+        let window = g.query_window();
+        let kept = |i: usize| window.reaches(qx[i], qy[i]) && i % 5 != 0;
+        let sorted = order.iter().take_while(|&&i| kept(i as usize)).count();
+        assert!(sorted > 100 && sorted < 320, "some points are beyond the grid or unwanted: {sorted}");
+        let cell = |i: u32| Grid::cell_in(g.x0, g.y0, g.inv_cell, g.cols, g.rows, qx[i as usize], qy[i as usize]);
+        let by_cell = order[..sorted].windows(2).all(|w| (cell(w[0]), w[0]) < (cell(w[1]), w[1]));
+        assert!(by_cell, "cell by cell, in index order within a cell");
+        let rest = &order[sorted..];
+        assert!(rest.iter().all(|&i| !kept(i as usize)) && rest.windows(2).all(|w| w[0] < w[1]), "the rest as it was");
     }
 
     #[test]

@@ -19,8 +19,9 @@ use crate::sim::pools::{Owner, Pools, Projectiles, HIT_MEMORY};
 /// projectile order. The search is the hot loop of the frame; it only reads,
 /// so it splits across threads, in short runs of shots that each thread
 /// takes as it comes free: each writes its own stretch of `targets`. The
-/// pool is kept nearly in the grid's row order (`Spatial::reorder`), so the
-/// search runs row by row without a sort of its own. A shot searches if it
+/// pool is kept nearly in the grid's cell order (`Spatial::reorder`), so
+/// consecutive shots read the same few blocks of the grid without a sort
+/// of their own. A shot searches if it
 /// is the player's, alive, and can reach the grid; the last reorder put the
 /// shots that were not at the pool's end (those fired since join them
 /// there, and most of those search), so that test is well predicted. With hit memory (`memory`), a shot skips the enemies it

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use rayon::ThreadPool;
 
 use crate::sim::error::{CoreError, CoreResult};
-use crate::sim::grid::{Grid, QueryOrder};
+use crate::sim::grid::Grid;
 use crate::sim::movement::{BandQueue, Separation, SeparationRule};
 use crate::sim::pools::{Enemies, Owner, Pools, Projectiles};
 
@@ -32,9 +32,9 @@ pub(super) struct Spatial {
     pub speeds: Vec<f32>,
     /// The worker threads of the search, the separation and the chase.
     pub workers: Workers,
-    /// `reorder`'s scratch: the shots by row, the new order, and pools that
+    /// `reorder`'s scratch: the cell counts, the new orders, and pools that
     /// lend their columns.
-    rows: QueryOrder,
+    counts: Vec<u32>,
     order: Vec<u32>,
     shot_order: Vec<u32>,
     spare_enemies: Enemies,
@@ -98,11 +98,11 @@ impl Spatial {
 impl Spatial {
     /// The enemies into this frame's grid order (the wide points — bosses,
     /// a handful — first, then cell by cell, then the enemies born since
-    /// the rebuild), and
-    /// the projectiles by the grid's rows (the player's live shots within
-    /// reach, row by row, then the others as they were: enemies' shots, the
-    /// dead, which `compact` then swaps out from the end without disturbing
-    /// the sorted ones, and those beyond reach). The searches and the separation
+    /// the rebuild), and the projectiles by the same cells (the player's
+    /// live shots within reach, cell by cell, then the others as they were:
+    /// enemies' shots, the dead, which `compact` then swaps out from the end
+    /// without disturbing the sorted ones, and those beyond reach;
+    /// `Grid::order_by_cell`). The searches and the separation
     /// read the enemies through the grid's copies and the hits read them by
     /// index, shot after shot, so with both pools in nearly that order they
     /// read them nearly in sequence rather than at random (it matters most
@@ -113,11 +113,11 @@ impl Spatial {
     /// and of crit draws. Called before the dead are removed: the grid names
     /// enemies as they were at its rebuild, plus those pushed since.
     /// (Out of line: one call in 16 frames, and profiles name it. At 10k/20k
-    /// it costs ~0.6 ms, 4.5% of the frames it is spread over; a third of
-    /// that is the projectiles' 68-byte `behaviour` column.)
+    /// it costs ~0.6 ms, about 4.5% of the frames it is spread over; a third
+    /// of that is the projectiles' 68-byte `behaviour` column.)
     #[inline(never)]
     pub fn reorder(&mut self, pools: &mut Pools) {
-        let Spatial { grid, rows, order, shot_order, spare_enemies, spare_projectiles, workers, .. } = self;
+        let Spatial { grid, counts, order, shot_order, spare_enemies, spare_projectiles, workers, .. } = self;
         let n = pools.enemies.len();
         order.clear();
         order.extend(grid.wide.iter().map(|w| w.index));
@@ -126,11 +126,7 @@ impl Spatial {
 
         let p = &pools.projectiles;
         let searching = |i: usize| (p.owner[i] == Owner::Player) & !p.dead[i];
-        grid.sort_queries(&p.x, &p.y, &p.radius, searching, rows);
-        let sorted = rows.len();
-        shot_order.clear();
-        shot_order.extend(rows.queries.iter().map(|q| q.index));
-        shot_order.extend((0..p.len() as u32).filter(|&i| rows.place(i as usize) == sorted));
+        grid.order_by_cell(&p.x, &p.y, searching, counts, shot_order);
 
         let (enemies, shots) = (&mut pools.enemies, &mut pools.projectiles);
         match workers.for_work(n + shots.len()) {
