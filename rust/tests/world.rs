@@ -411,3 +411,49 @@ fn r_end_1_last_will_stays_armed_through_non_lethal_hits() {
     w.set_last_will(false);
     assert!(!w.last_will());
 }
+
+/// A crowd big enough for the world to reorder its pools (spatial.rs `REORDER_FROM`): 2,600
+/// enemies and 2,000 shots in a 1,200 px box, from a fixed LCG.
+fn reordered_scene() -> Scene {
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = |span: f32| {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (state >> 40) as f32 / (1u64 << 24) as f32 * span
+    };
+    let (ex, ey) = (0..2600).map(|_| (next(1200.0), next(1200.0))).unzip();
+    let (px, py) = (0..2000).map(|_| (next(1200.0), next(1200.0))).unzip();
+    let (pvx, pvy) = (0..2000).map(|_| (next(800.0) - 400.0, next(800.0) - 400.0)).unzip();
+    Scene { ex, ey, px, py, pvx, pvy }
+}
+
+/// R-DET-1 through the pools' reorder (spatial.rs `reorder`, every 16 frames from 4,096
+/// entities): the frames that reorder (0 and 16) still match the brute force, enemy by enemy
+/// (each found by its id, wherever the pool moved it), on one thread and on two.
+#[test]
+fn a_crowd_whose_pools_are_reordered_matches_brute_force() {
+    for threads in [1, 2] {
+        let mut w = world_of(&reordered_scene(), threads);
+        w.set_player_position(600.0, 600.0).unwrap();
+        for frame in 0..=16 {
+            if frame % 16 != 0 {
+                w.step(&Controls::default(), &[]);
+                continue;
+            }
+            let slots: Vec<u32> = w.pools.enemies.ids.ids().iter().map(|id| id.slot).collect();
+            let hp_before = w.pools.enemies.hp.clone();
+            let (hits_on, nx, ny) = brute_force_frame(&w);
+            let counts = w.step(&Controls::default(), &[]);
+            assert_eq!(counts.hits, hits_on.iter().sum::<u32>(), "frame {frame}, {threads} thread(s)");
+            let row_of: std::collections::HashMap<u32, usize> =
+                w.pools.enemies.ids.ids().iter().enumerate().map(|(row, id)| (id.slot, row)).collect();
+            let e = &w.pools.enemies;
+            assert_eq!(e.len(), slots.len());
+            for (i, slot) in slots.iter().enumerate() {
+                let r = row_of[slot];
+                assert_eq!(hp_before[i] - e.hp[r], hits_on[i] as f32, "hits on enemy {slot}, frame {frame}");
+                let moved = (e.x[r] - nx[i]).abs() < 1e-3 && (e.y[r] - ny[i]).abs() < 1e-3;
+                assert!(moved, "enemy {slot} at ({}, {}), reference ({}, {})", e.x[r], e.y[r], nx[i], ny[i]);
+            }
+        }
+    }
+}

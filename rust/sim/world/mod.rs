@@ -288,8 +288,9 @@ impl World {
     ///     bounds (enemies.rs);
     /// 10. pickups — pulled in within the pickup radius, collected on touch (pickups.rs);
     /// 11. cleanup — the frame's biggest hits and the_boot's event, vulnerable and
-    ///     weak tick; every 16 frames the enemy and projectile pools are put in
-    ///     the grid's order (spatial.rs `Spatial::reorder`); the dead are swap-removed.
+    ///     weak tick; every 16 frames, from 4,096 entities, the enemy and projectile
+    ///     pools are put in the grid's order (spatial.rs `Spatial::reorder`); the dead
+    ///     are swap-removed.
     ///
     /// Hits (6) and separation (9) read the same grid: enemies move only after
     /// the hits, so one rebuild per frame serves both exactly. Children of a
@@ -422,7 +423,8 @@ impl World {
         for s in e.vulnerable.iter_mut().chain(e.weak.iter_mut()) {
             *s = (*s - self.clock.dt).max(0.0);
         }
-        if self.clock.frame % spatial::REORDER_EVERY == 0 {
+        let entities = self.pools.enemies.len() + self.pools.projectiles.len();
+        if self.clock.frame % spatial::REORDER_EVERY == 0 && entities >= spatial::REORDER_FROM {
             self.spatial.reorder(&mut self.pools);
         }
         let e = &mut self.pools.enemies;
