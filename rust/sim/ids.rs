@@ -95,6 +95,7 @@ impl IdMap {
         spare.ids.clear();
         spare.ids.extend(order.iter().map(|&i| self.ids[i as usize]));
         std::mem::swap(&mut self.ids, &mut spare.ids);
+        spare.ids.clear();
         for (dense, id) in self.ids.iter().enumerate() {
             self.dense_of[id.slot as usize] = dense as u32;
         }

@@ -439,20 +439,18 @@ fn a_crowd_whose_pools_are_reordered_matches_brute_force() {
                 w.step(&Controls::default(), &[]);
                 continue;
             }
-            let slots: Vec<u32> = w.pools.enemies.ids.ids().iter().map(|id| id.slot).collect();
+            let ids = w.pools.enemies.ids.ids().to_vec();
             let hp_before = w.pools.enemies.hp.clone();
             let (hits_on, nx, ny) = brute_force_frame(&w);
             let counts = w.step(&Controls::default(), &[]);
             assert_eq!(counts.hits, hits_on.iter().sum::<u32>(), "frame {frame}, {threads} thread(s)");
-            let row_of: std::collections::HashMap<u32, usize> =
-                w.pools.enemies.ids.ids().iter().enumerate().map(|(row, id)| (id.slot, row)).collect();
             let e = &w.pools.enemies;
-            assert_eq!(e.len(), slots.len());
-            for (i, slot) in slots.iter().enumerate() {
-                let r = row_of[slot];
-                assert_eq!(hp_before[i] - e.hp[r], hits_on[i] as f32, "hits on enemy {slot}, frame {frame}");
+            assert_eq!(e.len(), ids.len());
+            for (i, &id) in ids.iter().enumerate() {
+                let r = e.ids.dense(id).expect("no enemy dies here");
+                assert_eq!(hp_before[i] - e.hp[r], hits_on[i] as f32, "hits on enemy {id:?}, frame {frame}");
                 let moved = (e.x[r] - nx[i]).abs() < 1e-3 && (e.y[r] - ny[i]).abs() < 1e-3;
-                assert!(moved, "enemy {slot} at ({}, {}), reference ({}, {})", e.x[r], e.y[r], nx[i], ny[i]);
+                assert!(moved, "enemy {id:?} at ({}, {}), reference ({}, {})", e.x[r], e.y[r], nx[i], ny[i]);
             }
         }
     }

@@ -164,6 +164,19 @@ def test_a_lower_enemy_is_drawn_in_front_whatever_the_row_order(screen: pygame.S
     assert shown[0].mean() > calm.astype(float).mean() + 40, "the lower (flashing) enemy is the one in front"
 
 
+def test_r_boss_2_a_boss_stays_on_top_of_a_lower_grunt(screen: pygame.Surface) -> None:
+    """R-BOSS-2 with the depth sort: the crowd is sorted back to front, but a boss is drawn after
+    the whole crowd, even over a grunt standing lower than it."""
+    renderer = ArenaRenderer(Atlas.build(CONTENT), ARENA)
+    boss, grunt = float(renderer._bosses_from), float(CONTENT.enemy_index("grunt"))
+    rows = np.array(
+        [(300, 340, grunt, 8, 1, 0), (300, 300, boss, 40, 1, 0), (300, 200, grunt, 8, 1, 0)], dtype=np.float32
+    )
+    crowd, bosses = renderer._enemy_layers(rows)
+    assert crowd[:, 1].tolist() == [200.0, 340.0], "the crowd back to front"
+    assert bosses[:, 2].tolist() == [boss], "the boss in its own layer, drawn after the crowd"
+
+
 def test_the_core_s_hit_reaches_the_screen_as_a_flash(screen: pygame.Surface) -> None:
     """R-FEEL-1 end to end: a hit through the simulation picks the flash sprite for that enemy's row."""
     renderer = ArenaRenderer(Atlas.build(CONTENT), ARENA)

@@ -241,11 +241,9 @@ class ArenaRenderer:
         every few frames; drawn in row order, overlapping enemies would swap places on screen. Ties
         (enemies pinned to the top or bottom wall) keep the pool's order, which the reorder leaves
         by column within a row: left to right."""
-        enemies = enemies[np.argsort(enemies[:, EnemyColumn.Y], kind="stable")]
-        boss = enemies[:, EnemyColumn.KIND] >= self._bosses_from
-        if not boss.any():
-            return enemies, enemies[:0]
-        return enemies[~boss], enemies[boss]
+        order = np.argsort(enemies[:, EnemyColumn.Y], kind="stable")
+        boss = enemies[order, EnemyColumn.KIND] >= self._bosses_from
+        return enemies[order[~boss]], enemies[order[boss]]
 
     def _enemy_sprites_of(self, enemies: npt.NDArray[np.float32]) -> npt.NDArray[np.int32]:
         """Each enemy row's sprite: its kind, shifted to its elite sprite and to the hit flash by its flags."""

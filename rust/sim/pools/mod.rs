@@ -194,6 +194,7 @@ pub(crate) fn gather<T: Clone>(column: &mut Vec<T>, spare: &mut Vec<T>, order: &
     spare.clear();
     spare.extend(order.iter().map(|&i| column[i as usize].clone()));
     std::mem::swap(column, spare);
+    spare.clear(); // the old column: its capacity kept, its rows not (a world's clone copies no stale rows)
 }
 
 /// Whether `order` holds each of `0..n` once (`permute`'s precondition,
@@ -294,6 +295,7 @@ mod tests {
         assert_eq!(e.x, [0.0, 1.0, 2.0], "the dead row (3) left");
     }
 
+    /// R-DET-1: the reorder gives the same rows on any thread count.
     #[test]
     fn permute_in_a_scope_is_permute() {
         let mut serial = Enemies::default();

@@ -87,6 +87,14 @@ fn hash_memory(h: &mut StateHasher, memory: &[[Id; HIT_MEMORY]]) {
 }
 
 impl Projectiles {
+    /// Does projectile `i` look for a target this frame (the player's, alive)?
+    /// The search (`hits::find_targets`) and the reorder that puts the shots
+    /// that do not at the pool's end (`Spatial::reorder`) ask the same.
+    #[inline(always)]
+    pub fn searches(&self, i: usize) -> bool {
+        (self.owner[i] == Owner::Player) & !self.dead[i]
+    }
+
     /// Has this projectile already struck `enemy`?
     #[inline]
     pub fn remembers(&self, i: usize, enemy: Id) -> bool {

@@ -13,7 +13,7 @@ use crate::sim::combat::{final_damage, final_damage_booted, Attack, Defence};
 use crate::sim::events::{Event, EventKind};
 use crate::sim::ids::Id;
 use crate::sim::movement::{nearest_in_reach_except, nearest_in_runs, NO_TARGET};
-use crate::sim::pools::{Owner, Pools, Projectiles, HIT_MEMORY};
+use crate::sim::pools::{Pools, Projectiles, HIT_MEMORY};
 
 /// Step 6: every projectile's target from the grid (`NO_TARGET`: none), in
 /// projectile order. The search is the hot loop of the frame; it only reads,
@@ -21,11 +21,11 @@ use crate::sim::pools::{Owner, Pools, Projectiles, HIT_MEMORY};
 /// takes as it comes free: each writes its own stretch of `targets`. The
 /// pool is kept nearly in the grid's cell order (`Spatial::reorder`), so
 /// consecutive shots read the same few blocks of the grid without a sort
-/// of their own. A shot searches if it
-/// is the player's, alive, and can reach the grid; the last reorder put the
-/// shots that were not at the pool's end (those fired since join them
-/// there, and most of those search), so that test is well predicted. With hit memory (`memory`), a shot skips the enemies it
-/// struck before.
+/// of their own. A shot searches if `Projectiles::searches` and it can reach
+/// the grid; the last reorder put the shots that do not at the pool's end
+/// (those fired since join them there, and most of those search), so that
+/// test is well predicted. With hit memory (`memory`), a shot skips the
+/// enemies it struck before.
 pub(super) fn find_targets(spatial: &mut Spatial, pools: &Pools, memory: bool) {
     let Spatial { grid, targets, workers, .. } = spatial;
     let p = &pools.projectiles;
@@ -37,7 +37,7 @@ pub(super) fn find_targets(spatial: &mut Spatial, pools: &Pools, memory: bool) {
     let search = |first: usize, out: &mut [u32]| {
         for (i, target) in (first..).zip(out) {
             let (x, y, r) = (p.x[i], p.y[i], p.radius[i]);
-            if !(window.reaches(x, y) & (p.owner[i] == Owner::Player) & !p.dead[i]) {
+            if !(window.reaches(x, y) & p.searches(i)) {
                 continue;
             }
             let runs = grid.runs(x, y);

@@ -9,7 +9,7 @@ use rayon::ThreadPool;
 use crate::sim::error::{CoreError, CoreResult};
 use crate::sim::grid::Grid;
 use crate::sim::movement::{BandQueue, Separation, SeparationRule};
-use crate::sim::pools::{Enemies, Owner, Pools, Projectiles};
+use crate::sim::pools::{Enemies, Pools, Projectiles};
 
 /// The spatial partitions and the per-frame scratch of the searches and
 /// moves, kept between frames so steady state allocates nothing.
@@ -125,8 +125,7 @@ impl Spatial {
         order.extend(grid.sources() as u32..n as u32);
 
         let p = &pools.projectiles;
-        let searching = |i: usize| (p.owner[i] == Owner::Player) & !p.dead[i];
-        grid.order_by_cell(&p.x, &p.y, searching, counts, shot_order);
+        grid.order_by_cell(&p.x, &p.y, |i| p.searches(i), counts, shot_order);
 
         let (enemies, shots) = (&mut pools.enemies, &mut pools.projectiles);
         match workers.for_work(n + shots.len()) {
