@@ -428,10 +428,11 @@ fn reordered_scene() -> Scene {
 
 /// R-DET-1 through the pools' reorder (spatial.rs `reorder`, every 16 frames from 4,096
 /// entities): the frames that reorder (0 and 16) still match the brute force, enemy by enemy
-/// (each found by its id, wherever the pool moved it), on one thread and on two.
+/// (each found by its id, wherever the pool moved it), on one thread, two, and three (more
+/// workers than this machine's cores: the pool's two spin beside the caller, workers.rs).
 #[test]
 fn a_crowd_whose_pools_are_reordered_matches_brute_force() {
-    for threads in [1, 2] {
+    for threads in [1, 2, 3] {
         let mut w = world_of(&reordered_scene(), threads);
         w.set_player_position(600.0, 600.0).unwrap();
         for frame in 0..=16 {

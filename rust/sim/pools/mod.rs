@@ -111,16 +111,23 @@ macro_rules! pool {
                 $($crate::sim::pools::gather(&mut self.$col, &mut spare.$col, order);)+
             }
 
-            /// `permute`, each column gathered as a task of `scope` (so that
-            /// the columns of several pools share the scope's threads); the ids
-            /// on this thread. The same rows whatever thread gathers what.
-            pub fn permute_in<'s>(&'s mut self, order: &'s [u32], spare: &'s mut Self, scope: &rayon::Scope<'s>) {
+            /// `permute`, each column's gather handed to `run` as a task, for
+            /// threads to share (with other pools' columns: `Workers::share`);
+            /// the ids on this thread. The same rows whatever thread gathers
+            /// what, and in whatever order.
+            pub fn permute_with<R>(
+                &mut self,
+                order: &[u32],
+                spare: &mut Self,
+                run: impl FnOnce(&mut [&mut (dyn FnMut() + Send)]) -> R,
+            ) -> R {
                 debug_assert!($crate::sim::pools::is_permutation(order, self.len()));
                 $(<$ids>::permute(&mut self.ids, order, &mut spare.ids);)?
-                $(
-                    let (column, scratch) = (&mut self.$col, &mut spare.$col);
-                    scope.spawn(move |_| $crate::sim::pools::gather(column, scratch, order));
-                )+
+                let mut columns = [$(
+                    &mut (|| $crate::sim::pools::gather(&mut self.$col, &mut spare.$col, order))
+                        as &mut (dyn FnMut() + Send)
+                ),+];
+                run(&mut columns)
             }
 
             /// Empties the pool, keeping every column's capacity.
@@ -297,7 +304,7 @@ mod tests {
 
     /// R-DET-1: the reorder gives the same rows on any thread count.
     #[test]
-    fn permute_in_a_scope_is_permute() {
+    fn permute_with_tasks_in_any_order_is_permute() {
         let mut serial = Enemies::default();
         for i in 0..300 {
             serial.push(enemy(i as f32));
@@ -306,9 +313,8 @@ mod tests {
         let mut shared = serial.clone();
         let order: Vec<u32> = (0..300u32).map(|k| (k * 7 + 3) % 300).collect();
         serial.permute(&order, &mut Enemies::default());
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
-        let mut spare = Enemies::default();
-        pool.scope(|s| shared.permute_in(&order, &mut spare, s));
+        // The columns' tasks run last to first, as no thread would.
+        shared.permute_with(&order, &mut Enemies::default(), |columns| columns.iter_mut().rev().for_each(|c| c()));
         assert_eq!((&shared.x, &shared.burn, shared.ids.ids()), (&serial.x, &serial.burn, serial.ids.ids()));
         assert_eq!(digest(&shared), digest(&serial));
     }

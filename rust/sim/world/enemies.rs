@@ -83,14 +83,10 @@ impl World {
             move_enemies(x, y, &speed[from..to], &push.0[from..to], &push.1[from..to], target, arena);
         };
         // Each enemy's move is its own: the halves may run on two threads.
-        match s.workers.for_work(x.len()) {
-            Some(pool) => {
-                let half = x.len() / 2;
-                let ((x0, x1), (y0, y1)) = (x.split_at_mut(half), y.split_at_mut(half));
-                pool.join(|| chase(x0, y0, 0), || chase(x1, y1, half));
-            }
-            None => chase(x, y, 0),
-        }
+        let (n, half) = (x.len(), x.len() / 2);
+        let ((x0, x1), (y0, y1)) = (x.split_at_mut(half), y.split_at_mut(half));
+        let halves = [(x0, y0, 0), (x1, y1, half)];
+        s.workers.share(n, halves.into_iter(), |(x, y, from)| chase(x, y, from));
         self.behaviours_after_move();
     }
 

@@ -4,8 +4,6 @@
 //! element work, pierce, hit memory, R-END-3 mirror world — and every
 //! source's damage into HP: kills, rewards, deaths that act, boss hooks.
 
-use rayon::prelude::*;
-
 use super::shots::BehaviourHit;
 use super::spatial::Spatial;
 use super::{FrameLog, World};
@@ -18,7 +16,8 @@ use crate::sim::pools::{Pools, Projectiles, HIT_MEMORY};
 /// Step 6: every projectile's target from the grid (`NO_TARGET`: none), in
 /// projectile order. The search is the hot loop of the frame; it only reads,
 /// so it splits across threads, in short runs of shots that each thread
-/// takes as it comes free: each writes its own stretch of `targets`. The
+/// takes as it comes free (`Workers::share`): each writes its own stretch of
+/// `targets`. The
 /// pool is kept nearly in the grid's cell order (`Spatial::reorder`), so
 /// consecutive shots read the same few blocks of the grid without a sort
 /// of their own. A shot searches if `Projectiles::searches` and it can reach
@@ -48,14 +47,9 @@ pub(super) fn find_targets(spatial: &mut Spatial, pools: &Pools, memory: bool) {
             };
         }
     };
-    match workers.for_work(p.len()) {
-        Some(pool) => {
-            // Short runs, so that neither thread waits long on the other's last one.
-            let run = p.len().div_ceil(pool.current_num_threads() * SEARCH_RUNS_PER_THREAD);
-            pool.install(|| targets.par_chunks_mut(run).enumerate().for_each(|(k, t)| search(k * run, t)));
-        }
-        None => search(0, targets),
-    }
+    // Short runs, so that neither thread waits long on the other's last one.
+    let run = p.len().div_ceil(workers.threads() * SEARCH_RUNS_PER_THREAD).max(1);
+    workers.share(p.len(), targets.chunks_mut(run).enumerate(), |(k, out)| search(k * run, out));
 }
 
 /// Runs of shots per thread in a shared search (see `find_targets`).

@@ -18,9 +18,12 @@
 //! - relics.rs — R-REL-1/2 and the turn clock (`Relics`);
 //! - pickups.rs — step 10, the magnet and collection;
 //! - between_waves.rs — a wave's start, and what a run's save restores;
+//! - workers.rs — the worker threads that share a step's searches and moves;
 //! - hash.rs — R-DET-1, the state hash.
 
 use std::sync::Arc;
+
+use rayon::Scope;
 
 use super::commands::Command;
 use super::config::{EnemyKind, Rules, WorldConfig};
@@ -49,6 +52,7 @@ mod shots;
 mod spatial;
 mod spells;
 mod statuses;
+mod workers;
 mod zones;
 
 pub use between_waves::WandMemory;
@@ -57,9 +61,10 @@ use bosses::Bosses;
 use enemies::EnemyBehaviours;
 use relics::Relics;
 use shots::BehaviourHit;
-use spatial::{Spatial, Workers};
+use spatial::Spatial;
 use spells::Spellcasting;
 use statuses::Elements;
+use workers::{Beside, Workers};
 
 /// What one step did, for the caller (the entity counts are the sizes of
 /// the render data, `events` the number of events this frame).
@@ -298,6 +303,9 @@ impl World {
     /// hits, no push), from the next one they are.
     pub fn step(&mut self, controls: &Controls, commands: &[Command]) -> StepCounts {
         self.log.events.clear();
+        // With enough to share, the worker threads stay awake until the step ends.
+        let (enemies, shots) = (self.pools.enemies.len(), self.pools.projectiles.len());
+        let _shift = self.spatial.workers.shift(enemies.max(shots));
         // 1. commands, the wave clock
         for c in commands {
             self.apply(c);
@@ -313,11 +321,12 @@ impl World {
         let ahead = self.separation_ahead();
         let beside = ahead.is_some();
         let hits = match ahead {
-            Some(pool) => {
+            Some(workers) => {
                 let grid = Arc::clone(&self.spatial.grid);
                 let mut pushes = std::mem::take(&mut self.spatial.pushes);
+                let jobs = Beside::default();
                 let hits = pushes.alongside(&grid, self.cfg.separation(), |bands| {
-                    pool.scope(|s| self.fight(controls, Some((s, bands))))
+                    workers.scope(grid.sources(), |s| self.fight(controls, s.map(|s| (s, bands, &jobs))))
                 });
                 self.spatial.pushes = pushes;
                 hits
@@ -356,10 +365,10 @@ impl World {
     fn fight<'s, 'q: 's>(
         &mut self,
         controls: &Controls,
-        alongside: Option<(&rayon::Scope<'s>, &'s BandQueue<'q>)>,
+        alongside: Option<(&Scope<'s>, &'s BandQueue<'q>, &'s Beside)>,
     ) -> u32 {
-        if let Some((s, bands)) = alongside {
-            s.spawn(|_| bands.run_until_paused());
+        if let Some((s, bands, jobs)) = alongside {
+            jobs.spawn(s, || bands.run_until_paused());
         }
         // 4. wand
         self.cast(controls);
@@ -367,12 +376,12 @@ impl World {
         self.steer_projectiles();
         shots::move_shots(&mut self.pools.projectiles, self.clock.dt, (self.cfg.arena_w, self.cfg.arena_h));
         // 6–7. hits, damage, and what the spells' shots do with them
-        if let Some((_, bands)) = alongside {
+        if let Some((_, bands, _)) = alongside {
             bands.pause();
         }
         hits::find_targets(&mut self.spatial, &self.pools, !self.cfg.rules.no_hit_memory);
-        if let Some((s, bands)) = alongside {
-            s.spawn(|_| bands.run_all());
+        if let Some((s, bands, jobs)) = alongside {
+            jobs.spawn(s, || bands.run_all());
         }
         let (hits, dealt) = self.resolve_hits();
         debug_assert!(dealt <= self.log.damage + 1e-3);
@@ -389,17 +398,18 @@ impl World {
         self.enemy_deaths();
         // 8b. bosses
         self.bosses_step();
-        if let Some((_, bands)) = alongside {
+        if let Some((_, bands, jobs)) = alongside {
             bands.run_all();
+            jobs.wait();
         }
         hits
     }
 
-    /// The worker pool, when step 9's separation is worth computing beside
+    /// The workers, when step 9's separation is worth computing beside
     /// steps 4–8b: threads, enough enemies to share, and enemies that move.
-    fn separation_ahead(&self) -> Option<Arc<rayon::ThreadPool>> {
-        let still = self.cfg.rules.enemies_still;
-        self.spatial.workers.for_work(self.spatial.grid.sources()).filter(|_| !still).cloned()
+    fn separation_ahead(&self) -> Option<Workers> {
+        let (workers, still) = (&self.spatial.workers, self.cfg.rules.enemies_still);
+        (workers.share_work(self.spatial.grid.sources()) && !still).then(|| workers.handle())
     }
 
     /// Step 2: the player moves and dashes (R-LOOP-2), its timers run and its mana

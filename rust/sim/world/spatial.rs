@@ -4,12 +4,11 @@
 
 use std::sync::Arc;
 
-use rayon::ThreadPool;
-
-use crate::sim::error::{CoreError, CoreResult};
 use crate::sim::grid::Grid;
 use crate::sim::movement::{BandQueue, Separation, SeparationRule};
 use crate::sim::pools::{Enemies, Pools, Projectiles};
+
+use super::workers::Workers;
 
 /// The spatial partitions and the per-frame scratch of the searches and
 /// moves, kept between frames so steady state allocates nothing.
@@ -39,43 +38,6 @@ pub(super) struct Spatial {
     shot_order: Vec<u32>,
     spare_enemies: Enemies,
     spare_projectiles: Projectiles,
-}
-
-/// The worker threads for the searches and the separation (`None`: the
-/// caller's thread). A clone starts its own pool of the same size: a world and its
-/// clone (the benches restore warmed-up clones) never share threads.
-#[derive(Default)]
-pub(super) struct Workers(pub Option<Arc<ThreadPool>>);
-
-impl Workers {
-    pub fn new(threads: usize) -> CoreResult<Workers> {
-        if threads == 1 {
-            return Ok(Workers(None));
-        }
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .map_err(|e| CoreError::arg(format!("cannot start {threads} threads: {e}")))?;
-        Ok(Workers(Some(Arc::new(pool))))
-    }
-
-    /// The pool, if there is one and `work` items are enough to share:
-    /// below `THREADED_FROM`, a share is shorter than waking a thread.
-    pub fn for_work(&self, work: usize) -> Option<&Arc<ThreadPool>> {
-        self.0.as_ref().filter(|_| work >= THREADED_FROM)
-    }
-
-    pub fn threads(&self) -> usize {
-        self.0.as_ref().map_or(1, |p| p.current_num_threads())
-    }
-}
-
-impl Clone for Workers {
-    fn clone(&self) -> Workers {
-        // Starting threads can only fail if the OS refuses them; the clone
-        // then runs on the caller's thread (results are the same).
-        Workers::new(self.threads()).unwrap_or(Workers(None))
-    }
 }
 
 impl Spatial {
@@ -128,18 +90,21 @@ impl Spatial {
         grid.order_by_cell(&p.x, &p.y, |i| p.searches(i), counts, shot_order);
 
         let (enemies, shots) = (&mut pools.enemies, &mut pools.projectiles);
-        match workers.for_work(n + shots.len()) {
-            // Every column of both pools a task, so that both threads gather.
-            Some(pool) => pool.scope(|s| {
-                enemies.permute_in(order, spare_enemies, s);
-                shots.permute_in(shot_order, spare_projectiles, s);
-            }),
-            None => {
-                enemies.permute(order, spare_enemies);
-                shots.permute(shot_order, spare_projectiles);
-            }
-        }
+        let work = n + shots.len();
+        // Every column of both pools a task, so that both threads gather.
+        enemies.permute_with(order, spare_enemies, |columns| {
+            shots.permute_with(shot_order, spare_projectiles, |more| {
+                let tasks = columns.iter_mut().map(shorter).chain(more.iter_mut().map(shorter));
+                workers.share(work, tasks, |gather| gather());
+            })
+        });
     }
+}
+
+/// A pool's column task (`permute_with`) for as long as it is borrowed, so
+/// that two pools' tasks make one queue.
+fn shorter<'a>(task: &'a mut &mut (dyn FnMut() + Send)) -> &'a mut (dyn FnMut() + Send + 'a) {
+    &mut **task
 }
 
 /// Frames from one `Spatial::reorder` of the pools to the next. Shots fly
@@ -156,11 +121,6 @@ pub(super) const REORDER_EVERY: u64 = 16;
 /// 1k/2k in pass 7), while the reorder frame, one in 16, is what a step's
 /// p99 sees: the game's W19 (about 2,000 enemies) measured +7% p99 with it.
 pub(super) const REORDER_FROM: usize = 4096;
-
-/// Threads share a search or the separation from this many items (enemies
-/// or projectiles): below, a share is shorter than waking the pool. The
-/// results are the same either way (movement.rs).
-const THREADED_FROM: usize = 2048;
 
 /// Step 9's separation push per enemy (R-WAVE-2), and the bands' scratch
 /// that computes it: each overlapping pair computed once (half shell) over
