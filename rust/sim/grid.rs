@@ -20,6 +20,12 @@
 //!   cells, in `wide`, and every query checks the few wide points on their
 //!   own. Sized for a 40 px boss, a W20 horde's cells held five times the
 //!   grunts and the separation went quadratic (benches/README.md).
+//! - On two threads (`rebuild_in`), each pass over the points is split in
+//!   two tasks: the box and the cells by the points' halves, the counting
+//!   sort by the cells' (each half of the cells is sorted on its own, into
+//!   its own stretch of the copies). The copies are the one-part rebuild's.
+
+use crate::sim::tasks::{in_order, Tasks};
 
 /// The index runs `[lo, hi)` into the cell-ordered copies that cover the
 /// 3×3 block around a point: one run per block row.
@@ -134,6 +140,111 @@ const BORDER: usize = 3;
 /// `cell_of` for a wide point.
 const WIDE: u32 = u32::MAX;
 
+/// Points sampled for `Grid::median_row`.
+const MEDIAN_SAMPLE: usize = 9;
+
+/// The points' bounding box.
+#[derive(Clone, Copy)]
+struct Bounds {
+    x0: f32,
+    x1: f32,
+    y0: f32,
+    y1: f32,
+}
+
+impl Bounds {
+    const EMPTY: Bounds = Bounds { x0: f32::MAX, x1: f32::MIN, y0: f32::MAX, y1: f32::MIN };
+
+    /// The box of the points `range` whose radius is not above `wide_above`
+    /// (`any_wide`: whether any is; else the loop need not read the radii).
+    fn of(
+        xs: &[f32],
+        ys: &[f32],
+        rs: &[f32],
+        range: std::ops::Range<usize>,
+        (any_wide, wide_above): (bool, f32),
+    ) -> Bounds {
+        let mut b = Bounds::EMPTY;
+        for i in range {
+            if !(any_wide && rs[i] > wide_above) {
+                b.add(xs[i], ys[i]);
+            }
+        }
+        b
+    }
+
+    fn add(&mut self, x: f32, y: f32) {
+        self.x0 = self.x0.min(x);
+        self.x1 = self.x1.max(x);
+        self.y0 = self.y0.min(y);
+        self.y1 = self.y1.max(y);
+    }
+
+    fn and(&self, o: &Bounds) -> Bounds {
+        Bounds { x0: self.x0.min(o.x0), x1: self.x1.max(o.x1), y0: self.y0.min(o.y0), y1: self.y1.max(o.y1) }
+    }
+}
+
+/// Each point's cell (`Grid::cell_in`, from the grid's `x0, y0, inv_cell,
+/// cols, rows`), into `out`.
+fn cells_of(out: &mut [u32], (xs, ys): (&[f32], &[f32]), (x0, y0, inv, cols, rows): (f32, f32, f32, i32, i32)) {
+    for (c, (&x, &y)) in out.iter_mut().zip(xs.iter().zip(ys)) {
+        *c = Grid::cell_in(x0, y0, inv, cols, rows, x, y);
+    }
+}
+
+/// A stretch of the copies' columns: x, y, radius, index.
+type Copies<'a> = (&'a mut [f32], &'a mut [f32], &'a mut [f32], &'a mut [u32]);
+
+/// The counting sort of the points in the cells `cells` (`cell_of`: each
+/// point's cell, `WIDE` in none) into `out`, the copies from `base` on:
+/// `start` (the cells' entries) ends at each cell's first copy. Local
+/// slices, not a grid's vectors: writing through `self`'s vectors made LLVM
+/// reload every vector's pointer after each store (they might alias), in
+/// the loop that dominates a rebuild. Reverse-order scatter with
+/// decrementing cursors leaves `start[c]` at the cell's first point with no
+/// second pass, and keeps the points of a cell in index order. `TEST`:
+/// whether some points are in none of `cells` (else a separate copy of the
+/// loops pays nothing to ask).
+fn count_and_scatter<const TEST: bool>(
+    cell_of: &[u32],
+    cells: std::ops::Range<usize>,
+    base: usize,
+    start: &mut [u32],
+    (xs, ys, rs): (&[f32], &[f32], &[f32]),
+    (gx, gy, gr, gi): Copies,
+) {
+    if cells.is_empty() {
+        return;
+    }
+    let first = cells.start;
+    let mine = |c: u32| !TEST || (c as usize).wrapping_sub(first) < cells.len();
+    for &c in cell_of {
+        if mine(c) {
+            start[c as usize - first] += 1;
+        }
+    }
+    // Inclusive prefix sums from `base`: one past each cell's last copy.
+    let mut sum = base as u32;
+    for s in start.iter_mut() {
+        sum += *s;
+        *s = sum;
+    }
+    for i in (0..cell_of.len()).rev() {
+        let c = cell_of[i];
+        if !mine(c) {
+            continue;
+        }
+        let at = &mut start[c as usize - first];
+        *at -= 1;
+        let k = *at as usize - base;
+        gx[k] = xs[i];
+        gy[k] = ys[i];
+        gr[k] = rs[i];
+        gi[k] = i as u32;
+    }
+}
+
 impl Grid {
     /// The points in the cells (the copies), wide points not counted.
     pub fn len(&self) -> usize {
@@ -182,6 +293,24 @@ impl Grid {
         cells_per_entity: f32,
         wide_above: f32,
     ) {
+        self.rebuild_in(xs, ys, rs, (reach, cells_per_entity, wide_above), false, in_order);
+    }
+
+    /// `rebuild_with_wide` (`sizing`: its `reach`, `cells_per_entity` and
+    /// `wide_above`), in two halves when `halves`: each of its passes over
+    /// the points hands `run` one task per half to run on any threads, in any
+    /// order (`Workers::run`). The copies are the same either way: the second
+    /// half's cells come after the first's, and within each half the
+    /// counting sort is the one-thread one.
+    pub fn rebuild_in(
+        &mut self,
+        xs: &[f32],
+        ys: &[f32],
+        rs: &[f32],
+        (reach, cells_per_entity, wide_above): (f32, f32, f32),
+        halves: bool,
+        run: impl Fn(&mut Tasks),
+    ) {
         let n = xs.len();
         debug_assert!(ys.len() == n && rs.len() == n);
         self.sources = n;
@@ -192,14 +321,15 @@ impl Grid {
                 self.wide.push(WidePoint { x: xs[i], y: ys[i], radius: r, index: i as u32 });
             }
         }
-        let n = n - self.wide.len();
-        self.points = n;
-        self.x.resize(n + LANES, 0.0);
-        self.y.resize(n + LANES, 0.0);
-        self.radius.resize(n + LANES, 0.0);
-        self.index.resize(n + LANES, NO_INDEX);
-        self.index[n..].fill(NO_INDEX);
-        if n == 0 {
+        let any_wide = !self.wide.is_empty();
+        let copies = n - self.wide.len();
+        self.points = copies;
+        self.x.resize(copies + LANES, 0.0);
+        self.y.resize(copies + LANES, 0.0);
+        self.radius.resize(copies + LANES, 0.0);
+        self.index.resize(copies + LANES, NO_INDEX);
+        self.index[copies..].fill(NO_INDEX);
+        if copies == 0 {
             self.cols = 1;
             self.rows = 1;
             self.cell = reach.max(1.0);
@@ -210,19 +340,19 @@ impl Grid {
             return;
         }
 
-        let (mut x0, mut x1, mut y0, mut y1) = (f32::MAX, f32::MIN, f32::MAX, f32::MIN);
-        let any_wide = !self.wide.is_empty();
-        for i in 0..xs.len() {
-            if any_wide && rs[i] > wide_above {
-                continue;
-            }
-            x0 = x0.min(xs[i]);
-            x1 = x1.max(xs[i]);
-            y0 = y0.min(ys[i]);
-            y1 = y1.max(ys[i]);
+        // The points' halves by index (the second empty on one part).
+        let split = if halves { n / 2 } else { n };
+        let parts = [0..split, split..n];
+        let mut boxes = [Bounds::EMPTY; 2];
+        {
+            let [b0, b1] = &mut boxes;
+            let bound =
+                |part: usize, b: &mut Bounds| *b = Bounds::of(xs, ys, rs, parts[part].clone(), (any_wide, wide_above));
+            run(&mut [&mut || bound(0, b0), &mut || bound(1, b1)]);
         }
+        let Bounds { x0, x1, y0, y1 } = boxes[0].and(&boxes[1]);
         let (w, h) = (x1 - x0, y1 - y0);
-        let max_cells = (cells_per_entity * n as f32).max(1.0);
+        let max_cells = (cells_per_entity * copies as f32).max(1.0);
         let sparse_cell = ((w * h) / max_cells).sqrt();
         let mut cell = reach.max(sparse_cell).max(1e-3);
         // Thin boxes: area-based sizing can still leave too many cells along
@@ -241,12 +371,65 @@ impl Grid {
 
         self.start.clear();
         self.start.resize(cells + 1, 0);
-        if self.wide.is_empty() {
-            self.count_and_scatter::<false>(xs, ys, rs, wide_above);
-        } else {
-            self.count_and_scatter::<true>(xs, ys, rs, wide_above);
+        self.cell_of.resize(n, 0);
+        // The cells' halves: the second from the row of the points' median y
+        // (sampled), so that each holds about half the copies.
+        let mid = if halves { self.median_row(ys) * self.cols as usize } else { cells };
+        let mut before = [0usize; 2];
+        {
+            let (x0, y0, inv, cols, rows) = (self.x0, self.y0, self.inv_cell, self.cols, self.rows);
+            let (c0, c1) = self.cell_of.split_at_mut(split);
+            let [k0, k1] = &mut before;
+            let cell_of = |part: usize, out: &mut [u32], before: &mut usize| {
+                let range = parts[part].clone();
+                cells_of(out, (&xs[range.clone()], &ys[range.clone()]), (x0, y0, inv, cols, rows));
+                if any_wide {
+                    for (c, &r) in out.iter_mut().zip(&rs[range]) {
+                        if r > wide_above {
+                            *c = WIDE;
+                        }
+                    }
+                }
+                if halves {
+                    *before = out.iter().filter(|&&c| (c as usize) < mid).count();
+                }
+            };
+            run(&mut [&mut || cell_of(0, c0, k0), &mut || cell_of(1, c1, k1)]);
         }
+        let before = if halves { before[0] + before[1] } else { copies };
+        // Every point in the first half's cells (one part and no wide point): no cell test.
+        let test = halves || any_wide;
+        {
+            let cell_of = &self.cell_of[..];
+            let (s0, s1) = self.start[..cells].split_at_mut(mid);
+            let (x0, x1) = self.x[..copies].split_at_mut(before);
+            let (y0, y1) = self.y[..copies].split_at_mut(before);
+            let (r0, r1) = self.radius[..copies].split_at_mut(before);
+            let (i0, i1) = self.index[..copies].split_at_mut(before);
+            let sort = |first: usize, base: usize, start: &mut [u32], out: Copies| {
+                let cells = first..first + start.len();
+                if test {
+                    count_and_scatter::<true>(cell_of, cells, base, start, (xs, ys, rs), out)
+                } else {
+                    count_and_scatter::<false>(cell_of, cells, base, start, (xs, ys, rs), out)
+                }
+            };
+            run(&mut [&mut || sort(0, 0, s0, (x0, y0, r0, i0)), &mut || sort(mid, before, s1, (x1, y1, r1, i1))]);
+        }
+        self.start[cells] = copies as u32;
         self.fill_blocks();
+    }
+
+    /// The row of the median of a sample of the points' y (wide points
+    /// included: a sample only balances the halves).
+    fn median_row(&self, ys: &[f32]) -> usize {
+        let mut sample = [0usize; MEDIAN_SAMPLE];
+        for (k, row) in sample.iter_mut().enumerate() {
+            let y = ys[(2 * k + 1) * ys.len() / (2 * MEDIAN_SAMPLE)];
+            *row = Self::cell_xy_in(self.x0, self.y0, self.inv_cell, self.cols, self.rows, self.x0, y).1 as usize;
+        }
+        sample.sort_unstable();
+        sample[MEDIAN_SAMPLE / 2]
     }
 
     /// The width of a `blocks` row: the columns `cell_coords` gives (−2 to
@@ -281,48 +464,6 @@ impl Grid {
             self.blocks.extend(std::iter::repeat_n(row[cols], BORDER));
         }
         self.blocks.resize((rows + 2 * BORDER) * stride, end);
-    }
-
-    /// The counting sort proper. Local slices, not `self.x[k]`: writing
-    /// through `self`'s vectors made LLVM reload every vector's pointer after
-    /// each store (they might alias), in the loop that dominates a rebuild.
-    /// `WITH_WIDE`: wide points get `WIDE`, which the counting puts in a
-    /// spare slot past the cells and the scatter skips (a separate copy of
-    /// the loops: without wide points they pay nothing for it).
-    fn count_and_scatter<const WITH_WIDE: bool>(&mut self, xs: &[f32], ys: &[f32], rs: &[f32], wide_above: f32) {
-        let n = xs.len();
-        let cells = self.cell_count();
-        self.cell_of.resize(n, 0);
-        for (i, (c, (&x, &y))) in self.cell_of.iter_mut().zip(xs.iter().zip(ys)).enumerate() {
-            let cell = Self::cell_in(self.x0, self.y0, self.inv_cell, self.cols, self.rows, x, y);
-            *c = if WITH_WIDE && rs[i] > wide_above { WIDE } else { cell };
-        }
-        let start = &mut self.start[..];
-        for &c in &self.cell_of {
-            // WIDE counts into start[cells], which is then overwritten.
-            start[if WITH_WIDE { (c as usize).min(cells) } else { c as usize }] += 1;
-        }
-        // Inclusive prefix sums: start[c] = one past the last point of c.
-        let mut sum = 0u32;
-        for s in start[..cells].iter_mut() {
-            sum += *s;
-            *s = sum;
-        }
-        start[cells] = sum;
-        let (gx, gy, gr, gi) = (&mut self.x[..], &mut self.y[..], &mut self.radius[..], &mut self.index[..]);
-        for i in (0..n).rev() {
-            let c = self.cell_of[i];
-            if WITH_WIDE && c == WIDE {
-                continue;
-            }
-            let c = c as usize;
-            start[c] -= 1;
-            let k = start[c] as usize;
-            gx[k] = xs[i];
-            gy[k] = ys[i];
-            gr[k] = rs[i];
-            gi[k] = i as u32;
-        }
     }
 
     /// The cell of a point inside the grid's box (clamped to the border),
@@ -588,6 +729,28 @@ mod tests {
         assert!(seen.iter().all(|&s| s));
         assert!(g.cell_count() <= 2 * 500 * 2 + 4, "cells {}", g.cell_count());
         assert!(g.cell_size() >= 16.0);
+    }
+
+    /// R-DET-1: a rebuild in halves, its tasks run in any order, builds the
+    /// grid of a rebuild in one part: the same box, cells, copies and wide
+    /// points (with some points wide and without).
+    #[test]
+    fn a_rebuild_in_halves_is_the_rebuild_in_one_part() {
+        let (xs, ys, mut rs) = scatter(3000, 600.0, 7);
+        for r in rs.iter_mut().step_by(97) {
+            *r = 30.0;
+        }
+        for wide_above in [f32::INFINITY, 12.0] {
+            let mut one = Grid::default();
+            one.rebuild_with_wide(&xs, &ys, &rs, 16.0, 2.0, wide_above);
+            let mut two = Grid::default();
+            let last_first = |tasks: &mut Tasks| tasks.iter_mut().rev().for_each(|task| task());
+            two.rebuild_in(&xs, &ys, &rs, (16.0, 2.0, wide_above), true, last_first);
+            assert_eq!((one.x0, one.y0, one.cell, one.cols, one.rows), (two.x0, two.y0, two.cell, two.cols, two.rows));
+            assert_eq!((&one.start, &one.blocks, &one.wide), (&two.start, &two.blocks, &two.wide));
+            assert_eq!((&one.x, &one.y, &one.radius, &one.index), (&two.x, &two.y, &two.radius, &two.index));
+            assert!(one.len() > 2500 && (one.wide.len() > 20) == wide_above.is_finite(), "{}", one.wide.len());
+        }
     }
 
     /// `runs` (read from `blocks`) and `half_shell_of_copy` cover exactly the

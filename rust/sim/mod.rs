@@ -18,6 +18,7 @@ pub mod pools;
 pub mod relics;
 pub mod rng;
 pub mod stress;
+pub mod tasks;
 pub mod world;
 
 pub use config::{Behavior, Element, EnemyKind, PickupParams, PlayerParams, Rules, WorldConfig};

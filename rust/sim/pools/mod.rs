@@ -119,7 +119,7 @@ macro_rules! pool {
                 &mut self,
                 order: &[u32],
                 spare: &mut Self,
-                run: impl FnOnce(&mut [&mut (dyn FnMut() + Send)]) -> R,
+                run: impl FnOnce(&mut $crate::sim::tasks::Tasks) -> R,
             ) -> R {
                 debug_assert!($crate::sim::pools::is_permutation(order, self.len()));
                 $(<$ids>::permute(&mut self.ids, order, &mut spare.ids);)?

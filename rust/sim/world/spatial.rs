@@ -7,6 +7,7 @@ use std::sync::Arc;
 use crate::sim::grid::Grid;
 use crate::sim::movement::{BandQueue, Separation, SeparationRule};
 use crate::sim::pools::{Enemies, Pools, Projectiles};
+use crate::sim::tasks::shorter;
 
 use super::workers::Workers;
 
@@ -53,7 +54,11 @@ impl Spatial {
         let e = &pools.enemies;
         // The grid is shared only while a step runs: here it is this world's alone
         // (a clone's first rebuild copies it once).
-        Arc::make_mut(&mut self.grid).rebuild_with_wide(&e.x, &e.y, &e.radius, reach, cells_per_entity, r);
+        // In halves on two threads, when there are enough enemies to share.
+        let (workers, n) = (&self.workers, e.len());
+        let sizing = (reach, cells_per_entity, r);
+        let halves = workers.share_work(n);
+        Arc::make_mut(&mut self.grid).rebuild_in(&e.x, &e.y, &e.radius, sizing, halves, |tasks| workers.run(n, tasks));
     }
 }
 
@@ -99,12 +104,6 @@ impl Spatial {
             })
         });
     }
-}
-
-/// A pool's column task (`permute_with`) for as long as it is borrowed, so
-/// that two pools' tasks make one queue.
-fn shorter<'a>(task: &'a mut &mut (dyn FnMut() + Send)) -> &'a mut (dyn FnMut() + Send + 'a) {
-    &mut **task
 }
 
 /// Frames from one `Spatial::reorder` of the pools to the next. Shots fly

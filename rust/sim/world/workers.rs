@@ -26,6 +26,7 @@ use std::sync::{Arc, Mutex};
 use rayon::{Scope, ThreadPool};
 
 use crate::sim::error::{CoreError, CoreResult};
+use crate::sim::tasks::Tasks;
 
 /// The worker threads: the caller's, and a pool of the others (`None`: the
 /// caller's alone). A clone starts its own pool of the same size: a world and
@@ -105,6 +106,11 @@ impl Workers {
                 });
             }
         }
+    }
+
+    /// Runs every task once, as `share` does.
+    pub fn run(&self, work: usize, tasks: &mut Tasks) {
+        self.share(work, tasks.iter_mut(), |task| task());
     }
 
     /// Runs `f` with a scope of the pool (`None` without one, or with too
