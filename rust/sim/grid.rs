@@ -316,9 +316,13 @@ impl Grid {
         self.sources = n;
         self.wide_above = wide_above;
         self.wide.clear();
-        for (i, &r) in rs.iter().enumerate() {
-            if r > wide_above {
-                self.wide.push(WidePoint { x: xs[i], y: ys[i], radius: r, index: i as u32 });
+        // Most frames have no wide point: one test of all (it vectorises)
+        // before a walk that lists them.
+        if rs.iter().fold(false, |any, &r| any | (r > wide_above)) {
+            for (i, &r) in rs.iter().enumerate() {
+                if r > wide_above {
+                    self.wide.push(WidePoint { x: xs[i], y: ys[i], radius: r, index: i as u32 });
+                }
             }
         }
         let any_wide = !self.wide.is_empty();

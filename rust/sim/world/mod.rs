@@ -429,9 +429,12 @@ impl World {
 
     /// Step 11's end: vulnerable and weak run down, the dead leave their pools, the frame ends.
     fn cleanup(&mut self) {
-        let e = &mut self.pools.enemies;
-        for s in e.vulnerable.iter_mut().chain(e.weak.iter_mut()) {
-            *s = (*s - self.clock.dt).max(0.0);
+        let (e, dt) = (&mut self.pools.enemies, self.clock.dt);
+        // Column by column (a chained iterator kept the loop scalar).
+        for column in [&mut e.vulnerable, &mut e.weak] {
+            for s in column.iter_mut() {
+                *s = (*s - dt).max(0.0);
+            }
         }
         let entities = self.pools.enemies.len() + self.pools.projectiles.len();
         if self.clock.frame % spatial::REORDER_EVERY == 0 && entities >= spatial::REORDER_FROM {
