@@ -197,19 +197,55 @@ macro_rules! pool_part {
 
 /// One column of `permute`: `column[k]` becomes what was at `order[k]`,
 /// gathered into `spare`'s capacity, and the two swap. A column that holds
-/// one value in every row is left as it is (the permutation changes
-/// nothing): most shots' behaviours are plain, and their hit memories empty
-/// where there is none; the projectiles' `behaviour` is 68 bytes a row. One
-/// read of such a column costs a third of its gather (random reads and a
-/// write); any other stops at the first row that differs.
-pub(crate) fn gather<T: Clone + PartialEq>(column: &mut Vec<T>, spare: &mut Vec<T>, order: &[u32]) {
-    if column.iter().all(|v| *v == column[0]) {
+/// one value in every row, to the bit, is left as it is (the permutation
+/// changes nothing): most shots' behaviours are plain, and their hit
+/// memories empty where there is none; the projectiles' `behaviour` is 68
+/// bytes a row. One read of such a column costs a third of its gather
+/// (random reads and a write); any other stops at the first row that differs.
+pub(crate) fn gather<T: Clone + SameBits>(column: &mut Vec<T>, spare: &mut Vec<T>, order: &[u32]) {
+    if column.iter().all(|v| v.same_bits(&column[0])) {
         return;
     }
     spare.clear();
     spare.extend(order.iter().map(|&i| column[i as usize].clone()));
     std::mem::swap(column, spare);
     spare.clear(); // the old column: its capacity kept, its rows not (a world's clone copies no stale rows)
+}
+
+/// Whether two values are the same to the bit, which `gather`'s test of a
+/// uniform column must ask: a float's `==` is not (`0.0 == -0.0`, and
+/// leaving a −0.0 where the order puts a 0.0 would change the state hash).
+pub(crate) trait SameBits {
+    fn same_bits(&self, other: &Self) -> bool;
+}
+
+/// `SameBits` as `==`, for types whose `==` compares every bit.
+macro_rules! same_bits_by_eq {
+    ($($t:ty),+) => {
+        $(impl SameBits for $t {
+            #[inline(always)]
+            fn same_bits(&self, other: &Self) -> bool {
+                self == other
+            }
+        })+
+    };
+}
+
+same_bits_by_eq!(bool, u8, u16, u32, u64, Element, Owner, Span, [Id; HIT_MEMORY]);
+
+impl SameBits for f32 {
+    #[inline(always)]
+    fn same_bits(&self, other: &Self) -> bool {
+        self.to_bits() == other.to_bits()
+    }
+}
+
+/// Behaviours count as the same only when both are plain to the bit (the
+/// case that matters: a pool of plain shots); any others are gathered.
+impl SameBits for Behaviour {
+    fn same_bits(&self, other: &Self) -> bool {
+        self.plain_to_the_bit() && other.plain_to_the_bit()
+    }
 }
 
 /// Whether `order` holds each of `0..n` once (`permute`'s precondition,
@@ -225,6 +261,10 @@ pub(crate) fn is_permutation(order: &[u32], n: usize) -> bool {
 fn first_dead(dead: &[bool]) -> Option<usize> {
     dead.iter().position(|&d| d)
 }
+
+use crate::sim::config::Element;
+use crate::sim::ids::Id;
+use crate::vm::program::Span;
 
 mod enemies;
 mod pickups;
@@ -325,6 +365,24 @@ mod tests {
         shared.permute_with(&order, &mut Enemies::default(), |columns| columns.iter_mut().rev().for_each(|c| c()));
         assert_eq!((&shared.x, &shared.burn, shared.ids.ids()), (&serial.x, &serial.burn, serial.ids.ids()));
         assert_eq!(digest(&shared), digest(&serial));
+    }
+
+    /// R-DET-1: a column is reordered to the bit. One of 0.0 and −0.0 (equal
+    /// by `==`, not by their bits) is not taken for a column of one value,
+    /// which the reorder leaves as it is.
+    #[test]
+    fn permute_moves_a_zero_and_a_negative_zero_to_their_rows() {
+        let mut e = Enemies::default();
+        for i in 0..4 {
+            e.push(enemy(i as f32));
+            e.burn[i] = if i % 2 == 0 { 0.0 } else { -0.0 };
+        }
+        let before: Vec<u32> = e.burn.iter().map(|b| b.to_bits()).collect();
+        let order = [1u32, 0, 3, 2];
+        e.permute(&order, &mut Enemies::default());
+        let after: Vec<u32> = e.burn.iter().map(|b| b.to_bits()).collect();
+        assert_eq!(after, order.iter().map(|&i| before[i as usize]).collect::<Vec<_>>());
+        assert_eq!(e.y, [0.0; 4], "a column of one value stays as it was");
     }
 
     #[test]

@@ -190,4 +190,10 @@ impl Behaviour {
     pub fn is_plain(&self) -> bool {
         *self == Behaviour::default()
     }
+
+    /// `is_plain`, and every float +0.0 as the default's (not −0.0).
+    pub fn plain_to_the_bit(&self) -> bool {
+        let floats = [self.explode_radius, self.chain_range, self.lifesteal, self.homing, self.knockback, self.age];
+        self.is_plain() && floats.iter().all(|f| f.to_bits() == 0)
+    }
 }
