@@ -355,6 +355,9 @@ impl Grid {
             run(&mut [&mut || bound(0, b0), &mut || bound(1, b1)]);
         }
         let Bounds { x0, x1, y0, y1 } = boxes[0].and(&boxes[1]);
+        // +0.0 for a −0.0 corner, as one part or two may pick either of a
+        // 0.0/−0.0 tie: the grid is then the same on any thread count, to the bit.
+        let (x0, y0) = (x0 + 0.0, y0 + 0.0);
         let (w, h) = (x1 - x0, y1 - y0);
         let max_cells = (cells_per_entity * copies as f32).max(1.0);
         let sparse_cell = ((w * h) / max_cells).sqrt();
@@ -737,24 +740,35 @@ mod tests {
 
     /// R-DET-1: a rebuild in halves, its tasks run in any order, builds the
     /// grid of a rebuild in one part: the same box, cells, copies and wide
-    /// points (with some points wide and without).
+    /// points. A scattered crowd with some points wide and without; one row
+    /// (the second half of the cells starts at cell 0); an odd count; one
+    /// point; all in one cell; all wide; a corner at 0.0 and −0.0.
     #[test]
     fn a_rebuild_in_halves_is_the_rebuild_in_one_part() {
+        let same = |xs: &[f32], ys: &[f32], rs: &[f32], wide_above: f32| {
+            let mut one = Grid::default();
+            one.rebuild_with_wide(xs, ys, rs, 16.0, 2.0, wide_above);
+            let mut two = Grid::default();
+            let last_first = |tasks: &mut Tasks| tasks.iter_mut().rev().for_each(|task| task());
+            two.rebuild_in(xs, ys, rs, (16.0, 2.0, wide_above), true, last_first);
+            let corner = |g: &Grid| (g.x0.to_bits(), g.y0.to_bits(), g.cell, g.cols, g.rows);
+            assert_eq!(corner(&one), corner(&two));
+            assert_eq!((&one.start, &one.blocks, &one.wide), (&two.start, &two.blocks, &two.wide));
+            assert_eq!((&one.x, &one.y, &one.radius, &one.index), (&two.x, &two.y, &two.radius, &two.index));
+            (one.len(), one.wide.len())
+        };
         let (xs, ys, mut rs) = scatter(3000, 600.0, 7);
         for r in rs.iter_mut().step_by(97) {
             *r = 30.0;
         }
-        for wide_above in [f32::INFINITY, 12.0] {
-            let mut one = Grid::default();
-            one.rebuild_with_wide(&xs, &ys, &rs, 16.0, 2.0, wide_above);
-            let mut two = Grid::default();
-            let last_first = |tasks: &mut Tasks| tasks.iter_mut().rev().for_each(|task| task());
-            two.rebuild_in(&xs, &ys, &rs, (16.0, 2.0, wide_above), true, last_first);
-            assert_eq!((one.x0, one.y0, one.cell, one.cols, one.rows), (two.x0, two.y0, two.cell, two.cols, two.rows));
-            assert_eq!((&one.start, &one.blocks, &one.wide), (&two.start, &two.blocks, &two.wide));
-            assert_eq!((&one.x, &one.y, &one.radius, &one.index), (&two.x, &two.y, &two.radius, &two.index));
-            assert!(one.len() > 2500 && (one.wide.len() > 20) == wide_above.is_finite(), "{}", one.wide.len());
-        }
+        assert_eq!(same(&xs, &ys, &rs, f32::INFINITY), (3000, 0));
+        assert_eq!(same(&xs, &ys, &rs, 12.0), (3000 - 31, 31));
+        assert_eq!(same(&xs[..301], &[5.0; 301], &rs[..301], 12.0).0, 301 - 4);
+        assert_eq!(same(&xs[..7], &ys[..7], &rs[..7], 12.0).0, 6);
+        assert_eq!(same(&xs[..1], &ys[..1], &rs[1..2], 12.0), (1, 0));
+        assert_eq!(same(&[3.0; 9], &[4.0; 9], &[8.0; 9], 12.0), (9, 0));
+        assert_eq!(same(&xs[..50], &ys[..50], &[30.0; 50], 12.0), (0, 50));
+        assert_eq!(same(&[0.0, -0.0, 40.0, -0.0], &[-0.0, 0.0, 40.0, 0.0], &[8.0; 4], 12.0), (4, 0));
     }
 
     /// `runs` (read from `blocks`) and `half_shell_of_copy` cover exactly the

@@ -469,9 +469,8 @@ fn live_lanes(m: usize, hi: u32) -> [u32; LANES] {
 /// then by its separation push, and keeps it in the arena.
 ///
 /// Four enemies at a time in `f32x4` lanes (LLVM kept the scalar loop
-/// scalar: a square root and a division each), the last few one by one;
-/// the lanes do exactly the scalar arithmetic, so an enemy moves to the
-/// bit wherever it falls.
+/// scalar: a square root and a division each); the last few go through the
+/// same lanes padded, so every enemy moves by the same arithmetic.
 #[allow(clippy::too_many_arguments)]
 pub fn move_enemies(
     x: &mut [f32],
@@ -484,48 +483,43 @@ pub fn move_enemies(
 ) {
     let n = x.len();
     let (x, y, speed, push_x, push_y) = (&mut x[..n], &mut y[..n], &speed[..n], &push_x[..n], &push_y[..n]);
-    let whole = n - n % LANES;
     let (tx, ty, near) = (f32x4::splat(target.0), f32x4::splat(target.1), f32x4::splat(CHASE_NEAR));
-    let (zero, (ax, ay)) = (f32x4::ZERO, (f32x4::splat(arena.0), f32x4::splat(arena.1)));
+    let (zero, ax, ay) = (f32x4::ZERO, f32x4::splat(arena.0), f32x4::splat(arena.1));
+    // `clamp(0.0, hi)`'s two tests, as selects (−0.0 and NaN pass, as there).
     let within = |v: f32x4, hi: f32x4| {
         let v = v.simd_lt(zero).bitselect(zero, v);
         v.simd_gt(hi).bitselect(hi, v)
     };
-    for k in (0..whole).step_by(LANES) {
-        let (ex, ey, s) = (lanes(x, k), lanes(y, k), lanes(speed, k));
+    let chase = |[ex, ey, s, px, py]: [f32x4; 5]| {
         let (dx, dy) = (tx - ex, ty - ey);
         let d = (dx * dx + dy * dy).sqrt();
+        // `speed.min(d) / d`; on the player (d ≈ 0) it is NaN, and dropped.
         let step = s.simd_lt(d).bitselect(s, d) / d;
-        let chase = d.simd_gt(near);
-        let (nx, ny) = (chase.bitselect(ex + dx * step, ex), chase.bitselect(ey + dy * step, ey));
-        x[k..k + LANES].copy_from_slice(&within(nx + lanes(push_x, k), ax).to_array());
-        y[k..k + LANES].copy_from_slice(&within(ny + lanes(push_y, k), ay).to_array());
+        let moves = d.simd_gt(near);
+        let (nx, ny) = (moves.bitselect(ex + dx * step, ex), moves.bitselect(ey + dy * step, ey));
+        (within(nx + px, ax).to_array(), within(ny + py, ay).to_array())
+    };
+    let whole = n - n % LANES;
+    for k in (0..whole).step_by(LANES) {
+        let (nx, ny) = chase([x, y, speed, push_x, push_y].map(|c| lanes(c, k)));
+        x[k..k + LANES].copy_from_slice(&nx);
+        y[k..k + LANES].copy_from_slice(&ny);
     }
-    for i in whole..n {
-        let (dx, dy) = (target.0 - x[i], target.1 - y[i]);
-        let d = (dx * dx + dy * dy).sqrt();
-        let step = if speed[i] < d { speed[i] } else { d } / d;
-        let chase = d > CHASE_NEAR;
-        let nx = if chase { x[i] + dx * step } else { x[i] };
-        let ny = if chase { y[i] + dy * step } else { y[i] };
-        x[i] = within_arena(nx + push_x[i], arena.0);
-        y[i] = within_arena(ny + push_y[i], arena.1);
+    let rest = n - whole;
+    if rest > 0 {
+        let padded = |c: &[f32]| {
+            let mut lanes = [0.0; LANES];
+            lanes[..rest].copy_from_slice(&c[whole..]);
+            f32x4::new(lanes)
+        };
+        let (nx, ny) = chase([&*x, &*y, speed, push_x, push_y].map(padded));
+        x[whole..].copy_from_slice(&nx[..rest]);
+        y[whole..].copy_from_slice(&ny[..rest]);
     }
 }
 
 /// Closer to the player than this, an enemy does not chase (no direction).
 const CHASE_NEAR: f32 = 1e-6;
-
-/// `v.clamp(0.0, hi)`, as `move_enemies`' lanes compute it.
-#[inline(always)]
-fn within_arena(v: f32, hi: f32) -> f32 {
-    let v = if v < 0.0 { 0.0 } else { v };
-    if v > hi {
-        hi
-    } else {
-        v
-    }
-}
 
 /// Moves projectiles one tick. A projectile past a wall is reflected back
 /// in if it has bounces left (spending one), else marked dead — unless
@@ -954,26 +948,45 @@ mod tests {
         assert!(untouched.clone().all(|i| (x[i], y[i], bounces[i], dead[i]) == (51.0, 49.0, 1, false)));
     }
 
-    /// R-DET-1: the chase in lanes moves each enemy to the bit as the one-by-one tail
-    /// does: the same enemies, rotated so each falls in the lanes and in the
-    /// tail, one of them on the player (no direction) and some pushed past a wall.
+    /// R-DET-1: the chase in lanes moves each enemy to the bit as the scalar
+    /// chase it replaced (`speed.min(d)`, `clamp`), whichever lane or padded
+    /// tail it falls in: enemies rotated through the lanes, some nearer the
+    /// player than their speed (they stop on it), one exactly its speed
+    /// away, one within the no-direction distance, one on it, some pushed
+    /// past a wall.
     #[test]
-    fn the_chase_in_lanes_is_the_chase_one_by_one() {
+    fn the_chase_in_lanes_is_the_scalar_chase() {
+        let (target, arena) = ((50.0f32, 60.0f32), (100.0f32, 100.0f32));
+        let scalar = |x: f32, y: f32, speed: f32, px: f32, py: f32| {
+            let (dx, dy) = (target.0 - x, target.1 - y);
+            let d = (dx * dx + dy * dy).sqrt();
+            let (mut nx, mut ny) = (x, y);
+            if d > 1e-6 {
+                let step = speed.min(d) / d;
+                nx += dx * step;
+                ny += dy * step;
+            }
+            ((nx + px).clamp(0.0, arena.0).to_bits(), (ny + py).clamp(0.0, arena.1).to_bits())
+        };
         let mut rng = Rng::new(3, Stream::Spread);
-        let n = 11;
-        let xs: Vec<f32> = (0..n).map(|i| if i == 4 { 50.0 } else { rng.range(-5.0, 105.0) }).collect();
-        let ys: Vec<f32> = (0..n).map(|i| if i == 4 { 60.0 } else { rng.range(-5.0, 105.0) }).collect();
-        let speed: Vec<f32> = (0..n).map(|_| rng.range(0.5, 3.0)).collect();
-        let push: Vec<f32> = (0..n).map(|_| rng.range(-8.0, 8.0)).collect();
-        let moved = |shift: usize| {
+        let mut xs: Vec<f32> = (0..13).map(|_| rng.range(-5.0, 105.0)).collect();
+        let mut ys: Vec<f32> = (0..13).map(|_| rng.range(-5.0, 105.0)).collect();
+        let mut speed: Vec<f32> = (0..13).map(|_| rng.range(0.5, 3.0)).collect();
+        let push: Vec<f32> = (0..13).map(|_| rng.range(-8.0, 8.0)).collect();
+        (xs[0], ys[0], speed[0]) = (51.0, 60.5, 3.0); // nearer than its speed
+        (xs[1], ys[1], speed[1]) = (53.0, 64.0, 5.0); // exactly its speed away
+        (xs[2], ys[2]) = (50.0 + 5e-7, 60.0); // within the no-direction distance
+        (xs[3], ys[3]) = target; // on the player
+        let n = xs.len();
+        for shift in 0..n {
             let at = |v: &[f32]| -> Vec<f32> { (0..n).map(|k| v[(k + shift) % n]).collect() };
             let (mut x, mut y) = (at(&xs), at(&ys));
-            move_enemies(&mut x, &mut y, &at(&speed), &at(&push), &at(&push), (50.0, 60.0), (100.0, 100.0));
-            (0..n).map(|i| (x[(i + n - shift) % n].to_bits(), y[(i + n - shift) % n].to_bits())).collect::<Vec<_>>()
-        };
-        let first = moved(0);
-        assert!((1..n).all(|shift| moved(shift) == first));
-        let on_player = ((50.0 + push[4]).clamp(0.0, 100.0), (60.0 + push[4]).clamp(0.0, 100.0));
-        assert_eq!(first[4], (on_player.0.to_bits(), on_player.1.to_bits()));
+            move_enemies(&mut x, &mut y, &at(&speed), &at(&push), &at(&push), target, arena);
+            for i in 0..n {
+                let k = (i + n - shift) % n;
+                let want = scalar(xs[i], ys[i], speed[i], push[i], push[i]);
+                assert_eq!((x[k].to_bits(), y[k].to_bits()), want, "enemy {i} in lane {}", k % LANES);
+            }
+        }
     }
 }

@@ -4,6 +4,10 @@
 //! Each pool is one `pool!` declaration in its own file; what a pool has
 //! beyond its columns (a projectile's hit memory) sits beside it.
 
+use crate::sim::config::Element;
+use crate::sim::ids::Id;
+use crate::vm::program::Span;
+
 /// Declares a pool from one list of its columns (issue 18; STYLE.md item 7,
 /// hecs-style struct-of-arrays).
 ///
@@ -261,10 +265,6 @@ pub(crate) fn is_permutation(order: &[u32], n: usize) -> bool {
 fn first_dead(dead: &[bool]) -> Option<usize> {
     dead.iter().position(|&d| d)
 }
-
-use crate::sim::config::Element;
-use crate::sim::ids::Id;
-use crate::vm::program::Span;
 
 mod enemies;
 mod pickups;

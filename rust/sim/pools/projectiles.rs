@@ -191,9 +191,12 @@ impl Behaviour {
         *self == Behaviour::default()
     }
 
-    /// `is_plain`, and every float +0.0 as the default's (not −0.0).
+    /// `is_plain`, and every float +0.0 as the default's (not −0.0). Every
+    /// field named, so that a new one cannot be missed.
     pub fn plain_to_the_bit(&self) -> bool {
-        let floats = [self.explode_radius, self.chain_range, self.lifesteal, self.homing, self.knockback, self.age];
-        self.is_plain() && floats.iter().all(|f| f.to_bits() == 0)
+        let Behaviour { payload, explode_radius, chain, chain_range, lifesteal, homing, knockback, sine, orbit, age } =
+            *self;
+        let floats = [explode_radius, chain_range, lifesteal, homing, knockback, age];
+        payload.is_none() && chain == 0 && !sine && orbit.is_none() && floats.iter().all(|f| f.to_bits() == 0)
     }
 }

@@ -17,10 +17,9 @@ use crate::sim::pools::{Pools, Projectiles, HIT_MEMORY};
 /// projectile order. The search is the hot loop of the frame; it only reads,
 /// so it splits across threads, in short runs of shots that each thread
 /// takes as it comes free (`Workers::share`): each writes its own stretch of
-/// `targets`. The
-/// pool is kept nearly in the grid's cell order (`Spatial::reorder`), so
-/// consecutive shots read the same few blocks of the grid without a sort
-/// of their own. A shot searches if `Projectiles::searches` and it can reach
+/// `targets`. The pool is kept nearly in the grid's cell order
+/// (`Spatial::reorder`), so consecutive shots read the same few blocks of
+/// the grid without a sort of their own. A shot searches if `Projectiles::searches` and it can reach
 /// the grid; the last reorder put the shots that do not at the pool's end
 /// (those fired since join them there, and most of those search), so that
 /// test is well predicted. With hit memory (`memory`), a shot skips the
@@ -159,11 +158,9 @@ impl World {
             if p.hits_left[pi] == 0 {
                 if self.cfg.rules.respawn_spent_projectiles {
                     p.hits_left[pi] = p.hits_at_spawn[pi];
-                    // Without hit memory it holds nothing to forget (and at 400k
-                    // shots the column is 12.8 MB: a cache miss a write).
-                    if !self.cfg.rules.no_hit_memory {
-                        p.memory[pi] = [Id::NONE; HIT_MEMORY];
-                    }
+                    // Even without hit memory (the stress rules) a chain's bolt
+                    // remembers the enemy it jumped from: forget it.
+                    p.memory[pi] = [Id::NONE; HIT_MEMORY];
                 } else {
                     p.dead[pi] = true;
                 }

@@ -326,7 +326,7 @@ impl World {
                 let mut pushes = std::mem::take(&mut self.spatial.pushes);
                 let jobs = Beside::default();
                 let hits = pushes.alongside(&grid, self.cfg.separation(), |bands| {
-                    workers.scope(grid.sources(), |s| self.fight(controls, s.map(|s| (s, bands, &jobs))))
+                    workers.scope(|s| self.fight(controls, s.map(|s| (s, bands, &jobs))))
                 });
                 self.spatial.pushes = pushes;
                 hits

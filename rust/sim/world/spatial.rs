@@ -1,6 +1,7 @@
 //! The spatial partitions and the scratch of the frame's searches and moves
 //! (`Spatial`): step 3 rebuilds the enemy grid, which the hits (6), the touch
-//! (8) and the separation (9) read; the worker threads.
+//! (8) and the separation (9) read; every 16 frames, the pools reordered by
+//! its cells. (The worker threads it holds are workers.rs'.)
 
 use std::sync::Arc;
 
@@ -52,13 +53,13 @@ impl Spatial {
         let r = regular_radius;
         let reach = (2.0 * r).max(r + max_proj).max(r + player_radius);
         let e = &pools.enemies;
-        // The grid is shared only while a step runs: here it is this world's alone
-        // (a clone's first rebuild copies it once).
         // In halves on two threads, when there are enough enemies to share.
         let (workers, n) = (&self.workers, e.len());
-        let sizing = (reach, cells_per_entity, r);
-        let halves = workers.share_work(n);
-        Arc::make_mut(&mut self.grid).rebuild_in(&e.x, &e.y, &e.radius, sizing, halves, |tasks| workers.run(n, tasks));
+        let (sizing, halves) = ((reach, cells_per_entity, r), workers.share_work(n));
+        // The grid is shared only while a step runs: here it is this world's alone
+        // (a clone's first rebuild copies it once).
+        let grid = Arc::make_mut(&mut self.grid);
+        grid.rebuild_in(&e.x, &e.y, &e.radius, sizing, halves, |tasks| workers.run(n, tasks));
     }
 }
 
@@ -80,8 +81,9 @@ impl Spatial {
     /// and of crit draws. Called before the dead are removed: the grid names
     /// enemies as they were at its rebuild, plus those pushed since.
     /// (Out of line: one call in 16 frames, and profiles name it. At 10k/20k
-    /// it costs ~0.6 ms, about 4.5% of the frames it is spread over; a third
-    /// of that is the projectiles' 68-byte `behaviour` column.)
+    /// it cost ~0.8 ms on one thread, 52 µs a frame on average, before the
+    /// columns of one value were left out, `pools::gather`: the projectiles'
+    /// 68-byte `behaviour` is plain for most shots.)
     #[inline(never)]
     pub fn reorder(&mut self, pools: &mut Pools) {
         let Spatial { grid, counts, order, shot_order, spare_enemies, spare_projectiles, workers, .. } = self;
@@ -96,7 +98,7 @@ impl Spatial {
 
         let (enemies, shots) = (&mut pools.enemies, &mut pools.projectiles);
         let work = n + shots.len();
-        // Every column of both pools a task, so that both threads gather.
+        // Every column of both pools a task, so that every thread gathers.
         enemies.permute_with(order, spare_enemies, |columns| {
             shots.permute_with(shot_order, spare_projectiles, |more| {
                 let tasks = columns.iter_mut().map(shorter).chain(more.iter_mut().map(shorter));

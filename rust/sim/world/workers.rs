@@ -1,24 +1,27 @@
 //! The worker threads (`Workers`): the caller's thread and a pool's, sharing
-//! a step's searches, separation, chase and reorder.
+//! a step's searches, separation, chase, grid and reorder.
 //!
-//! The caller's thread (Python's, which calls `step`) is one of the workers:
-//! it is never parked while the pool works. Parking it cost a wake-up each
-//! time, and on this VM a wake-up takes 30–40 µs: a step that handed its
-//! searches to a pool with `ThreadPool::scope` or `join` and waited lost
-//! 70–95 µs a frame to wake-ups (the median of a 160 µs split, measured
-//! outside the core), a sixth of a 10k/20k frame on two threads. So:
+//! The caller's thread (Python's, which calls `step`) is one of the workers,
+//! and it does not wait on a lock for the pool. Handing work to a pool with
+//! `ThreadPool::scope` or `join` parked the caller until the pool was done,
+//! and a wake-up on this VM takes 30–40 µs: a 160 µs split lost 70–95 µs a
+//! frame to wake-ups (the median, measured outside the core), a sixth of a
+//! 10k/20k frame on two threads. So:
 //!
 //! - for a step with enough work, the pool's threads are kept awake
 //!   (`Workers::shift`): each spins, taking whatever the step hands out, until
-//!   the step ends, and they sleep between steps;
+//!   the step ends, and they sleep between steps; no more spin than there are
+//!   other cores;
 //! - work is handed out as a queue that the caller's thread drains too
-//!   (`Workers::share`), so nothing waits for a thread to wake: if the pool's
-//!   thread is late, the caller does its share;
-//! - the caller waits for a pool thread's last task by spinning (`Beside`),
-//!   never on a lock.
+//!   (`Workers::share`), and only to the threads already spinning, so nothing
+//!   waits for a thread to wake: a thread not up yet (the broadcast that wakes
+//!   them takes a wake-up too) leaves its share to the caller;
+//! - the caller waits for a pool thread's last task by spinning (`Beside`).
 //!
 //! Which thread runs a task never changes what the task computes: results are
-//! the same on any thread count (R-DET-1).
+//! the same on any thread count (R-DET-1). A shared step allocates a few small
+//! boxes a frame (rayon's spawned jobs, one per pool thread a share, and the
+//! broadcast); the one-thread step, the game's, allocates none.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -37,8 +40,18 @@ pub(super) struct Workers(Option<Arc<Crew>>);
 /// The pool's threads and whether a step keeps them awake.
 struct Crew {
     pool: ThreadPool,
-    /// Set while a step runs (`Workers::shift`): the pool's threads spin.
-    awake: Arc<AtomicBool>,
+    /// While a step runs (`Workers::shift`): set, and how many of the pool's
+    /// threads are spinning.
+    awake: Arc<Awake>,
+    /// The pool's threads that may spin: one fewer than the machine's cores.
+    spinners: usize,
+}
+
+/// The flag that keeps a pool's threads spinning, and their count.
+#[derive(Default)]
+struct Awake {
+    on: AtomicBool,
+    spinning: AtomicUsize,
 }
 
 impl Workers {
@@ -51,7 +64,9 @@ impl Workers {
             .num_threads(threads - 1)
             .build()
             .map_err(|e| CoreError::arg(format!("cannot start {threads} threads: {e}")))?;
-        Ok(Workers(Some(Arc::new(Crew { pool, awake: Arc::default() }))))
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let spinners = (threads - 1).min(cores.saturating_sub(1));
+        Ok(Workers(Some(Arc::new(Crew { pool, awake: Arc::default(), spinners }))))
     }
 
     pub fn threads(&self) -> usize {
@@ -67,12 +82,16 @@ impl Workers {
     /// Keeps the pool's threads awake until the returned guard drops (the
     /// step's end), when `work` items make sharing worth it; otherwise
     /// nothing. They wake while the caller starts the step (its commands and
-    /// the grid), so they are up before the first share.
+    /// the grid); a share before one is up runs without it.
     pub fn shift(&self, work: usize) -> Shift {
         Shift(self.crew(work).map(|crew| {
-            crew.awake.store(true, Ordering::Release);
-            let awake = Arc::clone(&crew.awake);
-            crew.pool.spawn_broadcast(move |_| stay_awake(&awake));
+            crew.awake.on.store(true, Ordering::Release);
+            let (awake, spinners) = (Arc::clone(&crew.awake), crew.spinners);
+            crew.pool.spawn_broadcast(move |ctx| {
+                if ctx.index() < spinners {
+                    stay_awake(&awake);
+                }
+            });
             Arc::clone(&crew.awake)
         }))
     }
@@ -84,12 +103,16 @@ impl Workers {
     }
 
     /// Runs `task` on every item, each once, the caller's thread and the
-    /// pool's taking items as they come free; returns when all are done. With
-    /// no pool, or too little `work`, all on the caller's thread, in order.
+    /// pool's spinning threads taking items as they come free; returns when
+    /// all are done. With no pool, too little `work` or no thread spinning,
+    /// all on the caller's thread, in order.
     pub fn share<T: Send>(&self, work: usize, items: impl Iterator<Item = T> + Send, task: impl Fn(T) + Sync) {
-        match self.crew(work) {
+        // Helpers beyond the items after the caller's first would find nothing.
+        let helpers =
+            |crew: &Crew| crew.awake.spinning.load(Ordering::Acquire).min(items.size_hint().0.saturating_sub(1));
+        match self.crew(work).map(|crew| (crew, helpers(crew))).filter(|&(_, helpers)| helpers > 0) {
             None => items.for_each(task),
-            Some(crew) => {
+            Some((crew, helpers)) => {
                 let queue = Mutex::new(items);
                 let drain = || {
                     while let Some(item) = next(&queue) {
@@ -98,7 +121,7 @@ impl Workers {
                 };
                 let beside = Beside::default();
                 crew.pool.in_place_scope(|s| {
-                    for _ in 0..crew.pool.current_num_threads() {
+                    for _ in 0..helpers {
                         beside.spawn(s, drain);
                     }
                     drain();
@@ -113,10 +136,11 @@ impl Workers {
         self.share(work, tasks.iter_mut(), |task| task());
     }
 
-    /// Runs `f` with a scope of the pool (`None` without one, or with too
-    /// little `work`), in which to start jobs `Beside` the caller's thread.
-    pub fn scope<'s, R>(&self, work: usize, f: impl FnOnce(Option<&Scope<'s>>) -> R) -> R {
-        match self.crew(work) {
+    /// Runs `f` with a scope of the pool (`None` without one), in which to
+    /// start jobs `Beside` the caller's thread; the caller decides whether
+    /// its work is worth sharing (`share_work`).
+    pub fn scope<'s, R>(&self, f: impl FnOnce(Option<&Scope<'s>>) -> R) -> R {
+        match self.0.as_deref() {
             None => f(None),
             Some(crew) => crew.pool.in_place_scope(|s| f(Some(s))),
         }
@@ -135,26 +159,29 @@ impl Clone for Workers {
     }
 }
 
-/// The next item of a shared queue. A poisoned lock only means a task
-/// panicked on another thread; the queue is still whole.
+/// The next item of a shared queue. The lock is held only to take an item,
+/// so only the queue's own `next` could poison it; the queue is then still
+/// whole.
 fn next<T>(queue: &Mutex<impl Iterator<Item = T>>) -> Option<T> {
     queue.lock().unwrap_or_else(|e| e.into_inner()).next()
 }
 
 /// A pool thread's loop while a step runs: whatever the step hands out,
 /// else spin (a sleep would cost a wake-up on the next share).
-fn stay_awake(awake: &AtomicBool) {
+fn stay_awake(awake: &Awake) {
+    awake.spinning.fetch_add(1, Ordering::AcqRel);
     let mut idle = Idle::default();
-    while awake.load(Ordering::Acquire) {
+    while awake.on.load(Ordering::Acquire) {
         if rayon::yield_now() != Some(rayon::Yield::Executed) {
             idle.pause();
         }
     }
+    awake.spinning.fetch_sub(1, Ordering::AcqRel);
 }
 
 /// A spinning thread's pause. Every `SPINS_PER_YIELD` pauses it lets the OS
-/// run another thread: with more workers than cores (up to 4×, `limits.rs`),
-/// a spinner must not keep the thread it waits for off its core.
+/// run another thread: with other programs on the cores, a spinner must not
+/// keep the thread it waits for off its core.
 #[derive(Default)]
 struct Idle(u32);
 
@@ -169,16 +196,17 @@ impl Idle {
     }
 }
 
-/// `Idle::pause`'s spins per yield to the OS (≈ 2 µs of spinning).
+/// `Idle::pause`'s pauses per yield to the OS (a few µs of spinning).
 const SPINS_PER_YIELD: u32 = 64;
 
-/// Keeps the pool awake while it lives (`Workers::shift`).
-pub(super) struct Shift(Option<Arc<AtomicBool>>);
+/// Keeps the pool awake while it lives (`Workers::shift`), and stops it
+/// when dropped, a step that panics included.
+pub(super) struct Shift(Option<Arc<Awake>>);
 
 impl Drop for Shift {
     fn drop(&mut self) {
         if let Some(awake) = &self.0 {
-            awake.store(false, Ordering::Release);
+            awake.on.store(false, Ordering::Release);
         }
     }
 }
@@ -194,8 +222,10 @@ impl Beside {
     pub fn spawn<'s>(&'s self, scope: &Scope<'s>, job: impl FnOnce() + Send + 's) {
         scope.spawn(move |_| {
             self.0.fetch_add(1, Ordering::AcqRel);
+            // Counted out even if the job panics (the scope then passes the
+            // panic on to the caller): a waiting caller must not spin forever.
+            let _running = Running(&self.0);
             job();
-            self.0.fetch_sub(1, Ordering::AcqRel);
         });
     }
 
@@ -215,6 +245,15 @@ impl Beside {
     }
 }
 
+/// A job counted as running until this drops (`Beside::spawn`).
+struct Running<'a>(&'a AtomicUsize);
+
+impl Drop for Running<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
 /// `Beside::wait`'s spins after the last job ended (≈ 0.3 µs).
 const AFTER_SPINS: usize = 16;
 
@@ -222,3 +261,47 @@ const AFTER_SPINS: usize = 16;
 /// share is shorter than handing it over. The results are the same either
 /// way (movement.rs).
 const THREADED_FROM: usize = 2048;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    /// Shared work during a shift: every item runs once, on this thread
+    /// and the pool's, and a task that panics on the pool's thread panics
+    /// the share on the caller's (as one thread would) instead of leaving
+    /// it spinning for a job that never ends.
+    #[test]
+    fn a_share_runs_every_item_once_and_passes_a_pool_threads_panic_on() {
+        let (done, result) = mpsc::channel();
+        std::thread::spawn(move || {
+            let workers = Workers::new(2).unwrap();
+            let _shift = workers.shift(THREADED_FROM);
+            let crew = workers.0.as_deref().unwrap();
+            while crew.spinners > 0 && crew.awake.spinning.load(Ordering::Acquire) == 0 {
+                std::hint::spin_loop();
+            }
+            let runs: Vec<AtomicUsize> = (0..400).map(|_| AtomicUsize::new(0)).collect();
+            let slow = |k: usize| {
+                runs[k].fetch_add(1, Ordering::Relaxed);
+                std::thread::sleep(Duration::from_micros(20));
+            };
+            workers.share(THREADED_FROM, 0..runs.len(), slow);
+            let once = runs.iter().all(|r| r.load(Ordering::Relaxed) == 1);
+            let caller = std::thread::current().id();
+            let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                workers.share(THREADED_FROM, 0..400, |_| {
+                    assert_eq!(std::thread::current().id(), caller, "a task on the pool's thread");
+                    std::thread::sleep(Duration::from_micros(20));
+                })
+            }))
+            .is_err();
+            done.send((once, panicked, crew.spinners)).unwrap();
+        });
+        let (once, panicked, spinners) = result.recv_timeout(Duration::from_secs(20)).expect("the share hung");
+        assert!(once, "every item ran exactly once");
+        // With a core to spare the pool's thread takes items and its panic comes through.
+        assert_eq!(panicked, spinners > 0);
+    }
+}
