@@ -20,10 +20,11 @@
 //!   cells, in `wide`, and every query checks the few wide points on their
 //!   own. Sized for a 40 px boss, a W20 horde's cells held five times the
 //!   grunts and the separation went quadratic (benches/README.md).
-//! - On two threads (`rebuild_in`), each pass over the points is split in
-//!   two tasks: the box and the cells by the points' halves, the counting
-//!   sort by the cells' (each half of the cells is sorted on its own, into
-//!   its own stretch of the copies). The copies are the one-part rebuild's.
+//! - With workers to share it (`rebuild_in`), each pass over the points is
+//!   split in two tasks: the box and the cells by the points' halves, the
+//!   counting sort by the cells' (each half of the cells is sorted on its
+//!   own, into its own stretch of the copies). The copies are the one-part
+//!   rebuild's.
 
 use crate::sim::tasks::{in_order, Tasks};
 
@@ -279,25 +280,12 @@ impl Grid {
     /// `reach` is the largest distance any query will look (e.g. the sum of
     /// the two largest radii); `cells_per_entity` caps the cell count.
     pub fn rebuild(&mut self, xs: &[f32], ys: &[f32], rs: &[f32], reach: f32, cells_per_entity: f32) {
-        self.rebuild_with_wide(xs, ys, rs, reach, cells_per_entity, f32::INFINITY);
+        self.rebuild_in(xs, ys, rs, (reach, cells_per_entity, f32::INFINITY), false, in_order);
     }
 
-    /// `rebuild`, keeping the points of radius above `wide_above` out of the
-    /// cells (`wide`): `reach` then need only cover the others.
-    pub fn rebuild_with_wide(
-        &mut self,
-        xs: &[f32],
-        ys: &[f32],
-        rs: &[f32],
-        reach: f32,
-        cells_per_entity: f32,
-        wide_above: f32,
-    ) {
-        self.rebuild_in(xs, ys, rs, (reach, cells_per_entity, wide_above), false, in_order);
-    }
-
-    /// `rebuild_with_wide` (`sizing`: its `reach`, `cells_per_entity` and
-    /// `wide_above`), in two halves when `halves`: each of its passes over
+    /// `rebuild` (`sizing`: its `reach` and `cells_per_entity`), keeping the
+    /// points of radius above `wide_above` out of the cells (`wide`): `reach`
+    /// then need only cover the others. In two halves when `halves`: each of its passes over
     /// the points hands `run` one task per half to run on any threads, in any
     /// order (`Workers::run`). The copies are the same either way: the second
     /// half's cells come after the first's, and within each half the
@@ -747,7 +735,7 @@ mod tests {
     fn a_rebuild_in_halves_is_the_rebuild_in_one_part() {
         let same = |xs: &[f32], ys: &[f32], rs: &[f32], wide_above: f32| {
             let mut one = Grid::default();
-            one.rebuild_with_wide(xs, ys, rs, 16.0, 2.0, wide_above);
+            one.rebuild_in(xs, ys, rs, (16.0, 2.0, wide_above), false, in_order);
             let mut two = Grid::default();
             let last_first = |tasks: &mut Tasks| tasks.iter_mut().rev().for_each(|task| task());
             two.rebuild_in(xs, ys, rs, (16.0, 2.0, wide_above), true, last_first);

@@ -92,10 +92,7 @@ impl IdMap {
     /// capacity for the gather (scratch, its contents meaningless after).
     pub fn permute(&mut self, order: &[u32], spare: &mut IdMap) {
         debug_assert_eq!(order.len(), self.ids.len());
-        spare.ids.clear();
-        spare.ids.extend(order.iter().map(|&i| self.ids[i as usize]));
-        std::mem::swap(&mut self.ids, &mut spare.ids);
-        spare.ids.clear();
+        crate::sim::pools::gather(&mut self.ids, &mut spare.ids, order);
         for (dense, id) in self.ids.iter().enumerate() {
             self.dense_of[id.slot as usize] = dense as u32;
         }

@@ -726,7 +726,7 @@ mod tests {
     fn grid_of(xs: &[f32], ys: &[f32], rs: &[f32]) -> Grid {
         let mut g = Grid::default();
         // Cells for the small points only (20 + a shot's 4), as the world builds them.
-        g.rebuild_with_wide(xs, ys, rs, 24.0, 2.0, 10.0);
+        g.rebuild_in(xs, ys, rs, (24.0, 2.0, 10.0), false, crate::sim::tasks::in_order);
         g
     }
 

@@ -429,7 +429,8 @@ fn reordered_scene() -> Scene {
 /// R-DET-1 through the pools' reorder (spatial.rs `reorder`, every 16 frames from 4,096
 /// entities): the frames that reorder (0 and 16) still match the brute force, enemy by enemy
 /// (each found by its id, wherever the pool moved it), on one thread, two, and three (more
-/// workers than this machine's cores: the pool's two spin beside the caller, workers.rs).
+/// workers than spin: on two cores one pool thread spins beside the caller and the other
+/// sleeps, workers.rs). R-WAVE-2: each enemy's move, separation push included, is the reference's.
 #[test]
 fn a_crowd_whose_pools_are_reordered_matches_brute_force() {
     for threads in [1, 2, 3] {

@@ -110,9 +110,7 @@ macro_rules! pool {
             /// column is gathered into the spare's and the two swap, so a
             /// steady state allocates nothing.
             pub fn permute(&mut self, order: &[u32], spare: &mut Self) {
-                debug_assert!($crate::sim::pools::is_permutation(order, self.len()));
-                $(<$ids>::permute(&mut self.ids, order, &mut spare.ids);)?
-                $($crate::sim::pools::gather(&mut self.$col, &mut spare.$col, order);)+
+                self.permute_with(order, spare, $crate::sim::tasks::in_order)
             }
 
             /// `permute`, each column's gather handed to `run` as a task, for
@@ -235,7 +233,7 @@ macro_rules! same_bits_by_eq {
     };
 }
 
-same_bits_by_eq!(bool, u8, u16, u32, u64, Element, Owner, Span, [Id; HIT_MEMORY]);
+same_bits_by_eq!(bool, u8, u16, u32, u64, Element, Owner, Span, Id, [Id; HIT_MEMORY]);
 
 impl SameBits for f32 {
     #[inline(always)]

@@ -359,9 +359,9 @@ impl World {
 
     /// Steps 4–8b (see `step`): the wand, the shots, the hits and everything
     /// they set off, up to the bosses; returns the frame's projectile hits.
-    /// `alongside`: step 9's separation bands, for the other thread to run
-    /// while this one casts and moves the shots, and to leave while both
-    /// search.
+    /// `alongside`: step 9's separation bands, for a pool thread to run
+    /// while this one casts and moves the shots, and to leave while the
+    /// workers share the search.
     fn fight<'s, 'q: 's>(
         &mut self,
         controls: &Controls,

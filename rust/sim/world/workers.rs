@@ -146,8 +146,10 @@ impl Workers {
         }
     }
 
+    /// The pool, when `work` is worth sharing and one of its threads can
+    /// spin (on one core none can: there, a step's work stays on the caller).
     fn crew(&self, work: usize) -> Option<&Crew> {
-        self.0.as_deref().filter(|_| work >= THREADED_FROM)
+        self.0.as_deref().filter(|crew| work >= THREADED_FROM && crew.spinners > 0)
     }
 }
 

@@ -17,9 +17,9 @@ use artificer_core::vm::spell::{ActionDef, Effect, Family, SpellDef};
 use serde_json::Value;
 
 /// An enemy `column` in spawn order: by id slot, which is spawn order while
-/// no enemy has died. The world keeps its pool in grid order
-/// (`Spatial::reorder`), so a test names an enemy by when it came, not by
-/// its row.
+/// no enemy has died. From 4,096 entities the world reorders its pool by the
+/// grid every 16 frames (`Spatial::reorder`), so a test names an enemy by when
+/// it came, not by its row, and stays right at any size.
 pub fn in_spawn_order<T: Copy>(w: &World, column: &[T]) -> Vec<T> {
     let ids = w.pools.enemies.ids.ids();
     let mut rows: Vec<usize> = (0..ids.len()).collect();
