@@ -106,9 +106,10 @@ pub struct WidePoint {
     pub index: u32,
 }
 
-/// Whether a query point can reach a copy (`Grid::query_window`): within
-/// the grid widened by one cell on each side, or anywhere when the grid has
-/// wide points.
+/// Where a query point looks in the grid (`Grid::query_window`): its block
+/// (`look`), and whether it can reach a copy at all: within the grid widened
+/// by one cell on each side, or anywhere when the grid has wide points.
+#[derive(Clone, Copy)]
 pub struct QueryWindow {
     x0: f32,
     y0: f32,
@@ -116,17 +117,41 @@ pub struct QueryWindow {
     lo: f32,
     x_end: f32,
     y_end: f32,
+    /// The largest column and row `cell_coords` gives (`cols + 1`, `rows + 1`).
+    last_col: f32,
+    last_row: f32,
+    stride: u32,
 }
 
 impl QueryWindow {
-    /// Whether a query at `(x, y)` can reach a copy (NaN cannot). `&`, not
-    /// `&&`: at the crowd's edge each test goes either way, and short
-    /// circuits compile to branches.
+    /// Whether a query at `(x, y)` can reach a copy (NaN cannot).
     #[inline(always)]
     pub fn reaches(&self, x: f32, y: f32) -> bool {
-        let fx = (x - self.x0) * self.inv;
-        let fy = (y - self.y0) * self.inv;
-        (fx >= self.lo) & (fx < self.x_end) & (fy >= self.lo) & (fy < self.y_end)
+        self.look(x, y).1
+    }
+
+    /// The block of a query at `(x, y)`, as `Grid::runs_at` takes it, and
+    /// whether the query can reach a copy. Branch-free (`&`, not `&&`: at
+    /// the crowd's edge each test goes either way, and short circuits compile
+    /// to branches), so that a loop over many queries can compute them all
+    /// before it searches (`hits::find_targets`).
+    #[inline(always)]
+    pub fn look(&self, x: f32, y: f32) -> (u32, bool) {
+        let (fx, fy) = ((x - self.x0) * self.inv, (y - self.y0) * self.inv);
+        let reaches = (fx >= self.lo) & (fx < self.x_end) & (fy >= self.lo) & (fy < self.y_end);
+        // The block's top-left cell, (cx − 1, cy − 1), is at column
+        // cx − 1 + BORDER = cx + 2 of `blocks`.
+        let (cx, cy) = self.cell_plus_2(fx, fy);
+        (cy * self.stride + cx, reaches)
+    }
+
+    /// `Grid::cell_coords` + 2 of the point at `(fx, fy)` cells from the
+    /// grid's corner, clamped within two cells of the grid (so arithmetic
+    /// cannot overflow). Truncation is floor for the non-negative `f + 2` (SSE2
+    /// has no round); NaN truncates to 0, a row of empty runs above the grid.
+    #[inline(always)]
+    fn cell_plus_2(&self, fx: f32, fy: f32) -> (u32, u32) {
+        ((fx.clamp(-2.0, self.last_col) + 2.0) as u32, (fy.clamp(-2.0, self.last_row) + 2.0) as u32)
     }
 }
 
@@ -137,6 +162,8 @@ pub const NO_INDEX: u32 = u32::MAX;
 /// The rows and columns of `blocks` around the grid's: `cell_coords` goes
 /// two past the edge, and a block one more.
 const BORDER: usize = 3;
+// `QueryWindow::look` finds a block's column, cx − 1 + BORDER, as `cell_plus_2`.
+const _: () = assert!(BORDER == 3);
 
 /// `cell_of` for a wide point.
 const WIDE: u32 = u32::MAX;
@@ -478,27 +505,29 @@ impl Grid {
     }
 
     /// Column and row of any finite point, possibly outside the grid
-    /// (kept within one cell of the border so arithmetic cannot overflow).
+    /// (kept within two cells of the grid so arithmetic cannot overflow).
     #[inline]
     fn cell_coords(&self, x: f32, y: f32) -> (i32, i32) {
-        let fx = ((x - self.x0) * self.inv_cell).clamp(-2.0, self.cols as f32 + 1.0);
-        let fy = ((y - self.y0) * self.inv_cell).clamp(-2.0, self.rows as f32 + 1.0);
-        // floor() of a value ≥ -2 without a libm call (SSE2 has no round):
-        // truncation is floor for non-negatives.
-        ((fx + 2.0) as i32 - 2, (fy + 2.0) as i32 - 2)
+        let (fx, fy) = ((x - self.x0) * self.inv_cell, (y - self.y0) * self.inv_cell);
+        let (cx, cy) = self.query_window().cell_plus_2(fx, fy);
+        (cx as i32 - 2, cy as i32 - 2)
     }
 
     /// The three runs of cell-ordered copies around `(x, y)`, one per
-    /// block row. An empty run (`lo == hi`) is a block row outside the grid
-    /// or with no copy. Six reads of `blocks`, with no clamp and no row test:
-    /// the search's shots are spread over the crowd's edge, where clamps and
-    /// "is this row in the grid" tests cost as much as the scan.
+    /// block row: `runs_at` the point's block.
     #[inline]
     pub fn runs(&self, x: f32, y: f32) -> Runs {
-        let (cx, cy) = self.cell_coords(x, y);
-        let stride = self.block_stride();
-        // From the block's top-left cell, (cx − 1, cy − 1).
-        let first = self.block_at(cx - 1, cy - 1);
+        self.runs_at(self.query_window().look(x, y).0)
+    }
+
+    /// The three runs of the block `QueryWindow::look` gave. An empty run
+    /// (`lo == hi`) is a block row outside the grid or with no copy. Six
+    /// reads of `blocks`, with no clamp and no row test: the search's shots
+    /// are spread over the crowd's edge, where clamps and "is this row in the
+    /// grid" tests cost as much as the scan.
+    #[inline(always)]
+    pub fn runs_at(&self, block: u32) -> Runs {
+        let (first, stride) = (block as usize, self.block_stride());
         let b = &self.blocks[first..first + 2 * stride + 4];
         [(b[0], b[3]), (b[stride], b[stride + 3]), (b[2 * stride], b[2 * stride + 3])]
     }
@@ -607,7 +636,17 @@ impl Grid {
         } else {
             (f32::NEG_INFINITY, f32::INFINITY, f32::INFINITY)
         };
-        QueryWindow { x0: self.x0, y0: self.y0, inv: self.inv_cell, lo, x_end, y_end }
+        QueryWindow {
+            x0: self.x0,
+            y0: self.y0,
+            inv: self.inv_cell,
+            lo,
+            x_end,
+            y_end,
+            last_col: self.cols as f32 + 1.0,
+            last_row: self.rows as f32 + 1.0,
+            stride: self.block_stride() as u32,
+        }
     }
 
     /// Every point within `r` of `(x, y)` (strictly closer), by index: the

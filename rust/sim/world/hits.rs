@@ -33,23 +33,36 @@ pub(super) fn find_targets(spatial: &mut Spatial, pools: &Pools, memory: bool) {
     targets.resize(p.len(), NO_TARGET);
     let enemy_ids = pools.enemies.ids.ids();
     let search = |first: usize, out: &mut [u32]| {
-        for (i, target) in (first..).zip(out) {
-            let (x, y, r) = (p.x[i], p.y[i], p.radius[i]);
-            if !(window.reaches(x, y) & p.searches(i)) {
-                continue;
+        // In stretches: first which shots search and in which block, without
+        // a branch (whether a shot at the crowd's edge reaches it is a coin
+        // toss), then those shots' searches.
+        let mut found = [(0u32, 0u32); SEARCH_STRETCH];
+        for (first, out) in (first..).step_by(SEARCH_STRETCH).zip(out.chunks_mut(SEARCH_STRETCH)) {
+            let mut n = 0;
+            for j in 0..out.len() {
+                let i = first + j;
+                let (block, reaches) = window.look(p.x[i], p.y[i]);
+                found[n] = (j as u32, block);
+                n += (reaches & p.searches(i)) as usize;
             }
-            let runs = grid.runs(x, y);
-            *target = if memory {
-                nearest_in_reach_except(grid, &runs, x, y, r, |e| p.remembers(i, enemy_ids[e as usize]))
-            } else {
-                nearest_in_runs(grid, &runs, x, y, r)
-            };
+            for &(j, block) in &found[..n] {
+                let i = first + j as usize;
+                let (x, y, r, runs) = (p.x[i], p.y[i], p.radius[i], grid.runs_at(block));
+                out[j as usize] = if memory {
+                    nearest_in_reach_except(grid, &runs, x, y, r, |e| p.remembers(i, enemy_ids[e as usize]))
+                } else {
+                    nearest_in_runs(grid, &runs, x, y, r)
+                };
+            }
         }
     };
     // Short runs, so that neither thread waits long on the other's last one.
     let run = p.len().div_ceil(workers.threads() * SEARCH_RUNS_PER_THREAD).max(1);
     workers.share(p.len(), targets.chunks_mut(run).enumerate(), |(k, out)| search(k * run, out));
 }
+
+/// Shots a search looks over before it searches (`find_targets`).
+const SEARCH_STRETCH: usize = 64;
 
 /// Runs of shots per thread in a shared search (see `find_targets`).
 const SEARCH_RUNS_PER_THREAD: usize = 16;
