@@ -12,8 +12,12 @@
 //!   count is capped at `cells_per_entity × n` by widening the cells when
 //!   points are sparse. A rebuild is therefore O(n) whatever the arena size:
 //!   1k sparse enemies in a 4000² world pay for ~2k cells, not 62k.
-//! - Reverse-order scatter with decrementing cursors leaves `start[c]` at
-//!   the first point of cell c with no second pass, and keeps points of a
+//! - The counting sort counts the points by their cell's entry in `blocks`
+//!   (the cells laid out with a border, see `Grid::blocks`), so that its
+//!   cursors are the block lookup's table with no second pass, and each copy
+//!   keeps its entry (`key`) for the separation's half shell.
+//! - Reverse-order scatter with decrementing cursors leaves each entry at
+//!   the first point of its cell with no second pass, and keeps points of a
 //!   cell in their original order (a stable sort: determinism).
 //! - Cells are sized for the common points, not the biggest: a point whose
 //!   radius is above `wide_above` (a boss among grunts) stays out of the
@@ -45,13 +49,19 @@ pub struct Grid {
     inv_cell: f32,
     cols: i32,
     rows: i32,
-    /// `start[c]..start[c + 1]` are the points of cell c in the copies.
-    start: Vec<u32>,
-    /// `start` laid out for `runs` without a branch or a clamp (`fill_blocks`):
-    /// row `cy + BORDER`, column `cx + BORDER` holds where the copies of row
-    /// `cy` from column `cx` start, for any cell a block can touch.
+    /// Where the copies of each cell start, laid out for `runs` without a
+    /// branch or a clamp: row `cy + BORDER`, column `cx + BORDER` holds where
+    /// the copies of row `cy` from column `cx` start, for any cell a block can
+    /// touch (left of a row: its first cell's; right of it: its end; rows
+    /// above the grid: 0; below: the end of the copies). The cells' own
+    /// entries are the counting sort's cursors (`count_and_scatter`) and the
+    /// border's are cells that no point is in, so the sort leaves the whole
+    /// table as it is. Each stride ends one past the right border.
     blocks: Vec<u32>,
-    cell_of: Vec<u32>,
+    /// Each point's cell as its entry in `blocks` (`WIDE` for a wide point).
+    key_of: Vec<u32>,
+    /// Each copy's cell as its entry in `blocks`.
+    key: Vec<u32>,
     /// Cell-ordered copies of the points, then `LANES` padding entries.
     pub x: Vec<f32>,
     pub y: Vec<f32>,
@@ -78,9 +88,9 @@ impl Default for Grid {
             inv_cell: 1.0,
             cols: 1,
             rows: 1,
-            start: Vec::new(),
             blocks: Vec::new(),
-            cell_of: Vec::new(),
+            key_of: Vec::new(),
+            key: Vec::new(),
             x: Vec::new(),
             y: Vec::new(),
             radius: Vec::new(),
@@ -165,7 +175,7 @@ const BORDER: usize = 3;
 // `QueryWindow::look` finds a block's column, cx − 1 + BORDER, as `cell_plus_2`.
 const _: () = assert!(BORDER == 3);
 
-/// `cell_of` for a wide point.
+/// `key_of` for a wide point.
 const WIDE: u32 = u32::MAX;
 
 /// Points sampled for `Grid::median_row`.
@@ -213,41 +223,48 @@ impl Bounds {
     }
 }
 
-/// Each point's cell (`Grid::cell_in`, from the grid's `x0, y0, inv_cell,
-/// cols, rows`), into `out`.
-fn cells_of(out: &mut [u32], (xs, ys): (&[f32], &[f32]), (x0, y0, inv, cols, rows): (f32, f32, f32, i32, i32)) {
-    for (c, (&x, &y)) in out.iter_mut().zip(xs.iter().zip(ys)) {
-        *c = Grid::cell_in(x0, y0, inv, cols, rows, x, y);
+/// Each point's cell as its entry in `blocks` (`Grid::cell_xy_in`, from the
+/// grid's `x0, y0, inv_cell, cols, rows`; `stride`: `Grid::block_stride`),
+/// into `out`.
+fn keys_of(
+    out: &mut [u32],
+    (xs, ys): (&[f32], &[f32]),
+    (x0, y0, inv, cols, rows): (f32, f32, f32, i32, i32),
+    stride: u32,
+) {
+    for (key, (&x, &y)) in out.iter_mut().zip(xs.iter().zip(ys)) {
+        let (cx, cy) = Grid::cell_xy_in(x0, y0, inv, cols, rows, x, y);
+        *key = (cy as u32 + BORDER as u32) * stride + cx as u32 + BORDER as u32;
     }
 }
 
-/// A stretch of the copies' columns: x, y, radius, index.
-type Copies<'a> = (&'a mut [f32], &'a mut [f32], &'a mut [f32], &'a mut [u32]);
+/// A stretch of the copies' columns: x, y, radius, index, key.
+type Copies<'a> = (&'a mut [f32], &'a mut [f32], &'a mut [f32], &'a mut [u32], &'a mut [u32]);
 
-/// The counting sort of the points in the cells `cells` (`cell_of`: each
-/// point's cell, `WIDE` in none) into `out`, the copies from `base` on:
-/// `start` (the cells' entries) ends at each cell's first copy. Local
-/// slices, not a grid's vectors: writing through `self`'s vectors made LLVM
-/// reload every vector's pointer after each store (they might alias), in
-/// the loop that dominates a rebuild. Reverse-order scatter with
-/// decrementing cursors leaves `start[c]` at the cell's first point with no
-/// second pass, and keeps the points of a cell in index order. `TEST`:
-/// whether some points are in none of `cells` (else a separate copy of the
-/// loops pays nothing to ask).
+/// The counting sort of the points whose keys (`key_of`: each point's
+/// cell's entry in `blocks`, `WIDE` in none) are in `keys` into `out`, the
+/// copies from `base` on: `start` (those entries of `blocks`) ends at each
+/// cell's first copy. Local slices, not a grid's vectors: writing through
+/// `self`'s vectors made LLVM reload every vector's pointer after each store
+/// (they might alias), in the loop that dominates a rebuild. Reverse-order
+/// scatter with decrementing cursors leaves each entry at its cell's first
+/// point with no second pass, and keeps the points of a cell in index order.
+/// `TEST`: whether some points' keys are not in `keys` (else a separate copy
+/// of the loops pays nothing to ask).
 fn count_and_scatter<const TEST: bool>(
-    cell_of: &[u32],
-    cells: std::ops::Range<usize>,
+    key_of: &[u32],
+    keys: std::ops::Range<usize>,
     base: usize,
     start: &mut [u32],
     (xs, ys, rs): (&[f32], &[f32], &[f32]),
-    (gx, gy, gr, gi): Copies,
+    (gx, gy, gr, gi, gk): Copies,
 ) {
-    if cells.is_empty() {
+    if keys.is_empty() {
         return;
     }
-    let first = cells.start;
-    let mine = |c: u32| !TEST || (c as usize).wrapping_sub(first) < cells.len();
-    for &c in cell_of {
+    let first = keys.start;
+    let mine = |c: u32| !TEST || (c as usize).wrapping_sub(first) < keys.len();
+    for &c in key_of {
         if mine(c) {
             start[c as usize - first] += 1;
         }
@@ -258,8 +275,8 @@ fn count_and_scatter<const TEST: bool>(
         sum += *s;
         *s = sum;
     }
-    for i in (0..cell_of.len()).rev() {
-        let c = cell_of[i];
+    for i in (0..key_of.len()).rev() {
+        let c = key_of[i];
         if !mine(c) {
             continue;
         }
@@ -270,6 +287,7 @@ fn count_and_scatter<const TEST: bool>(
         gy[k] = ys[i];
         gr[k] = rs[i];
         gi[k] = i as u32;
+        gk[k] = c;
     }
 }
 
@@ -353,9 +371,8 @@ impl Grid {
             self.rows = 1;
             self.cell = reach.max(1.0);
             self.inv_cell = 1.0 / self.cell;
-            self.start.clear();
-            self.start.extend_from_slice(&[0, 0]);
-            self.fill_blocks();
+            self.blocks.clear();
+            self.blocks.resize(self.block_count(), 0);
             return;
         }
 
@@ -389,22 +406,24 @@ impl Grid {
         self.inv_cell = 1.0 / cell;
         self.cols = (w * self.inv_cell) as i32 + 1;
         self.rows = (h * self.inv_cell) as i32 + 1;
-        let cells = (self.cols * self.rows) as usize;
+        let entries = self.block_count();
 
-        self.start.clear();
-        self.start.resize(cells + 1, 0);
-        self.cell_of.resize(n, 0);
+        self.blocks.clear();
+        self.blocks.resize(entries, 0);
+        self.key_of.resize(n, 0);
+        self.key.resize(copies, 0);
         // The cells' halves: the second from the row of the points' median y
         // (sampled), so that each holds about half the copies.
-        let mid = if halves { self.median_row(ys) * self.cols as usize } else { cells };
+        let mid = if halves { self.block_at(-(BORDER as i32), self.median_row(ys) as i32) } else { entries };
         let mut before = [0usize; 2];
         {
             let (x0, y0, inv, cols, rows) = (self.x0, self.y0, self.inv_cell, self.cols, self.rows);
-            let (c0, c1) = self.cell_of.split_at_mut(split);
+            let stride = self.block_stride() as u32;
+            let (c0, c1) = self.key_of.split_at_mut(split);
             let [k0, k1] = &mut before;
-            let cell_of = |part: usize, out: &mut [u32], before: &mut usize| {
+            let key_of = |part: usize, out: &mut [u32], before: &mut usize| {
                 let range = parts[part].clone();
-                cells_of(out, (&xs[range.clone()], &ys[range.clone()]), (x0, y0, inv, cols, rows));
+                keys_of(out, (&xs[range.clone()], &ys[range.clone()]), (x0, y0, inv, cols, rows), stride);
                 if any_wide {
                     for (c, &r) in out.iter_mut().zip(&rs[range]) {
                         if r > wide_above {
@@ -416,30 +435,31 @@ impl Grid {
                     *before = out.iter().filter(|&&c| (c as usize) < mid).count();
                 }
             };
-            run(&mut [&mut || cell_of(0, c0, k0), &mut || cell_of(1, c1, k1)]);
+            run(&mut [&mut || key_of(0, c0, k0), &mut || key_of(1, c1, k1)]);
         }
         let before = if halves { before[0] + before[1] } else { copies };
-        // Every point in the first half's cells (one part and no wide point): no cell test.
+        // Every point in the first half's cells (one part and no wide point): no key test.
         let test = halves || any_wide;
         {
-            let cell_of = &self.cell_of[..];
-            let (s0, s1) = self.start[..cells].split_at_mut(mid);
+            let key_of = &self.key_of[..];
+            let (s0, s1) = self.blocks.split_at_mut(mid);
             let (x0, x1) = self.x[..copies].split_at_mut(before);
             let (y0, y1) = self.y[..copies].split_at_mut(before);
             let (r0, r1) = self.radius[..copies].split_at_mut(before);
             let (i0, i1) = self.index[..copies].split_at_mut(before);
+            let (g0, g1) = self.key.split_at_mut(before);
             let sort = |first: usize, base: usize, start: &mut [u32], out: Copies| {
-                let cells = first..first + start.len();
+                let keys = first..first + start.len();
                 if test {
-                    count_and_scatter::<true>(cell_of, cells, base, start, (xs, ys, rs), out)
+                    count_and_scatter::<true>(key_of, keys, base, start, (xs, ys, rs), out)
                 } else {
-                    count_and_scatter::<false>(cell_of, cells, base, start, (xs, ys, rs), out)
+                    count_and_scatter::<false>(key_of, keys, base, start, (xs, ys, rs), out)
                 }
             };
-            run(&mut [&mut || sort(0, 0, s0, (x0, y0, r0, i0)), &mut || sort(mid, before, s1, (x1, y1, r1, i1))]);
+            run(&mut [&mut || sort(0, 0, s0, (x0, y0, r0, i0, g0)), &mut || {
+                sort(mid, before, s1, (x1, y1, r1, i1, g1))
+            }]);
         }
-        self.start[cells] = copies as u32;
-        self.fill_blocks();
     }
 
     /// The row of the median of a sample of the points' y (wide points
@@ -467,25 +487,10 @@ impl Grid {
         (cy + BORDER as i32) as usize * self.block_stride() + (cx + BORDER as i32) as usize
     }
 
-    /// `blocks` from `start`. A real row's entry at column `cx` is where the
-    /// copies of cell `cx` clamped into the row start (left of the row: its
-    /// first cell's; right of it: its end), so the entries at any column and
-    /// three columns on give the run of the cells among the three that
-    /// exist. Rows above the grid are 0 and rows below it the end of the
-    /// copies: empty runs, the latter where a scan may read a chunk.
-    fn fill_blocks(&mut self) {
-        let (stride, cols, rows) = (self.block_stride(), self.cols as usize, self.rows as usize);
-        let end = self.start[cols * rows];
-        self.blocks.clear();
-        self.blocks.resize(BORDER * stride, 0);
-        for r in 0..rows {
-            // The row's cells, then its end (the next row's first copy).
-            let row = &self.start[r * cols..=(r + 1) * cols];
-            self.blocks.extend(std::iter::repeat_n(row[0], BORDER));
-            self.blocks.extend_from_slice(row);
-            self.blocks.extend(std::iter::repeat_n(row[cols], BORDER));
-        }
-        self.blocks.resize((rows + 2 * BORDER) * stride, end);
+    /// The entries of `blocks`: the grid's rows and `BORDER` rows above
+    /// and below it, `block_stride` each.
+    fn block_count(&self) -> usize {
+        (self.rows as usize + 2 * BORDER) * self.block_stride()
     }
 
     /// The cell of a point inside the grid's box (clamped to the border),
@@ -538,7 +543,7 @@ impl Grid {
 
     /// The index of the first copy in row `r` (`len()` for `r` ≥ rows).
     pub fn first_copy_of_row(&self, r: usize) -> usize {
-        self.start[(r * self.cols as usize).min(self.cell_count())] as usize
+        self.blocks[self.block_at(0, r.min(self.rows as usize) as i32)] as usize
     }
 
     /// The first row whose points start at or after copy index `k`: used
@@ -565,19 +570,18 @@ impl Grid {
     ///
     /// Per copy, not per cell: the crowd fills about half the cells, and a
     /// walk over the cells mispredicted whether each was empty. The copy's
-    /// cell comes back from its coordinates exactly as the rebuild found it.
+    /// cell is the rebuild's, kept (`key`): finding it again from the copy's
+    /// coordinates was a tenth of the separation's instructions.
     #[inline(always)]
     pub fn half_shell_of_copy(&self, k: usize) -> (u32, (u32, u32)) {
-        let (cx, cy) = Self::cell_xy_in(self.x0, self.y0, self.inv_cell, self.cols, self.rows, self.x[k], self.y[k]);
         let stride = self.block_stride();
         // From the copy's cell, the run ends around it (the row below the
         // last is the end of the copies).
-        let at = self.block_at(cx, cy);
+        let at = self.key[k] as usize;
         let b = &self.blocks[at..at + stride + 3];
         let right_end = b[2];
         let below = (b[stride - 1], b[stride + 2]);
-        // The cell must be the one `rebuild` put the copy in (the same float
-        // arithmetic), or the run after it would end before it starts.
+        // The run after the copy ends past it.
         debug_assert!(right_end as usize > k, "copy {k} is not in the cell it was sorted into");
         (right_end, below)
     }
@@ -705,10 +709,8 @@ impl Grid {
         let ring = (reach * self.inv_cell).ceil().clamp(1.0, (self.cols + self.rows + 2) as f32) as i32;
         let (lo, hi) = ((cx - ring).max(0), (cx + ring).min(self.cols - 1));
         let rows = (cy - ring).max(0)..=(cy + ring).min(self.rows - 1);
-        rows.filter(move |_| lo <= hi).map(move |row| {
-            let base = row * self.cols;
-            (self.start[(base + lo) as usize], self.start[(base + hi + 1) as usize])
-        })
+        rows.filter(move |_| lo <= hi)
+            .map(move |row| (self.blocks[self.block_at(lo, row)], self.blocks[self.block_at(hi + 1, row)]))
     }
 }
 
@@ -780,7 +782,7 @@ mod tests {
             two.rebuild_in(xs, ys, rs, (16.0, 2.0, wide_above), true, last_first);
             let corner = |g: &Grid| (g.x0.to_bits(), g.y0.to_bits(), g.cell, g.cols, g.rows);
             assert_eq!(corner(&one), corner(&two));
-            assert_eq!((&one.start, &one.blocks, &one.wide), (&two.start, &two.blocks, &two.wide));
+            assert_eq!((&one.blocks, &one.key, &one.wide), (&two.blocks, &two.key, &two.wide));
             assert_eq!((&one.x, &one.y, &one.radius, &one.index), (&two.x, &two.y, &two.radius, &two.index));
             (one.len(), one.wide.len())
         };
