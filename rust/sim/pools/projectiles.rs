@@ -92,7 +92,14 @@ impl Projectiles {
     /// that do not at the pool's end (`Spatial::reorder`) ask the same.
     #[inline(always)]
     pub fn searches(&self, i: usize) -> bool {
-        (self.owner[i] == Owner::Player) & !self.dead[i]
+        Self::searching(self.owner[i], self.dead[i])
+    }
+
+    /// `searches` of a projectile's `owner` and `dead` (for loops over
+    /// slices of the columns, which vectorise where indexing the pool does not).
+    #[inline(always)]
+    pub fn searching(owner: Owner, dead: bool) -> bool {
+        (owner == Owner::Player) & !dead
     }
 
     /// Has this projectile already struck `enemy`?

@@ -33,17 +33,25 @@ pub(super) fn find_targets(spatial: &mut Spatial, pools: &Pools, memory: bool) {
     targets.resize(p.len(), NO_TARGET);
     let enemy_ids = pools.enemies.ids.ids();
     let search = |first: usize, out: &mut [u32]| {
-        // In stretches: first which shots search and in which block, without
-        // a branch (whether a shot at the crowd's edge reaches it is a coin
-        // toss), then those shots' searches.
+        // In stretches: each shot's block and whether it searches, in a loop
+        // with no branch that vectorises (whether a shot at the crowd's edge
+        // reaches it is a coin toss), then the list of those that do, then
+        // their searches.
+        let (mut blocks, mut keep) = ([0u32; SEARCH_STRETCH], [false; SEARCH_STRETCH]);
         let mut found = [(0u32, 0u32); SEARCH_STRETCH];
         for (first, out) in (first..).step_by(SEARCH_STRETCH).zip(out.chunks_mut(SEARCH_STRETCH)) {
+            let len = out.len();
+            let (xs, ys) = (&p.x[first..first + len], &p.y[first..first + len]);
+            let (owner, dead) = (&p.owner[first..first + len], &p.dead[first..first + len]);
+            for j in 0..len {
+                let (block, reaches) = window.look(xs[j], ys[j]);
+                blocks[j] = block;
+                keep[j] = reaches & Projectiles::searching(owner[j], dead[j]);
+            }
             let mut n = 0;
-            for j in 0..out.len() {
-                let i = first + j;
-                let (block, reaches) = window.look(p.x[i], p.y[i]);
-                found[n] = (j as u32, block);
-                n += (reaches & p.searches(i)) as usize;
+            for j in 0..len {
+                found[n] = (j as u32, blocks[j]);
+                n += keep[j] as usize;
             }
             for &(j, block) in &found[..n] {
                 let i = first + j as usize;
