@@ -36,7 +36,7 @@ impl PixelFormat {
         }
         let byte = |mask: u32| -> Option<usize> {
             let shift = mask.trailing_zeros();
-            (shift % 8 == 0 && shift < 32 && mask >> shift == 0xff).then(|| memory_byte(shift as usize / 8))
+            (shift.is_multiple_of(8) && shift < 32 && mask >> shift == 0xff).then(|| memory_byte(shift as usize / 8))
         };
         match (byte(masks[0]), byte(masks[1]), byte(masks[2])) {
             (Some(red), Some(green), Some(blue)) if red != green && green != blue && red != blue => {

@@ -230,7 +230,7 @@ pub fn fired_damage(base: f32, akabeko: f32, pen_nib: bool) -> f32 {
 
 /// Whether the `n`th fired ACTION of a wave (from 1) is pen_nib's.
 pub fn pen_nib_fires(period: u32, n: u32) -> bool {
-    period > 0 && n % period == 0
+    period > 0 && n.is_multiple_of(period)
 }
 
 #[cfg(test)]

@@ -138,7 +138,7 @@ impl World {
             } else {
                 0.0
             };
-            let side = if e.ids.ids()[i].slot % 2 == 0 { 1.0 } else { -1.0 };
+            let side = if e.ids.ids()[i].slot.is_multiple_of(2) { 1.0 } else { -1.0 };
             let (mut mx, mut my) = (
                 to_player.0 * radial - to_player.1 * side * a.strafe,
                 to_player.1 * radial + to_player.0 * side * a.strafe,

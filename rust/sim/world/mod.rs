@@ -437,7 +437,7 @@ impl World {
             }
         }
         let entities = self.pools.enemies.len() + self.pools.projectiles.len();
-        if self.clock.frame % spatial::REORDER_EVERY == 0 && entities >= spatial::REORDER_FROM {
+        if self.clock.frame.is_multiple_of(spatial::REORDER_EVERY) && entities >= spatial::REORDER_FROM {
             self.spatial.reorder(&mut self.pools);
         }
         let e = &mut self.pools.enemies;

@@ -92,7 +92,7 @@ impl World {
     /// waiting from the last turn's HP losses lands (self_forming_clay).
     pub(super) fn advance_turn_clock(&mut self) {
         self.clock.wave_ticks += 1;
-        if self.clock.wave_ticks % self.clock.turn_ticks == 0 && self.relics.state.pending_ward > 0.0 {
+        if self.clock.wave_ticks.is_multiple_of(self.clock.turn_ticks) && self.relics.state.pending_ward > 0.0 {
             let ward = std::mem::take(&mut self.relics.state.pending_ward);
             if self.player.alive {
                 self.player.ward += ward;

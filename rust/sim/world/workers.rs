@@ -190,7 +190,7 @@ struct Idle(u32);
 impl Idle {
     fn pause(&mut self) {
         self.0 = self.0.wrapping_add(1);
-        if self.0 % SPINS_PER_YIELD == 0 {
+        if self.0.is_multiple_of(SPINS_PER_YIELD) {
             std::thread::yield_now();
         } else {
             std::hint::spin_loop();
