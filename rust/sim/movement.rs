@@ -635,9 +635,8 @@ pub fn nearest_in_runs(grid: &Grid, runs: &Runs, x: f32, y: f32, r: f32) -> u32 
     }
     // Merge the lanes without branches (a branchy merge mispredicted on
     // ~8% of the search's samples): nearest, ties to the first copy.
-    let (d01, m01) = nearer((best[0], best_m[0]), (best[1], best_m[1]));
-    let (d23, m23) = nearer((best[2], best_m[2]), (best[3], best_m[3]));
-    let (d, m) = nearer((d01, m01), (d23, m23));
+    let d = best.iter().fold(f32::INFINITY, |d, &b| if b < d { b } else { d });
+    let m = (0..LANES).fold(u32::MAX, |m, j| m.min(best_m[j] | !mask(best[j] == d)));
     // No copy found (u32::MAX) reads the padding's NO_INDEX, which is NO_TARGET: whether a shot
     // found one is a coin toss, and a branch on it mispredicted. (`Grid::default()` has the
     // padding too.)
@@ -658,13 +657,6 @@ fn nearest_wide(grid: &Grid, x: f32, y: f32, r: f32, best: (f32, u32), rejected:
         }
     }
     found
-}
-
-/// The nearer of two (distance², copy) candidates; ties to the lower copy.
-#[inline(always)]
-fn nearer(a: (f32, u32), b: (f32, u32)) -> (f32, u32) {
-    let take_b = mask(b.0 < a.0) | (mask(b.0 == a.0) & mask(b.1 < a.1));
-    (select(take_b, b.0, a.0), (b.1 & take_b) | (a.1 & !take_b))
 }
 
 /// `nearest_in_reach`, skipping the points `rejected` refuses (enemies a

@@ -12,6 +12,7 @@ use crate::sim::events::{Event, EventKind};
 use crate::sim::ids::Id;
 use crate::sim::movement::{nearest_in_reach_except, nearest_in_runs, NO_TARGET};
 use crate::sim::pools::{Pools, Projectiles, HIT_MEMORY};
+use std::hint::select_unpredictable;
 
 /// Step 6: every projectile's target from the grid (`NO_TARGET`: none), in
 /// projectile order. The search is the hot loop of the frame; it only reads,
@@ -175,16 +176,20 @@ impl World {
                 mirror(p, pi, player);
                 continue;
             }
-            p.hits_left[pi] -= 1;
-            if p.hits_left[pi] == 0 {
-                if self.cfg.rules.respawn_spent_projectiles {
-                    p.hits_left[pi] = p.hits_at_spawn[pi];
-                    // Even without hit memory (the stress rules) a chain's bolt
-                    // remembers the enemy it jumped from: forget it.
-                    p.memory[pi] = [Id::NONE; HIT_MEMORY];
-                } else {
-                    p.dead[pi] = true;
-                }
+            // Whether this hit spends the shot is a coin toss (every third hit
+            // at pierce 3: a branch on it was most of `resolve_hits`'
+            // mispredicts), so selects. (Written as bit masks, LLVM turned
+            // them back into a branch.)
+            let left = p.hits_left[pi] - 1;
+            let spent = left == 0;
+            if self.cfg.rules.respawn_spent_projectiles {
+                p.hits_left[pi] = select_unpredictable(spent, p.hits_at_spawn[pi], left);
+                // Even without hit memory (the stress rules) a chain's bolt
+                // remembers the enemy it jumped from: forget it.
+                p.memory[pi] = select_unpredictable(spent, [Id::NONE; HIT_MEMORY], p.memory[pi]);
+            } else {
+                p.hits_left[pi] = left;
+                p.dead[pi] |= spent;
             }
         }
         (hits, dealt)
