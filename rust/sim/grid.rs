@@ -14,8 +14,8 @@
 //!   1k sparse enemies in a 4000² world pay for ~2k cells, not 62k.
 //! - The counting sort counts the points by their cell's entry in `blocks`
 //!   (the cells laid out with a border, see `Grid::blocks`), so that its
-//!   cursors are the block lookup's table with no second pass, and each copy
-//!   keeps its entry (`key`) for the separation's half shell.
+//!   cursors become the block lookup's table, and each copy keeps its entry
+//!   (`copy_entry`) for the separation's half shell.
 //! - Reverse-order scatter with decrementing cursors leaves each entry at
 //!   the first point of its cell with no second pass, and keeps points of a
 //!   cell in their original order (a stable sort: determinism).
@@ -29,6 +29,8 @@
 //!   counting sort by the cells' (each half of the cells is sorted on its
 //!   own, into its own stretch of the copies). The copies are the one-part
 //!   rebuild's.
+
+use std::marker::PhantomData;
 
 use crate::sim::tasks::{in_order, Tasks};
 
@@ -55,13 +57,13 @@ pub struct Grid {
     /// touch (left of a row: its first cell's; right of it: its end; rows
     /// above the grid: 0; below: the end of the copies). The cells' own
     /// entries are the counting sort's cursors (`count_and_scatter`) and the
-    /// border's are cells that no point is in, so the sort leaves the whole
-    /// table as it is. Each stride ends one past the right border.
+    /// border's are cells that no point is in, so after the scatter the whole
+    /// table is final. Each stride ends one past the right border.
     blocks: Vec<u32>,
     /// Each point's cell as its entry in `blocks` (`WIDE` for a wide point).
-    key_of: Vec<u32>,
+    entry_of: Vec<u32>,
     /// Each copy's cell as its entry in `blocks`.
-    key: Vec<u32>,
+    copy_entry: Vec<u32>,
     /// Cell-ordered copies of the points, then `LANES` padding entries.
     pub x: Vec<f32>,
     pub y: Vec<f32>,
@@ -89,8 +91,8 @@ impl Default for Grid {
             cols: 1,
             rows: 1,
             blocks: Vec::new(),
-            key_of: Vec::new(),
-            key: Vec::new(),
+            entry_of: Vec::new(),
+            copy_entry: Vec::new(),
             x: Vec::new(),
             y: Vec::new(),
             radius: Vec::new(),
@@ -120,7 +122,7 @@ pub struct WidePoint {
 /// (`look`), and whether it can reach a copy at all: within the grid widened
 /// by one cell on each side, or anywhere when the grid has wide points.
 #[derive(Clone, Copy)]
-pub struct QueryWindow {
+pub struct QueryWindow<'g> {
     x0: f32,
     y0: f32,
     inv: f32,
@@ -131,9 +133,12 @@ pub struct QueryWindow {
     last_col: f32,
     last_row: f32,
     stride: u32,
+    /// A window is the grid's as it is: its blocks are entries of this
+    /// rebuild's `blocks` (`Grid::runs_at`).
+    grid: PhantomData<&'g Grid>,
 }
 
-impl QueryWindow {
+impl QueryWindow<'_> {
     /// Whether a query at `(x, y)` can reach a copy (NaN cannot).
     #[inline(always)]
     pub fn reaches(&self, x: f32, y: f32) -> bool {
@@ -149,33 +154,45 @@ impl QueryWindow {
     pub fn look(&self, x: f32, y: f32) -> (u32, bool) {
         let (fx, fy) = ((x - self.x0) * self.inv, (y - self.y0) * self.inv);
         let reaches = (fx >= self.lo) & (fx < self.x_end) & (fy >= self.lo) & (fy < self.y_end);
-        // The block's top-left cell, (cx − 1, cy − 1), is at column
-        // cx − 1 + BORDER = cx + 2 of `blocks`.
-        let (cx, cy) = self.cell_plus_2(fx, fy);
-        (cy * self.stride + cx, reaches)
-    }
-
-    /// `Grid::cell_coords` + 2 of the point at `(fx, fy)` cells from the
-    /// grid's corner, clamped within two cells of the grid (so arithmetic
-    /// cannot overflow): at most `MAX_SIDE` + 3. NaN clamps to −2 (`max`
-    /// takes the number), a row of empty runs above the grid.
-    #[inline(always)]
-    fn cell_plus_2(&self, fx: f32, fy: f32) -> (u32, u32) {
-        (floor_small(fx.max(-2.0).min(self.last_col) + 2.0), floor_small(fy.max(-2.0).min(self.last_row) + 2.0))
+        let (cx, cy) = near_cell(fx, fy, (self.last_col, self.last_row));
+        // From the block's top-left cell.
+        (block_entry(self.stride, cx - 1, cy - 1), reaches)
     }
 }
 
+/// The column and row of the point `(fx, fy)` cells from the grid's corner,
+/// clamped within two cells of the grid (−2 to `last` = `cols + 1`, `rows + 1`),
+/// so that arithmetic cannot overflow. NaN clamps to −2 (`max` takes the
+/// number): a block of empty runs above the grid.
+#[inline(always)]
+fn near_cell(fx: f32, fy: f32, (last_col, last_row): (f32, f32)) -> (i32, i32) {
+    let cell = |f: f32, last: f32| floor_small(f.max(-2.0).min(last) + 2.0) as i32 - 2;
+    (cell(fx, last_col), cell(fy, last_row))
+}
+
+/// Where cell `(cx, cy)`'s entry is in `blocks` (`stride`: `Grid::block_stride`;
+/// any cell from −`BORDER` to `cols + BORDER − 1`, −`BORDER` to `rows + BORDER − 1`:
+/// the grid's and its border's).
+#[inline(always)]
+fn block_entry(stride: u32, cx: i32, cy: i32) -> u32 {
+    (cy + BORDER as i32) as u32 * stride + (cx + BORDER as i32) as u32
+}
+
 /// The most cells along either side of a grid, so that `floor_small` can
-/// take any column or row `QueryWindow::look` finds (a grid this wide has
-/// a 28 MB `blocks` table already).
+/// take any column or row `near_cell` finds (a grid this wide has a 117 MB
+/// `blocks` table already). Grids wider than this had their cells widened:
+/// a change of behaviour (and of state hashes) only for content whose grid
+/// would have had more than 4 million cells along a side.
 const MAX_SIDE: u32 = 1 << 22;
 
-/// ⌊v⌋ of a non-negative `v` below 2²³, in float arithmetic and bit
-/// operations only: `as i32` saturates (Rust's rule), and LLVM would not
-/// vectorise the saturating conversion in `QueryWindow::look` and the
-/// rebuild's `keys_of` (measured: the frame 3.5% slower with it in the search's look pass).
+/// ⌊v⌋ of a non-negative `v` (+0.0 or −0.0 included) below 2²³, in float
+/// arithmetic and bit operations only: `as i32` saturates (Rust's rule), and
+/// LLVM would not vectorise the saturating conversion in `QueryWindow::look`
+/// and the rebuild's `entries_of` (measured: the frame 3.5% slower with it in
+/// the search's look pass).
 #[inline(always)]
 fn floor_small(v: f32) -> u32 {
+    debug_assert!((0.0..8_388_608.0).contains(&v), "floor_small({v})");
     // 2²³: below it, v + 2²³ rounds v to the nearest integer, exactly.
     const MAGIC: f32 = 8_388_608.0;
     let nearest = (v + MAGIC) - MAGIC;
@@ -190,10 +207,8 @@ pub const NO_INDEX: u32 = u32::MAX;
 /// The rows and columns of `blocks` around the grid's: `cell_coords` goes
 /// two past the edge, and a block one more.
 const BORDER: usize = 3;
-// `QueryWindow::look` finds a block's column, cx − 1 + BORDER, as `cell_plus_2`.
-const _: () = assert!(BORDER == 3);
 
-/// `key_of` for a wide point.
+/// `entry_of` for a wide point.
 const WIDE: u32 = u32::MAX;
 
 /// Points sampled for `Grid::median_row`.
@@ -244,68 +259,68 @@ impl Bounds {
 /// Each point's cell as its entry in `blocks` (`Grid::cell_xy_in`, from the
 /// grid's `x0, y0, inv_cell, cols, rows`; `stride`: `Grid::block_stride`),
 /// into `out`.
-fn keys_of(
+fn entries_of(
     out: &mut [u32],
     (xs, ys): (&[f32], &[f32]),
     (x0, y0, inv, cols, rows): (f32, f32, f32, i32, i32),
     stride: u32,
 ) {
-    for (key, (&x, &y)) in out.iter_mut().zip(xs.iter().zip(ys)) {
+    for (entry, (&x, &y)) in out.iter_mut().zip(xs.iter().zip(ys)) {
         let (cx, cy) = Grid::cell_xy_in(x0, y0, inv, cols, rows, x, y);
-        *key = (cy as u32 + BORDER as u32) * stride + cx as u32 + BORDER as u32;
+        *entry = block_entry(stride, cx, cy);
     }
 }
 
-/// A stretch of the copies' columns: x, y, radius, index, key.
+/// A stretch of the copies' columns: x, y, radius, index, entry.
 type Copies<'a> = (&'a mut [f32], &'a mut [f32], &'a mut [f32], &'a mut [u32], &'a mut [u32]);
 
-/// The counting sort of the points whose keys (`key_of`: each point's
-/// cell's entry in `blocks`, `WIDE` in none) are in `keys` into `out`, the
-/// copies from `base` on: `start` (those entries of `blocks`) ends at each
-/// cell's first copy. Local slices, not a grid's vectors: writing through
-/// `self`'s vectors made LLVM reload every vector's pointer after each store
-/// (they might alias), in the loop that dominates a rebuild. Reverse-order
-/// scatter with decrementing cursors leaves each entry at its cell's first
-/// point with no second pass, and keeps the points of a cell in index order.
-/// `TEST`: whether some points' keys are not in `keys` (else a separate copy
-/// of the loops pays nothing to ask).
+/// The counting sort of the points whose cells' entries (`entry_of`: each
+/// point's, `WIDE` for none) are in `span` into `out`, the copies from `base`
+/// on: `cursors` (those entries of `blocks`) end at each cell's first copy.
+/// Local slices, not a grid's vectors: writing through `self`'s vectors made
+/// LLVM reload every vector's pointer after each store (they might alias), in
+/// the loop that dominates a rebuild. Reverse-order scatter with decrementing
+/// cursors leaves each entry at its cell's first point with no second pass,
+/// and keeps the points of a cell in index order. `TEST`: whether some
+/// points' entries are not in `span` (else a separate copy of the loops pays
+/// nothing to ask).
 fn count_and_scatter<const TEST: bool>(
-    key_of: &[u32],
-    keys: std::ops::Range<usize>,
+    entry_of: &[u32],
+    span: std::ops::Range<usize>,
     base: usize,
-    start: &mut [u32],
+    cursors: &mut [u32],
     (xs, ys, rs): (&[f32], &[f32], &[f32]),
-    (gx, gy, gr, gi, gk): Copies,
+    (gx, gy, gr, gi, ge): Copies,
 ) {
-    if keys.is_empty() {
+    if span.is_empty() {
         return;
     }
-    let first = keys.start;
-    let mine = |c: u32| !TEST || (c as usize).wrapping_sub(first) < keys.len();
-    for &c in key_of {
-        if mine(c) {
-            start[c as usize - first] += 1;
+    let first = span.start;
+    let mine = |entry: u32| !TEST || (entry as usize).wrapping_sub(first) < span.len();
+    for &entry in entry_of {
+        if mine(entry) {
+            cursors[entry as usize - first] += 1;
         }
     }
     // Inclusive prefix sums from `base`: one past each cell's last copy.
     let mut sum = base as u32;
-    for s in start.iter_mut() {
+    for s in cursors.iter_mut() {
         sum += *s;
         *s = sum;
     }
-    for i in (0..key_of.len()).rev() {
-        let c = key_of[i];
-        if !mine(c) {
+    for i in (0..entry_of.len()).rev() {
+        let entry = entry_of[i];
+        if !mine(entry) {
             continue;
         }
-        let at = &mut start[c as usize - first];
+        let at = &mut cursors[entry as usize - first];
         *at -= 1;
         let k = *at as usize - base;
         gx[k] = xs[i];
         gy[k] = ys[i];
         gr[k] = rs[i];
         gi[k] = i as u32;
-        gk[k] = c;
+        ge[k] = entry;
     }
 }
 
@@ -429,11 +444,13 @@ impl Grid {
         self.cols = (w * self.inv_cell) as i32 + 1;
         self.rows = (h * self.inv_cell) as i32 + 1;
         let entries = self.block_count();
+        // `WIDE` and every entry fit in a u32.
+        debug_assert!(entries < WIDE as usize, "{entries} entries");
 
         self.blocks.clear();
         self.blocks.resize(entries, 0);
-        self.key_of.resize(n, 0);
-        self.key.resize(copies, 0);
+        self.entry_of.resize(n, 0);
+        self.copy_entry.resize(copies, 0);
         // The cells' halves: the second from the row of the points' median y
         // (sampled), so that each holds about half the copies.
         let mid = if halves { self.block_at(-(BORDER as i32), self.median_row(ys) as i32) } else { entries };
@@ -441,41 +458,41 @@ impl Grid {
         {
             let (x0, y0, inv, cols, rows) = (self.x0, self.y0, self.inv_cell, self.cols, self.rows);
             let stride = self.block_stride() as u32;
-            let (c0, c1) = self.key_of.split_at_mut(split);
+            let (e0, e1) = self.entry_of.split_at_mut(split);
             let [k0, k1] = &mut before;
-            let key_of = |part: usize, out: &mut [u32], before: &mut usize| {
+            let fill = |part: usize, out: &mut [u32], before: &mut usize| {
                 let range = parts[part].clone();
-                keys_of(out, (&xs[range.clone()], &ys[range.clone()]), (x0, y0, inv, cols, rows), stride);
+                entries_of(out, (&xs[range.clone()], &ys[range.clone()]), (x0, y0, inv, cols, rows), stride);
                 if any_wide {
-                    for (c, &r) in out.iter_mut().zip(&rs[range]) {
+                    for (entry, &r) in out.iter_mut().zip(&rs[range]) {
                         if r > wide_above {
-                            *c = WIDE;
+                            *entry = WIDE;
                         }
                     }
                 }
                 if halves {
-                    *before = out.iter().filter(|&&c| (c as usize) < mid).count();
+                    *before = out.iter().filter(|&&entry| (entry as usize) < mid).count();
                 }
             };
-            run(&mut [&mut || key_of(0, c0, k0), &mut || key_of(1, c1, k1)]);
+            run(&mut [&mut || fill(0, e0, k0), &mut || fill(1, e1, k1)]);
         }
         let before = if halves { before[0] + before[1] } else { copies };
-        // Every point in the first half's cells (one part and no wide point): no key test.
+        // Every point in the first half's cells (one part and no wide point): no entry test.
         let test = halves || any_wide;
         {
-            let key_of = &self.key_of[..];
+            let entry_of = &self.entry_of[..];
             let (s0, s1) = self.blocks.split_at_mut(mid);
             let (x0, x1) = self.x[..copies].split_at_mut(before);
             let (y0, y1) = self.y[..copies].split_at_mut(before);
             let (r0, r1) = self.radius[..copies].split_at_mut(before);
             let (i0, i1) = self.index[..copies].split_at_mut(before);
-            let (g0, g1) = self.key.split_at_mut(before);
-            let sort = |first: usize, base: usize, start: &mut [u32], out: Copies| {
-                let keys = first..first + start.len();
+            let (g0, g1) = self.copy_entry.split_at_mut(before);
+            let sort = |first: usize, base: usize, cursors: &mut [u32], out: Copies| {
+                let span = first..first + cursors.len();
                 if test {
-                    count_and_scatter::<true>(key_of, keys, base, start, (xs, ys, rs), out)
+                    count_and_scatter::<true>(entry_of, span, base, cursors, (xs, ys, rs), out)
                 } else {
-                    count_and_scatter::<false>(key_of, keys, base, start, (xs, ys, rs), out)
+                    count_and_scatter::<false>(entry_of, span, base, cursors, (xs, ys, rs), out)
                 }
             };
             run(&mut [&mut || sort(0, 0, s0, (x0, y0, r0, i0, g0)), &mut || {
@@ -502,11 +519,10 @@ impl Grid {
         self.cols as usize + 2 * BORDER + 1
     }
 
-    /// Where cell `(cx, cy)`'s entry is in `blocks` (any cell from −3 to
-    /// `cols + 2`, −3 to `rows + 2`: the grid's and its border's).
+    /// Where cell `(cx, cy)`'s entry is in `blocks` (`block_entry`).
     #[inline(always)]
     fn block_at(&self, cx: i32, cy: i32) -> usize {
-        (cy + BORDER as i32) as usize * self.block_stride() + (cx + BORDER as i32) as usize
+        block_entry(self.block_stride() as u32, cx, cy) as usize
     }
 
     /// The entries of `blocks`: the grid's rows and `BORDER` rows above
@@ -532,13 +548,11 @@ impl Grid {
         (cell((x - x0) * inv_cell, cols - 1), cell((y - y0) * inv_cell, rows - 1))
     }
 
-    /// Column and row of any finite point, possibly outside the grid
-    /// (kept within two cells of the grid so arithmetic cannot overflow).
+    /// Column and row of any point, possibly outside the grid (`near_cell`).
     #[inline]
     fn cell_coords(&self, x: f32, y: f32) -> (i32, i32) {
         let (fx, fy) = ((x - self.x0) * self.inv_cell, (y - self.y0) * self.inv_cell);
-        let (cx, cy) = self.query_window().cell_plus_2(fx, fy);
-        (cx as i32 - 2, cy as i32 - 2)
+        near_cell(fx, fy, (self.cols as f32 + 1.0, self.rows as f32 + 1.0))
     }
 
     /// The three runs of cell-ordered copies around `(x, y)`, one per
@@ -548,13 +562,14 @@ impl Grid {
         self.runs_at(self.query_window().look(x, y).0)
     }
 
-    /// The three runs of the block `QueryWindow::look` gave. An empty run
+    /// The three runs of the block this grid's `QueryWindow::look` gave (the
+    /// window borrows the grid, so no rebuild comes between). An empty run
     /// (`lo == hi`) is a block row outside the grid or with no copy. Six
     /// reads of `blocks`, with no clamp and no row test: the search's shots
     /// are spread over the crowd's edge, where clamps and "is this row in the
     /// grid" tests cost as much as the scan.
     #[inline(always)]
-    pub fn runs_at(&self, block: u32) -> Runs {
+    pub(crate) fn runs_at(&self, block: u32) -> Runs {
         let (first, stride) = (block as usize, self.block_stride());
         let b = &self.blocks[first..first + 2 * stride + 4];
         [(b[0], b[3]), (b[stride], b[stride + 3]), (b[2 * stride], b[2 * stride + 3])]
@@ -600,7 +615,7 @@ impl Grid {
         let stride = self.block_stride();
         // From the copy's cell, the run ends around it (the row below the
         // last is the end of the copies).
-        let at = self.key[k] as usize;
+        let at = self.copy_entry[k] as usize;
         let b = &self.blocks[at..at + stride + 3];
         let right_end = b[2];
         let below = (b[stride - 1], b[stride + 2]);
@@ -654,7 +669,7 @@ impl Grid {
 
     /// What a query needs of the grid to tell whether it can reach a copy
     /// at all (`QueryWindow::reaches`).
-    pub fn query_window(&self) -> QueryWindow {
+    pub fn query_window(&self) -> QueryWindow<'_> {
         // The column/row of `cell_coords` within [-1, cols] × [-1, rows]; with
         // wide points every query counts (a boss may stand outside the
         // copies' box).
@@ -673,6 +688,7 @@ impl Grid {
             last_col: self.cols as f32 + 1.0,
             last_row: self.rows as f32 + 1.0,
             stride: self.block_stride() as u32,
+            grid: PhantomData,
         }
     }
 
@@ -805,7 +821,7 @@ mod tests {
             two.rebuild_in(xs, ys, rs, (16.0, 2.0, wide_above), true, last_first);
             let corner = |g: &Grid| (g.x0.to_bits(), g.y0.to_bits(), g.cell, g.cols, g.rows);
             assert_eq!(corner(&one), corner(&two));
-            assert_eq!((&one.blocks, &one.key, &one.wide), (&two.blocks, &two.key, &two.wide));
+            assert_eq!((&one.blocks, &one.copy_entry, &one.wide), (&two.blocks, &two.copy_entry, &two.wide));
             assert_eq!((&one.x, &one.y, &one.radius, &one.index), (&two.x, &two.y, &two.radius, &two.index));
             (one.len(), one.wide.len())
         };
@@ -839,9 +855,9 @@ mod tests {
             (&xs[..1], &ys[..1], Some((1, 1))),
             (&xs[..0], &ys[..0], Some((1, 1))),
         ];
-        for (lx, ly, shape) in layouts {
+        for ((lx, ly, shape), halves) in layouts.into_iter().flat_map(|l| [(l, false), (l, true)]) {
             let mut g = Grid::default();
-            g.rebuild(lx, ly, &rs[..lx.len()], 16.0, 2.0);
+            g.rebuild_in(lx, ly, &rs[..lx.len()], (16.0, 2.0, f32::INFINITY), halves, in_order);
             if let Some((rows, cols)) = shape {
                 assert!(rows == 0 || g.rows() == rows, "rows {}", g.rows());
                 assert!(cols == 0 || g.cols as usize == cols, "cols {}", g.cols);
@@ -880,6 +896,31 @@ mod tests {
                 .collect();
             assert_eq!(copies_in(&[(k as u32 + 1, right_end), below]), want, "copy {k} in cell ({cx}, {cy})");
             assert!(below.0 <= below.1 && below.1 as usize <= g.len());
+        }
+        // Rows: where each starts in the copies, and which row a copy index falls in.
+        for r in 0..=g.rows() + 2 {
+            let first = (0..g.len()).find(|&k| cell_of_copy(k).1 as usize >= r).unwrap_or(g.len());
+            assert_eq!(g.first_copy_of_row(r), first, "row {r}");
+        }
+        for k in 0..=g.len() {
+            let row = (0..g.rows()).find(|&r| g.first_copy_of_row(r) >= k).unwrap_or(g.rows());
+            assert_eq!(g.row_at_copy(k), row, "copy index {k}");
+        }
+        // The rings around a point, any reach.
+        for (qx, qy, reach) in [(200.0, 200.0, 40.0), (-30.0, 100.0, 70.0), (390.0, 5.0, 300.0), (150.0, 150.0, 3.0)] {
+            let (cx, cy) = g.cell_coords(qx, qy);
+            let ring = (reach * g.inv_cell).ceil() as i32;
+            let want: Vec<usize> = (0..g.len())
+                .filter(|&k| {
+                    let (kx, ky) = cell_of_copy(k);
+                    (kx - cx).abs() <= ring && (ky - cy).abs() <= ring
+                })
+                .collect();
+            assert_eq!(
+                copies_in(&g.runs_around(qx, qy, reach).collect::<Vec<_>>()),
+                want,
+                "ring {reach} at ({qx}, {qy})"
+            );
         }
     }
 
@@ -927,6 +968,7 @@ mod tests {
         for bits in (0..8_388_608.0f32.to_bits()).step_by(331) {
             check(f32::from_bits(bits));
         }
+        check(-0.0);
         for n in (0..64).chain(MAX_SIDE - 64..MAX_SIDE + 64).chain((1 << 23) - 64..1 << 23) {
             let v = n as f32;
             for w in [v, f32::from_bits(v.to_bits().saturating_sub(1)), f32::from_bits(v.to_bits() + 1), v + 0.5] {
@@ -937,12 +979,14 @@ mod tests {
         }
     }
 
-    /// A line of points longer than `MAX_SIDE` of its cells: the cells
-    /// widen until it fits, and a query at each point finds it, the far end
-    /// included (where `QueryWindow::look` works with its largest columns).
+    /// A line of points longer than `MAX_SIDE` of its cells (uncapped, it
+    /// would have more than 2²³ columns, past `floor_small`'s range): the
+    /// cells widen until it fits, and a query at each point finds it, the
+    /// far end included (where `QueryWindow::look` works with its largest
+    /// columns). Its `blocks` table is 117 MB.
     #[test]
     fn a_line_longer_than_the_side_cap_widens_its_cells() {
-        let n = 400;
+        let n = 1000;
         let xs: Vec<f32> = (0..n).map(|i| i as f32 * 250_000.0).collect();
         let (ys, rs) = (vec![0.0; n], vec![0.5; n]);
         let mut g = Grid::default();

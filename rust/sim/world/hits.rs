@@ -21,10 +21,9 @@ use std::hint::select_unpredictable;
 /// `targets`. The pool is kept nearly in the grid's cell order
 /// (`Spatial::reorder`), so consecutive shots read the same few blocks of
 /// the grid without a sort of their own. A shot searches if `Projectiles::searches` and it can reach
-/// the grid; the last reorder put the shots that do not at the pool's end
-/// (those fired since join them there, and most of those search), so that
-/// test is well predicted. With hit memory (`memory`), a shot skips the
-/// enemies it struck before.
+/// the grid: each stretch of shots finds which do, and their blocks, in a pass
+/// without a branch, then searches those. With hit memory (`memory`), a shot
+/// skips the enemies it struck before.
 pub(super) fn find_targets(spatial: &mut Spatial, pools: &Pools, memory: bool) {
     let Spatial { grid, targets, workers, .. } = spatial;
     let p = &pools.projectiles;
@@ -39,11 +38,12 @@ pub(super) fn find_targets(spatial: &mut Spatial, pools: &Pools, memory: bool) {
         // reaches it is a coin toss), then the list of those that do, then
         // their searches.
         let (mut blocks, mut keep) = ([0u32; SEARCH_STRETCH], [false; SEARCH_STRETCH]);
-        let mut found = [(0u32, 0u32); SEARCH_STRETCH];
-        for (first, out) in (first..).step_by(SEARCH_STRETCH).zip(out.chunks_mut(SEARCH_STRETCH)) {
+        let mut to_search = [(0u32, 0u32); SEARCH_STRETCH];
+        for (stretch, out) in (first..).step_by(SEARCH_STRETCH).zip(out.chunks_mut(SEARCH_STRETCH)) {
+            let shots = stretch..stretch + out.len();
+            let (xs, ys) = (&p.x[shots.clone()], &p.y[shots.clone()]);
+            let (owner, dead) = (&p.owner[shots.clone()], &p.dead[shots]);
             let len = out.len();
-            let (xs, ys) = (&p.x[first..first + len], &p.y[first..first + len]);
-            let (owner, dead) = (&p.owner[first..first + len], &p.dead[first..first + len]);
             for j in 0..len {
                 let (block, reaches) = window.look(xs[j], ys[j]);
                 blocks[j] = block;
@@ -51,11 +51,11 @@ pub(super) fn find_targets(spatial: &mut Spatial, pools: &Pools, memory: bool) {
             }
             let mut n = 0;
             for j in 0..len {
-                found[n] = (j as u32, blocks[j]);
+                to_search[n] = (j as u32, blocks[j]);
                 n += keep[j] as usize;
             }
-            for &(j, block) in &found[..n] {
-                let i = first + j as usize;
+            for &(j, block) in &to_search[..n] {
+                let i = stretch + j as usize;
                 let (x, y, r, runs) = (p.x[i], p.y[i], p.radius[i], grid.runs_at(block));
                 out[j as usize] = if memory {
                     nearest_in_reach_except(grid, &runs, x, y, r, |e| p.remembers(i, enemy_ids[e as usize]))
