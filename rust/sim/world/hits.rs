@@ -178,8 +178,8 @@ impl World {
             }
             // Whether this hit spends the shot is a coin toss (every third hit
             // at pierce 3: a branch on it was most of `resolve_hits`'
-            // mispredicts), so selects. (Written as bit masks, LLVM turned
-            // them back into a branch.)
+            // mispredicts), so selects. (Written as bit masks they gained
+            // nothing; `select_unpredictable` tells LLVM not to make a branch.)
             let left = p.hits_left[pi] - 1;
             let spent = left == 0;
             if self.cfg.rules.respawn_spent_projectiles {
