@@ -257,16 +257,24 @@ pub(crate) fn is_permutation(order: &[u32], n: usize) -> bool {
     order.len() == n && order.iter().all(|&i| (i as usize) < n && !std::mem::replace(&mut seen[i as usize], true))
 }
 
+/// Flags a loop over a column may test a run at a time (`any_set`) before
+/// it walks the run.
+pub const FLAG_RUN: usize = 64;
+
+/// Whether any flag is set: an OR over all of them, which vectorises (a
+/// short-circuit `any` or `position` compiled to a byte-at-a-time loop).
+#[inline]
+pub fn any_set(flags: &[bool]) -> bool {
+    flags.iter().fold(false, |any, &f| any | f)
+}
+
 /// Where `compact` has work to start, if anywhere. Most frames kill
 /// nothing: one scan of the flags instead of the element-by-element
-/// swap-remove walk. `position` alone compiled to a byte-at-a-time loop; an
-/// OR over each 64 flags vectorises, and only a chunk with one is walked.
+/// swap-remove walk, `FLAG_RUN` at a time; only a run with one is walked.
 fn first_dead(dead: &[bool]) -> Option<usize> {
-    const CHUNK: usize = 64;
-    dead.chunks(CHUNK).enumerate().find_map(|(c, flags)| {
-        let any = flags.iter().fold(false, |any, &d| any | d);
-        if any {
-            flags.iter().position(|&d| d).map(|k| c * CHUNK + k)
+    dead.chunks(FLAG_RUN).enumerate().find_map(|(c, flags)| {
+        if any_set(flags) {
+            flags.iter().position(|&d| d).map(|k| c * FLAG_RUN + k)
         } else {
             None
         }
