@@ -457,3 +457,23 @@ fn a_crowd_whose_pools_are_reordered_matches_brute_force() {
         }
     }
 }
+
+/// R-VM-10 (sine paths, homing, orbits) and R-VM-4 (timers) steer shot by shot, and steering
+/// passes a run of plain shots on one test (`scan::any_where`): every live special shot ages one
+/// tick wherever it stands in the pool — first and last of a run, after a run of plain shots, in
+/// a last short run — and no plain shot does.
+#[test]
+fn r_vm_10_every_special_shot_is_steered_wherever_it_stands_in_the_pool() {
+    let mut w = stress_world(1, 0, Layout::Crowd, 1, &common::tuning());
+    let special = [0, 63, 130, 149];
+    for i in 0..150 {
+        let mut shot = stress_projectile(100.0 + i as f32, 100.0, 60.0, 0.0);
+        shot.behaviour.sine = special.contains(&i);
+        w.spawn_projectile(shot).unwrap();
+    }
+    w.step(&Controls::default(), &[]);
+    let p = &w.pools.projectiles;
+    assert_eq!(p.len(), 150);
+    let aged: Vec<usize> = (0..p.len()).filter(|&i| p.behaviour[i].age > 0.0).collect();
+    assert_eq!(aged, special, "the shots steered this frame");
+}
