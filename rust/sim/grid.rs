@@ -32,6 +32,7 @@
 
 use std::marker::PhantomData;
 
+use crate::sim::scan::any_where;
 use crate::sim::tasks::{in_order, Tasks};
 
 /// The index runs `[lo, hi)` into the cell-ordered copies that cover the
@@ -384,7 +385,7 @@ impl Grid {
         self.wide.clear();
         // Most frames have no wide point: one test of all (it vectorises)
         // before a walk that lists them.
-        if rs.iter().fold(false, |any, &r| any | (r > wide_above)) {
+        if any_where(rs, |&r| r > wide_above) {
             for (i, &r) in rs.iter().enumerate() {
                 if r > wide_above {
                     self.wide.push(WidePoint { x: xs[i], y: ys[i], radius: r, index: i as u32 });

@@ -17,6 +17,7 @@ pub mod player;
 pub mod pools;
 pub mod relics;
 pub mod rng;
+pub mod scan;
 pub mod stress;
 pub mod tasks;
 pub mod world;

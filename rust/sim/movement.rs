@@ -16,6 +16,7 @@ use std::sync::Mutex;
 use wide::f32x4;
 
 use super::grid::{Grid, Runs, LANES};
+use super::scan::{any_where, runs};
 
 /// No target in reach.
 pub const NO_TARGET: u32 = super::grid::NO_INDEX;
@@ -552,11 +553,9 @@ pub fn move_projectiles(
         dead[i] |= life[i] <= 0.0;
     }
     let outside = |x: f32, y: f32| (x < 0.0) | (x > arena.0) | (y < 0.0) | (y > arena.1);
-    for first in (0..n).step_by(WALL_RUN) {
-        // A run of shots all inside the walls is passed on one test (`|`,
-        // not `||`: the compares vectorise).
-        let run = first..(first + WALL_RUN).min(n);
-        if !x[run.clone()].iter().zip(&y[run.clone()]).fold(false, |any, (&x, &y)| any | outside(x, y)) {
+    for run in runs(n, WALL_RUN) {
+        // A run of shots all inside the walls is passed on one test.
+        if !any_where(x[run.clone()].iter().zip(&y[run.clone()]), |(&x, &y)| outside(x, y)) {
             continue;
         }
         for i in run {

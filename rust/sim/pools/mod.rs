@@ -6,6 +6,7 @@
 
 use crate::sim::config::Element;
 use crate::sim::ids::Id;
+use crate::sim::scan::{any_where, runs};
 use crate::vm::program::Span;
 
 /// Declares a pool from one list of its columns (issue 18; STYLE.md item 7,
@@ -257,28 +258,16 @@ pub(crate) fn is_permutation(order: &[u32], n: usize) -> bool {
     order.len() == n && order.iter().all(|&i| (i as usize) < n && !std::mem::replace(&mut seen[i as usize], true))
 }
 
-/// Flags a loop over a column may test a run at a time (`any_set`) before
-/// it walks the run.
+/// Flags a loop over a column tests a run at a time (`scan::any_where`)
+/// before it walks the run.
 pub const FLAG_RUN: usize = 64;
-
-/// Whether any flag is set: an OR over all of them, which vectorises (a
-/// short-circuit `any` or `position` compiled to a byte-at-a-time loop).
-#[inline]
-pub fn any_set(flags: &[bool]) -> bool {
-    flags.iter().fold(false, |any, &f| any | f)
-}
 
 /// Where `compact` has work to start, if anywhere. Most frames kill
 /// nothing: one scan of the flags instead of the element-by-element
 /// swap-remove walk, `FLAG_RUN` at a time; only a run with one is walked.
 fn first_dead(dead: &[bool]) -> Option<usize> {
-    dead.chunks(FLAG_RUN).enumerate().find_map(|(c, flags)| {
-        if any_set(flags) {
-            flags.iter().position(|&d| d).map(|k| c * FLAG_RUN + k)
-        } else {
-            None
-        }
-    })
+    let run = runs(dead.len(), FLAG_RUN).find(|run| any_where(&dead[run.clone()], |&d| d))?;
+    dead[run.clone()].iter().position(|&d| d).map(|k| run.start + k)
 }
 
 mod enemies;

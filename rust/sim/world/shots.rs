@@ -7,7 +7,8 @@
 use super::{unit, World};
 use crate::sim::config::VmParams;
 use crate::sim::movement::move_projectiles;
-use crate::sim::pools::{any_set, Behaviour, NewProjectile, Owner, Projectiles, FLAG_RUN};
+use crate::sim::pools::{Behaviour, NewProjectile, Owner, Projectiles, FLAG_RUN};
+use crate::sim::scan::{any_where, runs};
 use crate::vm::spell::TriggerKind;
 
 /// A projectile's hit that its behaviour reacts to.
@@ -47,8 +48,8 @@ impl World {
         let n = self.pools.projectiles.len();
         // Most shots are plain (every one of the stress workload's): a run of
         // them is passed on one test. (Shots fired here join past `n`.)
-        for run in (0..n).step_by(FLAG_RUN).map(|first| first..(first + FLAG_RUN).min(n)) {
-            if !any_set(&self.pools.projectiles.special[run.clone()]) {
+        for run in runs(n, FLAG_RUN) {
+            if !any_where(&self.pools.projectiles.special[run.clone()], |&s| s) {
                 continue;
             }
             self.steer_run(vm, run);
