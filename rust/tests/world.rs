@@ -8,7 +8,9 @@ use statuses::common;
 use artificer_core::sim::commands::Command;
 use artificer_core::sim::config::WorldConfig;
 use artificer_core::sim::events::EventKind;
+use artificer_core::sim::ids::Id;
 use artificer_core::sim::player::Controls;
+use artificer_core::sim::pools::{NewProjectile, HIT_MEMORY};
 use artificer_core::sim::stress::{stress_config, stress_projectile, stress_world, Layout};
 use artificer_core::sim::world::World;
 use artificer_core::vm::sample;
@@ -288,6 +290,41 @@ fn stress_workload_counts_stay_constant() {
     }
     let per_frame = hits as f32 / 20.0;
     assert!((1800.0..2400.0).contains(&per_frame), "{per_frame} hits per frame");
+}
+
+/// The stress rules' respawn: a spent shot gets its hits back and forgets
+/// whom it struck, so on the next frame it strikes the same enemy again
+/// (with hit memory on, a shot that remembered it would skip it). Without hit
+/// memory the shots remember no one, until a chain's bolt does
+/// (`Pools::remember`): then a spent shot's memory is emptied too.
+#[test]
+fn a_respawned_shot_forgets_whom_it_struck() {
+    let one_shot_on_one_enemy = |hit_memory: bool| {
+        let mut cfg = stress_config(3, &common::tuning());
+        cfg.rules.no_hit_memory = !hit_memory;
+        let mut w = World::new(cfg).unwrap();
+        w.set_player_position(10.0, 10.0).unwrap();
+        w.spawn_enemy(0, false, 200.0, 200.0).unwrap();
+        // Pierce 0: one hit spends it; at rest on the enemy.
+        w.spawn_projectile(NewProjectile { pierce: 0, ..stress_projectile(200.0, 200.0, 0.0, 0.0) }).unwrap();
+        w
+    };
+    for hit_memory in [true, false] {
+        let mut w = one_shot_on_one_enemy(hit_memory);
+        assert!(!w.pools.shots_remember());
+        let hits: Vec<u32> = (0..4).map(|_| w.step(&Controls::default(), &[]).hits).collect();
+        assert_eq!(hits, [1, 1, 1, 1], "hit memory {hit_memory}: the respawned shot strikes again");
+        assert_eq!(w.pools.projectiles.hits_left[0], 1);
+        assert_eq!(w.pools.projectiles.memory[0], [Id::NONE; HIT_MEMORY], "hit memory {hit_memory}");
+        assert_eq!(w.pools.shots_remember(), hit_memory, "only a hit that remembers sets the flag");
+    }
+    // No hit memory, and a shot that remembers an enemy (as a chain's bolt does).
+    let mut w = one_shot_on_one_enemy(false);
+    let enemy = w.pools.enemies.ids.ids()[0];
+    w.pools.remember(0, enemy);
+    assert!(w.pools.shots_remember());
+    assert_eq!(w.step(&Controls::default(), &[]).hits, 1);
+    assert_eq!(w.pools.projectiles.memory[0], [Id::NONE; HIT_MEMORY], "spent, it forgot the enemy");
 }
 
 /// Damage numbers: with the `hit_events` rule the frame's biggest hits come

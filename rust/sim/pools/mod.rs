@@ -294,6 +294,25 @@ pub struct Pools {
     pub zones: Zones,
     /// R-VM-5 summons, each casting its own deck.
     pub summons: Summons,
+    /// Whether any shot may remember an enemy: set by the first `remember`.
+    /// Until then every shot's `memory` is empty, and a pass that would
+    /// empty it can skip it (the stress workload's, which keeps no hit
+    /// memory: at 2M shots the column is 64 MB).
+    shots_remember: bool,
+}
+
+impl Pools {
+    /// Projectile `shot` remembers `enemy` as struck, forgetting the oldest.
+    #[inline]
+    pub fn remember(&mut self, shot: usize, enemy: Id) {
+        self.shots_remember = true;
+        self.projectiles.remember(shot, enemy);
+    }
+
+    /// Whether any shot's `memory` may hold an enemy (false: every one is empty).
+    pub fn shots_remember(&self) -> bool {
+        self.shots_remember
+    }
 }
 
 #[cfg(test)]

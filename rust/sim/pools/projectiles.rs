@@ -108,9 +108,10 @@ impl Projectiles {
         self.memory[i].contains(&enemy)
     }
 
-    /// Remembers `enemy` as struck, forgetting the oldest.
+    /// Remembers `enemy` as struck, forgetting the oldest (through
+    /// `Pools::remember`, which keeps `shots_remember`).
     #[inline]
-    pub fn remember(&mut self, i: usize, enemy: Id) {
+    pub(super) fn remember(&mut self, i: usize, enemy: Id) {
         let m = &mut self.memory[i];
         m.rotate_right(1);
         m[0] = enemy;

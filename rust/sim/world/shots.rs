@@ -182,7 +182,7 @@ impl World {
             behaviour,
         });
         let last = self.pools.projectiles.len() - 1;
-        self.pools.projectiles.remember(last, struck_id);
+        self.pools.remember(last, struck_id);
     }
 
     /// Projectiles that died this frame: on-expire payloads and explosions
