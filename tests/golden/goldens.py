@@ -58,6 +58,14 @@ def cases() -> list[Case]:
             _artificer("run", "--headless", "--json", "--seed", "1", "--waves", "20", "--build", "turret"),
         )
     )
+    # The run whose W19–20 is the game's heaviest step (issue 18): its crowds overlap enough that a
+    # change in the separation's last bits shows in its late waves, where the others do not.
+    out.append(
+        Case(
+            "headless/spark_s2_w20.json",
+            _artificer("run", "--headless", "--json", "--seed", "2", "--waves", "20", "--build", "spark"),
+        )
+    )
     return out
 
 
