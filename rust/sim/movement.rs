@@ -54,10 +54,11 @@ struct Band {
     /// The points of whole grid rows: the copies `copies.0..copies.1`.
     copies: (usize, usize),
     /// The band's reactions cover copies `recv_from..recv_to` (its own rows
-    /// and the next band's first row), from `recv_from` rounded down to a
-    /// multiple of `LANES` so that the chunked read-modify-writes of one
-    /// band all fall on the same 4-lane boundaries (a partly overlapping
-    /// reload of a just-stored chunk cannot be store-forwarded).
+    /// and the next band's first row), then `LANES` more for a chunk that
+    /// starts at its last copy. (`recv_from` is rounded down to a multiple of
+    /// `LANES`, from when the chunks were aligned; the chunks of one band now
+    /// partly overlap, which costs store forwarding less than the aligned
+    /// chunks' extra reads cost.)
     recv_from: usize,
     recv_to: usize,
     /// Where the band's segment starts in `recv_*`.
@@ -364,13 +365,12 @@ impl Disc {
 /// The lane numbers, for masking a chunk to a run.
 const LANE_NUMBERS: f32x4 = f32x4::new([0.0, 1.0, 2.0, 3.0]);
 
-/// The lanes of the chunk at `m` that lie in the run `[lo, hi)`: lane j if
-/// `lo ≤ m + j < hi` (compared as floats: the offsets that matter are 0..4).
+/// The lanes of the chunk at `m` before the run's end `hi`: lane j if
+/// `m + j < hi` (compared as floats: the offsets that matter are 0..4). The
+/// chunks start at the run's first copy, so no lane is before the run.
 #[inline(always)]
-fn run_lanes(m: usize, lo: usize, hi: usize) -> f32x4 {
-    let first = f32x4::splat((lo as i64 - m as i64) as f32);
-    let last = f32x4::splat((hi as i64 - m as i64) as f32);
-    LANE_NUMBERS.simd_ge(first) & LANE_NUMBERS.simd_lt(last)
+fn lanes_before(m: usize, hi: usize) -> f32x4 {
+    LANE_NUMBERS.simd_lt(f32x4::splat((hi as i64 - m as i64) as f32))
 }
 
 /// The pairs of a point with the copies `run.0..run.1` (all after it):
@@ -378,12 +378,17 @@ fn run_lanes(m: usize, lo: usize, hi: usize) -> f32x4 {
 /// on the others subtracted from their reactions.
 ///
 /// A padded scan like the search's: the run is read in whole chunks of
-/// `LANES`, from `run.0` rounded down, lanes outside the run masked off;
-/// the lane loop is `f32x4` (SSE2 on x86_64: compares give masks, selects
-/// are bit operations, so the loop has no branch but its end). The push is
-/// the full shell's to the bit: the pair (k, m) gives k `dx·f` and m
-/// `−dx·f` (m's own dx is exactly −dx, f is symmetric); only the order of
-/// the sums differs.
+/// `LANES` from its first copy, the lanes past its end masked off; the lane
+/// loop is `f32x4` (SSE2 on x86_64: compares give masks, selects are bit
+/// operations, so the loop has no branch but its end). Each pair's push is
+/// the full shell's: the pair (k, m) gives k `dx·f` and m `−dx·f` (m's own
+/// dx is exactly −dx, f is symmetric); only the order of the sums differs.
+///
+/// From the first copy, not from the chunk boundary below it: a run of up
+/// to four copies is one chunk wherever it starts (an enemy read 2.86
+/// chunks at 10k/20k, now 2.41; benches/README, pass 11). Which lane
+/// sums which copy changed with it, and with that the last bits of the
+/// pushes and every state hash.
 #[inline(always)]
 fn pair_pushes(
     grid: &Grid,
@@ -397,13 +402,13 @@ fn pair_pushes(
     // masked off to +0.0; the sums start at +0.0, so adding it changes none,
     // and subtracting it from a reaction changes none), and in a crowd most runs
     // fit in one chunk, so the scan has no data-dependent branch to miss.
-    let mut m = lo & !(LANES - 1);
+    let mut m = lo;
     loop {
         let (cx, cy, cr) = (lanes(&grid.x, m), lanes(&grid.y, m), lanes(&grid.radius, m));
         let at = m - recv.from;
         let rx: &mut [f32; LANES] = (&mut recv.x[at..at + LANES]).try_into().expect("segments are padded by LANES");
         let ry: &mut [f32; LANES] = (&mut recv.y[at..at + LANES]).try_into().expect("segments are padded by LANES");
-        let live = run_lanes(m, lo, hi);
+        let live = lanes_before(m, hi);
         let dx = point.x - cx;
         let dy = point.y - cy;
         let d2 = dx * dx + dy * dy;
