@@ -8,6 +8,7 @@ from __future__ import annotations
 import pygame
 
 from artificer.content import load_content
+from artificer.game.loadout import Place
 from artificer.game.meta import Meta, load_meta, save_meta
 from artificer.game.onboarding import TIP_CPU_HIGH, TIP_SPECIAL_CORE, TIP_TRIGGER_WITHOUT_ACTION, lesson_tip
 from artificer.game.run import Run
@@ -111,6 +112,27 @@ def test_r_onb_2_the_trigger_tip_shows_once_ever(display: pygame.Surface) -> Non
         assert (tip in shown) == (time == 0), "once, then never again"
         tips.forget_session()  # the next lab reads meta.json alone, as after a restart
     assert TIP_TRIGGER_WITHOUT_ACTION in load_meta().meta.tips
+
+
+def test_r_onb_2_the_trigger_tip_goes_once_an_action_follows_the_trigger(display: pygame.Surface) -> None:
+    """The tip is about the board: once the player puts an action after the trigger, it fades out
+    at once instead of telling them for ten more seconds to fix what they fixed."""
+    tip = tr("ui.tip.trigger_without_action")
+    run = Run(CONTENT, 5)
+    run.loadout.cores[0].cards[:] = ["spark_bolt", "trigger_on_hit", None, None, None]
+    run.loadout.backpack.append("acid_spray")
+    stack = SceneStack()
+    lab = LabScene(run, 1, session=Session.default())
+    stack.push(lab)
+    frames(stack, display, 1)
+    assert tip in [text for text, _ in lab.toasts.items]
+    # The player drags the action from the backpack into the slot after the trigger.
+    for kind, at in ((pygame.MOUSEBUTTONDOWN, Place("backpack", 0)), (pygame.MOUSEBUTTONUP, Place("slot", 2))):
+        stack.handle_event(pygame.event.Event(kind, button=1, pos=lab.rect_of(at).center))
+    assert run.loadout.cores[0].cards[2] == "acid_spray"
+    frames(stack, display, 30)  # half a second
+    assert "trigger_without_action" not in lab.diagnostics["warnings"]
+    assert tip not in [text for text, _ in lab.toasts.items], "the tip left with its cause"
 
 
 def test_r_onb_2_the_cpu_tip_shows_above_80_percent(display: pygame.Surface) -> None:

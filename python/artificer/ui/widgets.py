@@ -72,6 +72,8 @@ TOAST_MAX_WIDTH = 360
 TOAST_PAD = (12, 5)
 TOAST_GAP = 4
 TOAST_FILL = (16, 14, 30)
+#: Seconds a withdrawn toast takes to fade out (`Toasts.withdraw`): at once, but not a blink.
+TOAST_WITHDRAW_SECONDS = 0.3
 TOOLTIP_FILL = (10, 8, 20, 245)
 #: A button's label keeps this many px clear of its edges in all (both sides together).
 BUTTON_PAD = 16
@@ -213,6 +215,10 @@ class Toasts:
 
     def tick(self, dt: float) -> None:
         self.items = [(t, s - dt) for t, s in self.items if s - dt > 0]
+
+    def withdraw(self, text: str) -> None:
+        """Fades `text` out now, over `TOAST_WITHDRAW_SECONDS` (a tip whose cause is gone)."""
+        self.items = [(t, min(s, TOAST_WITHDRAW_SECONDS) if t == text else s) for t, s in self.items]
 
     def draw(
         self,

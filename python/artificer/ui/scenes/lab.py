@@ -218,6 +218,9 @@ class LabScene(Scene):
         self._layout_key: tuple[Any, ...] = ()
         self.rearm()
         self.toasts = Toasts()
+        #: R-ONB-2's tips about the board shown here, by tip, with their text: each is withdrawn
+        #: once the board no longer has what it warned of.
+        self.board_tips: dict[str, str] = {}
         self.stack: SceneStack | None = None
         #: R-ONB-1: a lesson's range demo waiting to play (its cards; empty: none).
         self.demo: tuple[str | None, ...] = ()
@@ -279,11 +282,18 @@ class LabScene(Scene):
         elif self.wave >= CODE_TIP_WAVE:
             show_once(TIP_WAND_CODE, show, tr("ui.lab.code_hint"), keep)
         warnings = set(self.diagnostics.get("warnings", ()))
-        if "trigger_without_action" in warnings:
-            show_once(TIP_TRIGGER_WITHOUT_ACTION, show, tr("ui.tip.trigger_without_action"), keep)
         used, limit = int(self.diagnostics.get("cpu_used", 0)), max(1, int(self.diagnostics.get("cpu_limit", 1)))
-        if "cpu_high" in warnings:  # the compiler's own warning (R-VM-9: above 80% of the limit)
-            show_once(TIP_CPU_HIGH, show, tr("ui.tip.cpu_high", used=used, limit=limit), keep)
+        board_tips = (
+            (TIP_TRIGGER_WITHOUT_ACTION, "trigger_without_action", tr("ui.tip.trigger_without_action")),
+            # the compiler's own warning (R-VM-9: above 80% of the limit)
+            (TIP_CPU_HIGH, "cpu_high", tr("ui.tip.cpu_high", used=used, limit=limit)),
+        )
+        for tip, warning, text in board_tips:
+            if warning in warnings:
+                if show_once(tip, show, text, keep):
+                    self.board_tips[tip] = text
+            elif tip in self.board_tips:  # fixed: a tip about what is no longer there only misleads
+                self.toasts.withdraw(self.board_tips.pop(tip))
 
     def rearm(self) -> None:
         """Recompiles the wand (`Run.rearm`: the active core, as the world will fire it), then every
