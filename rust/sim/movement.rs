@@ -55,10 +55,7 @@ struct Band {
     copies: (usize, usize),
     /// The band's reactions cover copies `recv_from..recv_to` (its own rows
     /// and the next band's first row), then `LANES` more for a chunk that
-    /// starts at its last copy. (`recv_from` is rounded down to a multiple of
-    /// `LANES`, from when the chunks were aligned; the chunks of one band now
-    /// partly overlap, which costs store forwarding less than the aligned
-    /// chunks' extra reads cost.)
+    /// starts at its last copy.
     recv_from: usize,
     recv_to: usize,
     /// Where the band's segment starts in `recv_*`.
@@ -84,8 +81,7 @@ impl Separation {
                 continue;
             }
             let copies = (grid.first_copy_of_row(r0), grid.first_copy_of_row(r1));
-            let band =
-                Band { copies, recv_from: copies.0 & !(LANES - 1), recv_to: grid.first_copy_of_row(r1 + 1), recv_at };
+            let band = Band { copies, recv_from: copies.0, recv_to: grid.first_copy_of_row(r1 + 1), recv_at };
             recv_at += band.recv_len();
             self.bands.push(band);
             r0 = r1;
@@ -386,9 +382,11 @@ fn lanes_before(m: usize, hi: usize) -> f32x4 {
 ///
 /// From the first copy, not from the chunk boundary below it: a run of up
 /// to four copies is one chunk wherever it starts (an enemy read 2.86
-/// chunks at 10k/20k, now 2.41; benches/README, pass 11). Which lane
-/// sums which copy changed with it, and with that the last bits of the
-/// pushes and every state hash.
+/// chunks at 10k/20k, 2.41 since; benches/README, pass 11). The chunks of
+/// one band then partly overlap, so a reaction's reload is sometimes not
+/// store-forwarded; that costs less than the extra chunks did. Where a
+/// copy's pairs fall in its lanes decides the order of its sums, so
+/// starting here changed the last bits of pushes with several pairs.
 #[inline(always)]
 fn pair_pushes(
     grid: &Grid,
