@@ -55,7 +55,7 @@ struct Band {
     copies: (usize, usize),
     /// The band's reactions cover copies `recv_from..recv_to` (its own rows
     /// and the next band's first row), then `LANES` more for a chunk that
-    /// starts at its last copy.
+    /// starts at `recv_to` (an empty run's, at the segment's end).
     recv_from: usize,
     recv_to: usize,
     /// Where the band's segment starts in `recv_*`.

@@ -121,16 +121,22 @@ def test_r_onb_2_the_trigger_tip_goes_once_an_action_follows_the_trigger(display
     run = Run(CONTENT, 5)
     run.loadout.cores[0].cards[:] = ["spark_bolt", "trigger_on_hit", None, None, None]
     run.loadout.backpack.append("acid_spray")
+    run.loadout.add_core("siege_core")
     stack = SceneStack()
     lab = LabScene(run, 1, session=Session.default())
     stack.push(lab)
     frames(stack, display, 1)
     assert tip in [text for text, _ in lab.toasts.items]
+    # Looking at another core's board fixes nothing: the tip stays.
+    lab.show("siege_core")
+    frames(stack, display, 40)
+    assert tip in [text for text, _ in lab.toasts.items], "another core's tab shown: the tip stays"
+    lab.show(run.loadout.active)
     # The player drags the action from the backpack into the slot after the trigger.
     for kind, at in ((pygame.MOUSEBUTTONDOWN, Place("backpack", 0)), (pygame.MOUSEBUTTONUP, Place("slot", 2))):
         stack.handle_event(pygame.event.Event(kind, button=1, pos=lab.rect_of(at).center))
     assert run.loadout.cores[0].cards[2] == "acid_spray"
-    frames(stack, display, 30)  # half a second
+    frames(stack, display, 40)  # two thirds of a second: a withdrawn toast fades in half of one
     assert "trigger_without_action" not in lab.diagnostics["warnings"]
     assert tip not in [text for text, _ in lab.toasts.items], "the tip left with its cause"
 

@@ -72,8 +72,9 @@ TOAST_MAX_WIDTH = 360
 TOAST_PAD = (12, 5)
 TOAST_GAP = 4
 TOAST_FILL = (16, 14, 30)
-#: Seconds a withdrawn toast takes to fade out (`Toasts.withdraw`): at once, but not a blink.
-TOAST_WITHDRAW_SECONDS = 0.3
+#: Seconds a withdrawn toast takes to fade out (`Toasts.withdraw`): a toast fades over its last
+#: half second, so this starts that fade at once.
+TOAST_WITHDRAW_SECONDS = 0.5
 TOOLTIP_FILL = (10, 8, 20, 245)
 #: A button's label keeps this many px clear of its edges in all (both sides together).
 BUTTON_PAD = 16

@@ -194,6 +194,10 @@ impl World {
                 if shots_remember {
                     p.memory[pi] = select_unpredictable(spent, [Id::NONE; HIT_MEMORY], p.memory[pi]);
                 }
+                debug_assert!(
+                    shots_remember || p.memory[pi] == [Id::NONE; HIT_MEMORY],
+                    "memory written past Pools::remember"
+                );
             } else {
                 p.hits_left[pi] = left;
                 p.dead[pi] |= spent;

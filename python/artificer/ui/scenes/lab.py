@@ -218,9 +218,9 @@ class LabScene(Scene):
         self._layout_key: tuple[Any, ...] = ()
         self.rearm()
         self.toasts = Toasts()
-        #: R-ONB-2's tips about the board shown here, by tip, with their text: each is withdrawn
-        #: once the board no longer has what it warned of.
-        self.board_tips: dict[str, str] = {}
+        #: R-ONB-2's tips about a board shown here, by tip: the core they were about and their text.
+        #: Each is withdrawn once that core's board no longer has what it warned of.
+        self.board_tips: dict[str, tuple[str, str]] = {}
         self.stack: SceneStack | None = None
         #: R-ONB-1: a lesson's range demo waiting to play (its cards; empty: none).
         self.demo: tuple[str | None, ...] = ()
@@ -289,11 +289,15 @@ class LabScene(Scene):
             (TIP_CPU_HIGH, "cpu_high", tr("ui.tip.cpu_high", used=used, limit=limit)),
         )
         for tip, warning, text in board_tips:
-            if warning in warnings:
-                if show_once(tip, show, text, keep):
-                    self.board_tips[tip] = text
-            elif tip in self.board_tips:  # fixed: a tip about what is no longer there only misleads
-                self.toasts.withdraw(self.board_tips.pop(tip))
+            if warning in warnings and show_once(tip, show, text, keep):
+                self.board_tips[tip] = (self.shown, text)
+            if tip in self.board_tips:
+                # Fixed (or the core gone): a tip about what is no longer there only misleads. Another
+                # core's tab shown meanwhile fixes nothing.
+                core, shown_text = self.board_tips[tip]
+                if warning not in self.core_diagnostics.get(core, {}).get("warnings", ()):
+                    del self.board_tips[tip]
+                    self.toasts.withdraw(shown_text)
 
     def rearm(self) -> None:
         """Recompiles the wand (`Run.rearm`: the active core, as the world will fire it), then every
