@@ -205,3 +205,18 @@ def test_a_gamepad_starts_the_wave_from_the_lab(display: pygame.Surface) -> None
         pygame.event.Event(pygame.CONTROLLERBUTTONDOWN, instance_id=0, button=pygame.CONTROLLER_BUTTON_B)
     )
     assert started == [1, -1]
+
+
+def test_r_lab_1_older_toasts_never_cover_the_cast_timeline(display: pygame.Surface) -> None:
+    """Three messages at once: the newest sits in the button row, the older two stack above it, and
+    none of those covers the timeline, whose mana and DPS figures are what the player decides with."""
+    stack, lab = _lab(Run(CONTENT, 5))
+    for text in (tr("ui.tip.trigger_without_action"), tr("ui.lab.code_hint"), tr("ui.lab.backpack_full")):
+        lab.toasts.show(text, 10.0)
+    stack.draw(display, 0.0)
+    newest, *older = lab.drawn_toasts
+    assert newest[0] == tr("ui.lab.backpack_full") and newest[1].top >= lab.timeline_rect.bottom
+    assert len(older) == 2
+    for text, box in older:
+        assert not box.colliderect(lab.timeline_rect), f"{text!r} covers the timeline"
+        assert box.left >= lab.backpack_rect.left

@@ -993,7 +993,8 @@ class LabScene(Scene):
 
     def _draw_toasts(self, surface: pygame.Surface) -> None:
         """The latest messages, each on an opaque box so it reads over anything: the newest in the
-        button row's free stretch (it hides nothing there), older ones stacked above it."""
+        button row's free stretch (it hides nothing there), older ones stacked above it, kept left
+        of the cast timeline (its mana and DPS figures are what the player decides with, R-LAB-1)."""
         w, _ = surface.get_size()
         left = self.back_button.rect.right + 12 if self.on_back is not None else self.backpack_rect.x
         right = self.test_button.rect.x - 12
@@ -1009,12 +1010,19 @@ class LabScene(Scene):
                 min(TOAST_MAX_WIDTH, w - 2 * self.backpack_rect.x),
                 self.start_button.rect.y - 8,
             )
-        for text, seconds in reversed(self.toasts.items[-3:]):
-            fitted = fit_lines(text, 18, True, width - 28, max_lines=2)
+        # Where the older ones may go: from the backpack's left edge to the timeline's.
+        beside = (self.backpack_rect.x, self.timeline_rect.x - 8)
+        for newest, (text, seconds) in zip((True, False, False), reversed(self.toasts.items[-3:])):
+            keep_left = not newest and beside[1] - beside[0] >= TOAST_MIN_ROW
+            room = min(width, beside[1] - beside[0]) if keep_left else width
+            fitted = fit_lines(text, 18, True, room - 28, max_lines=2)
             if fitted.cut:
                 self.cut_labels.append(text)
             box = pygame.Rect(0, 0, fitted.width + 28, fitted.height + 14)
             box.midbottom = (centre_x, bottom)
+            if keep_left:  # as near its place as it can be, between the two edges (it fits: room)
+                box.right = min(box.right, beside[1])
+                box.x = max(box.x, beside[0])
             layer = pygame.Surface(box.size, pygame.SRCALPHA)
             pygame.draw.rect(layer, TOAST_FILL, layer.get_rect(), border_radius=8)
             pygame.draw.rect(layer, TOAST_EDGE, layer.get_rect(), 2, border_radius=8)
