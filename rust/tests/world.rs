@@ -514,3 +514,33 @@ fn r_vm_10_every_special_shot_is_steered_wherever_it_stands_in_the_pool() {
     let aged: Vec<usize> = (0..p.len()).filter(|&i| p.behaviour[i].age > 0.0).collect();
     assert_eq!(aged, special, "the shots steered this frame");
 }
+
+/// R-VM-4: every special shot that dies acts where it died (here, an explosion), wherever it
+/// stands in the pool: the first and last of a run of plain shots, after such a run, in the
+/// last short run. It fails if a run is judged by its first shot, or skipped.
+#[test]
+fn r_vm_4_every_special_shot_that_dies_acts_wherever_it_stands_in_the_pool() {
+    let mut w = stress_world(0, 0, Layout::Crowd, 1, &common::tuning());
+    let special = [0, 63, 130, 149];
+    let at = |i: usize| (100.0 + (i % 30) as f32 * 120.0, 100.0 + (i / 30) as f32 * 120.0);
+    // An enemy beside each special shot and beside a plain one (64), out of the shot's reach
+    // (12 px) but inside its blast (40 px).
+    let beside: Vec<usize> = special.iter().copied().chain([64]).collect();
+    for &i in &beside {
+        w.spawn_enemy(0, false, at(i).0 + 25.0, at(i).1).unwrap();
+    }
+    for i in 0..150 {
+        // At rest, and out of life this frame.
+        let mut shot = NewProjectile { life: 1e-4, ..stress_projectile(at(i).0, at(i).1, 0.0, 0.0) };
+        if special.contains(&i) {
+            shot.behaviour.explode_radius = 40.0;
+        }
+        w.spawn_projectile(shot).unwrap();
+    }
+    w.step(&Controls::default(), &[]);
+    assert_eq!(w.pools.projectiles.len(), 0, "every shot expired");
+    let e = &w.pools.enemies;
+    // (1 damage off 1e9 HP is lost to rounding: the hit flash's frame tells who was struck.)
+    let blasted: Vec<bool> = (0..e.len()).map(|k| e.hit_frame[k] > 0).collect();
+    assert_eq!(blasted, [true, true, true, true, false], "the enemies beside shots {beside:?}");
+}
