@@ -29,7 +29,8 @@ pub(super) fn find_targets(spatial: &mut Spatial, pools: &Pools, memory: bool) {
     let p = &pools.projectiles;
     let grid = &**grid;
     let window = grid.query_window();
-    targets.clear();
+    // Every entry is written below (the look pass writes "none" first), so
+    // only a change of length fills.
     targets.resize(p.len(), NO_TARGET);
     let enemy_ids = pools.enemies.ids.ids();
     let search = |first: usize, out: &mut [u32]| {
@@ -48,6 +49,7 @@ pub(super) fn find_targets(spatial: &mut Spatial, pools: &Pools, memory: bool) {
                 let (block, reaches) = window.look(xs[j], ys[j]);
                 blocks[j] = block;
                 keep[j] = reaches & Projectiles::searching(owner[j], dead[j]);
+                out[j] = NO_TARGET;
             }
             let mut n = 0;
             for j in 0..len {
