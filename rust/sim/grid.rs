@@ -609,7 +609,7 @@ impl Grid {
     ///
     /// Per copy, not per cell: the crowd fills about half the cells, and a
     /// walk over the cells mispredicted whether each was empty. The copy's
-    /// cell is the rebuild's, kept (`key`): finding it again from the copy's
+    /// cell is the rebuild's, kept (`copy_entry`): finding it again from the copy's
     /// coordinates was a tenth of the separation's instructions.
     #[inline(always)]
     pub fn half_shell_of_copy(&self, k: usize) -> (u32, (u32, u32)) {

@@ -3,6 +3,10 @@
 
 use std::ops::Range;
 
+/// Flags (a byte each: `dead`, `special`) a loop over a pool tests a run at
+/// a time with `any_where` before it walks the run.
+pub const FLAG_RUN: usize = 64;
+
 /// Whether `matches` holds for any of `items`: an OR over all of them, with
 /// no early exit, so the compares vectorise (a short-circuit `any` or
 /// `position` compiled to an item-at-a-time loop).

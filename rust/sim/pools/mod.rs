@@ -6,7 +6,7 @@
 
 use crate::sim::config::Element;
 use crate::sim::ids::Id;
-use crate::sim::scan::{any_where, runs};
+use crate::sim::scan::{any_where, runs, FLAG_RUN};
 use crate::vm::program::Span;
 
 /// Declares a pool from one list of its columns (issue 18; STYLE.md item 7,
@@ -257,10 +257,6 @@ pub(crate) fn is_permutation(order: &[u32], n: usize) -> bool {
     let mut seen = vec![false; n];
     order.len() == n && order.iter().all(|&i| (i as usize) < n && !std::mem::replace(&mut seen[i as usize], true))
 }
-
-/// Flags a loop over a column tests a run at a time (`scan::any_where`)
-/// before it walks the run.
-pub const FLAG_RUN: usize = 64;
 
 /// Where `compact` has work to start, if anywhere. Most frames kill
 /// nothing: one scan of the flags instead of the element-by-element

@@ -7,8 +7,8 @@
 use super::{unit, World};
 use crate::sim::config::VmParams;
 use crate::sim::movement::move_projectiles;
-use crate::sim::pools::{Behaviour, NewProjectile, Owner, Projectiles, FLAG_RUN};
-use crate::sim::scan::{any_where, runs};
+use crate::sim::pools::{Behaviour, NewProjectile, Owner, Projectiles};
+use crate::sim::scan::{any_where, runs, FLAG_RUN};
 use crate::vm::spell::TriggerKind;
 
 /// A projectile's hit that its behaviour reacts to.
