@@ -264,17 +264,40 @@ def test_the_camera_still_follows_smoothly() -> None:
 
 
 def test_at_the_arena_s_corner_the_screen_shows_walls_not_void(screen: pygame.Surface) -> None:
+    """R-FEEL-1: with the view allowed past each edge by the walls' width (the arena scene allows at
+    least that), a corner of the arena shows its two walls and no void."""
     renderer = ArenaRenderer(Atlas.build(CONTENT), ARENA)
     buffers = _one_enemy(0)
+    band = float(CONTENT.looks.floor.wall_width)
+    wall = np.array(CONTENT.looks.floor.wall)
     for corner in ((0.0, 0.0), ARENA):
-        camera = Camera(SCREEN, arena=ARENA)
+        camera = Camera(SCREEN, arena=ARENA, margins=(band, band, band, band))
         camera.follow(*corner, snap=True)
         renderer.draw(screen, buffers, camera)
         pixels = pygame.surfarray.array3d(screen)
         assert not (pixels == VOID).all(axis=2).any(), "no pixel of void"
-        wall = np.array(CONTENT.looks.floor.wall)
         edge = pixels[2, 360] if corner == (0.0, 0.0) else pixels[-3, 360]
         assert (np.abs(edge.astype(int) - wall) <= 2).all(), "the wall is on screen"
+
+
+def test_r_feel_1_the_walls_stand_outside_the_arena_so_what_stops_at_its_edge_is_against_them(
+    screen: pygame.Surface,
+) -> None:
+    """The core stops the player and the enemies at the arena's edge (by their radius): the walls are
+    drawn outside it, so the floor runs up to the edge, where the wall's lit face is, and a player
+    at the edge stands against the wall, not sunk in it (a playtest found it drawn half in the wall)."""
+    renderer = ArenaRenderer(Atlas.build(CONTENT), ARENA)
+    band = CONTENT.looks.floor.wall_width
+    wall = np.array(CONTENT.looks.floor.wall)
+    camera = Camera(SCREEN, arena=ARENA, margins=(float(band),) * 4)
+    camera.follow(0.0, 0.0, snap=True)
+    renderer.draw(screen, _one_enemy(0), camera)
+    ox, oy = (int(v) for v in camera.offset)
+    pixels = pygame.surfarray.array3d(screen).astype(int)
+    y = oy + 400  # a row along the left wall, clear of the enemy and the player
+    assert (np.abs(pixels[ox - band + 3, y] - wall) <= 2).all(), "the wall stands outside the edge"
+    inside = pixels[ox + 12 : ox + 40, y]  # where a player of radius 12 at the edge stands
+    assert not (np.abs(inside - wall) <= 2).all(axis=1).any(), "no wall inside the arena"
 
 
 def test_a_status_tints_its_enemy_and_a_hit_flash_shows_over_it(screen: pygame.Surface) -> None:

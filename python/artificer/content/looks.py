@@ -151,7 +151,7 @@ class FloorLook(ContentModel):
     grid_step: int = Field(ge=16, le=512, description="Grid spacing in px.")
     wall: Colour = Field(description="Wall colour.")
     wall_glow: Colour = Field(description="Colour of the wall's inner edge.")
-    wall_width: int = Field(ge=2, le=64, description="Wall thickness in px, drawn inside the arena's edge.")
+    wall_width: int = Field(ge=2, le=64, description="Wall thickness in px, drawn outside the arena's edge.")
 
 
 class Looks(ContentModel):

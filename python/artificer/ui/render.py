@@ -354,41 +354,43 @@ class ArenaRenderer:
         return len(positions)
 
     def _floor(self, surface: pygame.Surface, ox: float, oy: float, w: int, h: int) -> None:
-        """The void, the textured floor inside the arena, and its walls (drawn inside its edge)."""
+        """The void, the textured floor inside the arena, and its walls, drawn outside its edge: the
+        player and the enemies stop at the edge (by their radius), so what stands there stands
+        against the wall's lit face, not in the wall (R-FEEL-1)."""
         aw, ah = self.arena
-        inside = pygame.Rect(math.floor(ox), math.floor(oy), math.ceil(aw), math.ceil(ah)).clip(surface.get_rect())
+        arena = pygame.Rect(math.floor(ox), math.floor(oy), math.ceil(aw), math.ceil(ah))
+        inside = arena.clip(surface.get_rect())
         if inside.size != surface.get_size():
             surface.fill(VOID)
-        if inside.width <= 0 or inside.height <= 0:
-            return
-        tile = self._floor_tile
-        x0 = math.floor(ox + math.floor((inside.left - ox) / FLOOR_TILE) * FLOOR_TILE)
-        y0 = math.floor(oy + math.floor((inside.top - oy) / FLOOR_TILE) * FLOOR_TILE)
-        spots = [
-            (tile, (x, y)) for y in range(y0, inside.bottom, FLOOR_TILE) for x in range(x0, inside.right, FLOOR_TILE)
-        ]
-        clip = surface.get_clip()
-        surface.set_clip(inside)
-        surface.fblits(spots)
-        surface.set_clip(clip)
+        if inside.width > 0 and inside.height > 0:
+            tile = self._floor_tile
+            x0 = math.floor(ox + math.floor((inside.left - ox) / FLOOR_TILE) * FLOOR_TILE)
+            y0 = math.floor(oy + math.floor((inside.top - oy) / FLOOR_TILE) * FLOOR_TILE)
+            spots = [
+                (tile, (x, y))
+                for y in range(y0, inside.bottom, FLOOR_TILE)
+                for x in range(x0, inside.right, FLOOR_TILE)
+            ]
+            clip = surface.get_clip()
+            surface.set_clip(inside)
+            surface.fblits(spots)
+            surface.set_clip(clip)
         look = self.atlas.floor
         band = look.wall_width
+        outer = arena.inflate(2 * band, 2 * band)
         for wall in (
-            pygame.Rect(math.floor(ox), math.floor(oy), math.ceil(aw), band),
-            pygame.Rect(math.floor(ox), math.floor(oy + ah) - band, math.ceil(aw), band),
-            pygame.Rect(math.floor(ox), math.floor(oy), band, math.ceil(ah)),
-            pygame.Rect(math.floor(ox + aw) - band, math.floor(oy), band, math.ceil(ah)),
+            pygame.Rect(outer.left, outer.top, outer.width, band),
+            pygame.Rect(outer.left, arena.bottom, outer.width, band),
+            pygame.Rect(outer.left, outer.top, band, outer.height),
+            pygame.Rect(arena.right, outer.top, band, outer.height),
         ):
             if wall.colliderect(surface.get_rect()):
                 pygame.draw.rect(surface, look.wall, wall)
-        edge = pygame.Rect(
-            math.floor(ox) + band, math.floor(oy) + band, math.ceil(aw) - 2 * band, math.ceil(ah) - 2 * band
-        )
-        pygame.draw.rect(surface, _mix(look.wall, look.wall_glow, 0.35), edge.inflate(band, band), max(1, band // 4))
+        pygame.draw.rect(surface, _mix(look.wall, look.wall_glow, 0.35), arena.inflate(band, band), max(1, band // 4))
         pygame.draw.rect(
-            surface, _mix(look.floor, look.wall_glow, 0.25), edge.inflate(-4, -4), 2
-        )  # the glow cast on the floor
-        pygame.draw.rect(surface, look.wall_glow, edge.inflate(2, 2), 3)
+            surface, _mix(look.floor, look.wall_glow, 0.25), arena.inflate(-4, -4), 2
+        )  # its glow on the floor
+        pygame.draw.rect(surface, look.wall_glow, arena.inflate(2, 2), 3)  # the wall's lit face, at the edge
 
     def _zone(self, look: int, radius: float) -> pygame.Surface:
         """The zone sprite of spell `look` at `radius` (rounded to ZONE_RADIUS_STEP), drawn once."""

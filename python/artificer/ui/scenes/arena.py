@@ -264,12 +264,14 @@ class ArenaScene(Scene):
         self._colour_blind = self.session.settings.colour_blind
         atlas = Atlas.build(self.content, COLOUR_BLIND if self._colour_blind else None)
         self.renderer = ArenaRenderer(atlas, arena)
-        # R-FEEL-1: the view never shows the void beyond the walls, except the HUD's bands: the top
-        # one (the HP box, relic row, timer, gold and potions) above the top wall and the bottom one
-        # (the boss's or an elite's bar) below the bottom wall, so nothing at a wall hides under them;
-        # and a sliver past the side walls, so a player there is not cut by the screen's edge.
+        # R-FEEL-1: the view stays inside the arena but for the HUD's bands: the top one (the HP box,
+        # relic row, timer, gold and potions) above the top wall and the bottom one (the boss's or an
+        # elite's bar) below the bottom wall, so nothing at a wall hides under them; and a sliver past
+        # the side walls (at least the walls, which stand outside the edge), so a player there is not
+        # cut by the screen's edge.
         top_band = float(self.relic_view.rect.bottom + 8)
-        margins = (SIDE_WALL_MARGIN, top_band, SIDE_WALL_MARGIN, float(HUD_BOTTOM_BAND))
+        side = max(SIDE_WALL_MARGIN, float(atlas.floor.wall_width))
+        margins = (side, top_band, side, float(HUD_BOTTOM_BAND))
         self.camera = Camera(size, arena=arena, margins=margins)
         self.camera.follow(arena[0] / 2, arena[1] / 2, snap=True)
         self.hud = Hud(atlas.crystal)
