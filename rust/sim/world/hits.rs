@@ -10,7 +10,7 @@ use super::{FrameLog, World};
 use crate::sim::combat::{final_damage, final_damage_booted, Attack, Defence};
 use crate::sim::events::{Event, EventKind};
 use crate::sim::ids::Id;
-use crate::sim::movement::{nearest_in_reach_except, nearest_in_runs, NO_TARGET};
+use crate::sim::movement::{nearest_in_runs, nearest_in_runs_except, NO_TARGET};
 use crate::sim::pools::{Pools, Projectiles, HIT_MEMORY};
 use std::hint::select_unpredictable;
 
@@ -60,7 +60,7 @@ pub(super) fn find_targets(spatial: &mut Spatial, pools: &Pools, memory: bool) {
                 let i = stretch + j as usize;
                 let (x, y, r, runs) = (p.x[i], p.y[i], p.radius[i], grid.runs_at(block));
                 out[j as usize] = if memory {
-                    nearest_in_reach_except(grid, &runs, x, y, r, |e| p.remembers(i, enemy_ids[e as usize]))
+                    nearest_in_runs_except(grid, &runs, x, y, r, |e| p.remembers(i, enemy_ids[e as usize]))
                 } else {
                     nearest_in_runs(grid, &runs, x, y, r)
                 };
