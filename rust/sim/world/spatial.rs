@@ -126,7 +126,7 @@ pub(super) const REORDER_FROM: usize = 4096;
 /// Step 9's separation push per enemy (R-WAVE-2), and the bands' scratch
 /// that computes it: each overlapping pair computed once (half shell) over
 /// row bands fixed by the grid, merged in a fixed order (identical for
-/// every thread count, movement.rs).
+/// every thread count, movement/separation.rs).
 ///
 /// The pushes read nothing but the grid of start-of-frame positions, so on
 /// more than one thread they are computed as soon as the grid is, alongside

@@ -261,7 +261,7 @@ const AFTER_SPINS: usize = 16;
 
 /// Items (enemies or projectiles) from which threads share work: below, a
 /// share is shorter than handing it over. The results are the same either
-/// way (movement.rs).
+/// way (movement/).
 const THREADED_FROM: usize = 2048;
 
 #[cfg(test)]
