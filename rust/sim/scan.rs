@@ -3,8 +3,9 @@
 
 use std::ops::Range;
 
-/// Flags (a byte each: `dead`, `special`) a loop over a pool tests a run at
-/// a time with `any_where` before it walks the run.
+/// How many flags (a byte each: `dead`, `special`) a loop over a pool tests
+/// at once with `any_where` before it walks them: a cache line of them, and
+/// most runs hold none.
 pub const FLAG_RUN: usize = 64;
 
 /// Whether `matches` holds for any of `items`: an OR over all of them, with

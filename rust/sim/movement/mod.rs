@@ -48,7 +48,6 @@ fn chunk(column: &[f32], m: usize) -> [f32; LANES] {
 /// Four enemies at a time in `f32x4` lanes (LLVM kept the scalar loop
 /// scalar: a square root and a division each); the last few go through the
 /// same lanes padded, so every enemy moves by the same arithmetic.
-#[allow(clippy::too_many_arguments)]
 pub fn move_enemies(
     x: &mut [f32],
     y: &mut [f32],

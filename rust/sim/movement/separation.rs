@@ -14,6 +14,8 @@ use crate::sim::grid::{Grid, LANES};
 /// Grid points per band of rows in the separation (bands are the unit of
 /// work for threads and of the fixed merge order, see `Separation`).
 const BAND_POINTS: usize = 1024;
+/// The most bands a frame's separation is cut into: past `BAND_POINTS` ×
+/// this many points the bands grow instead of multiplying.
 const MAX_BANDS: usize = 32;
 
 /// Scratch of the half-shell separation, kept between frames.
@@ -59,6 +61,8 @@ impl Band {
 }
 
 impl Separation {
+    /// Cuts the grid's rows into the frame's bands (about `BAND_POINTS`
+    /// points each), each with its stretch of the reactions' scratch.
     fn plan(&mut self, grid: &Grid) {
         let n = grid.len();
         let parts = (n / BAND_POINTS).clamp(1, MAX_BANDS);

@@ -21,7 +21,7 @@ use crate::vm::program::Span;
 ///
 /// From the list come the struct (a plain `pub Vec` per column, in the
 /// order declared) and `len`, `is_empty`, `push`, `swap_remove`, `compact`,
-/// `clear` and `hash_into`: one `Vec` call per column, what was written by hand
+/// `permute`, `permute_with`, `clear` and `hash_into`: one `Vec` call per column, what was written by hand
 /// before — no per-row indirection, nothing dynamic. Measured when it came
 /// in (`step_1t/crowd/10000/20000`, medians over runs on a noisy 2-core box):
 /// 4.70 and 5.19 ms hand-written, 4.71, 5.18 and 4.69 ms generated; `compact`'s
@@ -90,7 +90,8 @@ macro_rules! pool {
             }
 
             /// Removes the dead (or expired), in a deterministic order, starting
-            /// at the first (one scan, `first_dead`: most frames remove nothing).
+            /// at the first (one scan, `first_dead` or the expired column's
+            /// `position`: most frames remove nothing).
             pub fn compact(&mut self) {
                 let Some(mut i) = pool_part!(first_removed self, $removed $(($removed_col))?) else {
                     return;
@@ -187,7 +188,7 @@ macro_rules! pool_part {
         $h.u32s($pool.$col.iter().map(|&v| v as u32))
     };
     (hash $h:ident, $pool:ident, $col:ident, low_u32s) => {
-        $h.u32s($pool.$col.iter().map(|&v| v as u32))
+        pool_part!(hash $h, $pool, $col, u32s)
     };
     (hash $h:ident, $pool:ident, $col:ident, packed($other:ident << $shift:literal)) => {
         $h.u32s($pool.$col.iter().zip(&$pool.$other).map(|(&this, &other)| this as u32 | (other as u32) << $shift))

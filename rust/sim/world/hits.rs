@@ -16,7 +16,7 @@ use std::hint::select_unpredictable;
 
 /// Step 6: every projectile's target from the grid (`NO_TARGET`: none), in
 /// projectile order. The search is the hot loop of the frame; it only reads,
-/// so it splits across threads, in short runs of shots that each thread
+/// so it splits across threads, in short shares of the shots that each thread
 /// takes as it comes free (`Workers::share`): each writes its own stretch of
 /// `targets`. The pool is kept nearly in the grid's cell order
 /// (`Spatial::reorder`), so consecutive shots read the same few blocks of
@@ -58,28 +58,28 @@ pub(super) fn find_targets(spatial: &mut Spatial, pools: &Pools, memory: bool) {
             }
             for &(j, block) in &to_search[..n] {
                 let i = stretch + j as usize;
-                let (x, y, r, runs) = (p.x[i], p.y[i], p.radius[i], grid.runs_at(block));
+                let (x, y, r, block_rows) = (p.x[i], p.y[i], p.radius[i], grid.runs_at(block));
                 out[j as usize] = if memory {
-                    nearest_in_runs_except(grid, &runs, x, y, r, |e| p.remembers(i, enemy_ids[e as usize]))
+                    nearest_in_runs_except(grid, &block_rows, x, y, r, |e| p.remembers(i, enemy_ids[e as usize]))
                 } else {
-                    nearest_in_runs(grid, &runs, x, y, r)
+                    nearest_in_runs(grid, &block_rows, x, y, r)
                 };
             }
         }
     };
-    // Short runs, so that neither thread waits long on the other's last one.
-    let run = p.len().div_ceil(workers.threads() * SEARCH_RUNS_PER_THREAD).max(1);
-    workers.share(p.len(), targets.chunks_mut(run).enumerate(), |(k, out)| search(k * run, out));
+    // Short shares, so that neither thread waits long on the other's last one.
+    let share_len = p.len().div_ceil(workers.threads() * SEARCH_SHARES_PER_THREAD).max(1);
+    workers.share(p.len(), targets.chunks_mut(share_len).enumerate(), |(k, out)| search(k * share_len, out));
 }
 
 /// Shots a search looks over before it searches (`find_targets`).
 const SEARCH_STRETCH: usize = 64;
 
-/// Runs of shots per thread in a shared search (see `find_targets`).
-const SEARCH_RUNS_PER_THREAD: usize = 16;
+/// Shares of the shots per thread in a shared search (see `find_targets`).
+const SEARCH_SHARES_PER_THREAD: usize = 16;
 
-/// The first `n` projectiles that found a target, with it, in projectile
-/// order, into `spatial.struck`; returns how many. Branch-free: whether a
+/// Of the first `n` projectiles, those that found a target, with it, in
+/// projectile order, into `spatial.struck`; returns how many. Branch-free: whether a
 /// shot hit is a coin toss that a branch predictor loses (it was a fifth
 /// of `resolve_hits`).
 fn struck_in_order(spatial: &mut Spatial, n: usize) -> usize {
@@ -245,7 +245,13 @@ impl World {
             en.hit_frame[e] = self.clock.frame + 1;
             self.log.damage += amount;
             if self.cfg.rules.hit_events {
-                self.log.hits.push((amount, en.kind[e], false, en.x[e], en.y[e]));
+                self.log.hits.push(HitRecord {
+                    damage: amount,
+                    kind: en.kind[e],
+                    lethal: false,
+                    x: en.x[e],
+                    y: en.y[e],
+                });
             }
             return amount;
         }
@@ -254,7 +260,13 @@ impl World {
         en.hit_frame[e] = self.clock.frame + 1;
         self.log.damage += dealt;
         if self.cfg.rules.hit_events {
-            self.log.hits.push((dealt, en.kind[e], en.hp[e] <= 0.0, en.x[e], en.y[e]));
+            self.log.hits.push(HitRecord {
+                damage: dealt,
+                kind: en.kind[e],
+                lethal: en.hp[e] <= 0.0,
+                x: en.x[e],
+                y: en.y[e],
+            });
         }
         if en.hp[e] > 0.0 {
             return dealt;
@@ -281,6 +293,17 @@ impl World {
     }
 }
 
+/// A hit as the `hit_events` rule reports it (`FrameLog::hits`): the damage
+/// dealt, the enemy's kind, whether it was the killing blow, and where.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct HitRecord {
+    damage: f32,
+    kind: u16,
+    lethal: bool,
+    x: f32,
+    y: f32,
+}
+
 impl FrameLog {
     /// The `hit_events` rule: the frame's biggest hits as `EnemyHit` events,
     /// biggest first, at most `most`.
@@ -290,7 +313,7 @@ impl FrameLog {
         }
         let keep = most.min(self.hits.len());
         let hits = &mut self.hits;
-        let biggest_first = |a: &(f32, u16, bool, f32, f32), b: &(f32, u16, bool, f32, f32)| b.0.total_cmp(&a.0);
+        let biggest_first = |a: &HitRecord, b: &HitRecord| b.damage.total_cmp(&a.damage);
         if keep > 0 && keep < hits.len() {
             // Thousands of hits a frame late in a run: partition, then order only the kept few
             // (std's selection is deterministic, so equal inputs give equal events).
@@ -299,7 +322,7 @@ impl FrameLog {
         } else {
             hits.sort_by(biggest_first);
         }
-        for &(damage, kind, lethal, x, y) in &hits[..keep] {
+        for &HitRecord { damage, kind, lethal, x, y } in &hits[..keep] {
             self.events.push(Event::new(EventKind::EnemyHit, kind as f32, lethal as u8 as f32, x, y, damage));
         }
         hits.clear();

@@ -132,8 +132,8 @@ struct FrameLog {
     kills: Vec<(f32, f32)>,
     /// Damage dealt this frame, every source.
     damage: f32,
-    /// With the `hit_events` rule: (damage, kind, killing blow, x, y) of this frame's hits.
-    hits: Vec<(f32, u16, bool, f32, f32)>,
+    /// With the `hit_events` rule: this frame's hits.
+    hits: Vec<hits::HitRecord>,
     /// Enemies of kinds that act on death, killed this frame, in order.
     dying: Vec<u32>,
 }

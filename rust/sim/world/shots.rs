@@ -58,49 +58,53 @@ impl World {
 
     /// `steer_projectiles` over the shots `run`.
     fn steer_run(&mut self, vm: VmParams, run: std::ops::Range<usize>) {
+        let dt = self.clock.dt;
         for i in run {
-            if !self.pools.projectiles.special[i] || self.pools.projectiles.dead[i] {
+            let p = &mut self.pools.projectiles;
+            if !p.special[i] || p.dead[i] {
                 continue;
             }
-            let b = self.pools.projectiles.behaviour[i];
-            let (x, y) = (self.pools.projectiles.x[i], self.pools.projectiles.y[i]);
-            let (vx, vy) = (self.pools.projectiles.vx[i], self.pools.projectiles.vy[i]);
+            // The behaviour as the tick begins: the ring, the sine and the timer all read its
+            // age before this tick adds to it.
+            let before = p.behaviour[i];
+            let (x, y, vx, vy) = (p.x[i], p.y[i], p.vx[i], p.vy[i]);
             let speed = (vx * vx + vy * vy).sqrt();
-            if let Some(o) = b.orbit {
+            if let Some(o) = before.orbit {
                 // Where the ring puts it at the end of this tick: the move takes it there.
-                let (ox, oy) = o.offset(b.age + self.clock.dt);
-                self.pools.projectiles.vx[i] = self.player.x + ox - x;
-                self.pools.projectiles.vy[i] = self.player.y + oy - y;
-            } else if b.homing > 0.0 && speed > 0.0 {
+                let (ox, oy) = o.offset(before.age + dt);
+                p.vx[i] = self.player.x + ox - x;
+                p.vy[i] = self.player.y + oy - y;
+            } else if before.homing > 0.0 && speed > 0.0 {
                 if let Some(e) = self.pools.enemies.nearest(x, y) {
                     let (tx, ty) = (self.pools.enemies.x[e] - x, self.pools.enemies.y[e] - y);
                     if tx * tx + ty * ty < vm.homing_range * vm.homing_range {
                         let want = unit(tx, ty);
                         let cur = (vx / speed, vy / speed);
-                        let turned = unit(cur.0 + (want.0 - cur.0) * b.homing, cur.1 + (want.1 - cur.1) * b.homing);
-                        self.pools.projectiles.vx[i] = turned.0 * speed;
-                        self.pools.projectiles.vy[i] = turned.1 * speed;
+                        let (h, p) = (before.homing, &mut self.pools.projectiles);
+                        let turned = unit(cur.0 + (want.0 - cur.0) * h, cur.1 + (want.1 - cur.1) * h);
+                        p.vx[i] = turned.0 * speed;
+                        p.vy[i] = turned.1 * speed;
                     }
                 }
             }
-            let behaviour = &mut self.pools.projectiles.behaviour[i];
-            if b.sine && speed > 0.0 {
+            let p = &mut self.pools.projectiles;
+            if before.sine && speed > 0.0 {
                 // Sideways velocity of A·sin(2πft): its derivative, per tick.
                 let w = std::f32::consts::TAU * vm.sine_frequency;
-                let side = vm.sine_amplitude * w * libm::cosf(w * b.age) * self.clock.dt;
-                self.pools.projectiles.x[i] += -vy / speed * side;
-                self.pools.projectiles.y[i] += vx / speed * side;
+                let side = vm.sine_amplitude * w * libm::cosf(w * before.age) * dt;
+                p.x[i] += -vy / speed * side;
+                p.y[i] += vx / speed * side;
             }
-            behaviour.age += self.clock.dt;
-            if let Some(mut p) = b.payload {
-                if p.kind == TriggerKind::Timer {
-                    p.timer -= self.clock.dt;
-                    if p.timer <= 0.0 {
-                        self.pools.projectiles.behaviour[i].payload = None;
-                        self.pools.projectiles.dead[i] = true;
-                        self.fire_payload(p.span, (x, y), unit(vx, vy), i as u32);
+            p.behaviour[i].age += dt;
+            if let Some(mut payload) = before.payload {
+                if payload.kind == TriggerKind::Timer {
+                    payload.timer -= dt;
+                    if payload.timer <= 0.0 {
+                        p.behaviour[i].payload = None;
+                        p.dead[i] = true;
+                        self.fire_payload(payload.span, (x, y), unit(vx, vy), i as u32);
                     } else {
-                        self.pools.projectiles.behaviour[i].payload = Some(p);
+                        p.behaviour[i].payload = Some(payload);
                     }
                 }
             }

@@ -1,7 +1,7 @@
 //! The spatial partitions and the scratch of the frame's searches and moves
 //! (`Spatial`): step 3 rebuilds the enemy grid, which the hits (6), the touch
-//! (8) and the separation (9) read; every 16 frames, the pools reordered by
-//! its cells. (The worker threads it holds are workers.rs'.)
+//! (8) and the separation (9) read; every `REORDER_EVERY` frames, the pools
+//! reordered by its cells. (The worker threads it holds are workers.rs'.)
 
 use std::sync::Arc;
 
@@ -70,20 +70,24 @@ impl Spatial {
     /// live shots within reach, cell by cell, then the others as they were:
     /// enemies' shots, the dead, which `compact` then swaps out from the end
     /// without disturbing the sorted ones, and those beyond reach;
-    /// `Grid::order_by_cell`). The searches and the separation
-    /// read the enemies through the grid's copies and the hits read them by
-    /// index, shot after shot, so with both pools in nearly that order they
-    /// read them nearly in sequence rather than at random (it matters most
-    /// where the pools outgrow the caches: 200k enemies' columns are
-    /// ~20 MB), and the shots need no sort of their own each frame
-    /// (`hits::find_targets`). Behaviour changes only as far as order
-    /// does: which of two shots strikes an enemy first, the order of events
-    /// and of crit draws. Called before the dead are removed: the grid names
-    /// enemies as they were at its rebuild, plus those pushed since.
-    /// (Out of line: one call in 16 frames, and profiles name it. At 10k/20k
-    /// it cost ~0.8 ms on one thread, 52 µs a frame on average, before the
-    /// columns of one value were left out, `pools::gather`: the projectiles'
-    /// 68-byte `behaviour` is plain for most shots.)
+    /// `Grid::order_by_cell`). Called before the dead are removed: the grid
+    /// names enemies as they were at its rebuild, plus those pushed since.
+    ///
+    /// Why: the searches and the separation read the enemies through the
+    /// grid's copies and the hits read them by index, shot after shot, so
+    /// with both pools in nearly that order they read them nearly in
+    /// sequence rather than at random (it matters most where the pools
+    /// outgrow the caches: 200k enemies' columns are ~20 MB), and the shots
+    /// need no sort of their own each frame (`hits::find_targets`).
+    ///
+    /// Behaviour changes only as far as order does: which of two shots
+    /// strikes an enemy first, the order of events and of crit draws.
+    ///
+    /// Cost: out of line, one call in `REORDER_EVERY` frames, and profiles
+    /// name it. At 10k/20k it cost ~0.8 ms on one thread, 52 µs a frame on
+    /// average, before the columns of one value were left out
+    /// (`pools::gather`: the projectiles' 68-byte `behaviour` is plain for
+    /// most shots).
     #[inline(never)]
     pub fn reorder(&mut self, pools: &mut Pools) {
         let Spatial { grid, counts, order, shot_order, spare_enemies, spare_projectiles, workers, .. } = self;
@@ -119,7 +123,7 @@ pub(super) const REORDER_EVERY: u64 = 16;
 /// Enemies and projectiles together from which `Spatial::reorder` runs at
 /// all. Below, both pools fit in L2 and their order buys nothing to pay a
 /// reorder for (the search in pool order, unsorted, measured no slower at
-/// 1k/2k in pass 7), while the reorder frame, one in 16, is what a step's
+/// 1k/2k in pass 7), while the reorder frame, one in `REORDER_EVERY`, is what a step's
 /// p99 sees: the game's W19 (about 2,000 enemies) measured +7% p99 with it.
 pub(super) const REORDER_FROM: usize = 4096;
 
