@@ -125,38 +125,11 @@ impl World {
             }
             // Behind a roster-wide flag: where no kind has a shield (the
             // stress workload), hits never look for one.
-            if self.behaviours.any_shields {
-                let kind = &self.cfg.enemy_kinds[self.pools.enemies.kind[e] as usize];
-                let shield = if kind.behavior.is_boss() { self.boss_shield(e) } else { kind.behavior.shield() };
-                if let Some(shield) = shield {
-                    if self.reflect(pi, e, shield) {
-                        continue;
-                    }
-                }
+            if self.behaviours.any_shields && self.shield_reflects(pi, e) {
+                continue;
             }
             hits += 1;
-            let p = &self.pools.projectiles;
-            let crit = self.rng.crit.chance(p.crit_chance[pi]);
-            let element = p.element[pi] as usize;
-            let base = p.damage[pi];
-            let crit_mult = if crit { self.player.crit_multiplier } else { 1.0 };
-            // Behind a flag: where no element can apply a status and nothing
-            // is attuned (the stress workload), hits skip the element work.
-            // Measured at 10k/20k crowd (valgrind): +0.57% instructions over
-            // 210 frames with the flag (statuses' columns, the shock check),
-            // +0.93% without it.
-            let mult = if self.elements.act { crit_mult * self.element_multiplier(e, element) } else { crit_mult };
-            let (attack, defence, boss) = self.strike(e, base, mult, element);
-            let boot_floor = attack.boot_floor;
-            // the_boot behind its flag: off (the stress workload), a hit is
-            // R-DMG-1 alone, with no count to keep.
-            let amount = if boot_floor > 0.0 {
-                let (amount, lifted) = final_damage_booted(&attack, &defence);
-                self.relics.state.boot_lifts += lifted as u32;
-                amount
-            } else {
-                final_damage(&attack, &defence)
-            };
+            let (amount, element, boss) = self.hit_amount(pi, e);
             let done = self.damage_enemy(e, amount);
             if self.elements.act {
                 self.element_hit(e, element);
@@ -168,44 +141,90 @@ impl World {
             if self.pools.projectiles.special[pi] {
                 self.log.behaviour_hits.push(BehaviourHit { projectile: pi as u32, enemy: e as u32, dealt: done });
             }
-
-            let player = (self.player.x, self.player.y);
-            if !self.cfg.rules.no_hit_memory {
-                let id = self.pools.enemies.ids.ids()[e];
-                self.pools.remember(pi, id);
-            }
-            let shots_remember = self.pools.shots_remember();
-            let p = &mut self.pools.projectiles;
-            if self.cfg.mutators.mirror && !p.mirrored[pi] {
-                mirror(p, pi, player);
-                continue;
-            }
-            // Whether this hit spends the shot is a coin toss (every third hit
-            // at pierce 3: a branch on it was most of `resolve_hits`'
-            // mispredicts), so selects. (Written as bit masks they gained
-            // nothing; `select_unpredictable` tells LLVM not to make a branch.)
-            let left = p.hits_left[pi] - 1;
-            let spent = left == 0;
-            if self.cfg.rules.respawn_spent_projectiles {
-                p.hits_left[pi] = select_unpredictable(spent, p.hits_at_spawn[pi], left);
-                // Even without hit memory (the stress rules) a chain's bolt
-                // remembers the enemy it jumped from: forget it. Where no shot
-                // ever remembered one (the stress workload), every memory is
-                // empty already, and the 32 bytes a hit would read are the
-                // one read of the hit that misses the cache at 2M shots.
-                if shots_remember {
-                    p.memory[pi] = select_unpredictable(spent, [Id::NONE; HIT_MEMORY], p.memory[pi]);
-                }
-                debug_assert!(
-                    shots_remember || p.memory[pi] == [Id::NONE; HIT_MEMORY],
-                    "memory written past Pools::remember"
-                );
-            } else {
-                p.hits_left[pi] = left;
-                p.dead[pi] |= spent;
-            }
+            self.spend_shot(pi, e);
         }
         (hits, dealt)
+    }
+
+    /// Whether enemy `e`'s shield (its kind's, or a boss's in its phase)
+    /// reflects projectile `pi` instead of taking the hit.
+    #[inline(always)]
+    fn shield_reflects(&mut self, pi: usize, e: usize) -> bool {
+        let kind = &self.cfg.enemy_kinds[self.pools.enemies.kind[e] as usize];
+        let shield = if kind.behavior.is_boss() { self.boss_shield(e) } else { kind.behavior.shield() };
+        shield.is_some_and(|shield| self.reflect(pi, e, shield))
+    }
+
+    /// Projectile `pi`'s hit on enemy `e` as R-DMG-1 has it (the crit roll,
+    /// the element's bonus, the_boot): the damage, the element, and whether
+    /// `e` is a boss.
+    #[inline(always)]
+    fn hit_amount(&mut self, pi: usize, e: usize) -> (f32, usize, bool) {
+        let p = &self.pools.projectiles;
+        let crit = self.rng.crit.chance(p.crit_chance[pi]);
+        let element = p.element[pi] as usize;
+        let base = p.damage[pi];
+        let crit_mult = if crit { self.player.crit_multiplier } else { 1.0 };
+        // Behind a flag: where no element can apply a status and nothing
+        // is attuned (the stress workload), hits skip the element work.
+        // Measured at 10k/20k crowd (valgrind): +0.57% instructions over
+        // 210 frames with the flag (statuses' columns, the shock check),
+        // +0.93% without it.
+        let mult = if self.elements.act { crit_mult * self.element_multiplier(e, element) } else { crit_mult };
+        let (attack, defence, boss) = self.strike(e, base, mult, element);
+        // the_boot behind its flag: off (the stress workload), a hit is
+        // R-DMG-1 alone, with no count to keep.
+        let amount = if attack.boot_floor > 0.0 {
+            let (amount, lifted) = final_damage_booted(&attack, &defence);
+            self.relics.state.boot_lifts += lifted as u32;
+            amount
+        } else {
+            final_damage(&attack, &defence)
+        };
+        (amount, element, boss)
+    }
+
+    /// After projectile `pi` struck enemy `e`: it remembers `e` (hit
+    /// memory), turns back (R-END-3 mirror world: its first hit spends no
+    /// pierce) or spends one pierce, and when none is left dies (or, under
+    /// the stress rules, respawns with its pierce whole).
+    #[inline(always)]
+    fn spend_shot(&mut self, pi: usize, e: usize) {
+        if !self.cfg.rules.no_hit_memory {
+            let id = self.pools.enemies.ids.ids()[e];
+            self.pools.remember(pi, id);
+        }
+        let shots_remember = self.pools.shots_remember();
+        let player = (self.player.x, self.player.y);
+        let p = &mut self.pools.projectiles;
+        if self.cfg.mutators.mirror && !p.mirrored[pi] {
+            mirror(p, pi, player);
+            return;
+        }
+        // Whether this hit spends the shot is a coin toss (every third hit
+        // at pierce 3: a branch on it was most of `resolve_hits`'
+        // mispredicts), so selects. (Written as bit masks they gained
+        // nothing; `select_unpredictable` tells LLVM not to make a branch.)
+        let left = p.hits_left[pi] - 1;
+        let spent = left == 0;
+        if self.cfg.rules.respawn_spent_projectiles {
+            p.hits_left[pi] = select_unpredictable(spent, p.hits_at_spawn[pi], left);
+            // Even without hit memory (the stress rules) a chain's bolt
+            // remembers the enemy it jumped from: forget it. Where no shot
+            // ever remembered one (the stress workload), every memory is
+            // empty already, and the 32 bytes a hit would read are the
+            // one read of the hit that misses the cache at 2M shots.
+            if shots_remember {
+                p.memory[pi] = select_unpredictable(spent, [Id::NONE; HIT_MEMORY], p.memory[pi]);
+            }
+            debug_assert!(
+                shots_remember || p.memory[pi] == [Id::NONE; HIT_MEMORY],
+                "memory written past Pools::remember"
+            );
+        } else {
+            p.hits_left[pi] = left;
+            p.dead[pi] |= spent;
+        }
     }
 
     /// Takes `amount` off enemy `e`; on death emits the kill and drops its
