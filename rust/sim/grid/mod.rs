@@ -115,6 +115,19 @@ impl Default for Grid {
     }
 }
 
+/// How a rebuild sizes the grid's cells (`Grid::rebuild_in`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GridSizing {
+    /// The largest distance any query will look (e.g. the sum of the two
+    /// largest radii of the points in the cells): the cells are at least this wide.
+    pub reach: f32,
+    /// The most cells a point: where points are sparse, the cells widen instead.
+    pub cells_per_entity: f32,
+    /// Points of a radius above this stay out of the cells, in `Grid::wide`
+    /// (infinite: none does).
+    pub wide_above: f32,
+}
+
 /// A point kept out of the cells because its radius is above the grid's
 /// `wide_above`: every query checks it directly.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

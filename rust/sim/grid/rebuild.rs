@@ -3,7 +3,7 @@
 //! part, or in two halves on the workers' threads, with the same copies).
 
 use super::window::{block_entry, MAX_SIDE};
-use super::{Grid, WidePoint, BORDER, LANES, NO_INDEX, WIDE};
+use super::{Grid, GridSizing, WidePoint, BORDER, LANES, NO_INDEX, WIDE};
 use crate::sim::scan::any_where;
 use crate::sim::tasks::{in_order, Tasks};
 
@@ -125,12 +125,12 @@ impl Grid {
     /// `reach` is the largest distance any query will look (e.g. the sum of
     /// the two largest radii); `cells_per_entity` caps the cell count.
     pub fn rebuild(&mut self, xs: &[f32], ys: &[f32], rs: &[f32], reach: f32, cells_per_entity: f32) {
-        self.rebuild_in(xs, ys, rs, (reach, cells_per_entity, f32::INFINITY), false, in_order);
+        let sizing = GridSizing { reach, cells_per_entity, wide_above: f32::INFINITY };
+        self.rebuild_in(xs, ys, rs, sizing, false, in_order);
     }
 
-    /// `rebuild` (`sizing`: its `reach` and `cells_per_entity`), keeping the
-    /// points of radius above `wide_above` out of the cells (`wide`): `reach`
-    /// then need only cover the others. In two halves when `halves`: each of its passes over
+    /// `rebuild`, keeping the points of radius above `sizing.wide_above` out
+    /// of the cells (`wide`): `sizing.reach` then need only cover the others. In two halves when `halves`: each of its passes over
     /// the points hands `run` one task per half to run on any threads, in any
     /// order (`Workers::run`). The copies are the same either way: the second
     /// half's cells come after the first's, and within each half the
@@ -140,10 +140,11 @@ impl Grid {
         xs: &[f32],
         ys: &[f32],
         rs: &[f32],
-        (reach, cells_per_entity, wide_above): (f32, f32, f32),
+        sizing: GridSizing,
         halves: bool,
         run: impl Fn(&mut Tasks),
     ) {
+        let GridSizing { reach, cells_per_entity, wide_above } = sizing;
         let n = xs.len();
         debug_assert!(ys.len() == n && rs.len() == n);
         self.sources = n;

@@ -5,6 +5,12 @@ use super::*;
 use crate::sim::rng::{Rng, Stream};
 use crate::sim::tasks::{in_order, Tasks};
 
+/// The tests' sizing: a reach of 16, two cells a point, points above
+/// `wide_above` kept out of the cells.
+fn sizing(wide_above: f32) -> GridSizing {
+    GridSizing { reach: 16.0, cells_per_entity: 2.0, wide_above }
+}
+
 fn scatter(n: usize, size: f32, seed: u64) -> (Vec<f32>, Vec<f32>, Vec<f32>) {
     let mut rng = Rng::new(seed, Stream::Spawns);
     let xs = (0..n).map(|_| rng.range(0.0, size)).collect();
@@ -62,10 +68,10 @@ fn every_point_is_in_the_copies_once_and_cells_are_sorted() {
 fn a_rebuild_in_halves_is_the_rebuild_in_one_part() {
     let same = |xs: &[f32], ys: &[f32], rs: &[f32], wide_above: f32| {
         let mut one = Grid::default();
-        one.rebuild_in(xs, ys, rs, (16.0, 2.0, wide_above), false, in_order);
+        one.rebuild_in(xs, ys, rs, sizing(wide_above), false, in_order);
         let mut two = Grid::default();
         let last_first = |tasks: &mut Tasks| tasks.iter_mut().rev().for_each(|task| task());
-        two.rebuild_in(xs, ys, rs, (16.0, 2.0, wide_above), true, last_first);
+        two.rebuild_in(xs, ys, rs, sizing(wide_above), true, last_first);
         let corner = |g: &Grid| (g.x0.to_bits(), g.y0.to_bits(), g.cell, g.cols, g.rows);
         assert_eq!(corner(&one), corner(&two));
         assert_eq!((&one.blocks, &one.copy_entry, &one.wide), (&two.blocks, &two.copy_entry, &two.wide));
@@ -104,7 +110,7 @@ fn runs_and_half_shells_cover_exactly_their_cells() {
     ];
     for ((lx, ly, shape), halves) in layouts.into_iter().flat_map(|l| [(l, false), (l, true)]) {
         let mut g = Grid::default();
-        g.rebuild_in(lx, ly, &rs[..lx.len()], (16.0, 2.0, f32::INFINITY), halves, in_order);
+        g.rebuild_in(lx, ly, &rs[..lx.len()], sizing(f32::INFINITY), halves, in_order);
         if let Some((rows, cols)) = shape {
             assert!(rows == 0 || g.rows() == rows, "rows {}", g.rows());
             assert!(cols == 0 || g.cols as usize == cols, "cols {}", g.cols);

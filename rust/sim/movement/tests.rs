@@ -1,7 +1,7 @@
 //! The movement systems against their scalar and all-pairs references.
 
 use super::*;
-use crate::sim::grid::Grid;
+use crate::sim::grid::{Grid, GridSizing};
 use crate::sim::rng::{Rng, Stream};
 
 /// A crowd of small points (radius 6–10) in a 300² box with `big` wide
@@ -29,7 +29,8 @@ fn crowd_with_giants(seed: u64, big: usize) -> (Vec<f32>, Vec<f32>, Vec<f32>) {
 fn grid_of(xs: &[f32], ys: &[f32], rs: &[f32]) -> Grid {
     let mut g = Grid::default();
     // Cells for the small points only (20 + a shot's 4), as the world builds them.
-    g.rebuild_in(xs, ys, rs, (24.0, 2.0, 10.0), false, crate::sim::tasks::in_order);
+    let sizing = GridSizing { reach: 24.0, cells_per_entity: 2.0, wide_above: 10.0 };
+    g.rebuild_in(xs, ys, rs, sizing, false, crate::sim::tasks::in_order);
     g
 }
 

@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use crate::sim::grid::Grid;
+use crate::sim::grid::{Grid, GridSizing};
 use crate::sim::movement::{BandQueue, Separation, SeparationRule};
 use crate::sim::pools::{Enemies, Pools, Projectiles};
 use crate::sim::tasks::shorter;
@@ -55,7 +55,8 @@ impl Spatial {
         let e = &pools.enemies;
         // In halves on two threads, when there are enough enemies to share.
         let (workers, n) = (&self.workers, e.len());
-        let (sizing, halves) = ((reach, cells_per_entity, r), workers.share_work(n));
+        let sizing = GridSizing { reach, cells_per_entity, wide_above: r };
+        let halves = workers.share_work(n);
         // The grid is shared only while a step runs: here it is this world's alone
         // (a clone's first rebuild copies it once).
         let grid = Arc::make_mut(&mut self.grid);
