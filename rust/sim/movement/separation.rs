@@ -212,22 +212,24 @@ impl<'a> BandQueue<'a> {
 
     /// Takes the next band and separates it; false when none is left.
     pub(super) fn run_one(&self) -> bool {
-        let Some((band, (ox, oy), (rx, ry))) = self.take() else { return false };
-        separate_band(self.grid, self.rule, &band, ox, oy, rx, ry);
+        let Some((band, mut own, mut recv)) = self.take() else { return false };
+        separate_band(self.grid, self.rule, &band, &mut own, &mut recv);
         true
     }
 
-    /// The next band and its own segments, split off the rest.
-    #[allow(clippy::type_complexity)]
-    fn take(&self) -> Option<(Band, (&'a mut [f32], &'a mut [f32]), (&'a mut [f32], &'a mut [f32]))> {
+    /// The next band and its own segments (its copies' own pushes, and the
+    /// reactions on its rows), split off the rest.
+    fn take(&self) -> Option<(Band, Segment<'a>, Segment<'a>)> {
         // A poisoned lock only means another band panicked; the rest is still whole.
         let mut rest = self.rest.lock().unwrap_or_else(|e| e.into_inner());
         let band = *self.bands.get(rest.next)?;
         rest.next += 1;
         let (own, recv) = (band.copies.1 - band.copies.0, band.recv_len());
-        let (ox, oy) = (split_front(&mut rest.own.0, own), split_front(&mut rest.own.1, own));
-        let (rx, ry) = (split_front(&mut rest.recv.0, recv), split_front(&mut rest.recv.1, recv));
-        Some((band, (ox, oy), (rx, ry)))
+        let (x, y) = (split_front(&mut rest.own.0, own), split_front(&mut rest.own.1, own));
+        let own = Segment { x, y, from: band.copies.0 };
+        let (x, y) = (split_front(&mut rest.recv.0, recv), split_front(&mut rest.recv.1, recv));
+        let recv = Segment { x, y, from: band.recv_from };
+        Some((band, own, recv))
     }
 }
 
@@ -291,19 +293,9 @@ fn pair_push(strength: f32, (xi, yi, ri): (f32, f32, f32), (xj, yj, rj): (f32, f
     }
 }
 
-/// One band's pairs: own pushes into `own_*` (from the band's first copy),
-/// reactions into its segment `recv_*` (from `band.recv_from`).
-fn separate_band(
-    grid: &Grid,
-    rule: SeparationRule,
-    band: &Band,
-    own_x: &mut [f32],
-    own_y: &mut [f32],
-    recv_x: &mut [f32],
-    recv_y: &mut [f32],
-) {
-    let mut recv = Reactions { x: recv_x, y: recv_y, from: band.recv_from };
-    let mut own = (own_x, own_y, band.copies.0);
+/// One band's pairs: own pushes into `own` (from the band's first copy),
+/// reactions into its segment `recv` (from `band.recv_from`).
+fn separate_band(grid: &Grid, rule: SeparationRule, band: &Band, own: &mut Segment, recv: &mut Segment) {
     let (strength, cap) = (rule.strength, rule.candidates);
     for k in band.copies.0..band.copies.1 {
         let (right_end, below) = grid.half_shell_of_copy(k);
@@ -311,12 +303,12 @@ fn separate_band(
         // crowd that fits, neither clamp takes anything off).
         let same = (k + 1, (right_end as usize).min(k + 1 + cap));
         let below = (below.0 as usize, (below.1 as usize).min(below.0 as usize + cap - (same.1 - same.0)));
-        point_pushes(grid, strength, k, same, below, &mut own, &mut recv);
+        point_pushes(grid, strength, k, same, below, own, recv);
     }
 }
 
 /// Copy k's pairs with the runs `same` and `below` (all after it): its own
-/// push into `own` (at `k - own.2`), the reactions into `recv`.
+/// push into `own`, the reactions into `recv`.
 #[inline(always)]
 fn point_pushes(
     grid: &Grid,
@@ -324,8 +316,8 @@ fn point_pushes(
     k: usize,
     same: (usize, usize),
     below: (usize, usize),
-    own: &mut (&mut [f32], &mut [f32], usize),
-    recv: &mut Reactions,
+    own: &mut Segment,
+    recv: &mut Segment,
 ) {
     let point = Disc::splat(grid.x[k], grid.y[k], grid.radius[k]);
     let mut acc = (f32x4::ZERO, f32x4::ZERO);
@@ -333,12 +325,13 @@ fn point_pushes(
     pair_pushes(grid, strength, point, same, &mut acc, recv);
     pair_pushes(grid, strength, point, below, &mut acc, recv);
     let (ax, ay) = (acc.0.to_array(), acc.1.to_array());
-    own.0[k - own.2] = (ax[0] + ax[1]) + (ax[2] + ax[3]);
-    own.1[k - own.2] = (ay[0] + ay[1]) + (ay[2] + ay[3]);
+    own.x[k - own.from] = (ax[0] + ax[1]) + (ax[2] + ax[3]);
+    own.y[k - own.from] = (ay[0] + ay[1]) + (ay[2] + ay[3]);
 }
 
-/// A band's reaction segment: copy m is at `x[m - from]`.
-struct Reactions<'a> {
+/// A band's stretch of the own pushes or of the reactions: copy m's is at
+/// `x[m - from]`, `y[m - from]`.
+struct Segment<'a> {
     x: &'a mut [f32],
     y: &'a mut [f32],
     from: usize,
@@ -395,7 +388,7 @@ fn pair_pushes(
     point: Disc,
     (lo, hi): (usize, usize),
     acc: &mut (f32x4, f32x4),
-    recv: &mut Reactions,
+    recv: &mut Segment,
 ) {
     // The first chunk even of an empty run: it pushes nothing (every lane is
     // masked off to +0.0; the sums start at +0.0, so adding it changes none,
