@@ -3,7 +3,6 @@
 //! blasts, zones and summons; the blasts' and explosions' damage.
 
 use super::World;
-use crate::sim::combat::final_damage_booted;
 use crate::sim::config::Element;
 use crate::sim::events::{Event, EventKind};
 use crate::sim::pools::{Behaviour, NewProjectile, Orbiting, Owner, Payload};
@@ -157,16 +156,7 @@ impl World {
     fn hit_enemy(&mut self, e: usize, base: f32, element: Element) -> f32 {
         let element = element as usize;
         let mult = if self.elements.act { self.element_multiplier(e, element) } else { 1.0 };
-        let (attack, defence, boss) = self.strike(e, base, mult, element);
-        let (amount, lifted) = final_damage_booted(&attack, &defence);
-        self.relics.state.boot_lifts += lifted as u32;
-        let dealt = self.damage_enemy(e, amount);
-        if self.elements.act {
-            self.element_hit(e, element);
-        }
-        if boss {
-            self.boss_hit(e, element, dealt);
-        }
-        dealt
+        let (amount, boss) = self.hit_damage(e, base, mult, element);
+        self.land_hit(e, amount, element, boss)
     }
 }

@@ -100,7 +100,7 @@ impl World {
     /// strength and the_boot's floor, the enemy's resistances, armor and vulnerability (a
     /// boss's by its phase) — and whether `e` is a boss. Shots and blasts alike.
     #[inline(always)]
-    pub(super) fn strike(&self, e: usize, base: f32, mult: f32, element: usize) -> (Attack, Defence, bool) {
+    fn strike(&self, e: usize, base: f32, mult: f32, element: usize) -> (Attack, Defence, bool) {
         let kind = &self.cfg.enemy_kinds[self.pools.enemies.kind[e] as usize];
         let boot_floor = self.relics.rules.damage_floor;
         let attack = Attack { base, flat: self.player.strength, mult, element, boot_floor };
@@ -130,13 +130,7 @@ impl World {
             }
             hits += 1;
             let (amount, element, boss) = self.hit_amount(pi, e);
-            let done = self.damage_enemy(e, amount);
-            if self.elements.act {
-                self.element_hit(e, element);
-            }
-            if boss {
-                self.boss_hit(e, element, done);
-            }
+            let done = self.land_hit(e, amount, element, boss);
             dealt += done;
             if self.pools.projectiles.special[pi] {
                 self.log.behaviour_hits.push(BehaviourHit { projectile: pi as u32, enemy: e as u32, dealt: done });
@@ -171,6 +165,15 @@ impl World {
         // 210 frames with the flag (statuses' columns, the shock check),
         // +0.93% without it.
         let mult = if self.elements.act { crit_mult * self.element_multiplier(e, element) } else { crit_mult };
+        let (amount, boss) = self.hit_damage(e, base, mult, element);
+        (amount, element, boss)
+    }
+
+    /// R-DMG-1's damage of a hit of `base` × `mult` and `element` on enemy
+    /// `e` (the_boot's lifts counted), and whether `e` is a boss. Shots and
+    /// blasts alike.
+    #[inline(always)]
+    pub(super) fn hit_damage(&mut self, e: usize, base: f32, mult: f32, element: usize) -> (f32, bool) {
         let (attack, defence, boss) = self.strike(e, base, mult, element);
         // the_boot behind its flag: off (the stress workload), a hit is
         // R-DMG-1 alone, with no count to keep.
@@ -181,7 +184,22 @@ impl World {
         } else {
             final_damage(&attack, &defence)
         };
-        (amount, element, boss)
+        (amount, boss)
+    }
+
+    /// A hit of `amount` and `element` on enemy `e` lands: its HP, then
+    /// R-DMG-2's status roll and a boss's hooks. Returns the damage dealt.
+    /// Shots and blasts alike.
+    #[inline(always)]
+    pub(super) fn land_hit(&mut self, e: usize, amount: f32, element: usize, boss: bool) -> f32 {
+        let done = self.damage_enemy(e, amount);
+        if self.elements.act {
+            self.element_hit(e, element);
+        }
+        if boss {
+            self.boss_hit(e, element, done);
+        }
+        done
     }
 
     /// After projectile `pi` struck enemy `e`: it remembers `e` (hit
