@@ -1,4 +1,4 @@
-"""Where the game keeps its files, and how it writes and reads them (R-SAVE-1).
+"""Where the game keeps its files, and how it writes and reads them (R-SAVE-1, R-SAVE-2).
 
 This module owns the user directories (platformdirs; `ARTIFICER_HOME`
 overrides both, for tests and portable installs) and the ways a user file is
@@ -22,6 +22,13 @@ written and read:
   that remembers its digit count — so the caller's schema refuses it at its
   JSON path, like any other out-of-range number (`describe` says "a 5001-digit
   number").
+
+R-SAVE-2: a path the game is given or keeps is only read, replaced or set aside when it is a
+regular file (through a symbolic link, the file it names), or absent to be created. `not_a_file`
+says what else it is (a directory, a FIFO, a device, a socket, a link to nothing); every reader
+and writer here refuses such a path with `NotAFileError` or a `Loaded` whose `left` is set, and
+leaves it exactly as it was: nothing is moved, opened for writing or written over. Reads open
+with `O_NONBLOCK` and check the opened file again (`fstat`), so a FIFO swapped in never hangs.
 """
 
 from __future__ import annotations
@@ -57,6 +64,106 @@ ASIDE_ATTEMPTS: Final = 10
 log = logging.getLogger(__name__)
 
 
+class NotAFileError(OSError):
+    """R-SAVE-2: a path the game would read, replace or set aside is not a regular file (nor
+    absent); it was left exactly as it was. The message is one line: the path and what it is."""
+
+
+def not_a_file(path: Path) -> str | None:
+    """What `path` is when the game must not touch it (R-SAVE-2): "a directory", "a FIFO", "a
+    device", "a socket", "a link to nothing" (a dangling symbolic link), "not reachable (…)";
+    None when it is a regular file (a link to one counts as it) or absent."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        return f"not reachable ({error.strerror or error})"
+    if stat.S_ISLNK(info.st_mode):
+        try:
+            info = os.stat(path)
+        except FileNotFoundError:
+            return "a link to nothing"
+        except OSError as error:
+            return f"a link that cannot be followed ({error.strerror or error})"
+    return _kind(info.st_mode)
+
+
+def _kind(mode: int) -> str | None:
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def refuse_unless_file(path: Path) -> None:
+    """Raises `NotAFileError` ("PATH is a FIFO, not a file") unless `path` is a regular file or absent."""
+    kind = not_a_file(path)
+    if kind is not None:
+        raise NotAFileError(f"{path} is {kind}, not a file")
+
+
+def check_writable(path: Path) -> None:
+    """Up front, before any long work (a run, a sweep): raises `NotAFileError` or `OSError` with a
+    one-line message unless `write_atomic(path, …)` will be able to write there — `path` a regular
+    file or absent, below a directory (made when missing) where a file can be created. Creates the
+    missing directories and leaves no file behind."""
+    refuse_unless_file(path)
+    _check_directory(path.parent)
+
+
+def check_writable_directory(directory: Path) -> None:
+    """As `check_writable`, for a directory that files will be written into (`sim --out`)."""
+    _check_directory(directory)
+
+
+def _check_directory(directory: Path) -> None:
+    for ancestor in (directory, *directory.parents):
+        kind = not_a_file(ancestor)
+        if kind == "a directory":
+            break
+        if kind is not None:
+            raise NotAFileError(f"{ancestor} is {kind}, not a directory")
+        if ancestor.exists():
+            raise NotAFileError(f"{ancestor} is a file, not a directory")
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(prefix=".artificer-probe.", suffix=".tmp", dir=directory)
+    except OSError as error:
+        raise OSError(f"{directory} cannot be written to ({error.strerror or error})") from None
+    os.close(fd)
+    os.unlink(probe)
+
+
+def read_bytes(path: Path, max_bytes: int) -> bytes:
+    """The bytes of the regular file `path`, at most `max_bytes` of them. Raises `FileNotFoundError`
+    when it is absent, `NotAFileError` when it is something else (left as it was, never opened
+    for long: a FIFO does not hang), `ValueError` when it is larger, `OSError` when unreadable."""
+    refuse_unless_file(path)
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    try:
+        info = os.fstat(fd)
+        kind = _kind(info.st_mode)
+        if kind is not None:  # swapped in between the look and the open
+            raise NotAFileError(f"{path} is {kind}, not a file")
+        if info.st_size > max_bytes:
+            raise ValueError(f"{info.st_size} bytes, more than the {max_bytes} it may have")
+        with os.fdopen(fd, "rb", closefd=False) as file:
+            raw = file.read(max_bytes + 1)
+    finally:
+        os.close(fd)
+    if len(raw) > max_bytes:
+        raise ValueError(f"more than the {max_bytes} bytes it may have")
+    return raw
+
+
 def data_dir() -> Path:
     """The user data dir (saves, run summaries): `$ARTIFICER_HOME/data` when set."""
     home = os.environ.get(HOME_ENV)
@@ -73,7 +180,12 @@ def config_dir() -> Path:
 
 
 def write_atomic(path: Path, data: bytes) -> None:
-    """Write `data` to `path` so that a reader sees the old file or the whole new one, never a torn write."""
+    """Write `data` to `path` so that a reader sees the old file or the whole new one, never a torn
+    write. R-SAVE-2: `NotAFileError` when `path` is neither a regular file nor absent (it is left as
+    it was); a symbolic link to a file keeps pointing at it: the file it names is the one replaced."""
+    refuse_unless_file(path)
+    if path.is_symlink():
+        path = Path(os.path.realpath(path))
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -227,6 +339,9 @@ class Loaded:
     problem: str | None = None
     kept_as: str | None = None
     reason: str = ""
+    #: R-SAVE-2: the path holds something that is not a regular file (a directory, a FIFO, a device,
+    #: a link to nothing); it was left as it was, and must not be written over either.
+    left: bool = False
 
 
 def read_json_or_quarantine(path: Path, max_bytes: int = MAX_FILE_BYTES, set_aside: bool = True) -> Loaded:
@@ -235,26 +350,19 @@ def read_json_or_quarantine(path: Path, max_bytes: int = MAX_FILE_BYTES, set_asi
     `set_aside`: a backup, read only). Never raises."""
     aside = _aside if set_aside else _left
     try:
-        info = os.stat(path)
+        raw = read_bytes(path, max_bytes)
     except FileNotFoundError:
         return Loaded(None)
-    except OSError as error:
-        reason = f"could not be read: {error.strerror or error}"
-        return Loaded(None, f"{path.name} could not be used ({reason}); defaults are used", None, reason)
-    if not stat.S_ISREG(info.st_mode):
-        kind = "a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file"
-        return aside(path, f"{kind}, not a file")
-    if info.st_size > max_bytes:
-        return aside(path, f"{info.st_size} bytes, more than the {max_bytes} a file may have")
-    try:
-        with open(path, "rb") as file:
-            raw = file.read(max_bytes + 1)
-    except FileNotFoundError:
-        return Loaded(None)
+    except NotAFileError:
+        kind = not_a_file(path) or "not a regular file"
+        reason = f"{kind}, not a file"
+        message = f"{path.name} could not be used ({reason}); it was left as it is and defaults are used"
+        log.warning("%s", message)
+        return Loaded(None, message, None, reason, left=True)
+    except ValueError as error:
+        return aside(path, str(error).replace("it may have", "a file may have"))
     except OSError as error:
         return aside(path, f"could not be read: {error.strerror or error}")
-    if len(raw) > max_bytes:
-        return aside(path, f"more than the {max_bytes} bytes a file may have")
     try:
         return Loaded(parse_json_bytes(raw))
     except ValueError as error:
@@ -281,15 +389,21 @@ class SetAside:
 
 
 def quarantine(path: Path, reason: str) -> SetAside:
-    """Moves a bad file (or directory) aside as `<name>.corrupt` (replacing an older file of that
-    name; `<name>.corrupt.1` … when that name is taken by a directory). Never raises."""
+    """Moves a bad regular file aside as `<name>.corrupt` (replacing an older file of that name;
+    `<name>.corrupt.1` … when that name is taken by something else). R-SAVE-2: anything that is not
+    a regular file is left where it is (`kept_as` None). Never raises."""
+    kind = not_a_file(path)
+    if kind is not None:
+        message = f"{path.name} could not be used ({reason}); it is {kind}, left as it is, and defaults are used"
+        log.warning("%s", message)
+        return SetAside(message, reason, None)
     names = [f"{path.name}.corrupt"] + [f"{path.name}.corrupt.{n}" for n in range(1, ASIDE_ATTEMPTS)]
     failure: OSError | None = None
     for name in names:
         aside = path.with_name(name)
         try:
-            if aside.is_dir() and not aside.is_symlink():
-                continue
+            if aside.is_symlink() or not_a_file(aside) is not None:
+                continue  # never replace what is not a regular file (R-SAVE-2)
             os.replace(path, aside)
         except OSError as error:
             failure = error

@@ -131,6 +131,16 @@ def make_symlink_to_zero(path: Path) -> None:
     path.symlink_to("/dev/zero")
 
 
+def make_dangling_symlink(path: Path) -> None:
+    path.symlink_to(path.with_name("gone.json"))
+
+
+#: What a "left" case put at run.json's path, to check it is exactly as it was (R-SAVE-2).
+def what_is_at(path: Path) -> tuple[int, int, str]:
+    info = os.lstat(path)
+    return info.st_mode, info.st_ino, os.readlink(path) if os.path.islink(path) else ""
+
+
 def bom(data: dict[str, Any]) -> bytes:
     return b"\xef\xbb\xbf" + json.dumps(data).encode("utf-8")
 
@@ -199,9 +209,10 @@ CASES = [
     Case("nan_literal", raw("player.hp", "NaN"), "aside", ("NaN",)),
     Case("infinity_literal", raw("player.hp_max", "-Infinity"), "aside", ("Infinity",)),
     Case("duplicate_key", duplicate_currency, "aside", ("currency", "twice")),
-    Case("directory", make_directory, "aside", ("directory",)),
-    Case("fifo", make_fifo, "aside", ("not a regular file",)),
-    Case("symlink_to_dev_zero", make_symlink_to_zero, "aside", ("not a regular file",)),
+    Case("directory", make_directory, "left", ("directory",)),
+    Case("fifo", make_fifo, "left", ("FIFO",)),
+    Case("symlink_to_dev_zero", make_symlink_to_zero, "left", ("device",)),
+    Case("dangling_symlink", make_dangling_symlink, "left", ("link to nothing",)),
     Case("json_null", b"null", "aside", ("(file)",)),
     Case("json_array", b"[1, 2, 3]", "aside", ("(file)",)),
     Case("json_string", b'"run"', "aside", ("(file)",)),
@@ -278,7 +289,7 @@ def put(case: Case) -> None:
     path = run_save_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     made = case.make
-    if callable(made) and made in (make_directory, make_fifo, make_symlink_to_zero):
+    if callable(made) and made in (make_directory, make_fifo, make_symlink_to_zero, make_dangling_symlink):
         made(path)
         return
     if callable(made):
@@ -317,8 +328,9 @@ def test_r_save_1_a_broken_save_loads_or_is_set_aside_with_a_message(display: py
     stack = SceneStack()
     title = title_scene(CONTENT)
     stack.push(title)
-    press_continue(stack, display)  # must not raise
     path = run_save_path()
+    before = what_is_at(path)
+    press_continue(stack, display)  # must not raise
     if case.outcome == "loads":
         shop = stack.top
         assert isinstance(shop, ShopScene) and shop.wave == 3, f"{case.name}: Continue did not reach the shop"
@@ -332,9 +344,13 @@ def test_r_save_1_a_broken_save_loads_or_is_set_aside_with_a_message(display: py
     assert stack.top is title and len(stack) == 1, f"{case.name}: Continue left the title"
     notice = next((text for text in title.notices if "run.json" in text), None)
     assert notice is not None, f"{case.name}: no toast names run.json: {title.notices}"
-    assert "run.json.corrupt" in notice
     for word in case.named:
         assert word in notice, f"{case.name}: the toast does not name {word!r}: {notice!r}"
+    if case.outcome == "left":
+        assert what_is_at(path) == before, f"{case.name}: what is at run.json's path was touched"
+        assert not (path.parent / "run.json.corrupt").exists() and not (path.parent / "run.json.corrupt").is_symlink()
+        return
+    assert "run.json.corrupt" in notice
     assert not path.exists() and not path.is_symlink(), f"{case.name}: the bad file is still in place"
     assert (path.parent / "run.json.corrupt").exists() or (path.parent / "run.json.corrupt").is_symlink()
     assert not title.items[next(i for i, item in enumerate(title.items) if item.key == "ui.title.continue")].enabled
@@ -430,12 +446,12 @@ def test_a_problem_says_why_even_when_the_corrupt_name_is_taken_by_a_directory()
     assert "not JSON" in found.detail and not path.exists()
 
 
-def test_deleting_a_save_that_is_a_directory_does_not_raise() -> None:
+def test_r_save_2_deleting_a_save_that_is_a_directory_leaves_it_and_does_not_raise() -> None:
     from artificer.game.save import delete_run_save
 
-    run_save_path().mkdir(parents=True)
+    (run_save_path() / "inner").mkdir(parents=True)
     delete_run_save()
-    assert not run_save_path().exists()
+    assert (run_save_path() / "inner").is_dir(), "a directory at run.json's path is not ours to move"
 
 
 # --- writes: stale temporaries and the directory's fsync ------------------------------------------

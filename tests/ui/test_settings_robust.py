@@ -41,6 +41,7 @@ class Case:
     name: str
     make: bytes | Callable[[Path], None]
     #: "aside": defaults, the file kept as settings.json.corrupt, a toast naming it and every string of `named`;
+    #: "left": not a regular file (R-SAVE-2): defaults and the toast, the thing left exactly as it was;
     #: "loads": the file's settings are used (`check` says what they are), no toast.
     outcome: str
     named: tuple[str, ...] = ()
@@ -62,8 +63,8 @@ CASES = [
     Case("file_is_a_5001_digit_int", b"1" * 5001, "aside", ("(file)", "5001-digit")),
     Case("window_401_digits", raw("window_size", "[" + "9" * 401 + ", 720]"), "aside", ("window_size",)),
     Case("too_big", b'{"language": "ko"}' + b" " * storage.MAX_FILE_BYTES, "aside", ("bytes",)),
-    Case("directory", directory, "aside", ("directory",)),
-    Case("fifo", fifo, "aside", ("not a regular file",)),
+    Case("directory", directory, "left", ("directory",)),
+    Case("fifo", fifo, "left", ("FIFO",)),
     Case("invalid_utf8", b'{"language": "\xc3\x28"}', "aside", ("UTF-8",)),
     Case("empty", b"", "aside", ("not JSON",)),
     Case("truncated", b'{"language": "ko", "master_vol', "aside", ("not JSON",)),
@@ -147,6 +148,7 @@ def launch_lightly(surface: pygame.Surface) -> tuple[TitleScene, Settings]:
 @pytest.mark.parametrize("case", CASES, ids=lambda case: case.name)
 def test_r_save_1_a_broken_settings_file_never_stops_the_game(monkeypatch: pytest.MonkeyPatch, case: Case) -> None:
     path = put(case)
+    before = os.lstat(path)
     if case.name in IN_THE_WINDOW:
         title, settings = launch(monkeypatch)
     else:
@@ -163,18 +165,28 @@ def test_r_save_1_a_broken_settings_file_never_stops_the_game(monkeypatch: pytes
     assert settings == Settings(), f"{case.name}: the defaults are not used"
     notice = next((text for text in title.notices if "settings.json" in text), None)
     assert notice is not None, f"{case.name}: the title does not say so: {title.notices}"
-    assert "settings.json.corrupt" in notice
     for word in case.named:
         assert word in notice, f"{case.name}: the toast does not name {word!r}: {notice!r}"
+    if case.outcome == "left":
+        after = os.lstat(path)
+        assert (after.st_mode, after.st_ino) == (before.st_mode, before.st_ino), f"{case.name}: it was touched"
+        assert not path.with_name("settings.json.corrupt").exists()
+        return
+    assert "settings.json.corrupt" in notice
     assert not path.exists(), f"{case.name}: the bad file is still in place"
     assert path.with_name("settings.json.corrupt").exists()
     assert load().problem is None, "the next launch starts clean"
 
 
-def test_after_a_directory_is_set_aside_the_settings_save_again(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_r_save_2_a_directory_at_the_settings_path_is_never_written_over(monkeypatch: pytest.MonkeyPatch) -> None:
     path = put(CASES[[case.name for case in CASES].index("directory")])
     loaded = load()
-    assert loaded.problem is not None and loaded.kept_as == "settings.json.corrupt"
+    assert loaded.problem is not None and loaded.kept_as is None
+    with pytest.raises(storage.NotAFileError, match="a directory, not a file"):
+        save(Settings(language=Language.KO))
+    assert (path / "inner").is_dir() and not path.with_name("settings.json.corrupt").exists()
+    path.joinpath("inner").rmdir()
+    path.rmdir()  # the player takes it away: the settings save again
     save(Settings(language=Language.KO))
     assert load().settings.language == Language.KO and path.is_file()
 

@@ -902,12 +902,13 @@ def _write(save: RunSave, path: Path | None) -> None:
 
 def delete_run_save(path: Path | None = None) -> None:
     """The run is over (death, abandon, victory) or a new one began: its save goes. Something
-    other than a file at its path (a directory) is set aside instead; a failure is logged, not
-    raised (the next write replaces the file anyway)."""
+    other than a regular file at its path (a directory, a FIFO, a link to nothing) is left as it
+    is (R-SAVE-2); a failure is logged, not raised (the next write replaces the file anyway)."""
     path = path if path is not None else run_save_path()
     try:
-        if path.is_dir() and not path.is_symlink():
-            storage.quarantine(path, "a directory, not a file")
+        kind = storage.not_a_file(path)
+        if kind is not None:
+            log.warning("%s is %s, not a file: left as it is", path, kind)
         else:
             path.unlink(missing_ok=True)
     except OSError as error:

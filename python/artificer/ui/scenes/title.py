@@ -263,8 +263,9 @@ class TitleScene(Scene):
         return next(i for i, item in enumerate(self.items) if item.key == "ui.title.continue")
 
     def _refresh_items(self) -> None:
-        # Anything at run.json's path (a directory too): Continue sets what cannot be used aside and says why.
-        saved = run_save_path().exists()
+        # Anything at run.json's path (a directory, a link to nothing too): Continue sets a bad file
+        # aside, or leaves what is not a file as it is (R-SAVE-2), and says why.
+        saved = run_save_path().exists() or run_save_path().is_symlink()
         lines = [
             (NEW_RUN, MenuItem(NEW_RUN.key, self._new_run if self._on_new_run is not None else None)),
             (
