@@ -11,7 +11,9 @@ content checker.
     artificer sim --builds all|a,b --seeds 1-100 [--waves 20] [--endless] [--ng-plus N]
                   [--backend local|ray] [--address ADDR] [--workers N] [--out DIR]
 
-Bad arguments exit 2 with a one-line message; JSON outputs are public
+Bad arguments exit 2 with a one-line message (so does a path that is not a regular file where
+one is read or written, R-SAVE-2: checked before any long work); Ctrl-C ends quietly with 130,
+a closed pipe (`| head`) with 141; JSON outputs are public
 contracts (keys are only ever added) and strict JSON (RFC 8259, no NaN or
 Infinity): a number that is not finite — the core keeps f32, so a wand's
 damage past 3.4e38 is infinity — prints as `null` under its usual key.
@@ -33,6 +35,9 @@ if TYPE_CHECKING:
     from artificer.ui.play import StartAt
 
 EXIT_USAGE = 2
+#: Ctrl-C and a reader that left the pipe: the codes a shell gives a command killed by SIGINT / SIGPIPE.
+EXIT_INTERRUPTED = 130
+EXIT_BROKEN_PIPE = 141
 MAX_SEED = 2**64 - 1
 
 
@@ -63,10 +68,14 @@ class Parser(argparse.ArgumentParser):
 
 def _int_in(low: int, high: int, what: str) -> Callable[[str], int]:
     def parse(text: str) -> int:
+        digits = text.strip().lstrip("+-").lstrip("0")
+        if digits.isdigit() and len(digits) > len(str(max(abs(low), abs(high)))):
+            raise argparse.ArgumentTypeError(f"{what} must be in {low}..{high}, got a {len(digits)}-digit number")
         try:
             value = int(text, 10)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{what} must be an integer, got {text!r}") from None
+            shown = text if len(text) <= 40 else text[:40] + "…"
+            raise argparse.ArgumentTypeError(f"{what} must be an integer, got {shown!r}") from None
         if not low <= value <= high:
             raise argparse.ArgumentTypeError(f"{what} must be in {low}..{high}, got {value}")
         return value
@@ -212,6 +221,18 @@ def _load(data: Path | None) -> Content:
         raise SystemExit(EXIT_USAGE) from None
 
 
+def _unwritable(path: Path) -> str | None:
+    """Why a file cannot be written at `path` (None: it can), checked before the work that ends by
+    writing it: not a regular file (R-SAVE-2), below a file, or in a place that refuses writes."""
+    from artificer import storage
+
+    try:
+        storage.check_writable(path)
+    except OSError as error:
+        return str(error)
+    return None
+
+
 class _Refused(Exception):
     """A usage problem, already printed on stderr: the command exits 2."""
 
@@ -257,12 +278,15 @@ def _build(content: Content, name: str | None, data: Path | None, command: str) 
 
 
 def _meta_refusal(path: Path, ng_plus: int, cursed: bool) -> str | None:
-    """Why `run --meta FILE` cannot carry that file through this run (None: it can): a directory, or
-    a mode the file has not earned (an NG+ level above its highest, cursed waves not bought)."""
+    """Why `run --meta FILE` cannot carry that file through this run (None: it can): not a regular
+    file (R-SAVE-2: a directory, FIFO, device or dangling link, left as it is), a place the run's end
+    could not write, or a mode the file has not earned (an NG+ level above its highest, cursed
+    waves not bought)."""
     from artificer.game.meta import CURSED_WAVES, load_meta
 
-    if path.is_dir():
-        return "a directory, not a meta file"
+    refusal = _unwritable(path)
+    if refusal is not None:
+        return refusal
     meta = load_meta(path).meta if path.exists() else None
     unlocked = meta.ng_plus_unlocked if meta is not None else 0
     if ng_plus > unlocked:
@@ -291,7 +315,12 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.meta is not None:
         refusal = _meta_refusal(args.meta, args.ng_plus, args.cursed)
         if refusal is not None:
-            print(f"artificer run: error: --meta {args.meta}: {refusal}", file=sys.stderr)
+            print(f"artificer run: error: --meta: {refusal}", file=sys.stderr)
+            return EXIT_USAGE
+    if args.record is not None:  # before the run, so a bad place never costs the run (R-SAVE-2)
+        refusal = _unwritable(args.record)
+        if refusal is not None:
+            print(f"artificer run: error: --record: {refusal}", file=sys.stderr)
             return EXIT_USAGE
     report = run_headless(
         content,
@@ -359,8 +388,13 @@ def cmd_sim(args: argparse.Namespace) -> int:
 
     content = _load(args.data)
     refusal = _waves_refusal(content, args.waves, args.endless, args.ng_plus)
-    if refusal is None and args.out.exists() and not args.out.is_dir():
-        refusal = f"--out {args.out} is a file, not a directory"
+    if refusal is None:  # before the sweep, so a bad place never costs the runs (R-SAVE-2)
+        from artificer import storage
+
+        try:
+            storage.check_writable_directory(args.out)
+        except OSError as error:
+            refusal = f"--out: {error}"
     if refusal is not None:
         print(f"artificer sim: error: {refusal}", file=sys.stderr)
         return EXIT_USAGE
@@ -379,14 +413,18 @@ def cmd_sim(args: argparse.Namespace) -> int:
 
     started = time.perf_counter()
     progress = SweepProgress(tasks, builds, enabled=not args.quiet)
+    interrupted = False
     try:
         with progress:
             result = run_sweep(tasks, backend, progress.done)
     except SweepError as err:
         print(f"artificer sim: {err}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        interrupted = True
+        raise
     finally:
-        backend.shutdown()
+        backend.shutdown(now=interrupted)
     wall = time.perf_counter() - started
     written = write_outputs(args.out, result, plots=not args.no_plots)
     timing = {
@@ -449,9 +487,17 @@ def cmd_wand(args: argparse.Namespace) -> int:
             return _usage(f"--code: {err}")
         args.core, cards = board.core, list(board.cards)
     elif args.board is not None:
-        try:
-            cards = json.loads(args.board.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as err:
+        from artificer import storage
+
+        try:  # a regular file only (a FIFO never hangs), bounded, strict JSON, bounded depth
+            cards = storage.parse_json_bytes(storage.read_bytes(args.board, storage.MAX_FILE_BYTES))
+        except FileNotFoundError:
+            return _usage(f"--board {args.board}: no such file")
+        except OSError as err:
+            return _usage(
+                f"--board: {err}" if isinstance(err, storage.NotAFileError) else f"--board {args.board}: {err}"
+            )
+        except ValueError as err:
             return _usage(f"--board {args.board}: {err}")
         if not isinstance(cards, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in cards.items()):
             return _usage(f"--board {args.board}: expected a JSON object of slot id to spell id")
@@ -536,10 +582,14 @@ def cmd_play(args: argparse.Namespace) -> int:
         return 1
     import pygame
 
+    from artificer.ui.app import NoDisplay
     from artificer.ui.play import play
 
     try:
         play(getattr(args, "frames", None), start)
+    except NoDisplay as err:
+        print(f"artificer: cannot open the game window: {err}; try `artificer run --headless`", file=sys.stderr)
+        return EXIT_USAGE
     except pygame.error as err:
         print(f"artificer: cannot open the game window ({err}); try `artificer run --headless`", file=sys.stderr)
         return 1
@@ -564,8 +614,13 @@ def _watch(path: Path, args: argparse.Namespace) -> int:
     except ReplayError as error:
         print(f"artificer play: {path.name}: {error}", file=sys.stderr)
         return EXIT_USAGE
+    from artificer.ui.app import NoDisplay
+
     try:
         play(getattr(args, "frames", None), Watch(tape))
+    except NoDisplay as err:
+        print(f"artificer: cannot open the game window: {err}", file=sys.stderr)
+        return EXIT_USAGE
     except pygame.error as err:
         print(f"artificer: cannot open the game window ({err})", file=sys.stderr)
         return 1
@@ -585,9 +640,29 @@ def main(argv: Sequence[str] | None = None) -> int:
         "wand": cmd_wand,
     }
     try:
-        return handlers[args.command](args)
+        code = handlers[args.command](args)
+        sys.stdout.flush()  # here, so that a reader gone from the pipe is caught below
+        return code
     except _Refused:
         return EXIT_USAGE
+    except KeyboardInterrupt:  # Ctrl-C: ends quietly, as a shell's commands do
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:  # `artificer wand --json | head`: the reader left; so do we, quietly
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
+
+
+def _silence_stdout() -> None:
+    """After a broken pipe: stdout goes nowhere, so the interpreter's last flush raises nothing."""
+    import os
+
+    try:
+        sys.stdout.flush()
+    except OSError:
+        pass
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, sys.stdout.fileno())
+    os.close(null)
 
 
 if __name__ == "__main__":

@@ -71,12 +71,15 @@ class NotAFileError(OSError):
 
 def not_a_file(path: Path) -> str | None:
     """What `path` is when the game must not touch it (R-SAVE-2): "a directory", "a FIFO", "a
-    device", "a socket", "a link to nothing" (a dangling symbolic link), "not reachable (…)";
-    None when it is a regular file (a link to one counts as it) or absent."""
+    device", "a socket", "a link to nothing" (a dangling symbolic link), "under a file" (a parent
+    is a file), "not reachable (…)"; None when it is a regular file (a link to one counts as it)
+    or absent."""
     try:
         info = os.lstat(path)
     except FileNotFoundError:
         return None
+    except NotADirectoryError:
+        return "under a file"
     except OSError as error:
         return f"not reachable ({error.strerror or error})"
     if stat.S_ISLNK(info.st_mode):
@@ -103,18 +106,22 @@ def _kind(mode: int) -> str | None:
     return "not a regular file"
 
 
+def _refusal(path: Path, kind: str, wanted: str) -> NotAFileError:
+    return NotAFileError(f"{path} is {kind}, not {wanted}" if kind.startswith("a ") else f"{path} is {kind}")
+
+
 def refuse_unless_file(path: Path) -> None:
     """Raises `NotAFileError` ("PATH is a FIFO, not a file") unless `path` is a regular file or absent."""
     kind = not_a_file(path)
     if kind is not None:
-        raise NotAFileError(f"{path} is {kind}, not a file")
+        raise _refusal(path, kind, "a file")
 
 
 def check_writable(path: Path) -> None:
     """Up front, before any long work (a run, a sweep): raises `NotAFileError` or `OSError` with a
     one-line message unless `write_atomic(path, …)` will be able to write there — `path` a regular
-    file or absent, below a directory (made when missing) where a file can be created. Creates the
-    missing directories and leaves no file behind."""
+    file or absent, in a directory (or below one, the rest made when written) where a file can be
+    created. Makes nothing, leaves nothing behind."""
     refuse_unless_file(path)
     _check_directory(path.parent)
 
@@ -125,19 +132,19 @@ def check_writable_directory(directory: Path) -> None:
 
 
 def _check_directory(directory: Path) -> None:
-    for ancestor in (directory, *directory.parents):
-        kind = not_a_file(ancestor)
+    """`directory` is one, or absent below one, and a file can be created in the nearest that is."""
+    for existing in (directory, *directory.parents):
+        kind = not_a_file(existing)
         if kind == "a directory":
             break
         if kind is not None:
-            raise NotAFileError(f"{ancestor} is {kind}, not a directory")
-        if ancestor.exists():
-            raise NotAFileError(f"{ancestor} is a file, not a directory")
+            raise _refusal(existing, kind, "a directory")
+        if os.path.lexists(existing):
+            raise NotAFileError(f"{existing} is a file, not a directory")
     try:
-        directory.mkdir(parents=True, exist_ok=True)
-        fd, probe = tempfile.mkstemp(prefix=".artificer-probe.", suffix=".tmp", dir=directory)
+        fd, probe = tempfile.mkstemp(prefix=".artificer-probe.", suffix=".tmp", dir=existing)
     except OSError as error:
-        raise OSError(f"{directory} cannot be written to ({error.strerror or error})") from None
+        raise OSError(f"{existing} cannot be written to ({error.strerror or error})") from None
     os.close(fd)
     os.unlink(probe)
 
@@ -152,7 +159,7 @@ def read_bytes(path: Path, max_bytes: int) -> bytes:
         info = os.fstat(fd)
         kind = _kind(info.st_mode)
         if kind is not None:  # swapped in between the look and the open
-            raise NotAFileError(f"{path} is {kind}, not a file")
+            raise _refusal(path, kind, "a file")
         if info.st_size > max_bytes:
             raise ValueError(f"{info.st_size} bytes, more than the {max_bytes} it may have")
         with os.fdopen(fd, "rb", closefd=False) as file:

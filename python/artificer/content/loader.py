@@ -25,6 +25,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from artificer import storage
 from artificer.content import references
 from artificer.content.bosses import BOSSES_DIR, Boss, BossBook, check_bosses
 from artificer.content.cores import Core, CoreCatalog
@@ -370,14 +371,16 @@ MAX_JSON_DEPTH = 64
 
 def read_text(path: Path, name: str, problems: list[Problem]) -> str | None:
     """The UTF-8 text of `path` (a leading byte-order mark dropped), or None with one problem
-    added: missing, a directory, too big, not UTF-8, unreadable."""
+    added: missing, not a regular file (a directory, a FIFO, a device: never opened for long, so a
+    FIFO does not hang, R-SAVE-2), too big, not UTF-8, unreadable."""
     try:
-        if path.is_dir():
-            problems.append(Problem(name, ROOT_PATH, f"is a directory, not a file ({path})"))
+        kind = storage.not_a_file(path)
+        if kind is not None:
+            problems.append(Problem(name, ROOT_PATH, f"is {kind}, not a file ({path})"))
             return None
-        with path.open("rb") as stream:
-            raw = stream.read(MAX_FILE_BYTES + 1)
-        if len(raw) > MAX_FILE_BYTES:
+        try:
+            raw = storage.read_bytes(path, MAX_FILE_BYTES)
+        except ValueError:
             problems.append(Problem(name, ROOT_PATH, f"file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB"))
             return None
         return raw.decode("utf-8-sig")

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from artificer.errors import ArtificerError
 
@@ -49,19 +49,27 @@ class Task:
     data: str | None = None
 
 
+#: The largest seed a run takes (the core's seeds are 64-bit).
+MAX_SEED: Final = 2**64 - 1
+
+
 def parse_seeds(text: str, most: int = 100_000) -> list[int]:
     """`"1-100"`, `"7"` or `"1-3,10,20-22"` as the sorted seeds it names (each once)."""
     seeds: set[int] = set()
     for part in text.split(","):
         match = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", part)
         if match is None:
-            raise SweepError(f"--seeds: {part.strip()!r} is not a seed or a range like 1-100")
+            shown = part.strip() if len(part.strip()) <= 40 else part.strip()[:40] + "…"
+            raise SweepError(f"--seeds: {shown!r} is not a seed or a range like 1-100")
+        for digits in match.groups():
+            if digits is not None and len(digits.lstrip("0")) > len(str(MAX_SEED)):
+                raise SweepError(f"--seeds: a {len(digits)}-digit number is past the largest seed, {MAX_SEED}")
         low = int(match.group(1))
         high = int(match.group(2)) if match.group(2) is not None else low
         if high < low:
             raise SweepError(f"--seeds: the range {low}-{high} runs backwards")
-        if high >= 2**64:
-            raise SweepError(f"--seeds: {high} is past the largest seed, {2**64 - 1}")
+        if high > MAX_SEED:
+            raise SweepError(f"--seeds: {high} is past the largest seed, {MAX_SEED}")
         if len(seeds) + high - low + 1 > most:
             raise SweepError(f"--seeds: more than {most} seeds")
         seeds.update(range(low, high + 1))
@@ -172,7 +180,8 @@ class Backend(Protocol):
 
     def submit(self, task: Task) -> Future[dict[str, Any]]: ...
 
-    def shutdown(self) -> None: ...
+    def shutdown(self, now: bool = False) -> None:
+        """Waits for the running tasks and stops; `now` (Ctrl-C): stops them, without waiting."""
 
 
 class LocalBackend:
@@ -184,13 +193,28 @@ class LocalBackend:
         import multiprocessing
 
         self.workers = workers
-        self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+        self._pool = ProcessPoolExecutor(
+            max_workers=workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_leave_ctrl_c_to_the_parent,
+        )
 
     def submit(self, task: Task) -> Future[dict[str, Any]]:
         return self._pool.submit(run_task, task)
 
-    def shutdown(self) -> None:
+    def shutdown(self, now: bool = False) -> None:
+        if now:  # Ctrl-C: the workers' runs are dropped, not waited for (CPython keeps them in _processes)
+            for process in dict(getattr(self._pool, "_processes", None) or {}).values():
+                process.terminate()
         self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _leave_ctrl_c_to_the_parent() -> None:
+    """A worker ignores Ctrl-C (the terminal sends it to the whole process group): the parent
+    decides, and a worker never prints a traceback of its own."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 class RayBackend:
@@ -228,7 +252,7 @@ class RayBackend:
         future: Future[dict[str, Any]] = self._remote.remote(task).future()
         return future
 
-    def shutdown(self) -> None:
+    def shutdown(self, now: bool = False) -> None:
         self._ray.shutdown()
 
 

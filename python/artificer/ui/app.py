@@ -47,8 +47,25 @@ DEFAULT_WINDOW_SIZE = (1280, 720)
 MAX_FRAME_SECONDS = 0.25
 
 
+#: SDL's video drivers that draw nowhere a player can see.
+HEADLESS_DRIVERS = frozenset({"dummy", "offscreen"})
+
+
 def _dummy_video() -> bool:
-    return os.environ.get("SDL_VIDEODRIVER", "").lower() in {"dummy", "offscreen"}
+    return os.environ.get("SDL_VIDEODRIVER", "").lower() in HEADLESS_DRIVERS
+
+
+class NoDisplay(pygame.error):
+    """There is no screen to open the window on: SDL fell back to a driver that draws nowhere."""
+
+
+def require_a_display() -> None:
+    """Raises `NoDisplay` when pygame's video driver draws nowhere (no X, Wayland or other display:
+    SDL falls back to its offscreen driver and the game would run invisibly forever) — unless such
+    a driver was asked for by name (`SDL_VIDEODRIVER=dummy`, as the tests do)."""
+    driver = pygame.display.get_driver().lower()
+    if driver in HEADLESS_DRIVERS and not _dummy_video():
+        raise NoDisplay(f"no display to open it on (SDL's video driver is {driver!r})")
 
 
 def open_window(size: tuple[int, int], *, fullscreen: bool = False, vsync: bool = True) -> pygame.Surface:
@@ -145,9 +162,12 @@ class App:
         did and, in that case, shuts it down again on return.
         """
         owns_pygame = not pygame.get_init()
-        if owns_pygame:
-            pygame.init()
         try:
+            if not pygame.display.get_init():
+                pygame.display.init()
+            require_a_display()  # before the mixer and the rest wake up, so a headless machine hears one line
+            if owns_pygame:
+                pygame.init()
             surface = self._open_window()
             scene = self.first_scene_factory()  # Builds the sound bank, which opens the mixer.
             self._start_music()
