@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from artificer import storage
+from artificer import _core, storage
 from artificer.__main__ import EXIT_USAGE, main
 from artificer.content import DEFAULT_DATA_DIR
 
@@ -227,8 +227,9 @@ def test_r_save_2_a_fifo_is_never_opened_for_long(tmp_path: Path) -> None:
         (("sim", "--seeds", "18446744073709551616"), "past the largest seed, 18446744073709551615"),
         (("run", "--headless", "--seed", "9" * 5000), "--seed must be in 0..18446744073709551615"),
         (("run", "--headless", "--seed=-1"), "--seed must be in 0..18446744073709551615"),
+        (("stress", "--enemies", "1", "--projectiles", "1", "--threads", str(_core.MAX_THREADS + 1)), "--threads"),
     ],
-    ids=["seeds_5000_digits", "seeds_21_digits", "seeds_2_64", "run_seed_5000_digits", "run_seed_negative"],
+    ids=["seeds_5000_digits", "seeds_21_digits", "seeds_2_64", "run_seed_5000_digits", "run_seed_negative", "threads"],
 )
 def test_arguments_out_of_range_are_one_line(
     capsys: pytest.CaptureFixture[str], args: tuple[str, ...], said: str

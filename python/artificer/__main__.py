@@ -173,7 +173,10 @@ def build_parser() -> Parser:
     stress.add_argument("--frames", type=_int_in(1, 1_000_000, "--frames"), default=200)
     stress.add_argument("--layout", choices=("uniform", "crowd"), default="crowd")
     stress.add_argument("--seed", type=_int_in(0, MAX_SEED, "--seed"), default=0)
-    stress.add_argument("--threads", type=_int_in(1, 256, "--threads"), default=1)
+    from artificer import _core
+
+    # the core's own bound (R-SAVE-2's "arguments parsed with the bounds the core enforces")
+    stress.add_argument("--threads", type=_int_in(1, _core.MAX_THREADS, "--threads"), default=1)
     stress.add_argument("--render", action="store_true", help="also draw every frame (render_ms, frame_ms)")
     stress.add_argument("--json", action="store_true", help="print one JSON object")
 

@@ -7,8 +7,10 @@ argument, the value and the range, never a panic nor an `OverflowError`, and
 nothing is changed. Floats must be finite and within the bounds of
 rust/sim/limits.rs (amounts 1e9, coordinates 1e9 px, speeds 1e6 px/s, radii
 1e6 px, seconds 1e6, factors 1e4); integers any Python int, refused outside
-their range (counts 0..=10**6, kinds and looks 16 bits); `threads`
-1..=4 × the machine's cores (at least 8); batches (`spawn_enemies`,
+their range (counts 0..=10**6, kinds and looks 16 bits); a bool is refused
+where an integer, a seed, a config's or a catalog's number or a
+`PlayerStats` / `RelicRules` number is due; `threads` 1..=`MAX_THREADS`; a
+config's unknown key is refused, at any depth; batches (`spawn_enemies`,
 `spawn_projectiles`, a frame's commands) apply all or nothing."""
 
 from collections.abc import Mapping, Sequence
@@ -47,6 +49,7 @@ __all__ = [
     "ENEMY_FLAG_WET",
     "ENEMY_FLAG_HIT",
     "RNG_STREAMS",
+    "MAX_THREADS",
     "LAYOUTS",
     "OPS",
     "STATUSES",
@@ -89,6 +92,9 @@ ENEMY_FLAG_WET: int
 ENEMY_FLAG_HIT: int
 #: R-SAVE-1: the length of `World.rng_state()`.
 RNG_STREAMS: int
+#: The most worker threads `World.set_threads` and `SpriteRasterizer` take: 4 × this
+#: machine's cores, at least 8 (rust/sim/limits.rs `max_threads`).
+MAX_THREADS: int
 # The frame contract (rust/sim/contract.rs; `artificer.engine` builds its enums from these):
 #: Each buffer of `World.step` and its ordered column names: controls, commands, enemies,
 #: projectiles, pickups, zones, summons, player, events.

@@ -267,14 +267,11 @@ impl WandSandbox {
 }
 
 /// What a cast senses, checked: 10**-6 ≤ hp_max ≤ 10**9, 0 ≤ hp ≤ hp_max,
-/// 0 ≤ nearest_enemy ≤ 10**9 px (or infinity: no enemy in sight).
+/// 0 ≤ nearest_enemy ≤ 10**9 px (finite: infinity, like NaN, is refused).
 fn senses(moving: bool, hp: f64, hp_max: f64, nearest_enemy: f64) -> Result<Senses, CoreError> {
     let hp_max = limits::float("hp_max", hp_max, 1e-6, MAX_AMOUNT)?;
     let hp = limits::float("hp", hp, 0.0, hp_max as f64)?;
-    let nearest_enemy = match nearest_enemy {
-        f64::INFINITY => f32::INFINITY,
-        d => limits::float("nearest_enemy", d, 0.0, MAX_COORD)?,
-    };
+    let nearest_enemy = limits::float("nearest_enemy", nearest_enemy, 0.0, MAX_COORD)?;
     Ok(Senses { hp, hp_max, moving, nearest_enemy })
 }
 

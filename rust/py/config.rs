@@ -1,12 +1,13 @@
 //! Plain Python data (the dicts `artificer.engine` builds from validated
 //! content) into the core's config types, naming the key on any problem:
 //! each section is a struct decoded by `#[derive(FromPyObject)]`
-//! (`py/decode.rs`), then moved into the core's own type.
+//! (`py/decode.rs`), then moved into the core's own type. A section knows
+//! its keys (`section!`): a key it does not know is refused, at every level.
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use super::decode::{at, decode, Dict, ElementName, Flag, PerElement, Str, F32, U32};
+use super::decode::{at, decode, ElementName, Flag, Keys, PerElement, Section, Str, F32, U32};
 use crate::sim::boss::{Adds, Barrage, BossDef, BossPhase, BossShot, Clones, Enrage, LastWill, Plates, Volley};
 use crate::sim::config::{
     Behavior, CombatParams, DeathBlast, EnemyKind, Inversion, MutatorSplit, Mutators, PickupParams, PlayerParams,
@@ -15,15 +16,39 @@ use crate::sim::config::{
 use crate::sim::CoreError;
 use crate::vm::mana::ManaRules;
 
-/// A decoding struct whose fields are all newtypes named as the core
-/// type's own fields (and the dict's keys), and its move into that type.
-macro_rules! decoded {
-    ($(#[$meta:meta])* $name:ident => $core:ident { $($field:ident: $ty:ty),+ $(,)? }) => {
+/// A section's decoding struct (`#[derive(FromPyObject)]`, its fields named as
+/// the dict's keys) and its `Keys`: its fields, and the keys its dict holds
+/// that are read `apart` from the derive. A `Section` of it refuses any other
+/// key, so a misspelt key is never dropped unseen.
+macro_rules! section {
+    (
+        $(#[$meta:meta])*
+        struct $name:ident $(apart [$($apart:literal),+])? {
+            $($(#[$fmeta:meta])* $field:ident: $ty:ty),+ $(,)?
+        }
+    ) => {
         $(#[$meta])*
         #[derive(FromPyObject)]
         #[pyo3(from_item_all)]
         struct $name {
-            $($field: $ty),+
+            $($(#[$fmeta])* $field: $ty),+
+        }
+
+        impl Keys for $name {
+            const KEYS: &'static [&'static str] = &[$(stringify!($field),)+ $($($apart),+)?];
+        }
+    };
+}
+
+/// A section whose fields are all newtypes named as the core type's own
+/// fields (and the dict's keys), and its move into that type.
+macro_rules! decoded {
+    ($(#[$meta:meta])* $name:ident => $core:ident { $($field:ident: $ty:ty),+ $(,)? }) => {
+        section! {
+            $(#[$meta])*
+            struct $name {
+                $($field: $ty),+
+            }
         }
 
         impl From<$name> for $core {
@@ -61,30 +86,31 @@ decoded! {
     CombatIn => CombatParams { vulnerable_multiplier: F32, weak_multiplier: F32 }
 }
 
-/// `config` as `artificer.engine.world_config` builds it; `enemies` (a
-/// list, its items named by index) and the optional `rules` are read apart.
-#[derive(FromPyObject)]
-#[pyo3(from_item_all)]
-struct ConfigIn {
-    arena: Dict<ArenaIn>,
-    sim: Dict<SimIn>,
-    player: Dict<PlayerIn>,
-    pickups: Dict<PickupsIn>,
-    elite: Dict<EliteIn>,
-    vm: Dict<VmIn>,
-    statuses: Dict<StatusesIn>,
-    turn: Dict<SecondsIn>,
-    combat: Dict<CombatIn>,
+section! {
+    /// `config` as `artificer.engine.world_config` builds it; `enemies` (a
+    /// list, its items named by index), the optional `rules` and `mutators`
+    /// are read apart.
+    struct ConfigIn apart ["enemies", "rules", "mutators"] {
+        arena: Section<ArenaIn>,
+        sim: Section<SimIn>,
+        player: Section<PlayerIn>,
+        pickups: Section<PickupsIn>,
+        elite: Section<EliteIn>,
+        vm: Section<VmIn>,
+        statuses: Section<StatusesIn>,
+        turn: Section<SecondsIn>,
+        combat: Section<CombatIn>,
+    }
 }
 
-/// R-END-3: `config["mutators"]` (optional; absent or None: all off), the wave's global mutator:
-/// `mirror` a bool, `split` and `inversion` their blocks or None.
-#[derive(FromPyObject)]
-#[pyo3(from_item_all)]
-struct MutatorsIn {
-    mirror: Flag,
-    split: Option<Dict<MutatorSplitIn>>,
-    inversion: Option<Dict<InversionIn>>,
+section! {
+    /// R-END-3: `config["mutators"]` (optional; absent or None: all off), the wave's global mutator:
+    /// `mirror` a bool, `split` and `inversion` their blocks or None.
+    struct MutatorsIn {
+        mirror: Flag,
+        split: Option<Section<MutatorSplitIn>>,
+        inversion: Option<Section<InversionIn>>,
+    }
 }
 
 decoded! {
@@ -101,68 +127,68 @@ impl From<MutatorsIn> for Mutators {
     fn from(m: MutatorsIn) -> Mutators {
         Mutators {
             mirror: m.mirror.0,
-            split: m.split.map(|Dict(s)| s.into()),
-            inversion: m.inversion.map(|Dict(i)| i.into()),
+            split: m.split.map(|Section(s)| s.into()),
+            inversion: m.inversion.map(|Section(i)| i.into()),
         }
     }
 }
 
-#[derive(FromPyObject)]
-#[pyo3(from_item_all)]
-struct ArenaIn {
-    width: F32,
-    height: F32,
+section! {
+    struct ArenaIn {
+        width: F32,
+        height: F32,
+    }
 }
 
-#[derive(FromPyObject)]
-#[pyo3(from_item_all)]
-struct SimIn {
-    tick_hz: U32,
-    separation_strength: F32,
-    separation_candidates: U32,
-    grid_cells_per_entity: F32,
-    hit_events_per_frame: U32,
-    hit_flash_frames: U32,
+section! {
+    struct SimIn {
+        tick_hz: U32,
+        separation_strength: F32,
+        separation_candidates: U32,
+        grid_cells_per_entity: F32,
+        hit_events_per_frame: U32,
+        hit_flash_frames: U32,
+    }
 }
 
-#[derive(FromPyObject)]
-#[pyo3(from_item_all)]
-struct EliteIn {
-    hp_multiplier: F32,
-    reward_multiplier: F32,
+section! {
+    struct EliteIn {
+        hp_multiplier: F32,
+        reward_multiplier: F32,
+    }
 }
 
-/// A section of one duration: balance.json `turn` (§8), `statuses.freeze`.
-#[derive(FromPyObject)]
-#[pyo3(from_item_all)]
-struct SecondsIn {
-    seconds: F32,
+section! {
+    /// A section of one duration: balance.json `turn` (§8), `statuses.freeze`.
+    struct SecondsIn {
+        seconds: F32,
+    }
 }
 
-/// balance.json `vm`.
-#[derive(FromPyObject)]
-#[pyo3(from_item_all)]
-struct VmIn {
-    step_multiplier: U32,
-    cast_delay_floor: F32,
-    sustained_fire: Dict<SustainedFireIn>,
-    infinite_spells_hp_per_mana: F32,
-    sine_amplitude: F32,
-    sine_frequency: F32,
-    homing_range: F32,
-    on_kill_interval: F32,
-    charge_ring_delay: F32,
-    knockback_seconds: F32,
+section! {
+    /// balance.json `vm`.
+    struct VmIn {
+        step_multiplier: U32,
+        cast_delay_floor: F32,
+        sustained_fire: Section<SustainedFireIn>,
+        infinite_spells_hp_per_mana: F32,
+        sine_amplitude: F32,
+        sine_frequency: F32,
+        homing_range: F32,
+        on_kill_interval: F32,
+        charge_ring_delay: F32,
+        knockback_seconds: F32,
+    }
 }
 
-/// balance.json `vm.sustained_fire` (R-MANA-8).
-#[derive(FromPyObject)]
-#[pyo3(from_item_all)]
-struct SustainedFireIn {
-    window: F32,
-    step: F32,
-    cap: F32,
-    reset_after: F32,
+section! {
+    /// balance.json `vm.sustained_fire` (R-MANA-8).
+    struct SustainedFireIn {
+        window: F32,
+        step: F32,
+        cap: F32,
+        reset_after: F32,
+    }
 }
 
 impl From<VmIn> for VmParams {
@@ -188,70 +214,70 @@ impl From<VmIn> for VmParams {
     }
 }
 
-/// balance.json `statuses` (R-DMG-2, R-STAT-1 attunement); Python's
-/// `StatusesBalance` documents the schema.
-#[derive(FromPyObject)]
-#[pyo3(from_item_all)]
-struct StatusesIn {
-    chance: PerElement,
-    burn: Dict<BurnIn>,
-    chill: Dict<ChillIn>,
-    freeze: Dict<SecondsIn>,
-    shock: Dict<ShockIn>,
-    poison: Dict<PoisonIn>,
-    wet: Dict<WetIn>,
-    zone: Dict<ZoneIn>,
-    attunement: Dict<AttunementIn>,
+section! {
+    /// balance.json `statuses` (R-DMG-2, R-STAT-1 attunement); Python's
+    /// `StatusesBalance` documents the schema.
+    struct StatusesIn {
+        chance: PerElement,
+        burn: Section<BurnIn>,
+        chill: Section<ChillIn>,
+        freeze: Section<SecondsIn>,
+        shock: Section<ShockIn>,
+        poison: Section<PoisonIn>,
+        wet: Section<WetIn>,
+        zone: Section<ZoneIn>,
+        attunement: Section<AttunementIn>,
+    }
 }
 
-#[derive(FromPyObject)]
-#[pyo3(from_item_all)]
-struct BurnIn {
-    dps: F32,
-    seconds: F32,
+section! {
+    struct BurnIn {
+        dps: F32,
+        seconds: F32,
+    }
 }
 
-#[derive(FromPyObject)]
-#[pyo3(from_item_all)]
-struct ChillIn {
-    slow: F32,
-    seconds: F32,
-    to_freeze: U32,
+section! {
+    struct ChillIn {
+        slow: F32,
+        seconds: F32,
+        to_freeze: U32,
+    }
 }
 
-#[derive(FromPyObject)]
-#[pyo3(from_item_all)]
-struct ShockIn {
-    multiplier: F32,
-    seconds: F32,
+section! {
+    struct ShockIn {
+        multiplier: F32,
+        seconds: F32,
+    }
 }
 
-#[derive(FromPyObject)]
-#[pyo3(from_item_all)]
-struct PoisonIn {
-    dps_per_stack: F32,
-    seconds: F32,
-    max_stacks: U32,
+section! {
+    struct PoisonIn {
+        dps_per_stack: F32,
+        seconds: F32,
+        max_stacks: U32,
+    }
 }
 
-#[derive(FromPyObject)]
-#[pyo3(from_item_all)]
-struct WetIn {
-    seconds: F32,
-    lightning_multiplier: F32,
+section! {
+    struct WetIn {
+        seconds: F32,
+        lightning_multiplier: F32,
+    }
 }
 
-#[derive(FromPyObject)]
-#[pyo3(from_item_all)]
-struct ZoneIn {
-    status_interval: F32,
+section! {
+    struct ZoneIn {
+        status_interval: F32,
+    }
 }
 
-#[derive(FromPyObject)]
-#[pyo3(from_item_all)]
-struct AttunementIn {
-    damage_per_point: F32,
-    chance_per_point: F32,
+section! {
+    struct AttunementIn {
+        damage_per_point: F32,
+        chance_per_point: F32,
+    }
 }
 
 impl From<StatusesIn> for StatusParams {
@@ -280,52 +306,52 @@ impl From<StatusesIn> for StatusParams {
     }
 }
 
-/// An enemies.json entry; `split.into` names a kind, resolved once every
-/// kind is known.
-#[derive(FromPyObject)]
-#[pyo3(from_item_all)]
-struct EnemyIn {
-    id: Str,
-    hp: F32,
-    speed: F32,
-    radius: F32,
-    contact_damage: F32,
-    armor: F32,
-    #[pyo3(default)]
-    resistances: Option<PerElement>,
-    reward: U32,
-    behavior: Str,
-    #[pyo3(default)]
-    attack: Option<Dict<AttackIn>>,
-    #[pyo3(default)]
-    shield: Option<Dict<ShieldIn>>,
-    #[pyo3(default)]
-    explode: Option<Dict<ExplodeIn>>,
-    #[pyo3(default)]
-    split: Option<Dict<SplitIn>>,
+section! {
+    /// An enemies.json entry; `split.into` names a kind, resolved once every
+    /// kind is known.
+    struct EnemyIn apart ["boss"] {
+        id: Str,
+        hp: F32,
+        speed: F32,
+        radius: F32,
+        contact_damage: F32,
+        armor: F32,
+        #[pyo3(default)]
+        resistances: Option<PerElement>,
+        reward: U32,
+        behavior: Str,
+        #[pyo3(default)]
+        attack: Option<Section<AttackIn>>,
+        #[pyo3(default)]
+        shield: Option<Section<ShieldIn>>,
+        #[pyo3(default)]
+        explode: Option<Section<ExplodeIn>>,
+        #[pyo3(default)]
+        split: Option<Section<SplitIn>>,
+    }
 }
 
-#[derive(FromPyObject)]
-#[pyo3(from_item_all)]
-struct ShieldIn {
-    arc: F32,
-    reflect_damage: F32,
+section! {
+    struct ShieldIn {
+        arc: F32,
+        reflect_damage: F32,
+    }
 }
 
-#[derive(FromPyObject)]
-#[pyo3(from_item_all)]
-struct ExplodeIn {
-    radius: F32,
-    damage: F32,
-    element: ElementName,
+section! {
+    struct ExplodeIn {
+        radius: F32,
+        damage: F32,
+        element: ElementName,
+    }
 }
 
-#[derive(FromPyObject)]
-#[pyo3(from_item_all)]
-struct SplitIn {
-    into: Str,
-    count: U32,
-    spread: F32,
+section! {
+    struct SplitIn {
+        into: Str,
+        count: U32,
+        spread: F32,
+    }
 }
 
 decoded! {
@@ -333,14 +359,14 @@ decoded! {
     BossShotIn => BossShot { speed: F32, damage: F32, radius: F32, lifetime: F32 }
 }
 
-/// A boss's `hyper` (hyper-enrage multipliers, and whether it then chases).
-#[derive(FromPyObject)]
-#[pyo3(from_item_all)]
-struct EnrageIn {
-    speed: F32,
-    damage: F32,
-    interval: F32,
-    chase: Flag,
+section! {
+    /// A boss's `hyper` (hyper-enrage multipliers, and whether it then chases).
+    struct EnrageIn {
+        speed: F32,
+        damage: F32,
+        interval: F32,
+        chase: Flag,
+    }
 }
 
 impl From<EnrageIn> for Enrage {
@@ -364,73 +390,73 @@ decoded! {
     LastWillIn => LastWill { invulnerable: F32, restore: F32 }
 }
 
-#[derive(FromPyObject)]
-#[pyo3(from_item_all)]
-struct PlatesIn {
-    count: U32,
-    armor: F32,
-    weak: ElementName,
+section! {
+    struct PlatesIn {
+        count: U32,
+        armor: F32,
+        weak: ElementName,
+    }
 }
 
-/// A phase's `adds` or `clones`: enemies of the kind `into` names.
-#[derive(FromPyObject)]
-#[pyo3(from_item_all)]
-struct BringIn {
-    into: Str,
-    count: U32,
-    #[pyo3(default)]
-    every: Option<F32>,
+section! {
+    /// A phase's `adds` or `clones`: enemies of the kind `into` names.
+    struct BringIn {
+        into: Str,
+        count: U32,
+        #[pyo3(default)]
+        every: Option<F32>,
+    }
 }
 
-/// An enemy kind's `boss` block (R-BOSS-1), as `artificer.engine` builds it
-/// from data/bosses/<id>.json; its `phases` are read one by one.
-#[derive(FromPyObject)]
-#[pyo3(from_item_all)]
-struct BossIn {
-    shot: Dict<BossShotIn>,
-    enrage_after: F32,
-    hyper: Dict<EnrageIn>,
+section! {
+    /// An enemy kind's `boss` block (R-BOSS-1), as `artificer.engine` builds it
+    /// from data/bosses/<id>.json; its `phases` are read one by one.
+    struct BossIn apart ["phases"] {
+        shot: Section<BossShotIn>,
+        enrage_after: F32,
+        hyper: Section<EnrageIn>,
+    }
 }
 
-#[derive(FromPyObject)]
-#[pyo3(from_item_all)]
-struct PhaseIn {
-    number: U32,
-    enter: F32,
-    exit: F32,
-    #[pyo3(default)]
-    resistances: Option<PerElement>,
-    regen_on_physical_hit: F32,
-    #[pyo3(default)]
-    regen_hit_cap: Option<F32>,
-    #[pyo3(default)]
-    stationary: Flag,
-    speed_multiplier: F32,
-    damage_multiplier: F32,
-    #[pyo3(default)]
-    hyper: Flag,
-    #[pyo3(default)]
-    spread: Option<Dict<VolleyIn>>,
-    #[pyo3(default)]
-    barrage: Option<Dict<BarrageIn>>,
-    #[pyo3(default)]
-    burst: Option<Dict<VolleyIn>>,
-    #[pyo3(default)]
-    reflect: Option<Dict<ShieldIn>>,
-    #[pyo3(default)]
-    plates: Option<Dict<PlatesIn>>,
-    #[pyo3(default)]
-    adds: Option<Dict<BringIn>>,
-    #[pyo3(default)]
-    clones: Option<Dict<BringIn>>,
-    #[pyo3(default)]
-    last_will: Option<Dict<LastWillIn>>,
+section! {
+    struct PhaseIn {
+        number: U32,
+        enter: F32,
+        exit: F32,
+        #[pyo3(default)]
+        resistances: Option<PerElement>,
+        regen_on_physical_hit: F32,
+        #[pyo3(default)]
+        regen_hit_cap: Option<F32>,
+        #[pyo3(default)]
+        stationary: Flag,
+        speed_multiplier: F32,
+        damage_multiplier: F32,
+        #[pyo3(default)]
+        hyper: Flag,
+        #[pyo3(default)]
+        spread: Option<Section<VolleyIn>>,
+        #[pyo3(default)]
+        barrage: Option<Section<BarrageIn>>,
+        #[pyo3(default)]
+        burst: Option<Section<VolleyIn>>,
+        #[pyo3(default)]
+        reflect: Option<Section<ShieldIn>>,
+        #[pyo3(default)]
+        plates: Option<Section<PlatesIn>>,
+        #[pyo3(default)]
+        adds: Option<Section<BringIn>>,
+        #[pyo3(default)]
+        clones: Option<Section<BringIn>>,
+        #[pyo3(default)]
+        last_will: Option<Section<LastWillIn>>,
+    }
 }
 
 /// The boss block of the kind at `path` (`item` its dict), its adds' and
 /// clones' kinds named by id among `names`.
 fn boss_def(item: &Bound<'_, PyAny>, path: &str, names: &[String]) -> PyResult<BossDef> {
-    let Dict(b) = decode::<Dict<BossIn>>(item, path)?;
+    let Section(b) = decode::<Section<BossIn>>(item, path)?;
     let dict = item.cast::<PyDict>()?;
     let phases = dict.get_item("phases")?.ok_or_else(|| CoreError::arg(format!("{path}.phases: missing")))?;
     let phases = phases.cast::<PyList>().map_err(|_| CoreError::arg(format!("{path}.phases: expected a list")))?;
@@ -444,9 +470,9 @@ fn boss_def(item: &Bound<'_, PyAny>, path: &str, names: &[String]) -> PyResult<B
     let mut out = Vec::with_capacity(phases.len());
     for (i, phase) in phases.iter().enumerate() {
         let at = format!("{path}.phases[{i}]");
-        let Dict(p) = decode::<Dict<PhaseIn>>(&phase, &at)?;
+        let Section(p) = decode::<Section<PhaseIn>>(&phase, &at)?;
         let adds = match p.adds {
-            Some(Dict(a)) => {
+            Some(Section(a)) => {
                 let every =
                     a.every.as_ref().map(|e| e.0).ok_or_else(|| CoreError::arg(format!("{at}.adds.every: missing")))?;
                 Some(Adds { kind: kind_of(&a, &format!("{at}.adds"))?, count: a.count.0, every })
@@ -454,7 +480,7 @@ fn boss_def(item: &Bound<'_, PyAny>, path: &str, names: &[String]) -> PyResult<B
             None => None,
         };
         let clones = match p.clones {
-            Some(Dict(c)) => Some(Clones { kind: kind_of(&c, &format!("{at}.clones"))?, count: c.count.0 }),
+            Some(Section(c)) => Some(Clones { kind: kind_of(&c, &format!("{at}.clones"))?, count: c.count.0 }),
             None => None,
         };
         out.push(BossPhase {
@@ -468,14 +494,14 @@ fn boss_def(item: &Bound<'_, PyAny>, path: &str, names: &[String]) -> PyResult<B
             speed_multiplier: p.speed_multiplier.0,
             damage_multiplier: p.damage_multiplier.0,
             hyper: p.hyper.0,
-            spread: p.spread.map(|Dict(v)| v.into()),
-            barrage: p.barrage.map(|Dict(v)| v.into()),
-            burst: p.burst.map(|Dict(v)| v.into()),
-            reflect: p.reflect.map(|Dict(s)| Shield { arc_degrees: s.arc.0, reflect_damage: s.reflect_damage.0 }),
-            plates: p.plates.map(|Dict(pl)| Plates { count: pl.count.0, armor: pl.armor.0, weak: pl.weak.0 }),
+            spread: p.spread.map(|Section(v)| v.into()),
+            barrage: p.barrage.map(|Section(v)| v.into()),
+            burst: p.burst.map(|Section(v)| v.into()),
+            reflect: p.reflect.map(|Section(s)| Shield { arc_degrees: s.arc.0, reflect_damage: s.reflect_damage.0 }),
+            plates: p.plates.map(|Section(pl)| Plates { count: pl.count.0, armor: pl.armor.0, weak: pl.weak.0 }),
             adds,
             clones,
-            last_will: p.last_will.map(|Dict(l)| l.into()),
+            last_will: p.last_will.map(|Section(l)| l.into()),
         });
     }
     Ok(BossDef { phases: out, shot: b.shot.0.into(), enrage_after: b.enrage_after.0, hyper: b.hyper.0.into() })
@@ -485,14 +511,14 @@ fn boss_def(item: &Bound<'_, PyAny>, path: &str, names: &[String]) -> PyResult<B
 /// "statuses", "turn", "combat", "enemies", optional "rules"}` as built by
 /// `artificer.engine.world_config`.
 pub fn world_config(obj: &Bound<'_, PyAny>, seed: u64) -> PyResult<WorldConfig> {
-    let Dict(c) = decode::<Dict<ConfigIn>>(obj, "config")?;
+    let Section(c) = decode::<Section<ConfigIn>>(obj, "config")?;
     let root = obj.cast::<PyDict>()?;
     let rules = match root.get_item("rules")? {
         Some(r) => rules(&r)?,
         None => Rules::default(),
     };
     let mutators = match root.get_item("mutators")?.filter(|m| !m.is_none()) {
-        Some(m) => decode::<Dict<MutatorsIn>>(&m, "config.mutators")?.0.into(),
+        Some(m) => decode::<Section<MutatorsIn>>(&m, "config.mutators")?.0.into(),
         None => Mutators::default(),
     };
     let enemies = root.get_item("enemies")?.filter(|e| !e.is_none());
@@ -503,7 +529,7 @@ pub fn world_config(obj: &Bound<'_, PyAny>, seed: u64) -> PyResult<WorldConfig> 
     let mut bosses = Vec::new();
     for (i, item) in enemies.iter().enumerate() {
         let path = format!("config.enemies[{i}]");
-        let Dict(e) = decode::<Dict<EnemyIn>>(&item, &path)?;
+        let Section(e) = decode::<Section<EnemyIn>>(&item, &path)?;
         let boss = item.cast::<PyDict>()?.get_item("boss")?.filter(|b| !b.is_none());
         let tag = e.behavior.0.as_str();
         let wanted = Behavior::block_of(tag).map_err(|err| CoreError::arg(format!("{path}: {err}")))?;
@@ -520,11 +546,11 @@ pub fn world_config(obj: &Bound<'_, PyAny>, seed: u64) -> PyResult<WorldConfig> 
             }
         }
         let behavior = match (tag, e.attack, e.shield, e.explode) {
-            (_, Some(Dict(a)), _, _) => Behavior::KeepDistance(a.into()),
-            (_, _, Some(Dict(s)), _) => {
+            (_, Some(Section(a)), _, _) => Behavior::KeepDistance(a.into()),
+            (_, _, Some(Section(s)), _) => {
                 Behavior::Shield(Shield { arc_degrees: s.arc.0, reflect_damage: s.reflect_damage.0 })
             }
-            (_, _, _, Some(Dict(b))) => {
+            (_, _, _, Some(Section(b))) => {
                 Behavior::Explode(DeathBlast { radius: b.radius.0, damage: b.damage.0, element: b.element.0 })
             }
             ("swarm", ..) => Behavior::Swarm,
@@ -535,7 +561,7 @@ pub fn world_config(obj: &Bound<'_, PyAny>, seed: u64) -> PyResult<WorldConfig> 
         if let Some(boss) = boss {
             bosses.push((i, format!("{path}.boss"), boss));
         }
-        if let Some(Dict(split)) = e.split {
+        if let Some(Section(split)) = e.split {
             splits.push((i, path.clone(), split));
         }
         kinds.push(EnemyKind {
@@ -603,7 +629,7 @@ fn block_refused(path: &str, tag: &str, block: &str, present: bool) -> String {
 
 /// balance.json `vm`, reached by `path` (the catalog's own copy).
 pub fn vm_params(obj: &Bound<'_, PyAny>, path: &str) -> PyResult<VmParams> {
-    decode::<Dict<VmIn>>(obj, path).map(|Dict(v)| v.into())
+    decode::<Section<VmIn>>(obj, path).map(|Section(v)| v.into())
 }
 
 /// `{"player_fixed": bool, ...}`; missing keys are false.

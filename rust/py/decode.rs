@@ -6,13 +6,15 @@
 //! as its cause; `at` walks that chain back into the path the value was
 //! reached by, so a refusal reads `config.player.max_hp: missing`. The
 //! decoding structs name their fields as the dicts' keys, which is what
-//! makes the chain a path. `at` reads pyo3's wording of that wrapper; the
-//! Python boundary tests (tests/engine/test_core_boundary.py, deep paths)
-//! fail if a pyo3 update changes it.
+//! makes the chain a path, and what lets a config `Section` refuse a key
+//! its struct does not know (`config.arena.widht: unknown key`). `at` reads
+//! pyo3's wording of that wrapper; the Python boundary tests
+//! (tests/engine/test_core_boundary.py, deep paths) fail if a pyo3 update
+//! changes it.
 
 use pyo3::exceptions::{PyKeyError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString};
+use pyo3::types::{PyBool, PyDict, PyString};
 
 use super::args::Int;
 use super::errors::CoreArgumentError;
@@ -83,8 +85,39 @@ where
     }
 }
 
+/// The keys a section's dict may hold: its decoding struct's fields and
+/// those read apart (py/config.rs' `section!` lists them from the struct).
+pub trait Keys {
+    const KEYS: &'static [&'static str];
+}
+
+/// A section of the config: a dict decoded as `T` (as `Dict` decodes it),
+/// refused when it holds a key `T` does not know (`.widht: unknown key`), at
+/// every level, so that a misspelt key never leaves its field at a default
+/// or its block off.
+pub struct Section<T>(pub T);
+
+impl<'a, 'py, T> FromPyObject<'a, 'py> for Section<T>
+where
+    T: FromPyObject<'a, 'py, Error = PyErr> + Keys,
+{
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        if let Ok(dict) = obj.cast::<PyDict>() {
+            for key in dict.keys() {
+                let known = key.cast::<PyString>().ok().and_then(|k| k.to_str().ok().map(|k| T::KEYS.contains(&k)));
+                if known != Some(true) {
+                    return Err(reason(format!(".{key}: unknown key (known: {})", T::KEYS.join(", "))));
+                }
+            }
+        }
+        Dict::<T>::extract(obj).map(|Dict(v)| Section(v))
+    }
+}
+
 /// A finite number that fits an `f32` (at most ~3.4e38: 1e300 would become
-/// inf after the check).
+/// inf after the check); not a bool.
 pub struct F32(pub f32);
 
 impl<'a, 'py> FromPyObject<'a, 'py> for F32 {
@@ -94,6 +127,9 @@ impl<'a, 'py> FromPyObject<'a, 'py> for F32 {
         if obj.is_none() {
             return Err(reason(": missing"));
         }
+        if obj.is_instance_of::<PyBool>() {
+            return Err(reason(format!(": expected a number, got {} (a bool)", *obj)));
+        }
         let v: f64 = obj.extract().map_err(|_| reason(": expected a number"))?;
         if !(v.is_finite() && v.abs() <= f32::MAX as f64) {
             return Err(reason(format!(": expected a finite number within ±3.4e38, got {v}")));
@@ -102,7 +138,7 @@ impl<'a, 'py> FromPyObject<'a, 'py> for F32 {
     }
 }
 
-/// A whole number in 0..2**32; beyond it is refused, never truncated.
+/// A whole number in 0..2**32; beyond it is refused, never truncated (a bool too: `Int`).
 pub struct U32(pub u32);
 
 impl<'a, 'py> FromPyObject<'a, 'py> for U32 {
@@ -118,7 +154,7 @@ impl<'a, 'py> FromPyObject<'a, 'py> for U32 {
     }
 }
 
-/// An integer that fits an `i32` (a register value, a board coordinate).
+/// An integer that fits an `i32` (a register value, a board coordinate); not a bool.
 pub struct I32(pub i32);
 
 impl<'a, 'py> FromPyObject<'a, 'py> for I32 {
@@ -127,6 +163,9 @@ impl<'a, 'py> FromPyObject<'a, 'py> for I32 {
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
         if obj.is_none() {
             return Err(reason(": missing"));
+        }
+        if obj.is_instance_of::<PyBool>() {
+            return Err(reason(format!(": expected an integer, got {} (a bool)", *obj)));
         }
         obj.extract().map(I32).map_err(|_| reason(": expected an integer"))
     }

@@ -37,6 +37,8 @@ mod _core {
         for (name, value) in layout::CONSTANTS {
             m.add(*name, *value)?;
         }
+        // The most worker threads `World.set_threads` and `SpriteRasterizer` take (this machine's).
+        m.add("MAX_THREADS", crate::sim::limits::max_threads())?;
         let layouts = pyo3::types::PyDict::new(m.py());
         for (buffer, columns) in crate::sim::contract::LAYOUTS {
             layouts.set_item(buffer, pyo3::types::PyTuple::new(m.py(), columns)?)?;

@@ -155,7 +155,7 @@ fn layer_arrays<'py>(
     }
     let sprites_obj = pair.get_item(1).map_err(|e| CoreError::arg(e.to_string()))?;
     let sprites = match sprites_obj.extract::<Int>() {
-        Ok(s) => LayerSprites::All(s.value),
+        Ok(s) => LayerSprites::All(s.saturated(&format!("layers[{i}] sprite"))?),
         Err(_) => LayerSprites::PerRow(readonly1::<i32>(&sprites_obj, &SPRITE_INDEX).map_err(in_layer)?),
     };
     Ok((rows, sprites))
@@ -193,5 +193,5 @@ fn pixel_format(bytes_per_pixel: &Int, masks: &(Int, Int, Int, Int)) -> Result<P
 }
 
 fn set_threads(r: &mut Rasterizer, threads: &Int) -> Result<(), CoreError> {
-    r.set_threads(crate::sim::limits::threads("threads", threads.value)?)
+    r.set_threads(threads.threads("threads")?)
 }

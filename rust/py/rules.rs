@@ -13,22 +13,25 @@ use pyo3::prelude::*;
 use pyo3::exceptions::PyAttributeError;
 use pyo3::types::PyDict;
 
-use super::args::Int;
-use crate::sim::limits::{self, MAX_AMOUNT, MAX_FACTOR, MAX_RADIUS};
+use super::args::{Float, Int};
+use crate::sim::limits::{MAX_AMOUNT, MAX_FACTOR, MAX_RADIUS};
 use crate::sim::relics::RelicRules as CoreRules;
 use crate::sim::CoreError;
 
-/// One field's Python type and check, by kind: `float` (finite, in 0..=hi, kept as f32),
-/// the one kind player stats have so far.
+/// One field's Python type and check, by kind: `float` (a number but a bool, finite, in
+/// 0..=hi, kept as f32), the one kind player stats have so far.
 macro_rules! rule_field {
     (arg float) => {
-        f64
+        Float
+    };
+    (default float, $default:expr) => {
+        Float::from($default)
     };
     (out float) => {
         f32
     };
     (check float, $name:expr, $v:expr, $hi:expr) => {
-        limits::float($name, $v, 0.0, $hi)
+        $v.within($name, 0.0, $hi)
     };
 }
 
@@ -48,7 +51,7 @@ macro_rules! rule_class {
         impl $class {
             #[new]
             #[allow(clippy::too_many_arguments)]
-            #[pyo3(signature = (*, $($field = $default),+), text_signature = $sig)]
+            #[pyo3(signature = (*, $($field = rule_field!(default $kind, $default)),+), text_signature = $sig)]
             fn new($($field: rule_field!(arg $kind)),+) -> PyResult<Self> {
                 let mut core = <$core>::default();
                 $(core.$field = rule_field!(check $kind, &format!("{} {}", $prefix, stringify!($field)), $field, $hi)?;)+
@@ -114,7 +117,7 @@ impl RelicRules {
             let v = if spec.whole {
                 value.extract::<Int>()?.count(&label, spec.most as u64)? as f64
             } else {
-                limits::float(&label, value.extract::<f64>()?, 0.0, spec.most)? as f64
+                value.extract::<Float>()?.within(&label, 0.0, spec.most)? as f64
             };
             core.set(&name, v);
         }

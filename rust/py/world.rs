@@ -5,7 +5,7 @@
 use numpy::PyReadonlyArray1;
 use pyo3::prelude::*;
 
-use super::args::Int;
+use super::args::{Int, SEED_RANGE};
 use super::arrays::{readonly1, readonly2, readwrite1, readwrite2, Spec};
 use super::catalog::{core_def, diagnostics_dict, new_caster, Catalog};
 use super::config::{rules, world_config};
@@ -124,10 +124,10 @@ impl World {
         let command_rows = readonly2::<f64>(commands, &COMMANDS)?;
         let rows = command_rows.as_array();
         let n_commands = n_commands.whole("n_commands", 0, rows.nrows() as i64).map_err(|_| {
-            let shown = n_commands.big.clone().unwrap_or_else(|| n_commands.value.to_string());
             CoreError::arg(format!(
-                "n_commands must be in 0..={} (the command array's rows), got {shown}",
-                rows.nrows()
+                "n_commands must be in 0..={} (the command array's rows), got {}",
+                rows.nrows(),
+                n_commands.shown()
             ))
         })?;
         self.commands.clear();
@@ -376,7 +376,7 @@ impl World {
     /// for every count. 1..=4 × the machine's cores (at least 8), else
     /// `CoreArgumentError`.
     fn set_threads(&mut self, threads: Int) -> PyResult<()> {
-        Ok(self.inner.set_threads(limits::threads("threads", threads.value)?)?)
+        Ok(self.inner.set_threads(threads.threads("threads")?)?)
     }
 
     #[getter]
@@ -494,7 +494,7 @@ impl World {
     }
 
     /// Puts the random streams where `rng_state()` reported them: exactly
-    /// `RNG_STREAMS` integers in 0..2**64, else a `CoreArgumentError`.
+    /// `RNG_STREAMS` integers in 0..=2**64-1, else a `CoreArgumentError`.
     fn set_rng_state(&mut self, state: &Bound<'_, PyAny>) -> PyResult<()> {
         let items: Vec<Bound<'_, PyAny>> = state
             .extract()
@@ -507,10 +507,9 @@ impl World {
         let mut positions = [0u64; STREAM_COUNT];
         for (i, (item, position)) in items.iter().zip(positions.iter_mut()).enumerate() {
             let is_int = item.is_instance_of::<pyo3::types::PyInt>() && !item.is_instance_of::<pyo3::types::PyBool>();
-            *position =
-                item.extract::<u64>().ok().filter(|_| is_int).ok_or_else(|| {
-                    CoreError::arg(format!("rng_state[{i}] must be an integer in 0..2**64, got {item}"))
-                })?;
+            *position = item.extract::<u64>().ok().filter(|_| is_int).ok_or_else(|| {
+                CoreError::arg(format!("rng_state[{i}] must be an integer in {SEED_RANGE}, got {item}"))
+            })?;
         }
         self.inner.set_rng_positions(positions);
         Ok(())

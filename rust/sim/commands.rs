@@ -37,7 +37,7 @@ named_enum! {
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Command {
-    /// op 1: a = enemy kind, b = elite (0/1).
+    /// op 1: a = enemy kind, b = elite (exactly 0 or 1; anything else is refused).
     Spawn { kind: u16, elite: bool, x: f32, y: f32 },
     /// op 2: heal the player by `value` HP (capped at max).
     Heal { amount: f32 },
@@ -95,7 +95,10 @@ impl Command {
                 if a.fract() != 0.0 || a < 0.0 || a >= kinds.min(u16::MAX as usize + 1) as f64 {
                     return Err(bad(format!("unknown enemy kind {a} (there are {kinds} kinds)")));
                 }
-                Command::Spawn { kind: a as u16, elite: b != 0.0, x: xf, y: yf }
+                if b != 0.0 && b != 1.0 {
+                    return Err(bad(format!("elite (column 2) must be 0 or 1, got {}", show(b))));
+                }
+                Command::Spawn { kind: a as u16, elite: b == 1.0, x: xf, y: yf }
             }
             Op::Heal => Command::Heal { amount: amount("heal")? },
             Op::Ward => Command::Ward { amount: amount("ward")? },
@@ -137,6 +140,10 @@ mod tests {
     fn decodes_a_spawn_and_refuses_bad_rows() {
         let ok = Command::decode(&[1.0, 2.0, 1.0, 10.0, 20.0, 0.0], 0, 3).unwrap();
         assert_eq!(ok, Command::Spawn { kind: 2, elite: true, x: 10.0, y: 20.0 });
+        let plain = Command::decode(&[1.0, 2.0, 0.0, 10.0, 20.0, 0.0], 0, 3).unwrap();
+        assert_eq!(plain, Command::Spawn { kind: 2, elite: false, x: 10.0, y: 20.0 });
+        let err = Command::decode(&[1.0, 2.0, 7.0, 10.0, 20.0, 0.0], 4, 3).unwrap_err().to_string();
+        assert_eq!(err, "commands[4]: elite (column 2) must be 0 or 1, got 7");
         for row in [
             [1.0, 3.0, 0.0, 0.0, 0.0, 0.0],      // unknown kind
             [1.0, -1.0, 0.0, 0.0, 0.0, 0.0],     // negative kind
@@ -153,6 +160,9 @@ mod tests {
             [2.0, 0.0, 0.0, 0.0, 0.0, 2e9],      // heal above the bound
             [5.0, 1.0, 0.0, 0.0, 0.0, 1e7],      // status seconds above the bound
             [9.0, 0.0, 0.0, 1e300, 0.0, 1.0],    // a position that would be inf in f32
+            [1.0, 0.0, 7.0, 0.0, 0.0, 0.0],      // elite neither 0 nor 1
+            [1.0, 0.0, 0.5, 0.0, 0.0, 0.0],      // elite, a fraction
+            [1.0, 0.0, -1.0, 0.0, 0.0, 0.0],     // elite, negative
         ] {
             let err = Command::decode(&row, 4, 3).unwrap_err();
             assert!(err.to_string().starts_with("commands[4]: "), "{err}");

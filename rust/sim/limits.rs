@@ -47,13 +47,18 @@ pub fn max_threads() -> usize {
 
 /// `threads` checked against 1..=`max_threads()`.
 pub fn threads(name: &str, threads: i64) -> CoreResult<usize> {
-    let max = max_threads();
-    if threads < 1 || threads as u64 > max as u64 {
-        return Err(CoreError::arg(format!(
-            "{name} must be a whole number in 1..={max} (4 × this machine's cores, at least 8), got {threads}"
-        )));
+    if threads < 1 || threads as u64 > max_threads() as u64 {
+        return Err(threads_refused(name, &threads.to_string()));
     }
     Ok(threads as usize)
+}
+
+/// The refusal of a thread count, `shown` as given.
+pub fn threads_refused(name: &str, shown: &str) -> CoreError {
+    let max = max_threads();
+    CoreError::arg(format!(
+        "{name} must be a whole number in 1..={max} (4 × this machine's cores, at least 8), got {shown}"
+    ))
 }
 
 /// A number as a message shows it: 1e300, not 301 digits.

@@ -17,6 +17,7 @@ import copy
 import math
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -26,9 +27,10 @@ from hypothesis import strategies as st
 
 from artificer import CoreArgumentError, _core
 from artificer.content import load_content
-from artificer.engine import Simulation, world_config
-from artificer.engine.frame import Op
+from artificer.engine import Simulation, WorldMode, world_config
+from artificer.engine.frame import EnemyColumn, Op
 from artificer.engine.wand import core_data, place, spell_catalog
+from artificer.sim.stress import stress_config
 
 CONTENT = load_content()
 CATALOG = spell_catalog(CONTENT)
@@ -245,6 +247,139 @@ def test_a_deep_wrong_catalog_field_is_named_by_its_full_path() -> None:
     data = core_data(STARTER)
     data["board"]["slots"][2]["bonus"] = {"dir": "sideways", "mult": 1.5}
     refused(lambda: CATALOG.compile(data, place(STARTER, [])), "core.board.slots[2].bonus.dir: unknown direction")
+
+
+# --- issue 42: the core's face refuses what it took -------------------------------------------
+
+
+@pytest.mark.parametrize("elite", [7.0, 0.5, -1.0, 2.0])
+def test_issue_42_a_spawn_commands_elite_is_exactly_0_or_1(elite: float) -> None:
+    """Op 1's `b` is elite: 0 or 1, as `FrameInput.spawn` writes it; anything else is refused, the
+    row naming its column, and nothing of the frame is applied."""
+    sim = fresh()
+    before = sim.state_hash()
+    sim.input.command(Op.SPAWN, 0, elite, 50.0, 50.0)
+    refused(sim.step, "commands[0]: elite (column 2) must be 0 or 1, got")
+    assert sim.state_hash() == before and sim.world.frame == 0 and sim.world.enemy_count == 0
+    sim.input.clear()
+    sim.input.spawn(0, 50.0, 50.0, elite=True)
+    sim.input.spawn(0, 80.0, 50.0, elite=False)
+    sim.step()
+    flags = sim.buffers.enemies[: sim.world.enemy_count, EnemyColumn.FLAGS].astype(np.int64)
+    assert sorted(bool(f & _core.ENEMY_FLAG_ELITE) for f in flags) == [False, True]
+
+
+def _the_cases_issue_42_found_misspelt() -> list[tuple[Callable[[dict[str, Any]], Any], str]]:
+    enemies = world_config(CONTENT)["enemies"]
+    archer = next(i for i, enemy in enumerate(enemies) if enemy.get("attack"))
+    boss = next(i for i, enemy in enumerate(enemies) if enemy.get("boss"))
+    return [
+        (lambda c: c["arena"].update(widht=1.0), "config.arena.widht: unknown key (known: width, height)"),
+        (lambda c: c.update(colour="red"), "config.colour: unknown key"),
+        (lambda c: c["vm"]["sustained_fire"].update(windw=1.0), "config.vm.sustained_fire.windw: unknown key"),
+        (lambda c: c["statuses"]["burn"].update(dsp=1.0), "config.statuses.burn.dsp: unknown key"),
+        (lambda c: c["enemies"][0].update(colour="red"), "config.enemies[0].colour: unknown key"),
+        (lambda c: c["enemies"][archer]["attack"].update(strafe_speed=1.0),
+         f"config.enemies[{archer}].attack.strafe_speed: unknown key"),
+        (lambda c: c["enemies"][boss]["boss"].update(enrage=1.0), f"config.enemies[{boss}].boss.enrage: unknown key"),
+        (lambda c: c["enemies"][boss]["boss"]["hyper"].update(chse=True),
+         f"config.enemies[{boss}].boss.hyper.chse: unknown key"),
+        (lambda c: c["enemies"][boss]["boss"]["phases"][0].update(spred={"count": 3, "every": 1.0}),
+         f"config.enemies[{boss}].boss.phases[0].spred: unknown key"),
+        (lambda c: c["mutators"].update(mirorr=True), "config.mutators.mirorr: unknown key"),
+        (lambda c: c["mutators"].update(split={"count": 2, "hp": 0.5, "spread": 10.0, "hp_share": 0.5}),
+         "config.mutators.split.hp_share: unknown key"),
+        (lambda c: c["arena"].update({1: 2.0}), "config.arena.1: unknown key"),
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize(("misspell", "message"), _the_cases_issue_42_found_misspelt())
+def test_issue_42_a_config_key_the_core_does_not_know_is_refused_at_every_level(
+    misspell: Callable[[dict[str, Any]], Any], message: str
+) -> None:
+    """A key no section knows would be dropped unseen (a misspelt key leaves its field
+    missing, or its block off): it is refused by its path, whatever its depth."""
+    config = world_config(CONTENT)
+    misspell(config)
+    assert refused(lambda: _core.World(config, 1), message).count("\n") == 0
+
+
+@pytest.mark.parametrize(
+    "mode",
+    [
+        WorldMode(),
+        WorldMode(ng_plus=1, cursed=True),
+        WorldMode(ng_plus=3, difficulty=2.5, mutator="splitting", arena_scale=0.6),
+        WorldMode(mutator="mana_inversion"),
+        WorldMode(mutator="mirror_world"),
+    ],
+)
+def test_issue_42_every_config_the_game_builds_has_only_keys_the_core_knows(mode: WorldMode) -> None:
+    rules = {"player_fixed": True, "enemies_immortal": False}
+    assert _core.World(world_config(CONTENT, rules, mode), 1).frame == 0
+    assert _core.World(stress_config(), 1).frame == 0
+
+
+def test_issue_42_a_bool_is_not_a_number() -> None:
+    """Python's bool is an int: `PlayerStats(armor=True)` was armor 1.0. A bool is refused,
+    by the argument's name, wherever a number is due: every player stat, relic rules
+    (floats and counts), integer arguments, seeds, a config's numbers."""
+    for name in ["max_hp_bonus", "armor", "move_speed_bonus", "crit_chance_bonus", "pickup_radius_bonus",
+                 "mana_regen_bonus", "mana_leech"]:  # fmt: skip
+        refused(partial(_core.PlayerStats, **{name: True}), f"player stat {name} must be a finite number", "(a bool)")
+    refused(lambda: _core.PlayerStats(armor=False), "player stat armor", "got False (a bool)")
+    assert _core.PlayerStats(armor=1).armor == 1.0, "an int is still a number"
+    refused(lambda: _core.RelicRules(thorns=True), "relic rule thorns", "got True (a bool)")
+    refused(lambda: _core.RelicRules(pen_nib_period=True), "relic rule pen_nib_period", "got True (a bool)")
+    sim = fresh()
+    refused(lambda: sim.world.set_threads(True), "threads must be a whole number in 1..=", "got True (a bool)")
+    refused(lambda: sim.world.set_wand_stats(True, 0.0, 0.0), "cpu", "got True (a bool)")
+    refused(lambda: CATALOG.compile(core_data(STARTER), place(STARTER, []), cpu=True), "cpu", "(a bool)")
+    zeros = np.zeros(1, np.float32)
+    refused(lambda: sim.world.spawn_enemies(True, zeros, zeros), "kind must be a whole number", "(a bool)")
+    assert sim.world.enemy_count == 0
+    refused(lambda: _core.World(world_config(CONTENT), True), "seed must be an integer", "got True (a bool)")
+    refused(lambda: CATALOG.sandbox(core_data(STARTER), place(STARTER, ["spark_bolt"]), seed=False), "seed")
+    config = world_config(CONTENT)
+    config["player"]["armor"] = True
+    refused(lambda: _core.World(config, 1), "config.player.armor: expected a number, got True (a bool)")
+    config = world_config(CONTENT)
+    config["sim"]["tick_hz"] = True
+    refused(lambda: _core.World(config, 1), "config.sim.tick_hz must be a whole number", "got True (a bool)")
+    r = _core.SpriteRasterizer([np.full((2, 2, 4), 255, np.uint8)] * 2)
+    rows = np.zeros((1, 2), np.float32)
+    refused(lambda: r.draw(np.zeros(64, np.uint8), (4, 4), 16, XRGB, (0.0, 0.0), [(rows, True)]), "layers[0] sprite")
+
+
+def test_issue_42_the_sandbox_refuses_an_infinite_nearest_enemy() -> None:
+    """NaN, -1 and 1e300 were refused, infinity taken: every sense is a finite number now."""
+    sandbox = CATALOG.sandbox(core_data(STARTER), place(STARTER, ["spark_bolt"]))
+    for far in [math.inf, -math.inf]:
+        refused(partial(sandbox.cast, nearest_enemy=far), "nearest_enemy must be a finite number", "inf")
+        refused(partial(CATALOG.timeline, core_data(STARTER), place(STARTER, []), nearest_enemy=far), "nearest_enemy")
+    assert sandbox.cast(nearest_enemy=1e9)["mana_after"] < 100.0, "the farthest finite distance still casts"
+
+
+def test_issue_42_the_seed_range_is_said_as_it_is() -> None:
+    """2**64 is refused, so the range ends at 2**64-1 (taken), and the message says so."""
+    config = world_config(CONTENT)
+    refused(lambda: _core.World(config, 2**64), f"seed must be an integer in 0..=2**64-1, got {2**64}")
+    refused(lambda: CATALOG.sandbox(core_data(STARTER), place(STARTER, []), seed=-1), "in 0..=2**64-1, got -1")
+    world = _core.World(config, 2**64 - 1)
+    refused(lambda: world.set_rng_state([2**64]), f"rng_state[0] must be an integer in 0..=2**64-1, got {2**64}")
+    world.set_rng_state([2**64 - 1])
+    assert world.rng_state() == [2**64 - 1]
+
+
+def test_issue_42_max_threads_is_the_cores_own_bound() -> None:
+    """`_core.MAX_THREADS` is the bound `set_threads` and the rasterizer refuse above
+    (4 × the machine's cores, at least 8), for the CLI's `stress --threads`."""
+    assert isinstance(_core.MAX_THREADS, int) and _core.MAX_THREADS >= 8
+    sim = fresh()
+    refused(lambda: sim.world.set_threads(_core.MAX_THREADS + 1), f"1..={_core.MAX_THREADS}", "got")
+    refused(lambda: _core.SpriteRasterizer([], threads=_core.MAX_THREADS + 1), f"1..={_core.MAX_THREADS}")
+    sim.world.set_threads(_core.MAX_THREADS)
+    assert sim.world.threads == _core.MAX_THREADS
 
 
 # --- hypothesis: every entry point, hostile arguments -------------------------------------------
