@@ -108,10 +108,11 @@ class Discoveries:
         return meta
 
     def flush(self, path: Path | None = None) -> Meta:
-        """Writes what is new into meta.json (nothing to write: nothing written); the progress after."""
+        """Writes what is new into meta.json (nothing to write: nothing written), read and written under
+        its lock, rid of ids the content no longer has (R-SAVE-2); the progress after."""
         if not any(self.new.values()):
             return self.known
-        self.known = update_meta(self.record, path)
+        self.known = update_meta(self.record, path, self.content)
         self.new = {}
         return self.known
 

@@ -19,18 +19,38 @@ older versions migrated by `MIGRATIONS`), written atomically
 used — unreadable, not JSON, of a version this game cannot read, out of range —
 is set aside as `meta.json.corrupt`, and the progress comes back from the
 backup (or, with no good backup, starts over), with a notice
-(`MetaLoad.notice`), never a crash.
+(`MetaLoad.notice`), never a crash; so does a meta.json that is missing beside a
+good backup. A migration takes only the fields of the version it migrates (a file of an
+older version carrying others is set aside).
+
+R-SAVE-2: a meta.json (or its backup) that is not a regular file — a directory, a
+FIFO, a device, a dangling link — is left exactly as it was: nothing is written
+there, and the progress is kept for the session only. Given the content
+(`load_meta(path, content)`), ids it no longer has — an unlock, a codex entry, an
+achievement — are dropped with a notice, the aether an unlock cost given back
+when the file's books (`paid`, written as each node is bought) say what it cost,
+and the file written back once.
+
+Every read-modify-write of the file holds `meta_lock` (an `fcntl.flock` on
+`meta.json.lock` beside it, reentrant in the process; a killed process's lock dies
+with it), so two runs ending at once on one file both count.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Callable, Iterable, Mapping
+import os
+import stat
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Final
 
 from pydantic import BaseModel, ConfigDict, Field, Strict, ValidationError
 
@@ -52,12 +72,24 @@ MAX_NG_PLUS = 10
 MAX_IDS = 2_000
 #: The unlock tree's node for the cursed-waves challenge mode (balance.json `meta.cursed_waves`).
 CURSED_WAVES = "cursed_waves"
+#: The lock file beside meta.json (`meta_lock`).
+LOCK_SUFFIX = ".lock"
+#: How long `meta_lock` waits for another process's read-modify-write (milliseconds each) before it
+#: goes on without the lock (logged): a hung process never hangs the game.
+LOCK_WAIT_SECONDS: Final = 10.0
+#: How many dropped ids a notice names before "and N more".
+NOTICE_IDS = 6
+
+#: The fields each older version had: its migration takes those and no other (a version-1 file
+#: carrying version 2's `aether` does not bring it along).
+VERSION_FIELDS: Mapping[int, frozenset[str]] = {1: frozenset({"version", "clears", "ng_plus_unlocked"})}
 
 
 def _v1_to_v2(value: dict[str, Any]) -> dict[str, Any]:
     """Version 1 held the clears and NG+ levels only (the boss issue). A file with a clear was made by
     a player who reached W20: their milestones are counted as paid and their onboarding as done (they
     know the game); aether starts at 0 (version 1 had none to carry)."""
+    value = {name: item for name, item in value.items() if name in VERSION_FIELDS[1]}
     clears = value.get("clears", 0)
     played = type(clears) is int and clears > 0
     return {
@@ -74,7 +106,8 @@ def _v1_to_v2(value: dict[str, Any]) -> dict[str, Any]:
 MIGRATIONS: Mapping[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2}
 
 Count = Annotated[int, Strict(), Field(ge=0, le=MAX_COUNT)]
-Ids = Annotated[list[Annotated[str, Field(pattern=ID_PATTERN, max_length=64)]], Field(max_length=MAX_IDS)]
+Id = Annotated[str, Field(pattern=ID_PATTERN, max_length=64)]
+Ids = Annotated[list[Id], Field(max_length=MAX_IDS)]
 
 
 class Section(StrEnum):
@@ -126,6 +159,12 @@ class MetaSave(BaseModel):
         default=[], max_length=100, description="R-END-5: the milestone waves paid (and practice unlocked)."
     )
     unlocked: Ids = Field(default=[], description="R-META-1: the unlock tree's nodes bought.")
+    paid: dict[Id, Annotated[int, Strict(), Field(ge=0, le=MAX_AETHER)]] = Field(
+        default={},
+        max_length=MAX_IDS,
+        description="R-SAVE-2: the aether each unlock cost when bought (refunded if an update removes it); "
+        "absent: not recorded (bought before it was kept).",
+    )
     codex: CodexSave = Field(default=CodexSave(), description="R-META-2: what the player has met.")
     achievements: Ids = Field(default=[], description="R-META-2: achievements earned.")
     tips: Ids = Field(default=[], description="R-ONB-2: contextual tips already shown.")
@@ -149,6 +188,9 @@ class Meta:
     codex: Mapping[Section, frozenset[str]] = field(default_factory=dict)
     achievements: frozenset[str] = frozenset()
     tips: frozenset[str] = frozenset()
+    #: R-SAVE-2: the aether each unlock cost when it was bought (an unlock bought before this was kept
+    #: has none): what is given back if an update removes it.
+    paid: Mapping[str, int] = field(default_factory=dict)
 
     # --- R-END-2 ----------------------------------------------------------------------------
     def cleared(self, ng_plus: int, max_level: int) -> Meta:
@@ -187,7 +229,12 @@ class Meta:
             raise ValueError(f"{node.id} is already unlocked")
         if self.aether < node.cost:
             raise ValueError(f"{node.id} costs {node.cost} aether; {self.aether} held")
-        return dataclasses.replace(self, aether=self.aether - node.cost, unlocked=self.unlocked | {node.id})
+        return dataclasses.replace(
+            self,
+            aether=self.aether - node.cost,
+            unlocked=self.unlocked | {node.id},
+            paid={**self.paid, node.id: node.cost},
+        )
 
     def shop_unlocks(self) -> frozenset[str]:
         """The spell and core ids the shop may offer beyond the base pool (R-META-1)."""
@@ -231,6 +278,7 @@ class Meta:
             "best_wave": self.best_wave,
             "milestones": sorted(self.milestones),
             "unlocked": sorted(self.unlocked),
+            "paid": {item: self.paid[item] for item in sorted(self.paid) if item in self.unlocked},
             "codex": {section.value: sorted(self.seen(section)) for section in Section},
             "achievements": sorted(self.achievements),
             "tips": sorted(self.tips),
@@ -254,6 +302,7 @@ class Meta:
             codex={section: frozenset(codex[section.value]) for section in Section if codex[section.value]},
             achievements=frozenset(save.achievements),
             tips=frozenset(save.tips),
+            paid={item: cost for item, cost in save.paid.items() if item in save.unlocked},
         )
 
 
@@ -335,18 +384,203 @@ def everything_unlocked(content: Content) -> frozenset[str]:
     return frozenset(node.id for node in unlock_tree(content) if node.kind != "mode")
 
 
+# --- ids the content no longer has (R-SAVE-2) ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Forgotten:
+    """An id of meta.json's that the content no longer has, dropped: what it named (`kind`: "unlock",
+    "achievement", or "codex <section>") and the aether given back for it (an unlock whose price the
+    file's books, `paid`, hold; 0 otherwise)."""
+
+    kind: str
+    item: str
+    refund: int = 0
+
+
+def known_ids(content: Content) -> dict[str, frozenset[str]]:
+    """What each of meta.json's id lists may name in `content`: "unlocked" (a spell, a core or a mode of
+    the unlock tree), "achievements", and each codex section by its value."""
+    from artificer.engine.events import Reaction  # the alchemy journal's ids: the core's reactions
+
+    spells = frozenset(spell.id for spell in content.spells)
+    cores = frozenset(core.id for core in content.cores)
+    modes = frozenset(node.id for node in unlock_tree(content) if node.kind == "mode")
+    return {
+        "unlocked": spells | cores | modes,
+        "achievements": frozenset(rule.id for rule in content.balance.meta.achievements),
+        Section.SPELLS.value: spells,
+        Section.ENEMIES.value: frozenset(enemy.id for enemy in content.enemies),
+        Section.BOSSES.value: frozenset(boss.boss_id for boss in content.bosses.values()),
+        Section.RECIPES.value: frozenset(recipe.id for recipe in content.recipes),
+        Section.REACTIONS.value: frozenset(reaction.name.lower() for reaction in Reaction),
+        Section.RELICS.value: frozenset(content.relics.relics),
+        Section.POTIONS.value: frozenset(content.potions.potions),
+    }
+
+
+def forget_unknown(meta: Meta, content: Content) -> tuple[Meta, tuple[Forgotten, ...]]:
+    """R-SAVE-2: `meta` without the ids `content` no longer has (unlocks, codex entries, achievements;
+    the rest kept), the aether each dropped unlock cost given back where `meta.paid` holds it; and
+    what went, in the file's order of lists (none: the same `meta`). Tips and milestone waves name no
+    content (`practice_waves` already offers only the content's milestones)."""
+    known = known_ids(content)
+    gone = [Forgotten("unlock", item, meta.paid.get(item, 0)) for item in sorted(meta.unlocked - known["unlocked"])]
+    codex: dict[Section, frozenset[str]] = {}
+    for section in Section:
+        seen = meta.seen(section)
+        gone += [Forgotten(f"codex {section.value}", item) for item in sorted(seen - known[section.value])]
+        if seen & known[section.value]:
+            codex[section] = seen & known[section.value]
+    gone += [Forgotten("achievement", item) for item in sorted(meta.achievements - known["achievements"])]
+    if not gone:
+        return meta, ()
+    unlocked = meta.unlocked & known["unlocked"]
+    refund = sum(item.refund for item in gone)
+    forgetting = dataclasses.replace(
+        meta,
+        unlocked=unlocked,
+        paid={item: cost for item, cost in meta.paid.items() if item in unlocked},
+        codex=codex,
+        achievements=meta.achievements & known["achievements"],
+        aether=min(MAX_HELD_AETHER, meta.aether + refund),
+    )
+    return forgetting, tuple(gone)
+
+
+def forgotten_notice(name: str, gone: Iterable[Forgotten]) -> str:
+    """One line naming what `forget_unknown` dropped from the file `name` and the aether it gave back."""
+    gone = list(gone)
+    parts = []
+    for item in gone[:NOTICE_IDS]:
+        if item.kind != "unlock":
+            parts.append(f"{item.item} ({item.kind})")
+        elif item.refund:
+            parts.append(f"{item.item} (an unlock: its {item.refund} aether given back)")
+        else:
+            parts.append(f"{item.item} (an unlock; its price was not recorded, nothing given back)")
+    more = f" and {len(gone) - NOTICE_IDS} more" if len(gone) > NOTICE_IDS else ""
+    return f"{name} named what this game no longer has: {', '.join(parts)}{more}; dropped, the rest kept"
+
+
+def printable(text: str, limit: int = 400) -> str:
+    """`text` safe to show (a notice quotes what a file holds): control and other unprintable
+    characters escaped (a NUL cannot reach a font), at most `limit` characters."""
+    shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    return shown if len(shown) <= limit else shown[: limit - 1] + "…"
+
+
+# --- the lock (R-SAVE-1) -----------------------------------------------------------------------
+
+#: The locks this process holds: lock file → [its descriptor (-1: going on without one), depth].
+_held: dict[str, list[int]] = {}
+#: One thread at a time in a read-modify-write (and what makes `meta_lock` reentrant).
+_in_process = threading.RLock()
+
+
+def lock_path(path: Path) -> Path:
+    return path.with_name(path.name + LOCK_SUFFIX)
+
+
+@contextmanager
+def meta_lock(path: Path | None = None) -> Iterator[bool]:
+    """Holds meta.json's lock (`meta.json.lock` beside it, `fcntl.flock`: released when the holder
+    closes it or dies) while the block reads, changes and writes the file, so a read-modify-write of
+    another process waits for it and reads what it wrote. Reentrant within the process (a block
+    inside another holds the same lock). Yields whether the lock is held: where it cannot be taken
+    (no directory yet, no flock on this system, a lock path that is not a regular file — left as it
+    is, R-SAVE-2 —, or another holder past `LOCK_WAIT_SECONDS`) the block runs without it (logged)."""
+    path = path if path is not None else meta_path()
+    key = os.path.abspath(lock_path(path))
+    with _in_process:
+        held = _held.get(key)
+        if held is not None:
+            held[1] += 1
+            try:
+                yield held[0] >= 0
+            finally:
+                held[1] -= 1
+            return
+        fd = _take_lock(Path(key))
+        _held[key] = [fd, 1]
+        try:
+            yield fd >= 0
+        finally:
+            del _held[key]
+            if fd >= 0:
+                os.close(fd)  # releases the flock
+
+
+def _take_lock(lock: Path) -> int:
+    """The open, flock'ed lock file's descriptor; -1 when the block goes on without it."""
+    if sys.platform == "win32":
+        return -1  # no flock: one process at a time is the player's own doing there
+    import fcntl
+
+    kind = storage.not_a_file(lock)
+    if kind is not None:
+        _warn_once(lock, f"{lock.name} is {kind}, left as it is: meta.json is changed without its lock")
+        return -1
+    flags = os.O_RDWR | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0)
+    try:
+        if lock.is_symlink():  # a link to a regular file (checked above): the file it names, never created
+            fd = os.open(lock, flags)
+        else:
+            fd = os.open(lock, flags | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o666)
+    except FileNotFoundError:
+        return -1  # no directory yet: there is no file to share
+    except OSError as error:
+        _warn_once(
+            lock, f"{lock.name} could not be opened ({error.strerror or error}): meta.json is changed without it"
+        )
+        return -1
+    if not stat.S_ISREG(os.fstat(fd).st_mode):  # swapped in between the look and the open
+        os.close(fd)
+        return -1
+    deadline = time.monotonic() + LOCK_WAIT_SECONDS
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return fd
+        except BlockingIOError:
+            if time.monotonic() > deadline:
+                storage.log.warning("%s is held too long by another process: meta.json is changed anyway", lock)
+                break
+            time.sleep(0.002)
+        except OSError as error:  # a file system without locks
+            _warn_once(
+                lock, f"{lock.name} could not be locked ({error.strerror or error}): meta.json is changed without it"
+            )
+            break
+    os.close(fd)
+    return -1
+
+
+#: The lock files already warned about (a read-only data dir would say so at every read otherwise).
+_warned: set[str] = set()
+
+
+def _warn_once(lock: Path, message: str) -> None:
+    if str(lock) not in _warned:
+        _warned.add(str(lock))
+        storage.log.warning("%s", message)
+
+
 # --- the file -------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class MetaLoad:
     """What `load_meta` found: the progress, a notice for the player when the file was set aside (or
-    restored from its backup), and `stuck`: the file could not be read nor moved aside — writing over
-    it could lose the progress it may still hold, so `write_meta` leaves it alone."""
+    restored from its backup, or rid of ids the content no longer has),
+    and `stuck`: the file could not be read nor moved aside, or is not a regular file (R-SAVE-2) —
+    writing over it could lose the progress it may still hold, so `write_meta` leaves it alone (and
+    its backup too); the progress is kept for this session only. `forgotten`: the ids dropped."""
 
     meta: Meta
     notice: str | None = None
     stuck: bool = False
+    forgotten: tuple[Forgotten, ...] = ()
 
 
 def meta_path() -> Path:
@@ -357,56 +591,127 @@ def backup_path(path: Path) -> Path:
     return path.with_name(path.name + BACKUP_SUFFIX)
 
 
-def load_meta(path: Path | None = None) -> MetaLoad:
-    """The progress in meta.json (none when there is no file). A file that cannot be used is set
-    aside (`meta.json.corrupt`); the progress comes back from the last good copy when there is one
-    (and is written back), else starts over; either way with a notice. Never raises."""
+def load_meta(path: Path | None = None, content: Content | None = None) -> MetaLoad:
+    """The progress in meta.json (none when there is no file), read under `meta_lock`. A file that
+    cannot be used is set aside (`meta.json.corrupt`); the progress comes back from the last good copy
+    when there is one — and when meta.json is missing beside it — (and is written back), else starts
+    over; either way with a notice. With `content`, the ids it no longer has are dropped, the file
+    written back once (`forget_unknown`). A path that is not a regular file is left as it is, its
+    backup too (`MetaLoad.stuck`). Never raises."""
     path = path if path is not None else meta_path()
-    meta, problem = _read(path, quarantine=True)
-    if problem is None:
-        return MetaLoad(meta if meta is not None else Meta())
-    if path.exists():  # unreadable and still in place (a permission, a lock): never written over
-        return MetaLoad(Meta(), problem, stuck=True)
-    backup, backup_problem = _read(backup_path(path), quarantine=False)
-    if backup is None or backup_problem is not None:
-        return MetaLoad(Meta(), problem)
-    try:
-        storage.write_json_atomic(path, backup.to_save())
-    except OSError as error:
-        storage.log.warning("meta.json could not be restored from its backup: %s", error)
-    return MetaLoad(backup, f"{problem}; progress was restored from {backup_path(path).name}")
+    with meta_lock(path):
+        found, write = _load(path, content)
+        if write and not found.stuck:
+            try:
+                save_meta(found.meta, path)
+            except OSError as error:
+                storage.log.warning("%s could not be written back: %s", path.name, error)
+    return found
 
 
-def _read(path: Path, quarantine: bool) -> tuple[Meta | None, str | None]:
-    """(the progress in `path` or None when there is no file, the problem when it cannot be used)."""
+@dataclass(frozen=True)
+class _Found:
+    """What `_read` found in one file: its progress (None: absent or unusable), the problem (a notice)
+    and `left` (not a regular file, left as it is)."""
+
+    meta: Meta | None
+    problem: str | None = None
+    left: bool = False
+
+    @property
+    def good(self) -> bool:
+        return self.meta is not None and self.problem is None
+
+
+def _load(path: Path, content: Content | None) -> tuple[MetaLoad, bool]:
+    """`load_meta`'s reading (under the lock); and whether the file is to be written back."""
+    main = _read(path, quarantine=True)
+    backup_file = backup_path(path)
+    notes: list[str] = []
+    write = False
+    stuck = False
+    if main.good:
+        meta = main.meta if main.meta is not None else Meta()
+    elif main.left:  # R-SAVE-2: not a regular file; nothing is written there nor to its backup
+        backup = _read(backup_file, quarantine=False)
+        stuck = True
+        meta = backup.meta if backup.meta is not None and backup.good else Meta()
+        kind = storage.not_a_file(path) or "not a regular file"
+        where = f"the progress in {backup_file.name} is used" if backup.good else "progress starts from nothing"
+        notes.insert(0, f"{path.name} is {kind}, not a file, and was left as it is; {where} and nothing is saved")
+    elif main.problem is not None and os.path.lexists(path):
+        # unreadable and still in place (a permission, a lock): never written over
+        return MetaLoad(Meta(), printable(main.problem), stuck=True), False
+    else:  # set aside, or missing: the last good copy, if there is one
+        backup = _read(backup_file, quarantine=False)
+        if backup.good and backup.meta is not None:
+            meta, write = backup.meta, True
+            why = main.problem if main.problem is not None else f"{path.name} was missing"
+            notes = [f"{why}; progress was restored from {backup_file.name}"]
+        else:
+            meta = Meta()
+            if main.problem is not None:
+                notes.insert(0, main.problem)
+            elif backup.problem is not None:
+                notes.insert(0, f"{path.name} was missing and {backup.problem}; progress starts from nothing")
+    forgotten: tuple[Forgotten, ...] = ()
+    if content is not None:
+        meta, forgotten = forget_unknown(meta, content)
+        if forgotten:
+            notes.append(forgotten_notice(path.name, forgotten))
+            write = True
+    notice = printable("; ".join(notes)) if notes else None
+    return MetaLoad(meta, notice, stuck, forgotten), write
+
+
+def _read(path: Path, quarantine: bool) -> _Found:
+    """The progress in `path` (see `_Found`); a file that cannot be used is set aside when `quarantine`."""
     loaded = storage.read_json_or_quarantine(path, set_aside=quarantine)
     if loaded.problem is not None:
-        return None, loaded.problem
+        return _Found(None, loaded.problem, loaded.left)
     value = loaded.value
     if value is None:
-        return (None, None) if not path.exists() else (None, _aside(path, "(file): not progress", quarantine))
+        return (
+            _Found(None)
+            if not os.path.lexists(path)
+            else _Found(None, _aside(path, "(file): not progress", quarantine))
+        )
     if not isinstance(value, dict):
-        return None, _aside(path, f"(file): not progress (a JSON {type(value).__name__}, not an object)", quarantine)
+        reason = f"(file): not progress (a JSON {type(value).__name__}, not an object)"
+        return _Found(None, _aside(path, reason, quarantine))
     version = value.get("version")
     if type(version) is not int or not (min([META_VERSION, *MIGRATIONS]) <= version <= META_VERSION):
-        reason = f"version: unknown meta version {str(version)[:40]} (this game reads {META_VERSION})"
-        return None, _aside(path, reason, quarantine)
+        reason = f"version: unknown meta version {printable(str(version), 40)} (this game reads {META_VERSION})"
+        return _Found(None, _aside(path, reason, quarantine))
     while version in MIGRATIONS:
+        # A file of an older version holds that version's fields only (each version's schema forbade
+        # others): a version-1 file carrying version 2's aether was not written by the game.
+        extra = sorted(set(value) - VERSION_FIELDS[version])
+        if extra:
+            shown = ", ".join(printable(name, 40) for name in extra[:NOTICE_IDS])
+            more = f" and {len(extra) - NOTICE_IDS} more" if len(extra) > NOTICE_IDS else ""
+            return _Found(None, _aside(path, f"{shown}{more}: not a field of version {version}", quarantine))
         value = MIGRATIONS[version](value)
         version = value["version"]
     try:
         save = MetaSave.model_validate(value)
     except ValidationError as error:
-        return None, _aside(path, storage.describe(error), quarantine)
-    return Meta.from_save(save), None
+        return _Found(None, _aside(path, storage.describe(error), quarantine))
+    return _Found(Meta.from_save(save))
 
 
 def save_meta(meta: Meta, path: Path | None = None) -> None:
     """Writes `meta` to meta.json atomically, then the same to its backup (an `OSError` for the
-    caller to report)."""
+    caller to report; `storage.NotAFileError` when meta.json is not a regular file). A backup path
+    that is not a regular file is left as it is (R-SAVE-2): no backup is written then (logged)."""
     path = path if path is not None else meta_path()
     storage.write_json_atomic(path, meta.to_save())
-    storage.write_json_atomic(backup_path(path), meta.to_save())
+    backup = backup_path(path)
+    kind = storage.not_a_file(backup)
+    if kind is not None:
+        storage.log.warning("%s is %s, left as it is: no backup of %s is kept", backup.name, kind, path.name)
+        return
+    storage.write_json_atomic(backup, meta.to_save())
 
 
 def write_meta(meta: Meta, found: MetaLoad, path: Path | None = None) -> bool:
@@ -423,11 +728,13 @@ def write_meta(meta: Meta, found: MetaLoad, path: Path | None = None) -> bool:
     return True
 
 
-def update_meta(change: Callable[[Meta], Meta], path: Path | None = None) -> Meta:
-    """Reads meta.json, applies `change`, writes the result (`write_meta`); returns it."""
-    found = load_meta(path)
-    meta = change(found.meta)
-    write_meta(meta, found, path)
+def update_meta(change: Callable[[Meta], Meta], path: Path | None = None, content: Content | None = None) -> Meta:
+    """Reads meta.json (with `content`: rid of the ids it no longer has), applies `change`, writes the
+    result (`write_meta`), all under `meta_lock`; returns it."""
+    with meta_lock(path):
+        found = load_meta(path, content)
+        meta = change(found.meta)
+        write_meta(meta, found, path)
     return meta
 
 

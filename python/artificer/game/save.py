@@ -840,12 +840,18 @@ def drop_unknown_ids(data: Any, content: Content) -> tuple[Any, list[Dropped]]:
 
 def snapshot(run: Run, next_wave: int) -> RunSave:
     """What `run` saves now, between waves, before the shop ahead of `next_wave`: each part's own
-    `to_save` (the state's, the shop's, what the world carries), checked by the schema."""
+    `to_save` (the state's, the shop's, what the world carries), checked by the schema. The shop's
+    unlocks are saved as far as the content has them: meta.json may name an unlock an update removed
+    (R-SAVE-2: `load_meta` with the content drops it; a run begun from a meta read without it still
+    plays — such an id offers nothing — and saves)."""
+    shop = run.shop.to_save()
+    known = {spell.id for spell in run.content.spells} | {core.id for core in run.content.cores}
+    shop["unlocked"] = [item for item in shop["unlocked"] if item in known]
     data: dict[str, Any] = {
         "version": SAVE_VERSION,
         "next_wave": next_wave,
         **run.state.to_save(),
-        "shop": run.shop.to_save(),
+        "shop": shop,
         **run.binding.carried().to_save(),
         "replay": run.tape.path.name if run.tape is not None and run.tape.path is not None else None,
     }

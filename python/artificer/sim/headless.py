@@ -34,7 +34,7 @@ from artificer.content import Content
 from artificer.content.builds import Build
 from artificer.errors import ArtificerError
 from artificer.game.flow import Ending, Phase, RunFlow
-from artificer.game.meta import load_meta, unlock_tree, write_meta
+from artificer.game.meta import load_meta, meta_lock, unlock_tree, write_meta
 from artificer.game.progress import RunEnd, settle
 from artificer.game.replay import Tape
 from artificer.game.run import Run
@@ -152,7 +152,8 @@ def run_headless(
     clear go into it, the bot then buying the unlock tree cheapest first (it saves up for the next
     node rather than skipping it); the report gains `meta`."""
     started = time.perf_counter()
-    progress = load_meta(meta) if meta is not None else None
+    # R-SAVE-2: ids the content no longer has are dropped (their aether given back), with a notice.
+    progress = load_meta(meta, content) if meta is not None else None
     if progress is not None and progress.notice:
         print(f"artificer run: {progress.notice}", file=sys.stderr)
     unlocked = progress.meta.shop_unlocks() if progress is not None else None
@@ -220,21 +221,23 @@ def settle_meta(
 ) -> dict[str, Any]:
     """R-META-1 for a headless run: the run's end settled into the meta file at `path` as the window
     settles it (`game.progress.settle`: the clear, the aether, the achievements), then the unlock tree
-    bought cheapest first as far as the aether goes, read and written in one go (runs sharing a file
-    one after the other add up); the report (`written`: false when the file could not be written)."""
-    found = load_meta(path)
+    bought cheapest first as far as the aether goes, read and written in one go under `meta_lock` (the
+    file as it is now, not as the run began: runs sharing a file, one after the other or at once, add
+    up); the report (`written`: false when the file could not be written)."""
     end = RunEnd(result["wave_reached"], result["outcome"] == "cleared", ng_plus, kills, boss_rushes)
-    settled = settle(content, found.meta, end)
-    meta = settled.meta
-    bought: list[str] = []
-    for node in unlock_tree(content):
-        if node.id in meta.unlocked:
-            continue
-        if not meta.can_buy(node):
-            break  # saves up for the next node
-        meta = meta.buy(node)
-        bought.append(node.id)
-    written = write_meta(meta, found, path)
+    with meta_lock(path):
+        found = load_meta(path, content)
+        settled = settle(content, found.meta, end)
+        meta = settled.meta
+        bought: list[str] = []
+        for node in unlock_tree(content):
+            if node.id in meta.unlocked:
+                continue
+            if not meta.can_buy(node):
+                break  # saves up for the next node
+            meta = meta.buy(node)
+            bought.append(node.id)
+        written = write_meta(meta, found, path)
     if not written:
         print(
             f"artificer run: {path} could not be written (see the log); the progress above is not kept", file=sys.stderr

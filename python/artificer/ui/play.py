@@ -257,7 +257,7 @@ class GameScenes:
     def new_run(self, seed: int | None = None, ng_plus: int = 0, cursed: bool = False) -> Run:
         """A new run (at New Game+ `ng_plus`; in cursed waves when `cursed`): the lab before wave 1."""
         # R-META-1: the shop offers what the player unlocked with aether, beyond the base pool.
-        meta = load_meta().meta
+        meta = load_meta(content=self.content).meta
         seed = secrets.randbits(32) if seed is None else seed
         # R-ONB-1: a plain new run is one of the player's first runs until onboarding is done.
         plain = ng_plus == 0 and not cursed
@@ -283,7 +283,7 @@ class GameScenes:
         milestone = next((m for m in self.content.balance.meta.milestones if m.wave == wave), None)
         if milestone is None:
             raise ValueError(f"no milestone at wave {wave}: practice starts at one")
-        unlocked = load_meta().meta.shop_unlocks()
+        unlocked = load_meta(content=self.content).meta.shop_unlocks()
         run = Run(self.content, secrets.randbits(32) if seed is None else seed, unlocked=unlocked)
         run.state.practice = True
         run.state.first_wave = wave
@@ -305,7 +305,7 @@ class GameScenes:
         if isinstance(loaded, save.LoadedRun):
             go_on_recording(loaded)
             # R-META-1: what was unlocked since the run was saved is offered too.
-            loaded.run.shop.unlock(sorted(load_meta().meta.shop_unlocks()))
+            loaded.run.shop.unlock(sorted(load_meta(content=self.content).meta.shop_unlocks()))
             notices = (dropped_notice(loaded),) if loaded.dropped else ()
             self.router.push(ARENA, run=loaded.run, first_wave=loaded.next_wave, between_waves=True, notices=notices)
         elif loaded is not None and self._title_scene is not None:
@@ -391,7 +391,7 @@ def first_scene(
     meta.json is read here first (R-SAVE-1): a file set aside, or restored from its backup, says so
     on the title."""
     scenes = GameScenes(content, session)
-    meta_notice = load_meta().notice
+    meta_notice = load_meta(content=content).notice  # R-SAVE-2: ids the content lost, dropped and said
     notices = (*notices, meta_notice) if meta_notice else notices
     return scenes.router.build(TITLE, notices=notices) if start is None else _HandOver(scenes, notices, start)
 

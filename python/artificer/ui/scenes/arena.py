@@ -220,7 +220,9 @@ class ArenaScene(Scene):
         #: R-ONB-1: the run's onboarding step's limits and lesson.
         self.onboarding = Onboarding.of(content, self.run.state.onboarding)
         #: R-META-2: what this run shows the player for the first time (None: practice records nothing).
-        self.discoveries = None if self.run.state.practice or pilot else Discoveries(content, load_meta().meta)
+        self.discoveries = (
+            None if self.run.state.practice or pilot else Discoveries(content, load_meta(content=content).meta)
+        )
         charges = [s.action.charge.still_seconds for s in content.spells if s.action is not None and s.action.charge]
         if charges:
             self.hud_state.charge_span = max(0.0, min(charges) - content.balance.vm.charge_ring_delay)

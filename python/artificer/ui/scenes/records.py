@@ -6,11 +6,17 @@ time, build (its deck checksum), date, the modes played (NG+, cursed waves) and 
 field or the signature changed: marked in red) and unverified ones (signed by a key this install
 no longer has). Esc (the back key) returns. It reads the file as it opens; it writes nothing.
 
+It never fails on what the files hold: a file or key that cannot be used comes as the board's notice
+(shown at the foot, with what it means: records signed by a key this install no longer has, or no
+key this session — records shown, none ranked), and every text it draws is made printable first.
+
 It declares the "records" scene (`artificer.ui.scene_registry`), the title's line under the codex
 once a first run has ended.
 """
 
 from __future__ import annotations
+
+import math
 
 import pygame
 
@@ -49,8 +55,26 @@ STATUS_KEYS = {
 
 
 def clock(seconds: float) -> str:
-    whole = int(seconds)
+    whole = int(seconds) if math.isfinite(seconds) else 0
     return f"{whole // 60}:{whole % 60:02d}"
+
+
+def printable(text: str, limit: int = 300) -> str:
+    """`text` as a font can draw it: control and other unprintable characters (a NUL) left out, at
+    most `limit` characters (a record's text fields are checked by their schema; this is the floor)."""
+    shown = "".join(c for c in text if c.isprintable())
+    return shown if len(shown) <= limit else shown[: limit - 1] + "…"
+
+
+def notices(board: Records) -> list[str]:
+    """What the foot of the screen says about `board` (R-END-4, R-SAVE-2): no key this session, or
+    records signed by a key this install no longer has, then the file's own notice."""
+    lines = [tr("ui.records.no_key")] if board.keyless else []
+    if not board.keyless and board.lost_key:
+        lines.append(tr("ui.records.lost_key", count=board.lost_key))
+    if board.notice:
+        lines.append(printable(board.notice))
+    return lines
 
 
 class RecordsScene(Scene):
@@ -71,6 +95,8 @@ class RecordsScene(Scene):
             *((index + 1, record, Status.VERIFIED) for index, record in enumerate(ranked)),
             *((None, record, self.board.status(record)) for record in unranked),
         ]
+        #: The lines at the foot: what the player should know about the file and the key.
+        self.notices = notices(self.board)
         self.stack: SceneStack | None = None
 
     def on_enter(self, stack: SceneStack) -> None:
@@ -100,9 +126,15 @@ class RecordsScene(Scene):
         face = font(max(11, int(17 * unit)))
         row_h = int(26 * unit)
         top = area.y + int(46 * unit)
+        note_size = max(11, int(15 * unit))
+        bottom = area.bottom - len(self.notices) * int(22 * unit) - (int(8 * unit) if self.notices else 0)
+        for index, line in enumerate(self.notices):
+            y = bottom + int(4 * unit) + index * int(22 * unit)
+            colour = TAMPERED if index == 0 and (self.board.keyless or self.board.lost_key) else FAINT
+            draw_fitted(surface, line, note_size, False, colour, area.width - int(48 * unit), midtop=(area.centerx, y))
         for index, (rank, record, status) in enumerate(self.rows):
             y = top + index * row_h
-            if y + row_h > area.bottom:
+            if y + row_h > bottom:
                 break
             colour = (
                 GOLD
@@ -133,7 +165,7 @@ class RecordsScene(Scene):
                 ),
             )
             for (_, x), text in zip(COLUMNS, cells, strict=True):
-                surface.blit(face.render(text, True, colour), (int(x * unit), y))
+                surface.blit(face.render(printable(text, 60), True, colour), (int(x * unit), y))
         hint = font(max(11, int(15 * unit))).render(tr("ui.records.hint"), True, FAINT)
         surface.blit(hint, hint.get_rect(midbottom=(width // 2, height - int(16 * unit))))
 

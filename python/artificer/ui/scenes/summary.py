@@ -37,7 +37,7 @@ from artificer import storage
 from artificer.content import Content
 from artificer.content.looks import BodyLook
 from artificer.game.codex import Discoveries
-from artificer.game.meta import AetherLine, Meta, Reward, load_meta, unlock_tree, write_meta
+from artificer.game.meta import AetherLine, Meta, Reward, load_meta, meta_lock, unlock_tree, write_meta
 from artificer.game.progress import RunEnd, settle, settle_endless
 from artificer.game.records import RECORDS_FILE, Record, deck_checksum, load_records, run_figures, save_records
 from artificer.game.run import Run, WaveStats
@@ -171,15 +171,16 @@ def settle_aether(
     run pays nothing and writes nothing."""
     if run.state.practice:
         return AetherView(practice=True), 0
-    found = load_meta(path)
-    before = found.meta
-    if discoveries is not None:
-        discoveries.observe_state(run.state)
-        before = discoveries.record(before)
-    went_on = run.state.settled  # R-END-3: an endless run, its victory settled as it went on
-    settled = (settle_endless if went_on else settle)(run.content, before, end)
-    run.state.settled = True
-    write_meta(settled.meta, found, path)
+    with meta_lock(path):  # read, settled and written at once: a run ending meanwhile waits and adds up
+        found = load_meta(path, run.content)  # R-SAVE-2: ids the content no longer has dropped
+        before = found.meta
+        if discoveries is not None:
+            discoveries.observe_state(run.state)
+            before = discoveries.record(before)
+        went_on = run.state.settled  # R-END-3: an endless run, its victory settled as it went on
+        settled = (settle_endless if went_on else settle)(run.content, before, end)
+        run.state.settled = True
+        write_meta(settled.meta, found, path)
     view = AetherView.of(run.content, settled.reward, settled.meta)
     return dataclasses.replace(view, endless=went_on), settled.ng_plus_unlocked
 

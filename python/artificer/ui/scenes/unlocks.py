@@ -26,7 +26,7 @@ from artificer import storage
 from artificer.content import Content
 from artificer.content.models import WaveAether
 from artificer.game.codex import earned
-from artificer.game.meta import CURSED_WAVES, Meta, UnlockNode, load_meta, save_meta, unlock_tree
+from artificer.game.meta import CURSED_WAVES, Meta, UnlockNode, load_meta, meta_lock, save_meta, unlock_tree
 from artificer.ui.cards import CardArt
 from artificer.ui.fonts import font
 from artificer.ui.i18n import tr
@@ -64,7 +64,8 @@ class UnlocksScene(Scene):
         self.content = content
         self.session = session
         self.tree: list[UnlockNode] = unlock_tree(content)
-        found = load_meta()
+        # R-SAVE-2: ids the content no longer has are dropped (an unlock's aether given back), with a notice.
+        found = load_meta(content=content)
         self.meta: Meta = found.meta
         #: A notice to show (meta.json set aside or restored, a failed write, a refusal) and its seconds left.
         self.note: tuple[str, float] | None = (found.notice, NOTE_SECONDS * 2) if found.notice else None
@@ -110,18 +111,23 @@ class UnlocksScene(Scene):
         if not self.meta.can_buy(node):
             self.note = (tr("ui.unlocks.need", more=node.cost - self.meta.aether), NOTE_SECONDS)
             return False
-        # The file's progress, not this screen's copy: a run may have ended in between (never lose aether).
-        current = load_meta().meta
-        if not current.can_buy(node):
-            self.meta = current
-            return False
-        self.meta = current.buy(node)
-        self.meta = self.meta.with_achievements(earned(self.content, self.meta))  # R-META-2: "collector"
-        try:
-            save_meta(self.meta)
-        except OSError as error:
-            storage.log.warning("meta.json could not be saved: %s", error)
-            self.note = (tr("ui.unlocks.save_failed", error=str(error)), NOTE_SECONDS * 2)
+        # The file's progress, not this screen's copy: a run may have ended in between (never lose aether);
+        # read, bought and written under meta.json's lock, so a run ending meanwhile waits and adds up.
+        with meta_lock():
+            found = load_meta(content=self.content)
+            current = found.meta
+            if not current.can_buy(node):
+                self.meta = current
+                return False
+            self.meta = current.buy(node)
+            self.meta = self.meta.with_achievements(earned(self.content, self.meta))  # R-META-2: "collector"
+            try:
+                if found.stuck:  # R-SAVE-2: not a regular file, or unreadable: left as it is
+                    raise OSError(found.notice or "meta.json is left as it is")
+                save_meta(self.meta)
+            except OSError as error:
+                storage.log.warning("meta.json could not be saved: %s", error)
+                self.note = (tr("ui.unlocks.save_failed", error=str(error)), NOTE_SECONDS * 2)
         self.glow[index] = BOUGHT_GLOW
         self.session.play("unlock")
         return True
