@@ -362,7 +362,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
     content = _load(args.data)
     try:
-        tape = read_tape(args.file)
+        tape = read_tape(args.file, content)
         report = check(content, tape, records_path()) if args.check else describe(tape)
     except ReplayError as error:
         print(f"artificer replay: {args.file.name}: {error}", file=sys.stderr)
@@ -373,7 +373,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(report["summary"])
         for line in report.get("lines", []):
             print(line)
-    return 1 if args.check and not report["verified"] else 0
+    # A replay that verifies while its record's claim is refused is a failed check too.
+    return 1 if args.check and (not report["verified"] or report["claim_refused"]) else 0
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
@@ -612,7 +613,7 @@ def _watch(path: Path, args: argparse.Namespace) -> int:
         return EXIT_USAGE
     content = _load(None)
     try:
-        tape = read_tape(path)
+        tape = read_tape(path, content)
         check_header(content, tape)
     except ReplayError as error:
         print(f"artificer play: {path.name}: {error}", file=sys.stderr)

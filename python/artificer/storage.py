@@ -163,7 +163,8 @@ def read_bytes(path: Path, max_bytes: int) -> bytes:
         if info.st_size > max_bytes:
             raise ValueError(f"{info.st_size} bytes, more than the {max_bytes} it may have")
         with os.fdopen(fd, "rb", closefd=False) as file:
-            raw = file.read(max_bytes + 1)
+            # What the file says it holds, and one byte more to catch one that grew.
+            raw = file.read(min(info.st_size, max_bytes) + 1)
     finally:
         os.close(fd)
     if len(raw) > max_bytes:

@@ -71,6 +71,9 @@ MAX_WAVE_FRAMES = 36_000
 #: Measured at the cap: 49,000 grunts alive through a 60 s wave step in about 10 ms a frame
 #: (36 s of CPU headless), so even a wave at the cap plays in real time.
 MAX_WAVE_SPAWNS = 50_000
+#: Most frames `replay.max_frames` may allow a replay (24 hours at 60 Hz: 124 MiB of controls at
+#: the core's 6 float32 controls, 24 bytes, a frame).
+MAX_REPLAY_FRAMES = 5_184_000
 #: Most bytes the frame buffers preallocated at `capacities` may take (32 MiB).
 MAX_BUFFER_BYTES = 32 * 1024 * 1024
 #: Bytes one row of each buffer takes (the core's column counts × 4 for f32 rows, × 8 for f64
@@ -878,6 +881,21 @@ class Onboarding(ContentModel):
         return value
 
 
+class ReplaySettings(ContentModel):
+    """Replays (issue 19, R-SAVE-2): a replay file is a shared file, so what reading one may cost is
+    bounded before it is parsed."""
+
+    max_frames: int = Field(
+        ge=MAX_WAVE_FRAMES,
+        le=MAX_REPLAY_FRAMES,
+        description=(
+            "The most steps a replay's waves may hold, all waves together; a file with more is refused "
+            "in one line before any of it is decompressed (its controls may decompress to at most this "
+            "many frames: 24 bytes a frame). At least one longest wave (MAX_WAVE_FRAMES)."
+        ),
+    )
+
+
 class Balance(ContentModel):
     """balance.json: the global tuning numbers."""
 
@@ -900,6 +918,7 @@ class Balance(ContentModel):
     meta: MetaSettings = Field(description="Aether, run-end rewards and the challenge mode (R-META-1, R-END-5).")
     onboarding: Onboarding = Field(description="The first runs, step by step (R-ONB-1).")
     endless: Endless = Field(description="The waves after the last (R-END-3).")
+    replay: ReplaySettings = Field(description="What a replay file read may hold (issue 19, R-SAVE-2).")
 
 
 # --- enemies.json -----------------------------------------------------------

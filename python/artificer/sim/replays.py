@@ -12,7 +12,8 @@ from artificer.game.replay import Replayed, Tape, WaveCheck, replay
 
 
 def describe(tape: Tape) -> dict[str, Any]:
-    """The tape's header and waves, without playing it."""
+    """The tape's header and waves, without playing it (nor unpacking a wave's controls: a tape
+    read from a file holds them packed until played, `artificer.game.replay.WaveTape`)."""
     start = tape.start
     seed = start.settings["seed"] if start.kind == "new" else (start.save or {}).get("seed")
     waves = [
@@ -44,8 +45,10 @@ def describe(tape: Tape) -> dict[str, Any]:
 def check(content: Content, tape: Tape, records: Path | None = None) -> dict[str, Any]:
     """The tape played again (`replay`): the description plus each wave's check, `verified`, and
     where it first diverged; verified, the endless record in `records` (endless_records.json) that
-    carries it is confirmed and marked (`record`). Raises `ReplayError` (a mismatched or unplayable
-    tape)."""
+    carries it is confirmed and marked (`record`). `claim_refused`: a record carries the replay and
+    the replay refuses its claim (it reaches another wave or time, the record is not a verified one,
+    or the replay does not begin with the run) — the command exits 1 then, as when it diverged.
+    Raises `ReplayError` (a mismatched or unplayable tape), before a frame is played."""
     report = describe(tape)
     result = replay(content, tape)
     report["verified"] = result.verified
@@ -56,15 +59,17 @@ def check(content: Content, tape: Tape, records: Path | None = None) -> dict[str
     report["lines"] = [_line(c) for c in result.waves]
     verdict = "verified: every wave's state hash matches" if result.verified else f"DIVERGED at {result.diverged}"
     report["summary"] = f"{report['summary']}\n{verdict}"
+    report["claim_refused"] = False
     if result.verified and tape.path is not None and records is not None:
-        report["record"] = _confirm_record(tape, result, records)
+        report["record"], report["claim_refused"] = _confirm_record(tape, result, records)
         report["lines"].append(f"leaderboard: {report['record']['detail']}")
     return report
 
 
-def _confirm_record(tape: Tape, result: Replayed, path: Path) -> dict[str, Any]:
+def _confirm_record(tape: Tape, result: Replayed, path: Path) -> tuple[dict[str, Any], bool]:
     """R-END-4 + issue 19: the endless record carrying this replay, confirmed by the run played
-    again — its wave reached and its seconds, counted as the summary counts them — and marked."""
+    again — its wave reached and its seconds, counted as the summary counts them — and marked.
+    Returns the report's `record` and whether a record carries the replay and its claim is refused."""
     assert tape.path is not None
     wave, seconds = run_figures(result.run.state.waves, result.run.sim.tick_hz)
     board = load_records(path)
@@ -75,7 +80,9 @@ def _confirm_record(tape: Tape, result: Replayed, path: Path) -> dict[str, Any]:
         record, detail = None, "its record's replay does not begin with the run (a record needs the whole run)"
     else:
         record, detail = board.confirm(tape.path.name, wave, seconds)
-    confirmed = record is not None and record.replay_checked and detail.endswith("confirmed")
+    # "is confirmed": a record that is not verified says "…: not confirmed"
+    confirmed = record is not None and record.replay_checked and detail.endswith("is confirmed")
+    refused = carried and not confirmed  # (a confirmed claim whose file cannot be written is not refused)
     if confirmed:
         try:
             save_records(board, path)
@@ -88,7 +95,7 @@ def _confirm_record(tape: Tape, result: Replayed, path: Path) -> dict[str, Any]:
         "wave": wave,
         "seconds": round(seconds, 2),
         "detail": detail,
-    }
+    }, refused
 
 
 def _line(check: WaveCheck) -> str:
