@@ -120,7 +120,7 @@ fn payload_step(c: &mut Criterion) {
         Caster::new(program, mana, common::cast_rules(), core.cast_delay, 0.0, core.cpu_limit, false, false, 1);
     carrying.set_caster(caster, catalog().iter().map(|s| s.element).collect());
     // Expiry payloads on immortal projectiles: carried every frame, never spent.
-    let payload = Payload { kind: TriggerKind::OnExpire, timer: 0.0, span: Span { start: 1, end: 2 } };
+    let payload = Payload { kind: TriggerKind::OnExpire, timer: 0.0, span: Span { start: 1, end: 2 }.into() };
     for i in 0..5_000 {
         carrying.pools.projectiles.behaviour[i * 4] = Behaviour { payload: Some(payload), ..Behaviour::default() };
         carrying.pools.projectiles.special[i * 4] = true;

@@ -18,7 +18,7 @@ use crate::vm::board::{CoreDef, Dir, Flags, Slot};
 use crate::vm::compile::{Compiler, Recipe};
 use crate::vm::exec::{CastOutput, Caster, Emission, Senses, VmEvent};
 use crate::vm::mana::Mana;
-use crate::vm::program::Program;
+use crate::vm::program::{Drawn, Program};
 use crate::vm::spell::*;
 use crate::vm::timeline::{timeline, Timeline};
 
@@ -236,7 +236,7 @@ impl WandSandbox {
     }
 
     /// One cast of the main entry. Returns `{"mana_before", "mana_after",
-    /// "abandoned", "cpu_exhausted", "delay", "fired": [...]}`.
+    /// "abandoned", "cpu_exhausted", "delay", "reload", "fired": [...]}`.
     #[pyo3(signature = (moving = false, hp = 100.0, hp_max = 100.0, nearest_enemy = 64.0))]
     fn cast<'py>(
         &mut self,
@@ -257,6 +257,8 @@ impl WandSandbox {
         d.set_item("abandoned", out.events.iter().any(|e| matches!(e, VmEvent::CastAbandoned { .. })))?;
         d.set_item("cpu_exhausted", out.events.contains(&VmEvent::CpuExhausted))?;
         d.set_item("delay", delay)?;
+        // R-VM-3, R-VM-11: the cast wrapped its deck and the wand reloads (Noita's reload).
+        d.set_item("reload", self.caster.last_recharged)?;
         let fired = PyList::empty(py);
         for e in &out.emissions {
             fired.append(self.describe(py, e, &senses, 0)?)?;
@@ -297,7 +299,7 @@ impl WandSandbox {
         d.set_item("kind", e.action.kind.name())?;
         d.set_item("lifesteal", e.shot.lifesteal)?;
         let payload = PyList::empty(py);
-        let nested = e.trigger.map(|t| t.2).or(e.summon);
+        let nested = e.trigger.map(|t| t.2).or(e.summon.map(Drawn::from));
         if let Some(span) = nested {
             if let Some((kind, delay, _)) = e.trigger {
                 d.set_item("trigger", kind.name())?;
@@ -808,6 +810,10 @@ struct CoreIn {
     recharge: Option<F32>,
     cpu_limit: U32,
     #[pyo3(default)]
+    spells_per_cast: Option<U32>,
+    #[pyo3(default)]
+    always_cast: Option<Vec<Str>>,
+    #[pyo3(default)]
     flags: FlagNames,
     #[pyo3(default)]
     dash_wave: Option<Dict<DashWaveIn>>,
@@ -879,6 +885,19 @@ pub fn core_def(obj: &Bound<'_, PyAny>, spells: &HashMap<String, u16>) -> PyResu
         cast_delay: c.cast_delay.0,
         recharge: c.recharge.value_or(0.0),
         cpu_limit: c.cpu_limit.0,
+        spells_per_cast: c.spells_per_cast.map_or(1, |n| n.0),
+        always_cast: c
+            .always_cast
+            .unwrap_or_default()
+            .into_iter()
+            .enumerate()
+            .map(|(i, Str(id))| {
+                spells
+                    .get(&id)
+                    .copied()
+                    .ok_or_else(|| CoreError::arg(format!("core.always_cast[{i}]: unknown spell {id:?}")))
+            })
+            .collect::<Result<_, _>>()?,
         flags: Flags {
             dual_stream: has("dual_stream"),
             persistent_memory: has("persistent_memory"),

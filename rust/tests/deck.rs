@@ -6,9 +6,9 @@ mod common;
 
 use artificer_core::vm::board::{CoreDef, Slot};
 use artificer_core::vm::compile::Compiler;
-use artificer_core::vm::exec::{CastOutput, Caster, Senses, VmEvent, MAIN};
+use artificer_core::vm::exec::{CastOutput, Caster, Senses, VmEvent, MAIN, REVERSE};
 use artificer_core::vm::mana::Mana;
-use artificer_core::vm::program::{Program, Warning};
+use artificer_core::vm::program::{Program, Span, Warning};
 use artificer_core::vm::sample::{self, catalog};
 use artificer_core::vm::spell::*;
 use artificer_core::vm::timeline::timeline;
@@ -94,33 +94,90 @@ fn r_vm_3_casts_walk_the_deck() {
     assert_eq!(fired, [vec!["spark_bolt"], vec!["water_wave"], vec!["chain_bolt"], vec!["spark_bolt"]]);
 }
 
-/// R-VM-3: the cast that reaches the end wraps the cursor and adds the recharge, once.
+/// R-VM-3, R-VM-11: the cast that reaches the end is a wrapping cast: the
+/// cursor goes home and the wand waits the longer of its cast delay and its
+/// recharge (Noita: the reload runs alongside the cast delay).
 #[test]
-fn r_vm_3_wrap_adds_the_recharge() {
+fn r_vm_3_wrap_waits_the_longer_of_delay_and_recharge() {
     let mut c = caster(&core(3), &["spark_bolt", "damage_plus", "spark_bolt"], 100.0);
     let (_, d1) = cast(&mut c);
     assert_eq!(c.cursor(), 1);
     let (fired, d2) = cast(&mut c);
     assert_eq!(fired, ["spark_bolt"]);
     assert!(close(d1, 0.25), "{d1}");
-    assert!(close(d2, 0.25 + 0.1 + 0.5), "damage_plus's delay and the recharge: {d2}");
+    assert!(close(d2, 0.5), "max(0.25 + damage_plus's 0.1, the recharge 0.5), not their sum: {d2}");
     assert_eq!(c.cursor(), 0);
     assert!(close(cast(&mut c).1, 0.25), "back at the head, no recharge");
+    // A slow last card hides the reload: a cast delay above the recharge is the wait.
+    let mut slow = core(1);
+    slow.cast_delay = 0.75;
+    let (_, d) = cast(&mut caster(&slow, &["spark_bolt"], 100.0));
+    assert!(close(d, 0.75), "max(0.75, 0.5): {d}");
 }
 
-/// R-VM-3: budget left at the end draws on from the head, never reaching a
-/// card this cast already ran.
+/// R-VM-3: a multicast's extra draws draw on from the head at the end, never
+/// reaching a card this cast already ran; the wrapping cast sends the cursor
+/// home. Noita: `[spark, double, spark]` fires S | D S S + reload | S | …
 #[test]
-fn r_vm_3_multicast_across_the_wrap() {
+fn r_vm_3_multicast_across_the_wrap_then_home() {
     let mut c = caster(&core(3), &["spark_bolt", "double_cast", "water_wave"], 100.0);
     assert_eq!(cast(&mut c).0, ["spark_bolt"]);
     let (fired, delay) = cast(&mut c);
     assert_eq!(fired, ["water_wave", "spark_bolt"], "double cast: water, wrap, spark");
-    assert!(close(delay, 0.75));
-    assert_eq!(c.cursor(), 1, "the cursor rests after the spark it drew from the head");
+    assert!(close(delay, 0.5), "the wrap's wait: max(0.25, 0.5): {delay}");
+    assert_eq!(c.cursor(), 0, "a wrapping cast sends the cursor home (Noita's reload)");
+    assert_eq!(cast(&mut c).0, ["spark_bolt"], "the head's spark fires alone again");
+    assert_eq!(cast(&mut c).0, ["water_wave", "spark_bolt"], "and the cycle repeats");
     // A triple cast with two cards left can't reach itself again.
     let mut c = caster(&core(2), &["triple_cast", "spark_bolt"], 100.0);
     assert_eq!(cast(&mut c).0, ["spark_bolt"], "from the head, the wrap draws nothing more");
+}
+
+/// R-VM-3: Noita's `[spark, spark, double]`: S | S | D + S S from the head
+/// (reload) | S | S | D S S … — the cursor home after every wrap.
+#[test]
+fn r_vm_3_a_trailing_multicast_wraps_and_the_deck_starts_over() {
+    let mut c = caster(&core(3), &["spark_bolt", "water_wave", "double_cast"], 1000.0);
+    let fired: Vec<Vec<String>> = (0..6).map(|_| cast(&mut c).0).collect();
+    let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+    let cycle = [s(&["spark_bolt"]), s(&["water_wave"]), s(&["spark_bolt", "water_wave"])];
+    assert_eq!(fired[..3], cycle);
+    assert_eq!(fired[3..], cycle, "the cycle closes after the wrap");
+}
+
+/// R-VM-3: a modifier that is the last card is not moved before the last
+/// action: it modifies what the wrap draws. Noita's `[spark, damage_plus]`:
+/// spark | damage_plus + spark (wrapped, reload) | spark …
+#[test]
+fn r_vm_3_a_trailing_modifier_modifies_what_the_wrap_draws() {
+    let mut c = caster(&core(2), &["spark_bolt", "damage_plus"], 100.0);
+    let mut out = CastOutput::default();
+    let first = c.cast(&mut still(), &mut out);
+    assert_eq!(out.emissions.len(), 1);
+    assert!(close(out.emissions[0].shot.damage_flat, 0.0), "the first spark is plain");
+    assert!(close(first, 0.25));
+    out.clear();
+    let second = c.cast(&mut still(), &mut out);
+    assert_eq!(out.emissions.len(), 1);
+    assert!(out.emissions[0].shot.damage_flat > 0.0, "damage_plus shapes the spark the wrap drew");
+    assert!(close(second, 0.5), "a wrapping cast: {second}");
+    assert_eq!(c.cursor(), 0);
+}
+
+/// R-VM-3: the root draw's budget does not wrap: a cast with root budget
+/// left at the end ends there (the wand reloads). With two root draws
+/// (bag_of_prep's bonus, or `spells_per_cast` 2), `[spark, water, chain]`
+/// fires spark + water, then chain alone + reload.
+#[test]
+fn r_vm_3_the_root_draw_does_not_wrap() {
+    let mut c = caster(&core(3), &["spark_bolt", "water_wave", "chain_bolt"], 1000.0);
+    c.bonus_budget = 1;
+    assert_eq!(cast(&mut c).0, ["spark_bolt", "water_wave"]);
+    c.bonus_budget = 1;
+    let (fired, delay) = cast(&mut c);
+    assert_eq!(fired, ["chain_bolt"], "root budget left at the end draws nothing from the head");
+    assert!(close(delay, 0.5), "reached the end: a wrapping cast");
+    assert_eq!(c.cursor(), 0);
 }
 
 /// R-MANA-3: an unpaid card is passed over for this trip; the deck goes on,
@@ -221,13 +278,14 @@ fn r_vm_3b_program_cores_restart_every_cast() {
     assert_eq!(cast_with(&mut c, moving()).0, ["spark_bolt"]);
     let (fired, delay, _) = cast_with(&mut c, still());
     assert_eq!(fired, ["water_wave"], "the gate chose the other card");
-    assert!(close(delay, 0.75), "reached the end: recharge, and no further draw");
+    assert!(close(delay, 0.5), "reached the end: the recharge's wait, and no further draw");
     // On a deck core the same cards are all reachable.
     assert!(compile(&core(3), &["spark_bolt", "water_wave", "chain_bolt"], 0).diagnostics.unreachable_slots.is_empty());
 }
 
 /// R-VM-12: dual_stream walks two cursors, forward from the head and back
-/// from the tail, each with a budget of 1; recharge once if either wrapped.
+/// from the tail, each with a budget of 1; the wand reloads once if either
+/// wrapped, and a reload sends both cursors home.
 #[test]
 fn r_vm_12_dual_stream_walks_two_cursors() {
     let mut dual = core(3);
@@ -235,18 +293,20 @@ fn r_vm_12_dual_stream_walks_two_cursors() {
     let mut c = caster(&dual, &["spark_bolt", "water_wave", "damage_plus"], 1000.0);
     let mut c_delays = Vec::new();
     let mut fired = Vec::new();
-    for _ in 0..3 {
+    for _ in 0..4 {
         let (f, d) = cast(&mut c);
         fired.push(f);
         c_delays.push(d);
     }
-    // Compiled [spark, damage_plus, water] (the trailing modifier shapes
-    // the last action); the reverse stream walks [water, damage_plus, spark].
-    assert_eq!(fired[0], ["spark_bolt", "water_wave"], "forward spark, backward water");
-    assert_eq!(fired[1], ["water_wave", "spark_bolt"], "both with damage_plus, both wrap");
-    assert!(close(c_delays[0], 0.25), "{c_delays:?}");
-    assert!(close(c_delays[1], 0.25 + 0.1 + 0.1 + 0.5), "the recharge once though both wrapped: {c_delays:?}");
+    // The forward stream walks [spark, water, damage_plus], the reverse
+    // [damage_plus, water, spark]: nothing is moved on a deck core.
+    assert_eq!(fired[0], ["spark_bolt", "water_wave"], "forward spark; backward damage_plus + water");
+    assert!(close(c_delays[0], 0.25 + 0.1), "damage_plus's delay: {c_delays:?}");
+    assert_eq!(fired[1], ["water_wave", "spark_bolt"], "forward water; backward spark at its end");
+    assert!(close(c_delays[1], 0.5), "the reverse stream wrapped: one reload: {c_delays:?}");
+    assert_eq!((c.cursors[MAIN], c.cursors[REVERSE]), (0, 3), "a reload sends both cursors home");
     assert_eq!(fired[2], fired[0], "a new cycle");
+    assert_eq!(fired[3], fired[1]);
 }
 
 /// R-REG-2: Charge Counter counts each pass of the cursor and skips its span
@@ -280,9 +340,57 @@ fn r_vm_4_the_payload_is_one_draw_and_the_cursor_passes_it() {
     let mut out = CastOutput::default();
     c.cast(&mut still(), &mut out);
     let (_, _, payload) = out.emissions[0].trigger.unwrap();
-    assert_eq!(payload.len(), 1, "the payload is the spark only");
+    assert_eq!((payload.first.len(), payload.from_head.len()), (1, 0), "the payload is the spark only");
     assert_eq!(c.mana.current, 100.0 - 10.0 - 5.0, "paid up front");
     assert_eq!(cast(&mut c).0, ["water_wave"]);
+}
+
+/// R-VM-4: a payload that runs off the end draws on from the head, and the
+/// cast is a wrapping cast. Noita's `[spark, trigger_on_hit]`: spark, then
+/// the trigger carrying a spark drawn from the head (reload), then spark…
+#[test]
+fn r_vm_4_a_payload_draws_on_from_the_head() {
+    let mut c = caster(&core(2), &["spark_bolt", "trigger_on_hit"], 100.0);
+    assert!(
+        !c.program.diagnostics.warnings.contains(&Warning::TriggerWithoutAction),
+        "the wrap gives it an action: {:?}",
+        c.program.diagnostics.warnings
+    );
+    assert_eq!(cast(&mut c).0, ["spark_bolt"]);
+    let before = c.mana.current;
+    let mut out = CastOutput::default();
+    let delay = c.cast(&mut still(), &mut out);
+    assert_eq!(out.emissions.len(), 1, "the carrier alone leaves now");
+    let (_, _, payload) = out.emissions[0].trigger.unwrap();
+    assert_eq!((payload.first.len(), payload.from_head), (0, Span::new(0, 1)), "the spark from the head");
+    assert!(before - c.mana.current > 10.0, "the head's spark is paid with the trigger: {}", before - c.mana.current);
+    assert!(close(delay, 0.5), "a wrapping cast: {delay}");
+    assert_eq!(c.cursor(), 0);
+    let names = spells();
+    let mut later = CastOutput::default();
+    c.run_free(payload, &mut still(), &mut later);
+    let fired: Vec<&str> = later.emissions.iter().map(|e| names[e.spell as usize].id.as_str()).collect();
+    assert_eq!(fired, ["spark_bolt"], "on hit, the payload fires the spark");
+    assert_eq!(cast(&mut c).0, ["spark_bolt"], "the deck starts over");
+    // A cast that began at the head has nothing left to draw there: the carrier flies empty.
+    let mut c = caster(&core(1), &["trigger_on_hit"], 100.0);
+    let mut out = CastOutput::default();
+    c.cast(&mut still(), &mut out);
+    let (_, _, payload) = out.emissions[0].trigger.unwrap();
+    assert!(payload.first.is_empty() && payload.from_head.is_empty());
+}
+
+/// R-VM-3b: on a program core a payload stops at the end: it never wraps.
+#[test]
+fn r_vm_3b_a_payload_on_a_program_core_never_wraps() {
+    let mut logic = core(3);
+    logic.flags.program = true;
+    let mut c = caster(&logic, &["if_moving", "spark_bolt", "trigger_on_hit"], 100.0);
+    let mut out = CastOutput::default();
+    c.cast(&mut still(), &mut out);
+    let (_, _, payload) = out.emissions[0].trigger.unwrap();
+    assert!(payload.from_head.is_empty(), "still: the gate skipped the spark; the trigger's payload stops at the end");
+    assert!(c.program.diagnostics.warnings.contains(&Warning::TriggerWithoutAction));
 }
 
 /// R-MANA-5, R-MANA-7: the nuke gate holds through a trigger's payload: a
@@ -355,10 +463,13 @@ fn r_board_3_splitter_routes_are_decks() {
     // consecutive cast.
     let paid = (20.0 + 15.0 + 5.0) * (1.0 + common::mana_rules().streak_step);
     assert!((before - c.mana.current - paid).abs() < 1e-4, "splitter paid: {}", before - c.mana.current);
-    assert!(close(delay, 0.25 + 0.1 + 0.5), "the main cursor wrapped");
+    assert!(close(delay, 0.5), "the main draw ended at the splitter: a wrapping cast, max(0.35, 0.5)");
     assert_eq!(c.cursor(), 0);
     assert_eq!(cast(&mut c).0, ["spark_bolt"]);
     assert_eq!(cast(&mut c).0, ["chain_bolt", "spark_bolt"], "the upper route's cursor moved on");
+    assert_eq!(cast(&mut c).0, ["spark_bolt"]);
+    let (fired, _) = cast(&mut c);
+    assert_eq!(fired, ["water_wave", "spark_bolt"], "the upper route wrapped: home within that cast's reload");
 }
 
 /// R-VM-12: every entry has its own cursor; an on_kill entry that wraps is
@@ -411,7 +522,7 @@ fn r_vm_3c_the_timeline_shows_the_cycle() {
     assert!(close(t.casts[0].mana, 5.0));
     assert!(t.casts[1].mana > 35.0 - 1e-3, "sustained growth included: {}", t.casts[1].mana);
     assert!(t.casts[1].recharged && !t.casts[0].recharged);
-    assert!(close(t.cycle_seconds, 0.25 + 0.25 + 0.1 + 0.5));
+    assert!(close(t.cycle_seconds, 0.25 + 0.5), "the wrapping cast waits max(0.35, 0.5)");
     assert!(close(t.burst_dps, (3.0 + (4.0 + 5.0)) / t.cycle_seconds), "{}", t.burst_dps);
     assert!(t.demand > t.regen && t.sustained_dps < t.burst_dps);
     let dry = t.dry_after_s.expect("demand beyond regen runs dry");
@@ -441,4 +552,86 @@ fn r_vm_3c_a_card_off_every_path_is_unreachable() {
     assert!(p.diagnostics.warnings.contains(&Warning::UnreachableSlot));
     let with_splitter = compile(&fork, &["splitter", "water_wave", "", "chain_bolt"], 0);
     assert!(with_splitter.diagnostics.unreachable_slots.is_empty());
+}
+
+/// R-CORE-1, R-VM-3: `spells_per_cast` is the root budget of a main cast, and
+/// the root draw does not wrap. Noita, spells per cast 2, `[S S S]`: S S | S +
+/// reload | S S …
+#[test]
+fn r_core_1_spells_per_cast_is_the_root_budget() {
+    let mut two = core(3);
+    two.spells_per_cast = 2;
+    let mut c = caster(&two, &["spark_bolt", "water_wave", "chain_bolt"], 1000.0);
+    let (first, d1) = cast(&mut c);
+    assert_eq!(first, ["spark_bolt", "water_wave"]);
+    assert!(close(d1, 0.25));
+    let (second, d2) = cast(&mut c);
+    assert_eq!(second, ["chain_bolt"], "root budget left at the end does not draw from the head");
+    assert!(close(d2, 0.5), "a wrapping cast: {d2}");
+    assert_eq!(cast(&mut c).0, first, "the cycle closes");
+    // A core that gives 0 or too many is refused by the core itself.
+    two.spells_per_cast = 0;
+    assert!(two.validate().unwrap_err().contains("spells_per_cast"));
+}
+
+/// R-VM-12: each dual_stream cursor gets the core's spells per cast.
+#[test]
+fn r_vm_12_each_dual_stream_cursor_gets_spells_per_cast() {
+    let mut dual = core(4);
+    dual.flags.dual_stream = true;
+    dual.spells_per_cast = 2;
+    let mut c = caster(&dual, &["spark_bolt", "water_wave", "chain_bolt", "spark_bolt"], 1000.0);
+    assert_eq!(cast(&mut c).0, ["spark_bolt", "water_wave", "spark_bolt", "chain_bolt"]);
+}
+
+fn always(c: &mut CoreDef, names: &[&str]) {
+    c.always_cast = names.iter().map(|n| id(n)).collect();
+}
+
+/// R-VM-13: an always-cast modifier shapes every action of every main cast,
+/// free, without moving the cursor or using CPU.
+#[test]
+fn r_vm_13_an_always_cast_modifier_shapes_every_cast() {
+    let mut plus = core(2);
+    always(&mut plus, &["damage_plus"]);
+    let mut c = caster(&plus, &["spark_bolt", "water_wave"], 100.0);
+    assert_eq!(
+        c.program.diagnostics.cpu_used,
+        compile(&core(2), &["spark_bolt", "water_wave"], 0).diagnostics.cpu_used
+    );
+    for (k, expected) in ["spark_bolt", "water_wave", "spark_bolt"].iter().enumerate() {
+        let before = c.mana.current;
+        let mut out = CastOutput::default();
+        let delay = c.cast(&mut still(), &mut out);
+        assert_eq!(out.emissions.len(), 1, "cast {k}");
+        assert_eq!(spells()[out.emissions[0].spell as usize].id, *expected, "the deck walks as without it");
+        assert!(out.emissions[0].shot.damage_flat > 0.0, "cast {k}: damage_plus shapes the action");
+        let plain = if *expected == "spark_bolt" { 5.0 } else { 20.0 };
+        assert!(before - c.mana.current <= plain * 1.5 + 1e-3, "the always-cast card costs nothing");
+        assert!(delay >= 0.25 + 0.1 - 1e-5, "its delay counts: {delay}");
+    }
+    assert!(c.program.diagnostics.warnings.is_empty(), "{:?}", c.program.diagnostics.warnings);
+}
+
+/// R-VM-13: an always-cast action fires beside the deck's on its own
+/// budget, free whatever the pool — even when the deck's card can't be paid.
+#[test]
+fn r_vm_13_an_always_cast_action_fires_beside_the_deck() {
+    let mut spark = core(2);
+    always(&mut spark, &["spark_bolt"]);
+    let mut c = caster(&spark, &["water_wave", "chain_bolt"], 1000.0);
+    assert_eq!(cast(&mut c).0, ["spark_bolt", "water_wave"]);
+    assert_eq!(cast(&mut c).0, ["spark_bolt", "chain_bolt"]);
+    c.mana.current = 0.0;
+    let (fired, _, events) = cast_with(&mut c, still());
+    assert_eq!(fired, ["spark_bolt"], "the deck's water is unpaid; the always-cast spark still fires");
+    assert!(events.iter().any(|e| matches!(e, VmEvent::CastAbandoned { .. })));
+    // Triggers, multicasts and summons are refused.
+    for bad in ["trigger_on_hit", "double_cast", "summon_turret"] {
+        let mut core = core(2);
+        always(&mut core, &[bad]);
+        let cards = [Some(id("spark_bolt")), None];
+        let refused = Compiler::new(&spells(), &[]).compile(&core, &cards).unwrap_err();
+        assert!(refused.contains("always_cast[0]"), "{bad}: {refused}");
+    }
 }

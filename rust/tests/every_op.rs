@@ -156,7 +156,7 @@ fn op_trigger() -> Program {
     let carrier = out.emissions[0];
     assert_eq!((name(carrier.spell), carrier.action.damage), ("trigger_on_hit".into(), 2.0));
     let (kind, delay, payload) = carrier.trigger.expect("a carrier");
-    assert_eq!((kind, delay, payload.len()), (TriggerKind::OnHit, 0.0, 1));
+    assert_eq!((kind, delay, payload.first.len()), (TriggerKind::OnHit, 0.0, 1));
     assert_eq!(c.mana.current, 85.0, "the trigger's 10 and its payload's 5");
     let mut later = CastOutput::default();
     c.run_free(payload, &mut still(), &mut later);

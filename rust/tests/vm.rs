@@ -350,9 +350,12 @@ fn r_vm_1_2_warnings() {
     let p = compile(&starter(2), &["damage_plus", "halt"]);
     assert!(!p.can_fire());
     assert!(p.diagnostics.warnings.contains(&Warning::ModifierModifiesNothing));
-    let p = compile(&starter(2), &["spark_bolt", "trigger_on_hit"]);
+    let p = compile(&starter(2), &["trigger_on_hit", "halt"]);
     assert!(p.can_fire());
     assert!(p.diagnostics.warnings.contains(&Warning::TriggerWithoutAction));
+    // R-VM-4: at the deck's end a payload draws on from the head: an action before it will do.
+    let p = compile(&starter(2), &["spark_bolt", "trigger_on_hit"]);
+    assert!(!p.diagnostics.warnings.contains(&Warning::TriggerWithoutAction));
     let p = compile(&starter(3), &["damage_plus", "halt", "halt"]);
     assert!(p.diagnostics.warnings.contains(&Warning::ModifierModifiesNothing));
     let p = compile(&starter(2), &["damage_plus", "spark_bolt"]);
@@ -430,7 +433,7 @@ fn r_vm_12_cursor_double_cast_wraps() {
     let delay = c.cast(&mut senses(), &mut out);
     assert_eq!(out.emissions.len(), 2, "double cast: spark 2, wrap, spark 0");
     assert!((delay - 0.25).abs() < 1e-6, "persistent memory wraps without recharge");
-    assert_eq!(c.cursor(), 1);
+    assert_eq!(c.cursor(), 0, "and goes home, as every wrap does (R-VM-3)");
 }
 
 /// R-CORE-4 dual_stream: each cast runs the program forward from its head
@@ -493,15 +496,35 @@ fn trace_reports_each_node_with_mana() {
     assert_eq!(trace, [(0, 80.0, after_plus), (1, after_plus, after_plus - 5.0 * surcharge)]);
 }
 
-/// A modifier after the last action of its block shapes that action (the
-/// vampire turret of §3.8 is written `[…][chain_bolt][vampiric]`).
+/// R-VM-3b, R-VM-5: where no draw wraps — a program core, a summon's program —
+/// a modifier after the last action shapes that action (the vampire turret
+/// of §3.8 is written `[…][chain_bolt][vampiric]`).
 #[test]
-fn trailing_modifiers_shape_the_last_action() {
-    let mut c = caster(&starter(3), &["spark_bolt", "damage_plus", "vampiric"], 100.0);
+fn trailing_modifiers_shape_the_last_action_where_nothing_wraps() {
+    let mut logic = starter(3);
+    logic.flags.program = true;
+    let mut c = caster(&logic, &["spark_bolt", "damage_plus", "vampiric"], 100.0);
+    c.restart = true;
     let mut out = CastOutput::default();
     c.cast(&mut senses(), &mut out);
     assert_eq!((out.emissions[0].shot.damage_flat, out.emissions[0].shot.lifesteal), (5.0, 0.2));
     assert!(c.program.diagnostics.warnings.is_empty());
+}
+
+/// R-VM-3: on a deck core the trailing modifiers stay last and shape what the
+/// wrap draws: spark, then damage_plus + vampiric + spark (wrapped). Noita's
+/// `[spark, damage_plus]`. No "modifies nothing" warning: they do.
+#[test]
+fn trailing_modifiers_on_a_deck_core_shape_the_wrap() {
+    let mut c = caster(&starter(3), &["spark_bolt", "damage_plus", "vampiric"], 100.0);
+    let mut out = CastOutput::default();
+    c.cast(&mut senses(), &mut out);
+    assert_eq!((out.emissions[0].shot.damage_flat, out.emissions[0].shot.lifesteal), (0.0, 0.0));
+    out.clear();
+    c.cast(&mut senses(), &mut out);
+    assert_eq!((out.emissions[0].shot.damage_flat, out.emissions[0].shot.lifesteal), (5.0, 0.2));
+    assert_eq!(c.cursor(), 0);
+    assert!(c.program.diagnostics.warnings.is_empty(), "{:?}", c.program.diagnostics.warnings);
 }
 
 /// The disassembler prints one line per node with its card and op.

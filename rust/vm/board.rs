@@ -69,6 +69,13 @@ pub struct CoreDef {
     pub cast_delay: f32,
     pub recharge: f32,
     pub cpu_limit: u32,
+    /// R-CORE-1, R-VM-3: the root action budget of a main cast (each
+    /// `dual_stream` cursor gets it; entries, routes and payloads start at 1).
+    pub spells_per_cast: u32,
+    /// R-VM-13: spell indices cast with every main cast ahead of the deck
+    /// (modifiers and non-summon actions, at most `MAX_ALWAYS_CAST`): free,
+    /// no CPU, the cursor unmoved.
+    pub always_cast: Vec<u16>,
     pub flags: Flags,
     pub slots: Vec<Slot>,
     pub main: usize,
@@ -91,6 +98,8 @@ impl CoreDef {
             cast_delay,
             recharge: 0.0,
             cpu_limit,
+            spells_per_cast: 1,
+            always_cast: Vec::new(),
             flags: Flags::default(),
             slots,
             main: 0,
@@ -129,6 +138,12 @@ impl CoreDef {
     }
 }
 
+/// Most always-cast cards a core may carry (R-VM-13).
+pub const MAX_ALWAYS_CAST: usize = 2;
+
+/// Most spells per cast a core may give (content allows fewer).
+pub const MAX_SPELLS_PER_CAST: u32 = 16;
+
 /// Most slots a board may have (content allows 256).
 pub const MAX_SLOTS: usize = 1024;
 
@@ -157,6 +172,20 @@ impl CoreDef {
                 "{} must be a whole number in 0..={MAX_COUNT}, got {}",
                 at("cpu_limit"),
                 self.cpu_limit
+            ));
+        }
+        if !(1..=MAX_SPELLS_PER_CAST).contains(&self.spells_per_cast) {
+            return Err(format!(
+                "{} must be a whole number in 1..={MAX_SPELLS_PER_CAST}, got {}",
+                at("spells_per_cast"),
+                self.spells_per_cast
+            ));
+        }
+        if self.always_cast.len() > MAX_ALWAYS_CAST {
+            return Err(format!(
+                "{} holds {} cards, at most {MAX_ALWAYS_CAST}",
+                at("always_cast"),
+                self.always_cast.len()
             ));
         }
         if let Some((_, cooldown)) = self.dash_wave {

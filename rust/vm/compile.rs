@@ -12,7 +12,7 @@
 use super::board::{CoreDef, Entry};
 use super::program::{Diagnostics, Node, Op, Program, Span, Warning};
 use super::reach;
-use super::spell::{Effect, LogicDef, SpellDef};
+use super::spell::{ActionKind, Effect, LogicDef, SpellDef};
 
 /// The decks every program has a cursor for (R-VM-12): the entries.
 /// Splitter routes are numbered after them, two per splitter.
@@ -76,6 +76,7 @@ impl<'a> Compiler<'a> {
             let spell = &self.spells[s as usize];
             spell.validate().map_err(|e| format!("spell {:?}: {e}", spell.id))?;
         }
+        let always = self.always_cast(core)?;
         let cpu_limit = core.cpu_limit.saturating_add(cpu_stat);
         let mut diagnostics = Diagnostics { cpu_limit, ..Default::default() };
         let mut cpu_left = cpu_limit as i64;
@@ -87,7 +88,7 @@ impl<'a> Compiler<'a> {
             let route = core.entry(entry).map(|slot| {
                 let mut route = self.walk(core, cards, slot, &mut cpu_left, &mut diagnostics, &mut on_path);
                 self.fuse(&mut route, &mut diagnostics);
-                self.hoist_trailing_modifiers(&mut route);
+                self.hoist_trailing_modifiers(&mut route, core.flags.program);
                 route
             });
             routes.push(route);
@@ -113,6 +114,11 @@ impl<'a> Compiler<'a> {
         }
         program.on_kill = routes[1].take().map(|r| self.emit(&r, &mut program));
         program.on_hit = routes[2].take().map(|r| self.emit(&r, &mut program));
+        program.always = self.emit(&always, &mut program);
+        for n in &mut program.nodes[program.always.start as usize..] {
+            n.cost = 0.0; // R-VM-13: free whatever the pool
+        }
+        program.spells_per_cast = core.spells_per_cast;
         settle(&mut program);
         self.warn(&program, core, &mut diagnostics);
         program.diagnostics = diagnostics;
@@ -127,6 +133,33 @@ impl<'a> Compiler<'a> {
         }
         program.diagnostics.unreachable_slots = unreachable;
         Ok(program)
+    }
+
+    /// R-VM-13: the core's always-cast cards as a route of their own (no
+    /// slot, no CPU); each must be a modifier or an action that is not a summon
+    /// (a summon's program is the cards after it).
+    fn always_cast(&self, core: &CoreDef) -> Result<Route, String> {
+        let mut route = Route::default();
+        for (i, &spell) in core.always_cast.iter().enumerate() {
+            let def = self
+                .spells
+                .get(spell as usize)
+                .ok_or_else(|| format!("always_cast[{i}]: unknown spell index {spell}"))?;
+            let fits = match def.effect {
+                Effect::Modifier(m) => !m.splitter,
+                Effect::Action(a) => a.kind != ActionKind::Summon,
+                _ => false,
+            };
+            if !fits {
+                return Err(format!(
+                    "core {:?}: always_cast[{i}] {:?} is not a modifier or a (non-summon) action",
+                    core.id, def.id
+                ));
+            }
+            def.validate().map_err(|e| format!("spell {:?}: {e}", def.id))?;
+            route.cards.push(Card { spell, slot: u16::MAX, mult: 1.0 });
+        }
+        Ok(route)
     }
 
     /// Follows the board from `slot`, taking cards until the CPU runs out.
@@ -211,20 +244,28 @@ impl<'a> Compiler<'a> {
         }
     }
 
-    /// Modifiers placed after the last action of a route (with no split to
-    /// carry them on) would modify nothing; they shape that last action
-    /// instead, as if placed just before it. The design document's vampire
-    /// turret, `[…][chain_bolt][vampiric]`, is written that way (§3.8).
-    fn hoist_trailing_modifiers(&self, route: &mut Route) {
+    /// Where no draw wraps — a program core (R-VM-3b) and a summon's program
+    /// (R-VM-5) — modifiers placed after the last action of a route (with no
+    /// split to carry them on) would modify nothing; they shape that last
+    /// action instead, as if placed just before it. The design document's
+    /// vampire turret, `[turret][…][chain_bolt][vampiric]`, is written that
+    /// way (§3.8). On a deck core's main deck, entries and splitter routes
+    /// they stay where they are: the wrap draws the action they modify (R-VM-3).
+    fn hoist_trailing_modifiers(&self, route: &mut Route, program_core: bool) {
         if let Some(split) = route.split.as_mut() {
-            self.hoist_trailing_modifiers(&mut split.1);
-            self.hoist_trailing_modifiers(&mut split.2);
+            self.hoist_trailing_modifiers(&mut split.1, program_core);
+            self.hoist_trailing_modifiers(&mut split.2, program_core);
             return;
         }
-        let is_action = |c: &Card| self.spells[c.spell as usize].is_action();
-        let Some(last) = route.cards.iter().rposition(is_action) else { return };
+        let def = |c: &Card| &self.spells[c.spell as usize];
+        let Some(last) = route.cards.iter().rposition(|c| def(c).is_action()) else { return };
+        let in_a_summon = route.cards[..last]
+            .iter()
+            .any(|c| matches!(def(c).effect, Effect::Action(a) if a.kind == ActionKind::Summon));
         let tail = &route.cards[last + 1..];
-        if tail.is_empty() || !tail.iter().all(|c| matches!(self.spells[c.spell as usize].effect, Effect::Modifier(_)))
+        if !(program_core || in_a_summon)
+            || tail.is_empty()
+            || !tail.iter().all(|c| matches!(def(c).effect, Effect::Modifier(_)))
         {
             return;
         }
@@ -244,7 +285,7 @@ impl<'a> Compiler<'a> {
             let rest = Span::new(at + 1, end);
             let clamp = |span: u32| span.min((end - at - 1) as u32);
             let op = match def.effect {
-                Effect::Action(a) if a.kind == super::spell::ActionKind::Summon => {
+                Effect::Action(a) if a.kind == ActionKind::Summon => {
                     Op::Summon { action: a.scaled(card.mult), program: rest }
                 }
                 Effect::Action(a) => Op::Fire(a.scaled(card.mult)),
@@ -315,9 +356,16 @@ impl<'a> Compiler<'a> {
                 .iter()
                 .any(|n| matches!(n.op, Op::Fire(_) | Op::Summon { .. } | Op::Trigger { .. } | Op::Split { .. }))
         };
-        for (i, n) in program.nodes.iter().enumerate() {
+        for (i, n) in program.nodes.iter().enumerate().take(program.always.start as usize) {
             match n.op {
-                Op::Trigger { payload, .. } if !fires(payload) => {
+                // On a deck core a payload that reaches the deck's end draws on
+                // from the head (R-VM-4): an action before the trigger will do.
+                Op::Trigger { payload, .. }
+                    if !fires(payload)
+                        && (core.flags.program
+                            || payload.end as usize != block_end(program, i)
+                            || !fires(Span::new(block_start(program, i), i))) =>
+                {
                     push_once(&mut d.warnings, Warning::TriggerWithoutAction)
                 }
                 Op::Summon { program: own, .. } if !fires(own) => {
@@ -325,7 +373,10 @@ impl<'a> Compiler<'a> {
                 }
                 Op::Modify(_) => {
                     let end = block_end(program, i);
-                    if !fires(Span::new(i + 1, end)) {
+                    // On a deck core a modifier past the last action modifies
+                    // what the wrap draws from the head (R-VM-3).
+                    let wrap = !core.flags.program && fires(Span::new(block_start(program, i), i));
+                    if !fires(Span::new(i + 1, end)) && !wrap {
                         push_once(&mut d.warnings, Warning::ModifierModifiesNothing);
                     }
                 }
@@ -377,7 +428,7 @@ fn settle(program: &mut Program) {
         let end = block_end(program, i);
         match program.nodes[i].op {
             Op::Trigger { kind, delay, carrier, .. } => {
-                let payload = Span::new(i + 1, draw_extent(program, i + 1, end));
+                let payload = Span::new(i + 1, draw_extent(program, i + 1, end, 1).0);
                 let cost = program.nodes[i].cost + drawn_cost(program, payload);
                 program.nodes[i].op = Op::Trigger { kind, delay, carrier, payload };
                 program.nodes[i].cost = cost;
@@ -413,9 +464,10 @@ fn settle(program: &mut Program) {
     }
 }
 
-/// The end of what a budget-1 draw from `start` takes (R-VM-4), within `end`.
-fn draw_extent(program: &Program, start: usize, end: usize) -> usize {
-    let (mut j, mut budget) = (start, 1u32);
+/// The end of what a draw of `budget` actions from `start` takes (R-VM-4),
+/// within `end`, and the budget it has left there (0: the draw was done).
+pub(crate) fn draw_extent(program: &Program, start: usize, end: usize, budget: u32) -> (usize, u32) {
+    let (mut j, mut budget) = (start, budget);
     while j < end && budget > 0 {
         match program.nodes[j].op {
             Op::Multicast { extra, .. } => {
@@ -441,13 +493,13 @@ fn draw_extent(program: &Program, start: usize, end: usize) -> usize {
             _ => j += 1,
         }
     }
-    j.min(end)
+    (j.min(end), budget)
 }
 
 /// Mana of `span` as a draw pays it (R-MANA-5): every node once, a loop's
 /// body `count` times, a nested trigger with its own payload, a summon its
 /// own cost only (its casts pay as they happen).
-fn drawn_cost(program: &Program, span: Span) -> f32 {
+pub(crate) fn drawn_cost(program: &Program, span: Span) -> f32 {
     let mut total = 0.0;
     let mut j = span.start as usize;
     while j < span.end as usize {
@@ -487,6 +539,22 @@ fn block_end(program: &Program, i: usize) -> usize {
         }
     }
     ends.into_iter().filter(|&e| e > i).min().unwrap_or(program.nodes.len())
+}
+
+/// The start of the emitted block containing node `i` (see `block_end`).
+fn block_start(program: &Program, i: usize) -> usize {
+    let mut starts: Vec<usize> = vec![program.main.start as usize];
+    starts.extend(program.main_reverse.map(|s| s.start as usize));
+    starts.extend(program.on_kill.map(|s| s.start as usize));
+    starts.extend(program.on_hit.map(|s| s.start as usize));
+    starts.push(program.always.start as usize);
+    for n in &program.nodes {
+        if let Op::Split { upper, lower, .. } = n.op {
+            starts.push(upper.start as usize);
+            starts.push(lower.start as usize);
+        }
+    }
+    starts.into_iter().filter(|&s| s <= i).max().unwrap_or(0)
 }
 
 fn flatten(route: &Route) -> Vec<Card> {

@@ -25,6 +25,29 @@ impl Span {
     }
 }
 
+/// The cards a trigger's payload draws (R-VM-4): `first`, its span after the
+/// trigger, and `from_head`, what it drew on from the deck's head when that
+/// span ran off the end with its draw unfinished (never a card the cast had
+/// already run; empty unless the payload wrapped).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Drawn {
+    pub first: Span,
+    pub from_head: Span,
+}
+
+impl From<Span> for Drawn {
+    fn from(first: Span) -> Drawn {
+        Drawn { first, from_head: Span::default() }
+    }
+}
+
+impl Drawn {
+    /// The spans in the order the payload draws them.
+    pub fn spans(&self) -> [Span; 2] {
+        [self.first, self.from_head]
+    }
+}
+
 /// `OpDiscriminants` lists the variants without their operands (a test
 /// gives each one a behaviour case).
 #[derive(Clone, Copy, Debug, PartialEq, strum::EnumDiscriminants)]
@@ -123,6 +146,11 @@ pub struct Program {
     pub main_reverse: Option<Span>,
     pub on_kill: Option<Span>,
     pub on_hit: Option<Span>,
+    /// R-VM-13: the core's always-cast cards, drawn ahead of every main cast
+    /// (no slot, free, no cursor); empty when it has none.
+    pub always: Span,
+    /// R-VM-3: the root action budget of a main cast (the core's `spells_per_cast`).
+    pub spells_per_cast: u32,
     /// How many Charge Counter and Kill Combo nodes (each keeps its own count).
     pub counters: u32,
     /// How many decks have a cursor (R-VM-12): the four entries
@@ -150,6 +178,7 @@ impl Program {
         block("main (reverse)", self.main_reverse);
         block("on_kill", self.on_kill);
         block("on_hit", self.on_hit);
+        block("always cast", Some(self.always).filter(|s| !s.is_empty()));
         for (i, n) in self.nodes.iter().enumerate() {
             let name = names.get(n.spell as usize).map_or("?", |s| s.as_str());
             let _ = writeln!(out, "{i:04} s{:<3} {name:<20} {:<44} mana {}", n.slot, describe(&n.op), n.cost);

@@ -22,7 +22,7 @@
 //! nodes that don't run.
 
 use super::exec::{CastOutput, Caster, Emission, Senses, VmEvent};
-use super::program::Span;
+use super::program::{Drawn, Span};
 use super::spell::ActionKind;
 
 /// R-VM-3c: the longest cycle the lab shows.
@@ -206,8 +206,10 @@ fn one_cast(c: &mut Caster, senses: Senses, out: &mut CastOutput) -> (TimelineCa
     let mut summons = 0.0;
     for e in &out.emissions {
         if let Some((_, _, payload)) = e.trigger {
-            for n in &c.program.nodes[payload.start as usize..payload.end as usize] {
-                took(n);
+            for span in payload.spans() {
+                for n in &c.program.nodes[span.start as usize..span.end as usize] {
+                    took(n);
+                }
             }
         }
         let (d, m) = nominal(c, e, senses, DEPTH);
@@ -260,7 +262,7 @@ fn nominal(c: &Caster, e: &Emission, senses: Senses, depth: u32) -> (f32, f32) {
     (damage, mana)
 }
 
-fn run_payload(c: &Caster, payload: Span, senses: Senses, depth: u32) -> (f32, f32) {
+fn run_payload(c: &Caster, payload: Drawn, senses: Senses, depth: u32) -> (f32, f32) {
     let mut p = c.clone();
     let mut out = CastOutput::default();
     let mut s = senses;

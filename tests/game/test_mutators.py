@@ -103,9 +103,11 @@ def test_r_end_3_splitting_copies_have_half_the_hp() -> None:
 
 
 def _cast_interval(sim: Simulation, card: str) -> int:
-    """Frames between the wand's first two casts at a dummy in reach."""
-    sim.world.spawn_enemies(0, _f32(1100.0), _f32(800.0))
-    sim.arm_wand(CONTENT.balance.starting_wand.core, [card])
+    """Frames between the wand's first two casts at a dummy in reach: the first of a two-card deck, so
+    no reload hides the delay (R-VM-11: a wrapping cast waits the longer of delay and recharge). The dummy
+    stands close, so no shot's flight (auto-aim holds while its one target is claimed) paces the wand."""
+    sim.world.spawn_enemies(0, _f32(1030.0), _f32(800.0))
+    sim.arm_wand(CONTENT.balance.starting_wand.core, [card, card])
     fired = []
     for frame in range(240):
         sim.step()

@@ -103,7 +103,8 @@ def test_r_onb_2_the_trigger_tip_shows_once_ever(display: pygame.Surface) -> Non
     tip = tr("ui.tip.trigger_without_action")
     for time in range(2):
         run = Run(CONTENT, 5)
-        run.loadout.cores[0].cards[:] = ["spark_bolt", "trigger_on_hit", None, None, None]
+        # R-VM-4: a trigger alone: its payload has nothing to draw, not even from the head
+        run.loadout.cores[0].cards[:] = ["trigger_on_hit", None, None, None, None]
         stack = SceneStack()
         lab = LabScene(run, 1, session=Session.default())
         stack.push(lab)
@@ -119,7 +120,7 @@ def test_r_onb_2_the_trigger_tip_goes_once_an_action_follows_the_trigger(display
     at once instead of telling them for ten more seconds to fix what they fixed."""
     tip = tr("ui.tip.trigger_without_action")
     run = Run(CONTENT, 5)
-    run.loadout.cores[0].cards[:] = ["spark_bolt", "trigger_on_hit", None, None, None]
+    run.loadout.cores[0].cards[:] = ["trigger_on_hit", None, None, None, None]
     run.loadout.backpack.append("acid_spray")
     run.loadout.add_core("siege_core")
     stack = SceneStack()
@@ -133,9 +134,9 @@ def test_r_onb_2_the_trigger_tip_goes_once_an_action_follows_the_trigger(display
     assert tip in [text for text, _ in lab.toasts.items], "another core's tab shown: the tip stays"
     lab.show(run.loadout.active)
     # The player drags the action from the backpack into the slot after the trigger.
-    for kind, at in ((pygame.MOUSEBUTTONDOWN, Place("backpack", 0)), (pygame.MOUSEBUTTONUP, Place("slot", 2))):
+    for kind, at in ((pygame.MOUSEBUTTONDOWN, Place("backpack", 0)), (pygame.MOUSEBUTTONUP, Place("slot", 1))):
         stack.handle_event(pygame.event.Event(kind, button=1, pos=lab.rect_of(at).center))
-    assert run.loadout.cores[0].cards[2] == "acid_spray"
+    assert run.loadout.cores[0].cards[1] == "acid_spray"
     frames(stack, display, 40)  # two thirds of a second: a withdrawn toast fades in half of one
     assert "trigger_without_action" not in lab.diagnostics["warnings"]
     assert tip not in [text for text, _ in lab.toasts.items], "the tip left with its cause"

@@ -15,6 +15,7 @@ Grid convention: x grows to the right, y grows downward (screen order), so
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Annotated
 
 from pydantic import Field, ValidationInfo, field_validator
 
@@ -28,6 +29,10 @@ MAX_CPU_LIMIT = 10_000
 #: Most slots of an explicit board.
 MAX_BOARD_SLOTS = 256
 MAX_TIER = 4
+#: R-CORE-1: the most spells per cast a core may give (the core allows up to 16).
+MAX_SPELLS_PER_CAST = 8
+#: R-VM-13: the most always-cast cards a core may carry (the core's own bound).
+MAX_ALWAYS_CAST = 2
 
 
 class CoreFlag(StrEnum):
@@ -227,6 +232,18 @@ class Core(ContentModel):
     cast_delay: float = Field(gt=0, le=60, description="Seconds between casts.")
     recharge: float = Field(ge=0, le=60, description="Seconds added when a cursor wand wraps (R-VM-12).")
     cpu_limit: int = Field(ge=1, le=MAX_CPU_LIMIT, description="CPU budget of the board (R-VM-8, R-VM-9).")
+    spells_per_cast: int = Field(
+        default=1,
+        ge=1,
+        le=MAX_SPELLS_PER_CAST,
+        description="The root action budget of every main cast; the root draw does not wrap (R-CORE-1, R-VM-3).",
+    )
+    always_cast: tuple[Annotated[str, Field(pattern=ID_PATTERN)], ...] = Field(
+        default=(),
+        max_length=MAX_ALWAYS_CAST,
+        description="Spell ids (modifiers or non-summon actions) cast with every main cast ahead of the deck: "
+        "free, no CPU, the cursor unmoved (R-VM-13).",
+    )
     flags: tuple[CoreFlag, ...] = Field(default=(), description="Special-core flags (R-CORE-4).")
     dash_wave: DashWave | None = Field(default=None, description="Extra spell cast along the dash trail (R-MOVE-2).")
     board: Board = Field(description="The slots and their wiring.")

@@ -92,6 +92,25 @@ def _core_problems(index: int, core: Core, spell_by_id: Mapping[str, Spell] | No
         elif spell_by_id[spell_id].family != SpellFamily.ACTION:
             reason = f'"{spell_id}" is a {spell_by_id[spell_id].family}; a dash wave casts an action (R-MOVE-2)'
             yield Problem(CORES_FILE, location, reason)
+    if spell_by_id is not None:
+        yield from _always_cast_problems(index, core, spell_by_id)
+
+
+def _always_cast_problems(index: int, core: Core, spell_by_id: Mapping[str, Spell]) -> Iterable[Problem]:
+    """R-VM-13: always-cast cards exist and are modifiers or actions, never a summon (its program is
+    the cards after it) nor a splitter (it needs a board point)."""
+    for position, spell_id in enumerate(core.always_cast):
+        location = location_path("cores", index, "always_cast", position)
+        spell = spell_by_id.get(spell_id)
+        if spell is None:
+            yield Problem(CORES_FILE, location, _unknown_spell(spell_id, spell_by_id))
+        elif spell.family not in (SpellFamily.ACTION, SpellFamily.MODIFIER):
+            reason = f'"{spell_id}" is a {spell.family}; an always-cast card is a modifier or an action (R-VM-13)'
+            yield Problem(CORES_FILE, location, reason)
+        elif spell.action is not None and spell.action.kind == "summon":
+            yield Problem(CORES_FILE, location, f'"{spell_id}" is a summon; it cannot be always cast (R-VM-13)')
+        elif spell.modifier is not None and spell.modifier.splitter:
+            yield Problem(CORES_FILE, location, f'"{spell_id}" is a splitter; it cannot be always cast (R-VM-13)')
 
 
 def _unknown_spell(spell_id: str, known: Mapping[str, Spell]) -> str:

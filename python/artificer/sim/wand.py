@@ -5,8 +5,9 @@ cast by cast what fired, with mana before and after (R-MANA-*).
 The JSON shape is a public contract (keys only ever added):
 `{"core", "cards", "diagnostics": {"cpu_used", "cpu_limit", "mana_per_cast",
 "fusions", "warnings", ...}, "casts": [{"t", "mana_before", "mana_after",
-"abandoned", "delay", "fired": [{"spell", "damage", "element", "payload"}]}],
-"dps", "timeline", "burst_dps", "sustained_dps", "dry_after_s"}`. `dps` is
+"abandoned", "delay", "reload", "fired": [{"spell", "damage", "element", "payload"}]}],
+"dps", "timeline", "burst_dps", "sustained_dps", "dry_after_s", "spells_per_cast", "always_cast"}`
+(`reload`: the cast wrapped the deck, R-VM-3/11). `dps` is
 measured in the lab's training range (R-LAB-1): the wand fires for
 `--seconds` (default: as long as the listed casts took, at least 5 s) at
 immortal dummies in the real `world.step`, their defences applied; `range`
@@ -78,6 +79,9 @@ def fire_wand(
         "burst_dps": round(float(timeline["burst_dps"]), 3),
         "sustained_dps": round(float(timeline["sustained_dps"]), 3),
         "dry_after_s": None if timeline["dry_after_s"] is None else round(float(timeline["dry_after_s"]), 2),
+        # R-CORE-1, R-VM-13: the core's root budget and the cards it casts with every main cast (keys added).
+        "spells_per_cast": core.spells_per_cast,
+        "always_cast": list(core.always_cast),
     }
 
 
@@ -93,7 +97,7 @@ def describe(report: dict[str, Any]) -> str:
         fired = ", ".join(_tree(f) for f in c["fired"]) or ("abandoned (no mana)" if c["abandoned"] else "nothing")
         lines.append(
             f"cast {i + 1:3} t={c['t']:7.3f}s mana {c['mana_before']:7.2f} → {c['mana_after']:7.2f} "
-            f"delay {c['delay']:.3f}s: {fired}"
+            f"delay {c['delay']:.3f}s: {fired}" + (" (reload)" if c.get("reload") else "")
         )
     tl = report["timeline"]
     lines.append(
@@ -101,7 +105,7 @@ def describe(report: dict[str, Any]) -> str:
         f"{tl['mana_per_cycle']:.1f} mana a cycle"
     )
     for i, c in enumerate(tl["casts"]):
-        mark = " +recharge" if c["recharge"] else ""
+        mark = " +reload" if c["recharge"] else ""
         lines.append(f"  {i + 1:2}. {', '.join(c['cards']) or '-'}: {c['mana']:.1f} mana, {c['delay']:.2f} s{mark}")
     dry = report["dry_after_s"]
     lines.append(

@@ -5,7 +5,7 @@
 use crate::sim::config::Element;
 use crate::sim::hash::StateHasher;
 use crate::sim::ids::{Id, IdMap};
-use crate::vm::program::Span;
+use crate::vm::program::Drawn;
 use crate::vm::spell::TriggerKind;
 
 /// How many recently struck enemies a projectile remembers (one hit per
@@ -138,7 +138,8 @@ pub struct Payload {
     pub kind: TriggerKind,
     /// Seconds left for a timer trigger.
     pub timer: f32,
-    pub span: Span,
+    /// The cards it draws (its span, and what it drew on from the head).
+    pub span: Drawn,
 }
 
 /// Spell behaviours of a projectile (R-VM-10): kept in one column so the

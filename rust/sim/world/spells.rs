@@ -18,7 +18,7 @@ use crate::sim::hash::StateHasher;
 use crate::sim::player::Controls;
 use crate::sim::pools::Enemies;
 use crate::vm::exec::{CastOutput, Caster, Emission, Senses, VmEvent, ON_HIT, ON_KILL};
-use crate::vm::program::Span;
+use crate::vm::program::Drawn;
 use crate::vm::spell::{ActionDef, ActionKind, Path};
 use crate::vm::Wand;
 
@@ -298,7 +298,7 @@ impl World {
     }
 
     /// Runs a payload (free) at `at`, heading `dir` (R-VM-4, R-MANA-5).
-    pub(super) fn fire_payload(&mut self, span: Span, at: (f32, f32), dir: (f32, f32), carrier: u32) {
+    pub(super) fn fire_payload(&mut self, span: Drawn, at: (f32, f32), dir: (f32, f32), carrier: u32) {
         let Wand::Program(mut caster) = std::mem::replace(&mut self.spells.wand, Wand::Unarmed) else { return };
         let mut out = std::mem::take(&mut self.spells.out_payload);
         out.clear();

@@ -28,10 +28,17 @@ pub(super) struct Draw {
     pub(super) pc: u32,
     /// Where the draw began: after a wrap it stops here (R-VM-3).
     pub(super) began: u32,
+    /// The draw reached the deck's end (a wrapping cast: the cursor goes home, R-VM-3).
     pub(super) wrapped: bool,
     pub(super) walk: Walk,
     pub(super) shot: Shot,
+    /// Actions still to fire: the root draw's (`spells_per_cast`, bonus) and
+    /// the cards' (`asked`).
     pub(super) budget: u32,
+    /// Of `budget`, the draws a card asked for — a multicast's extra actions,
+    /// a modifier's action, a budget-granting loop's — which draw on from the
+    /// head at the deck's end; the root draw's own never do (R-VM-3, Noita).
+    pub(super) asked: u32,
     /// Multicast fan: (size of the group, spread in degrees, index next).
     pub(super) fan: (u32, f32, u32),
     /// Active loops: (body start, body end, iterations left).
@@ -40,7 +47,44 @@ pub(super) struct Draw {
 
 impl Draw {
     pub(super) fn new(deck: Span, from: u32, walk: Walk, shot: Shot, budget: u32) -> Draw {
-        Draw { deck, pc: from, began: from, wrapped: false, walk, shot, budget, fan: (1, 0.0, 0), loops: Vec::new() }
+        Draw {
+            deck,
+            pc: from,
+            began: from,
+            wrapped: false,
+            walk,
+            shot,
+            budget,
+            asked: 0,
+            fan: (1, 0.0, 0),
+            loops: Vec::new(),
+        }
+    }
+
+    /// A card drawn that asks for `n` more draws (a modifier 1, a multicast
+    /// its count): it takes one draw of the budget — the innermost asked-for
+    /// one first, as Noita serves its draws — and what it asks for is asked.
+    pub(super) fn ask(&mut self, n: u32) {
+        if self.budget == 0 {
+            // Inside a loop drawn whole, past the budget: no draw to take, and a
+            // multicast's extra actions still fire (as before the deck asked).
+            self.grant(n.saturating_sub(1));
+            return;
+        }
+        self.asked = self.asked.saturating_sub(1).saturating_add(n);
+        self.budget = self.budget.saturating_add(n) - 1;
+    }
+
+    /// An action leaves the draw: one draw of the budget spent.
+    pub(super) fn spend(&mut self) {
+        self.budget -= 1;
+        self.asked = self.asked.saturating_sub(1).min(self.budget);
+    }
+
+    /// A budget-granting loop's actions (R-VM-7): draws asked for, like a multicast's.
+    pub(super) fn grant(&mut self, n: u32) {
+        self.budget = self.budget.saturating_add(n);
+        self.asked = self.asked.saturating_add(n);
     }
 }
 
@@ -120,8 +164,12 @@ impl Caster {
             End::Done | End::Exhausted => draw.pc,
         };
         if cursor >= span.end {
-            cursor = span.start;
             draw.wrapped = true;
+        }
+        if draw.wrapped {
+            // R-VM-3: a wrapping cast sends the cursor home (Noita's reload
+            // returns every card to the deck).
+            cursor = span.start;
         }
         cast.wrapped |= draw.wrapped && end != End::Halted;
         self.cursors[deck] = cursor;
@@ -174,8 +222,9 @@ impl Caster {
                 if d.pc >= d.deck.end {
                     let from_head = d.began == d.deck.start;
                     match d.walk {
-                        Walk::Deck if !d.wrapped && !from_head => {
-                            // Budget left at the end draws on from the head.
+                        Walk::Deck if !d.wrapped && !from_head && d.asked > 0 => {
+                            // Draws a card asked for draw on from the head;
+                            // the root draw's budget left does not (R-VM-3).
                             d.wrapped = true;
                             d.pc = d.deck.start;
                             continue;
@@ -242,9 +291,7 @@ impl Caster {
             Op::Multicast { extra, spread } => d.multicast(extra, spread),
             Op::Fire(action) => self.fire(node.spell, action, d, out),
             Op::Summon { action, program } => self.summon(node.spell, action, program, d, out),
-            Op::Trigger { kind, delay: t, carrier, payload } => {
-                self.trigger(node.spell, carrier, (kind, t, payload), d, out)
-            }
+            Op::Trigger { .. } => self.trigger(node, d, cast, senses, out),
             Op::Logic(logic) => self.logic(logic, index, d, senses),
             Op::Split { upper, lower, deck } => cast.split(upper, lower, deck, d),
         }

@@ -38,7 +38,7 @@ impl Caster {
                         .iter()
                         .filter(|n| matches!(n.op, Op::Fire(_) | Op::Summon { .. } | Op::Trigger { .. }))
                         .count() as u32;
-                    d.budget = d.budget.saturating_add(actions.saturating_mul(count));
+                    d.grant(actions.saturating_mul(count));
                 }
                 d.loops.push((body.0, body.1, count));
                 Flow::Next

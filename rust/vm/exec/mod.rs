@@ -1,11 +1,15 @@
 //! Executing a compiled wand (R-VM-3 … R-VM-12, R-REG-*, R-MANA-*): the
 //! `Caster` (a wand's running state), its public types, and the main cast.
 //!
-//! A core's program is a deck (R-VM-3): each cast draws from the deck's
-//! cursor with an action budget of 1 and leaves the cursor after the last
-//! node it ran, so the next cast fires the next cards; running off the end
-//! wraps to the head (recharge) and budget left draws on from the head, up
-//! to where the cast began. Every deck has its own cursor: the main entry,
+//! A core's program is a deck (R-VM-3, Noita's): each cast draws from the
+//! deck's cursor with a root budget of the core's spells per cast and leaves
+//! the cursor after the last node it ran, so the next cast fires the next
+//! cards. The cast that reaches the end wraps: the cursor goes home and the
+//! wand waits the longer of its delay and its recharge (R-VM-11); the draws
+//! a card asked for (`Draw::asked`: a multicast's, a modifier's, a payload's)
+//! draw on from the head up to where the cast began, the root budget does
+//! not. Always-cast cards (R-VM-13) go ahead of every main cast, free. Every
+//! deck has its own cursor: the main entry,
 //! dual_stream's reverse stream, `on_kill`, `on_hit`, each splitter route;
 //! a summon keeps its own (the world holds it). A program core (R-VM-3b)
 //! restarts every cast at the head instead.
@@ -28,7 +32,7 @@ mod logic;
 mod shot;
 mod triggers;
 
-use self::draw::{Cast, End};
+use self::draw::{Cast, Draw, End, Walk};
 use super::mana::Mana;
 use super::program::{Op, Program};
 use crate::sim::config::Inversion;
@@ -247,6 +251,26 @@ impl Caster {
         self.timer = (self.timer - dt).max(0.0);
     }
 
+    /// R-VM-13: the core's always-cast cards, drawn ahead of the main deck —
+    /// free whatever the pool, the cursor unmoved, the actions on a budget of
+    /// their own; their delay counts. Returns the shot state their modifiers
+    /// built, which shapes every action the main cast fires.
+    fn always_cast(&mut self, cast: &mut Cast, senses: &mut Senses, out: &mut CastOutput) -> Shot {
+        let always = self.program.always;
+        if always.is_empty() {
+            return Shot::default();
+        }
+        let actions = self.program.nodes[always.start as usize..always.end as usize]
+            .iter()
+            .filter(|n| matches!(n.op, Op::Fire(_)))
+            .count() as u32;
+        let pay = std::mem::replace(&mut cast.pay, false);
+        let mut draw = Draw::new(always, always.start, Walk::Once, Shot::default(), actions.max(1));
+        self.draw(&mut draw, cast, senses, out);
+        cast.pay = pay;
+        draw.shot
+    }
+
     /// One cast of the main entry (both streams on `dual_stream`). Returns
     /// its delay (R-VM-11): the core's, the cards' it ran or paid for, and
     /// the recharge if any of its decks wrapped (never on persistent memory).
@@ -254,12 +278,14 @@ impl Caster {
         self.mana.begin_cast();
         let before = out.emissions.len();
         let mut cast = Cast::new(self.step_budget(), true);
-        // The main stream's budget: 1 and any bonus (the reverse stream of a
-        // dual_stream core keeps its own 1, R-VM-12).
-        let budget = 1u32.saturating_add(std::mem::take(&mut self.bonus_budget));
-        let mut end = self.draw_deck(MAIN, self.program.main, budget, Shot::default(), &mut cast, senses, out);
+        // The main stream's budget: spells per cast and any bonus (the
+        // reverse stream of a dual_stream core gets spells per cast, R-VM-12).
+        let per_cast = self.program.spells_per_cast.max(1);
+        let budget = per_cast.saturating_add(std::mem::take(&mut self.bonus_budget));
+        let shot = self.always_cast(&mut cast, senses, out);
+        let mut end = self.draw_deck(MAIN, self.program.main, budget, shot, &mut cast, senses, out);
         if let (Some(reverse), End::Done | End::Halted) = (self.program.main_reverse, end) {
-            end = self.draw_deck(REVERSE, reverse, 1, Shot::default(), &mut cast, senses, out);
+            end = self.draw_deck(REVERSE, reverse, per_cast, Shot::default(), &mut cast, senses, out);
         }
         end = self.draw_routes(end, &mut cast, senses, out);
         self.finish(end, out);
@@ -268,16 +294,23 @@ impl Caster {
         if fired > 0 {
             out.events.push(VmEvent::CastFired { emissions: fired });
         }
+        if cast.wrapped {
+            // R-VM-12: a dual_stream reload sends both cursors home.
+            if let Some(reverse) = self.program.main_reverse {
+                self.cursors[MAIN] = self.program.main.start;
+                self.cursors[REVERSE] = reverse.start;
+            }
+        }
         self.last_recharged = cast.wrapped && !self.persistent_memory;
-        if let Some(inversion) = self.rules.inversion {
+        let delay = if let Some(inversion) = self.rules.inversion {
             // R-END-3: the core's and the cards' delay inverted; the recharge stays a cost.
-            let delay = inversion.delay((self.cast_delay + cast.delay).max(self.rules.delay_floor));
-            let recharge = if self.last_recharged { self.recharge } else { 0.0 };
-            return ((delay + recharge) * (1.0 - self.rules.cast_speed)).max(self.rules.delay_floor);
-        }
-        if self.last_recharged {
-            cast.delay += self.recharge;
-        }
-        ((self.cast_delay + cast.delay) * (1.0 - self.rules.cast_speed)).max(self.rules.delay_floor)
+            inversion.delay((self.cast_delay + cast.delay).max(self.rules.delay_floor))
+        } else {
+            self.cast_delay + cast.delay
+        };
+        // R-VM-11: after a wrapping cast the wand waits the longer of its cast
+        // delay and its recharge (Noita: the reload runs alongside the delay).
+        let wait = if self.last_recharged { delay.max(self.recharge) } else { delay };
+        (wait * (1.0 - self.rules.cast_speed)).max(self.rules.delay_floor)
     }
 }

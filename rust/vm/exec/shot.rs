@@ -5,7 +5,7 @@
 use super::draw::{Draw, Flow};
 use super::{CastOutput, Caster};
 use crate::sim::config::Element;
-use crate::vm::program::Span;
+use crate::vm::program::{Drawn, Span};
 use crate::vm::spell::{ActionDef, Path, ShotMod, TriggerKind};
 
 /// The shot state of a cast or sub-cast (R-VM-10).
@@ -103,22 +103,24 @@ pub struct Emission {
     /// Radians off the aim direction (multicast fan + spread).
     pub angle: f32,
     /// A carrier's payload (R-VM-4).
-    pub trigger: Option<(TriggerKind, f32, Span)>,
+    pub trigger: Option<(TriggerKind, f32, Drawn)>,
     /// A summon's program (R-VM-5).
     pub summon: Option<Span>,
 }
 
 impl Draw {
-    /// MODIFIER: adds to the draw's shot state.
+    /// MODIFIER: adds to the draw's shot state, and asks for the action it
+    /// modifies (so a modifier at the deck's end draws on from the head, R-VM-3).
     pub(super) fn modify(&mut self, m: &ShotMod) -> Flow {
         self.shot.apply(m);
+        self.ask(1);
         Flow::Next
     }
 
-    /// MULTICAST(n): raises the action budget by `extra` = n − 1; the next
-    /// `extra + 1` actions fan out over `spread` degrees.
+    /// MULTICAST(n): asks for n actions, raising the budget by `extra` =
+    /// n − 1; the next `extra + 1` actions fan out over `spread` degrees.
     pub(super) fn multicast(&mut self, extra: u32, spread: f32) -> Flow {
-        self.budget = self.budget.saturating_add(extra);
+        self.ask(extra + 1);
         self.fan = (extra + 1, spread, 0);
         Flow::Next
     }
@@ -132,11 +134,11 @@ impl Caster {
         spell: u16,
         action: ActionDef,
         d: &mut Draw,
-        trigger: Option<(TriggerKind, f32, Span)>,
+        trigger: Option<(TriggerKind, f32, Drawn)>,
         summon: Option<Span>,
         out: &mut CastOutput,
     ) {
-        d.budget -= 1;
+        d.spend();
         let (group, fan_spread, k) = d.fan;
         let fan = if group > 1 {
             d.fan.2 = k + 1;

@@ -5,33 +5,79 @@
 use super::draw::{Cast, Draw, End, Flow, Walk};
 use super::shot::Shot;
 use super::{CastOutput, Caster, Senses, VmEvent, ON_HIT, ON_KILL};
-use crate::vm::program::Span;
-use crate::vm::spell::{ActionDef, TriggerKind};
+use crate::vm::compile::{draw_extent, drawn_cost};
+use crate::vm::mana::Paid;
+use crate::vm::program::{Drawn, Node, Op, Span};
 
 impl Caster {
     /// TRIGGER (R-VM-4): the carrier leaves with its kind, delay and
     /// payload; the world runs the payload when the carrier hits, expires or
-    /// its timer ends.
+    /// its timer ends. The cursor passes the payload and the cast goes on.
     pub(super) fn trigger(
         &mut self,
-        spell: u16,
-        carrier: ActionDef,
-        trigger: (TriggerKind, f32, Span),
+        node: &Node,
         d: &mut Draw,
+        cast: &Cast,
+        senses: &mut Senses,
         out: &mut CastOutput,
     ) -> Flow {
-        self.emit(spell, carrier, d, Some(trigger), None, out);
-        let (_, _, payload) = trigger;
-        // R-VM-4: the cursor passes the payload; the cast goes on.
-        Flow::Jump(payload.end)
+        let Op::Trigger { kind, delay, carrier, payload } = node.op else { return Flow::Next };
+        let from_head = self.payload_from_head(payload, d, cast.pay, senses);
+        let drawn = Drawn { first: payload, from_head: from_head.unwrap_or_default() };
+        self.emit(node.spell, carrier, d, Some((kind, delay, drawn)), None, out);
+        match from_head {
+            // The payload ran off the end: a wrapping cast, and what it took
+            // from the head is drawn; the cast's own budget goes on after it.
+            Some(head) => {
+                d.wrapped = true;
+                Flow::Jump(head.end.max(d.deck.start))
+            }
+            None => Flow::Jump(payload.end),
+        }
     }
 
-    /// A trigger's payload (R-VM-4): once through its span with a budget of
-    /// 1, free — its trigger paid for it when the carrier fired (R-MANA-5).
-    pub fn run_free(&mut self, span: Span, senses: &mut Senses, out: &mut CastOutput) {
+    /// R-VM-4: a payload that runs off the end of a deck with its draw
+    /// unfinished draws on from the head like any draw — never reaching a card
+    /// this cast already ran — and that makes the cast a wrapping cast. None:
+    /// the payload is drawn within its span (or cannot wrap: a program core,
+    /// R-VM-3b, a payload inside a payload, a draw already past a wrap).
+    /// Some(head): the cards taken from the head, paid here as the rest of the
+    /// payload was with its trigger (R-MANA-5); a head the pool can't pay is
+    /// left (empty), the cast still wraps.
+    fn payload_from_head(&mut self, payload: Span, d: &Draw, pay: bool, senses: &mut Senses) -> Option<Span> {
+        if d.walk != Walk::Deck || d.wrapped || payload.end != d.deck.end {
+            return None;
+        }
+        let (_, left) = draw_extent(&self.program, payload.start as usize, payload.end as usize, 1);
+        if left == 0 {
+            return None;
+        }
+        let (start, stop) = (d.deck.start as usize, d.began as usize);
+        let head = Span::new(start, draw_extent(&self.program, start, stop, left).0.max(start));
+        if pay && !head.is_empty() {
+            let cost = drawn_cost(&self.program, head);
+            if self.mana.spend(cost, self.infinite_spells, &mut senses.hp) == Paid::Refused {
+                return Some(Span::new(start, start));
+            }
+        }
+        Some(head)
+    }
+
+    /// A trigger's payload (R-VM-4): once through its cards with a budget of
+    /// 1 — its span, then what it drew from the head —, free: its trigger
+    /// paid for it when the carrier fired (R-MANA-5).
+    pub fn run_free(&mut self, drawn: impl Into<Drawn>, senses: &mut Senses, out: &mut CastOutput) {
+        let drawn = drawn.into();
         let mut cast = Cast::new(self.step_budget(), false);
-        let mut draw = Draw::new(span, span.start, Walk::Once, Shot::default(), 1);
-        let end = self.draw(&mut draw, &mut cast, senses, out);
+        let mut draw = Draw::new(drawn.first, drawn.first.start, Walk::Once, Shot::default(), 1);
+        let mut end = self.draw(&mut draw, &mut cast, senses, out);
+        if end == End::Done && draw.budget > 0 && !drawn.from_head.is_empty() {
+            // On from the head, with the shot state the span built.
+            draw.deck = drawn.from_head;
+            draw.pc = drawn.from_head.start;
+            draw.began = drawn.from_head.start;
+            end = self.draw(&mut draw, &mut cast, senses, out);
+        }
         let end = self.draw_routes(end, &mut cast, senses, out);
         if end == End::Exhausted {
             out.events.push(VmEvent::CpuExhausted);
