@@ -746,6 +746,8 @@ class LabScene(Scene):
             delay=core.cast_delay,
             recharge=core.recharge,
         )
+        if core.spells_per_cast > 1:  # R-CORE-1: a core that fires more than one card a cast says so
+            stats += "  ·  " + tr("ui.lab.spells_per_cast", count=core.spells_per_cast)
         self._label(
             surface,
             stats,
@@ -766,6 +768,7 @@ class LabScene(Scene):
                 surface, tr("ui.lab.not_active"), 15 if self.compact else 16, True, WARN,
                 self.board_rect.width - title_w - 40, topright=(self.board_rect.right - 12, self.board_rect.y + 9),
             )  # fmt: skip
+        self._draw_always_cast(surface, core.always_cast)
         self.geometry.draw_furniture(surface)
         cards = loadout.carried(self.shown).cards
         dragged = self.drag[0] if self.drag is not None else None
@@ -828,6 +831,25 @@ class LabScene(Scene):
         rect = blit_lines(surface, fitted, colour, **where)
         self.drawn_labels.append((text, rect))
         return rect
+
+    def _draw_always_cast(self, surface: pygame.Surface, cards: tuple[str, ...]) -> None:
+        """R-VM-13: the core's always-cast cards, fixed on the board's title line (they are part of the
+        core, not of the board: they go with every cast, free, and cannot be moved)."""
+        if not cards:
+            return
+        title_w = font(18, bold=True).size(tr("ui.lab.board"))[0]
+        size = 22 if self.compact else 26
+        x, y = self.board_rect.x + title_w + 40, self.board_rect.y + 6 + size // 2
+        label = self._label(
+            surface, tr("ui.lab.always_cast"), 13 if self.compact else 15, True, GOOD, self.board_rect.width // 4,
+            midleft=(x, y),
+        )  # fmt: skip
+        x = label.right + 8
+        for card in cards:
+            chip = pygame.Rect(x, y - size // 2, size, size)
+            surface.blit(self.art.image(card, chip.size), chip)
+            pygame.draw.rect(surface, GOOD, chip.inflate(4, 4), 2, border_radius=6)
+            x += size + 8
 
     def _draw_heading(self, surface: pygame.Surface) -> None:
         """The lab's title over the backpack: on the tabs' line, or on two lines centred in the band above the panels."""
