@@ -98,7 +98,7 @@ impl Catalog {
 
     /// R-VM-3c: the cast timeline of `cards` on `core` from the head at full
     /// mana, under training-range conditions (the senses given): `{"casts":
-    /// [{"slots", "cards", "fired", "mana", "delay", "recharge", "damage"}],
+    /// [{"slots", "cards", "fired", "mana", "delay", "recharge", "damage", "unpaid", "unpaid_cards"}],
     /// "cycle_complete", "cycle_seconds", "mana_per_cycle", "mana_per_cast",
     /// "demand_per_s", "regen", "burst_dps", "sustained_dps", "dry_after_s"}`.
     #[pyo3(
@@ -350,6 +350,9 @@ fn timeline_dict<'py>(py: Python<'py>, t: &Timeline, names: &[String]) -> PyResu
         d.set_item("mana", c.mana)?;
         d.set_item("delay", c.delay)?;
         d.set_item("recharge", c.recharged)?;
+        // R-VM-3c: the slots of cards a full pool could not pay (passed over; added key).
+        d.set_item("unpaid", c.unpaid.clone())?;
+        d.set_item("unpaid_cards", c.unpaid_cards.iter().map(name).collect::<Vec<_>>())?;
         d.set_item("damage", c.damage)?;
         casts.append(d)?;
     }

@@ -635,3 +635,34 @@ fn r_vm_13_an_always_cast_action_fires_beside_the_deck() {
         assert!(refused.contains("always_cast[0]"), "{bad}: {refused}");
     }
 }
+
+/// R-VM-3c: the timeline is drawn with the real pool: a card priced above the
+/// core's mana is passed over every time, named as unpaid, and adds nothing
+/// to burst or sustained DPS (a nuke on a 100-mana core used to show firing).
+#[test]
+fn r_vm_3c_a_card_the_pool_can_never_pay_adds_nothing() {
+    let small = core(2);
+    let c = caster(&small, &["spark_bolt", "nuke"], 100.0);
+    let t = timeline(&c, still());
+    let nuke_slot = 1u16;
+    assert!(t.casts.iter().all(|k| !k.slots.contains(&nuke_slot)), "the nuke never takes effect");
+    assert!(t.casts.iter().any(|k| k.unpaid.contains(&nuke_slot)), "and is named unpaid");
+    let spark_only = timeline(&caster(&core(1), &["spark_bolt"], 100.0), still());
+    assert!(t.burst_dps <= spark_only.burst_dps + 1e-3, "burst {} counts the spark alone", t.burst_dps);
+    assert!(t.sustained_dps <= t.burst_dps + 1e-3, "the nuke's 200 never reach the sustained figure either");
+    // A pool that can pay it: the nuke counts.
+    let mut big = core(2);
+    big.mana_max = 1000.0;
+    let t = timeline(&caster(&big, &["spark_bolt", "nuke"], 1000.0), still());
+    assert!(t.casts.iter().any(|k| k.slots.contains(&nuke_slot)) && t.burst_dps > spark_only.burst_dps * 2.0);
+}
+
+/// R-VM-3c: a card no full pool could pay does not make the wand "run dry":
+/// the spark beside it never does on a pool that regenerates faster.
+#[test]
+fn r_vm_3c_an_unpayable_card_is_not_running_dry() {
+    let mut rich = core(2);
+    rich.mana_regen = 1000.0;
+    let t = timeline(&caster(&rich, &["spark_bolt", "nuke"], 100.0), still());
+    assert_eq!(t.dry_after_s, None);
+}

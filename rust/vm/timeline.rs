@@ -5,8 +5,10 @@
 //! given), the casts until the cursors and counters return to where they
 //! began (at most `MAX_CASTS`): the cards each fires, the mana it spends
 //! (sustained-fire growth included) and its delay (recharge included).
-//! The cycle is drawn with mana to spare, so it shows the deck as built;
-//! what the pool can afford is the sustained figure:
+//! Each cast of the cycle is drawn from a full pool — the real pool, so a
+//! card it can never pay (priced above the core's mana) is passed over and
+//! named (`unpaid`), and adds nothing to burst or sustained DPS (R-VM-3c);
+//! what the pool can afford cast after cast is the sustained figure:
 //! - burst DPS: the cycle's nominal damage over its duration;
 //! - demand: mana per second once the sustained-fire surcharge has settled;
 //! - sustained DPS and "runs dry after": the wand fired for `RUN_SECONDS`
@@ -30,7 +32,8 @@ pub const MAX_CASTS: usize = 64;
 /// Casts drawn before measuring the settled demand (the surcharge caps
 /// after 20 consecutive casts at +5%).
 const WARM_UP_CASTS: usize = 24;
-/// Mana a timeline draws from, so that no cast is refused.
+/// Mana a timeline draws from on an `infinite_spells` core (it pays with HP,
+/// R-CORE-4: no cast is refused for mana).
 const PLENTY: f32 = 1.0e7;
 /// How deep payloads and summons are followed.
 const DEPTH: u32 = 4;
@@ -51,6 +54,11 @@ pub struct TimelineCast {
     /// The cast wrapped a deck (its delay includes the recharge).
     pub recharged: bool,
     pub damage: f32,
+    /// Board slots of the cards a full pool could not pay (R-MANA-3: passed
+    /// over): on a core whose pool is smaller than their price, never.
+    pub unpaid: Vec<u16>,
+    /// The spell each unpaid slot held.
+    pub unpaid_cards: Vec<u16>,
 }
 
 #[derive(Clone, Debug, PartialEq, Default)]
@@ -137,7 +145,9 @@ fn sustained(caster: &Caster, senses: Senses) -> (Option<f32>, f32) {
         out.clear();
         let mut s = senses;
         let delay = c.cast(&mut s, &mut out);
-        if dry.is_none() && out.events.iter().any(|e| matches!(e, VmEvent::CastAbandoned { .. })) {
+        // Running dry is a pool emptied by casting: a card no full pool could pay does not say it.
+        let emptied = |node: u32| c.program.nodes.get(node as usize).is_some_and(|n| n.cost <= c.mana.max);
+        if dry.is_none() && out.events.iter().any(|e| matches!(*e, VmEvent::CastAbandoned { node } if emptied(node))) {
             dry = Some(t);
         }
         for e in &out.emissions {
@@ -185,7 +195,7 @@ fn settled_demand(c: &mut Caster, senses: Senses, cycle: usize, out: &mut CastOu
 /// will ask over their lives.
 fn one_cast(c: &mut Caster, senses: Senses, out: &mut CastOutput) -> (TimelineCast, f32) {
     out.clear();
-    c.mana.current = PLENTY;
+    c.mana.current = if c.infinite_spells { PLENTY } else { c.mana.max };
     let mut s = senses;
     let delay = c.cast(&mut s, out);
     // The cast's delay passes: the surcharge window is measured in time.
@@ -217,6 +227,15 @@ fn one_cast(c: &mut Caster, senses: Senses, out: &mut CastOutput) -> (TimelineCa
         summons += m;
     }
     let recharged = c.last_recharged;
+    let (unpaid, unpaid_cards) = out
+        .events
+        .iter()
+        .filter_map(|e| match *e {
+            VmEvent::CastAbandoned { node } => c.program.nodes.get(node as usize).map(|n| (n.slot, n.spell)),
+            _ => None,
+        })
+        .filter(|&(slot, _)| slot != u16::MAX)
+        .unzip();
     let cast = TimelineCast {
         slots,
         cards,
@@ -225,6 +244,8 @@ fn one_cast(c: &mut Caster, senses: Senses, out: &mut CastOutput) -> (TimelineCa
         delay,
         recharged,
         damage,
+        unpaid,
+        unpaid_cards,
     };
     (cast, summons)
 }

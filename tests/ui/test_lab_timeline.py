@@ -250,3 +250,18 @@ def test_r_lab_1_r_vm_3_slow_motion_lights_each_of_five_cards_cast_after_cast(di
     assert walk[:5] == [0, 1, 2, 3, 4], walk
     assert walk[5:10] == [0, 1, 2, 3, 4], "the second cycle walks the deck again"
     stack.draw(display, 0.0)
+
+
+def test_r_vm_3c_the_timeline_is_drawn_with_the_real_pool(display: pygame.Surface) -> None:
+    """A nuke (200 mana) on the starter's 100-mana pool never fires: the timeline says so on its row,
+    and its 200 damage is in neither burst nor sustained DPS (it once showed "Burst 483 DPS" while the
+    range dealt nothing with 10 casts abandoned)."""
+    stack, lab = _lab_on("starter_wand", ["spark_bolt", "nuke"])
+    lab.draw(display, 0.0)
+    said = tr("ui.lab.timeline.unpaid", card=tr(CONTENT.spell("nuke").name_key))
+    assert said in [text for text, _ in lab.drawn_timeline.texts]
+    assert [list(cast["unpaid_cards"]) for cast in lab.timeline["casts"]] == [[], ["nuke"]]
+    spark = CONTENT.spell("spark_bolt").action
+    assert spark is not None
+    assert float(lab.timeline["burst_dps"]) < spark.damage * 4, "the spark's alone"
+    assert lab.timeline["dry_after_s"] is None or float(lab.timeline["dry_after_s"]) > 1.0

@@ -29,6 +29,8 @@ from artificer.ui.i18n import tr
 from artificer.ui.widgets import BAD, DIM, GOOD, LAB_TEXT, blit_lines, fit_lines, panel, wrap
 
 RECHARGE = (240, 200, 90)
+#: A card the pool can't pay, passed over (R-VM-3c).
+UNPAID = BAD
 DPS = (255, 200, 120)
 ROW_HOVER = (40, 36, 64)
 DIVIDER = (70, 62, 110)
@@ -231,7 +233,15 @@ def draw_timeline(
             if line_index == len(chip_rows) - 1 and chips < len(cards):
                 extra = chip_face.render(f"+{len(cards) - chips}", True, DIM)
                 surface.blit(extra, extra.get_rect(midleft=(x, mid)))
-        if not cards:
+        unpaid = [str(card) for card in cast.get("unpaid_cards", ())]
+        if unpaid:  # R-VM-3c: a card the full pool can't pay is passed over, and said so
+            said = tr("ui.lab.timeline.unpaid", card=tr(content.spell(unpaid[0]).name_key))
+            fitted = fit_lines(said, chip_face.point_size, False, chip_area - (x - left - number_w if cards else 0))
+            if fitted.cut:
+                drawn.cut.append(said)
+            at = (x + CHIP_GAP, first_mid) if cards else (left + number_w, first_mid)
+            drawn.texts.append((said, blit_lines(surface, fitted, UNPAID, midleft=at)))
+        elif not cards:
             nothing = fit_lines(tr("ui.lab.timeline.nothing"), chip_face.point_size, False, chip_area)
             if nothing.cut:
                 drawn.cut.append(tr("ui.lab.timeline.nothing"))
