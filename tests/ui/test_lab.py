@@ -10,7 +10,7 @@ from artificer.game.loadout import Place
 from artificer.game.run import Run
 from artificer.ui.i18n import tr
 from artificer.ui.scene import SceneStack
-from artificer.ui.scenes.lab import LabScene
+from artificer.ui.scenes.lab import CPU_AMBER, LabScene
 from artificer.ui.scenes.training import TrainingScene
 from artificer.ui.session import Session
 from artificer.ui.settings import Action
@@ -104,20 +104,29 @@ def test_start_wave_is_blocked_with_the_rule_message_when_the_wand_has_no_action
     assert started == [1]
 
 
-def test_the_cpu_bar_turns_red_with_its_message_from_80_percent(display: pygame.Surface) -> None:
-    """R-VM-9: the CPU bar is red from 80% of the limit, with "Not enough CPU"; its figure sits
-    beside the bar, not over the fill (issue 12: "CPU 5 / 10" was drawn over its fill)."""
+def test_r_vm_9_the_cpu_bar_is_amber_from_80_percent_and_red_only_when_cards_drop(display: pygame.Surface) -> None:
+    """R-VM-9: from 80% up to the limit the bar is amber with "CPU nearly full" (the wand still runs in
+    full: "Not enough CPU" at 9/10 was wrong); red with "Not enough CPU" only when cards past the limit
+    are really dropped. The figure sits beside the bar, not over the fill (issue 12)."""
     run = Run(CONTENT, 1)
     cards = run.loadout.carried(run.loadout.active).cards
-    cards[:] = ["spark_bolt", "chain_bolt", "chain_bolt", "chain_bolt", "chain_bolt"]
+    cards[:] = ["chain_bolt", "chain_bolt", "spark_bolt", "spark_bolt", None]
     stack, lab = _lab(run)
     lab.on_resume()
     share = lab.diagnostics["cpu_used"] / lab.diagnostics["cpu_limit"]
-    assert share >= 0.8
+    assert 0.8 <= share <= 1.0 and not lab.diagnostics["dropped_slots"]
     stack.draw(display, 0.0)
     bar = lab.cpu_bar
-    assert display.get_at((bar.x + 6, bar.centery))[:3] == (213, 60, 40)
+    assert display.get_at((bar.x + 6, bar.centery))[:3] == CPU_AMBER
     assert lab.diag_rect.contains(bar) and bar.x > lab.diag_rect.x + 40, "the figure is left of the bar"
+    shown = [text for text, _ in lab.drawn_diagnostics]
+    assert tr("ui.lab.cpu_nearly_full") in " ".join(shown) and tr("ui.lab.cpu_warning") not in " ".join(shown)
+    # Past the limit: the last cards are dropped, and now it is red.
+    cards[:] = ["spark_bolt", "chain_bolt", "chain_bolt", "chain_bolt", "chain_bolt"]
+    lab.on_resume()
+    assert lab.diagnostics["dropped_slots"]
+    stack.draw(display, 0.0)
+    assert display.get_at((lab.cpu_bar.x + 6, lab.cpu_bar.centery))[:3] == (213, 60, 40)
     assert tr("ui.lab.cpu_warning") == " ".join(text for text, _ in lab.drawn_diagnostics[:2])
 
 

@@ -99,6 +99,8 @@ TITLE = (242, 214, 140)
 WARN = (240, 200, 90)
 CPU_BAR = (0, 158, 115)
 CPU_RED = (213, 60, 40)
+#: R-VM-9: from 80% up to the limit the bar is amber (the wand still runs in full).
+CPU_AMBER = (230, 170, 40)
 #: A hovered timeline row's cards, outlined on the board.
 CAST_HIGHLIGHT = (255, 236, 120)
 BACKPACK_COLUMNS = 4
@@ -901,7 +903,8 @@ class LabScene(Scene):
         used, limit = int(d.get("cpu_used", 0)), max(1, int(d.get("cpu_limit", 1)))
         right_part = tab.make_active.width + 12 if tab.make_active is not None else rect.width // 3
         self._label(
-            surface, tr("ui.lab.cpu", used=used, limit=limit), small_size, False, BAD if used / limit >= CPU_WARNING_SHARE else DIM,
+            surface, tr("ui.lab.cpu", used=used, limit=limit), small_size, False,
+            {"cut": BAD, "high": WARN}.get(self.cpu_state(d), DIM),
             rect.width - 20 - right_part, midleft=(rect.x + 10, line_2),
         )  # fmt: skip
         if tab.make_active is None:
@@ -951,13 +954,26 @@ class LabScene(Scene):
         """R-VM-3c: the shown board's slots no cast can ever reach (greyed on the board)."""
         return frozenset(int(slot) for slot in self.diagnostics.get("unreachable_slots", []))
 
+    def cpu_state(self, d: dict[str, Any] | None = None) -> str:
+        """R-VM-9 for a board's diagnostics (the shown one's by default): "cut" when cards past the CPU
+        limit are really dropped (red, "Not enough CPU"), "high" from 80% up to the limit (amber, "CPU
+        nearly full": the wand still runs in full), else "ok"."""
+        d = self.diagnostics if d is None else d
+        if d.get("dropped_slots"):
+            return "cut"
+        used, limit = int(d.get("cpu_used", 0)), max(1, int(d.get("cpu_limit", 1)))
+        return "high" if used / limit >= CPU_WARNING_SHARE else "ok"
+
     def diagnostic_lines(self) -> list[tuple[str, tuple[int, int, int]]]:
         """The compiler's findings on the shown board under the CPU bar, in the order they are shown."""
         d = self.diagnostics
-        red = int(d["cpu_used"]) / max(1, int(d["cpu_limit"])) >= CPU_WARNING_SHARE
+        cpu = self.cpu_state()
+        red = cpu != "ok"
         lines: list[tuple[str, tuple[int, int, int]]] = []
-        if red:
+        if cpu == "cut":
             lines.append((tr("ui.lab.cpu_warning"), BAD))
+        elif cpu == "high":
+            lines.append((tr("ui.lab.cpu_nearly_full"), WARN))
         if not d["can_fire"]:
             lines.append((tr("ui.lab.cannot_fire"), BAD))
         # What a cast actually spends, averaged over the timeline's cycle (R-VM-3c).
@@ -978,9 +994,10 @@ class LabScene(Scene):
         face = font(15 if self.compact else 17)
         used, limit = int(d["cpu_used"]), max(1, int(d["cpu_limit"]))
         share = used / limit
-        red = share >= CPU_WARNING_SHARE
+        state = self.cpu_state()
         # The figure beside its bar, never over the fill (R-VM-9).
-        cpu = face.render(tr("ui.lab.cpu", used=used, limit=limit), True, BAD if red else LAB_TEXT)
+        colour = {"cut": BAD, "high": WARN}.get(state, LAB_TEXT)
+        cpu = face.render(tr("ui.lab.cpu", used=used, limit=limit), True, colour)
         row_h = face.get_linesize()
         surface.blit(cpu, cpu.get_rect(midleft=(x, y + row_h // 2)))
         bar_x = x + cpu.get_width() + 10
@@ -991,7 +1008,7 @@ class LabScene(Scene):
         pygame.draw.rect(surface, (40, 38, 56), bar, border_radius=5)
         pygame.draw.rect(
             surface,
-            CPU_RED if red else CPU_BAR,
+            {"cut": CPU_RED, "high": CPU_AMBER}.get(state, CPU_BAR),
             (bar.x, bar.y, int(bar.width * min(1.0, share)), bar.height),
             border_radius=5,
         )
