@@ -666,3 +666,17 @@ fn r_vm_3c_an_unpayable_card_is_not_running_dry() {
     let t = timeline(&caster(&rich, &["spark_bolt", "nuke"], 100.0), still());
     assert_eq!(t.dry_after_s, None);
 }
+
+/// R-VM-3c: a Charge Counter counted on a wrap's draw from the head leaves a
+/// few casts before the wand settles into its cycle; the timeline finds the
+/// cycle (the memory comes back to one it had) and shows that, instead of
+/// running 64 casts that never close.
+#[test]
+fn r_vm_3c_the_timeline_finds_a_cycle_that_does_not_start_at_the_head() {
+    let c = caster(&core(3), &["charge_counter", "spark_bolt", "damage_plus"], 1000.0);
+    let t = timeline(&c, still());
+    assert!(t.cycle_complete, "{} casts", t.casts.len());
+    let sparks: usize = t.casts.iter().map(|k| k.fired.len()).sum();
+    assert_eq!(sparks, 1, "the counter lets the spark through once a cycle");
+    assert!(t.casts.len() <= 8);
+}

@@ -24,8 +24,9 @@
 //! nodes that don't run.
 
 use super::exec::{CastOutput, Caster, Emission, Senses, VmEvent};
-use super::program::{Drawn, Span};
+use super::program::{Drawn, Op, Span};
 use super::spell::ActionKind;
+use super::spell::LogicDef;
 
 /// R-VM-3c: the longest cycle the lab shows.
 pub const MAX_CASTS: usize = 64;
@@ -87,9 +88,26 @@ impl Timeline {
     }
 }
 
-/// What a wand's memory looks like, to know when the cycle is back.
+/// What a wand's memory looks like, to know when the cycle is back. A
+/// counter's `open` flag only matters to a cast that starts inside its span
+/// (R-VM-3: it is retested there), so it counts only while a cursor rests
+/// there: a Charge Counter that fired and a cursor back home is the same
+/// wand as before it fired.
 fn memory(c: &Caster) -> (Vec<u32>, [i32; 2], Vec<u32>, Vec<bool>) {
-    (c.cursors.clone(), c.registers, c.counters.clone(), c.open.clone())
+    let mut open = c.open.clone();
+    for (i, n) in c.program.nodes.iter().enumerate() {
+        if let Op::Logic(LogicDef::ChargeCounter { counter, span, .. } | LogicDef::KillCombo { counter, span, .. }) =
+            n.op
+        {
+            let inside = (i as u32 + 1)..(i as u32 + 1 + span);
+            if !c.cursors.iter().any(|cursor| inside.contains(cursor)) {
+                if let Some(flag) = open.get_mut(counter as usize) {
+                    *flag = false;
+                }
+            }
+        }
+    }
+    (c.cursors.clone(), c.registers, c.counters.clone(), open)
 }
 
 /// The timeline of `caster`'s program (its state is not touched).
@@ -99,19 +117,27 @@ pub fn timeline(caster: &Caster, senses: Senses) -> Timeline {
     c.trace = true;
     c.bonus_budget = 0;
     let regen = c.mana.regen;
-    let start = memory(&c);
+    // The wand's memory before each cast: the cycle closes when it comes back to
+    // one it had (usually the start; a counter counted on a wrap's draw from the
+    // head can leave a few casts before the cycle, which are not part of it).
+    let mut seen = vec![memory(&c)];
     let mut t = Timeline { regen, ..Timeline::default() };
     let mut out = CastOutput::default();
-    let mut summon_mana = 0.0;
+    let mut summons = Vec::new();
     for _ in 0..MAX_CASTS {
-        let (cast, summons) = one_cast(&mut c, senses, &mut out);
-        summon_mana += summons;
+        let (cast, asked) = one_cast(&mut c, senses, &mut out);
+        summons.push(asked);
         t.casts.push(cast);
-        if memory(&c) == start {
+        let now = memory(&c);
+        if let Some(first) = seen.iter().position(|m| *m == now) {
+            t.casts.drain(..first);
+            summons.drain(..first);
             t.cycle_complete = true;
             break;
         }
+        seen.push(now);
     }
+    let summon_mana: f32 = summons.iter().sum();
     t.cycle_seconds = t.casts.iter().map(|k| k.delay).sum();
     t.mana_per_cycle = t.casts.iter().map(|k| k.mana).sum();
     let damage: f32 = t.casts.iter().map(|k| k.damage).sum();
