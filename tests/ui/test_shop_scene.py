@@ -365,3 +365,22 @@ def test_r_end_1_a_posted_click_on_the_talent_buys_it_and_arms_last_will(display
     assert run.shop.shelves["stats"][index] is None
     assert scene.toasts.items
     stack.draw(display, 0.0)  # the emptied place draws as sold
+
+
+def test_r_feel_2_a_card_and_a_core_offer_show_what_they_do_to_the_players_wand(display: pygame.Surface) -> None:
+    """R-SHOP-1, R-FEEL-2: hovering an offer of shelf A or B shows the active wand's sustained DPS
+    now → after (green when it rises, red when it falls), the figures `game.offer_effect` gives."""
+    scene, stack, run, _ = shop_on_stack(gold=500, wave=6, seed=3)
+    stack.draw(display, 0.0)
+    for shelf, key in (("spells", "spell"), ("cores", "core")):
+        offer = next((o for o in run.shop.shelves[shelf] if o is not None), None)
+        if offer is None:
+            continue
+        index = run.shop.shelves[shelf].index(offer)
+        effect = scene.offer_effect(shelf, offer.item)
+        hot = next(h for h in scene.hots if h.key == f"{key}:{index}")
+        said = tr("ui.shop.wand_effect", now=effect.now, after=effect.after)
+        assert hot.tip is not None and said in [text for text, _ in hot.tip], hot.tip
+    scene.mouse = scene.offer_rect("spells", 0).center
+    stack.draw(display, 0.0)
+    pygame.image.save(display, "/tmp/shop_wand_effect.png")

@@ -67,6 +67,7 @@ from artificer.content import Core, Spell
 from artificer.content.models import Talent, WandStat
 from artificer.game.endless import arena_scale, boss_rush, mutator
 from artificer.game.loadout import BackpackFull, LoadoutError, LoadoutFull, WaitingAreaFull
+from artificer.game.offer_effect import OfferEffect, offer_effect
 from artificer.game.onboarding import TIP_SPECIAL_CORE, Onboarding, lesson_tip
 from artificer.game.run import Run
 from artificer.game.shop import NotEnoughGold, Offer, PotionBeltFull, ShelfName, ShopError
@@ -106,6 +107,7 @@ from artificer.ui.shop_widgets import (
 from artificer.ui.spell_text import spell_tip
 from artificer.ui.tips import TIP_SECONDS, show_once
 from artificer.ui.widgets import (
+    BAD,
     BUTTON_EDGE,
     BUTTON_FILL,
     BUTTON_HOVER,
@@ -150,6 +152,10 @@ TIER_COLOURS: dict[int, Colour] = {1: (190, 190, 205), 2: (86, 160, 233), 3: (19
 
 #: R-ONB-2: the special core demo's colour.
 BONUS_DEMO = (240, 228, 66)
+#: R-FEEL-2: a change of sustained DPS smaller than this reads as none (grey, not green or red).
+EFFECT_NOISE = 0.05
+#: Offer effects kept at once (each shop's offers on a few boards); past it the cache starts over.
+EFFECTS_KEPT = 256
 
 
 def has_bonus(core: Core) -> bool:
@@ -187,6 +193,7 @@ class ShopScene(Scene):
         self.onboarding = Onboarding.of(run.content, run.state.onboarding)
         #: R-ONB-2: the special core whose adjacency bonus the shop demonstrates, until `demo_until`.
         self.demo_core: str | None = None
+        self._effects: dict[tuple[object, ...], OfferEffect] = {}
         self.demo_until = 0.0
         self.on_open_lab = on_open_lab
         self.on_next_wave = on_next_wave
@@ -885,9 +892,31 @@ class ShopScene(Scene):
         canvas.fitted(line, 13, False, colour, (rect.centerx, line_top), width)
         cost = tr("ui.card.cost", mana=spell.mana_cost, cpu=spell.cpu)
         canvas.fitted(cost, 13, False, DIM, (rect.centerx, cost_top), width)
-        tip = spell_tip(spell, self.run.content.balance.statuses, tier_colour)
+        tip = spell_tip(spell, self.run.content.balance.statuses, tier_colour) + self._wand_effect("spells", spell.id)
         self._buy_strip(canvas, rect, offer, partial(self.buy, "spells", index), f"spell:{index}", tip)
         self._lock(canvas, "spells", index, offer)
+
+    def offer_effect(self, shelf: str, item: str) -> OfferEffect:
+        """R-SHOP-1, R-FEEL-2: the offer's effect on the active wand (`game.offer_effect`), kept until
+        the wand or the CPU bought changes (the tooltip asks every frame)."""
+        core_id, cards = self.run.loadout.wand()
+        key = (shelf, item, core_id, tuple(cards), self.run.wand_stats.totals.get(WandStat.CPU, 0.0))
+        if key not in self._effects:
+            if len(self._effects) > EFFECTS_KEPT:
+                self._effects.clear()
+            self._effects[key] = offer_effect(self.run, shelf, item)
+        return self._effects[key]
+
+    def _wand_effect(self, shelf: str, item: str) -> list[tuple[str, tuple[int, int, int]]]:
+        """The tooltip's lines: sustained DPS now → after (and the card a full board would give up)."""
+        effect = self.offer_effect(shelf, item)
+        colour = GOOD if effect.gain > EFFECT_NOISE else BAD if effect.gain < -EFFECT_NOISE else DIM
+        lines = [(tr("ui.shop.wand_effect", now=effect.now, after=effect.after), colour)]
+        if effect.replaces is not None:
+            lines.append(
+                (tr("ui.shop.wand_effect_replaces", card=tr(self.run.content.spell(effect.replaces).name_key)), DIM)
+            )
+        return lines
 
     # shelf B -------------------------------------------------------------------
     def _shelf_cores(self, canvas: Canvas) -> None:
@@ -930,6 +959,7 @@ class ShopScene(Scene):
                 at = (rect.x + px(12) + column * cell, rect.y + px(100) + row * px(17))
                 draw_fitted(canvas.surface, text, canvas.px(13), False, DIM, cell - px(6), topleft=at)
         tip = [(tr(core.name_key), tier_colour), (tr(core.description_key), TEXT), ("  ·  ".join(stats), DIM)]
+        tip += self._wand_effect("cores", core.id)
         self._buy_strip(canvas, rect, offer, partial(self.buy, "cores", index), f"core:{index}", tip)
         self._lock(canvas, "cores", index, offer)
 
