@@ -632,7 +632,10 @@ def _watch(path: Path, args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    try:
+        args = build_parser().parse_args(argv)  # imports the core: Ctrl-C here ends quietly too
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
     handlers = {
         None: cmd_play,
         "play": cmd_play,

@@ -140,8 +140,12 @@ def test_r_vm_3c_the_mana_per_cast_shown_is_the_compilers_figure(display: pygame
     assert expected in [text for text, _ in lab.drawn_diagnostics]
 
 
+#: Two Charge Counters nested: the spark passes once in 4 passes, the rest in 16 — a cycle of 33 casts.
+LONG_CYCLE = ["charge_counter", "charge_counter", "spark_bolt", "heavy_shot", "ice_shard"]
+
+
 def test_r_vm_3c_a_long_timeline_shows_what_fits_and_counts_the_rest(display: pygame.Surface) -> None:
-    stack, lab = _lab_on("logic_core", PROGRAM_DECK)
+    stack, lab = _lab_on("starter_wand", LONG_CYCLE)
     stack.draw(display, 0.0)
     casts = len(lab.timeline["casts"])
     drawn = lab.drawn_timeline

@@ -229,7 +229,11 @@ def test_r_feel_2_shop_offers_and_the_backpack_cards_carry_the_numbers_tooltip(d
     stack.draw(display, 0.0)
     for index, offer in enumerate(run.shop.shelves["spells"]):
         assert offer is not None
-        assert tip_of(scene, f"spell:{index}") == texts(CONTENT, offer.item)
+        expected = texts(CONTENT, offer.item)
+        tip = tip_of(scene, f"spell:{index}")
+        assert tip[: len(expected)] == expected
+        effect = scene.offer_effect("spells", offer.item)  # R-SHOP-1: then what it does to the player's wand
+        assert tip[len(expected)] == tr("ui.shop.wand_effect", now=effect.now, after=effect.after)
     backpack = tip_of(scene, "backpack:0")
     assert backpack[:-1] == texts(CONTENT, "fireball")
     assert backpack[-1] == tr("ui.shop.sell_value", gold=run.shop.card_sale_value("fireball"))
