@@ -597,7 +597,7 @@ class RunSave(SaveModel):
     @classmethod
     def _streams(cls, value: list[int]) -> list[int]:
         if len(value) != _core.RNG_STREAMS or any(not 0 <= position < _U64 for position in value):
-            raise ValueError(f"expected {_core.RNG_STREAMS} stream positions in 0..2**64")
+            raise ValueError(f"expected {_core.RNG_STREAMS} stream positions in 0..2**64-1")
         return value
 
     @model_validator(mode="after")
