@@ -452,3 +452,25 @@ def test_family_weights_make_actions_commoner_than_logic_within_a_tier() -> None
     seen = _spell_offers(no_logic, 300)
     assert not any(seen[s.id] for s in CONTENT.spells if s.family == SpellFamily.LOGIC)
     assert sum(seen.values()) > 0
+
+
+def test_r_core_5_core_tiers_have_their_own_odds_rising_with_the_wave_and_luck() -> None:
+    """R-CORE-5: the core shelf draws tiers 1..5 from `core_tier_odds` (cards keep 1..4): no tier 4-5
+    core in the first shops, a real chance of one late, more with luck; every tier has at least two
+    cores, and a higher tier is a visible jump (more mana and regen, spells per cast or an always-cast)."""
+    from artificer.content.models import CORE_TIERS
+    from artificer.game.shop import tier_odds
+
+    settings = CONTENT.balance.shop
+    early, late = tier_odds(settings, 1, 0.0, "cores"), tier_odds(settings, 19, 0.0, "cores")
+    assert sorted(early) == list(range(1, CORE_TIERS + 1)) and sum(early.values()) == pytest.approx(1.0)
+    assert early[4] == early[5] == 0.0 and late[5] > 0.1
+    lucky = tier_odds(settings, 12, 1.0, "cores")
+    assert lucky[5] > tier_odds(settings, 12, 0.0, "cores")[5]
+    assert max(tier_odds(settings, 19, 0.0)) == 4, "cards stay 1..4"
+    by_tier = {tier: [c for c in CONTENT.cores if c.tier == tier] for tier in range(1, CORE_TIERS + 1)}
+    assert all(len(cores) >= 2 for cores in by_tier.values()), {t: [c.id for c in cs] for t, cs in by_tier.items()}
+    starter = CONTENT.core("starter_wand")
+    for core in by_tier[5]:
+        assert core.mana_regen >= 3 * starter.mana_regen and core.mana_max >= 3 * starter.mana_max
+        assert core.spells_per_cast > 1 or core.always_cast

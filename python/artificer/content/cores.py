@@ -19,7 +19,7 @@ from typing import Annotated
 
 from pydantic import Field, ValidationInfo, field_validator
 
-from artificer.content.models import ID_PATTERN, MAX_GOLD, MAX_MANA, MAX_SECONDS, ContentModel
+from artificer.content.models import CORE_TIERS, ID_PATTERN, MAX_GOLD, MAX_MANA, MAX_SECONDS, ContentModel
 
 MAX_ROW_SLOTS = 32
 #: Largest grid coordinate of an explicit board's slot (the core keeps an i32).
@@ -224,7 +224,7 @@ class Core(ContentModel):
     id: str = Field(pattern=ID_PATTERN, description="Unique id.")
     name_key: str = Field(description='i18n key of the name: "core.<id>.name".')
     description_key: str = Field(description='i18n key of the description: "core.<id>.description".')
-    tier: int = Field(ge=1, le=MAX_TIER, description="Rarity tier, 1..4.")
+    tier: int = Field(ge=1, le=CORE_TIERS, description="Core tier, 1..5: a deeper core is a better wand (R-CORE-5).")
     price: int = Field(ge=0, le=MAX_GOLD, description="Shop price in gold.")
     unlock_cost: int = Field(ge=0, le=MAX_GOLD, description="Aether to unlock it (0: in the base pool, R-META-1).")
     mana_max: float = Field(gt=0, le=MAX_MANA, description="Mana pool size (R-MANA-1).")

@@ -358,6 +358,8 @@ class LoadoutLimits(ContentModel):
 
 # Rarity tiers 1..4, as spells.json and cores.json number them (`spell_prices` has one price a tier).
 SHOP_TIERS = 4
+#: R-CORE-5: cores come in tiers 1..5 (cards stay 1..4); each has its own odds table.
+CORE_TIERS = 5
 
 
 class SpellFamily(StrEnum):
@@ -422,6 +424,12 @@ class TierOdds(ContentModel):
     base: Chance = Field(description="The chance at from_wave, 0..1.")
     per_wave: float = Field(ge=0, le=1, description="Chance added for each wave after from_wave.")
     cap: Chance = Field(description="The largest chance, luck included, 0..1.")
+
+
+class CoreTierOdds(TierOdds):
+    """As `TierOdds`, for the core shelf's tiers 2..5 (R-CORE-5)."""
+
+    tier: int = Field(ge=2, le=CORE_TIERS, description="The core tier (tier 1 is whatever the better tiers leave).")
 
 
 class ShopReroll(ContentModel):
@@ -497,6 +505,9 @@ class ShopSettings(ContentModel):
     )
     core_offers: CoreOfferCount = Field(description="Cores on shelf B.")
     tier_odds: tuple[TierOdds, ...] = Field(description="Chance of each better tier by wave (tiers 2..4).")
+    core_tier_odds: tuple[CoreTierOdds, ...] = Field(
+        description="Chance of each better core tier by wave and luck (tiers 2..5, R-CORE-5)."
+    )
     price_growth_per_wave: float = Field(
         ge=0, le=10, description="Spells and cores cost this fraction more per wave after wave 1 (0.05 = +5%)."
     )

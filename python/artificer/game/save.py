@@ -90,7 +90,7 @@ from pydantic import (
 
 from artificer import _core, storage
 from artificer.content import Content
-from artificer.content.models import ID_PATTERN, SHOP_TIERS, MutatorId, Talent, WandStat
+from artificer.content.models import CORE_TIERS, ID_PATTERN, MutatorId, Talent, WandStat
 from artificer.content.potions import HUD_SLOTS
 from artificer.errors import ArtificerError
 from artificer.game.binding import CarriedWorld
@@ -289,7 +289,7 @@ class OfferSave(SaveModel):
 
     kind: ShelfName
     item: Id = Field(description="A spell id, core id, or stat name or talent id (stats), by `kind`.")
-    tier: Annotated[int, Strict()] = Field(ge=1, le=SHOP_TIERS)
+    tier: Annotated[int, Strict()] = Field(ge=1, le=CORE_TIERS)  # a spell's 1..4, a core's 1..5 (R-CORE-5)
     price: Gold
     locked: StrictBool
 

@@ -72,6 +72,7 @@ import numpy as np
 from artificer.content import Content, CoreFlag
 from artificer.content.models import (
     ATTUNEMENT_PREFIX,
+    CORE_TIERS,
     SHOP_TIERS,
     ShopSettings,
     StatOffer,
@@ -143,30 +144,33 @@ _Draw = Callable[[set[str]], "Offer | None"]
 # --- the rules as functions of the data --------------------------------------------------
 
 
-def tier_odds(settings: ShopSettings, wave: int, luck: float = 0.0) -> dict[int, float]:
-    """R-SHOP-1: the probability of each tier 1..4 for one offer after `wave`, summing to 1.
+def tier_odds(settings: ShopSettings, wave: int, luck: float = 0.0, shelf: str = "spells") -> dict[int, float]:
+    """R-SHOP-1: the probability of each tier for one offer after `wave`, summing to 1: a spell's
+    tiers 1..4 (`tier_odds`), a core's 1..5 (`core_tier_odds`, R-CORE-5).
 
-    Each `tier_odds` entry gives the chance of that tier *or better*; a tier
-    not listed (tier 1) is whatever the better tiers leave."""
+    Each entry gives the chance of that tier *or better*; a tier not listed (tier 1) is whatever
+    the better tiers leave."""
+    entries, top = (settings.core_tier_odds, CORE_TIERS) if shelf == "cores" else (settings.tier_odds, SHOP_TIERS)
     better: dict[int, float] = {}
-    for entry in settings.tier_odds:
+    for entry in entries:
         if wave < entry.from_wave:
             better[entry.tier] = 0.0
             continue
         raw = entry.base + entry.per_wave * (wave - entry.from_wave)
         better[entry.tier] = min(entry.cap, max(0.0, raw * (1.0 + luck)))
-    at_least = {SHOP_TIERS + 1: 0.0}
-    for tier in range(SHOP_TIERS, 1, -1):
+    at_least = {top + 1: 0.0}
+    for tier in range(top, 1, -1):
         at_least[tier] = max(better.get(tier, 0.0), at_least[tier + 1])
     at_least[1] = 1.0
-    return {tier: at_least[tier] - at_least[tier + 1] for tier in range(1, SHOP_TIERS + 1)}
+    return {tier: at_least[tier] - at_least[tier + 1] for tier in range(1, top + 1)}
 
 
 def draw_tier(odds: dict[int, float], rng: np.random.Generator) -> int:
     """One tier drawn from `tier_odds`."""
     roll = float(rng.random())
-    for tier in range(SHOP_TIERS, 1, -1):
-        if roll < sum(odds[t] for t in range(tier, SHOP_TIERS + 1)):
+    top = max(odds)
+    for tier in range(top, 1, -1):
+        if roll < sum(odds[t] for t in range(tier, top + 1)):
             return tier
     return 1
 
@@ -738,11 +742,12 @@ class Shop:
         tier, then the nearest higher. A shelf shows an item twice only when nothing else is
         left and `repeat` allows it (spells; never cores: a core is carried once). Within the
         tier, items are equally likely, or as likely as their `weights` say."""
-        tier = draw_tier(tier_odds(self.settings, self.wave, self.luck), self.rng)
+        odds = tier_odds(self.settings, self.wave, self.luck, kind)
+        tier = draw_tier(odds, self.rng)
         fresh = [(item, t) for item, t in pool if item not in taken] or (list(pool) if repeat else [])
         if not fresh:
             return None
-        order = [*range(tier, 0, -1), *range(tier + 1, SHOP_TIERS + 1)]
+        order = [*range(tier, 0, -1), *range(tier + 1, max(odds) + 1)]
         for candidate_tier in order:
             items = [item for item, t in fresh if t == candidate_tier]
             if items:

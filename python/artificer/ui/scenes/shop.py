@@ -147,7 +147,13 @@ BUY_STRIP_RISE = 38
 #: A spell offer's card art at its largest (design units; it shrinks, keeping its shape, to leave room for the text).
 SPELL_ART = (78, 92)
 #: Rarity colours by tier: silver, blue, violet, gold.
-TIER_COLOURS: dict[int, Colour] = {1: (190, 190, 205), 2: (86, 160, 233), 3: (190, 120, 255), 4: (255, 196, 80)}
+TIER_COLOURS: dict[int, Colour] = {
+    1: (190, 190, 205),
+    2: (86, 160, 233),
+    3: (190, 120, 255),
+    4: (255, 196, 80),
+    5: (255, 110, 90),  # R-CORE-5: only cores reach tier 5
+}
 
 
 #: R-ONB-2: the special core demo's colour.
