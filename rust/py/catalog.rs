@@ -695,6 +695,10 @@ struct SpellRaw {
     cpu: U32,
     cast_delay: F32,
     #[pyo3(default)]
+    recharge: Option<F32>,
+    #[pyo3(default)]
+    resets_cast_delay: Option<bool>,
+    #[pyo3(default)]
     element: Option<ElementName>,
     #[pyo3(default)]
     action: Option<Dict<ActionIn>>,
@@ -735,6 +739,8 @@ impl<'a, 'py> FromPyObject<'a, 'py> for SpellIn {
             mana_cost: s.mana_cost.0,
             cpu: s.cpu.0,
             cast_delay: s.cast_delay.0,
+            recharge: s.recharge.value_or(0.0),
+            resets_delay: s.resets_cast_delay.unwrap_or(false),
             element: s.element.map(|e| e.0),
             effect,
         }))

@@ -680,3 +680,40 @@ fn r_vm_3c_the_timeline_finds_a_cycle_that_does_not_start_at_the_head() {
     assert_eq!(sparks, 1, "the counter lets the spark through once a cycle");
     assert!(t.casts.len() <= 8);
 }
+
+/// R-VM-14, R-VM-11: a card's recharge add counts when a cast draws it (a
+/// negative one shortens the reload, never below zero), a payload's with its
+/// trigger; the chainsaw sets the cast delay drawn so far to zero.
+#[test]
+fn r_vm_14_cards_change_the_recharge_and_the_delay() {
+    let mut spells = spells();
+    let mut reduce = sample::spell("reduce_recharge", Family::Modifier, 0.0, 1, 0.0, sample::modifier(|_| {}));
+    reduce.recharge = -0.4;
+    let mut heavy =
+        sample::spell("heavy_recharge", Family::Action, 0.0, 1, 0.0, spells[id("spark_bolt") as usize].effect.clone());
+    heavy.recharge = 1.5;
+    let mut chainsaw =
+        sample::spell("chainsaw", Family::Action, 0.0, 1, 0.0, spells[id("spark_bolt") as usize].effect.clone());
+    chainsaw.resets_delay = true;
+    spells.extend([reduce, heavy, chainsaw]);
+    let n = spells.len();
+    let (reduce, heavy, chainsaw) = (n as u16 - 3, n as u16 - 2, n as u16 - 1);
+    let at = |name: &str| spells.iter().position(|s| s.id == name).unwrap() as u16;
+    let cast_all = |cards: &[u16]| -> Vec<f32> {
+        let core = core(cards.len());
+        let placed: Vec<Option<u16>> = cards.iter().map(|&c| Some(c)).collect();
+        let program = Compiler::new(&spells, &[]).compile(&core, &placed).unwrap();
+        let mana = Mana::new(1000.0, 0.0, common::mana_rules());
+        let mut c = Caster::new(program, mana, common::cast_rules(), 0.25, 0.5, 40, false, false, 1);
+        (0..cards.len()).map(|_| c.cast(&mut still(), &mut CastOutput::default())).collect()
+    };
+    // One card, wrapping every cast: the recharge 0.5 - 0.4 = 0.1 hides under the delay 0.25.
+    assert!(close(cast_all(&[reduce, at("spark_bolt")])[1], 0.25));
+    // A heavy recharge add: 0.5 + 1.5 = 2.0 s after the wrapping cast.
+    assert!(close(cast_all(&[heavy])[0], 2.0));
+    // A trigger carries its payload's recharge add.
+    assert!(close(cast_all(&[at("trigger_on_hit"), heavy])[0], 2.0));
+    // The chainsaw: damage_plus's 0.1 is wiped; the core's 0.25 remains (it is not a card's).
+    let d = cast_all(&[at("damage_plus"), chainsaw, at("spark_bolt")])[0];
+    assert!(close(d, 0.25), "damage_plus's delay reset by the chainsaw: {d}");
+}

@@ -320,6 +320,8 @@ impl<'a> Compiler<'a> {
                 slot: card.slot,
                 cost: def.mana_cost,
                 delay: def.cast_delay,
+                recharge: def.recharge,
+                resets_delay: def.resets_delay,
             });
         }
         if let Some(split) = &route.split {
@@ -334,6 +336,8 @@ impl<'a> Compiler<'a> {
                 slot: card.slot,
                 cost: def.mana_cost,
                 delay: def.cast_delay,
+                recharge: def.recharge,
+                resets_delay: def.resets_delay,
             });
             let upper = self.emit(up, program);
             let lower = self.emit(down, program);
@@ -430,8 +434,11 @@ fn settle(program: &mut Program) {
             Op::Trigger { kind, delay, carrier, .. } => {
                 let payload = Span::new(i + 1, draw_extent(program, i + 1, end, 1).0);
                 let cost = program.nodes[i].cost + drawn_cost(program, payload);
+                // R-VM-11: the recharge is the wand's: a payload's cards add theirs with the trigger.
+                let recharge = program.nodes[i].recharge + drawn_sum(program, payload, |n| n.recharge);
                 program.nodes[i].op = Op::Trigger { kind, delay, carrier, payload };
                 program.nodes[i].cost = cost;
+                program.nodes[i].recharge = recharge;
             }
             Op::Logic(l) => {
                 let grow = |span: u32, program: &Program| -> u32 {
@@ -500,16 +507,22 @@ pub(crate) fn draw_extent(program: &Program, start: usize, end: usize, budget: u
 /// body `count` times, a nested trigger with its own payload, a summon its
 /// own cost only (its casts pay as they happen).
 pub(crate) fn drawn_cost(program: &Program, span: Span) -> f32 {
+    drawn_sum(program, span, |n| n.cost)
+}
+
+/// A node figure (`of`) summed over `span` as a draw takes it: every node once, a loop's body
+/// `count` times, a nested trigger with its own payload (settled into it), a summon alone.
+pub(crate) fn drawn_sum(program: &Program, span: Span, of: fn(&Node) -> f32) -> f32 {
     let mut total = 0.0;
     let mut j = span.start as usize;
     while j < span.end as usize {
         let n = &program.nodes[j];
-        total += n.cost;
+        total += of(n);
         match n.op {
             Op::Trigger { .. } | Op::Summon { .. } => j = unit_end(program, j),
             Op::Logic(LogicDef::Loop { span: body, count, .. }) => {
                 let body = Span::new(j + 1, j + 1 + body as usize);
-                total += drawn_cost(program, body) * count as f32;
+                total += drawn_sum(program, body, of) * count as f32;
                 j = body.end as usize;
             }
             _ => j += 1,

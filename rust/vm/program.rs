@@ -82,6 +82,10 @@ pub struct Node {
     pub cost: f32,
     /// Seconds this card adds to the cast delay (R-VM-11).
     pub delay: f32,
+    /// Seconds it adds to the wand's recharge (R-VM-14; a trigger's include its payload's).
+    pub recharge: f32,
+    /// Drawn, it sets the cast delay so far to zero (R-VM-14, the chainsaw).
+    pub resets_delay: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Default)]

@@ -31,7 +31,17 @@ pub fn bolt(damage: f32) -> ActionDef {
 }
 
 pub fn spell(id: &str, family: Family, cost: f32, cpu: u32, delay: f32, effect: Effect) -> SpellDef {
-    SpellDef { id: id.into(), family, mana_cost: cost, cpu, cast_delay: delay, element: None, effect }
+    SpellDef {
+        id: id.into(),
+        family,
+        mana_cost: cost,
+        cpu,
+        cast_delay: delay,
+        recharge: 0.0,
+        resets_delay: false,
+        element: None,
+        effect,
+    }
 }
 
 pub fn modifier(f: impl FnOnce(&mut ShotMod)) -> Effect {

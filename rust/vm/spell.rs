@@ -239,6 +239,10 @@ pub struct SpellDef {
     pub cpu: u32,
     /// seconds added to the cast delay (R-VM-11)
     pub cast_delay: f32,
+    /// R-VM-14: seconds added to the wand's recharge when a cast draws it (negative lowers it).
+    pub recharge: f32,
+    /// R-VM-14 (Noita's chainsaw): drawn, it sets the cast delay accumulated so far to zero.
+    pub resets_delay: bool,
     pub element: Option<Element>,
     pub effect: Effect,
 }
@@ -260,6 +264,7 @@ impl SpellDef {
         c.float("mana_cost", self.mana_cost, 0.0, MAX_AMOUNT);
         c.count("cpu", self.cpu, MAX_COUNT);
         c.float("cast_delay", self.cast_delay, -MAX_SECONDS, MAX_SECONDS);
+        c.float("recharge", self.recharge, -MAX_SECONDS, MAX_SECONDS);
         match &self.effect {
             Effect::Action(a) => a.check("action", &mut c),
             Effect::Modifier(m) => {

@@ -67,3 +67,31 @@ def test_r_vm_13_an_always_cast_card_goes_with_every_cast_free(tmp_path: Path) -
         spent = (before["mana_before"] - before["mana_after"], after["mana_before"] - after["mana_after"])
         assert spent[1] == pytest.approx(spent[0]), "and costs nothing"
     assert plus["diagnostics"]["cpu_used"] == plain["diagnostics"]["cpu_used"], "nor any CPU"
+
+
+def test_r_vm_14_a_cards_recharge_add_moves_the_wands_reload(tmp_path: Path) -> None:
+    """R-VM-14, R-VM-11: the nuke adds 1.5 s to the recharge (a siege core's one-nuke wand waits
+    max(0.35 + 1.0, 0.4 + 1.5) = 1.9 s); Reduce Recharge takes 0.25 s off; the chainsaw wipes the
+    cast delay drawn before it."""
+    content = load_content()
+    nuke = fire_wand(content, "siege_core", ["nuke"], casts=2)
+    assert nuke["casts"][0]["reload"] and nuke["casts"][0]["delay"] == pytest.approx(1.9, abs=1e-4)
+    quick = fire_wand(content, "starter_wand", ["heavy_shot", "reduce_recharge", "heavy_shot"], casts=2)
+    plain = fire_wand(content, "starter_wand", ["heavy_shot", "heavy_shot"], casts=2)
+    assert quick["casts"][1]["reload"] and plain["casts"][1]["reload"]
+    assert quick["casts"][1]["delay"] <= plain["casts"][1]["delay"]
+    saw = fire_wand(content, "starter_wand", ["damage_plus", "chainsaw"], casts=1)
+    assert saw["casts"][0]["delay"] == pytest.approx(max(0.25, 0.3 - 0.17), abs=1e-4), "damage_plus's delay wiped"
+
+
+@pytest.mark.parametrize(("value", "said"), [(-6, "greater than or equal to -5"), (11, "less than or equal to 10")])
+def test_r_vm_14_a_recharge_add_out_of_range_is_one_problem(tmp_path: Path, value: float, said: str) -> None:
+    data = tmp_path / "data"
+    shutil.copytree(DEFAULT_DATA_DIR, data)
+    spells = json.loads((data / "spells.json").read_text(encoding="utf-8"))
+    next(s for s in spells["spells"] if s["id"] == "nuke")["recharge"] = value
+    (data / "spells.json").write_text(json.dumps(spells), encoding="utf-8")
+    with pytest.raises(ContentError) as refused:
+        load_content(data)
+    lines = [str(problem) for problem in refused.value.problems]
+    assert len(lines) == 1 and "recharge" in lines[0] and said in lines[0], lines

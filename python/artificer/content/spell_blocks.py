@@ -15,7 +15,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Annotated
 
-from pydantic import ConfigDict, Field, ValidationInfo, field_validator, model_validator
+from pydantic import ConfigDict, Field, ValidationInfo, field_validator
 
 from artificer.content.models import (
     MAX_AREA_RADIUS,
@@ -301,11 +301,10 @@ class ModifierBlock(ContentModel):
     def _orbit_needs_its_ring(cls, ring: OrbitRing | None, info: ValidationInfo) -> OrbitRing | None:
         return _ring_matches_path(ring, info)
 
-    @model_validator(mode="after")
-    def _has_an_effect(self) -> ModifierBlock:
-        if not self.model_fields_set:
-            raise ValueError("must set at least one shot-state field")
-        return self
+    def has_an_effect(self) -> bool:
+        """It sets at least one shot-state field (a modifier that sets none must change the wand
+        instead: a recharge add, R-VM-14; the spell checks that)."""
+        return bool(self.model_fields_set)
 
 
 class MulticastBlock(ContentModel):

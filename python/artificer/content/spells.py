@@ -12,7 +12,7 @@ px, seconds, px/s, degrees for spreads, mana for costs.
 
 from __future__ import annotations
 
-from pydantic import Field, ValidationInfo, field_validator
+from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from artificer.content.models import ID_PATTERN, MAX_GOLD, MAX_MANA, ContentModel, Element, SpellFamily
 from artificer.content.spell_blocks import (
@@ -40,6 +40,17 @@ class Spell(ContentModel):
     mana_cost: float = Field(ge=0, le=MAX_MANA, description="Mana paid when the node takes effect (R-MANA-2).")
     cpu: int = Field(ge=0, le=1_000, description="CPU the chip uses on a board (R-VM-9).")
     cast_delay: float = Field(ge=MIN_CAST_DELAY_ADD, le=60, description="Seconds added to the cast delay (R-VM-11).")
+    recharge: float = Field(
+        default=0.0,
+        ge=-5,
+        le=10,
+        description="Seconds added to the wand's recharge when a cast draws it; negative shortens it, never below "
+        "zero in all (R-VM-11, R-VM-14).",
+    )
+    resets_cast_delay: bool = Field(
+        default=False,
+        description="Drawn, it sets the cast delay accumulated so far in the cast to zero (R-VM-14, Noita's chainsaw).",
+    )
     name_key: str = Field(description='i18n key of the name: "spell.<id>.name".')
     description_key: str = Field(description='i18n key of the description: "spell.<id>.description".')
     unlock_cost: int = Field(ge=0, le=MAX_GOLD, description="Aether to unlock it (0: in the base pool, R-META-1).")
@@ -53,6 +64,12 @@ class Spell(ContentModel):
     logic: LogicBlock | None = Field(default=None, validate_default=True, description="The LOGIC block.")
     # Declared after the blocks (JSON order is free) so its check can see them.
     element: Element | None = Field(description="Element of the damage it deals; null when it deals none.")
+
+    @model_validator(mode="after")
+    def _a_modifier_does_something(self) -> Spell:
+        if self.modifier is not None and not self.modifier.has_an_effect() and not self.recharge:
+            raise ValueError("modifier: must set at least one shot-state field (or the spell a recharge add, R-VM-14)")
+        return self
 
     @field_validator("name_key", "description_key")
     @classmethod

@@ -121,6 +121,10 @@ def spell_lines(spell: Spell, statuses: StatusSettings) -> list[Line]:
     if status is not None:
         lines.append((status, Tone.STATUS))
     lines.append((tr("ui.spell.cost", mana=spell.mana_cost, cpu=spell.cpu, delay=spell.cast_delay), Tone.COST))
+    if spell.resets_cast_delay:  # R-VM-14: what it does to the wand, in its own words
+        lines.append((tr("ui.spell.resets_delay"), Tone.NUMBER))
+    if spell.recharge:
+        lines.append((tr("ui.spell.recharge", seconds=spell.recharge), Tone.COST))
     return lines
 
 

@@ -136,6 +136,8 @@ pub fn arm_bolt(world: &mut World, action: ActionDef, element: Option<Element>, 
         mana_cost: 0.0,
         cpu: 1,
         cast_delay: 0.0,
+        recharge: 0.0,
+        resets_delay: false,
         element,
         effect: Effect::Action(action),
     }];

@@ -111,6 +111,8 @@ pub(super) struct Route {
 /// The running totals of one cast across its draws.
 pub(super) struct Cast {
     pub(super) delay: f32,
+    /// R-VM-11, R-VM-14: the recharge adds of every card the cast drew.
+    pub(super) recharge: f32,
     pub(super) steps: u32,
     pub(super) wrapped: bool,
     pub(super) routes: Vec<Route>,
@@ -120,7 +122,7 @@ pub(super) struct Cast {
 
 impl Cast {
     pub(super) fn new(steps: u32, pay: bool) -> Cast {
-        Cast { delay: 0.0, steps, wrapped: false, routes: Vec::new(), pay }
+        Cast { delay: 0.0, recharge: 0.0, steps, wrapped: false, routes: Vec::new(), pay }
     }
 
     /// R-BOARD-3 SPLIT: both routes wait to be drawn as branches of this
@@ -285,7 +287,11 @@ impl Caster {
                 out.events.push(VmEvent::Trace { node: index, mana_before: before, mana_after: self.mana.current });
             }
         }
+        if node.resets_delay {
+            cast.delay = 0.0; // R-VM-14: the chainsaw sets the delay so far to zero
+        }
         cast.delay += node.delay;
+        cast.recharge += node.recharge;
         match node.op {
             Op::Modify(m) => d.modify(&m),
             Op::Multicast { extra, spread } => d.multicast(extra, spread),

@@ -310,7 +310,9 @@ impl Caster {
         };
         // R-VM-11: after a wrapping cast the wand waits the longer of its cast
         // delay and its recharge (Noita: the reload runs alongside the delay).
-        let wait = if self.last_recharged { delay.max(self.recharge) } else { delay };
+        // The recharge: the core's and every drawn card's adds (R-VM-14), never below zero.
+        let recharge = (self.recharge + cast.recharge).max(0.0);
+        let wait = if self.last_recharged { delay.max(recharge) } else { delay };
         (wait * (1.0 - self.rules.cast_speed)).max(self.rules.delay_floor)
     }
 }

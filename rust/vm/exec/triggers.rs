@@ -5,7 +5,7 @@
 use super::draw::{Cast, Draw, End, Flow, Walk};
 use super::shot::Shot;
 use super::{CastOutput, Caster, Senses, VmEvent, ON_HIT, ON_KILL};
-use crate::vm::compile::{draw_extent, drawn_cost};
+use crate::vm::compile::{draw_extent, drawn_cost, drawn_sum};
 use crate::vm::mana::Paid;
 use crate::vm::program::{Drawn, Node, Op, Span};
 
@@ -17,12 +17,16 @@ impl Caster {
         &mut self,
         node: &Node,
         d: &mut Draw,
-        cast: &Cast,
+        cast: &mut Cast,
         senses: &mut Senses,
         out: &mut CastOutput,
     ) -> Flow {
         let Op::Trigger { kind, delay, carrier, payload } = node.op else { return Flow::Next };
         let from_head = self.payload_from_head(payload, d, cast.pay, senses);
+        if let Some(head) = from_head {
+            // R-VM-11: what the payload drew from the head adds its recharge too.
+            cast.recharge += drawn_sum(&self.program, head, |n| n.recharge);
+        }
         let drawn = Drawn { first: payload, from_head: from_head.unwrap_or_default() };
         self.emit(node.spell, carrier, d, Some((kind, delay, drawn)), None, out);
         match from_head {
