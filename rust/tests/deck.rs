@@ -717,3 +717,73 @@ fn r_vm_14_cards_change_the_recharge_and_the_delay() {
     let d = cast_all(&[at("damage_plus"), chainsaw, at("spark_bolt")])[0];
     assert!(close(d, 0.25), "damage_plus's delay reset by the chainsaw: {d}");
 }
+
+/// Review mends (issue 43), each a rule the first cut missed.
+#[test]
+fn r_vm_4_a_payload_inside_a_loop_does_not_draw_from_the_head() {
+    let mut c = caster(&core(4), &["double_cast", "spark_bolt", "loop", "trigger_on_hit"], 1000.0);
+    let mut out = CastOutput::default();
+    c.cast(&mut still(), &mut out);
+    for e in &out.emissions {
+        if let Some((_, _, payload)) = e.trigger {
+            assert!(payload.from_head.is_empty(), "inside a loop drawn whole, the head is not drawn again");
+        }
+    }
+}
+
+#[test]
+fn r_vm_13_an_always_cast_modifier_after_an_always_cast_action_still_counts() {
+    let mut both = core(1);
+    always(&mut both, &["spark_bolt", "damage_plus"]);
+    let mut c = caster(&both, &["water_wave"], 1000.0);
+    let mut out = CastOutput::default();
+    let delay = c.cast(&mut still(), &mut out);
+    let water = out.emissions.iter().find(|e| spells()[e.spell as usize].id == "water_wave").unwrap();
+    assert!(water.shot.damage_flat > 0.0, "damage_plus shapes the deck's action");
+    assert!(delay >= 0.5 - 1e-5, "a wrapping cast: max(0.25 + 0.1, 0.5)");
+}
+
+#[test]
+fn r_vm_5_a_summons_deck_goes_home_after_a_wrap() {
+    let c0 = caster(&core(4), &["summon_turret", "spark_bolt", "water_wave", "double_cast"], 1000.0);
+    let program = match c0.program.nodes[0].op {
+        artificer_core::vm::program::Op::Summon { program, .. } => program,
+        _ => panic!("a summon"),
+    };
+    let mut c = c0.clone();
+    let mut cursor = program.start;
+    let names = spells();
+    let mut casts = Vec::new();
+    for _ in 0..4 {
+        let mut out = CastOutput::default();
+        c.cast_summon(program, &mut cursor, 1.0, &mut still(), &mut out);
+        casts.push(out.emissions.iter().map(|e| names[e.spell as usize].id.clone()).collect::<Vec<_>>().join(" "));
+    }
+    assert_eq!(casts, ["spark_bolt", "water_wave", "spark_bolt water_wave", "spark_bolt"], "S | W | D S W | S");
+}
+
+#[test]
+fn r_mana_5_a_payload_head_the_pool_cannot_pay_abandons_the_cast() {
+    let mut c = caster(&core(2), &["chain_bolt", "trigger_on_hit"], 1000.0);
+    cast(&mut c);
+    c.mana.current = 12.0; // the trigger, not the chain bolt it would carry from the head
+    let (fired, _, events) = cast_with(&mut c, still());
+    assert!(fired.is_empty(), "the carrier does not fly with half its payload: {fired:?}");
+    assert!(events.iter().any(|e| matches!(e, VmEvent::CastAbandoned { .. })));
+}
+
+#[test]
+fn r_vm_3c_reach_counts_spells_per_cast_on_a_program_core() {
+    let mut logic = core(2);
+    logic.flags.program = true;
+    logic.spells_per_cast = 2;
+    assert!(compile(&logic, &["spark_bolt", "water_wave"], 0).diagnostics.unreachable_slots.is_empty());
+}
+
+#[test]
+fn r_vm_3_a_halt_after_a_wrap_still_reloads() {
+    let mut c = caster(&core(3), &["halt", "spark_bolt", "double_cast"], 1000.0);
+    c.cursors[MAIN] = 2; // on the double cast: its extra draws wrap to the head, where HALT waits
+    let (_, delay) = cast(&mut c);
+    assert!(delay >= 0.5 - 1e-5, "the reload had begun: {delay}");
+}

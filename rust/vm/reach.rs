@@ -18,9 +18,14 @@ const BUDGET_CAP: u32 = 16;
 /// Board slots holding a card that no cast can reach, ascending.
 pub fn unreachable_slots(program: &Program, restart: bool) -> Vec<u16> {
     let mut reached = vec![false; program.nodes.len()];
-    let entries = [Some(program.main), program.main_reverse, program.on_kill, program.on_hit];
-    for deck in entries.into_iter().flatten() {
-        walk(program, deck, restart, &mut reached);
+    // The main streams start with the core's spells per cast (R-CORE-1); entries and routes with 1.
+    let per_cast = program.spells_per_cast.max(1);
+    let entries =
+        [(Some(program.main), per_cast), (program.main_reverse, per_cast), (program.on_kill, 1), (program.on_hit, 1)];
+    for (deck, budget) in entries {
+        if let Some(deck) = deck {
+            walk(program, deck, restart, budget, &mut reached);
+        }
     }
     let mut slots: Vec<u16> = Vec::new();
     let mut reached_slots: Vec<u16> = Vec::new();
@@ -46,10 +51,10 @@ fn mark(reached: &mut [bool], from: usize, to: usize) {
 
 /// Every (node, budget left) a cast of `deck` can be at; the budget is
 /// ignored on a deck core (the next cast goes on from the cursor).
-fn walk(program: &Program, deck: Span, restart: bool, reached: &mut [bool]) {
+fn walk(program: &Program, deck: Span, restart: bool, budget: u32, reached: &mut [bool]) {
     let end = deck.end as usize;
     let mut seen = vec![[false; BUDGET_CAP as usize + 1]; end.saturating_sub(deck.start as usize) + 1];
-    let mut todo = vec![(deck.start as usize, 1u32)];
+    let mut todo = vec![(deck.start as usize, budget)];
     while let Some((pc, budget)) = todo.pop() {
         if pc >= end || (restart && budget == 0) {
             continue;
@@ -73,8 +78,8 @@ fn walk(program: &Program, deck: Span, restart: bool, reached: &mut [bool]) {
             Op::Modify(_) => todo.push((pc + 1, b)),
             Op::Split { upper, lower, .. } => {
                 // Each route is a deck of its own with a budget of 1.
-                walk(program, upper, restart, reached);
-                walk(program, lower, restart, reached);
+                walk(program, upper, restart, 1, reached);
+                walk(program, lower, restart, 1, reached);
             }
             Op::Logic(l) => match l {
                 LogicDef::Halt => {}

@@ -217,7 +217,7 @@ fn settled_demand(c: &mut Caster, senses: Senses, cycle: usize, out: &mut CastOu
     (seconds > 0.0).then(|| mana / seconds)
 }
 
-/// One cast with mana to spare; returns it and the mana its summons' casts
+/// One cast from a full pool; returns it and the mana its summons' casts
 /// will ask over their lives.
 fn one_cast(c: &mut Caster, senses: Senses, out: &mut CastOutput) -> (TimelineCast, f32) {
     out.clear();

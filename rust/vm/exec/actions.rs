@@ -54,6 +54,8 @@ impl Caster {
         let end = self.draw(&mut draw, &mut cast, senses, out);
         let end = self.draw_routes(end, &mut cast, senses, out);
         *cursor = match end {
+            // R-VM-3, R-VM-5: a summon's deck reloads as every deck does: a wrap sends it home.
+            _ if draw.wrapped => program.start,
             End::Abandoned { node } => node,
             End::Halted => program.start,
             _ => wrap(draw.pc, program),

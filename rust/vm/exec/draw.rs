@@ -12,8 +12,8 @@ use crate::vm::program::{Node, Op, Span};
 /// How a draw walks its deck.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Walk {
-    /// R-VM-3: from the cursor; off the end it wraps once and draws on
-    /// up to where it began.
+    /// R-VM-3: from the cursor; off the end, the draws a card asked for wrap
+    /// once and draw on up to where it began (the root budget's do not).
     Deck,
     /// R-VM-3b: from the head; off the end it stops (and recharges).
     Program,
@@ -173,7 +173,8 @@ impl Caster {
             // returns every card to the deck).
             cursor = span.start;
         }
-        cast.wrapped |= draw.wrapped && end != End::Halted;
+        // A HALT goes home without a reload — unless the draw had already wrapped (the reload began).
+        cast.wrapped |= draw.wrapped;
         self.cursors[deck] = cursor;
         end
     }

@@ -113,7 +113,7 @@ pub struct Caster {
     pub entry_lock: [f32; 2],
     pub trace: bool,
     /// Extra action budget for the next main cast (§8 "draw": bag_of_prep,
-    /// centennial_puzzle), on top of its 1; the cast spends it. The world
+    /// centennial_puzzle), on top of its spells per cast; the cast spends it. The world
     /// offers it before each tick and takes it back after.
     pub bonus_budget: u32,
     /// The last main cast wrapped a deck and paid the recharge (the lab).
@@ -260,12 +260,9 @@ impl Caster {
         if always.is_empty() {
             return Shot::default();
         }
-        let actions = self.program.nodes[always.start as usize..always.end as usize]
-            .iter()
-            .filter(|n| matches!(n.op, Op::Fire(_)))
-            .count() as u32;
+        // A budget above their count: every always-cast card is drawn, modifiers after actions too.
         let pay = std::mem::replace(&mut cast.pay, false);
-        let mut draw = Draw::new(always, always.start, Walk::Once, Shot::default(), actions.max(1));
+        let mut draw = Draw::new(always, always.start, Walk::Once, Shot::default(), always.len() as u32 + 1);
         self.draw(&mut draw, cast, senses, out);
         cast.pay = pay;
         draw.shot

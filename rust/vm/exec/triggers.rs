@@ -9,6 +9,13 @@ use crate::vm::compile::{draw_extent, drawn_cost, drawn_sum};
 use crate::vm::mana::Paid;
 use crate::vm::program::{Drawn, Node, Op, Span};
 
+/// Where a trigger's payload finds its cards (`Caster::payload_from_head`).
+enum Head {
+    Within,
+    Drawn(Span),
+    Unpaid,
+}
+
 impl Caster {
     /// TRIGGER (R-VM-4): the carrier leaves with its kind, delay and
     /// payload; the world runs the payload when the carrier hits, expires or
@@ -22,7 +29,12 @@ impl Caster {
         out: &mut CastOutput,
     ) -> Flow {
         let Op::Trigger { kind, delay, carrier, payload } = node.op else { return Flow::Next };
-        let from_head = self.payload_from_head(payload, d, cast.pay, senses);
+        let from_head = match self.payload_from_head(payload, d, cast.pay, senses) {
+            Head::Within => None,
+            Head::Drawn(head) => Some(head),
+            // R-MANA-5: a payload is paid whole when its carrier fires, or the cast is abandoned there.
+            Head::Unpaid => return Flow::Abandon,
+        };
         if let Some(head) = from_head {
             // R-VM-11: what the payload drew from the head adds its recharge too.
             cast.recharge += drawn_sum(&self.program, head, |n| n.recharge);
@@ -42,29 +54,30 @@ impl Caster {
 
     /// R-VM-4: a payload that runs off the end of a deck with its draw
     /// unfinished draws on from the head like any draw — never reaching a card
-    /// this cast already ran — and that makes the cast a wrapping cast. None:
-    /// the payload is drawn within its span (or cannot wrap: a program core,
-    /// R-VM-3b, a payload inside a payload, a draw already past a wrap).
-    /// Some(head): the cards taken from the head, paid here as the rest of the
-    /// payload was with its trigger (R-MANA-5); a head the pool can't pay is
-    /// left (empty), the cast still wraps.
-    fn payload_from_head(&mut self, payload: Span, d: &Draw, pay: bool, senses: &mut Senses) -> Option<Span> {
-        if d.walk != Walk::Deck || d.wrapped || payload.end != d.deck.end {
-            return None;
+    /// this cast already ran — and that makes the cast a wrapping cast.
+    /// `Within`: the payload is drawn within its span (or cannot wrap: a program
+    /// core, R-VM-3b; a payload inside a payload; a draw already past a wrap or
+    /// inside a loop, drawn whole). `Drawn(head)`: the cards taken from the
+    /// head, paid here as the rest of the payload was with its trigger
+    /// (R-MANA-5). `Unpaid`: the pool could not pay them (nothing was taken).
+    fn payload_from_head(&mut self, payload: Span, d: &Draw, pay: bool, senses: &mut Senses) -> Head {
+        // Inside a loop (drawn whole) the head would run again on the loop's next round: no wrap there.
+        if d.walk != Walk::Deck || d.wrapped || payload.end != d.deck.end || !d.loops.is_empty() {
+            return Head::Within;
         }
         let (_, left) = draw_extent(&self.program, payload.start as usize, payload.end as usize, 1);
         if left == 0 {
-            return None;
+            return Head::Within;
         }
         let (start, stop) = (d.deck.start as usize, d.began as usize);
         let head = Span::new(start, draw_extent(&self.program, start, stop, left).0.max(start));
         if pay && !head.is_empty() {
             let cost = drawn_cost(&self.program, head);
             if self.mana.spend(cost, self.infinite_spells, &mut senses.hp) == Paid::Refused {
-                return Some(Span::new(start, start));
+                return Head::Unpaid;
             }
         }
-        Some(head)
+        Head::Drawn(head)
     }
 
     /// A trigger's payload (R-VM-4): once through its cards with a budget of
