@@ -269,3 +269,16 @@ def test_r_vm_3c_the_timeline_is_drawn_with_the_real_pool(display: pygame.Surfac
     assert spark is not None
     assert float(lab.timeline["burst_dps"]) < spark.damage * 4, "the spark's alone"
     assert lab.timeline["dry_after_s"] is None or float(lab.timeline["dry_after_s"]) > 1.0
+
+
+def test_r_vm_3c_an_empty_wand_does_not_boast_that_it_never_runs_dry() -> None:
+    """A board that fires nothing never runs dry, but that is no good news: grey, not green."""
+    from artificer.ui.timeline import summary_segments
+    from artificer.ui.widgets import DIM, GOOD
+
+    stack, lab = _lab_on("starter_wand", [])
+    last = summary_segments(lab.timeline)[1][-1]
+    assert last == (tr("ui.lab.timeline.never_dry"), DIM)
+    stack, lab = _lab_on("starter_wand", ["spark_bolt"])
+    lab.timeline = {**lab.timeline, "dry_after_s": None}
+    assert summary_segments(lab.timeline)[1][-1] == (tr("ui.lab.timeline.never_dry"), GOOD)

@@ -87,7 +87,8 @@ def summary_segments(timeline: Mapping[str, Any]) -> list[list[tuple[str, tuple[
         [
             (tr("ui.lab.timeline.burst", dps=float(timeline["burst_dps"])), DPS),
             (tr("ui.lab.timeline.sustained", dps=float(timeline["sustained_dps"])), DPS),
-            (tr("ui.lab.timeline.never_dry"), GOOD)
+            # A pool that never runs dry is only news when the wand fires at all.
+            (tr("ui.lab.timeline.never_dry"), GOOD if float(timeline["burst_dps"]) > 0 else DIM)
             if dry is None
             else (tr("ui.lab.timeline.dry_after", seconds=float(dry)), BAD),
         ],
