@@ -20,3 +20,15 @@ def key(k: int, mod: int = 0) -> None:
     """Posts a press and a release of key `k` (with modifiers `mod`)."""
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode="", scancode=0))
     pygame.event.post(pygame.event.Event(pygame.KEYUP, key=k, mod=mod, unicode="", scancode=0))
+
+
+def press_continue(stack: SceneStack, surface: pygame.Surface) -> None:
+    """On the title at the top of `stack`: Continue chosen and Enter pressed, three frames played."""
+    from artificer.ui.scenes.title import TitleScene
+
+    title = stack.top
+    assert isinstance(title, TitleScene)
+    title.selected = next(i for i, item in enumerate(title.items) if item.key == "ui.title.continue")
+    assert title.items[title.selected].enabled, "anything at run.json's path enables Continue"
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="", scancode=0))
+    frames(stack, surface, 3)

@@ -388,6 +388,7 @@ def test_r_save_2_a_run_begun_with_a_ghost_unlock_still_saves() -> None:
 
 def test_r_save_2_continue_with_a_ghost_unlock_reaches_the_shop_and_saves() -> None:
     import pygame
+    from tests.scene_driving import press_continue
 
     from artificer.game.run import Run
     from artificer.game.save import run_save_path, save_run
@@ -395,7 +396,6 @@ def test_r_save_2_continue_with_a_ghost_unlock_reaches_the_shop_and_saves() -> N
     from artificer.ui.play import title_scene
     from artificer.ui.scene import SceneStack
     from artificer.ui.scenes.shop import ShopScene
-    from artificer.ui.scenes.title import TitleScene
 
     run = Run(CONTENT, 4711)
     run.currency = 400
@@ -409,14 +409,7 @@ def test_r_save_2_continue_with_a_ghost_unlock_reaches_the_shop_and_saves() -> N
         stack = SceneStack()
         title = title_scene(CONTENT)
         stack.push(title)
-        assert isinstance(title, TitleScene)
-        title.selected = next(i for i, item in enumerate(title.items) if item.key == "ui.title.continue")
-        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="", scancode=0))
-        for _ in range(3):
-            for event in pygame.event.get():
-                stack.handle_event(event)
-            stack.update(1 / 60)
-            stack.draw(surface, 0.0)
+        press_continue(stack, surface)
         shop = stack.top
         assert isinstance(shop, ShopScene), f"Continue did not reach the shop: {stack.top}"
         shop.save()  # the shop's save after a change: it crashed here

@@ -20,7 +20,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import json  # noqa: E402
 import stat  # noqa: E402
-from collections.abc import Callable, Iterator  # noqa: E402
+from collections.abc import Callable  # noqa: E402
 from dataclasses import dataclass  # noqa: E402
 from pathlib import Path  # noqa: E402
 
@@ -62,16 +62,6 @@ SNAPSHOT = deck_checksum("starter_wand", ["spark_bolt", None])
 
 def record(wave: int, seconds: float, when: str = "2026-12-02T10:00:00Z") -> Record:
     return Record(wave, seconds, SNAPSHOT, when)
-
-
-@pytest.fixture
-def display() -> Iterator[pygame.Surface]:
-    pygame.init()
-    surface = pygame.display.set_mode((1280, 720))
-    try:
-        yield surface
-    finally:
-        pygame.quit()
 
 
 def signed_board(place: Path) -> Path:

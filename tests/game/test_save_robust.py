@@ -19,13 +19,14 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import copy  # noqa: E402
 import json  # noqa: E402
 import stat  # noqa: E402
-from collections.abc import Callable, Iterator  # noqa: E402
+from collections.abc import Callable  # noqa: E402
 from dataclasses import dataclass  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
 
 import pygame  # noqa: E402
 import pytest  # noqa: E402
+from tests.scene_driving import press_continue  # noqa: E402
 
 from artificer import storage  # noqa: E402
 from artificer.content import load_content  # noqa: E402
@@ -35,21 +36,10 @@ from artificer.ui.i18n import tr  # noqa: E402
 from artificer.ui.play import title_scene  # noqa: E402
 from artificer.ui.scene import SceneStack  # noqa: E402
 from artificer.ui.scenes.shop import ShopScene  # noqa: E402
-from artificer.ui.scenes.title import TitleScene  # noqa: E402
 
 CONTENT = load_content()
 
 pytestmark = pytest.mark.usefixtures("isolated_home")  # tests/conftest.py: saves go to a temporary home
-
-
-@pytest.fixture
-def display() -> Iterator[pygame.Surface]:
-    pygame.init()
-    surface = pygame.display.set_mode((1280, 720))
-    try:
-        yield surface
-    finally:
-        pygame.quit()
 
 
 def base_run() -> Run:
@@ -297,19 +287,6 @@ def put(case: Case) -> None:
     if isinstance(made, dict):
         made = json.dumps(made).encode("utf-8")
     path.write_bytes(made)
-
-
-def press_continue(stack: SceneStack, surface: pygame.Surface) -> None:
-    title = stack.top
-    assert isinstance(title, TitleScene)
-    title.selected = next(i for i, item in enumerate(title.items) if item.key == "ui.title.continue")
-    assert title.items[title.selected].enabled, "anything at run.json's path enables Continue"
-    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="", scancode=0))
-    for _ in range(3):
-        for event in pygame.event.get():
-            stack.handle_event(event)
-        stack.update(1 / 60)
-        stack.draw(surface, 0.0)
 
 
 def test_the_table_is_as_large_as_the_issue_asks() -> None:

@@ -27,17 +27,6 @@ from artificer.ui.scene import SceneStack  # noqa: E402
 SCREEN_SIZE = (1280, 720)
 
 
-@pytest.fixture
-def display() -> Iterator[pygame.Surface]:
-    """pygame initialized with a 1280×720 display surface; shut down after the test."""
-    pygame.init()
-    surface = pygame.display.set_mode(SCREEN_SIZE)
-    try:
-        yield surface
-    finally:
-        pygame.quit()
-
-
 def _run_frames(stack: SceneStack, surface: pygame.Surface, n: int, keys: tuple[int, ...] = ()) -> None:
     """Post a key press per key in `keys`, then run `n` frames of 1/60 s: events, update, draw."""
     for key in keys:
