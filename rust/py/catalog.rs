@@ -557,6 +557,40 @@ struct ModifierIn {
     lifesteal_add: Option<F32>,
     #[pyo3(default)]
     splitter: Flag,
+    #[pyo3(default)]
+    mana_gain: Option<F32>,
+    #[pyo3(default)]
+    adds_trigger: Option<Dict<AddsTriggerIn>>,
+    #[pyo3(default)]
+    divide: Option<Dict<DivideIn>>,
+}
+
+/// A modifier's `adds_trigger` (R-VM-14): when the next projectile's payload runs.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct AddsTriggerIn {
+    kind: Str,
+    #[pyo3(default)]
+    delay: Option<F32>,
+}
+
+/// A modifier's `divide` (R-VM-14).
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct DivideIn {
+    copies: U32,
+    damage_mult: F32,
+    #[pyo3(default)]
+    spread: Option<F32>,
+}
+
+fn trigger_kind(name: &str) -> PyResult<TriggerKind> {
+    match name {
+        "on_hit" => Ok(TriggerKind::OnHit),
+        "timer" => Ok(TriggerKind::Timer),
+        "on_expire" => Ok(TriggerKind::OnExpire),
+        other => Err(reason(format!(".kind: unknown trigger kind {other:?}"))),
+    }
 }
 
 struct ShotModIn(ShotMod);
@@ -583,6 +617,16 @@ impl<'a, 'py> FromPyObject<'a, 'py> for ShotModIn {
             size_mult: m.size_mult.value_or(1.0),
             lifesteal_add: m.lifesteal_add.value_or(0.0),
             splitter: m.splitter.0,
+            mana_gain: m.mana_gain.value_or(0.0),
+            adds_trigger: match m.adds_trigger {
+                Some(Dict(t)) => Some((trigger_kind(&t.kind.0)?, t.delay.value_or(0.0))),
+                None => None,
+            },
+            divide: m.divide.map(|Dict(d)| Divide {
+                copies: d.copies.0,
+                damage_mult: d.damage_mult.0,
+                spread: d.spread.value_or(0.0),
+            }),
         }))
     }
 }
@@ -611,12 +655,7 @@ impl<'a, 'py> FromPyObject<'a, 'py> for TriggerIn {
 
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
         let t = TriggerRaw::extract(obj)?;
-        let kind = match t.kind.0.as_str() {
-            "on_hit" => TriggerKind::OnHit,
-            "timer" => TriggerKind::Timer,
-            "on_expire" => TriggerKind::OnExpire,
-            other => return Err(reason(format!(".kind: unknown trigger kind {other:?}"))),
-        };
+        let kind = trigger_kind(&t.kind.0)?;
         Ok(TriggerIn(TriggerDef { kind, delay: t.delay.value_or(0.0), carrier: t.carrier.0 .0 }))
     }
 }

@@ -787,3 +787,73 @@ fn r_vm_3_a_halt_after_a_wrap_still_reloads() {
     let (_, delay) = cast(&mut c);
     assert!(delay >= 0.5 - 1e-5, "the reload had begun: {delay}");
 }
+
+/// R-VM-14, R-VM-4 (Noita's Add Trigger at the deck's end): the modifier's
+/// projectile takes the card after it as its payload; past the end that is
+/// the head's card, drawn on from the head, and the cast reloads.
+#[test]
+fn r_vm_14_an_added_trigger_at_the_end_carries_the_heads_card() {
+    let mut c = caster(&core(3), &["spark_bolt", "add_trigger_hit", "water_wave"], 1000.0);
+    assert_eq!(cast(&mut c).0, ["spark_bolt"]);
+    let mut out = CastOutput::default();
+    let delay = c.cast(&mut still(), &mut out);
+    assert_eq!(out.emissions.len(), 1);
+    let (kind, _, payload) = out.emissions[0].trigger.expect("water_wave carries a payload");
+    assert_eq!(kind, TriggerKind::OnHit);
+    assert!(payload.first.is_empty() && payload.from_head.len() == 1, "{payload:?}");
+    assert!(close(delay, 0.5), "a wrapping cast: {delay}");
+    assert_eq!(c.cursor(), 0);
+    let mut later = CastOutput::default();
+    c.run_free(payload, &mut still(), &mut later);
+    assert_eq!(later.emissions.len(), 1);
+    assert_eq!(spells()[later.emissions[0].spell as usize].id, "spark_bolt");
+}
+
+/// R-VM-14: an added trigger passes over an action that is not a projectile
+/// (a summon keeps its program); the timer kind carries its delay.
+#[test]
+fn r_vm_14_an_added_trigger_takes_only_a_projectile() {
+    let c = caster(&core(3), &["add_trigger_timer", "spark_bolt", "water_wave"], 1000.0);
+    let kinds: Vec<_> = c
+        .program
+        .nodes
+        .iter()
+        .filter_map(|n| match n.op {
+            artificer_core::vm::program::Op::Trigger { kind, delay, .. } => Some((kind, delay)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(kinds, [(TriggerKind::Timer, 0.5)]);
+    let summon = caster(&core(3), &["add_trigger_hit", "summon_turret", "spark_bolt"], 1000.0);
+    assert!(matches!(summon.program.nodes[1].op, artificer_core::vm::program::Op::Summon { .. }));
+}
+
+/// R-VM-14, R-MANA-5: a divided trigger fires its carrier twice; its payload
+/// is paid once, with the first.
+#[test]
+fn r_vm_14_a_divided_trigger_pays_its_payload_once() {
+    let mut c = caster(&core(3), &["divide_2", "trigger_on_hit", "spark_bolt"], 100.0);
+    let mut out = CastOutput::default();
+    c.cast(&mut still(), &mut out);
+    assert_eq!(out.emissions.len(), 2);
+    assert!(out.emissions.iter().all(|e| e.trigger.is_some()));
+    assert!(close(c.mana.current, 100.0 - 10.0 - 10.0 - 5.0), "{}", c.mana.current);
+}
+
+/// R-VM-14: add_mana's gift lasts its cast: what the cards after it leave is
+/// gone, and a refused payment takes none of it.
+#[test]
+fn r_vm_14_add_manas_gift_lasts_one_cast() {
+    let mut c = caster(&core(3), &["add_mana", "spark_bolt", "spark_bolt"], 50.0);
+    cast(&mut c);
+    assert!(close(c.mana.current, 50.0), "the spark paid from the gift: {}", c.mana.current);
+    cast(&mut c);
+    let full = 50.0 - 5.0 * c.mana.surcharge(); // R-MANA-8: the second cast in a row costs a step more
+    assert!(close(c.mana.current, full), "the next cast pays in full: {}", c.mana.current);
+    // A 200-mana nuke on 100 mana: 30 from the gift is not enough, and nothing is taken.
+    let mut poor = caster(&core(2), &["add_mana", "nuke"], 100.0);
+    let (fired, _, events) = cast_with(&mut poor, still());
+    assert!(fired.is_empty());
+    assert!(events.iter().any(|e| matches!(e, VmEvent::CastAbandoned { .. })));
+    assert!(close(poor.mana.current, 100.0), "{}", poor.mana.current);
+}

@@ -28,6 +28,11 @@ fn spells() -> Vec<SpellDef> {
     s.push(logic("if_mana_above", LogicDef::Gate { cond: Cond::ManaAbove(50.0), span: 1 }));
     s.push(logic("halt_if_a_ge", LogicDef::HaltIf(Cond::RegGe(0, 2))));
     s.push(logic("reg_set_b", LogicDef::RegSet { reg: 1, value: 7 }));
+    let mut reduce = sample::spell("reduce_recharge", Family::Modifier, 0.0, 1, 0.0, sample::modifier(|_| {}));
+    reduce.recharge = -0.4;
+    let mut chainsaw = sample::spell("chainsaw", Family::Action, 0.0, 1, 0.0, Effect::Action(sample::bolt(1.0)));
+    chainsaw.resets_delay = true;
+    s.extend([reduce, chainsaw]);
     s
 }
 
@@ -162,6 +167,78 @@ fn op_trigger() -> Program {
     c.run_free(payload, &mut still(), &mut later);
     assert_eq!(later.emissions.iter().map(|e| name(e.spell)).collect::<Vec<_>>(), ["spark_bolt"]);
     assert_eq!(c.mana.current, 85.0, "the payload does not pay again");
+    c.program
+}
+
+// ---- what a card changes in the wand (R-VM-14) ------------------------------
+
+/// A row core with a recharge of 0.5 s.
+fn recharging(slots: usize) -> CoreDef {
+    let mut c = core(slots);
+    c.recharge = 0.5;
+    c
+}
+
+/// RECHARGE: a card's recharge add counts when a cast draws it (Noita's Reduce Recharge Time:
+/// the wrapping cast waits max(0.25, 0.5 - 0.4), not the core's 0.5).
+fn change_recharge() -> Program {
+    let plain = caster_on(&recharging(1), &["spark_bolt"], 100.0).cast(&mut still(), &mut CastOutput::default());
+    assert!((plain - 0.5).abs() < 1e-5, "{plain}");
+    let mut c = caster_on(&recharging(2), &["reduce_recharge", "spark_bolt"], 100.0);
+    let delay = c.cast(&mut still(), &mut CastOutput::default());
+    assert!((delay - 0.25).abs() < 1e-5, "{delay}");
+    c.program
+}
+
+/// RESETS DELAY: Noita's chainsaw sets the cast delay drawn so far to zero.
+fn change_resets_delay() -> Program {
+    let mut c = caster(&["damage_plus", "chainsaw"], 100.0);
+    let delay = c.cast(&mut still(), &mut CastOutput::default());
+    assert!((delay - 0.25).abs() < 1e-5, "damage_plus's 0.1 wiped, the core's 0.25 left: {delay}");
+    c.program
+}
+
+/// MANA GAIN: add_mana pays 30 of the cards after it (a 60-mana chain bolt fires from a pool of
+/// 40, leaving 10); what they leave is lost (a 5-mana spark leaves the pool where it was).
+fn change_mana_gain() -> Program {
+    let mut c = caster(&["add_mana", "chain_bolt"], 40.0);
+    assert_eq!(fired(&mut c), ["chain_bolt"]);
+    assert_eq!(c.mana.current, 10.0);
+    let mut cheap = caster(&["add_mana", "spark_bolt"], 50.0);
+    assert_eq!(fired(&mut cheap), ["spark_bolt"]);
+    assert_eq!(cheap.mana.current, 50.0, "no cast nets mana");
+    c.program
+}
+
+/// ADDS TRIGGER: the next projectile leaves as an on-hit trigger carrying the card after it
+/// (Noita's Add Trigger), paid with it up front.
+fn change_adds_trigger() -> Program {
+    let mut c = caster(&["add_trigger_hit", "spark_bolt", "water_wave"], 100.0);
+    let out = cast_with(&mut c, still());
+    assert_eq!(out.emissions.len(), 1);
+    let carrier = out.emissions[0];
+    assert_eq!(name(carrier.spell), "spark_bolt");
+    let (kind, _, payload) = carrier.trigger.expect("the spark carries a payload");
+    assert_eq!(kind, TriggerKind::OnHit);
+    assert_eq!(c.mana.current, 100.0 - 10.0 - 5.0 - 20.0, "the modifier, the spark and its payload");
+    let mut later = CastOutput::default();
+    c.run_free(payload, &mut still(), &mut later);
+    assert_eq!(later.emissions.iter().map(|e| name(e.spell)).collect::<Vec<_>>(), ["water_wave"]);
+    c.program
+}
+
+/// DIVIDE: the next action fires twice, the copy free, each at 0.6 of the damage (Noita's
+/// Divide By 2); two divides in a row multiply (2 x 3 = 6 sparks at 0.6 x 0.45).
+fn change_divide() -> Program {
+    let mut c = caster(&["divide_2", "spark_bolt"], 100.0);
+    let out = cast_with(&mut c, still());
+    assert_eq!(out.emissions.len(), 2);
+    assert!(out.emissions.iter().all(|e| (e.shot.damage_mult - 0.6).abs() < 1e-6));
+    assert_eq!(c.mana.current, 85.0, "the divide's 10 and one spark's 5");
+    let mut six = caster(&["divide_2", "divide_3", "spark_bolt"], 100.0);
+    let out = cast_with(&mut six, still());
+    assert_eq!(out.emissions.len(), 6);
+    assert!(out.emissions.iter().all(|e| (e.shot.damage_mult - 0.27).abs() < 1e-6));
     c.program
 }
 
@@ -369,6 +446,22 @@ fn cond_cases() -> Vec<(CondDiscriminants, Case)> {
 }
 
 /// What a program holds, by variant.
+fn change_cases() -> Vec<(WandChange, Case)> {
+    use WandChange as K;
+    vec![
+        (K::Recharge, change_recharge),
+        (K::ResetsDelay, change_resets_delay),
+        (K::ManaGain, change_mana_gain),
+        (K::AddsTrigger, change_adds_trigger),
+        (K::Divide, change_divide),
+    ]
+}
+
+fn changes_in(p: &Program) -> Vec<WandChange> {
+    let spells = spells();
+    p.nodes.iter().flat_map(|n| spells[n.spell as usize].wand_changes()).collect()
+}
+
 fn ops_in(p: &Program) -> Vec<OpDiscriminants> {
     p.nodes.iter().map(|n| OpDiscriminants::from(&n.op)).collect()
 }
@@ -421,6 +514,11 @@ fn every_logic_def_variant_has_a_behaviour_case() {
 #[test]
 fn every_cond_variant_has_a_behaviour_case() {
     every_variant("Cond", &cond_cases(), conds_in);
+}
+
+#[test]
+fn every_wand_change_has_a_behaviour_case() {
+    every_variant("WandChange", &change_cases(), changes_in);
 }
 
 /// The check itself: a variant left out of the table fails, by name.

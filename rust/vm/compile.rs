@@ -279,17 +279,34 @@ impl<'a> Compiler<'a> {
     fn emit(&self, route: &Route, program: &mut Program) -> Span {
         let start = program.nodes.len();
         let end = start + route.cards.len() + route.split.is_some() as usize;
+        // R-VM-14: an add-trigger modifier waiting for the next action.
+        let mut adds_trigger = None;
         for (i, card) in route.cards.iter().enumerate() {
             let at = start + i;
             let def = &self.spells[card.spell as usize];
             let rest = Span::new(at + 1, end);
             let clamp = |span: u32| span.min((end - at - 1) as u32);
+            if def.is_action() {
+                // The next action takes the add-trigger, or lets it go if it is no projectile.
+                let pending = adds_trigger.take();
+                if let (Some((kind, delay)), Effect::Action(a)) = (pending, &def.effect) {
+                    if a.kind == ActionKind::Projectile {
+                        program.nodes.push(
+                            self.node(Op::Trigger { kind, delay, carrier: a.scaled(card.mult), payload: rest }, card),
+                        );
+                        continue;
+                    }
+                }
+            }
             let op = match def.effect {
                 Effect::Action(a) if a.kind == ActionKind::Summon => {
                     Op::Summon { action: a.scaled(card.mult), program: rest }
                 }
                 Effect::Action(a) => Op::Fire(a.scaled(card.mult)),
-                Effect::Modifier(m) => Op::Modify(m.scaled(card.mult)),
+                Effect::Modifier(m) => {
+                    adds_trigger = m.adds_trigger.or(adds_trigger);
+                    Op::Modify(m.scaled(card.mult))
+                }
                 Effect::Multicast { count, spread } => {
                     let n = ((count as f32) * card.mult).round().max(1.0) as u32;
                     Op::Multicast { extra: n - 1, spread }
@@ -314,36 +331,33 @@ impl<'a> Compiler<'a> {
                     other => other,
                 }),
             };
-            program.nodes.push(Node {
-                op,
-                spell: card.spell,
-                slot: card.slot,
-                cost: def.mana_cost,
-                delay: def.cast_delay,
-                recharge: def.recharge,
-                resets_delay: def.resets_delay,
-            });
+            program.nodes.push(self.node(op, card));
         }
         if let Some(split) = &route.split {
             let at = program.nodes.len();
             let (card, up, down) = &**split;
-            let def = &self.spells[card.spell as usize];
             let deck = program.decks as u16;
             program.decks += 2;
-            program.nodes.push(Node {
-                op: Op::Split { upper: Span::default(), lower: Span::default(), deck },
-                spell: card.spell,
-                slot: card.slot,
-                cost: def.mana_cost,
-                delay: def.cast_delay,
-                recharge: def.recharge,
-                resets_delay: def.resets_delay,
-            });
+            program.nodes.push(self.node(Op::Split { upper: Span::default(), lower: Span::default(), deck }, card));
             let upper = self.emit(up, program);
             let lower = self.emit(down, program);
             program.nodes[at].op = Op::Split { upper, lower, deck };
         }
         Span::new(start, end)
+    }
+
+    /// A card's node: its op, and the card's own price, delay and recharge.
+    fn node(&self, op: Op, card: &Card) -> Node {
+        let def = &self.spells[card.spell as usize];
+        Node {
+            op,
+            spell: card.spell,
+            slot: card.slot,
+            cost: def.mana_cost,
+            delay: def.cast_delay,
+            recharge: def.recharge,
+            resets_delay: def.resets_delay,
+        }
     }
 
     fn route_has_action(&self, route: &Route) -> bool {

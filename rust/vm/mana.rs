@@ -38,6 +38,9 @@ pub struct Mana {
     /// (`infinite_spells`): refunded if its cast fires nothing.
     cast_mana: f32,
     cast_hp: f32,
+    /// R-VM-14 add_mana: mana given to the open tab's later payments; lost
+    /// when the tab closes, so no cast ever nets mana.
+    credit: f32,
     /// What the last closed tab kept (the lab's cast timeline).
     pub last_paid: f32,
 }
@@ -65,6 +68,7 @@ impl Mana {
             scale: 1.0,
             cast_mana: 0.0,
             cast_hp: 0.0,
+            credit: 0.0,
             last_paid: 0.0,
         }
     }
@@ -105,11 +109,19 @@ impl Mana {
         self.scale = scale;
         self.cast_mana = 0.0;
         self.cast_hp = 0.0;
+        self.credit = 0.0;
+    }
+
+    /// R-VM-14 add_mana: `amount` the open tab's later payments draw on
+    /// before the pool; what they leave is gone when the tab closes.
+    pub fn grant(&mut self, amount: f32) {
+        self.credit = (self.credit + amount.max(0.0)).min(f32::MAX);
     }
 
     /// The open tab ends: kept if its cast `fired`, else refunded (R-MANA-6).
     /// Returns the HP to give back (`infinite_spells`).
     pub fn close_tab(&mut self, fired: bool) -> f32 {
+        self.credit = 0.0;
         if fired {
             self.last_paid = self.cast_mana;
             return 0.0;
@@ -151,7 +163,16 @@ impl Mana {
         if cost <= 0.0 {
             return Paid::Mana(0.0);
         }
+        // R-VM-14: what an add_mana gave this cast pays first; taken only
+        // when the payment goes through.
+        let covered = cost.min(self.credit);
+        let cost = cost - covered;
+        if cost <= 0.0 {
+            self.credit -= covered;
+            return Paid::Mana(0.0);
+        }
         if self.current >= cost {
+            self.credit -= covered;
             self.current -= cost;
             self.cast_mana += cost;
             return Paid::Mana(cost);
@@ -159,6 +180,7 @@ impl Mana {
         if infinite {
             let price = cost * self.rules.hp_per_mana;
             if *hp - price >= 1.0 {
+                self.credit -= covered;
                 *hp -= price;
                 self.cast_hp += price;
                 return Paid::Hp(price);

@@ -250,6 +250,18 @@ fn modifier_summary(m: &ShotMod) -> String {
     if let Some(e) = m.element {
         parts.push(e.name().to_string());
     }
+    if m.mana_gain > 0.0 {
+        parts.push(format!("mana+{}", m.mana_gain));
+    }
+    if let Some((kind, delay)) = m.adds_trigger {
+        parts.push(match kind {
+            TriggerKind::Timer => format!("next→trigger {} {delay}s", kind.name()),
+            _ => format!("next→trigger {}", kind.name()),
+        });
+    }
+    if let Some(d) = m.divide {
+        parts.push(format!("divide×{} dmg×{}", d.copies, d.damage_mult));
+    }
     if parts.is_empty() {
         parts.push("…".into());
     }

@@ -139,6 +139,40 @@ pub fn catalog() -> Vec<SpellDef> {
             0.0,
             Effect::Logic(LogicDef::Loop { span: 2, count: 1000, grants_budget: false }),
         ),
+        // R-VM-14: cards that change the wand.
+        spell("add_mana", Modifier, 0.0, 1, 0.1, modifier(|m| m.mana_gain = 30.0)),
+        spell(
+            "add_trigger_hit",
+            Modifier,
+            10.0,
+            1,
+            0.0,
+            modifier(|m| m.adds_trigger = Some((TriggerKind::OnHit, 0.0))),
+        ),
+        spell(
+            "add_trigger_timer",
+            Modifier,
+            10.0,
+            1,
+            0.0,
+            modifier(|m| m.adds_trigger = Some((TriggerKind::Timer, 0.5))),
+        ),
+        spell(
+            "divide_2",
+            Modifier,
+            10.0,
+            1,
+            0.2,
+            modifier(|m| m.divide = Some(Divide { copies: 2, damage_mult: 0.6, spread: 8.0 })),
+        ),
+        spell(
+            "divide_3",
+            Modifier,
+            20.0,
+            1,
+            0.3,
+            modifier(|m| m.divide = Some(Divide { copies: 3, damage_mult: 0.45, spread: 12.0 })),
+        ),
     ]
 }
 

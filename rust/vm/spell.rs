@@ -86,6 +86,15 @@ impl ActionDef {
     }
 }
 
+/// R-VM-14 divide: the next action fires `copies` times, the copies free of
+/// mana and CPU, each at damage × `damage_mult`, fanned over `spread` degrees.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Divide {
+    pub copies: u32,
+    pub damage_mult: f32,
+    pub spread: f32,
+}
+
 /// A MODIFIER's contribution to the shot state (R-VM-10).
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct ShotMod {
@@ -107,6 +116,14 @@ pub struct ShotMod {
     pub lifesteal_add: f32,
     /// The splitter card (R-BOARD-3).
     pub splitter: bool,
+    /// R-VM-14 add_mana: mana given to the cards this cast draws after it;
+    /// what they leave unspent is lost when the cast ends, so no cast nets mana.
+    pub mana_gain: f32,
+    /// R-VM-14: the next projectile action becomes a trigger of this kind
+    /// (and timer delay), carrying the card after it (settled by compile).
+    pub adds_trigger: Option<(TriggerKind, f32)>,
+    /// R-VM-14 divide: the next action fires several times (the copies free).
+    pub divide: Option<Divide>,
 }
 
 impl ShotMod {
@@ -124,7 +141,13 @@ impl ShotMod {
         self.homing_add *= mult;
         self.crit_add *= mult;
         self.lifesteal_add *= mult;
+        self.mana_gain *= mult;
         self
+    }
+
+    /// It changes the draw rather than the shot state (R-VM-14).
+    pub fn changes_the_draw(&self) -> bool {
+        self.mana_gain > 0.0 || self.adds_trigger.is_some() || self.divide.is_some()
     }
 }
 
@@ -247,9 +270,43 @@ pub struct SpellDef {
     pub effect: Effect,
 }
 
+/// What a card changes in the wand itself rather than in its shot (R-VM-14).
+/// `WandChange::iter()` lists them (a test gives each one a behaviour case).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, strum::EnumIter)]
+pub enum WandChange {
+    /// Adds to (or takes from) the recharge of the cast that draws it.
+    Recharge,
+    /// Sets the cast delay drawn so far to zero (the chainsaw).
+    ResetsDelay,
+    /// Gives mana to the cards after it in the cast (add_mana).
+    ManaGain,
+    /// Makes the next projectile a trigger carrying the card after it.
+    AddsTrigger,
+    /// Fires the next action several times.
+    Divide,
+}
+
 impl SpellDef {
     pub fn is_action(&self) -> bool {
         matches!(self.effect, Effect::Action(_) | Effect::Trigger(_))
+    }
+
+    /// The ways this card changes the wand (R-VM-14).
+    pub fn wand_changes(&self) -> Vec<WandChange> {
+        let m = match self.effect {
+            Effect::Modifier(m) => m,
+            _ => ShotMod::identity(),
+        };
+        [
+            (self.recharge != 0.0, WandChange::Recharge),
+            (self.resets_delay, WandChange::ResetsDelay),
+            (m.mana_gain > 0.0, WandChange::ManaGain),
+            (m.adds_trigger.is_some(), WandChange::AddsTrigger),
+            (m.divide.is_some(), WandChange::Divide),
+        ]
+        .into_iter()
+        .filter_map(|(has, change)| has.then_some(change))
+        .collect()
     }
 }
 
@@ -283,6 +340,15 @@ impl SpellDef {
                 c.float("modifier.lifesteal_add", m.lifesteal_add, 0.0, MAX_FACTOR);
                 if let Some(p) = m.path {
                     p.check("modifier", &mut c);
+                }
+                c.float("modifier.mana_gain", m.mana_gain, 0.0, MAX_AMOUNT);
+                if let Some((_, delay)) = m.adds_trigger {
+                    c.float("modifier.adds_trigger.delay", delay, 0.0, MAX_SECONDS);
+                }
+                if let Some(d) = m.divide {
+                    c.count("modifier.divide.copies", d.copies, MAX_DIVIDE as u64);
+                    c.float("modifier.divide.damage_mult", d.damage_mult, 0.0, 1.0);
+                    c.float("modifier.divide.spread", d.spread, 0.0, 360.0);
                 }
             }
             Effect::Multicast { count, spread } => {
@@ -328,6 +394,10 @@ impl SpellDef {
 
 /// Most nodes a multicast fans into or a LOGIC card guards (content allows 64).
 pub const MAX_FAN: u32 = 4096;
+
+/// Most copies one divide card makes (content allows 10); divides drawn in a
+/// row multiply, up to `MAX_FAN` copies of one action.
+pub const MAX_DIVIDE: u32 = 64;
 
 impl ActionDef {
     fn check(&self, at: &str, c: &mut Checks) {

@@ -29,7 +29,7 @@ BUILDS = load_builds(CONTENT)
 @pytest.fixture(scope="module")
 def played() -> rp.Tape:
     """The shopping bot's spark run, waves 1..4, recorded (it buys, arranges its board, drinks)."""
-    tape = play_waves(CONTENT, 4, 4, BUILDS["spark"], record=True).tape  # a seed whose wave-2 shop buys a spell
+    tape = play_waves(CONTENT, 2, 4, BUILDS["spark"], record=True).tape  # a seed whose wave-2 shop buys a spell
     assert tape is not None
     return tape
 

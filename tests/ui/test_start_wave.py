@@ -26,7 +26,7 @@ CONTENT = load_content()
 def test_a_run_started_at_wave_5_opens_at_the_shop_before_wave_5_with_the_bots_purchases(
     display: pygame.Surface, run_frames: Callable[..., None]
 ) -> None:
-    played = run_until(CONTENT, 8, 5, load_builds(CONTENT)["turret"])  # a seed on which the bot buys a spell
+    played = run_until(CONTENT, 2, 5, load_builds(CONTENT)["turret"])  # a seed on which the bot buys a spell
     run = played.run
     stack = SceneStack()
     stack.push(first_scene(CONTENT, start=StartAt(run, 5)))

@@ -265,6 +265,36 @@ class CarrierBlock(ActionBlock):
 # --- MODIFIER, MULTICAST, TRIGGER -------------------------------------------------
 
 
+class AddedTrigger(ContentModel):
+    """What an add-trigger modifier makes of the next projectile (R-VM-14): when its payload runs."""
+
+    kind: TriggerKind = Field(description="When the payload runs (on_hit or timer).")
+    delay: float | None = Field(
+        default=None,
+        gt=0,
+        le=MAX_SECONDS,
+        validate_default=True,
+        description="Seconds before a timer payload runs (timer only).",
+    )
+
+    @field_validator("delay")
+    @classmethod
+    def _delay_only_on_timers(cls, delay: float | None, info: ValidationInfo) -> float | None:
+        return _timer_delay(delay, info)
+
+
+#: Most copies one divide card makes.
+MAX_DIVIDE = 10
+
+
+class Divide(ContentModel):
+    """A divide card (R-VM-14): the next action fires `copies` times, the copies free of mana and CPU."""
+
+    copies: int = Field(ge=2, le=MAX_DIVIDE, description="How many times the next action fires.")
+    damage_mult: float = Field(gt=0, le=1, description="Each copy's damage, as a share of the action's.")
+    spread: Degrees = Field(default=0, description="Degrees the copies fan out over.")
+
+
 class ModifierBlock(ContentModel):
     """A MODIFIER's effect on the shot state (R-VM-10); every field defaults to no effect."""
 
@@ -294,6 +324,20 @@ class ModifierBlock(ContentModel):
     lifesteal_add: Chance = Field(default=0, description="Fraction of damage dealt healed on the player.")
     splitter: bool = Field(
         default=False, description="Splits the cast on a slot with two outgoing edges (R-BOARD-3; board only)."
+    )
+    mana_gain: float = Field(
+        default=0,
+        ge=0,
+        le=MAX_DAMAGE,
+        description="Mana given to the cards the cast draws after it; what they leave is lost when the cast ends, "
+        "so no cast nets mana (R-VM-14 add_mana).",
+    )
+    adds_trigger: AddedTrigger | None = Field(
+        default=None,
+        description="The next projectile action becomes a trigger of this kind carrying the card after it (R-VM-14).",
+    )
+    divide: Divide | None = Field(
+        default=None, description="The next action fires several times, the copies free (R-VM-14 divide)."
     )
 
     @field_validator("orbit")
@@ -330,12 +374,17 @@ class TriggerBlock(ContentModel):
     @field_validator("delay")
     @classmethod
     def _delay_only_on_timers(cls, delay: float | None, info: ValidationInfo) -> float | None:
-        kind = info.data.get("kind")
-        if kind == TriggerKind.TIMER and delay is None:
-            raise ValueError("required for a timer trigger")
-        if kind is not None and kind != TriggerKind.TIMER and delay is not None:
-            raise ValueError(f'only a timer trigger has a delay (this one is "{kind}")')
-        return delay
+        return _timer_delay(delay, info)
+
+
+def _timer_delay(delay: float | None, info: ValidationInfo) -> float | None:
+    """A timer trigger needs its delay, and only a timer has one."""
+    kind = info.data.get("kind")
+    if kind == TriggerKind.TIMER and delay is None:
+        raise ValueError("required for a timer trigger")
+    if kind is not None and kind != TriggerKind.TIMER and delay is not None:
+        raise ValueError(f'only a timer trigger has a delay (this one is "{kind}")')
+    return delay
 
 
 # --- LOGIC ----------------------------------------------------------------------

@@ -12,6 +12,8 @@ px, seconds, px/s, degrees for spreads, mana for costs.
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from artificer.content.models import ID_PATTERN, MAX_GOLD, MAX_MANA, ContentModel, Element, SpellFamily
@@ -26,6 +28,14 @@ from artificer.content.spell_blocks import (
 # The cast delay a spell may take away: fast spells shave a little, never all of it (R-VM-11).
 MIN_CAST_DELAY_ADD = -0.2
 MAX_TIER = 4
+
+
+class ActionRole(StrEnum):
+    """An action's place among its element's cards (R-VM-14): each element has one of each."""
+
+    CHEAP = "cheap"  # little mana, little delay: the card a wand fires all day
+    HEAVY = "heavy"  # a big hit for much mana, delay or recharge
+    UTILITY = "utility"  # shapes the fight more than it deals damage
 
 
 # --- the spell ------------------------------------------------------------------
@@ -51,6 +61,9 @@ class Spell(ContentModel):
         default=False,
         description="Drawn, it sets the cast delay accumulated so far in the cast to zero (R-VM-14, Noita's chainsaw).",
     )
+    role: ActionRole | None = Field(
+        default=None, description="An action's role among its element's cards: cheap, heavy or utility (R-VM-14)."
+    )
     name_key: str = Field(description='i18n key of the name: "spell.<id>.name".')
     description_key: str = Field(description='i18n key of the description: "spell.<id>.description".')
     unlock_cost: int = Field(ge=0, le=MAX_GOLD, description="Aether to unlock it (0: in the base pool, R-META-1).")
@@ -64,6 +77,12 @@ class Spell(ContentModel):
     logic: LogicBlock | None = Field(default=None, validate_default=True, description="The LOGIC block.")
     # Declared after the blocks (JSON order is free) so its check can see them.
     element: Element | None = Field(description="Element of the damage it deals; null when it deals none.")
+
+    @model_validator(mode="after")
+    def _a_role_is_an_actions(self) -> Spell:
+        if self.role is not None and self.action is None:
+            raise ValueError("role: only an action has a role (cheap, heavy or utility)")
+        return self
 
     @model_validator(mode="after")
     def _a_modifier_does_something(self) -> Spell:

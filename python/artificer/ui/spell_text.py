@@ -43,7 +43,7 @@ from artificer.ui.i18n import tr
 Colour = tuple[int, int, int]
 
 #: i18n keys built from data: element and family names (the shop's and the cards' own).
-I18N_DYNAMIC_PREFIXES = ("ui.shop.element.", "ui.card.family.")
+I18N_DYNAMIC_PREFIXES = ("ui.shop.element.", "ui.card.family.", "ui.spell.role.")
 
 NAME = (255, 240, 200)
 TEXT = (236, 232, 250)
@@ -82,6 +82,11 @@ TRIGGER_KEYS: dict[TriggerKind, str] = {
     TriggerKind.TIMER: "ui.spell.trigger.timer",
     TriggerKind.ON_EXPIRE: "ui.spell.trigger.on_expire",
 }
+ADDS_TRIGGER_KEYS: dict[TriggerKind, str] = {
+    TriggerKind.ON_HIT: "ui.spell.mod.adds_trigger.on_hit",
+    TriggerKind.TIMER: "ui.spell.mod.adds_trigger.timer",
+    TriggerKind.ON_EXPIRE: "ui.spell.mod.adds_trigger.on_expire",
+}
 LOGIC_KEYS: dict[LogicKind, str] = {
     LogicKind.IF_HP_LOW: "ui.spell.logic.if_hp_low",
     LogicKind.IF_ENEMY_CLOSE: "ui.spell.logic.if_enemy_close",
@@ -106,6 +111,8 @@ def spell_lines(spell: Spell, statuses: StatusSettings) -> list[Line]:
     kind = tr(
         "ui.shop.spell_line", element=tr(f"ui.shop.element.{element}"), family=tr(f"ui.card.family.{spell.family}")
     )
+    if spell.role is not None:  # R-VM-14: cheap, heavy or utility among its element's cards
+        kind = f"{kind} · {tr(f'ui.spell.role.{spell.role}')}"
     lines: list[Line] = [(tr(spell.name_key), Tone.NAME), (kind, Tone.KIND), (tr(spell.description_key), Tone.TEXT)]
     if spell.action is not None:
         lines += _numbers(_action(spell.action))
@@ -236,6 +243,14 @@ MODIFIER_CHANGES: tuple[tuple[str, object, ChangeLine], ...] = (
     ("size_mult", 1, _value_line("ui.spell.mod.size_mult")),
     ("lifesteal_add", 0, _value_line("ui.spell.mod.lifesteal_add", _percent)),
     ("splitter", False, lambda _: tr("ui.spell.mod.splitter")),
+    # R-VM-14: what it changes in the draw.
+    ("mana_gain", 0, _value_line("ui.spell.mod.mana_gain")),
+    ("adds_trigger", None, lambda t: tr(ADDS_TRIGGER_KEYS[t.kind], delay=t.delay or 0.0)),
+    (
+        "divide",
+        None,
+        lambda d: tr("ui.spell.mod.divide", copies=d.copies, percent=_percent(d.damage_mult)),
+    ),
 )
 
 

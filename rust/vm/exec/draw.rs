@@ -41,6 +41,9 @@ pub(super) struct Draw {
     pub(super) asked: u32,
     /// Multicast fan: (size of the group, spread in degrees, index next).
     pub(super) fan: (u32, f32, u32),
+    /// R-VM-14 divide: how many times the next action fires, each one's
+    /// damage factor and the fan of the copies (degrees).
+    pub(super) divide: (u32, f32, f32),
     /// Active loops: (body start, body end, iterations left).
     pub(super) loops: Vec<(u32, u32, u32)>,
 }
@@ -57,6 +60,7 @@ impl Draw {
             budget,
             asked: 0,
             fan: (1, 0.0, 0),
+            divide: (1, 1.0, 0.0),
             loops: Vec::new(),
         }
     }
@@ -294,7 +298,14 @@ impl Caster {
         cast.delay += node.delay;
         cast.recharge += node.recharge;
         match node.op {
-            Op::Modify(m) => d.modify(&m),
+            Op::Modify(m) => {
+                if m.mana_gain > 0.0 {
+                    // R-VM-14 add_mana: for the cards after it in this cast
+                    // (an always-cast one too; a payload's draws pay nothing).
+                    self.mana.grant(m.mana_gain);
+                }
+                d.modify(&m)
+            }
             Op::Multicast { extra, spread } => d.multicast(extra, spread),
             Op::Fire(action) => self.fire(node.spell, action, d, out),
             Op::Summon { action, program } => self.summon(node.spell, action, program, d, out),

@@ -6,7 +6,7 @@ use super::draw::{Draw, Flow};
 use super::{CastOutput, Caster};
 use crate::sim::config::Element;
 use crate::vm::program::{Drawn, Span};
-use crate::vm::spell::{ActionDef, Path, ShotMod, TriggerKind};
+use crate::vm::spell::{ActionDef, Path, ShotMod, TriggerKind, MAX_FAN};
 
 /// The shot state of a cast or sub-cast (R-VM-10).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -113,6 +113,11 @@ impl Draw {
     /// modifies (so a modifier at the deck's end draws on from the head, R-VM-3).
     pub(super) fn modify(&mut self, m: &ShotMod) -> Flow {
         self.shot.apply(m);
+        if let Some(div) = m.divide {
+            // R-VM-14: divides in a row multiply.
+            let copies = self.divide.0.saturating_mul(div.copies.max(1)).min(MAX_FAN);
+            self.divide = (copies, self.divide.1 * div.damage_mult, self.divide.2.max(div.spread));
+        }
         self.ask(1);
         Flow::Next
     }
@@ -149,14 +154,22 @@ impl Caster {
         } else {
             0.0
         };
-        let jitter = (action.spread + d.shot.spread) * (1.0 - self.rules.accuracy) * (self.spread.unit() - 0.5);
-        out.emissions.push(Emission {
-            spell,
-            action,
-            shot: d.shot,
-            angle: (fan + jitter).to_radians(),
-            trigger,
-            summon,
-        });
+        // R-VM-14 divide: the action fires `copies` times (the copies free), each weaker; a summon once.
+        let (copies, factor, copy_fan) = std::mem::replace(&mut d.divide, (1, 1.0, 0.0));
+        let (copies, factor) = if summon.is_some() { (1, 1.0) } else { (copies, factor) };
+        let mut shot = d.shot;
+        shot.damage_mult *= factor;
+        for c in 0..copies {
+            let spread = if copies > 1 { (c as f32 / (copies - 1) as f32 - 0.5) * copy_fan } else { 0.0 };
+            let jitter = (action.spread + d.shot.spread) * (1.0 - self.rules.accuracy) * (self.spread.unit() - 0.5);
+            out.emissions.push(Emission {
+                spell,
+                action,
+                shot,
+                angle: (fan + spread + jitter).to_radians(),
+                trigger,
+                summon,
+            });
+        }
     }
 }
