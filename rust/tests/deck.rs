@@ -857,3 +857,20 @@ fn r_vm_14_add_manas_gift_lasts_one_cast() {
     assert!(events.iter().any(|e| matches!(e, VmEvent::CastAbandoned { .. })));
     assert!(close(poor.mana.current, 100.0), "{}", poor.mana.current);
 }
+
+/// R-VM-14, R-VM-1: an added trigger whose next action is no projectile (a
+/// summon), or that has none before the deck's end, makes no trigger — the
+/// lab says so; one before a projectile is fine.
+#[test]
+fn r_vm_14_an_added_trigger_without_a_projectile_is_warned() {
+    let warned = |names: &[&str]| {
+        caster(&core(names.len()), names, 1000.0)
+            .program
+            .diagnostics
+            .warnings
+            .contains(&Warning::AddedTriggerWithoutProjectile)
+    };
+    assert!(!warned(&["add_trigger_hit", "spark_bolt", "water_wave"]));
+    assert!(warned(&["add_trigger_hit", "summon_turret", "spark_bolt"]));
+    assert!(warned(&["spark_bolt", "add_trigger_hit"]));
+}

@@ -12,7 +12,7 @@
 use super::board::{CoreDef, Entry};
 use super::program::{Diagnostics, Node, Op, Program, Span, Warning};
 use super::reach;
-use super::spell::{ActionKind, Effect, LogicDef, SpellDef};
+use super::spell::{ActionKind, Effect, Family, LogicDef, SpellDef};
 
 /// The decks every program has a cursor for (R-VM-12): the entries.
 /// Splitter routes are numbered after them, two per splitter.
@@ -388,6 +388,19 @@ impl<'a> Compiler<'a> {
                 }
                 Op::Summon { program: own, .. } if !fires(own) => {
                     push_once(&mut d.warnings, Warning::SummonWithoutAction)
+                }
+                // R-VM-14: an added trigger needs the next action to be a projectile
+                // (compile made it a trigger); past the deck's end it makes none.
+                Op::Modify(m) if m.adds_trigger.is_some() => {
+                    let next = program.nodes[i + 1..block_end(program, i)]
+                        .iter()
+                        .find(|n| matches!(n.op, Op::Fire(_) | Op::Summon { .. } | Op::Trigger { .. }));
+                    let made = next.is_some_and(|n| {
+                        matches!(n.op, Op::Trigger { .. }) && self.spells[n.spell as usize].family == Family::Action
+                    });
+                    if !made {
+                        push_once(&mut d.warnings, Warning::AddedTriggerWithoutProjectile);
+                    }
                 }
                 Op::Modify(_) => {
                     let end = block_end(program, i);

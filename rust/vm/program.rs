@@ -125,6 +125,9 @@ pub enum Warning {
     SummonWithoutAction,
     /// R-MANA-3: a card costs more than the core's pool can ever hold.
     CostAboveMax,
+    /// R-VM-14: an add-trigger modifier whose next action is no projectile
+    /// (or lies past the deck's end): it makes no trigger.
+    AddedTriggerWithoutProjectile,
 }
 
 impl Warning {
@@ -138,6 +141,7 @@ impl Warning {
             Warning::UnreachableSlot => "unreachable_slot",
             Warning::SummonWithoutAction => "summon_without_action",
             Warning::CostAboveMax => "cost_above_max",
+            Warning::AddedTriggerWithoutProjectile => "added_trigger_without_projectile",
         }
     }
 }
