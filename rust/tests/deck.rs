@@ -874,3 +874,15 @@ fn r_vm_14_an_added_trigger_without_a_projectile_is_warned() {
     assert!(warned(&["add_trigger_hit", "summon_turret", "spark_bolt"]));
     assert!(warned(&["spark_bolt", "add_trigger_hit"]));
 }
+
+/// R-VM-13, R-VM-14: an add-trigger or a divide acts on the card after it; as
+/// an always-cast card it has none, so the core is refused, with its place.
+#[test]
+fn r_vm_13_an_always_cast_divide_or_added_trigger_is_refused() {
+    for card in ["divide_2", "add_trigger_hit"] {
+        let mut c = core(1);
+        always(&mut c, &[card]);
+        let err = Compiler::new(&spells(), &[]).compile(&c, &[Some(id("spark_bolt"))]).unwrap_err();
+        assert!(err.contains("always_cast[0]") && err.contains(card), "{err}");
+    }
+}

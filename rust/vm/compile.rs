@@ -146,13 +146,14 @@ impl<'a> Compiler<'a> {
                 .get(spell as usize)
                 .ok_or_else(|| format!("always_cast[{i}]: unknown spell index {spell}"))?;
             let fits = match def.effect {
-                Effect::Modifier(m) => !m.splitter,
+                // An add-trigger or a divide acts on the card after it: an always-cast card has none.
+                Effect::Modifier(m) => !m.splitter && m.adds_trigger.is_none() && m.divide.is_none(),
                 Effect::Action(a) => a.kind != ActionKind::Summon,
                 _ => false,
             };
             if !fits {
                 return Err(format!(
-                    "core {:?}: always_cast[{i}] {:?} is not a modifier or a (non-summon) action",
+                    "core {:?}: always_cast[{i}] {:?} is not a modifier or a (non-summon) action that stands alone",
                     core.id, def.id
                 ));
             }

@@ -33,10 +33,12 @@ def content_with(tmp_path: Path, **starter: Any) -> Path:
         ({"always_cast": ["trigger_on_hit"]}, "always_cast[0]", "is a trigger"),
         ({"always_cast": ["double_cast"]}, "always_cast[0]", "is a multicast"),
         ({"always_cast": ["summon_turret"]}, "always_cast[0]", "is a summon"),
+        ({"always_cast": ["divide_2"]}, "always_cast[0]", "acts on the card after it"),
+        ({"always_cast": ["add_trigger_timer"]}, "always_cast[0]", "acts on the card after it"),
         ({"always_cast": ["no_such_card"]}, "always_cast[0]", "unknown spell"),
         ({"always_cast": ["spark_bolt", "spark_bolt", "spark_bolt"]}, "always_cast", "at most 2"),
     ],
-    ids=["spc_0", "spc_9", "trigger", "multicast", "summon", "unknown", "three"],
+    ids=["spc_0", "spc_9", "trigger", "multicast", "summon", "divide", "added_trigger", "unknown", "three"],
 )
 def test_r_vm_13_a_bad_budget_or_always_cast_is_one_problem_with_its_path(
     tmp_path: Path, fields: dict[str, Any], where: str, said: str

@@ -98,7 +98,8 @@ def _core_problems(index: int, core: Core, spell_by_id: Mapping[str, Spell] | No
 
 def _always_cast_problems(index: int, core: Core, spell_by_id: Mapping[str, Spell]) -> Iterable[Problem]:
     """R-VM-13: always-cast cards exist and are modifiers or actions, never a summon (its program is
-    the cards after it) nor a splitter (it needs a board point)."""
+    the cards after it), a splitter (it needs a board point), nor an add-trigger or a divide (each acts
+    on the card after it, R-VM-14)."""
     for position, spell_id in enumerate(core.always_cast):
         location = location_path("cores", index, "always_cast", position)
         spell = spell_by_id.get(spell_id)
@@ -111,6 +112,9 @@ def _always_cast_problems(index: int, core: Core, spell_by_id: Mapping[str, Spel
             yield Problem(CORES_FILE, location, f'"{spell_id}" is a summon; it cannot be always cast (R-VM-13)')
         elif spell.modifier is not None and spell.modifier.splitter:
             yield Problem(CORES_FILE, location, f'"{spell_id}" is a splitter; it cannot be always cast (R-VM-13)')
+        elif spell.modifier is not None and (spell.modifier.adds_trigger or spell.modifier.divide):
+            reason = f'"{spell_id}" acts on the card after it, and an always-cast card has none (R-VM-13, R-VM-14)'
+            yield Problem(CORES_FILE, location, reason)
 
 
 def _unknown_spell(spell_id: str, known: Mapping[str, Spell]) -> str:
