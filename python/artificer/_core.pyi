@@ -26,6 +26,8 @@ __all__ = [
     "SpriteRasterizer",
     "WandSandbox",
     "World",
+    "HeadlessBooks",
+    "kite",
     "nearest_row",
     "repel",
     "__version__",
@@ -70,6 +72,19 @@ def repel(rows: npt.NDArray[np.float32], x: float, y: float, radius: float) -> t
     """(push_x, push_y, nearest): the rows (as for `nearest_row`) closer than `radius` push away from
     their points, each along (x, y) minus its point weighted (radius - d) / radius / max(d, 1), summed
     in row order; nearest is the smallest distance of all rows (hypot in f64; inf for none)."""
+
+def kite(
+    enemies: npt.NDArray[np.float32],
+    pickups: npt.NDArray[np.float32],
+    x: float,
+    y: float,
+    dash_cooldown: float,
+    arena: tuple[float, float],
+    tuning: tuple[float, float, float, float, float, float],
+) -> tuple[tuple[float, float] | None, bool]:
+    """The headless kiting bot's move (None: stand) and dash this frame, from a frame's enemy and
+    pickup rows (as for `nearest_row`), the player's point and dash cooldown, the arena and the bot's
+    tuning (danger, panic, safe, wall_margin, wall_weight, pickup_weight)."""
 
 CONTROLS_WIDTH: int
 COMMAND_WIDTH: int
@@ -170,6 +185,30 @@ class RelicRules:
     def __eq__(self, value: object, /) -> bool: ...
 
 @final
+class HeadlessBooks:
+    """A wave's numbers as `World.play_bot` keeps them between the frames Python sees."""
+
+    frames: int
+    kills: int
+    spawned: int
+    damage_dealt: float
+    damage_taken: float
+    taken: list[float]
+    seen: list[int]
+    picked: float
+    max_alive: int
+    alive: int
+    biggest_hit: float
+    last_will: bool
+    died: bool
+    starved: bool
+    out_of_mana_frames: int
+    empty_stretch: int
+    empty_frames: int
+    fang_kills: int
+    def __init__(self) -> None: ...
+
+@final
 class World:
     """The simulation: pools, grid, combat, the wand. One `step` per tick."""
 
@@ -187,6 +226,36 @@ class World:
         zones: npt.NDArray[np.float32],
         summons: npt.NDArray[np.float32],
     ) -> tuple[int, int, int, int, int, float, int, int]: ...
+    def write_frame(
+        self,
+        enemies: npt.NDArray[np.float32],
+        projectiles: npt.NDArray[np.float32],
+        pickups: npt.NDArray[np.float32],
+        player: npt.NDArray[np.float64],
+        events: npt.NDArray[np.float64],
+        zones: npt.NDArray[np.float32],
+        summons: npt.NDArray[np.float32],
+    ) -> None: ...
+    # Issue 44: a tick as `step` takes it, then the headless kiting bot's ticks in the core, the
+    # wave's books kept in `books`; (frames, stop, the last tick's counts, the buffers' rows before
+    # its growth, a heal queued for the next frame). See `World.play_bot`'s docstring.
+    def play_bot(
+        self,
+        controls: npt.NDArray[np.float32],
+        commands: npt.NDArray[np.float64],
+        n_commands: int,
+        limit: int,
+        tuning: tuple[float, float, float, float, float, float],
+        arena: tuple[float, float],
+        caps: tuple[int, int, int, int, int, int],
+        pacing: tuple[int, int],
+        fang: tuple[int, float],
+        drink_below: float | None,
+        boss_kind: int | None,
+        books: HeadlessBooks,
+    ) -> tuple[
+        int, str, tuple[int, int, int, int, int, float, int, int], tuple[int, int, int, int, int, int], float
+    ]: ...
     def read_events(self, events: npt.NDArray[np.float64], start: int) -> int: ...
     def tally_events(self) -> tuple[list[int], list[float], list[float]]: ...
     def clear_wand(self) -> None: ...

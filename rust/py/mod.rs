@@ -8,6 +8,7 @@ mod catalog;
 mod config;
 mod decode;
 mod errors;
+mod headless;
 mod queries;
 mod render;
 mod rules;
@@ -20,7 +21,9 @@ mod _core {
     #[pymodule_export]
     use super::catalog::{Catalog, WandSandbox};
     #[pymodule_export]
-    use super::queries::{nearest_row, repel};
+    use super::headless::HeadlessBooks;
+    #[pymodule_export]
+    use super::queries::{kite, nearest_row, repel};
     #[pymodule_export]
     use super::render::SpriteRasterizer;
     #[pymodule_export]

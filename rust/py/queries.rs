@@ -6,6 +6,7 @@ use numpy::PyReadonlyArray2;
 use pyo3::prelude::*;
 
 use super::arrays::{readonly2, Spec};
+use crate::sim::kite as steering;
 use crate::sim::limits;
 
 const ROWS: Spec = Spec { name: "rows", dtype: "float32", shape: &[None, None] };
@@ -18,63 +19,67 @@ const ROWS: Spec = Spec { name: "rows", dtype: "float32", shape: &[None, None] }
 pub fn nearest_row(rows: &Bound<'_, PyAny>, x: f64, y: f64) -> PyResult<Option<u32>> {
     let (x, y) = (checked("x", x, -limits::MAX_COORD)?, checked("y", y, -limits::MAX_COORD)?);
     let rows = point_rows(rows)?;
-    let view = rows.as_array();
-    let mut best: Option<(u32, f64)> = None;
-    for (i, row) in view.rows().into_iter().enumerate() {
-        let (ox, oy) = (f64::from(row[0]) - x, f64::from(row[1]) - y);
-        if !may_be_within(ox, oy, best.map_or(f64::INFINITY, |(_, b)| b)) {
-            continue;
-        }
-        let d = ox.hypot(oy);
-        if best.is_none_or(|(_, b)| d < b) {
-            best = Some((i as u32, d));
-        }
-    }
-    Ok(best.map(|(i, _)| i))
+    Ok(steering::nearest_index(points(&rows), x, y).map(|i| i as u32))
 }
 
 /// The push away from the crowd near `(x, y)`, and how near its nearest row is: `(push_x, push_y,
 /// nearest)`. Each row (as for `nearest_row`) closer than `radius` pushes along `(x, y) − its
 /// point`, weighted `(radius − d) / radius / max(d, 1)` for its distance `d` (hypot, f64), summed
-/// in row order; `nearest` is the smallest `d` of all rows (infinity for none). The kiting bot's
-/// steering, with numpy's arithmetic operation for operation, in one pass over the rows.
+/// in row order; `nearest` is the smallest `d` of all rows (infinity for none): `sim::kite::repel`.
 #[pyfunction]
 #[pyo3(signature = (rows, x, y, radius))]
 pub fn repel(rows: &Bound<'_, PyAny>, x: f64, y: f64, radius: f64) -> PyResult<(f64, f64, f64)> {
     let (x, y, radius) =
         (checked("x", x, -limits::MAX_COORD)?, checked("y", y, -limits::MAX_COORD)?, checked("radius", radius, 0.0)?);
     let rows = point_rows(rows)?;
-    let view = rows.as_array();
-    let (mut push_x, mut push_y, mut nearest) = (0.0_f64, 0.0_f64, f64::INFINITY);
-    for row in view.rows() {
-        let (ox, oy) = (x - f64::from(row[0]), y - f64::from(row[1]));
-        // A row farther than the radius and than the nearest so far changes nothing.
-        if !may_be_within(ox, oy, nearest.max(radius)) {
-            continue;
-        }
-        let d = ox.hypot(oy);
-        nearest = nearest.min(d);
-        if d < radius {
-            let weight = (radius - d) / radius / d.max(1.0);
-            push_x += ox * weight;
-            push_y += oy * weight;
-        }
-    }
-    Ok((push_x, push_y, nearest))
+    Ok(steering::repel(points(&rows), x, y, radius))
 }
 
-/// The relative margin `may_be_within` allows the squares: well over their rounding (a few parts
-/// in 2^52), well under any distance that matters.
-const SQUARES_MARGIN: f64 = 1e-12;
+/// The kiting bot's move and dash this frame (`sim::kite::steer`) from a frame's enemy and pickup
+/// rows, the player's point and dash cooldown, the arena and the bot's tuning `(danger, panic,
+/// safe, wall_margin, wall_weight, pickup_weight)`: `((move_x, move_y) or None, dash)`.
+#[pyfunction]
+#[pyo3(signature = (enemies, pickups, x, y, dash_cooldown, arena, tuning))]
+#[allow(clippy::type_complexity)]
+pub fn kite(
+    enemies: &Bound<'_, PyAny>,
+    pickups: &Bound<'_, PyAny>,
+    x: f64,
+    y: f64,
+    dash_cooldown: f64,
+    arena: (f64, f64),
+    tuning: (f64, f64, f64, f64, f64, f64),
+) -> PyResult<(Option<(f32, f32)>, bool)> {
+    let (x, y) = (checked("x", x, -limits::MAX_COORD)?, checked("y", y, -limits::MAX_COORD)?);
+    let (enemies, pickups) = (point_rows(enemies)?, point_rows(pickups)?);
+    let bot = steering::Bot { x, y, dash_cooldown, arena: arena_of(arena)? };
+    let steer = steering::steer(bot, points(&enemies), points(&pickups), &kite_params(tuning)?);
+    Ok((steer.move_xy, steer.dash))
+}
 
-/// Whether `hypot(ox, oy)` may be at most `limit` (false: it is surely greater), judged on the
-/// squares without the `hypot` call (libm's, the costly part of a pass over a crowd). The squares'
-/// rounding is a few parts in 2^52; `SQUARES_MARGIN` covers it, so a row this rejects has a
-/// hypot strictly over `limit` and the results stay `hypot`'s to the bit. An infinite limit, and
-/// rows that are not numbers, always go on to `hypot` (rows are f32: no square overflows).
-fn may_be_within(ox: f64, oy: f64, limit: f64) -> bool {
-    let d2 = ox * ox + oy * oy;
-    limit == f64::INFINITY || d2.is_nan() || d2 < limit * limit * (1.0 + SQUARES_MARGIN)
+/// The bot's tuning, each a finite number in `0..=MAX_COORD`.
+pub fn kite_params(t: (f64, f64, f64, f64, f64, f64)) -> PyResult<steering::KiteParams> {
+    let (danger, panic, safe, wall_margin, wall_weight, pickup_weight) = t;
+    let v = |name: &str, v: f64| checked(name, v, 0.0);
+    Ok(steering::KiteParams {
+        danger: v("danger", danger)?,
+        panic: v("panic", panic)?,
+        safe: v("safe", safe)?,
+        wall_margin: v("wall_margin", wall_margin)?,
+        wall_weight: v("wall_weight", wall_weight)?,
+        pickup_weight: v("pickup_weight", pickup_weight)?,
+    })
+}
+
+/// An arena's `(width, height)`, each in `0..=MAX_COORD`.
+pub fn arena_of((w, h): (f64, f64)) -> PyResult<(f64, f64)> {
+    Ok((checked("arena width", w, 0.0)?, checked("arena height", h, 0.0)?))
+}
+
+/// The rows' points, `(x, y)` from their first two columns.
+fn points<'a>(rows: &'a PyReadonlyArray2<'_, f32>) -> impl Iterator<Item = (f32, f32)> + Clone + 'a {
+    let view = rows.as_array();
+    (0..view.nrows()).map(move |i| (view[[i, 0]], view[[i, 1]]))
 }
 
 /// `v` within `lo..=MAX_COORD`, the boundary's range (a CoreArgumentError outside it); it stays f64.

@@ -19,7 +19,7 @@ use crate::sim::player::{Controls, CONTROLS_WIDTH};
 use crate::sim::pools::{NewProjectile, Owner};
 use crate::sim::rng::STREAM_COUNT;
 use crate::sim::world::WandMemory;
-use crate::sim::{CoreError, World as CoreWorld};
+use crate::sim::{headless, CoreError, World as CoreWorld};
 
 /// The frame contract as module constants, all from `sim::contract` and the
 /// contract enums, so that Python never hard-codes a column number, op or kind:
@@ -92,6 +92,12 @@ pub struct World {
 /// summons), mirrored by `engine.frame.StepCounts`.
 type StepCounts = (usize, usize, usize, usize, u32, f64, usize, usize);
 
+/// The frame buffers' rows: (enemies, projectiles, pickups, events, zones, summons).
+type BufferRows = (usize, usize, usize, usize, usize, usize);
+
+/// What `World.play_bot` returns: (frames, stop, counts, buffer rows, heal).
+type Played = (u64, &'static str, StepCounts, BufferRows, f64);
+
 #[pymethods]
 impl World {
     /// A world from plain config data (see `artificer.engine.world_config`).
@@ -120,59 +126,98 @@ impl World {
         zones: &Bound<'_, PyAny>,
         summons: &Bound<'_, PyAny>,
     ) -> PyResult<StepCounts> {
-        let controls = decode_controls(&readonly1::<f32>(controls, &CONTROLS)?)?;
-        let command_rows = readonly2::<f64>(commands, &COMMANDS)?;
-        let rows = command_rows.as_array();
-        let n_commands = n_commands.whole("n_commands", 0, rows.nrows() as i64).map_err(|_| {
-            CoreError::arg(format!(
-                "n_commands must be in 0..={} (the command array's rows), got {}",
-                rows.nrows(),
-                n_commands.shown()
-            ))
-        })?;
-        self.commands.clear();
-        let kinds = self.inner.kinds().len();
-        for (i, row) in rows.outer_iter().take(n_commands as usize).enumerate() {
-            let row = row.as_slice().ok_or_else(|| CoreError::arg("commands: rows must be contiguous"))?;
-            self.commands.push(Command::decode(row, i, kinds)?);
-        }
-        let mut enemies = readwrite2::<f32>(enemies, &ENEMIES)?;
-        let mut projectiles = readwrite2::<f32>(projectiles, &PROJECTILES)?;
-        let mut pickups = readwrite2::<f32>(pickups, &PICKUPS)?;
-        let mut player = readwrite1::<f64>(player, &PLAYER)?;
-        let mut events = readwrite2::<f64>(events, &EVENTS)?;
-        let mut zones = readwrite2::<f32>(zones, &ZONES)?;
-        let mut summons = readwrite2::<f32>(summons, &SUMMONS)?;
-        let (z_out, s_out) = (slice_mut(&mut zones)?, slice_mut(&mut summons)?);
-        let (e_out, p_out, k_out, pl_out, ev_out) = (
-            slice_mut(&mut enemies)?,
-            slice_mut(&mut projectiles)?,
-            slice_mut(&mut pickups)?,
-            player.as_slice_mut().map_err(|_| CoreError::arg("player: not contiguous"))?,
-            slice_mut(&mut events)?,
-        );
+        let (controls, commands) = (readonly1::<f32>(controls, &CONTROLS)?, readonly2::<f64>(commands, &COMMANDS)?);
+        // Borrowed while the inputs are: a buffer passed twice is refused.
+        let mut out = Outputs::of(enemies, projectiles, pickups, player, events, zones, summons)?;
+        let controls = self.decode_input(&controls, &commands, n_commands)?;
+        let mut slices = out.slices()?;
         let (world, cmds) = (&mut self.inner, &self.commands);
         let counts = py.detach(move || {
             let counts = world.step(&controls, cmds);
-            write_enemies(world, e_out);
-            write_projectiles(world, p_out);
-            write_pickups(world, k_out);
-            write_player(world, pl_out);
-            write_events(world.events(), 0, ev_out);
-            write_zones(world, z_out);
-            write_summons(world, s_out);
+            slices.write(world);
             counts
         });
-        let (zones, summons) = (self.inner.pools.zones.len(), self.inner.pools.summons.len());
+        Ok(self.counts(&counts))
+    }
+
+    /// Writes the world as it stands into the frame buffers, as `step` does after its tick (for
+    /// `play_bot`'s last frame: its buffers may have to be grown first).
+    #[allow(clippy::too_many_arguments)]
+    fn write_frame(
+        &self,
+        enemies: &Bound<'_, PyAny>,
+        projectiles: &Bound<'_, PyAny>,
+        pickups: &Bound<'_, PyAny>,
+        player: &Bound<'_, PyAny>,
+        events: &Bound<'_, PyAny>,
+        zones: &Bound<'_, PyAny>,
+        summons: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let mut out = Outputs::of(enemies, projectiles, pickups, player, events, zones, summons)?;
+        out.slices()?.write(&self.inner);
+        Ok(())
+    }
+
+    /// The headless run's frames Python need not see (issue 44, `sim::headless`): a first tick
+    /// with `controls` and `commands` as `step` takes them, then up to `limit` − 1 more with the
+    /// kiting bot's steering (`tuning`, `arena`: as `kite` takes them), the wave's numbers kept in
+    /// `books` (`HeadlessBooks`) frame by frame as `WaveInProgress.step` keeps them. It stops at
+    /// `limit`, after the player's death or a boss event (`boss_kind`: the wave's boss, None for
+    /// none), or before a frame the bot would drink (`drink_below`: None with no healing potion).
+    /// `caps`: the frame buffers' rows (enemies, projectiles, pickups, events, zones, summons).
+    /// `pacing`: (frames into the wave an empty arena counts from, each stretch's grace);
+    /// `fang`: (kills per heal, the heal), (0, 0) for none. Nothing is written to the buffers:
+    /// `write_frame` writes the last frame's. Returns `(frames, stop, counts, caps, heal)`: the
+    /// ticks run, why they stopped ("limit", "drink", "died", "boss"), the last tick's counts (as
+    /// `step`'s), the buffers' rows before its growth, and a heal queued for the next frame.
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (controls, commands, n_commands, limit, tuning, arena, caps, pacing, fang, drink_below, boss_kind, books))]
+    fn play_bot(
+        &mut self,
+        py: Python<'_>,
+        controls: &Bound<'_, PyAny>,
+        commands: &Bound<'_, PyAny>,
+        n_commands: Int,
+        limit: Int,
+        tuning: (f64, f64, f64, f64, f64, f64),
+        arena: (f64, f64),
+        caps: BufferRows,
+        pacing: (u64, u64),
+        fang: (u64, f64),
+        drink_below: Option<f64>,
+        boss_kind: Option<Int>,
+        books: &mut super::headless::HeadlessBooks,
+    ) -> PyResult<Played> {
+        let (controls, commands) = (readonly1::<f32>(controls, &CONTROLS)?, readonly2::<f64>(commands, &COMMANDS)?);
+        let controls = self.decode_input(&controls, &commands, n_commands)?;
+        let limit = limit.whole("limit", 1, i64::MAX)? as u64;
+        let bot = super::queries::kite_params(tuning)?;
+        let arena = super::queries::arena_of(arena)?;
+        // Checked in range, kept in f64: the books compare and add as Python does.
+        let drink_below = drink_below.map(|d| limits::float("drink_below", d, 0.0, 1.0).map(|_| d)).transpose()?;
+        let kinds = self.inner.kinds().len() as i64;
+        let boss_kind = boss_kind.map(|k| k.whole("boss_kind", 0, kinds - 1).map(|k| k as u16)).transpose()?;
+        let fang_heal = limits::float("fang heal", fang.1, 0.0, MAX_AMOUNT).map(|_| fang.1)?;
+        let rules = headless::Rules {
+            empty_from: pacing.0,
+            empty_grace: pacing.1,
+            fang_every: fang.0,
+            fang_heal,
+            drink_below,
+            boss_kind,
+        };
+        let (e, p, k, ev, z, su) = caps;
+        let caps = headless::Caps { enemies: e, projectiles: p, pickups: k, events: ev, zones: z, summons: su };
+        books.fit(self.inner.kinds().len() + 1);
+        let (world, cmds, books) = (&mut self.inner, &self.commands, &mut books.books);
+        let played = py.detach(move || headless::play(world, controls, cmds, limit, &bot, arena, caps, &rules, books));
+        let c = played.caps;
         Ok((
-            counts.enemies,
-            counts.projectiles,
-            counts.pickups,
-            counts.events,
-            counts.hits,
-            counts.damage_dealt as f64,
-            zones,
-            summons,
+            played.frames,
+            played.stop.name(),
+            self.counts(&played.counts),
+            (c.enemies, c.projectiles, c.pickups, c.events, c.zones, c.summons),
+            played.heal,
         ))
     }
 
@@ -605,6 +650,118 @@ impl World {
 
 fn slice_mut<'a, T: numpy::Element>(a: &'a mut numpy::PyReadwriteArray2<'_, T>) -> Result<&'a mut [T], CoreError> {
     a.as_slice_mut().map_err(|_| CoreError::arg("buffer is not contiguous"))
+}
+
+impl World {
+    /// A tick's input: the controls, and the first `n_commands` command rows decoded into
+    /// `self.commands`.
+    fn decode_input(
+        &mut self,
+        controls: &PyReadonlyArray1<'_, f32>,
+        commands: &numpy::PyReadonlyArray2<'_, f64>,
+        n_commands: Int,
+    ) -> PyResult<Controls> {
+        let controls = decode_controls(controls)?;
+        let rows = commands.as_array();
+        let n_commands = n_commands.whole("n_commands", 0, rows.nrows() as i64).map_err(|_| {
+            CoreError::arg(format!(
+                "n_commands must be in 0..={} (the command array's rows), got {}",
+                rows.nrows(),
+                n_commands.shown()
+            ))
+        })?;
+        self.commands.clear();
+        let kinds = self.inner.kinds().len();
+        for (i, row) in rows.outer_iter().take(n_commands as usize).enumerate() {
+            let row = row.as_slice().ok_or_else(|| CoreError::arg("commands: rows must be contiguous"))?;
+            self.commands.push(Command::decode(row, i, kinds)?);
+        }
+        Ok(controls)
+    }
+
+    /// A tick's counts as Python takes them.
+    fn counts(&self, counts: &crate::sim::StepCounts) -> StepCounts {
+        let (zones, summons) = (self.inner.pools.zones.len(), self.inner.pools.summons.len());
+        (
+            counts.enemies,
+            counts.projectiles,
+            counts.pickups,
+            counts.events,
+            counts.hits,
+            counts.damage_dealt as f64,
+            zones,
+            summons,
+        )
+    }
+}
+
+/// The frame buffers a tick writes, checked against the contract.
+struct Outputs<'py> {
+    enemies: numpy::PyReadwriteArray2<'py, f32>,
+    projectiles: numpy::PyReadwriteArray2<'py, f32>,
+    pickups: numpy::PyReadwriteArray2<'py, f32>,
+    player: numpy::PyReadwriteArray1<'py, f64>,
+    events: numpy::PyReadwriteArray2<'py, f64>,
+    zones: numpy::PyReadwriteArray2<'py, f32>,
+    summons: numpy::PyReadwriteArray2<'py, f32>,
+}
+
+/// The buffers as slices, to write from the core without the GIL.
+struct Slices<'a> {
+    enemies: &'a mut [f32],
+    projectiles: &'a mut [f32],
+    pickups: &'a mut [f32],
+    player: &'a mut [f64],
+    events: &'a mut [f64],
+    zones: &'a mut [f32],
+    summons: &'a mut [f32],
+}
+
+impl<'py> Outputs<'py> {
+    #[allow(clippy::too_many_arguments)]
+    fn of(
+        enemies: &Bound<'py, PyAny>,
+        projectiles: &Bound<'py, PyAny>,
+        pickups: &Bound<'py, PyAny>,
+        player: &Bound<'py, PyAny>,
+        events: &Bound<'py, PyAny>,
+        zones: &Bound<'py, PyAny>,
+        summons: &Bound<'py, PyAny>,
+    ) -> PyResult<Self> {
+        Ok(Outputs {
+            enemies: readwrite2::<f32>(enemies, &ENEMIES)?,
+            projectiles: readwrite2::<f32>(projectiles, &PROJECTILES)?,
+            pickups: readwrite2::<f32>(pickups, &PICKUPS)?,
+            player: readwrite1::<f64>(player, &PLAYER)?,
+            events: readwrite2::<f64>(events, &EVENTS)?,
+            zones: readwrite2::<f32>(zones, &ZONES)?,
+            summons: readwrite2::<f32>(summons, &SUMMONS)?,
+        })
+    }
+
+    fn slices(&mut self) -> PyResult<Slices<'_>> {
+        Ok(Slices {
+            enemies: slice_mut(&mut self.enemies)?,
+            projectiles: slice_mut(&mut self.projectiles)?,
+            pickups: slice_mut(&mut self.pickups)?,
+            player: self.player.as_slice_mut().map_err(|_| CoreError::arg("player: not contiguous"))?,
+            events: slice_mut(&mut self.events)?,
+            zones: slice_mut(&mut self.zones)?,
+            summons: slice_mut(&mut self.summons)?,
+        })
+    }
+}
+
+impl Slices<'_> {
+    fn write(&mut self, world: &CoreWorld) {
+        write_enemies(world, self.enemies);
+        write_projectiles(world, self.projectiles);
+        write_pickups(world, self.pickups);
+        write_player(world, self.player);
+        write_events(world.events(), 0, self.events);
+        write_zones(world, self.zones);
+        write_summons(world, self.summons);
+    }
 }
 
 fn decode_controls(c: &PyReadonlyArray1<'_, f32>) -> Result<Controls, CoreError> {

@@ -303,6 +303,31 @@ class FrameBuffers:
                 self.zones, self.summons,
             )
         )  # fmt: skip
+        return self._settle(world, counts)
+
+    def caps(self) -> tuple[int, int, int, int, int, int]:
+        """Each buffer's rows, in `World.play_bot`'s order (enemies, projectiles, pickups, events,
+        zones, summons)."""
+        return (
+            len(self.enemies), len(self.projectiles), len(self.pickups),
+            len(self.events), len(self.zones), len(self.summons),
+        )  # fmt: skip
+
+    def write_after(self, world: _core.World, caps: tuple[int, ...], counts: StepCounts) -> StepCounts:
+        """The buffers after `World.play_bot`'s last frame, as stepping every frame leaves them:
+        each at least as large as it had grown before that frame (grown buffers are zeros), the
+        frame written, then grown for its counts."""
+        for name, rows in zip(("enemies", "projectiles", "pickups", "events", "zones", "summons"), caps):
+            buf = getattr(self, name)
+            if len(buf) < rows:
+                setattr(self, name, np.zeros((rows, buf.shape[1]), dtype=buf.dtype))
+        world.write_frame(
+            self.enemies, self.projectiles, self.pickups, self.player, self.events, self.zones, self.summons
+        )
+        return self._settle(world, counts)
+
+    def _settle(self, world: _core.World, counts: StepCounts) -> StepCounts:
+        """After a frame's write: the buffers it outgrew grown, its events read whole."""
         if counts.events > len(self.events):
             self.events = _grown(self.events, counts.events)
             world.read_events(self.events, 0)

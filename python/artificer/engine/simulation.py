@@ -115,5 +115,29 @@ class Simulation:
         self.input.clear()
         return counts
 
+    def play_bot(
+        self,
+        limit: int,
+        tuning: tuple[float, float, float, float, float, float],
+        books: _core.HeadlessBooks,
+        *,
+        pacing: tuple[int, int],
+        fang: tuple[int, float],
+        drink_below: float | None,
+        boss_kind: int | None,
+    ) -> tuple[int, str, StepCounts, float]:
+        """`step` with the input as set, then on with the kiting bot in the core for up to `limit`
+        frames in all (`World.play_bot`, issue 44): the buffers and the input as stepping each
+        frame would leave them. Returns (frames, why they stopped, the last frame's counts, a heal
+        queued for the next frame)."""
+        frame = self.input
+        frames, stop, counts, caps, heal = self.world.play_bot(
+            frame.controls, frame.commands, frame.n_commands, limit, tuning, self.arena,
+            self.buffers.caps(), pacing, fang, drink_below, boss_kind, books,
+        )  # fmt: skip
+        last = self.buffers.write_after(self.world, caps, StepCounts(*counts))
+        self.input.clear()
+        return frames, stop, last, heal
+
     def state_hash(self) -> int:
         return self.world.state_hash()

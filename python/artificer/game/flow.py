@@ -144,6 +144,18 @@ class RunFlow:
             tape.frame(self.run.sim.input.controls)
         self.wave.step()
 
+    def step_bot(self, tuning: tuple[float, float, float, float, float, float], drink_below: float | None) -> None:
+        """`step`, and on in the core with the headless kiting bot up to the next frame the game
+        must see (`WaveInProgress.step_bot`, issue 44); not while a replay records (it keeps each
+        frame's controls)."""
+        self._require(Phase.WAVE)
+        assert self.wave is not None
+        if self.wave.over:
+            raise FlowError("the wave is over: end_wave() comes next")
+        if self.run.tape is not None:
+            raise FlowError("a replay records every frame's controls: step() frame by frame")
+        self.wave.step_bot(tuning, drink_below)
+
     def end_wave(self) -> WaveStats:
         """WAVE → CLEARED, or OVER (died, or the last wave won): the wave, over, is finished
         (R-LOOP-1: survivors vanish, crystals are collected; the wave's relics and potion).

@@ -178,6 +178,14 @@ class RunRelics:
         if heal > 0:
             frame.heal(heal)
 
+    def fang(self) -> tuple[int, float]:
+        """R-REL-1 vampire_fang as `on_kills` counts it: (kills per heal, the heal), (0, 0.0) for
+        no fang (the core's books count it the same way, `World.play_bot`)."""
+        fangs = [r for r in self.relics() if r.effect == RelicEffect.HEAL_PER_KILLS and r.every > 0]
+        if not fangs:
+            return (0, 0.0)
+        return (min(relic.every for relic in fangs), sum(relic.value for relic in fangs))
+
     def on_kills(self, kills: int, frame: FrameInput) -> float:
         """R-REL-1 vampire_fang: counts `kills`; queues a heal of its value per `every` kills
         (for the next step). Returns the HP queued."""

@@ -26,6 +26,7 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
+from artificer import _core
 from artificer.content import Content
 from artificer.content.models import Talent
 from artificer.content.roster import kind_index, roster
@@ -60,6 +61,8 @@ __all__ = [
 #: R-FEEL-1: "the arena is never empty for more than 3 s once a wave is 2 s old".
 EMPTY_FROM_S = 2.0
 EMPTY_GRACE_S = 3.0
+#: `step_bot`'s frame limit when nothing the game must see is due (a boss fight ends on an event).
+UNBOUNDED = 1 << 40
 
 
 class WandCannotFire(ArtificerError):
@@ -283,6 +286,10 @@ class WaveInProgress:
             if rush:
                 self.stats.rush.append(self.stats.boss)
         self._source_names = [kind.id for kind in roster(run.content)]
+        #: The core's books' slot of each damage source (`step_bot`): each kind, then the projectiles.
+        self._source_sources = [*self._source_names, "projectile"]
+        self._source_index = {name: i for i, name in enumerate(self._source_sources)}
+        self._books = _core.HeadlessBooks()
         #: Currency picked up this wave before golden_idol's share (R-REL-1).
         self._picked = 0.0
         #: R-POT-2: the won wave's potion roll, once `finish` ran (the UI toasts it).
@@ -345,15 +352,7 @@ class WaveInProgress:
         """One tick: spawns due, the core's step (the caller set the
         controls in `run.sim.input`), the wave's statistics."""
         sim, stats = self.run.sim, self.stats
-        player = (sim.buffers.player_value("x"), sim.buffers.player_value("y"))
-        self.director.update(stats.frames / sim.tick_hz, player, sim.input, self._alive)
-        stats.held_back = self.director.held_back
-        if self._next_boss_at is not None and stats.frames >= self._next_boss_at:
-            self._next_rush_boss()
-        if self.boss is not None and self._boss_came is None:
-            # The world's own position: before the first step the frame buffers hold no player yet.
-            sim.input.spawn(self.boss_kind, *boss_point(self.run.content, sim.world.player_position(), sim.arena))
-            self._boss_came = stats.frames
+        self._before_step()
         counts = sim.step()
         rows = sim.buffers.event_rows()
         stats.frames += 1
@@ -382,6 +381,99 @@ class WaveInProgress:
         if tally.count(EventKind.LAST_WILL):
             stats.last_will_spent = True
         self.died = self.died or tally.count(EventKind.PLAYER_DIED) > 0
+
+    def _before_step(self) -> None:
+        """What a tick does before the core steps: the director's spawns and announcements due,
+        a boss rush's next boss, the wave's boss when it comes."""
+        sim, stats = self.run.sim, self.stats
+        player = (sim.buffers.player_value("x"), sim.buffers.player_value("y"))
+        self.director.update(stats.frames / sim.tick_hz, player, sim.input, self._alive)
+        stats.held_back = self.director.held_back
+        if self._next_boss_at is not None and stats.frames >= self._next_boss_at:
+            self._next_rush_boss()
+        if self.boss is not None and self._boss_came is None:
+            # The world's own position: before the first step the frame buffers hold no player yet.
+            sim.input.spawn(self.boss_kind, *boss_point(self.run.content, sim.world.player_position(), sim.arena))
+            self._boss_came = stats.frames
+
+    def step_bot(self, tuning: tuple[float, float, float, float, float, float], drink_below: float | None) -> None:
+        """`step`, then on in the core with the headless kiting bot (`tuning`, `sim.kite`) until
+        the next frame the game must see (issue 44): the director's next spawn, the wave's end, a
+        boss's stall, a boss event, the player's death, or a frame the bot would drink before
+        (`drink_below`: its share of max HP, None with no healing potion on the belt). The core
+        keeps the wave's books frame by frame as `step` keeps them, so the wave is the same, byte
+        for byte, as stepping every frame (the caller set this frame's controls, as for `step`)."""
+        sim, stats = self.run.sim, self.stats
+        self._before_step()
+        hz = sim.tick_hz
+        books = self._books_in()
+        frames, _, counts, heal = sim.play_bot(
+            self._frames_ahead(),
+            tuning,
+            books,
+            pacing=(round(EMPTY_FROM_S * hz), round(EMPTY_GRACE_S * hz)),
+            fang=self.run.relics.fang(),
+            drink_below=drink_below,
+            boss_kind=self.boss_kind if stats.boss is not None else None,
+        )
+        self._books_out(books)
+        if heal > 0:  # R-REL-1 vampire_fang's heal for the next step, as `on_kills` queues it
+            sim.input.heal(heal)
+        if stats.boss is not None:
+            self._follow_boss(sim.buffers.event_rows(), ev.Tally.of_step(sim.world), stats.boss)
+
+    def _frames_ahead(self) -> int:
+        """How many frames from this one the core may run before one the game must see: the
+        director's next spawn or announcement, a boss rush's next boss, a boss's stall, the end
+        of a timed wave (at least this one)."""
+        now = self.stats.frames
+        ends = [
+            self.director.next_frame(now, self.run.sim.tick_hz),
+            self.frames if self.stats.boss is None else None,
+            self._next_boss_at,
+            self._boss_came + self._stall_frames if self._boss_came is not None and not self.boss_fallen else None,
+        ]
+        due = [end for end in ends if end is not None]
+        # Nothing due (a boss fight's end is an event the core stops at): as far as the core goes.
+        return max(1, min(due) - now) if due else UNBOUNDED
+
+    def _books_in(self) -> _core.HeadlessBooks:
+        """The wave's numbers as the core's books carry them (`World.play_bot`)."""
+        stats, books = self.stats, self._books
+        books.frames, books.kills, books.spawned = stats.frames, stats.kills, stats.spawned
+        books.damage_dealt, books.damage_taken = stats.damage_dealt, stats.damage_taken
+        index = self._source_index
+        taken = [0.0] * (len(self._source_names) + 1)
+        seen = []
+        for source, amount in stats.damage_taken_by_source.items():
+            taken[index[source]] = amount
+            seen.append(index[source])
+        books.taken, books.seen = taken, seen
+        books.picked = self._picked
+        books.max_alive, books.alive = stats.max_alive, self._alive
+        books.biggest_hit, books.last_will, books.died = stats.biggest_hit, stats.last_will_spent, self.died
+        books.starved, books.out_of_mana_frames = self._starved, self._out_of_mana_frames
+        books.empty_stretch, books.empty_frames = self._empty_stretch, self._empty_frames
+        books.fang_kills = self.run.relics.kills
+        return books
+
+    def _books_out(self, books: _core.HeadlessBooks) -> None:
+        """The core's books back into the wave's numbers."""
+        stats = self.stats
+        stats.frames, stats.kills, stats.spawned = books.frames, books.kills, books.spawned
+        stats.damage_dealt, stats.damage_taken = books.damage_dealt, books.damage_taken
+        taken, names = books.taken, self._source_sources
+        stats.damage_taken_by_source = {names[i]: taken[i] for i in books.seen}
+        if books.picked != self._picked:
+            self._pick(books.picked - self._picked, total=books.picked)
+        stats.max_alive, self._alive = books.max_alive, books.alive
+        stats.biggest_hit, stats.last_will_spent, self.died = books.biggest_hit, books.last_will, books.died
+        self._starved, self._out_of_mana_frames = books.starved, books.out_of_mana_frames
+        self._empty_stretch, self._empty_frames = books.empty_stretch, books.empty_frames
+        hz = self.run.sim.tick_hz
+        stats.out_of_mana_s = self._out_of_mana_frames / hz
+        stats.empty_s = self._empty_frames / hz
+        self.run.relics.kills = books.fang_kills
 
     def _follow_boss(self, rows: npt.NDArray[np.float64], tally: ev.Tally, fight: BossFight) -> None:
         """The boss fight this frame (R-BOSS-2): the phases its boss entered, its hyper-enrage,
@@ -432,9 +524,10 @@ class WaveInProgress:
         stats.out_of_mana_s = self._out_of_mana_frames / hz
         stats.empty_s = self._empty_frames / hz
 
-    def _pick(self, amount: float) -> None:
-        """Currency picked up; R-REL-1 golden_idol adds its share (rounded down over the wave)."""
-        self._picked += amount
+    def _pick(self, amount: float, total: float | None = None) -> None:
+        """Currency picked up; R-REL-1 golden_idol adds its share (rounded down over the wave).
+        `total`: the wave's sum as the core's books added it (the same additions, frame by frame)."""
+        self._picked = self._picked + amount if total is None else total
         self.stats.currency = math.floor(self._picked * self.run.relics.currency_multiplier() + 1e-9)
 
     def _rush_cards(self) -> None:

@@ -92,6 +92,21 @@ class WaveDirector:
         for marker in landed:
             alive += self._land(marker, frame, alive)
 
+    def next_frame(self, now: int, hz: int) -> int | None:
+        """The first frame after `now` (frames into the wave, `update`'s `t` times `hz`) at which
+        `update` has something to do — an announcement or a landing due — or None: until then it
+        does nothing (the headless bot runs the core up to it, `WaveInProgress.step_bot`)."""
+        times = [m.lands_at for m in self.pending]
+        if self._next < len(self._due):
+            times.append(self._due[self._next][0])
+        if not times:
+            return None
+        t = min(times)
+        frame = max(now + 1, math.floor(t * hz) - 1)
+        while frame / hz < t:  # `update`'s own test, `due <= frame / hz`, decides
+            frame += 1
+        return frame
+
     def shown(self, alive: int) -> list[SpawnMarker]:
         """The pending markers as they would land with `alive` enemies on the field now: each with
         the count that would come past the cap, and none that would bring nobody (the HUD draws

@@ -38,7 +38,7 @@ from artificer.game.meta import load_meta, meta_lock, unlock_tree, write_meta
 from artificer.game.progress import RunEnd, settle
 from artificer.game.replay import Tape
 from artificer.game.run import Run
-from artificer.sim.bot import KitingBot, drink_when_hurt
+from artificer.sim.bot import KitingBot, drink_share, drink_when_hurt
 from artificer.sim.shopper import ShoppingBot
 from artificer.sim.stress import latency_summary
 
@@ -76,13 +76,18 @@ def play_waves(
     cursed: bool = False,
     endless: bool = False,
     record: bool = False,
+    frame_by_frame: bool = False,
 ) -> BotRun:
     """The bot plays waves `start_wave`..`waves` (fewer if it dies) of a fresh run through the
     game's own loop (`RunFlow`, as the window drives it): between waves the run settles as the
     game's save does, so a simulated run plays what a played one would, and, with a build, the
     shopping bot shops. `shop_after_last`: also after the last wave (the run then stands in the
     shop before wave `waves + 1`). `unlocked`: what the shop may offer beyond the base pool
-    (R-META-1; None: the whole unlock tree); `cursed`: the cursed-waves mode."""
+    (R-META-1; None: the whole unlock tree); `cursed`: the cursed-waves mode.
+
+    Between the frames the game must see, the core runs the bot's frames itself
+    (`RunFlow.step_bot`, issue 44: the same run, byte for byte); `frame_by_frame` (and `record`:
+    a replay keeps every frame's controls) steps each frame from Python, each step timed."""
     run = Run(content, seed, ng_plus=ng_plus, unlocked=unlocked, cursed=cursed)
     run.state.endless = endless  # R-END-3: on past the last wave, up to `waves`
     if start_wave > 1:  # a fresh run begun at a later wave is a practice run (R-END-5): it saves as one
@@ -98,10 +103,12 @@ def play_waves(
         played.wave_starts.append(len(played.step_ns))
         while not wave.over:
             bot.control(run.sim)
-            drink_when_hurt(run, wave)
-            t0 = time.perf_counter_ns()
-            flow.step()
-            played.step_ns.append(time.perf_counter_ns() - t0)
+            if drink_when_hurt(run, wave) or frame_by_frame or record:
+                t0 = time.perf_counter_ns()
+                flow.step()
+                played.step_ns.append(time.perf_counter_ns() - t0)
+            else:
+                flow.step_bot(bot.tuning, drink_share(run))
         report = flow.end_wave().as_json()
         played.reports.append(report)
         if flow.ending is Ending.DIED:
@@ -168,6 +175,7 @@ def run_headless(
         cursed=cursed,
         endless=endless,
         record=record is not None,
+        frame_by_frame=timing,  # the step's latency is each frame's
     )
     if record is not None and played.tape is not None:
         played.tape.path = record
