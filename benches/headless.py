@@ -57,7 +57,7 @@ def main() -> None:
 
         return run
 
-    world_step, play_bot = frame.FrameBuffers.step, Simulation.play_bot
+    world_step, play_bot = frame.FrameBuffers.step, getattr(Simulation, "play_bot", None)
 
     def timed_step(self: frame.FrameBuffers, world: Any, frame_input: frame.FrameInput) -> frame.StepCounts:
         return world_step(self, _Timed(world, step=timed(world.step)), frame_input)
@@ -71,7 +71,8 @@ def main() -> None:
             self.world = world
 
     frame.FrameBuffers.step = timed_step  # type: ignore[method-assign]
-    Simulation.play_bot = timed_play  # type: ignore[method-assign]
+    if play_bot is not None:  # (a build from before issue 44 steps every frame from Python)
+        Simulation.play_bot = timed_play  # type: ignore[method-assign]
     rows: dict[str, dict[str, float]] = {}
     every: list[float] = []
     for name in names:

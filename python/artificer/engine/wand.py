@@ -5,6 +5,7 @@ one explicit shape the compiler reads.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
 from typing import Any
 
@@ -16,11 +17,23 @@ from artificer.content.cores import Core
 def spell_catalog(content: Content) -> _core.Catalog:
     """The core's catalog: spells in file order (their index is the VM's
     spell number), the recipes, and balance.json's `vm` rules (so the lab's
-    timeline is cast under the same mana rules as the world's wand)."""
+    timeline is cast under the same mana rules as the world's wand). Made once
+    per `Content` (it never changes, and the catalog is only read): a run's world
+    is rebuilt at every settle and arms its wand again (issue 44's profile)."""
+    made = _CATALOGS.get(id(content))
+    if made is not None and made[0]() is content:
+        return made[1]
     spells = [s.model_dump(mode="json", by_alias=True) for s in content.spells]
     recipes = [r.model_dump(mode="json", by_alias=True) for r in content.recipes]
     vm = content.balance.vm.model_dump(mode="json", by_alias=True)
-    return _core.Catalog(spells, recipes, vm)
+    catalog = _core.Catalog(spells, recipes, vm)
+    _CATALOGS[id(content)] = (weakref.ref(content), catalog)
+    weakref.finalize(content, _CATALOGS.pop, id(content), None)
+    return catalog
+
+
+#: Each live `Content`'s catalog, by the content's id (checked against a weak reference to it).
+_CATALOGS: dict[int, tuple[weakref.ref[Content], _core.Catalog]] = {}
 
 
 def core_data(core: Core) -> dict[str, Any]:
