@@ -8,9 +8,8 @@ and at every wave start.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Protocol
 
 from artificer._core import PlayerStats
@@ -74,19 +73,34 @@ class WaveStats:
     rush_currency: int = 0
 
     def to_save(self) -> dict[str, Any]:
-        """run.json's entry for this wave (R-SAVE-1: the summary's numbers), every field as it is."""
-        return asdict(self)
+        """run.json's entry for this wave (R-SAVE-1: the summary's numbers), every field as it is:
+        `dataclasses.asdict`'s dict, made without its deep copies (every value here is a number, a
+        string, a list or dict of them, or a boss fight): the run settles twice a wave and saves
+        every wave so far each time (issue 44's profile)."""
+        out: dict[str, Any] = {}
+        for name in _WAVE_FIELDS:
+            value = getattr(self, name)
+            if isinstance(value, BossFight):
+                value = _fight(value)
+            elif isinstance(value, list):
+                value = [_fight(v) if isinstance(v, BossFight) else v for v in value]
+            elif isinstance(value, dict):
+                value = dict(value)
+            out[name] = value
+        return out
 
     @classmethod
     def from_save(cls, data: Mapping[str, Any]) -> WaveStats:
-        """The wave `to_save` wrote (checked by the schema first)."""
-        fields = copy.deepcopy(dict(data))
-        if isinstance(fields.get("boss"), Mapping):
-            fields["boss"] = BossFight(**fields["boss"])
-        fields["rush"] = [
-            BossFight(**fight) if isinstance(fight, Mapping) else fight for fight in fields.get("rush", [])
+        """The wave `to_save` wrote (checked by the schema first); its lists and dicts copied."""
+        values: dict[str, Any] = {
+            k: list(v) if isinstance(v, list) else dict(v) if isinstance(v, dict) else v for k, v in data.items()
+        }
+        if isinstance(values.get("boss"), Mapping):
+            values["boss"] = BossFight(**_copied(values["boss"]))
+        values["rush"] = [
+            BossFight(**_copied(fight)) if isinstance(fight, Mapping) else fight for fight in values.get("rush", [])
         ]
-        return cls(**fields)
+        return cls(**values)
 
     def as_json(self) -> dict[str, Any]:
         """The headless report's entry (R-SIM-1): the float numbers rounded to 3 decimals."""
@@ -163,3 +177,20 @@ class WandStats:
         )
         if shop is not None:
             shop.luck = totals[WandStat.LUCK]
+
+
+#: `WaveStats`'s fields in their order (`to_save` writes them so, as `asdict` does).
+_WAVE_FIELDS = tuple(f.name for f in fields(WaveStats))
+
+
+def _fight(fight: BossFight) -> dict[str, Any]:
+    """`asdict(fight)`: its fields in order, its phases a new list."""
+    return {name: list(v) if isinstance(v, list) else v for name, v in ((n, getattr(fight, n)) for n in _FIGHT_FIELDS)}
+
+
+_FIGHT_FIELDS = tuple(f.name for f in fields(BossFight))
+
+
+def _copied(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A saved fight's fields, its lists copied."""
+    return {k: list(v) if isinstance(v, list) else v for k, v in data.items()}
