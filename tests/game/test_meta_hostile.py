@@ -11,27 +11,22 @@ first shop nor Continue; two runs ending at once on one meta file both count (`m
 
 from __future__ import annotations
 
+import json
+import multiprocessing
 import os
+import socket
+import stat
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+import pytest
 
-import json  # noqa: E402
-import multiprocessing  # noqa: E402
-import socket  # noqa: E402
-import stat  # noqa: E402
-import subprocess  # noqa: E402
-import sys  # noqa: E402
-from collections.abc import Callable, Iterator  # noqa: E402
-from dataclasses import dataclass  # noqa: E402
-from pathlib import Path  # noqa: E402
-from typing import Any  # noqa: E402
-
-import pytest  # noqa: E402
-
-from artificer.content import load_content  # noqa: E402
-from artificer.game.meta import (  # noqa: E402
+from artificer.content import load_content
+from artificer.game.meta import (
     META_FILE,
     Meta,
     Section,
@@ -43,7 +38,7 @@ from artificer.game.meta import (  # noqa: E402
     unlock_tree,
     update_meta,
 )
-from artificer.sim.headless import settle_meta  # noqa: E402
+from artificer.sim.headless import settle_meta
 
 CONTENT = load_content()
 

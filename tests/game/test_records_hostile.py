@@ -12,23 +12,17 @@ regular files changes (mode, inode and device compared before and after). Never 
 
 from __future__ import annotations
 
-import os
+import json
+import stat
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
 
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+import pygame
+import pytest
 
-import json  # noqa: E402
-import stat  # noqa: E402
-from collections.abc import Callable  # noqa: E402
-from dataclasses import dataclass  # noqa: E402
-from pathlib import Path  # noqa: E402
-
-import pygame  # noqa: E402
-import pytest  # noqa: E402
-
-from artificer import storage  # noqa: E402
-from artificer.game.records import (  # noqa: E402
+from artificer import storage
+from artificer.game.records import (
     KEY_FILE,
     RECORDS_FILE,
     Record,
@@ -38,11 +32,11 @@ from artificer.game.records import (  # noqa: E402
     load_records,
     save_records,
 )
-from artificer.ui.i18n import tr  # noqa: E402
-from artificer.ui.scene import SceneStack  # noqa: E402
-from artificer.ui.scenes.records import RecordsScene  # noqa: E402
-from artificer.ui.session import Session  # noqa: E402
-from game.test_meta_hostile import (  # noqa: E402
+from artificer.ui.i18n import tr
+from artificer.ui.scene import SceneStack
+from artificer.ui.scenes.records import RecordsScene
+from artificer.ui.session import Session
+from game.test_meta_hostile import (
     BLOCK,
     URANDOM_LIKE,
     ZERO_LIKE,

@@ -10,32 +10,27 @@ the rename."""
 
 from __future__ import annotations
 
+import copy
+import json
 import os
+import stat
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+import pygame
+import pytest
+from tests.scene_driving import press_continue
 
-import copy  # noqa: E402
-import json  # noqa: E402
-import stat  # noqa: E402
-from collections.abc import Callable  # noqa: E402
-from dataclasses import dataclass  # noqa: E402
-from pathlib import Path  # noqa: E402
-from typing import Any  # noqa: E402
-
-import pygame  # noqa: E402
-import pytest  # noqa: E402
-from tests.scene_driving import press_continue  # noqa: E402
-
-from artificer import storage  # noqa: E402
-from artificer.content import load_content  # noqa: E402
-from artificer.game.run import Run, WaveStats  # noqa: E402
-from artificer.game.save import MAX_CURRENCY, LoadedRun, SaveProblem, load_run, run_save_path, save_run  # noqa: E402
-from artificer.ui.i18n import tr  # noqa: E402
-from artificer.ui.play import title_scene  # noqa: E402
-from artificer.ui.scene import SceneStack  # noqa: E402
-from artificer.ui.scenes.shop import ShopScene  # noqa: E402
+from artificer import storage
+from artificer.content import load_content
+from artificer.game.run import Run, WaveStats
+from artificer.game.save import MAX_CURRENCY, LoadedRun, SaveProblem, load_run, run_save_path, save_run
+from artificer.ui.i18n import tr
+from artificer.ui.play import title_scene
+from artificer.ui.scene import SceneStack
+from artificer.ui.scenes.shop import ShopScene
 
 CONTENT = load_content()
 

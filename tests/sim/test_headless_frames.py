@@ -1,4 +1,4 @@
-"""Issue 44: between the frames the game must see, the core runs the headless bot's frames itself
+"""R-SIM-1, R-DET-1 (issue 44): between the frames the game must see, the core runs the headless bot's frames itself
 (`World.play_bot`, `WaveInProgress.step_bot`) — and the run is the same, byte for byte, as
 stepping every frame from Python: each wave's report, the currency, the state hash. Checked on
 whole runs of every archetype's opening, on a run with the vampire fang and healing potions (the

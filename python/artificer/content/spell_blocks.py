@@ -265,10 +265,11 @@ class CarrierBlock(ActionBlock):
 # --- MODIFIER, MULTICAST, TRIGGER -------------------------------------------------
 
 
-class AddedTrigger(ContentModel):
-    """What an add-trigger modifier makes of the next projectile (R-VM-14): when its payload runs."""
+class TriggerTiming(ContentModel):
+    """When a trigger's payload runs: a TRIGGER card's (R-VM-4), or the trigger an add-trigger
+    modifier makes of the next projectile (R-VM-14)."""
 
-    kind: TriggerKind = Field(description="When the payload runs (on_hit or timer).")
+    kind: TriggerKind = Field(description="When the payload runs.")
     delay: float | None = Field(
         default=None,
         gt=0,
@@ -280,7 +281,12 @@ class AddedTrigger(ContentModel):
     @field_validator("delay")
     @classmethod
     def _delay_only_on_timers(cls, delay: float | None, info: ValidationInfo) -> float | None:
-        return _timer_delay(delay, info)
+        kind = info.data.get("kind")
+        if kind == TriggerKind.TIMER and delay is None:
+            raise ValueError("required for a timer trigger")
+        if kind is not None and kind != TriggerKind.TIMER and delay is not None:
+            raise ValueError(f'only a timer trigger has a delay (this one is "{kind}")')
+        return delay
 
 
 #: Most copies one divide card makes.
@@ -332,7 +338,7 @@ class ModifierBlock(ContentModel):
         description="Mana given to the cards the cast draws after it; what they leave is lost when the cast ends, "
         "so no cast nets mana (R-VM-14 add_mana).",
     )
-    adds_trigger: AddedTrigger | None = Field(
+    adds_trigger: TriggerTiming | None = Field(
         default=None,
         description="The next projectile action becomes a trigger of this kind carrying the card after it (R-VM-14).",
     )
@@ -358,33 +364,10 @@ class MulticastBlock(ContentModel):
     spread: Degrees = Field(description="Fan-out of the actions in degrees.")
 
 
-class TriggerBlock(ContentModel):
+class TriggerBlock(TriggerTiming):
     """A TRIGGER: its carrier projectile, and when the payload after it runs (R-VM-4)."""
 
-    kind: TriggerKind = Field(description="When the payload runs.")
-    delay: float | None = Field(
-        default=None,
-        gt=0,
-        le=MAX_SECONDS,
-        validate_default=True,
-        description="Seconds before a timer payload runs (timer only).",
-    )
     carrier: CarrierBlock = Field(description="The trigger's own projectile.")
-
-    @field_validator("delay")
-    @classmethod
-    def _delay_only_on_timers(cls, delay: float | None, info: ValidationInfo) -> float | None:
-        return _timer_delay(delay, info)
-
-
-def _timer_delay(delay: float | None, info: ValidationInfo) -> float | None:
-    """A timer trigger needs its delay, and only a timer has one."""
-    kind = info.data.get("kind")
-    if kind == TriggerKind.TIMER and delay is None:
-        raise ValueError("required for a timer trigger")
-    if kind is not None and kind != TriggerKind.TIMER and delay is not None:
-        raise ValueError(f'only a timer trigger has a delay (this one is "{kind}")')
-    return delay
 
 
 # --- LOGIC ----------------------------------------------------------------------

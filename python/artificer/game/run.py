@@ -287,8 +287,8 @@ class WaveInProgress:
                 self.stats.rush.append(self.stats.boss)
         self._source_names = [kind.id for kind in roster(run.content)]
         #: The core's books' slot of each damage source (`step_bot`): each kind, then the projectiles.
-        self._source_sources = [*self._source_names, "projectile"]
-        self._source_index = {name: i for i, name in enumerate(self._source_sources)}
+        self._source_slots = [*self._source_names, "projectile"]
+        self._source_index = {name: i for i, name in enumerate(self._source_slots)}
         self._books = _core.HeadlessBooks()
         #: Currency picked up this wave before golden_idol's share (R-REL-1).
         self._picked = 0.0
@@ -462,7 +462,7 @@ class WaveInProgress:
         stats = self.stats
         stats.frames, stats.kills, stats.spawned = books.frames, books.kills, books.spawned
         stats.damage_dealt, stats.damage_taken = books.damage_dealt, books.damage_taken
-        taken, names = books.taken, self._source_sources
+        taken, names = books.taken, self._source_slots
         stats.damage_taken_by_source = {names[i]: taken[i] for i in books.seen}
         if books.picked != self._picked:
             self._pick(books.picked - self._picked, total=books.picked)
