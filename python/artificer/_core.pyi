@@ -28,6 +28,7 @@ __all__ = [
     "World",
     "HeadlessBooks",
     "kite",
+    "pack_offsets",
     "nearest_row",
     "repel",
     "__version__",
@@ -85,6 +86,10 @@ def kite(
     """The headless kiting bot's move (None: stand) and dash this frame, from a frame's enemy and
     pickup rows (as for `nearest_row`), the player's point and dash cooldown, the arena and the bot's
     tuning (danger, panic, safe, wall_margin, wall_weight, pickup_weight)."""
+
+def pack_offsets(count: int) -> tuple[list[float], list[float]]:
+    """The offsets (dxs, dys) of a landing pack of `count` members from its marker, in member order:
+    the sunflower spiral the wave director and the core's headless landings share."""
 
 CONTROLS_WIDTH: int
 COMMAND_WIDTH: int
@@ -238,7 +243,8 @@ class World:
     ) -> None: ...
     # Issue 44: a tick as `step` takes it, then the headless kiting bot's ticks in the core, the
     # wave's books kept in `books`; (frames, stop, the last tick's counts, the buffers' rows before
-    # its growth, a heal queued for the next frame). See `World.play_bot`'s docstring.
+    # its growth, a heal queued for the next frame, the pack members the cap kept from the
+    # `landings` that landed). See `World.play_bot`'s docstring.
     def play_bot(
         self,
         controls: npt.NDArray[np.float32],
@@ -253,8 +259,10 @@ class World:
         drink_below: float | None,
         boss_kind: int | None,
         books: HeadlessBooks,
+        landings: list[tuple[float, int, int, bool, float, float]],
+        max_alive: int | None,
     ) -> tuple[
-        int, str, tuple[int, int, int, int, int, float, int, int], tuple[int, int, int, int, int, int], float
+        int, str, tuple[int, int, int, int, int, float, int, int], tuple[int, int, int, int, int, int], float, int
     ]: ...
     def read_events(self, events: npt.NDArray[np.float64], start: int) -> int: ...
     def tally_events(self) -> tuple[list[int], list[float], list[float]]: ...

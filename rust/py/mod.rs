@@ -23,7 +23,7 @@ mod _core {
     #[pymodule_export]
     use super::headless::HeadlessBooks;
     #[pymodule_export]
-    use super::queries::{kite, nearest_row, repel};
+    use super::queries::{kite, nearest_row, pack_offsets, repel};
     #[pymodule_export]
     use super::render::SpriteRasterizer;
     #[pymodule_export]

@@ -5,9 +5,10 @@
 use numpy::PyReadonlyArray2;
 use pyo3::prelude::*;
 
+use super::args::Int;
 use super::arrays::{readonly2, Spec};
 use crate::sim::kite as steering;
-use crate::sim::limits;
+use crate::sim::{limits, packs};
 
 const ROWS: Spec = Spec { name: "rows", dtype: "float32", shape: &[None, None] };
 
@@ -55,6 +56,15 @@ pub fn kite(
     let bot = steering::Bot { x, y, dash_cooldown, arena: arena_of(arena)? };
     let steer = steering::steer(bot, points(&enemies), points(&pickups), &kite_params(tuning)?);
     Ok((steer.move_xy, steer.dash))
+}
+
+/// The offsets of a landing pack of `count` members from its marker, `(dxs, dys)` in member order
+/// (`sim::packs::pack_offset`, the one the core's headless landings use).
+#[pyfunction]
+#[pyo3(signature = (count))]
+pub fn pack_offsets(count: Int) -> PyResult<(Vec<f64>, Vec<f64>)> {
+    let count = count.count("count", limits::MAX_COUNT)?;
+    Ok((0..count).map(|i| packs::pack_offset(count, i)).unzip())
 }
 
 /// The bot's tuning, each a finite number in `0..=MAX_COORD`.

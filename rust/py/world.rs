@@ -19,7 +19,7 @@ use crate::sim::player::{Controls, CONTROLS_WIDTH};
 use crate::sim::pools::{NewProjectile, Owner};
 use crate::sim::rng::STREAM_COUNT;
 use crate::sim::world::WandMemory;
-use crate::sim::{headless, CoreError, World as CoreWorld};
+use crate::sim::{headless, packs, CoreError, World as CoreWorld};
 
 /// The frame contract as module constants, all from `sim::contract` and the
 /// contract enums, so that Python never hard-codes a column number, op or kind:
@@ -96,7 +96,10 @@ type StepCounts = (usize, usize, usize, usize, u32, f64, usize, usize);
 type BufferRows = (usize, usize, usize, usize, usize, usize);
 
 /// What `World.play_bot` returns: (frames, stop, counts, buffer rows, heal).
-type Played = (u64, &'static str, StepCounts, BufferRows, f64);
+type Played = (u64, &'static str, StepCounts, BufferRows, f64, u64);
+
+/// An announced pack as Python hands it over: `(lands_at, kind, count, elite, x, y)`.
+type PackRow = (f64, Int, Int, bool, f64, f64);
 
 #[pymethods]
 impl World {
@@ -167,11 +170,15 @@ impl World {
     /// `caps`: the frame buffers' rows (enemies, projectiles, pickups, events, zones, summons).
     /// `pacing`: (frames into the wave an empty arena counts from, each stretch's grace);
     /// `fang`: (kills per heal, the heal), (0, 0) for none. Nothing is written to the buffers:
-    /// `write_frame` writes the last frame's. Returns `(frames, stop, counts, caps, heal)`: the
-    /// ticks run, why they stopped ("limit", "drink", "died", "boss"), the last tick's counts (as
-    /// `step`'s), the buffers' rows before its growth, and a heal queued for the next frame.
+    /// `write_frame` writes the last frame's. `landings`: the packs the director announced and
+    /// not landed yet, in its order, as `(lands_at, kind, count, elite, x, y)`, and `max_alive`
+    /// the field's cap (None: none): each lands on the first frame after the first whose time is
+    /// `lands_at` or later (`sim::packs`). Returns `(frames, stop, counts, caps, heal, held_back)`:
+    /// the ticks run, why they stopped ("limit", "drink", "died", "boss"), the last tick's counts
+    /// (as `step`'s), the buffers' rows before its growth, a heal queued for the next frame, and
+    /// the members the cap kept from the packs that landed.
     #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (controls, commands, n_commands, limit, tuning, arena, caps, pacing, fang, drink_below, boss_kind, books))]
+    #[pyo3(signature = (controls, commands, n_commands, limit, tuning, arena, caps, pacing, fang, drink_below, boss_kind, books, landings, max_alive))]
     fn play_bot(
         &mut self,
         py: Python<'_>,
@@ -187,6 +194,8 @@ impl World {
         drink_below: Option<f64>,
         boss_kind: Option<Int>,
         books: &mut super::headless::HeadlessBooks,
+        landings: Vec<PackRow>,
+        max_alive: Option<Int>,
     ) -> PyResult<Played> {
         let (controls, commands) = (readonly1::<f32>(controls, &CONTROLS)?, readonly2::<f64>(commands, &COMMANDS)?);
         let controls = self.decode_input(&controls, &commands, n_commands)?;
@@ -197,6 +206,11 @@ impl World {
         let drink_below = drink_below.map(|d| limits::float("drink_below", d, 0.0, 1.0).map(|_| d)).transpose()?;
         let kinds = self.inner.kinds().len() as i64;
         let boss_kind = boss_kind.map(|k| k.whole("boss_kind", 0, kinds - 1).map(|k| k as u16)).transpose()?;
+        let mut landings = packs::Landings {
+            pending: landings.iter().map(|row| landing(row, kinds)).collect::<PyResult<_>>()?,
+            cap: max_alive.map(|m| m.whole("max_alive", 0, limits::MAX_COUNT as i64).map(|m| m as u64)).transpose()?,
+            held_back: 0,
+        };
         let fang_heal = limits::float("fang heal", fang.1, 0.0, MAX_AMOUNT).map(|_| fang.1)?;
         let rules = headless::Rules {
             empty_from: pacing.0,
@@ -205,12 +219,15 @@ impl World {
             fang_heal,
             drink_below,
             boss_kind,
+            hz: self.inner.config().tick_hz,
         };
         let (e, p, k, ev, z, su) = caps;
         let caps = headless::Caps { enemies: e, projectiles: p, pickups: k, events: ev, zones: z, summons: su };
         books.fit(self.inner.kinds().len() + 1);
         let (world, cmds, books) = (&mut self.inner, &self.commands, &mut books.books);
-        let played = py.detach(move || headless::play(world, controls, cmds, limit, &bot, arena, caps, &rules, books));
+        let lands = &mut landings;
+        let played =
+            py.detach(move || headless::play(world, controls, cmds, limit, &bot, arena, caps, &rules, books, lands));
         let c = played.caps;
         Ok((
             played.frames,
@@ -218,6 +235,7 @@ impl World {
             self.counts(&played.counts),
             (c.enemies, c.projectiles, c.pickups, c.events, c.zones, c.summons),
             played.heal,
+            landings.held_back,
         ))
     }
 
@@ -869,4 +887,18 @@ fn write_events(events: &[Event], start: usize, out: &mut [f64]) -> usize {
         n += 1;
     }
     n
+}
+
+/// An announced pack from Python (`World.play_bot`'s `landings`), checked.
+fn landing(row: &PackRow, kinds: i64) -> PyResult<packs::Landing> {
+    let (at, kind, count, elite, x, y) = row;
+    let coord = |name: &str, v: f64| limits::float(name, v, -limits::MAX_COORD, limits::MAX_COORD).map(|_| v);
+    Ok(packs::Landing {
+        at: limits::float("lands_at", *at, 0.0, limits::MAX_SECONDS).map(|_| *at)?,
+        kind: kind.whole("a pack's kind", 0, kinds - 1)? as u16,
+        count: count.count("a pack's count", limits::MAX_COUNT)?,
+        elite: *elite,
+        x: coord("a pack's x", *x)?,
+        y: coord("a pack's y", *y)?,
+    })
 }

@@ -1,9 +1,10 @@
 //! The headless run's frames that Python need not see (issue 44): the kiting bot steers
 //! (`sim::kite`) on the world's own pools, the world steps, and the wave's books are kept here —
 //! frame by frame, in the order and the arithmetic of `artificer.game.run.WaveInProgress.step`
-//! and `RelicBook.on_kills` — until a frame Python must handle comes: the frame limit it gave (the
-//! director's next spawn, the wave's end, a boss's stall), a frame the bot would drink a potion
-//! before, the player's death, or a boss event. The same run, byte for byte, as stepping every
+//! and `RelicBook.on_kills` — and the packs the director announced land (`sim::packs`), until a
+//! frame Python must handle comes: the frame limit it gave (the director's next announcement, the
+//! wave's end, a boss's stall), a frame the bot would drink a potion before, the player's death,
+//! or a boss event. The same run, byte for byte, as stepping every
 //! frame from Python (the goldens and the sweep's rows check it), at a fraction of the calls.
 //!
 //! What the bot reads is what the per-frame bot would read from the frame buffers: the buffers'
@@ -13,6 +14,7 @@
 use super::commands::Command;
 use super::events::{Event, EventKind};
 use super::kite::{self, Bot, KiteParams};
+use super::packs::Landings;
 use super::player::Controls;
 use super::world::{StepCounts, World};
 
@@ -57,6 +59,8 @@ pub struct Rules {
     pub drink_below: Option<f64>,
     /// The wave's boss's kind (None: no boss fight to follow).
     pub boss_kind: Option<u16>,
+    /// The sim's ticks per second (a frame's time into the wave, for the packs' landings).
+    pub hz: u32,
 }
 
 /// The rows each frame buffer holds (Python's arrays), grown as `FrameBuffers.step` grows them.
@@ -107,7 +111,8 @@ pub struct Played {
 }
 
 /// Runs `limit` frames at most (at least one): the first with `controls` and `commands` as given,
-/// the next ones with the bot's steering and the fang's heal; `caps` are the frame buffers' sizes.
+/// the next ones with the bot's steering, the fang's heal and the `landings` due (the director's
+/// order: the heal queued by the frame before, then the packs); `caps` are the frame buffers' sizes.
 #[allow(clippy::too_many_arguments)]
 pub fn play(
     world: &mut World,
@@ -119,9 +124,11 @@ pub fn play(
     mut caps: Caps,
     rules: &Rules,
     books: &mut Books,
+    landings: &mut Landings,
 ) -> Played {
     let mut last = world.step(&controls, commands);
     let mut frames = 1;
+    let mut input = Vec::new();
     let mut stop = None;
     let (mut before, mut heal);
     loop {
@@ -149,8 +156,13 @@ pub fn play(
         };
         let (move_x, move_y) = steer.move_xy.unwrap_or((0.0, 0.0));
         let controls = Controls { move_x, move_y, aim_x: 0.0, aim_y: 0.0, dash: steer.dash, aim_at_point: false };
-        let heals = [Command::Heal { amount: heal as f32 }];
-        last = world.step(&controls, if heal > 0.0 { &heals } else { &[] });
+        input.clear();
+        if heal > 0.0 {
+            input.push(Command::Heal { amount: heal as f32 });
+        }
+        // `WaveInProgress._before_step`'s time: the frames done so far, in seconds.
+        landings.land(books.frames as f64 / f64::from(rules.hz), books.alive, &mut input);
+        last = world.step(&controls, &input);
         frames += 1;
     }
     Played { frames, stop: stop.unwrap_or(Stop::Limit), counts: last, caps: before, heal }

@@ -15,6 +15,7 @@ pub mod ids;
 pub mod kite;
 pub mod limits;
 pub mod movement;
+pub mod packs;
 pub mod player;
 pub mod pools;
 pub mod relics;

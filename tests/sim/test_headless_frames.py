@@ -7,13 +7,16 @@ the crowd (the bot reads what an outgrown buffer holds, zeros and all)."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import pytest
 from tests.content_tweaks import with_balance
 
+from artificer import _core
 from artificer.content import Content, load_content
 from artificer.content.builds import load_builds
+from artificer.engine import Simulation
 from artificer.game.flow import Phase, RunFlow
 from artificer.game.run import Run
 from artificer.sim.bot import KitingBot, drink_share, drink_when_hurt
@@ -108,3 +111,42 @@ def test_a_replay_recording_steps_frame_by_frame() -> None:
     flow.begin_wave()
     with pytest.raises(FlowError, match="replay"):
         flow.step_bot(KitingBot.tuning, None)
+
+
+def test_packs_the_field_cap_holds_back_land_the_same() -> None:
+    """R-WAVE-1's cap (`max_alive`): the core lands the announced packs between the frames Python
+    sees, and brings only the members that fit, as the director does."""
+    capped = with_balance(CONTENT, "wave", max_alive=6)
+    fast = played(capped, 4, 3, "spark", False)
+    assert any(report["held_back"] for report in fast["reports"]), "the cap kept some enemies away"
+    assert fast == played(capped, 4, 3, "spark", True)
+
+
+@pytest.mark.parametrize("count", [1, 2, 7, 12, 40])
+def test_a_pack_lands_on_the_sunflower_spiral_to_the_bit(count: int) -> None:
+    """R-WAVE-2: the core's spiral (`_core.pack_offsets`, which the director and the core's own
+    landings share) is the formula, in Python's float arithmetic."""
+    radius = 0.0 if count <= 1 else 6.0 * math.sqrt(count)
+    golden = math.pi * (3.0 - math.sqrt(5.0))
+    rs = [radius * math.sqrt((i + 0.5) / count) for i in range(count)]
+    expected = (
+        [r * math.cos(i * golden) for i, r in enumerate(rs)],
+        [r * math.sin(i * golden) for i, r in enumerate(rs)],
+    )
+    assert _core.pack_offsets(count) == expected
+
+
+def test_a_pack_the_core_cannot_land_is_refused_with_a_message() -> None:
+    """The core never panics across the boundary: a pack it cannot land is a ValueError naming why."""
+    sim = Simulation(CONTENT, 1)
+    for pack, why in [
+        ((1.0, 10_000, 3, False, 100.0, 100.0), "kind"),
+        ((1.0, 0, -1, False, 100.0, 100.0), "count"),
+        ((1.0, 0, 3, False, float("nan"), 100.0), "x"),
+        ((-1.0, 0, 3, False, 100.0, 100.0), "lands_at"),
+    ]:
+        with pytest.raises(ValueError, match=why):
+            sim.play_bot(
+                5, KitingBot.tuning, _core.HeadlessBooks(), pacing=(0, 0), fang=(0, 0.0), drink_below=None,
+                boss_kind=None, landings=[pack],
+            )  # fmt: skip

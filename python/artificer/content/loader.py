@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from pydantic import BaseModel, ValidationError
 
@@ -74,6 +74,7 @@ CONTENT_FILES = (
 )
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
+MadeT = TypeVar("MadeT")
 
 
 @dataclass(frozen=True)
@@ -101,12 +102,24 @@ class Content:
     _spell_indices: dict[str, int] = field(init=False, repr=False, compare=False)
     _core_by_id: dict[str, Core] = field(init=False, repr=False, compare=False)
     _recipe_by_id: dict[str, Recipe] = field(init=False, repr=False, compare=False)
+    _made: dict[Hashable, Any] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_enemy_indices", {enemy.id: index for index, enemy in enumerate(self.enemies)})
         object.__setattr__(self, "_spell_indices", {spell.id: index for index, spell in enumerate(self.spells)})
         object.__setattr__(self, "_core_by_id", {core.id: core for core in self.cores})
         object.__setattr__(self, "_recipe_by_id", {recipe.id: recipe for recipe in self.recipes})
+        object.__setattr__(self, "_made", {})
+
+    def made(self, key: Hashable, make: Callable[[], MadeT]) -> MadeT:
+        """What `make` makes of this content, made once per `key` and kept: the content never
+        changes, so what is made only of it never does either (the core's spell catalog, the
+        world's config). What is kept is shared: its users only read it."""
+        try:
+            return cast("MadeT", self._made[key])
+        except KeyError:
+            made = self._made[key] = make()
+            return made
 
     def enemy_index(self, enemy_id: str) -> int:
         """The enemy's position in enemies.json: the kind number the core uses."""

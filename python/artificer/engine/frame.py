@@ -213,15 +213,32 @@ class FrameInput:
     def command(
         self, op: Op, a: float = 0.0, b: float = 0.0, x: float = 0.0, y: float = 0.0, value: float = 0.0
     ) -> None:
-        if self.n_commands == len(self.commands):
-            grown = np.zeros((2 * len(self.commands), _core.COMMAND_WIDTH), dtype=np.float64)
-            grown[: self.n_commands] = self.commands
-            self.commands = grown
+        self._room(1)
         self.commands[self.n_commands] = (op, a, b, x, y, value)  # CommandColumn's order
         self.n_commands += 1
 
+    def _room(self, rows: int) -> None:
+        """Grows the command rows (doubling) until `rows` more fit."""
+        size = len(self.commands)
+        while self.n_commands + rows > size:
+            size *= 2
+        if size > len(self.commands):
+            grown = np.zeros((size, _core.COMMAND_WIDTH), dtype=np.float64)
+            grown[: self.n_commands] = self.commands[: self.n_commands]
+            self.commands = grown
+
     def spawn(self, kind: int, x: float, y: float, elite: bool = False) -> None:
         self.command(Op.SPAWN, kind, float(elite), x, y)
+
+    def spawn_pack(self, kind: int, xs: F64, ys: F64, elite: bool = False) -> None:
+        """`spawn` at each (xs[i], ys[i]), in order, as one block of rows (a landing pack)."""
+        count = len(xs)
+        self._room(count)
+        rows = self.commands[self.n_commands : self.n_commands + count]
+        rows[:] = (Op.SPAWN, kind, float(elite), 0.0, 0.0, 0.0)  # CommandColumn's order
+        rows[:, 3] = xs
+        rows[:, 4] = ys
+        self.n_commands += count
 
     def heal(self, amount: float) -> None:
         self.command(Op.HEAL, value=amount)

@@ -6,6 +6,7 @@ takes (`world_config`), and the one per-frame call into the core (`step`).
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -47,11 +48,25 @@ def world_config(
     """The core's config: balance.json's sections and the roster, in kind order
     (`artificer.content.roster`: enemies.json's, then the bosses, then their clones), as the
     run's `mode` has them (its NG+ level, cursed waves, an endless wave's difficulty, global
-    mutator and arena)."""
+    mutator and arena). The caller's own copy, to change at will."""
+    return copy.deepcopy(_config(content, rules, mode))
+
+
+def _config(content: Content, rules: Mapping[str, bool] | None, mode: WorldMode) -> dict[str, Any]:
+    """`world_config`, made once per content, rules and mode, and shared: the core only reads
+    it, and a run's world is rebuilt at every settle (issue 44's profile: making it was 5% of a
+    headless run). An endless wave's is made each time: each wave has its own difficulty."""
+    if mode.difficulty != 1.0:
+        return _make_config(content, rules, mode)
+    key = ("world_config", tuple(sorted((rules or {}).items())), mode)
+    return content.made(key, lambda: _make_config(content, rules, mode))
+
+
+def _make_config(content: Content, rules: Mapping[str, bool] | None, mode: WorldMode) -> dict[str, Any]:
     balance = content.balance.model_dump(mode="json")
     scale = mode.arena_scale
     arena = {"width": balance["arena"]["width"] * scale, "height": balance["arena"]["height"] * scale}
-    config = {
+    return {
         "arena": arena,
         "sim": balance["sim"],
         "player": balance["player"],
@@ -65,7 +80,6 @@ def world_config(
         "rules": dict(rules or {}),
         "mutators": core_mutators(content, mode.mutator),
     }
-    return config
 
 
 class Simulation:
@@ -81,7 +95,7 @@ class Simulation:
         self.content = content
         self.seed = seed
         self.mode = mode
-        config = world_config(content, rules, mode)
+        config = _config(content, rules, mode)
         #: The arena's (width, height) in world px: the content's, or an endless wave's shrunk one.
         self.arena: tuple[float, float] = (config["arena"]["width"], config["arena"]["height"])
         self.world = _core.World(config, seed)
@@ -103,7 +117,8 @@ class Simulation:
         core = self.content.core(core_id)
         if self._catalog is None:
             self._catalog = spell_catalog(self.content)
-        return dict(self.world.set_spell_wand(self._catalog, core_data(core), place(core, cards), trace))
+        data = self.content.made(("core_data", core_id), lambda: core_data(core))  # the core only reads it
+        return dict(self.world.set_spell_wand(self._catalog, data, place(core, cards), trace))
 
     def arm_starting_wand(self) -> dict[str, Any]:
         """R-ONB-1: balance.json's `starting_wand`."""
@@ -125,19 +140,22 @@ class Simulation:
         fang: tuple[int, float],
         drink_below: float | None,
         boss_kind: int | None,
-    ) -> tuple[int, str, StepCounts, float]:
+        landings: Sequence[tuple[float, int, int, bool, float, float]] = (),
+        max_alive: int | None = None,
+    ) -> tuple[int, str, StepCounts, float, int]:
         """`step` with the input as set, then on with the kiting bot in the core for up to `limit`
-        frames in all (`World.play_bot`, issue 44): the buffers and the input as stepping each
-        frame would leave them. Returns (frames, why they stopped, the last frame's counts, a heal
-        queued for the next frame)."""
+        frames in all (`World.play_bot`, issue 44), the director's announced packs (`landings`,
+        under the field's cap `max_alive`) landing as they come due: the buffers and the input as
+        stepping each frame would leave them. Returns (frames, why they stopped, the last frame's
+        counts, a heal queued for the next frame, the pack members the cap kept away)."""
         frame = self.input
-        frames, stop, counts, caps, heal = self.world.play_bot(
+        frames, stop, counts, caps, heal, held_back = self.world.play_bot(
             frame.controls, frame.commands, frame.n_commands, limit, tuning, self.arena,
-            self.buffers.caps(), pacing, fang, drink_below, boss_kind, books,
+            self.buffers.caps(), pacing, fang, drink_below, boss_kind, books, list(landings), max_alive,
         )  # fmt: skip
         last = self.buffers.write_after(self.world, caps, StepCounts(*counts))
         self.input.clear()
-        return frames, stop, last, heal
+        return frames, stop, last, heal, held_back
 
     def state_hash(self) -> int:
         return self.world.state_hash()

@@ -5,7 +5,6 @@ one explicit shape the compiler reads.
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Sequence
 from typing import Any
 
@@ -20,20 +19,14 @@ def spell_catalog(content: Content) -> _core.Catalog:
     timeline is cast under the same mana rules as the world's wand). Made once
     per `Content` (it never changes, and the catalog is only read): a run's world
     is rebuilt at every settle and arms its wand again (issue 44's profile)."""
-    made = _CATALOGS.get(id(content))
-    if made is not None and made[0]() is content:
-        return made[1]
+    return content.made("catalog", lambda: _catalog(content))
+
+
+def _catalog(content: Content) -> _core.Catalog:
     spells = [s.model_dump(mode="json", by_alias=True) for s in content.spells]
     recipes = [r.model_dump(mode="json", by_alias=True) for r in content.recipes]
     vm = content.balance.vm.model_dump(mode="json", by_alias=True)
-    catalog = _core.Catalog(spells, recipes, vm)
-    _CATALOGS[id(content)] = (weakref.ref(content), catalog)
-    weakref.finalize(content, _CATALOGS.pop, id(content), None)
-    return catalog
-
-
-#: Each live `Content`'s catalog, by the content's id (checked against a weak reference to it).
-_CATALOGS: dict[int, tuple[weakref.ref[Content], _core.Catalog]] = {}
+    return _core.Catalog(spells, recipes, vm)
 
 
 def core_data(core: Core) -> dict[str, Any]:

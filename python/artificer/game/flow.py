@@ -189,9 +189,15 @@ class RunFlow:
 
     # --- between waves ---------------------------------------------------------------------------
 
-    def open_shop(self) -> None:
+    def open_shop(self, *, settled: bool = True) -> None:
         """CLEARED → SHOP: the run settles (its world rebuilt from what a save holds, R-SAVE-1),
-        the shop opens after the wave won (R-SHOP-1) and the save hook is called."""
+        the shop opens after the wave won (R-SHOP-1) and the save hook is called.
+
+        `settled=False` (the headless bot's, issue 44): the world is not rebuilt on the way in,
+        only on the way out (`leave_shop`). The next wave plays the same either way — the shop
+        reads the world only for its previews, which a rebuild keeps, and leaving rebuilds it
+        from the same save (tests/sim/test_headless_frames.py plays whole runs both ways) — and
+        the settle was a sixth of a short run's Python."""
         self._require(Phase.CLEARED)
         # R-END-3: the next wave's world — its difficulty, its global mutator, its arena.
         state, content = self.run.state, self.run.content
@@ -199,7 +205,8 @@ class RunFlow:
         state.difficulty, state.arena_scale = difficulty(content, self.number), arena_scale(content, self.number)
         state.mutator = active.id if active is not None else None
         with self._unrecorded():
-            settle(self.run, self.number)
+            if settled:
+                settle(self.run, self.number)
             self.run.shop.open(max(1, self.number - 1))
         self.phase = Phase.SHOP
         self.save()

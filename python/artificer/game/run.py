@@ -20,7 +20,7 @@ Will stays spent.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
 import numpy as np
@@ -87,11 +87,14 @@ class Run:
         unlocked: Iterable[str] | None = None,
         cursed: bool = False,
         onboarding: int = 0,
+        shop: Mapping[str, Any] | None = None,
     ) -> None:
         """A new run of `seed` at NG+ level `ng_plus` (or the run `state` describes: a save's), its
         world built and armed. `unlocked`: the aether unlocks its shop may offer (R-META-1; None:
         the whole unlock tree, as a headless run without a meta file has it). `cursed`: R-META-1's
-        cursed waves (a new run's; a save's state says its own); `onboarding`: R-ONB-1's step (0: none)."""
+        cursed waves (a new run's; a save's state says its own); `onboarding`: R-ONB-1's step (0: none);
+        `shop`: a save's shop (`Shop.to_save`), taken back before the wand is armed (R-STAT-1: the
+        luck bought goes back to the shop with the stats)."""
         self.state = state if state is not None else RunState.new(content, seed, ng_plus, cursed=cursed)
         if state is None:
             self.state.onboarding = onboarding
@@ -106,6 +109,8 @@ class Run:
         #: R-SHOP-1: the shop between waves (offers, locks, rerolls, prices paid).
         pool = everything_unlocked(content) if unlocked is None else unlocked
         self.shop = Shop(self.state, pool, world=lambda: self.sim.world, on_change=self.sync)
+        if shop is not None:
+            self.shop.restore(shop)
         self.binding = WorldBinding(self.state, sim, self.shop)
         #: The replay recording this run (`artificer.game.replay.Tape.attach`; None: not recorded).
         self.tape: Recorder | None = None
@@ -398,7 +403,8 @@ class WaveInProgress:
 
     def step_bot(self, tuning: tuple[float, float, float, float, float, float], drink_below: float | None) -> None:
         """`step`, then on in the core with the headless kiting bot (`tuning`, `sim.kite`) until
-        the next frame the game must see (issue 44): the director's next spawn, the wave's end, a
+        the next frame the game must see (issue 44): the director's next announcement (the core
+        lands the packs announced, as `update` would), the wave's end, a
         boss's stall, a boss event, the player's death, or a frame the bot would drink before
         (`drink_below`: its share of max HP, None with no healing potion on the belt). The core
         keeps the wave's books frame by frame as `step` keeps them, so the wave is the same, byte
@@ -406,8 +412,8 @@ class WaveInProgress:
         sim, stats = self.run.sim, self.stats
         self._before_step()
         hz = sim.tick_hz
-        books = self._books_in()
-        frames, _, counts, heal = sim.play_bot(
+        books, director = self._books_in(), self.director
+        frames, _, counts, heal, held_back = sim.play_bot(
             self._frames_ahead(),
             tuning,
             books,
@@ -415,8 +421,13 @@ class WaveInProgress:
             fang=self.run.relics.fang(),
             drink_below=drink_below,
             boss_kind=self.boss_kind if stats.boss is not None else None,
+            landings=director.packs(),
+            max_alive=director.timing.max_alive,
         )
         self._books_out(books)
+        # The packs the core landed, on the frames after the first (`_before_step` landed its own).
+        director.landed((stats.frames - 1) / hz, held_back)
+        stats.held_back = director.held_back
         if heal > 0:  # R-REL-1 vampire_fang's heal for the next step, as `on_kills` queues it
             sim.input.heal(heal)
         if stats.boss is not None:
@@ -424,11 +435,11 @@ class WaveInProgress:
 
     def _frames_ahead(self) -> int:
         """How many frames from this one the core may run before one the game must see: the
-        director's next spawn or announcement, a boss rush's next boss, a boss's stall, the end
+        director's next announcement, a boss rush's next boss, a boss's stall, the end
         of a timed wave (at least this one)."""
         now = self.stats.frames
         ends = [
-            self.director.next_frame(now, self.run.sim.tick_hz),
+            self.director.next_frame(now, self.run.sim.tick_hz, landings=False),
             self.frames if self.stats.boss is None else None,
             self._next_boss_at,
             self._boss_came + self._stall_frames if self._boss_came is not None and not self.boss_fallen else None,

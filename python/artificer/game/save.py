@@ -864,9 +864,7 @@ def restore(content: Content, save: RunSave) -> Run:
     position, Last Will, the wand's memory) through the run's binding. Raises
     `CoreArgumentError` / `LoadoutError` when the save does not fit the content."""
     data = save.model_dump()
-    run = Run(content, save.seed, RunState.from_save(content, data))
-    run.shop.restore(data["shop"])
-    run.rearm()  # R-STAT-1: the luck bought goes back to the shop with the stats
+    run = Run(content, save.seed, RunState.from_save(content, data), shop=data["shop"])
     # Owned is not armed: a spent Last Will comes back owned (never offered again) and disarmed.
     run.binding.restore(CarriedWorld.from_save(data))
     return run

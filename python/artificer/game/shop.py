@@ -228,7 +228,9 @@ class Shop:
         self.is_open = False
         self.rerolls = 0
         self.shelves: dict[ShelfName, list[Offer | None]] = {name: [] for name in SHELVES}
-        self.rng = shop_rng(state.seed, 0)
+        # The generator: made when first drawn from (`rng`), as `shop_rng` has it for this key.
+        self._rng: np.random.Generator | None = None
+        self._rng_key = (0, 0)
         #: The price paid for each owned card, by card id (one entry per copy), and for each carried core.
         self.paid_cards: dict[str, list[int]] = {}
         self.paid_cores: dict[str, int] = {}
@@ -274,7 +276,19 @@ class Shop:
         self.paid_cards = {card: list(prices) for card, prices in data["paid_cards"].items()}
         self.paid_cores = dict(data["paid_cores"])
         self.potion = data["potion"]
-        self.rng = shop_rng(self.state.seed, self.wave, self.rerolls)
+        self._rng, self._rng_key = None, (self.wave, self.rerolls)
+
+    @property
+    def rng(self) -> np.random.Generator:
+        """The shop's generator (`shop_rng`): made when first drawn from, since a run rebuilt
+        between waves (`artificer.game.save.settle`) often draws nothing before it is reseeded."""
+        if self._rng is None:
+            self._rng = shop_rng(self.state.seed, *self._rng_key)
+        return self._rng
+
+    @rng.setter
+    def rng(self, generator: np.random.Generator) -> None:
+        self._rng = generator
 
     # --- the data --------------------------------------------------------------------
 
@@ -639,7 +653,7 @@ class Shop:
         """Keeps the locked offers in their places and draws the others (R-SHOP-1)."""
         settings = self.settings
         core_count = int(self.rng.integers(settings.core_offers.min, settings.core_offers.max + 1))
-        self._restock_shelf("spells", settings.spell_offers, self._draw_spell)
+        self._restock_shelf("spells", settings.spell_offers, self._spell_draw())
         self._restock_shelf("cores", core_count, self._draw_core)
         # Talents sit after the stats: taken off for the stat draws, the locked ones put back after them.
         stats_shelf = self.shelves["stats"]
@@ -686,12 +700,14 @@ class Shop:
             and onboarding.allows_spell(spell)
         ]
 
-    def _draw_spell(self, taken: set[str]) -> Offer | None:
+    def _spell_draw(self) -> _Draw:
+        """Draws a spell offer; the pool is worked out once for a whole shelf."""
         family_weights = self.settings.family_weights
         spells = self._offerable_spells()
         weights = {spell.id: family_weights.get(spell.family, 1.0) for spell in spells}
         pool = [(spell.id, spell.tier) for spell in spells if weights[spell.id] > 0]
-        return self._draw_by_tier("spells", pool, taken, repeat=True, weights=weights)
+        odds = tier_odds(self.settings, self.wave, self.luck, "spells")
+        return lambda taken: self._draw_by_tier("spells", pool, taken, repeat=True, weights=weights, odds=odds)
 
     def _draw_core(self, taken: set[str]) -> Offer | None:
         carried = {c.core for c in self.state.loadout.cores}
@@ -737,12 +753,15 @@ class Shop:
         taken: set[str],
         repeat: bool,
         weights: dict[str, float] | None = None,
+        odds: dict[int, float] | None = None,
     ) -> Offer | None:
         """An offer of a drawn tier; a tier with nothing left falls back to the nearest lower
         tier, then the nearest higher. A shelf shows an item twice only when nothing else is
         left and `repeat` allows it (spells; never cores: a core is carried once). Within the
-        tier, items are equally likely, or as likely as their `weights` say."""
-        odds = tier_odds(self.settings, self.wave, self.luck, kind)
+        tier, items are equally likely, or as likely as their `weights` say. `odds`: `tier_odds`
+        now, when the caller has them already."""
+        if odds is None:
+            odds = tier_odds(self.settings, self.wave, self.luck, kind)
         tier = draw_tier(odds, self.rng)
         fresh = [(item, t) for item, t in pool if item not in taken] or (list(pool) if repeat else [])
         if not fresh:

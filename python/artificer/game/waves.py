@@ -22,8 +22,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
+import numpy as np
+
+from artificer import _core
 from artificer.content import Content, Wave
-from artificer.engine.frame import FrameInput
+from artificer.engine.frame import F64, FrameInput
 from artificer.game import draws
 
 
@@ -92,11 +95,12 @@ class WaveDirector:
         for marker in landed:
             alive += self._land(marker, frame, alive)
 
-    def next_frame(self, now: int, hz: int) -> int | None:
+    def next_frame(self, now: int, hz: int, *, landings: bool = True) -> int | None:
         """The first frame after `now` (frames into the wave, `update`'s `t` times `hz`) at which
-        `update` has something to do — an announcement or a landing due — or None: until then it
-        does nothing (the headless bot runs the core up to it, `WaveInProgress.step_bot`)."""
-        times = [m.lands_at for m in self.pending]
+        `update` has something to do — an announcement or (with `landings`) a landing due — or
+        None: until then it does nothing (the headless bot runs the core up to the next
+        announcement, and the core lands the packs: `WaveInProgress.step_bot`)."""
+        times = [m.lands_at for m in self.pending] if landings else []
         if self._next < len(self._due):
             times.append(self._due[self._next][0])
         if not times:
@@ -106,6 +110,16 @@ class WaveDirector:
         while frame / hz < t:  # `update`'s own test, `due <= frame / hz`, decides
             frame += 1
         return frame
+
+    def packs(self) -> list[tuple[float, int, int, bool, float, float]]:
+        """The pending markers as the core lands them (`World.play_bot`'s `landings`)."""
+        return [(m.lands_at, m.kind, m.count, m.elite, m.x, m.y) for m in self.pending]
+
+    def landed(self, t: float, held_back: int) -> None:
+        """The core landed every pending marker due by `t` (seconds into the wave) as `update`
+        would have, and the cap kept `held_back` of their members from coming."""
+        self.pending = [m for m in self.pending if m.lands_at > t]
+        self.held_back += held_back
 
     def shown(self, alive: int) -> list[SpawnMarker]:
         """The pending markers as they would land with `alive` enemies on the field now: each with
@@ -131,12 +145,9 @@ class WaveDirector:
         only those that fit come (`_fitting`); returns how many came."""
         count = self._fitting(m, alive)
         self.held_back += m.count - count
-        radius = 0.0 if count <= 1 else 6.0 * math.sqrt(count)
-        golden = math.pi * (3.0 - math.sqrt(5.0))
-        for i in range(count):
-            r = radius * math.sqrt((i + 0.5) / count)
-            a = i * golden
-            frame.spawn(m.kind, m.x + r * math.cos(a), m.y + r * math.sin(a), m.elite)
+        if count:
+            dx, dy = _spiral(count)
+            frame.spawn_pack(m.kind, m.x + dx, m.y + dy, m.elite)
         return count
 
     def _spawn_box(self, player: tuple[float, float]) -> tuple[float, float, float, float]:
@@ -156,10 +167,12 @@ class WaveDirector:
         the player; after 32 tries, the point found farthest from the player."""
         aw, ah = self.arena
         left, top, w, h = self._spawn_box(player)
-        margin = self.timing.spawn_margin
+        margin, safe = self.timing.spawn_margin, self.timing.spawn_safe_radius
         best = (-1.0, (margin, margin))
+        random, perimeter = self.rng.random, 2.0 * (w + h)
         for _ in range(32):
-            s = float(self.rng.uniform(0.0, 2.0 * (w + h)))
+            # `uniform(0, perimeter)`'s very number (numpy's is 0 + perimeter × random()), drawn faster
+            s = perimeter * float(random())
             if s < w:
                 p = (left + s, top + margin)
             elif s < w + h:
@@ -170,8 +183,22 @@ class WaveDirector:
                 p = (left + margin, top + s - 2 * w - h)
             p = (min(max(p[0], margin), aw - margin), min(max(p[1], margin), ah - margin))
             d = math.dist(p, player)
-            if d >= self.timing.spawn_safe_radius:
+            if d >= safe:
                 return p
             if d > best[0]:
                 best = (d, p)
         return best[1]
+
+
+def _spiral(count: int) -> tuple[F64, F64]:
+    """The offsets of a pack of `count` from its marker: a sunflower spiral (`_land`), the core's
+    (`_core.pack_offsets`: the headless frames land packs there too). Made once per count."""
+    made = _SPIRALS.get(count)
+    if made is None:
+        dx, dy = (np.array(offsets, dtype=np.float64) for offsets in _core.pack_offsets(count))
+        dx.flags.writeable = dy.flags.writeable = False
+        made = _SPIRALS[count] = (dx, dy)
+    return made
+
+
+_SPIRALS: dict[int, tuple[F64, F64]] = {}

@@ -121,7 +121,9 @@ def play_waves(
             # R-END-2: the last wave's boss fell: the game is cleared.
             played.outcome = "cleared"
         if flow.phase is Phase.CLEARED and (number < waves or shop_after_last):
-            flow.open_shop()
+            # Unsettled in, as leaving settles (issue 44); but the shop a run is handed on in
+            # (`run_until`: `play --start-wave`) is the one a save would hold, settled.
+            flow.open_shop(settled=frame_by_frame or record or number == waves)
             if shopper is not None:
                 report["purchases"] = shopper.shop(run, number)
     return played

@@ -176,10 +176,12 @@ class ShoppingBot:
         for index, slot in enumerate(slots):
             if slot is None and rest:
                 slots[index] = rest.pop(0)
-        if len(rest) > loadout.limits_backpack:
-            return
+        free: list[str | None] = [None]
+        boards = [(carried.core, slots), *((c.core, free * len(c.cards)) for c in others)]
+        if len(rest) > loadout.limits_backpack or (boards == before and rest == before_backpack):
+            return  # nothing moves: the wand stays armed as it is
         # The lab's moves, made through the loadout (a replay makes them again).
-        loadout.arrange([(carried.core, slots), *((c.core, [None] * len(c.cards)) for c in others)], rest)
+        loadout.arrange(boards, rest)
         if not run.rearm()["can_fire"]:
             loadout.arrange(before, before_backpack)
             run.rearm()
