@@ -350,6 +350,12 @@ class Catalog:
         hp: float = 100.0,
         hp_max: float = 100.0,
         nearest_enemy: float = 64.0,
+        cast_speed: float = 0.0,
+        mana_regen: float = 0.0,
+        mana_max: float = 0.0,
+        damage: Mapping[str, float] | None = None,
+        crit_chance: float = 0.0,
+        crit_multiplier: float = 1.0,
     ) -> dict[str, Any]: ...
     def sandbox(
         self, core: Mapping[str, Any], cards: Sequence[str | None], mana: float | None = None, seed: int = 0

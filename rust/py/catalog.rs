@@ -12,7 +12,7 @@ use super::args::Int;
 use super::config::vm_params;
 use super::decode::{decode, reason, Dict, ElementName, Flag, Str, ValueOr, F32, I32, U32};
 use crate::sim::config::{Element, VmParams};
-use crate::sim::limits::{self, MAX_AMOUNT, MAX_COORD, MAX_COUNT, MAX_SECONDS};
+use crate::sim::limits::{self, MAX_AMOUNT, MAX_COORD, MAX_COUNT, MAX_FACTOR, MAX_SECONDS};
 use crate::sim::CoreError;
 use crate::vm::board::{CoreDef, Dir, Flags, Slot};
 use crate::vm::compile::{Compiler, Recipe};
@@ -20,7 +20,7 @@ use crate::vm::exec::{CastOutput, Caster, Emission, Senses, VmEvent};
 use crate::vm::mana::Mana;
 use crate::vm::program::{Drawn, Program};
 use crate::vm::spell::*;
-use crate::vm::timeline::{timeline, Timeline};
+use crate::vm::timeline::{timeline, timeline_scaled, Scale, Timeline};
 
 #[pyclass(module = "artificer._core", frozen)]
 pub struct Catalog {
@@ -101,9 +101,17 @@ impl Catalog {
     /// [{"slots", "cards", "fired", "mana", "delay", "recharge", "damage", "unpaid", "unpaid_cards"}],
     /// "cycle_complete", "cycle_seconds", "mana_per_cycle", "mana_per_cast",
     /// "demand_per_s", "regen", "burst_dps", "sustained_dps", "dry_after_s"}`.
+    /// The player's own wand (R-CURVE-1, R-SHOP-1: the lab's figure with the stats and relics):
+    /// `cast_speed` as `World.set_wand_stats` takes it (clamped to 0..=0.95 as there), the pool's
+    /// `mana_regen` and `mana_max` bonuses, and `damage`: what each element's hits are multiplied
+    /// by (`{element name: factor}`, 1 for one not named: attunement), and the player's
+    /// `crit_chance` (a card's added) at `crit_multiplier`, counted at their expected share.
     #[pyo3(
-        signature = (core, cards, cpu = Int::from(0), moving = false, hp = 100.0, hp_max = 100.0, nearest_enemy = 64.0),
-        text_signature = "($self, core, cards, cpu=0, moving=False, hp=100.0, hp_max=100.0, nearest_enemy=64.0)"
+        signature = (
+            core, cards, cpu = Int::from(0), moving = false, hp = 100.0, hp_max = 100.0, nearest_enemy = 64.0,
+            cast_speed = 0.0, mana_regen = 0.0, mana_max = 0.0, damage = None, crit_chance = 0.0, crit_multiplier = 1.0
+        ),
+        text_signature = "($self, core, cards, cpu=0, moving=False, hp=100.0, hp_max=100.0, nearest_enemy=64.0, cast_speed=0.0, mana_regen=0.0, mana_max=0.0, damage=None, crit_chance=0.0, crit_multiplier=1.0)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn timeline<'py>(
@@ -116,13 +124,38 @@ impl Catalog {
         hp: f64,
         hp_max: f64,
         nearest_enemy: f64,
+        cast_speed: f64,
+        mana_regen: f64,
+        mana_max: f64,
+        damage: Option<&Bound<'py, PyDict>>,
+        crit_chance: f64,
+        crit_multiplier: f64,
     ) -> PyResult<Bound<'py, PyDict>> {
         let cpu = cpu.count("cpu", MAX_COUNT)?;
         let senses = senses(moving, hp, hp_max, nearest_enemy)?;
+        let cast_speed = limits::float("cast_speed", cast_speed, -MAX_FACTOR, MAX_FACTOR)?;
+        let mana_regen = limits::float("mana_regen", mana_regen, 0.0, MAX_AMOUNT)?;
+        let mana_max = limits::float("mana_max", mana_max, 0.0, MAX_AMOUNT)?;
+        let mut scale = Scale {
+            spell_elements: self.spells.iter().map(|s| s.element).collect(),
+            crit_chance: limits::float("crit_chance", crit_chance, 0.0, 1.0)?,
+            crit_multiplier: limits::float("crit_multiplier", crit_multiplier, 1.0, MAX_FACTOR)?,
+            ..Scale::default()
+        };
+        for (k, v) in damage.into_iter().flat_map(|d| d.iter()) {
+            let name: String = k.extract().map_err(|_| CoreError::arg("damage: keys are element names"))?;
+            let element =
+                Element::from_name(&name).map_err(|_| CoreError::arg(format!("damage: unknown element {name:?}")))?;
+            let factor: f64 = v.extract().map_err(|_| CoreError::arg(format!("damage.{name}: expected a number")))?;
+            scale.by_element[element as usize] = limits::float(&format!("damage.{name}"), factor, 0.0, MAX_FACTOR)?;
+        }
         let core = core_def(core, &self.index)?;
         let program = self.compile_cards(&core, cards, cpu, &self.vm)?;
-        let caster = new_caster(program, &core, 0, &self.vm);
-        let t = timeline(&caster, senses);
+        let mut caster = new_caster(program, &core, 0, &self.vm);
+        caster.rules.cast_speed = cast_speed.clamp(0.0, 0.95);
+        caster.mana.regen += mana_regen;
+        caster.mana.max += mana_max;
+        let t = timeline_scaled(&caster, senses, &scale);
         timeline_dict(py, &t, &self.names())
     }
 

@@ -27,6 +27,7 @@ use super::exec::{CastOutput, Caster, Emission, Senses, VmEvent};
 use super::program::{Drawn, Op, Span};
 use super::spell::ActionKind;
 use super::spell::LogicDef;
+use crate::sim::config::{Element, ELEMENTS};
 
 /// R-VM-3c: the longest cycle the lab shows.
 pub const MAX_CASTS: usize = 64;
@@ -40,6 +41,34 @@ const PLENTY: f32 = 1.0e7;
 const DEPTH: u32 = 4;
 /// How long the sustained run fires; its second half is measured.
 const RUN_SECONDS: f32 = 60.0;
+
+/// What the player's stats and relics multiply a hit's damage by, per element (R-STAT-1 crit and
+/// attunement, folded in by the caller). A hit's element is its shot's (an infusion), else its
+/// spell's (`spell_elements`, by spell index), else physical, as the world resolves it.
+/// A crit (R-STAT-1) is the player's `crit_chance` plus the shot's (a card's), at most certain,
+/// times `crit_multiplier`: the figure counts its expected share (the default: no crits counted).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scale {
+    pub by_element: [f32; ELEMENTS],
+    pub spell_elements: Vec<Option<Element>>,
+    pub crit_chance: f32,
+    pub crit_multiplier: f32,
+}
+
+impl Default for Scale {
+    fn default() -> Self {
+        Scale { by_element: [1.0; ELEMENTS], spell_elements: Vec::new(), crit_chance: 0.0, crit_multiplier: 1.0 }
+    }
+}
+
+impl Scale {
+    pub fn of(&self, e: &Emission) -> f32 {
+        let spell = self.spell_elements.get(e.spell as usize).copied().flatten();
+        let element = self.by_element[e.shot.element.or(spell).unwrap_or(Element::Physical) as usize];
+        let crit = (self.crit_chance + e.shot.crit).clamp(0.0, 1.0);
+        element * (1.0 + crit * (self.crit_multiplier - 1.0))
+    }
+}
 
 /// One cast of the cycle.
 #[derive(Clone, Debug, PartialEq)]
@@ -112,6 +141,12 @@ fn memory(c: &Caster) -> (Vec<u32>, [i32; 2], Vec<u32>, Vec<bool>) {
 
 /// The timeline of `caster`'s program (its state is not touched).
 pub fn timeline(caster: &Caster, senses: Senses) -> Timeline {
+    timeline_scaled(caster, senses, &Scale::default())
+}
+
+/// R-VM-3c with the player's damage bonuses (`Scale`: what the stats and relics multiply each
+/// element's damage by), as the lab and the shop show a wand to its player.
+pub fn timeline_scaled(caster: &Caster, senses: Senses, scale: &Scale) -> Timeline {
     let mut c = caster.clone();
     c.reset_memory();
     c.trace = true;
@@ -125,7 +160,7 @@ pub fn timeline(caster: &Caster, senses: Senses) -> Timeline {
     let mut out = CastOutput::default();
     let mut summons = Vec::new();
     for _ in 0..MAX_CASTS {
-        let (cast, asked) = one_cast(&mut c, senses, &mut out);
+        let (cast, asked) = one_cast(&mut c, senses, scale, &mut out);
         summons.push(asked);
         t.casts.push(cast);
         let now = memory(&c);
@@ -146,10 +181,10 @@ pub fn timeline(caster: &Caster, senses: Senses) -> Timeline {
     }
     // Demand once the surcharge has settled: keep casting, then measure a
     // whole cycle again.
-    let settled = settled_demand(&mut c, senses, t.casts.len(), &mut out);
+    let settled = settled_demand(&mut c, senses, scale, t.casts.len(), &mut out);
     t.demand =
         settled.unwrap_or(if t.cycle_seconds > 0.0 { (t.mana_per_cycle + summon_mana) / t.cycle_seconds } else { 0.0 });
-    (t.dry_after_s, t.sustained_dps) = sustained(caster, senses);
+    (t.dry_after_s, t.sustained_dps) = sustained(caster, senses, scale);
     t
 }
 
@@ -157,7 +192,7 @@ pub fn timeline(caster: &Caster, senses: Senses) -> Timeline {
 /// first cast was abandoned, and the nominal damage per second of the
 /// second half. A summon's casts draw their mana evenly over its life (a
 /// payload's summon, when its carrier fires).
-fn sustained(caster: &Caster, senses: Senses) -> (Option<f32>, f32) {
+fn sustained(caster: &Caster, senses: Senses, scale: &Scale) -> (Option<f32>, f32) {
     let mut c = caster.clone();
     c.reset_memory();
     c.trace = false;
@@ -177,7 +212,7 @@ fn sustained(caster: &Caster, senses: Senses) -> (Option<f32>, f32) {
             dry = Some(t);
         }
         for e in &out.emissions {
-            let (d, m) = nominal(&c, e, senses, DEPTH);
+            let (d, m) = nominal(&c, e, senses, scale, DEPTH);
             let life = if e.summon.is_some() { e.action.lifetime + e.shot.lifetime_add } else { 0.0 };
             if life > 0.0 {
                 drains.push((m / life, life));
@@ -200,17 +235,17 @@ fn sustained(caster: &Caster, senses: Senses) -> (Option<f32>, f32) {
     (dry, late / (t - half).max(1e-3))
 }
 
-fn settled_demand(c: &mut Caster, senses: Senses, cycle: usize, out: &mut CastOutput) -> Option<f32> {
+fn settled_demand(c: &mut Caster, senses: Senses, scale: &Scale, cycle: usize, out: &mut CastOutput) -> Option<f32> {
     if cycle == 0 {
         return None;
     }
     let warm = WARM_UP_CASTS.div_ceil(cycle) * cycle;
     for _ in 0..warm {
-        one_cast(c, senses, out);
+        one_cast(c, senses, scale, out);
     }
     let (mut mana, mut seconds) = (0.0, 0.0);
     for _ in 0..cycle {
-        let (cast, summons) = one_cast(c, senses, out);
+        let (cast, summons) = one_cast(c, senses, scale, out);
         mana += cast.mana + summons;
         seconds += cast.delay;
     }
@@ -219,7 +254,7 @@ fn settled_demand(c: &mut Caster, senses: Senses, cycle: usize, out: &mut CastOu
 
 /// One cast from a full pool; returns it and the mana its summons' casts
 /// will ask over their lives.
-fn one_cast(c: &mut Caster, senses: Senses, out: &mut CastOutput) -> (TimelineCast, f32) {
+fn one_cast(c: &mut Caster, senses: Senses, scale: &Scale, out: &mut CastOutput) -> (TimelineCast, f32) {
     out.clear();
     c.mana.current = if c.infinite_spells { PLENTY } else { c.mana.max };
     let mut s = senses;
@@ -248,7 +283,7 @@ fn one_cast(c: &mut Caster, senses: Senses, out: &mut CastOutput) -> (TimelineCa
                 }
             }
         }
-        let (d, m) = nominal(c, e, senses, DEPTH);
+        let (d, m) = nominal(c, e, senses, scale, DEPTH);
         damage += d;
         summons += m;
     }
@@ -278,13 +313,13 @@ fn one_cast(c: &mut Caster, senses: Senses, out: &mut CastOutput) -> (TimelineCa
 
 /// Nominal damage of one emission on one target each, and the mana its
 /// summon's casts ask (module doc).
-fn nominal(c: &Caster, e: &Emission, senses: Senses, depth: u32) -> (f32, f32) {
+fn nominal(c: &Caster, e: &Emission, senses: Senses, scale: &Scale, depth: u32) -> (f32, f32) {
     let a = &e.action;
-    let hit = ((a.damage + e.shot.damage_flat) * e.shot.damage_mult).max(0.0);
+    let hit = ((a.damage + e.shot.damage_flat) * e.shot.damage_mult).max(0.0) * scale.of(e);
     let mut damage = match a.kind {
         ActionKind::Projectile => hit * (1.0 + (a.explode_radius > 0.0) as u32 as f32 + a.chain as f32),
         ActionKind::Blast => hit,
-        ActionKind::Zone => a.zone_dps * (a.lifetime + e.shot.lifetime_add).max(0.0),
+        ActionKind::Zone => a.zone_dps * scale.of(e) * (a.lifetime + e.shot.lifetime_add).max(0.0),
         ActionKind::Summon => 0.0,
     };
     let mut mana = 0.0;
@@ -292,7 +327,7 @@ fn nominal(c: &Caster, e: &Emission, senses: Senses, depth: u32) -> (f32, f32) {
         return (damage, mana);
     }
     if let Some((_, _, payload)) = e.trigger {
-        let (d, m) = run_payload(c, payload, senses, depth);
+        let (d, m) = run_payload(c, payload, senses, scale, depth);
         damage += d;
         mana += m;
     }
@@ -302,25 +337,35 @@ fn nominal(c: &Caster, e: &Emission, senses: Senses, depth: u32) -> (f32, f32) {
         } else {
             0
         };
-        let (d, m) = summon_casts(c, program, a.summon_cost_share, casts.min(MAX_CASTS as u32 * 4), senses, depth);
+        let (d, m) =
+            summon_casts(c, program, a.summon_cost_share, casts.min(MAX_CASTS as u32 * 4), senses, scale, depth);
         damage += d;
         mana += m;
     }
     (damage, mana)
 }
 
-fn run_payload(c: &Caster, payload: Drawn, senses: Senses, depth: u32) -> (f32, f32) {
+fn run_payload(c: &Caster, payload: Drawn, senses: Senses, scale: &Scale, depth: u32) -> (f32, f32) {
     let mut p = c.clone();
     let mut out = CastOutput::default();
     let mut s = senses;
     p.run_free(payload, &mut s, &mut out);
     out.emissions.iter().fold((0.0, 0.0), |(d, m), e| {
-        let (ed, em) = nominal(c, e, senses, depth - 1);
+        let (ed, em) = nominal(c, e, senses, scale, depth - 1);
         (d + ed, m + em)
     })
 }
 
-fn summon_casts(c: &Caster, program: Span, share: f32, casts: u32, senses: Senses, depth: u32) -> (f32, f32) {
+#[allow(clippy::too_many_arguments)]
+fn summon_casts(
+    c: &Caster,
+    program: Span,
+    share: f32,
+    casts: u32,
+    senses: Senses,
+    scale: &Scale,
+    depth: u32,
+) -> (f32, f32) {
     let mut p = c.clone();
     p.trace = false;
     let mut out = CastOutput::default();
@@ -333,7 +378,7 @@ fn summon_casts(c: &Caster, program: Span, share: f32, casts: u32, senses: Sense
         p.cast_summon(program, &mut cursor, share, &mut s, &mut out);
         mana += p.mana.last_paid;
         for e in &out.emissions {
-            let (d, m) = nominal(c, e, senses, depth - 1);
+            let (d, m) = nominal(c, e, senses, scale, depth - 1);
             damage += d;
             mana += m;
         }

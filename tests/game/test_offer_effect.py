@@ -8,7 +8,8 @@ import pytest
 
 from artificer.content import load_content
 from artificer.game.loadout import CarriedCore, Loadout
-from artificer.game.offer_effect import card_effect, core_effect, offer_effect, sustained_dps
+from artificer.content.models import WandStat
+from artificer.game.offer_effect import WandBonus, card_effect, core_effect, offer_effect, sustained_dps
 from artificer.game.run import Run
 
 CONTENT = load_content()
@@ -46,10 +47,46 @@ def test_r_feel_2_a_card_the_pool_can_never_pay_adds_nothing() -> None:
     assert effect.after <= effect.now * 1.1, "the 200-mana nuke on a 100-mana pool never fires"
 
 
-def test_the_run_s_active_wand_and_cpu_are_the_ones_used() -> None:
+def test_the_run_s_active_wand_and_stats_are_the_ones_used() -> None:
     run = Run(CONTENT, 1)
     run.loadout = Loadout(
         CONTENT, cores=[CarriedCore("starter_wand", ["spark_bolt", None, None, None, None])], active="starter_wand"
     )
     effect = offer_effect(run, "spells", "spark_bolt")
-    assert effect == card_effect(CONTENT, "starter_wand", ["spark_bolt", None, None, None, None], "spark_bolt")
+    bonus = WandBonus.of(run)
+    assert effect == card_effect(CONTENT, "starter_wand", ["spark_bolt", None, None, None, None], "spark_bolt", bonus)
+    # R-STAT-1: the base crit (5% at x2) is counted at its expected share.
+    assert effect.now == pytest.approx(1.05 * sustained_dps(CONTENT, "starter_wand", ["spark_bolt"]), rel=1e-4)
+
+
+def bought(run: Run, stat: WandStat, amount: float) -> WandBonus:
+    run.wand_stats.totals[stat] += amount
+    return WandBonus.of(run)
+
+
+def test_the_lab_figure_counts_the_stats_bought_and_the_relics() -> None:
+    """R-CURVE-1: the wand's sustained DPS is the lab's figure with the player's stats and relics:
+    more regen on a wand the pool starves, cast speed, attunement for its element, crit."""
+    run = Run(CONTENT, 1)
+    starved = ["spark_bolt", "heavy_shot", "heavy_shot", "fireball", "heavy_shot"]
+    base = sustained_dps(CONTENT, "starter_wand", starved, WandBonus.of(run))
+    regen = sustained_dps(CONTENT, "starter_wand", starved, bought(run, WandStat.MANA_REGEN, 30))
+    assert regen > base * 1.3, "the pool, not the program, was the ceiling"
+    run = Run(CONTENT, 1)
+    relic_id, relic = next((i, r) for i, r in CONTENT.relics.relics.items() if r.effect == "mana_regen")
+    run.gain_relic(relic_id)
+    timeline = WandBonus.of(run).timeline(CONTENT, "starter_wand", starved)
+    assert timeline["regen"] == pytest.approx(CONTENT.core("starter_wand").mana_regen + relic.value)
+    sparks = ["spark_bolt"] * 3
+    run = Run(CONTENT, 1)
+    plain = sustained_dps(CONTENT, "starter_wand", sparks, bought(run, WandStat.MANA_REGEN, 90))  # not starved
+    fast = sustained_dps(CONTENT, "starter_wand", sparks, bought(run, WandStat.CAST_SPEED, 0.3))
+    assert fast > plain * 1.2
+    run = Run(CONTENT, 1)
+    plain = sustained_dps(CONTENT, "starter_wand", sparks, WandBonus.of(run))
+    run = Run(CONTENT, 1)
+    attuned = bought(run, WandStat("attunement_physical"), 10)
+    assert sustained_dps(CONTENT, "starter_wand", sparks, attuned) == pytest.approx(plain * 1.3, rel=1e-3)
+    run = Run(CONTENT, 1)
+    crit = bought(run, WandStat.CRIT_CHANCE, 0.15)
+    assert sustained_dps(CONTENT, "starter_wand", sparks, crit) == pytest.approx(plain * 1.2 / 1.05, rel=1e-3)

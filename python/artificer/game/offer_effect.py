@@ -1,6 +1,7 @@
 """What a shop offer would do to the player's own wand (R-SHOP-1, R-FEEL-2): the sustained DPS of
 the active core now → after, as the lab's cast timeline counts it (R-VM-3c: only what the pool can
-pay), with the CPU the player bought.
+pay), with what the player's stats and relics add (`WandBonus`, R-CURVE-1: the CPU and cast speed
+bought, the pool's regen, the crit and attunement on each hit).
 
 - A card goes into the first free slot of the active board; when the board is full, into the slot
   where it does the most good (the card it would replace is named).
@@ -13,10 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from artificer import _core
 from artificer.content import Content
-from artificer.content.models import WandStat
+from artificer.content.models import ATTUNEMENT_PREFIX, WandStat
 from artificer.engine.wand import core_data, place, spell_catalog
 from artificer.game.run import Run
 
@@ -35,42 +36,89 @@ class OfferEffect:
         return self.after - self.now
 
 
-#: One catalog per content (the content kept beside it: an id is only reused once it is gone).
-_CATALOGS: dict[int, tuple[Content, _core.Catalog]] = {}
+@dataclass(frozen=True)
+class WandBonus:
+    """What the player's stats and relics add to the figures of a wand (R-CURVE-1, R-STAT-1,
+    R-REL-1), as the world applies them: the CPU and cast speed bought, the pool's regen (bought
+    and the relics'), the player's crit chance at its multiplier, and each attuned element's
+    damage factor. `WandBonus()` adds nothing: a wand's own figures."""
+
+    cpu: int = 0
+    cast_speed: float = 0.0
+    mana_regen: float = 0.0
+    crit_chance: float = 0.0
+    crit_multiplier: float = 1.0
+    #: (element, damage factor) for each attuned element.
+    damage: tuple[tuple[str, float], ...] = ()
+
+    @classmethod
+    def of(cls, run: Run) -> WandBonus:
+        """`run`'s: its stats bought (`WandStats`), its relics' regen, balance.json's base crit."""
+        content, totals = run.content, run.wand_stats.totals
+        player = content.balance.player
+        per_point = content.balance.statuses.attunement.damage_per_point
+        attuned = (
+            (stat.value.removeprefix(ATTUNEMENT_PREFIX), 1.0 + per_point * total)
+            for stat, total in totals.items()
+            if stat.value.startswith(ATTUNEMENT_PREFIX) and total > 0
+        )
+        return cls(
+            cpu=int(totals[WandStat.CPU]),
+            cast_speed=totals[WandStat.CAST_SPEED],
+            mana_regen=totals[WandStat.MANA_REGEN] + run.relics.player_bonus()["mana_regen_bonus"],
+            crit_chance=min(1.0, player.crit_chance + totals[WandStat.CRIT_CHANCE]),
+            crit_multiplier=player.crit_multiplier,
+            damage=tuple(attuned),
+        )
+
+    def timeline(self, content: Content, core_id: str, cards: Sequence[str | None]) -> dict[str, Any]:
+        """The lab's cast timeline (R-VM-3c) of `cards` on `core_id` with this bonus."""
+        core = content.core(core_id)
+        placed = place(core, list(cards)[: core.capacity])
+        return dict(
+            spell_catalog(content).timeline(
+                core_data(core),
+                placed,
+                cpu=self.cpu,
+                cast_speed=self.cast_speed,
+                mana_regen=self.mana_regen,
+                damage=dict(self.damage),
+                crit_chance=self.crit_chance,
+                crit_multiplier=self.crit_multiplier,
+            )
+        )
 
 
-def _catalog(content: Content) -> _core.Catalog:
-    known = _CATALOGS.get(id(content))
-    if known is None or known[0] is not content:
-        known = _CATALOGS[id(content)] = (content, spell_catalog(content))
-    return known[1]
+def sustained_dps(
+    content: Content, core_id: str, cards: Sequence[str | None], bonus: WandBonus = WandBonus()
+) -> float:
+    """The lab's sustained DPS of `cards` on `core_id` (R-VM-3c), with the player's `bonus`."""
+    return float(bonus.timeline(content, core_id, cards)["sustained_dps"])
 
 
-def sustained_dps(content: Content, core_id: str, cards: Sequence[str | None], cpu: int = 0) -> float:
-    """The lab's sustained DPS of `cards` on `core_id` (R-VM-3c), the player's CPU stat `cpu` added."""
-    core = content.core(core_id)
-    placed = place(core, list(cards)[: core.capacity])
-    timeline = _catalog(content).timeline(core_data(core), placed, cpu=cpu)
-    return float(timeline["sustained_dps"])
+def wand_dps(run: Run) -> float:
+    """R-CURVE-1: the sustained DPS of `run`'s active wand, its stats and relics counted."""
+    core_id, cards = run.loadout.wand()
+    return sustained_dps(run.content, core_id, cards, WandBonus.of(run))
 
 
 def card_effect(
-    content: Content, core_id: str, cards: Sequence[str | None], spell_id: str, cpu: int = 0
+    content: Content, core_id: str, cards: Sequence[str | None], spell_id: str, bonus: WandBonus = WandBonus()
 ) -> OfferEffect:
     """R-SHOP-1: the card in the first free slot of `cards` on `core_id`; a full board tries each slot
     and keeps the best, naming what it replaces."""
     capacity = content.core(core_id).capacity
     board = list(cards)[:capacity] + [None] * max(0, capacity - len(cards))
-    now = sustained_dps(content, core_id, board, cpu)
+    now = sustained_dps(content, core_id, board, bonus)
     if None in board:
         after = list(board)
         after[after.index(None)] = spell_id
-        return OfferEffect(now, sustained_dps(content, core_id, after, cpu))
+        return OfferEffect(now, sustained_dps(content, core_id, after, bonus))
     best: OfferEffect | None = None
     for slot, old in enumerate(board):
         after = list(board)
         after[slot] = spell_id
-        effect = OfferEffect(now, sustained_dps(content, core_id, after, cpu), old)
+        effect = OfferEffect(now, sustained_dps(content, core_id, after, bonus), old)
         if best is None or effect.after > best.after:
             best = effect
     assert best is not None  # a core has at least one slot
@@ -78,16 +126,18 @@ def card_effect(
 
 
 def offer_effect(run: Run, shelf: str, item: str) -> OfferEffect:
-    """`card_effect` or `core_effect` for `run`'s active wand and the CPU it bought (`shelf`:
-    "spells" or "cores")."""
+    """`card_effect` or `core_effect` for `run`'s active wand, its stats and relics counted
+    (`shelf`: "spells" or "cores")."""
     core_id, cards = run.loadout.wand()
-    cpu = int(run.wand_stats.totals.get(WandStat.CPU, 0.0))
+    bonus = WandBonus.of(run)
     if shelf == "cores":
-        return core_effect(run.content, core_id, cards, item, cpu)
-    return card_effect(run.content, core_id, cards, item, cpu)
+        return core_effect(run.content, core_id, cards, item, bonus)
+    return card_effect(run.content, core_id, cards, item, bonus)
 
 
-def core_effect(content: Content, core_id: str, cards: Sequence[str | None], offered: str, cpu: int = 0) -> OfferEffect:
+def core_effect(
+    content: Content, core_id: str, cards: Sequence[str | None], offered: str, bonus: WandBonus = WandBonus()
+) -> OfferEffect:
     """R-SHOP-1: the offered core with the active board's cards moved onto it, in order."""
     kept = [card for card in cards if card is not None][: content.core(offered).capacity]
-    return OfferEffect(sustained_dps(content, core_id, cards, cpu), sustained_dps(content, offered, kept, cpu))
+    return OfferEffect(sustained_dps(content, core_id, cards, bonus), sustained_dps(content, offered, kept, bonus))

@@ -46,7 +46,7 @@ taller cards, smaller type) so that 960×600 reads with nothing clipped.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pygame
@@ -54,6 +54,7 @@ import pygame
 from artificer.content.wand_code import WandCodeError, decode, encode
 from artificer.engine.wand import core_data, place, spell_catalog
 from artificer.game.loadout import BackpackFull, CoreFull, LoadoutError, Place
+from artificer.game.offer_effect import WandBonus
 from artificer.game.onboarding import (
     TIP_CPU_HIGH,
     TIP_TRIGGER_WITHOUT_ACTION,
@@ -326,7 +327,8 @@ class LabScene(Scene):
         self.diagnostics = self.core_diagnostics[self.shown]
         core = self.run.content.core(self.shown)
         cards = loadout.carried(self.shown).cards
-        self.timeline = dict(self._catalog.timeline(core_data(core), place(core, cards), cpu=bought))
+        # R-CURVE-1: the figures are the player's, the stats and relics counted (the CPU as compiled).
+        self.timeline = replace(WandBonus.of(self.run), cpu=bought).timeline(self.run.content, self.shown, cards)
         if self._layout_key:
             # The board shown or the waiting area may have changed: where things are follows at once.
             self._layout(self._layout_key[0])
