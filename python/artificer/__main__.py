@@ -193,7 +193,11 @@ def build_parser() -> Parser:
     wand.add_argument("--data", type=Path, default=None, help="content directory (default: the shipped data)")
 
     sim = commands.add_parser("sim", help="a sweep of bot runs over builds and seeds, with a report (R-SIM-1)")
-    sim.add_argument("--builds", default="all", help="all, or a comma list of data/builds.json archetypes")
+    sim.add_argument(
+        "--builds",
+        default="all",
+        help="a comma list of data/builds.json builds; all: every archetype (a control such as hold only when named: all,hold)",
+    )
     sim.add_argument("--seeds", default="1-10", help="seeds as 1-100, 7 or 1-3,10 (default 1-10)")
     sim.add_argument("--waves", type=_int_in(1, 1000, "--waves"), default=20, help="play up to wave K (default 20)")
     sim.add_argument("--endless", action="store_true", help="R-END-3: go on past the last wave, up to --waves")
@@ -402,10 +406,12 @@ def cmd_sim(args: argparse.Namespace) -> int:
     if refusal is not None:
         print(f"artificer sim: error: {refusal}", file=sys.stderr)
         return EXIT_USAGE
-    known = list(_builds(content, args.data))
+    every = _builds(content, args.data)
+    known = list(every)
     data = str(args.data.resolve()) if args.data is not None else None
     try:
-        builds = parse_builds(args.builds, known)
+        controls = [name for name, build in every.items() if build.control]
+        builds = parse_builds(args.builds, known, controls)
         seeds = parse_seeds(args.seeds)
         tasks = [Task(b, s, args.waves, args.endless, args.ng_plus, data) for b in builds for s in seeds]
         workers = args.workers or default_workers()
@@ -420,7 +426,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
     interrupted = False
     try:
         with progress:
-            result = run_sweep(tasks, backend, progress.done)
+            result = run_sweep(tasks, backend, progress.done, controls)
     except SweepError as err:
         print(f"artificer sim: {err}", file=sys.stderr)
         return 1

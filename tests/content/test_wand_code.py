@@ -86,7 +86,9 @@ def test_builds_json_takes_a_code_instead_of_core_and_board(tmp_path: Path) -> N
     shutil.copytree(CONTENT.data_dir, data)
     book = json.loads((data / "builds.json").read_text(encoding="utf-8"))
     steam = BUILDS["steam"]
-    coded = {k: v for k, v in book["builds"][-1].items() if k not in ("core", "board")}
+    entry = next(build for build in book["builds"] if build["id"] == "steam")
+    coded = {k: v for k, v in entry.items() if k not in ("core", "board")}
+    first = len(book["builds"])  # the index the first added build takes
     book["builds"].append({**coded, "id": "steam_coded", "code": encode(CONTENT, steam.core, steam.board)})
     book["builds"].append({**coded, "id": "bad_code", "code": "AW1-zz"})
     book["builds"].append({**coded, "id": "both", "code": "AW1-zz", "core": "siege_core"})
@@ -95,8 +97,8 @@ def test_builds_json_takes_a_code_instead_of_core_and_board(tmp_path: Path) -> N
         load_builds(CONTENT, data)
     lines = [str(p) for p in refused.value.problems]
     assert len(lines) == 2
-    assert any("$.builds[8].code" in line and "cut short" in line for line in lines), lines
-    assert any("$.builds[9].code" in line and "not both" in line for line in lines), lines
+    assert any(f"$.builds[{first + 1}].code" in line and "cut short" in line for line in lines), lines
+    assert any(f"$.builds[{first + 2}].code" in line and "not both" in line for line in lines), lines
     del book["builds"][-2:]
     (data / "builds.json").write_text(json.dumps(book), encoding="utf-8")
     builds = load_builds(CONTENT, data)

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from artificer.content import load_content
-from artificer.game.loadout import CarriedCore, Loadout
 from artificer.content.models import WandStat
+from artificer.game.loadout import CarriedCore, Loadout
 from artificer.game.offer_effect import WandBonus, card_effect, core_effect, offer_effect, sustained_dps
 from artificer.game.run import Run
 

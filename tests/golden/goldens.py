@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-#: The archetypes of data/builds.json (a test checks this list is all of them) and the runs.
-BUILDS = ("spark", "shotgun", "nuke", "turret", "elemental", "chain", "steam")
+#: The builds of data/builds.json, the hold control too (a test checks this list is all of them) and the runs.
+BUILDS = ("spark", "shotgun", "nuke", "turret", "elemental", "chain", "steam", "hold")
 SEEDS = (1, 2, 3)
 WAVES = 5
 

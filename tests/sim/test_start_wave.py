@@ -34,7 +34,9 @@ def test_the_run_before_wave_n_plays_wave_n_as_the_headless_run_does(build_id: s
         bot.control(run.sim)
         drink_when_hurt(run, wave)
         wave.step()
-    assert wave.finish().as_json() == whole["waves"][3]
+    finished = wave.finish().as_json()
+    # The headless report adds the wand, HP and gold it began with and ended with (R-CURVE-1/2/3).
+    assert finished == {key: value for key, value in whole["waves"][3].items() if key in finished}
     assert f"{run.sim.state_hash():016x}" == whole["result"]["state_hash"]
 
 

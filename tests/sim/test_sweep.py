@@ -120,6 +120,9 @@ def test_seed_and_build_lists() -> None:
         parse_seeds("1-6", most=5)
     assert parse_builds("all", ["a", "b"]) == ["a", "b"]
     assert parse_builds("b, a,b", ["a", "b"]) == ["b", "a"]
+    # R-CURVE-1: a control (the hold bot) is swept only when named, after the archetypes of `all`.
+    assert parse_builds("all", ["a", "hold", "b"], controls=["hold"]) == ["a", "b"]
+    assert parse_builds("all,hold", ["a", "hold", "b"], controls=["hold"]) == ["a", "b", "hold"]
 
 
 def _result(rows: list[tuple[str, int, bool, float | None]]) -> SweepResult:

@@ -46,6 +46,11 @@ class Build(ContentModel):
         default=(),
         description="Spells and cores with an unlock cost the build assumes unlocked with aether (R-META-1).",
     )
+    control: bool = Field(
+        default=False,
+        description="A control, not an archetype (R-CURVE-1's `hold` bot): `--builds all` leaves it out; "
+        "name it to sweep it.",
+    )
 
 
 class BuildBook(ContentModel):

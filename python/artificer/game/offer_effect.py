@@ -89,9 +89,7 @@ class WandBonus:
         )
 
 
-def sustained_dps(
-    content: Content, core_id: str, cards: Sequence[str | None], bonus: WandBonus = WandBonus()
-) -> float:
+def sustained_dps(content: Content, core_id: str, cards: Sequence[str | None], bonus: WandBonus = WandBonus()) -> float:
     """The lab's sustained DPS of `cards` on `core_id` (R-VM-3c), with the player's `bonus`."""
     return float(bonus.timeline(content, core_id, cards)["sustained_dps"])
 

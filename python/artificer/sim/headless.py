@@ -35,6 +35,7 @@ from artificer.content.builds import Build
 from artificer.errors import ArtificerError
 from artificer.game.flow import Ending, Phase, RunFlow
 from artificer.game.meta import load_meta, meta_lock, unlock_tree, write_meta
+from artificer.game.offer_effect import wand_dps
 from artificer.game.progress import RunEnd, settle
 from artificer.game.replay import Tape
 from artificer.game.run import Run
@@ -101,6 +102,13 @@ def play_waves(
     for number in range(start_wave, waves + 1):
         wave = flow.begin_wave() if flow.phase is Phase.LAB else flow.leave_shop()
         played.wave_starts.append(len(played.step_ns))
+        # R-CURVE-1/2/3: the wand the bot left the shop with (the lab's figure, its stats and
+        # relics counted), the HP it begins with, the gold it holds.
+        begun = {
+            "wand_dps": round(wand_dps(run), 3),
+            "hp_max": round(run.sim.world.player_hp()[1], 3),
+            "gold_start": run.currency,
+        }
         while not wave.over:
             bot.control(run.sim)
             if drink_when_hurt(run, wave) or frame_by_frame or record:
@@ -109,7 +117,7 @@ def play_waves(
                 played.step_ns.append(time.perf_counter_ns() - t0)
             else:
                 flow.step_bot(bot.tuning, drink_share(run))
-        report = flow.end_wave().as_json()
+        report = flow.end_wave().as_json() | begun | {"gold_end": run.currency}
         played.reports.append(report)
         if flow.ending is Ending.DIED:
             played.outcome = "died"
@@ -125,8 +133,41 @@ def play_waves(
             # (`run_until`: `play --start-wave`) is the one a save would hold, settled.
             flow.open_shop(settled=frame_by_frame or record or number == waves)
             if shopper is not None:
+                report["gold_wanted"] = shopper.wanted(run)
                 report["purchases"] = shopper.shop(run, number)
+            report["gold_after_shop"] = run.currency
     return played
+
+
+#: R-WAVE-1, R-CURVE-3: wave 1 presses a player who stands still with the starter wand: by this
+#: second this many are alive, and the first hit comes within `WAVE_ONE_HIT_S` (the rule's figures).
+WAVE_ONE_ALIVE_AT_S = 10.0
+WAVE_ONE_ALIVE = 12
+WAVE_ONE_HIT_S = 15.0
+
+
+def wave_one_still(content: Content, seed: int) -> dict[str, Any]:
+    """R-CURVE-3 (R-WAVE-1's wave-1 figures): a fresh run of `seed` plays wave 1 with the starter
+    wand, the player standing still, for `WAVE_ONE_HIT_S` seconds (or until hit, past
+    `WAVE_ONE_ALIVE_AT_S`). Returns `alive_10s` (enemies alive at that second), `spawned_10s` (spawned
+    by then) and `hit_s` (the second of the first hit; None when none came in time)."""
+    run = Run(content, seed)
+    flow = RunFlow(run)
+    wave = flow.begin_wave()
+    hz = run.sim.tick_hz
+    at, last = round(WAVE_ONE_ALIVE_AT_S * hz), round(WAVE_ONE_HIT_S * hz)
+    alive = spawned = 0
+    hit: float | None = None
+    while not wave.over and wave.stats.frames < last:
+        flow.step()  # no controls: the player stands; the wand fires at the nearest enemy
+        frames = wave.stats.frames
+        if frames == at:
+            alive, spawned = wave.alive, wave.stats.spawned
+        if hit is None and wave.stats.damage_taken > 0:
+            hit = round(frames / hz, 3)
+        if hit is not None and frames >= at:
+            break
+    return {"alive_10s": alive, "spawned_10s": spawned, "hit_s": hit}
 
 
 def run_until(content: Content, seed: int, wave: int, build: Build | None = None) -> BotRun:

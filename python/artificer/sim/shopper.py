@@ -52,6 +52,25 @@ class ShoppingBot:
         self.arrange(run)
         return bought
 
+    def wanted(self, run: Run) -> int:
+        """R-CURVE-2: the price of everything on the shelves now that the bot would buy with gold
+        enough: its build's core while it does not carry it, the cards its board still misses,
+        its build's stats and the talents."""
+        shop, missing = run.shop, self._missing(run)
+        carried = {c.core for c in run.loadout.cores}
+        total = 0
+        for offer in shop.shelves["cores"]:
+            if offer is not None and offer.item == self.build.core and offer.item not in carried:
+                total += offer.price
+        for offer in shop.shelves["spells"]:
+            if offer is not None and missing[offer.item] > 0:
+                missing[offer.item] -= 1
+                total += offer.price
+        for offer in shop.shelves["stats"]:
+            if offer is not None and (offer.talent is not None or offer.item in self.build.stats):
+                total += offer.price
+        return total
+
     def _reserve(self, run: Run) -> int:
         """Gold kept back: a share of the build's core's price until it is carried."""
         if any(carried.core == self.build.core for carried in run.loadout.cores):

@@ -76,23 +76,27 @@ def parse_seeds(text: str, most: int = 100_000) -> list[int]:
     return sorted(seeds)
 
 
-def parse_builds(text: str, known: Sequence[str]) -> list[str]:
-    """`"all"` (every archetype of builds.json, in its order) or a comma list of known ones."""
-    if text.strip() == "all":
-        return list(known)
+def parse_builds(text: str, known: Sequence[str], controls: Sequence[str] = ()) -> list[str]:
+    """A comma list of known builds, in which `all` stands for every archetype of builds.json in
+    its order (the `controls`, such as R-CURVE-1's `hold` bot, only when named): `all,hold`."""
     from artificer.content.models import did_you_mean
 
     names = [name.strip() for name in text.split(",") if name.strip()]
     if not names:
         raise SweepError("--builds: name at least one build, or all")
+    out: list[str] = []
     for name in names:
-        if name not in known:
+        if name == "all":
+            out.extend(build for build in known if build not in controls)
+        elif name in known:
+            out.append(name)
+        else:
             raise SweepError(
                 f"--builds: unknown build {name!r}{did_you_mean(name, list(known))} (builds: all, "
                 + ", ".join(known)
                 + ")"
             )
-    return list(dict.fromkeys(names))
+    return list(dict.fromkeys(out))
 
 
 # --- the task ------------------------------------------------------------------------------------
@@ -107,7 +111,7 @@ def run_task(task: Task) -> dict[str, Any]:
 
     from artificer.content import load_content
     from artificer.content.builds import load_builds
-    from artificer.sim.headless import run_headless
+    from artificer.sim.headless import run_headless, wave_one_still
 
     data = Path(task.data) if task.data is not None else None
     if task.data not in _content_cache:
@@ -118,7 +122,10 @@ def run_task(task: Task) -> dict[str, Any]:
     report = run_headless(
         content, task.seed, task.waves, builds[task.build], ng_plus=task.ng_plus, endless=task.endless
     )
-    return reduce_report(task, report, content.balance.sim.tick_hz) | {"seconds": time.perf_counter() - started}
+    rows = reduce_report(task, report, content.balance.sim.tick_hz)
+    # R-CURVE-3: wave 1 against the starter wand standing still, on this seed (every build's row has it).
+    rows["run"] |= {f"w1_{key}": value for key, value in wave_one_still(content, task.seed).items()}
+    return rows | {"seconds": time.perf_counter() - started}
 
 
 def reduce_report(task: Task, report: dict[str, Any], tick_hz: int) -> dict[str, Any]:
@@ -163,6 +170,13 @@ def reduce_report(task: Task, report: dict[str, Any], tick_hz: int) -> dict[str,
             "boss_id": w.get("boss_id"),
             "boss_ttk_s": w.get("boss_ttk_s"),
             "taken_by_source": dict(sorted(w["damage_taken_by_source"].items())),
+            # R-CURVE-1/2/3: the wand left the shop with, the HP begun with, the gold's ledger.
+            "wand_dps": w.get("wand_dps"),
+            "hp_max": w.get("hp_max"),
+            "gold_start": w.get("gold_start"),
+            "gold_end": w.get("gold_end"),
+            "gold_wanted": w.get("gold_wanted"),
+            "gold_after_shop": w.get("gold_after_shop"),
         }
         for w in waves
     ]
@@ -283,6 +297,8 @@ class SweepResult:
     builds: list[str]
     #: Each task's wall seconds in its worker, in task order (they vary: `timing.json` only).
     seconds: list[float] = field(default_factory=list)
+    #: The builds that are controls, not archetypes (R-CURVE-1's `hold`; builds.json `control`).
+    controls: list[str] = field(default_factory=list)
 
     def seconds_by_build(self) -> dict[str, dict[str, float | int]]:
         """Where a sweep's time went, per build in the order asked: its runs, their total, median
@@ -306,6 +322,7 @@ def run_sweep(
     tasks: Iterable[Task],
     backend: Backend,
     on_done: Callable[[Task, dict[str, Any]], None] | None = None,
+    controls: Sequence[str] = (),
 ) -> SweepResult:
     """Runs every task on `backend` (in any order, as workers free up) and returns the rows in task
     order. `on_done(task, rows)` is called as each finishes (the progress display)."""
@@ -329,4 +346,5 @@ def run_sweep(
     runs = [results[t]["run"] for t in ordered]
     waves = [row for t in ordered for row in results[t]["waves"]]
     seconds = [float(results[t].get("seconds", 0.0)) for t in ordered]
-    return SweepResult(ordered, runs, waves, list(dict.fromkeys(t.build for t in asked)), seconds)
+    builds = list(dict.fromkeys(t.build for t in asked))
+    return SweepResult(ordered, runs, waves, builds, seconds, [b for b in builds if b in controls])

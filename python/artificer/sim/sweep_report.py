@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from artificer.sim.curve import BUILD_PAYS, curve_figures, curve_markdown
 from artificer.sim.sweep import FINAL_WAVE, SweepResult
 
 #: The balance bounds a sweep checks (issue 19, R-BOSS-3): an archetype that clears W20 on more
@@ -150,20 +151,26 @@ def write_outputs(out: Path, result: SweepResult, plots: bool = True) -> list[Pa
     flags = verdicts(summary)
     written = [write_rows(out, "runs", result.runs), write_rows(out, "waves", _flat_waves(result.waves))]
     summary_path = out / "summary.json"
+    curve = curve_figures(result, result.controls)
     summary_path.write_text(
-        json.dumps({"archetypes": summary, "verdicts": flags}, indent=1, sort_keys=False) + "\n", encoding="utf-8"
+        json.dumps({"archetypes": summary, "verdicts": flags, "curve": curve}, indent=1, sort_keys=False) + "\n",
+        encoding="utf-8",
     )
     written.append(summary_path)
     images = draw_plots(out, result, summary) if plots else []
     written.extend(images)
     report = out / "report.md"
-    report.write_text(report_markdown(result, summary, flags, [p.name for p in images]), encoding="utf-8")
+    report.write_text(report_markdown(result, summary, flags, [p.name for p in images], curve), encoding="utf-8")
     written.append(report)
     return written
 
 
 def report_markdown(
-    result: SweepResult, summary: list[dict[str, Any]], flags: dict[str, list[str]], images: list[str]
+    result: SweepResult,
+    summary: list[dict[str, Any]],
+    flags: dict[str, list[str]],
+    images: list[str],
+    curve: dict[str, Any] | None = None,
 ) -> str:
     seeds = sorted({t.seed for t in result.tasks})
     waves = sorted({t.waves for t in result.tasks})
@@ -236,6 +243,8 @@ def report_markdown(
                 f"- {s['build']}: in {len(crowded)} of the {len(played)} late waves its runs played, the median "
                 f"peak crowd was {LATE_ALIVE:,}+ alive (the highest: {peak:,.0f})."
             )
+    if curve is not None:
+        lines += curve_markdown(curve)
     if images:
         lines += ["", "## Plots", ""] + [f"![{name}]({name})" for name in images]
     return "\n".join(lines) + "\n"
@@ -294,8 +303,41 @@ def draw_plots(out: Path, result: SweepResult, summary: list[dict[str, Any]]) ->
     ax.set(xlabel="wave", ylabel="median DPS", title="DPS by wave", yscale="symlog")
     ax.legend(fontsize=8, ncols=2)
     paths.append(_save(fig, out / "dps_by_wave.png", metadata))
+
+    curve = _wand_dps_by_wave(result)
+    if curve:
+        fig, ax = plt.subplots(figsize=(8, 4.5))
+        for i, (build, by_wave) in enumerate(curve.items()):
+            label = f"{build} (control)" if build in result.controls else build
+            ax.plot(list(by_wave), list(by_wave.values()), marker=".", label=label, linestyle=styles[i % len(styles)])
+        firsts = [by_wave[2] for build, by_wave in curve.items() if 2 in by_wave and build not in result.controls]
+        if firsts:
+            target = BUILD_PAYS * float(np.median(firsts))
+            ax.axhline(target, color="firebrick", linestyle="--", linewidth=1, label=f"R-CURVE-1: {BUILD_PAYS:g}× W2's")
+        ax.xaxis.set_major_locator(ticker.MaxNLocator(integer=True))
+        ax.set(
+            xlabel="wave (the wand it began with)",
+            ylabel="sustained DPS, the lab's figure",
+            title="The power curve: the wand left each shop with (median)",
+            yscale="log",
+        )
+        ax.legend(fontsize=8, ncols=2)
+        paths.append(_save(fig, out / "power_curve.png", metadata))
     plt.close("all")
     return paths
+
+
+def _wand_dps_by_wave(result: SweepResult) -> dict[str, dict[int, float]]:
+    """Per build, the median sustained DPS of the wand each wave began with (R-CURVE-1)."""
+    values: dict[str, dict[int, list[float]]] = {build: defaultdict(list) for build in result.builds}
+    for row in result.waves:
+        if row.get("wand_dps") is not None:
+            values[row["build"]][row["wave"]].append(row["wand_dps"])
+    return {
+        build: {w: float(np.median(v)) for w, v in sorted(by_wave.items())}
+        for build, by_wave in values.items()
+        if by_wave
+    }
 
 
 def _save(fig: Any, path: Path, metadata: dict[str, Any]) -> Path:
