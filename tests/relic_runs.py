@@ -3,7 +3,7 @@ content, a relic's value, and a run that owns some relics (R-REL-1)."""
 
 from __future__ import annotations
 
-from artificer.content import load_content
+from artificer.content import Content, load_content
 from artificer.game.run import Run
 
 CONTENT = load_content()
@@ -15,9 +15,9 @@ def value(relic_id: str) -> float:
     return BOOK.relic(relic_id).value
 
 
-def run_with(*relics: str, seed: int = 7) -> Run:
+def run_with(*relics: str, seed: int = 7, content: Content = CONTENT) -> Run:
     """A new run (seed `seed`) that owns `relics` besides the starting ones."""
-    run = Run(CONTENT, seed)
+    run = Run(content, seed)
     for relic_id in relics:
         run.gain_relic(relic_id)
     return run

@@ -143,3 +143,17 @@ def test_a_continued_run_opens_the_shop_it_was_saved_in() -> None:
     flow.open_shop()
     assert flow.phase is Phase.SHOP and run.shop.wave == 3 and run.shop.rerolls == 1
     assert run.shop.shelves == shelves
+
+
+@pytest.mark.parametrize(("share", "expected"), [(1.0, 100.0), (0.5, 80.0), (0.0, 30.0)])
+def test_each_wave_begins_with_the_heal_between_waves(share: float, expected: float) -> None:
+    """R-LOOP-1: as a wave begins, balance.json `wave.heal_between` of max HP comes back (1, the
+    default: every wave starts at full HP, a threat of its own rather than attrition)."""
+    from tests.content_tweaks import with_balance
+
+    content = with_balance(CONTENT, "wave", heal_between=share)
+    run = Run(content, 1)
+    run.sim.world.set_player_hp(30.0, 100.0)
+    flow = RunFlow(run)
+    flow.begin_wave()
+    assert run.sim.world.player_hp() == (pytest.approx(expected), 100.0)

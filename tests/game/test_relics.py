@@ -12,6 +12,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from tests.content_tweaks import with_balance
 
 from artificer._core import RelicRules
 from artificer.content.check import EXIT_BAD_CONTENT
@@ -131,7 +132,8 @@ def test_r_rel_1_anchor_wards_10_at_wave_start() -> None:
 
 
 def test_r_rel_1_blood_vial_heals_2_at_wave_start() -> None:
-    run = run_with("blood_vial")
+    # Without R-LOOP-1's heal between waves (which fills the HP first), the relic's own heal shows.
+    run = run_with("blood_vial", content=with_balance(CONTENT, "wave", heal_between=0.0))
     run.sim.world.set_player_hp(50.0, BASE_HP + 10)
     wave = run.start_wave(1)
     wave.step()

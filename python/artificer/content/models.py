@@ -272,6 +272,13 @@ class WaveTiming(ContentModel):
         "(just beyond the view, so a wave is on screen at once, R-FEEL-1); without it, on the arena's edge.",
     )
     breather: float = Field(ge=0, le=60, description="Seconds the cleared wave's result shows before the shop opens.")
+    heal_between: float = Field(
+        default=1.0,
+        ge=0,
+        le=1,
+        description="R-LOOP-1: the share of max HP restored as each wave begins (1: every wave starts at "
+        "full HP, Brotato's rule; an endless boss rush is one wave).",
+    )
     max_alive: int | None = Field(
         default=None,
         ge=1,

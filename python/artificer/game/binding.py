@@ -117,11 +117,16 @@ class WorldBinding:
         return self.diagnostics
 
     def begin_wave(self) -> None:
-        """A wave begins: the world's wave start (R-MANA-1: a full pool; R-REG-1: registers
-        reset; strength back to 0), then the relics' wave_start hook (R-REL-1: vajra's permanent
-        strength set, the core's relic rules, anchor's ward and blood_vial's heal queued for the
-        first step)."""
+        """A wave begins: R-LOOP-1's heal (balance.json `wave.heal_between`, a share of max HP: at
+        1, every wave starts at full HP), the world's wave start (R-MANA-1: a full pool; R-REG-1:
+        registers reset; strength back to 0), then the relics' wave_start hook (R-REL-1: vajra's
+        permanent strength set, the core's relic rules, anchor's ward and blood_vial's heal queued
+        for the first step)."""
         world, relics = self.sim.world, self.state.relics
+        hp, hp_max = world.player_hp()
+        if hp > 0:
+            share = self.state.content.balance.wave.heal_between
+            world.set_player_hp(min(hp_max, hp + share * hp_max), hp_max)
         world.begin_wave()
         relics.wave_start(self.sim.input)
         world.set_strength(relics.strength)
