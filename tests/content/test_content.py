@@ -102,8 +102,10 @@ def test_r_wave_1_waves_6_to_10_bring_reflectors_and_armored_enemies() -> None:
 def test_r_wave_1_late_waves_grow_to_a_bullet_hell() -> None:
     content = load_content()
     totals = [wave.total_enemies() for wave in content.waves]
-    assert 25 <= totals[0] <= 45  # wave 1 stays survivable with the starting wand
-    assert totals[10:] == sorted(totals[10:])
+    # R-WAVE-1, R-CURVE-3: wave 1 already presses (the starter wand standing still is checked in
+    # tests/sim/test_wave_one.py) without burying a new player, and the waves only grow from it.
+    assert 100 <= totals[0] <= 250
+    assert totals == sorted(totals)
     assert totals[-1] >= 1000
 
 

@@ -49,14 +49,14 @@ def test_the_wand_holds_its_fire_and_its_mana_while_nothing_is_in_reach() -> Non
 
 
 def test_no_shot_is_spent_on_an_enemy_already_as_good_as_dead() -> None:
-    """Two grunts a spark each kills: the wand fires one spark at each and holds while
-    they fly — not a third spark at a grunt a spark in flight will kill."""
+    """Two swarmers a spark each kills: the wand fires one spark at each and holds while
+    they fly — not a third spark at a swarmer a spark in flight will kill."""
     spark = CONTENT.spell("spark_bolt").action
-    grunt = CONTENT.enemy("grunt")
-    assert spark is not None and spark.damage >= grunt.hp, "the test needs a spark to kill a grunt"
+    swarmer = CONTENT.enemy("swarmer")
+    assert spark is not None and spark.damage >= swarmer.hp, "the test needs a spark to kill a swarmer"
     sim, x, y = armed(STILL)
     for dy in (-60, 60):
-        sim.input.spawn(CONTENT.enemy_index("grunt"), x + REACH * 0.8, y + dy)
+        sim.input.spawn(CONTENT.enemy_index("swarmer"), x + REACH * 0.8, y + dy)
     fired, hits = shots(sim, 150)
     assert (fired, hits) == (2, 2)
     assert sim.buffers.counts.enemies == 0

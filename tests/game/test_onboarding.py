@@ -10,6 +10,7 @@ from artificer.game.meta import Meta
 from artificer.game.onboarding import Onboarding, new_run_step
 from artificer.game.run import Run
 from artificer.game.save import LoadedRun, load_run, save_run
+from artificer.sim.bot import KitingBot
 from relic_runs import CONTENT
 
 pytestmark = pytest.mark.usefixtures("isolated_home")
@@ -74,10 +75,7 @@ def test_r_onb_1_run_5_opens_tier_2_and_logic() -> None:
 
 def test_r_onb_1_a_run_keeps_its_step_in_its_save() -> None:
     run = Run(CONTENT, 2, onboarding=2)
-    wave = run.start_wave(1)
-    while not wave.over:
-        wave.step()
-    wave.finish()
+    run.play_wave(1, KitingBot())  # it moves (a dense wave 1 kills a player who stands, R-WAVE-1)
     save_run(run, 2)
     loaded = load_run(CONTENT)
     assert isinstance(loaded, LoadedRun) and loaded.run.state.onboarding == 2

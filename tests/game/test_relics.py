@@ -23,6 +23,7 @@ from artificer.game.relics import RunRelics, wave_relic_count
 from artificer.game.run import Run, WaveInProgress, WaveStats
 from artificer.game.save import LoadedRun, load_run, run_save_path, save_run, settle
 from artificer.game.shop import ShopError
+from artificer.sim.bot import KitingBot
 from relic_runs import BOOK, CONTENT, run_with, value
 
 BASE_HP = CONTENT.balance.player.max_hp
@@ -142,7 +143,7 @@ def test_r_rel_1_blood_vial_heals_2_at_wave_start() -> None:
 
 def test_r_rel_1_vajra_adds_1_permanent_strength_each_wave_and_a_save_keeps_it() -> None:
     run = run_with("vajra")
-    run.play_wave(1, _Still())
+    run.play_wave(1, KitingBot())  # moves: since R-WAVE-1's dense wave 1, standing still dies
     assert run.sim.world.strength == 1.0 and run.relics.strength == 1.0
     settle(run, 2)  # the world is rebuilt between waves
     wave = run.start_wave(2)  # begin_wave resets strength; the run's permanent strength comes back, +1
@@ -289,7 +290,7 @@ def test_r_shop_1_no_relic_for_sale_when_every_relic_is_owned_nor_without_gold()
 
 def test_r_save_1_relics_their_state_and_the_shops_relic_survive_a_save() -> None:
     run = run_with("vajra", "vampire_fang", "strawberry")
-    run.play_wave(1, _Still())
+    run.play_wave(1, KitingBot())  # moves: since R-WAVE-1's dense wave 1, standing still dies
     run.shop.open(1)
     save_run(run, 2)
     loaded = load_run(CONTENT)
@@ -303,7 +304,7 @@ def test_r_save_1_relics_their_state_and_the_shops_relic_survive_a_save() -> Non
 
 def test_r_save_1_a_save_from_before_relics_loads_with_none_and_its_max_hp_as_saved() -> None:
     run = Run(CONTENT, 2)
-    run.play_wave(1, _Still())
+    run.play_wave(1, KitingBot())  # moves: since R-WAVE-1's dense wave 1, standing still dies
     save_run(run, 2)
     path = run_save_path()
     data = json.loads(path.read_text(encoding="utf-8"))

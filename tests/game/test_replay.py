@@ -155,7 +155,7 @@ def test_runs_keeps_the_last_50_and_never_the_one_being_recorded(tmp_path: Path)
 def test_a_continued_run_goes_on_in_its_replay(tmp_path: Path) -> None:
     """Waves 1-2 recorded, the run saved in the shop with a move made, the process gone; Continue
     loads the save, finds its replay, and goes on; the whole replay plays to the same hashes."""
-    played = play_waves(CONTENT, 5, 2, BUILDS["turret"], record=True, shop_after_last=True)
+    played = play_waves(CONTENT, 4, 2, BUILDS["turret"], record=True, shop_after_last=True)
     tape = played.tape
     assert tape is not None
     tape.path = rp.new_path(played.run.seed, tmp_path)
@@ -221,7 +221,7 @@ def test_a_potion_drunk_mid_wave_is_drunk_again_at_the_same_step() -> None:
     it the replay diverges in that wave. (The tape starts from the run saved after wave 1.)"""
     from artificer.game.flow import RunFlow
 
-    run = play_waves(CONTENT, 11, 1, None, shop_after_last=True).run
+    run = play_waves(CONTENT, 12, 1, None, shop_after_last=True).run
     run.state.potions.add("firebomb")
     tape = rp.Tape.begin(run, 2, "cleared")
     assert tape.start.kind == "save"

@@ -26,8 +26,8 @@ def test_a_real_step_reports_its_kills_with_positions_and_elite_its_hits_and_its
     sim.step()
     px, py = sim.world.player_position()
     grunt = content.enemy_index("grunt")
-    sim.input.spawn(grunt, px + 60.0, py, elite=True)
-    sim.input.spawn(grunt, px - 60.0, py)
+    sim.input.spawn(grunt, px + 90.0, py, elite=True)  # to fall before they reach the player, in pickup reach
+    sim.input.spawn(grunt, px - 90.0, py)
     kills, hits, lethal, currency, rewards = [], 0, 0, 0.0, 0.0
     for _ in range(600):
         sim.step()

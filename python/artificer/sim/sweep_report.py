@@ -12,6 +12,7 @@ import csv
 import importlib
 import json
 from collections import defaultdict
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -87,13 +88,19 @@ def summarize(result: SweepResult) -> list[dict[str, Any]]:
     return out
 
 
-def verdicts(summary: list[dict[str, Any]]) -> dict[str, list[str]]:
-    """Per archetype, what breaks the balance bounds (an empty list: none)."""
-    p50s = [s["w20_boss_ttk_p50_s"] for s in summary if s["w20_boss_ttk_p50_s"] is not None]
+def verdicts(summary: list[dict[str, Any]], controls: Sequence[str] = ()) -> dict[str, list[str]]:
+    """Per archetype, what breaks the balance bounds (an empty list: none); a control build (the
+    hold bot) is judged by R-CURVE, not by these bounds, and its kills count in no median."""
+    p50s = [
+        s["w20_boss_ttk_p50_s"] for s in summary if s["w20_boss_ttk_p50_s"] is not None and s["build"] not in controls
+    ]
     median_ttk = _median(p50s)
     out: dict[str, list[str]] = {}
     for s in summary:
-        flags = []
+        flags: list[str] = []
+        if s["build"] in controls:
+            out[s["build"]] = flags
+            continue
         rate = s["w20_clear_rate"]
         if rate is None:
             pass
@@ -148,7 +155,7 @@ def write_outputs(out: Path, result: SweepResult, plots: bool = True) -> list[Pa
     """Every file of a sweep into `out` (made if missing); returns their paths."""
     out.mkdir(parents=True, exist_ok=True)
     summary = summarize(result)
-    flags = verdicts(summary)
+    flags = verdicts(summary, result.controls)
     written = [write_rows(out, "runs", result.runs), write_rows(out, "waves", _flat_waves(result.waves))]
     summary_path = out / "summary.json"
     curve = curve_figures(result, result.controls)
@@ -194,7 +201,9 @@ def report_markdown(
         return "—" if value is None else f"{value:.0%}"
 
     for s in summary:
-        verdict = "; ".join(flags[s["build"]]) or "within bounds"
+        verdict = "; ".join(flags[s["build"]]) or (
+            "a control: see R-CURVE" if s["build"] in result.controls else "within bounds"
+        )
         lines.append(
             f"| {s['build']} | {s['runs']} | {share(s['w20_clear_rate'])} | {s['median_wave_reached']:g} | "
             f"{seconds(s['w20_boss_ttk_p50_s'])} / {seconds(s['w20_boss_ttk_p90_s'])} | "
