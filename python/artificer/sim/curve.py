@@ -16,6 +16,8 @@ target with its figure and pass or fail. Every figure is a function of the rows 
   run row, one figure a seed): ≥ 12 alive at 10 s and hit within 15 s on ≥ `WAVE_ONE_SEEDS` of
   seeds; from W2 on, the median share of max HP an archetype loses in a wave, and the median
   archetype's within `HP_LOST`.
+- The bots build as players do: the share of the cards they bought that their wand does not fire
+  (a wave row's `cards_idle` of `cards_bought`), reported beside the targets.
 - R-CURVE-4, every build can win: each archetype clears W20 on `CLEARS` of seeds, and no clear rate
   is more than `CLEAR_SPREAD` × another.
 """
@@ -73,6 +75,8 @@ def curve_figures(result: SweepResult, controls: Sequence[str] = ()) -> dict[str
                 if number >= SHORT_FROM_WAVE and row.get("gold_wanted") is not None
             ]
             lost += [row["damage_taken"] / row["hp_max"] for n, row in waves.items() if n >= 2 and row.get("hp_max")]
+        bought = sum(row.get("cards_bought") or 0 for waves in played for row in waves.values())
+        idle = sum(row.get("cards_idle") or 0 for waves in played for row in waves.values())
         median_first, median_last = _median(first), _median(last)
         builds[build] = {
             "control": build in controls,
@@ -85,6 +89,9 @@ def curve_figures(result: SweepResult, controls: Sequence[str] = ()) -> dict[str
             "gold_held_share": _median(held),
             "shops_short_share": round(sum(short) / len(short), 4) if short else None,
             "hp_lost_share": _median(lost),
+            # The bots build as players do: the cards they buy fire (the lab's timeline casts them).
+            "cards_bought": bought,
+            "cards_idle_share": round(idle / bought, 4) if bought else None,
         }
     seeds: dict[int, dict[str, Any]] = {}
     for row in result.runs:
@@ -217,8 +224,8 @@ def curve_markdown(figures: dict[str, Any]) -> list[str]:
     lines += [
         "",
         "| build | wand DPS, first shop → before W20 | reaches W10 | gold spent / held | shops short (W3+) | "
-        "HP lost a wave (W2+) |",
-        "|---|---|---|---|---|---|",
+        "HP lost a wave (W2+) | cards bought (idle) |",
+        "|---|---|---|---|---|---|---|",
     ]
 
     def share(value: float | None) -> str:
@@ -230,7 +237,8 @@ def curve_markdown(figures: dict[str, Any]) -> list[str]:
         label = f"{name} (control)" if b["control"] else name
         lines.append(
             f"| {label} | {dps} | {share(b['reach_w10'])} | {share(b['gold_spent_share'])} / "
-            f"{share(b['gold_held_share'])} | {share(b['shops_short_share'])} | {share(b['hp_lost_share'])} |"
+            f"{share(b['gold_held_share'])} | {share(b['shops_short_share'])} | {share(b['hp_lost_share'])} | "
+            f"{b['cards_bought']} ({share(b['cards_idle_share'])}) |"
         )
     one = figures["wave_one"]
     if one["seeds"]:

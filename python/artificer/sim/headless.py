@@ -35,7 +35,7 @@ from artificer.content.builds import Build
 from artificer.errors import ArtificerError
 from artificer.game.flow import Ending, Phase, RunFlow
 from artificer.game.meta import load_meta, meta_lock, unlock_tree, write_meta
-from artificer.game.offer_effect import wand_dps
+from artificer.game.offer_effect import WandBonus, wand_dps
 from artificer.game.progress import RunEnd, settle
 from artificer.game.replay import Tape
 from artificer.game.run import Run
@@ -135,8 +135,21 @@ def play_waves(
             if shopper is not None:
                 report["gold_wanted"] = shopper.wanted(run)
                 report["purchases"] = shopper.shop(run, number)
+                # R-CURVE: a card the bot bought this visit that its wand does not fire (0: all fire).
+                report["purchases_idle"] = idle_cards(run, report["purchases"])
             report["gold_after_shop"] = run.currency
     return played
+
+
+def idle_cards(run: Run, purchases: list[str]) -> list[str]:
+    """The cards among `purchases` (`"spells:<id>"`) that `run`'s active wand does not fire: not on
+    its board, or on it but never cast in the lab's timeline (passed over, or behind what the pool
+    pays)."""
+    core_id, cards = run.loadout.wand()
+    timeline = WandBonus.of(run).timeline(run.content, core_id, cards)
+    fired = {card for cast in timeline["casts"] for card in cast["cards"]}
+    bought = [item.removeprefix("spells:") for item in purchases if item.startswith("spells:")]
+    return [card for card in bought if card not in fired]
 
 
 #: R-WAVE-1, R-CURVE-3: wave 1 presses a player who stands still with the starter wand: by this

@@ -1,14 +1,17 @@
-"""The shopping bot of the headless simulator (R-SIM-1): shops toward a build.
+"""The shopping bot of the headless simulator (R-SIM-1, R-CURVE): shops as a player who builds.
 
-This module owns `ShoppingBot`: between waves it looks over the shelves and
-buys, in this order, the build's core (and switches to it), the cards the
-board still lacks, the build's stats in the build's order of priority, and
-any talent on the shelf (R-END-1 Last Will) it can pay for beyond its reserve;
-then rerolls while the gold lasts and looks again. Until it carries the
-build's core it keeps a share of that core's price. Last it lays the owned
-cards out in the build's order (keeping the old layout if the new one could
-not fire, R-VM-2). Its tuning (how many rerolls, what to keep in reserve) is
-a tool's, named below, not game data.
+This module owns `ShoppingBot`: between waves it looks over the shelves and buys, in this order,
+the build's core (and switches to it), the cards the build's board still lacks, then any card or
+core that makes its wand stronger by the lab's own figure (the sustained DPS with its stats and
+relics, `offer_effect.WandBonus`: a card worth `CARD_GAIN` more per purchase, a core `CORE_GAIN`
+more, the best gain per gold first), the build's stats in its order of priority, and any talent on
+the shelf (R-END-1 Last Will) it can pay for beyond its reserve; then rerolls while the gold lasts
+and looks again. Until it carries the build's core (or one of its tier or better) it keeps a share
+of that core's price. Last it lays the owned cards out (`layout`): the build's cards in the
+build's places, the others by tier in the free slots, so every card it bought to make the wand
+stronger is on the board and fires (keeping the old layout if the new one could not fire, R-VM-2).
+Its tuning (how many rerolls, what to keep in reserve, what gain is worth gold) is a tool's, named
+below, not game data.
 """
 
 from __future__ import annotations
@@ -16,15 +19,22 @@ from __future__ import annotations
 from collections import Counter
 
 from artificer.content.builds import Build
+from artificer.content.cores import CoreFlag
 from artificer.game.loadout import LoadoutError
+from artificer.game.offer_effect import WandBonus, sustained_dps
 from artificer.game.run import Run
-from artificer.game.shop import ShopError, wave_price
+from artificer.game.shop import Offer, ShopError, wave_price
 
 #: Rerolls the bot makes per shop at most, and the gold it must have beyond a reroll's price to make one.
-MAX_REROLLS = 5
+MAX_REROLLS = 10
 REROLL_RESERVE = 20
 #: The share of its build's core's price the bot keeps while it does not carry that core.
 CORE_SAVINGS = 1.0
+#: What a card or a core off the build's plan must add to the wand's sustained DPS to be bought.
+CARD_GAIN = 0.05
+CORE_GAIN = 0.15
+#: Stats bought in each look at the shelves before the upgrades (the rest after them).
+FIRST_STATS = 2
 
 
 class ShoppingBot:
@@ -43,6 +53,11 @@ class ShoppingBot:
                 shop.reroll()
             self._buy_core(run, bought)
             self._buy_cards(run, bought)
+            # A player keeps alive too: the build's first stats before the upgrades, the rest after.
+            for _ in range(FIRST_STATS):
+                self._buy_one_stat(run, self._reserve(run) + self._card_budget(run), bought)
+            if not self.build.control:  # a control (the hold bot) keeps its wand
+                self._buy_upgrades(run, bought)
             while self._buy_one_stat(run, self._reserve(run) + self._card_budget(run), bought):
                 pass
             self._buy_talents(run, self._reserve(run) + self._card_budget(run), bought)
@@ -69,13 +84,18 @@ class ShoppingBot:
         for offer in shop.shelves["stats"]:
             if offer is not None and (offer.talent is not None or offer.item in self.build.stats):
                 total += offer.price
+        if not self.build.control:
+            total += sum(offer.price for offer, _ in self._upgrades(run, affordable=False))
         return total
 
     def _reserve(self, run: Run) -> int:
-        """Gold kept back: a share of the build's core's price until it is carried."""
-        if any(carried.core == self.build.core for carried in run.loadout.cores):
+        """Gold kept back: a share of the build's core's price until it, or a core of its tier or
+        better, is carried."""
+        content = run.content
+        planned = content.core(self.build.core)
+        if any(content.core(carried.core).tier >= planned.tier for carried in run.loadout.cores):
             return 0
-        return round(run.content.core(self.build.core).price * CORE_SAVINGS)
+        return round(planned.price * CORE_SAVINGS)
 
     def _card_budget(self, run: Run) -> int:
         """Gold kept for the board's next missing card: the price of the cheapest one's tier now
@@ -98,14 +118,12 @@ class ShoppingBot:
     def _buy_core(self, run: Run, bought: list[str]) -> None:
         loadout, shop = run.loadout, run.shop
         if any(carried.core == self.build.core for carried in loadout.cores):
-            if loadout.active != self.build.core:
-                shop.switch_core(self.build.core)
+            self._play_strongest(run)
             return
         for index, offer in enumerate(shop.shelves["cores"]):
             if offer is None or offer.item != self.build.core or offer.price > run.currency:
                 continue
-            spare = [c.core for c in loadout.cores if c.core != loadout.active]
-            drop = spare[0] if len(loadout.cores) >= loadout.limits[0] and spare else None
+            drop = self._spare(run) if len(loadout.cores) >= loadout.limits[0] else None
             try:
                 shop.buy_core(index, drop)
                 self._take_back_waiting(run)
@@ -162,39 +180,138 @@ class ShoppingBot:
             except (ShopError, LoadoutError):
                 return
 
-    def arrange(self, run: Run) -> None:
-        """Lay the owned cards out in the build's order on the active core; keep the old layout
-        when the new one could not fire (R-VM-2) or would not fit the backpack."""
+    def _buy_upgrades(self, run: Run, bought: list[str]) -> None:
+        """Buys the cards and cores off the build's plan that make the wand stronger (R-CURVE-1),
+        the best gain per gold first, while the gold beyond the reserve pays; lays each out."""
+        while True:
+            upgrades = self._upgrades(run, affordable=True)
+            if not upgrades:
+                return
+            offer, _ = upgrades[0]
+            shelf = run.shop.shelves[offer.kind]
+            index = shelf.index(offer)
+            try:
+                if offer.kind == "cores":
+                    loadout = run.loadout
+                    drop = self._spare(run) if len(loadout.cores) >= loadout.limits[0] else None
+                    run.shop.buy_core(index, drop)
+                    self._take_back_waiting(run)
+                    run.shop.switch_core(offer.item)
+                else:
+                    self._make_room(run)
+                    run.shop.buy_spell(index)
+            except (ShopError, LoadoutError):
+                return
+            bought.append(f"{offer.kind}:{offer.item}")
+            self.arrange(run)
+
+    def _upgrades(self, run: Run, affordable: bool) -> list[tuple[Offer, float]]:
+        """The offers off the plan worth buying, as (offer, DPS gained per gold), best first: a card
+        whose place in the layout adds `CARD_GAIN` or more, a core that adds `CORE_GAIN` with the
+        owned cards laid out on it. `affordable`: only what the gold beyond the reserve pays."""
+        content, loadout, shop = run.content, run.loadout, run.shop
+        bonus = WandBonus.of(run)
+        owned = self._owned(run)
+        active = loadout.active
+        now = sustained_dps(content, active, self.layout(run, active, owned)[0], bonus)
+        budget = run.currency - self._reserve(run)
+        carried = {c.core for c in loadout.cores}
+        missing = self._missing(run)
+        found: list[tuple[Offer, float]] = []
+        for offer in shop.shelves["spells"]:
+            if offer is None or missing[offer.item] > 0 or (affordable and offer.price > budget):
+                continue
+            after = sustained_dps(content, active, self.layout(run, active, owned + Counter([offer.item]))[0], bonus)
+            if after >= now * (1 + CARD_GAIN):
+                found.append((offer, (after - now) / max(1, offer.price)))
+        for offer in shop.shelves["cores"]:
+            if offer is None or offer.item in carried or offer.item == self.build.core:
+                continue
+            if content.core(offer.item).has_flag(CoreFlag.INFINITE_SPELLS):
+                continue  # it pays with HP: the lab's figure (mana without end) does not say what it costs
+            if affordable and offer.price > budget:
+                continue
+            after = sustained_dps(content, offer.item, self.layout(run, offer.item, owned)[0], bonus)
+            if after >= now * (1 + CORE_GAIN):
+                found.append((offer, (after - now) / max(1, offer.price)))
+        return sorted(found, key=lambda pair: -pair[1])
+
+    def _strength(self, run: Run, core_id: str) -> float:
+        """The sustained DPS of the owned cards laid out on `core_id` (the lab's figure)."""
+        slots = self.layout(run, core_id, self._owned(run))[0]
+        return sustained_dps(run.content, core_id, slots, WandBonus.of(run))
+
+    def _play_strongest(self, run: Run) -> None:
+        """Makes the strongest carried core the active one (the build's own when none is stronger)."""
         loadout = run.loadout
-        carried = loadout.carried(loadout.active)
-        before_slots, before_backpack = list(carried.cards), list(loadout.backpack)
-        others = [c for c in loadout.cores if c is not carried]
-        before = [(c.core, list(c.cards)) for c in [carried, *others]]
-        pool = Counter(card for card in carried.cards if card is not None)
-        pool.update(loadout.backpack)
-        for other in others:  # the bot plays one core: cards left on the others come along
-            pool.update(card for card in other.cards if card is not None)
-        target = self.build.board[: len(carried.cards)]
-        slots: list[str | None] = []
-        for card in target:
+        cores = sorted((c.core for c in loadout.cores), key=lambda core: core != self.build.core)
+        best = max(cores, key=lambda core: self._strength(run, core))
+        if best != loadout.active:
+            try:
+                run.shop.switch_core(best)
+            except (ShopError, LoadoutError):
+                return
+            self.arrange(run)
+
+    def _spare(self, run: Run) -> str | None:
+        """The carried core to sell for a new one: the weakest not active (the build's own last)."""
+        loadout = run.loadout
+        spare = [c.core for c in loadout.cores if c.core != loadout.active]
+        if not spare:
+            return None
+        return min(spare, key=lambda core: (core == self.build.core, self._strength(run, core)))
+
+    def _make_room(self, run: Run) -> None:
+        """A full backpack sells its least card the layout leaves off the board, so a new one fits."""
+        loadout = run.loadout
+        if len(loadout.backpack) < loadout.limits_backpack:
+            return
+        content = run.content
+        index = min(range(len(loadout.backpack)), key=lambda i: (content.spell(loadout.backpack[i]).tier, i))
+        try:
+            run.shop.sell_card(index)
+        except ShopError:
+            pass
+
+    @staticmethod
+    def _owned(run: Run) -> Counter[str]:
+        """Every card the player owns: on the carried cores and in the backpack."""
+        loadout = run.loadout
+        owned = Counter(card for carried in loadout.cores for card in carried.cards if card is not None)
+        owned.update(loadout.backpack)
+        return owned
+
+    def layout(self, run: Run, core_id: str, owned: Counter[str]) -> tuple[list[str | None], list[str]]:
+        """The board the bot lays `owned` out as on `core_id`, and the cards left over: the build's
+        cards in the build's places, then the other cards by tier (the highest first; of a tier,
+        as the active board and then the backpack hold them) in the free slots, in slot order."""
+        content = run.content
+        size = content.core(core_id).capacity
+        pool = Counter(owned)
+        slots: list[str | None] = [None] * size
+        for index, card in enumerate(self.build.board[:size]):
             if card is not None and pool[card] > 0:
                 pool[card] -= 1
-                slots.append(card)
-            else:
-                slots.append(None)
-        # Owned cards the build does not place keep their old slots if those are free (the starter's
-        # bolts stay useful until the build's cards arrive); the rest go to the backpack.
-        slots += [None] * (len(carried.cards) - len(slots))
-        for index, card in enumerate(before_slots):
-            if card is not None and pool[card] > 0 and slots[index] is None:
-                pool[card] -= 1
                 slots[index] = card
-        # A core just bought starts empty: the other owned cards fill its free slots, in order,
-        # so that it fires until the build's own cards arrive.
-        rest = list(pool.elements())
-        for index, slot in enumerate(slots):
-            if slot is None and rest:
+        loadout = run.loadout
+        seen = [c for c in loadout.carried(loadout.active).cards if c is not None] + list(loadout.backpack)
+        order = {card: seen.index(card) if card in seen else len(seen) for card in pool}
+        rest = sorted(pool.elements(), key=lambda card: (-content.spell(card).tier, order[card]))
+        for index in range(size):
+            if slots[index] is None and rest:
                 slots[index] = rest.pop(0)
+        return slots, rest
+
+    def arrange(self, run: Run) -> None:
+        """Lay the owned cards out on the active core (`layout`); keep the old layout when the new
+        one could not fire (R-VM-2) or would not fit the backpack."""
+        loadout = run.loadout
+        carried = loadout.carried(loadout.active)
+        before_backpack = list(loadout.backpack)
+        others = [c for c in loadout.cores if c is not carried]
+        before = [(c.core, list(c.cards)) for c in [carried, *others]]
+        # the bot plays one core: cards left on the others come along
+        slots, rest = self.layout(run, carried.core, self._owned(run))
         free: list[str | None] = [None]
         boards = [(carried.core, slots), *((c.core, free * len(c.cards)) for c in others)]
         if len(rest) > loadout.limits_backpack or (boards == before and rest == before_backpack):

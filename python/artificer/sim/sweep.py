@@ -177,6 +177,8 @@ def reduce_report(task: Task, report: dict[str, Any], tick_hz: int) -> dict[str,
             "gold_end": w.get("gold_end"),
             "gold_wanted": w.get("gold_wanted"),
             "gold_after_shop": w.get("gold_after_shop"),
+            "cards_bought": sum(item.startswith("spells:") for item in w.get("purchases") or []),
+            "cards_idle": len(w.get("purchases_idle") or []),
         }
         for w in waves
     ]
