@@ -127,6 +127,18 @@ EVENT_KINDS: Mapping[str, int]
 REACTIONS: Mapping[str, int]
 RELIC_RULES: Mapping[str, int]
 
+class _RelicParamSpec(TypedDict):
+    """A relic rule's parameter: a second number it acts with, a keyword of `RelicRules` of its own."""
+
+    #: the `RelicRules` keyword (the rule's name and the field's: "heal_when_low_threshold")
+    name: str
+    #: the relics.json field of the relic that sets it ("seconds", "threshold")
+    field: str
+    #: the largest value the core takes (from 0)
+    most: float
+    #: how the parameters of several relics of the rule combine: "min" or "max"
+    combine: str
+
 class _RelicRuleSpec(TypedDict):
     """One relic rule of the core (rust/sim/relics.rs `relic_rules!`)."""
 
@@ -140,6 +152,8 @@ class _RelicRuleSpec(TypedDict):
     hook: str
     #: how several relics of it combine: "sum", "min" or "max"
     combine: str
+    #: its parameter (blood_vial's moment, meat_on_bone's threshold), or None
+    param: _RelicParamSpec | None
 
 #: The core's relic rules by name (= the relics.json effect that sets each), in its order.
 RELIC_RULE_SPECS: Mapping[str, _RelicRuleSpec]
@@ -180,10 +194,11 @@ class PlayerStats:
 
 @final
 class RelicRules:
-    """R-REL-1/2: the relic rules the core runs, by keyword, one per rule of `RELIC_RULE_SPECS`; all
-    0 = off. Checked when built (a count a whole number, a float finite, each in 0..=its `most`;
-    an unknown rule refused), else `CoreArgumentError`. Read back as attributes (an int for a count).
-    Frozen; equal when every rule is."""
+    """R-REL-1/2: the relic rules the core runs, by keyword, one per rule of `RELIC_RULE_SPECS` and
+    one per rule's parameter (its `param`'s `name`); all 0 = off. Checked when built (a count a
+    whole number, a float finite, each in 0..=its `most`; an unknown rule refused), else
+    `CoreArgumentError`. Read back as attributes (an int for a count). Frozen; equal when every
+    rule is."""
 
     def __new__(cls, **rules: float) -> RelicRules: ...
     def __getattr__(self, name: str) -> float: ...

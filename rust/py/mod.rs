@@ -62,6 +62,18 @@ mod _core {
             entry.set_item("most", spec.most)?;
             entry.set_item("hook", spec.hook)?;
             entry.set_item("combine", spec.combine)?;
+            let param = match spec.param {
+                Some(p) => {
+                    let param = pyo3::types::PyDict::new(m.py());
+                    param.set_item("name", p.name)?;
+                    param.set_item("field", p.field)?;
+                    param.set_item("most", p.most)?;
+                    param.set_item("combine", p.combine)?;
+                    Some(param)
+                }
+                None => None,
+            };
+            entry.set_item("param", param)?;
             specs.set_item(spec.name, entry)?;
         }
         m.add("RELIC_RULE_SPECS", specs)?;

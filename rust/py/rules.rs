@@ -94,12 +94,20 @@ rule_class! {
 }
 
 /// R-REL-1/2 relic rules in the core; all 0 = off. The rules are the core's
-/// list (`sim::relics`, `relic_rules!`): built by keyword, one per rule, each
-/// checked against its kind and range (`RuleSpec`); read back as attributes.
+/// list (`sim::relics`, `relic_rules!`): built by keyword, one per rule and
+/// one per rule's parameter (`heal_when_low_threshold`), each checked against
+/// its kind and range (`RuleSpec`, `ParamSpec`); read back as attributes.
 /// `_core.RELIC_RULE_SPECS` describes each.
 #[pyclass(module = "artificer._core", name = "RelicRules", frozen, eq, from_py_object)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RelicRules(pub crate::sim::relics::RelicRules);
+
+/// Every keyword `RelicRules` takes: each rule, then its parameter if it has one.
+fn names() -> impl Iterator<Item = (&'static str, bool)> {
+    CoreRules::SPECS
+        .iter()
+        .flat_map(|spec| std::iter::once((spec.name, spec.whole)).chain(spec.param.map(|p| (p.name, false))))
+}
 
 #[pymethods]
 impl RelicRules {
@@ -109,36 +117,42 @@ impl RelicRules {
         let mut core = CoreRules::default();
         for (key, value) in rules.into_iter().flat_map(|rules| rules.iter()) {
             let name: String = key.extract()?;
-            let spec = CoreRules::spec(&name).ok_or_else(|| {
-                let known: Vec<&str> = CoreRules::SPECS.iter().map(|spec| spec.name).collect();
-                CoreError::arg(format!("unknown relic rule {name:?} (the core's rules: {})", known.join(", ")))
-            })?;
+            let (whole, most) = match (CoreRules::spec(&name), CoreRules::param_spec(&name)) {
+                (Some(spec), _) => (spec.whole, spec.most),
+                (None, Some((_, param))) => (false, param.most),
+                (None, None) => {
+                    let known: Vec<&str> = names().map(|(name, _)| name).collect();
+                    let known = known.join(", ");
+                    return Err(
+                        CoreError::arg(format!("unknown relic rule {name:?} (the core's rules: {known})")).into()
+                    );
+                }
+            };
             let label = format!("relic rule {name}");
-            let v = if spec.whole {
-                value.extract::<Int>()?.count(&label, spec.most as u64)? as f64
+            let v = if whole {
+                value.extract::<Int>()?.count(&label, most as u64)? as f64
             } else {
-                value.extract::<Float>()?.within(&label, 0.0, spec.most)? as f64
+                value.extract::<Float>()?.within(&label, 0.0, most)? as f64
             };
             core.set(&name, v);
         }
         Ok(RelicRules(core))
     }
 
-    /// A rule's value by its name (an int for a count, a float otherwise).
+    /// A rule's or a rule parameter's value by its name (an int for a count, a float otherwise).
     fn __getattr__(&self, py: Python<'_>, name: &str) -> PyResult<Py<PyAny>> {
-        match (CoreRules::spec(name), self.0.get(name)) {
-            (Some(spec), Some(v)) if spec.whole => Ok((v as u32).into_pyobject(py)?.into_any().unbind()),
+        match (names().find(|(known, _)| *known == name), self.0.get(name)) {
+            (Some((_, true)), Some(v)) => Ok((v as u32).into_pyobject(py)?.into_any().unbind()),
             (Some(_), Some(v)) => Ok(v.into_pyobject(py)?.into_any().unbind()),
             _ => Err(PyAttributeError::new_err(format!("RelicRules has no rule {name:?}"))),
         }
     }
 
     fn __repr__(&self) -> String {
-        let fields: Vec<String> = CoreRules::SPECS
-            .iter()
-            .map(|spec| match self.0.get(spec.name).unwrap_or_default() {
-                v if spec.whole => format!("{}={}", spec.name, v as u32),
-                v => format!("{}={:?}", spec.name, v as f32),
+        let fields: Vec<String> = names()
+            .map(|(name, whole)| match self.0.get(name).unwrap_or_default() {
+                v if whole => format!("{name}={}", v as u32),
+                v => format!("{name}={:?}", v as f32),
             })
             .collect();
         format!("RelicRules({})", fields.join(", "))

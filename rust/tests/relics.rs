@@ -4,7 +4,10 @@
 //! hits the_boot lifts and leaves, bronze_scales against a living attacker
 //! without vulnerable, the turn clock and self_forming_clay's ward at the
 //! next turn, bag_of_prep's and centennial_puzzle's budgets, champion_belt's
-//! weak — and determinism (R-DET-1) on one thread and two with all of them on.
+//! weak, the heals inside the wave (burning_blood on an elite's death,
+//! blood_vial at its moment of the wave clock, meat_on_bone once a wave on
+//! falling low) — and determinism (R-DET-1) on one thread and two with all of
+//! them on.
 
 mod common;
 
@@ -397,6 +400,121 @@ fn centennial_puzzle_gives_the_cast_after_the_first_hp_loss_more_budget_once_a_w
     assert!(relic_events(w.events(), RelicRule::HurtCastBudget).is_empty(), "once a wave");
 }
 
+// ---- R-REL-1: the heals inside the wave (R-LOOP-1 fills HP between waves) ----
+
+fn heal_events(w: &World, rule: RelicRule) -> Vec<(f32, f32)> {
+    relic_events(w.events(), rule).iter().map(|e| (e.b, e.value)).collect()
+}
+
+/// burning_blood: an elite's death heals at once, whatever killed it; a
+/// plain enemy's heals nothing; never above max HP, never the dead.
+#[test]
+fn an_elites_death_heals_and_a_plain_enemys_does_not() {
+    let mut w = world(10.0, 0.0, 300.0);
+    w.set_relic_rules(RelicRules { heal_on_elite_kill: 6.0, ..Default::default() }).unwrap();
+    let kill = |w: &mut World, x: f32| {
+        w.step(&Controls::default(), &[Command::DamageNearest { x, y: CENTRE.1, amount: 1e6 }]);
+        let killed = w.events().iter().filter(|e| e.kind == EventKind::EnemyKilled).count();
+        assert_eq!(killed, 1);
+    };
+    w.player.hp = 50.0;
+    kill(&mut w, CENTRE.0 + 300.0);
+    assert_eq!(w.player.hp, 50.0, "a plain enemy's death");
+    assert!(heal_events(&w, RelicRule::HealOnEliteKill).is_empty());
+    w.spawn_enemy(0, true, CENTRE.0 + 600.0, CENTRE.1).unwrap();
+    kill(&mut w, CENTRE.0 + 600.0);
+    assert_eq!(w.player.hp, 56.0, "an elite's death heals 6");
+    let event = relic_events(w.events(), RelicRule::HealOnEliteKill)[0];
+    assert_eq!((event.b, event.x, event.y, event.value), (0.0, CENTRE.0 + 600.0, CENTRE.1, 6.0));
+    w.player.hp = 97.0;
+    w.spawn_enemy(0, true, CENTRE.0 + 600.0, CENTRE.1).unwrap();
+    kill(&mut w, CENTRE.0 + 600.0);
+    assert_eq!(w.player.hp, 100.0, "never above max HP");
+    assert_eq!(heal_events(&w, RelicRule::HealOnEliteKill), [(0.0, 3.0)], "the HP restored");
+    w.player.hp = 0.0;
+    w.player.alive = false;
+    w.spawn_enemy(0, true, CENTRE.0 + 600.0, CENTRE.1).unwrap();
+    kill(&mut w, CENTRE.0 + 600.0);
+    assert_eq!(w.player.hp, 0.0, "the dead heal nothing");
+    assert!(heal_events(&w, RelicRule::HealOnEliteKill).is_empty());
+}
+
+/// blood_vial: on the wave clock's tick that reaches its moment (30 s: the
+/// 1800th tick from `begin_wave`), once; again the next wave.
+#[test]
+fn the_wave_clock_heals_once_at_its_moment_each_wave() {
+    let mut w = world(1e9, 0.0, 300.0);
+    let rules = RelicRules { heal_at_wave_time: 2.0, heal_at_wave_time_seconds: 30.0, ..Default::default() };
+    w.set_relic_rules(rules).unwrap();
+    for wave in 0..2 {
+        w.player.hp = 50.0;
+        for tick in 1..1800 {
+            w.step(&Controls::default(), &[]);
+            assert!(heal_events(&w, RelicRule::HealAtWaveTime).is_empty(), "wave {wave}, tick {tick}");
+        }
+        assert_eq!(w.player.hp, 50.0, "wave {wave}: nothing before 30 s");
+        w.step(&Controls::default(), &[]);
+        assert_eq!(w.player.hp, 52.0, "wave {wave}: 2 at 30 s");
+        assert_eq!(heal_events(&w, RelicRule::HealAtWaveTime), [(0.0, 2.0)]);
+        for _ in 0..2000 {
+            w.step(&Controls::default(), &[]);
+            assert!(heal_events(&w, RelicRule::HealAtWaveTime).is_empty(), "wave {wave}: once");
+        }
+        assert_eq!(w.player.hp, 52.0);
+        w.begin_wave();
+    }
+    // A moment of 0 s is the wave's first tick; at full HP it restores nothing (but acts).
+    w.set_relic_rules(RelicRules { heal_at_wave_time: 2.0, ..Default::default() }).unwrap();
+    w.player.hp = w.player.hp_max;
+    w.step(&Controls::default(), &[]);
+    assert_eq!(heal_events(&w, RelicRule::HealAtWaveTime), [(0.0, 0.0)]);
+}
+
+/// meat_on_bone: the first frame of a wave that ends with HP at or below
+/// half heals 12 — a touch that takes HP there heals in its own frame —
+/// once a wave, again the next; never the dead; a threshold of 0 never acts.
+#[test]
+fn falling_to_half_hp_heals_once_a_wave() {
+    let mut w = world(1e9, 6.0, 300.0);
+    let rules = RelicRules { heal_when_low: 12.0, heal_when_low_threshold: 0.5, ..Default::default() };
+    w.set_relic_rules(rules).unwrap();
+    w.player.hp = 51.0;
+    w.step(&Controls::default(), &[]);
+    assert_eq!(w.player.hp, 51.0, "above half: nothing");
+    w.player.hp = 50.0;
+    w.step(&Controls::default(), &[]);
+    assert_eq!(w.player.hp, 62.0, "at half: 12");
+    assert_eq!(heal_events(&w, RelicRule::HealWhenLow), [(0.0, 12.0)]);
+    w.player.hp = 20.0;
+    for _ in 0..600 {
+        w.step(&Controls::default(), &[]);
+        assert!(heal_events(&w, RelicRule::HealWhenLow).is_empty(), "once a wave");
+    }
+    assert_eq!(w.player.hp, 20.0);
+    w.begin_wave();
+    // Next wave, a touch for 6 from 55 takes HP to 49: healed in the same frame.
+    w.player.hp = 55.0;
+    w.set_player_position(CENTRE.0 + 295.0, CENTRE.1).unwrap();
+    w.step(&Controls::default(), &[]);
+    let hurt: Vec<f32> = w.events().iter().filter(|e| e.kind == EventKind::PlayerDamaged).map(|e| e.value).collect();
+    assert_eq!(hurt, [6.0]);
+    assert_eq!(w.player.hp, 61.0);
+    assert_eq!(heal_events(&w, RelicRule::HealWhenLow), [(0.0, 12.0)]);
+    // The dead heal nothing (and do not spend it).
+    w.begin_wave();
+    w.set_player_position(CENTRE.0, CENTRE.1).unwrap();
+    (w.player.hp, w.player.alive) = (0.0, false);
+    w.step(&Controls::default(), &[]);
+    assert!(heal_events(&w, RelicRule::HealWhenLow).is_empty());
+    assert!(!w.relic_state().low_heal_done);
+    // A threshold of 0 never acts.
+    let mut w = world(1e9, 0.0, 300.0);
+    w.set_relic_rules(RelicRules { heal_when_low: 12.0, ..Default::default() }).unwrap();
+    w.player.hp = 1.0;
+    w.step(&Controls::default(), &[]);
+    assert_eq!(w.player.hp, 1.0);
+}
+
 // ---- arguments, hash, determinism -----------------------------------------
 
 #[test]
@@ -407,7 +525,7 @@ fn bad_rules_are_refused_and_change_nothing() {
     assert_eq!(w.relic_rules().thorns, 3.0);
 }
 
-/// Every rule the relics of seed 000 set, by name (a rule added later stays 0 here).
+/// Every rule the relics of seed 000 set, by name, with the parameters (a rule added later stays 0 here).
 fn all_rules() -> RelicRules {
     let mut rules = RelicRules::default();
     for (name, value) in [
@@ -419,6 +537,11 @@ fn all_rules() -> RelicRules {
         ("hurt_cast_budget", 3.0),
         ("hurt_ward", 3.0),
         ("vulnerable_weak", 1.0),
+        ("heal_on_elite_kill", 6.0),
+        ("heal_at_wave_time", 2.0),
+        ("heal_at_wave_time_seconds", 30.0),
+        ("heal_when_low", 12.0),
+        ("heal_when_low_threshold", 0.5),
     ] {
         assert!(rules.set(name, value), "{name}");
     }
@@ -442,6 +565,40 @@ fn relic_rules_and_counters_are_in_the_state_hash() {
     let mut f = d;
     f.begin_wave();
     assert_ne!(f.state_hash(), c.state_hash());
+}
+
+/// R-DET-1: the rules added after hashes were recorded (the heals inside the
+/// wave) are in the hash while on — each rule and each parameter alone —, and
+/// a world with them off hashes as it did before they existed (the goldens).
+#[test]
+fn rules_hashed_while_on_change_the_hash_only_when_on() {
+    use artificer_core::sim::relics::Hashed;
+    let a = world(1e9, 0.0, 300.0);
+    let mut seen = vec![a.state_hash()];
+    for spec in RelicRules::SPECS.iter().filter(|spec| spec.hashed == Hashed::WhileOn) {
+        for name in std::iter::once(spec.name).chain(spec.param.map(|p| p.name)) {
+            let mut b = a.clone();
+            let mut rules = RelicRules::default();
+            assert!(rules.set(name, 0.5));
+            b.set_relic_rules(rules).unwrap();
+            assert!(!seen.contains(&b.state_hash()), "{name} on changes the hash");
+            seen.push(b.state_hash());
+            b.set_relic_rules(RelicRules::default()).unwrap();
+            assert_eq!(b.state_hash(), a.state_hash(), "{name} off: as before");
+        }
+    }
+    let mut low = world(1e9, 0.0, 300.0);
+    low.set_relic_rules(RelicRules { heal_when_low: 12.0, heal_when_low_threshold: 0.5, ..Default::default() })
+        .unwrap();
+    let mut healed = low.clone();
+    healed.player.hp = 10.0;
+    healed.step(&Controls::default(), &[]);
+    assert!(healed.relic_state().low_heal_done);
+    let mut spent = healed.clone();
+    spent.player.hp = low.player.hp;
+    let mut fresh = low.clone();
+    fresh.step(&Controls::default(), &[]);
+    assert_ne!(spent.state_hash(), fresh.state_hash(), "the wave's heal spent is state");
 }
 
 /// R-DET-1: a busy world with every rule on gives the same hash on one

@@ -3,7 +3,8 @@
 (§8: 3 s of wave time from `begin_wave`), strength, pen_nib and akabeko on
 fired ACTIONs, the_boot, bronze_scales' thorns, self_forming_clay's ward at
 the next turn, champion_belt's weak and statuses given in turns, and the
-RELIC event that names the rule. The core's own tests: rust/tests/relics.rs."""
+RELIC event that names the rule; the rules of the heals inside the wave take a parameter each
+(blood_vial's moment, meat_on_bone's threshold). The core's own tests: rust/tests/relics.rs."""
 
 from __future__ import annotations
 
@@ -42,18 +43,23 @@ def test_relic_rules_default_to_off_and_round_trip(content: Any) -> None:
     world = standing(content).world
     assert world.relic_rules() == RelicRules()
     given = {"pen_nib_period": 10, "first_action_bonus": 8, "damage_floor": 5, "thorns": 3, "first_cast_budget": 2,
-             "hurt_cast_budget": 3, "hurt_ward": 3, "vulnerable_weak": 1}  # fmt: skip
+             "hurt_cast_budget": 3, "hurt_ward": 3, "vulnerable_weak": 1, "heal_on_elite_kill": 6,
+             "heal_at_wave_time": 2, "heal_at_wave_time_seconds": 30, "heal_when_low": 12,
+             "heal_when_low_threshold": 0.5}  # fmt: skip
     rules = RelicRules(**given)
     world.set_relic_rules(rules)
     back = world.relic_rules()
     assert back == rules and back is not rules
     specs = _core.RELIC_RULE_SPECS
+    whole = {name: spec["whole"] for name, spec in specs.items()}
+    params = {spec["param"]["name"]: name for name, spec in specs.items() if spec["param"] is not None}
+    assert params == {"heal_at_wave_time_seconds": "heal_at_wave_time", "heal_when_low_threshold": "heal_when_low"}
     for name, value in given.items():
-        assert getattr(back, name) == value and type(getattr(back, name)) is (int if specs[name]["whole"] else float)
-    # Every rule in the core's order, a count as an int, the rest as floats (a rule added later shows its 0).
-    shown = [
-        f"{name}={given.get(name, 0) if spec['whole'] else float(given.get(name, 0))}" for name, spec in specs.items()
-    ]
+        assert getattr(back, name) == value and type(getattr(back, name)) is (int if whole.get(name) else float)
+    # Every rule in the core's order, each parameter after its rule, a count as an int, the rest as
+    # floats (a rule added later shows its 0).
+    names = [n for name, spec in specs.items() for n in (name, *([spec["param"]["name"]] if spec["param"] else []))]
+    shown = [f"{n}={given.get(n, 0) if whole.get(n) else float(given.get(n, 0))}" for n in names]
     assert repr(back) == f"RelicRules({', '.join(shown)})"
     assert repr(back).startswith("RelicRules(pen_nib_period=10, first_action_bonus=8.0, damage_floor=5.0, thorns=3.0, ")
     world.set_relic_rules(RelicRules())
@@ -68,6 +74,10 @@ def test_relic_rules_default_to_off_and_round_trip(content: Any) -> None:
         {"thorns": -3.0},
         {"hurt_ward": float("nan")},
         {"damage_floor": float("inf")},
+        {"heal_on_elite_kill": -6.0},
+        {"heal_at_wave_time_seconds": -30.0},
+        {"heal_when_low_threshold": 1.5},
+        {"heal_when_low_threshold": True},
     ],  # fmt: skip
 )
 def test_bad_relic_rules_raise_and_change_nothing(content: Any, bad: dict[str, float]) -> None:
@@ -77,6 +87,13 @@ def test_bad_relic_rules_raise_and_change_nothing(content: Any, bad: dict[str, f
     with pytest.raises(CoreArgumentError, match=f"relic rule {name}"):
         world.set_relic_rules(RelicRules(**bad))  # type: ignore[arg-type]
     assert world.relic_rules() == RelicRules(thorns=3)
+
+
+def test_an_unknown_relic_rule_is_refused_naming_the_rules_and_their_parameters() -> None:
+    with pytest.raises(CoreArgumentError, match="unknown relic rule") as refused:
+        RelicRules(heal_when_low_seconds=3.0)
+    assert "heal_when_low, heal_when_low_threshold" in str(refused.value)
+    assert "heal_at_wave_time, heal_at_wave_time_seconds" in str(refused.value)
 
 
 def test_relic_rules_are_keyword_only_and_frozen(content: Any) -> None:

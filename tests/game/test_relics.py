@@ -1,5 +1,6 @@
-"""Relics (R-REL-1..3) through the real run: the data, each relic's effect at its hook in the
-wave flow (`Run.start_wave` / `WaveInProgress.step` / `finish`), the core's rule parameters
+"""Relics (R-REL-1..3) through the real run: the data, each relic's effect at its
+hook in the wave flow (`Run.start_wave` / `WaveInProgress.step` / `finish`) — the healing relics
+inside the wave, as every wave begins at full HP (R-LOOP-1) —, the core's rule parameters
 (`World.set_relic_rules`, read back with `World.relic_rules`), acquisition (elite waves, the
 shop, all owned → currency), saves, and check-content on a broken relics.json. The core's side
 of the attack_calc and player_damaged rules: tests/engine/test_relic_rules_core.py."""
@@ -9,16 +10,21 @@ from __future__ import annotations
 import json
 import math
 import shutil
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
-from tests.content_tweaks import with_balance
 
 from artificer._core import RelicRules
 from artificer.content.check import EXIT_BAD_CONTENT
 from artificer.content.check import run as check_content
 from artificer.content.loader import DEFAULT_DATA_DIR
-from artificer.content.relics import EFFECT_HOOKS, RelicHook
+from artificer.content.relics import CORE_RULES as CORE_RULE_SPECS
+from artificer.content.relics import EFFECT_HOOKS, Relic, RelicHook
+from artificer.engine import EventKind
+from artificer.engine import events as ev
+from artificer.engine.events import relic_event
 from artificer.game.relics import RunRelics, wave_relic_count
 from artificer.game.run import Run, WaveInProgress, WaveStats
 from artificer.game.save import LoadedRun, load_run, run_save_path, save_run, settle
@@ -63,6 +69,13 @@ def test_r_rel_1_seed_000s_nineteen_relics_with_their_hooks_and_iron_heart_to_st
     assert {relic.hook for relic in BOOK.relics.values()} == set(RelicHook)
     assert value("iron_heart") == 10 and value("strawberry") == 7 and value("pen_nib") == 10
     assert BOOK.all_owned_currency == 25
+
+
+def test_r_rel_1_every_parameter_of_a_core_rule_is_a_relic_field() -> None:
+    """A core rule's parameter is set from the relic's field of its name (`CoreParam.field`)."""
+    params = {rule.name: rule.param.field for rule in CORE_RULE_SPECS.values() if rule.param is not None}
+    assert params == {"heal_at_wave_time": "seconds", "heal_when_low": "threshold"}
+    assert set(params.values()) <= set(Relic.model_fields)
 
 
 def test_r_rel_1_korean_names_are_seed_000s() -> None:
@@ -132,15 +145,6 @@ def test_r_rel_1_anchor_wards_10_at_wave_start() -> None:
     assert run.sim.buffers.player_value("ward") == value("anchor")
 
 
-def test_r_rel_1_blood_vial_heals_2_at_wave_start() -> None:
-    # Without R-LOOP-1's heal between waves (which fills the HP first), the relic's own heal shows.
-    run = run_with("blood_vial", content=with_balance(CONTENT, "wave", heal_between=0.0))
-    run.sim.world.set_player_hp(50.0, BASE_HP + 10)
-    wave = run.start_wave(1)
-    wave.step()
-    assert hp(run)[0] == 50.0 + value("blood_vial")
-
-
 def test_r_rel_1_vajra_adds_1_permanent_strength_each_wave_and_a_save_keeps_it() -> None:
     run = run_with("vajra")
     run.play_wave(1, KitingBot())  # moves: since R-WAVE-1's dense wave 1, standing still dies
@@ -155,61 +159,161 @@ def test_r_rel_1_vajra_adds_1_permanent_strength_each_wave_and_a_save_keeps_it()
     assert plain.sim.world.strength == 0.0
 
 
-# --- wave end ---------------------------------------------------------------------------------------
+# --- inside the wave: the healing relics (R-REL-1; every wave begins at full HP, R-LOOP-1) -----------
 
 
-def test_r_rel_1_burning_blood_heals_6_when_the_wave_is_won() -> None:
+def heals(run: Run, rule: str) -> list[float]:
+    """The HP restored by each RELIC event of the core's rule `rule` in the latest step."""
+    rows = run.sim.buffers.event_rows()
+    mine = rows[(rows[:, ev.KIND] == EventKind.RELIC) & (rows[:, ev.A] == relic_event(rule))]
+    return [float(v) for v in mine[:, ev.VALUE]]
+
+
+def quiet_wave(run: Run, number: int = 1) -> WaveInProgress:
+    """Wave `number` begun, its first step taken with no enemy left and the wand unarmed (nothing
+    hurts the player or kills by chance while a test does)."""
+    wave = run.start_wave(number)
+    run.sim.world.clear_wand()
+    run.sim.input.clear_enemies()
+    wave.step()
+    return wave
+
+
+def test_r_rel_1_burning_blood_heals_6_when_an_elite_dies_and_not_for_a_plain_enemy() -> None:
+    """R-REL-1 burning_blood (enemy_killed): an elite's death heals 6 in the step it dies, a plain
+    enemy's heals nothing; the heal never passes max HP."""
     run = run_with("burning_blood")
-    wave = run.start_wave(1)
-    wave.step()
-    skip_to_end(wave)
-    run.sim.world.set_player_hp(50.0, BASE_HP + 10)
-    wave.finish()
+    wave = quiet_wave(run)
+    grunt = CONTENT.enemy_index("grunt")
+    px, py = run.sim.world.player_position()
+    hp_max = hp(run)[1]
+
+    def kill(elite: bool) -> None:
+        run.sim.input.spawn(grunt, px + 400.0, py, elite)
+        wave.step()
+        run.sim.input.damage_nearest(px + 400.0, py, 1e6)
+        wave.step()
+        killed = run.sim.buffers.event_rows()[:, ev.KIND] == EventKind.ENEMY_KILLED
+        assert killed.sum() == 1
+
+    run.sim.world.set_player_hp(50.0, hp_max)
+    kill(elite=False)
+    assert hp(run)[0] == 50.0 and heals(run, "heal_on_elite_kill") == [], "a plain enemy's death heals nothing"
+    kill(elite=True)
     assert hp(run)[0] == 50.0 + value("burning_blood")
-    assert run.relics.wave_end(50.0, 100.0, won=False, frame=run.sim.input) == 0.0  # a lost wave heals nothing
+    assert heals(run, "heal_on_elite_kill") == [value("burning_blood")]
+    run.sim.world.set_player_hp(hp_max - 1.0, hp_max)
+    kill(elite=True)
+    assert hp(run)[0] == hp_max and heals(run, "heal_on_elite_kill") == [1.0], "never above max HP"
 
 
-@pytest.mark.parametrize(("start_hp", "healed"), [(55.0, 12.0), (60.0, 0.0)])
-def test_r_rel_1_meat_on_bone_heals_12_at_wave_end_at_half_hp_or_less(start_hp: float, healed: float) -> None:
-    run = run_with("meat_on_bone")  # max HP 110: half is 55
-    wave = run.start_wave(1)
+def test_r_rel_1_blood_vial_heals_2_thirty_seconds_into_the_wave_and_not_before() -> None:
+    """R-REL-1 blood_vial (wave_time): relics.json `seconds` (30) into the wave — the step that
+    brings the wave clock to 30 s — heals 2, once; nothing before it, nothing after; again next
+    wave. (It replaces the wave-start heal, which R-LOOP-1's full HP made worthless.)"""
+    relic = BOOK.relic("blood_vial")
+    assert relic.hook == RelicHook.WAVE_TIME and relic.seconds == 30.0 and relic.value == 2.0
+    run = run_with("blood_vial")
+    moment = round(relic.seconds * run.sim.tick_hz)
+    for number in (1, 2):
+        wave = quiet_wave(run, number)
+        run.sim.world.set_player_hp(50.0, hp(run)[1])
+        for frame in range(2, moment):
+            run.sim.input.clear_enemies()
+            wave.step()
+            assert heals(run, "heal_at_wave_time") == [], f"wave {number}, step {frame}"
+        assert hp(run)[0] == 50.0, f"wave {number}: nothing before {relic.seconds:g} s"
+        wave.step()
+        assert heals(run, "heal_at_wave_time") == [value("blood_vial")]
+        assert hp(run)[0] == 50.0 + value("blood_vial"), f"wave {number}: healed at {relic.seconds:g} s"
+        for _ in range(120):
+            run.sim.input.clear_enemies()
+            wave.step()
+            assert heals(run, "heal_at_wave_time") == [], "once a wave"
+        end_wave(run, wave, number + 1)
+
+
+@pytest.mark.parametrize(("low", "healed"), [(55.0, 12.0), (56.0, 0.0)])
+def test_r_rel_1_meat_on_bone_heals_12_on_falling_to_half_hp_once_a_wave(low: float, healed: float) -> None:
+    """R-REL-1 meat_on_bone (hp_low): in the wave, the first step that ends at 50% of max HP or less
+    heals 12 (max HP 110: 55 is half, 56 is not); lower still later in the wave, nothing more;
+    the next wave, once more."""
+    run = run_with("meat_on_bone")
+    wave = quiet_wave(run)
+    hp_max = hp(run)[1]
+    assert hp_max * BOOK.relic("meat_on_bone").threshold == 55.0
+    run.sim.world.set_player_hp(low, hp_max)
     wave.step()
+    assert hp(run)[0] == low + healed
+    assert heals(run, "heal_when_low") == ([healed] if healed else [])
+    if not healed:
+        return
+    run.sim.world.set_player_hp(20.0, hp_max)
+    for _ in range(60):
+        wave.step()
+        assert heals(run, "heal_when_low") == [], "once a wave"
+    assert hp(run)[0] == 20.0
+    end_wave(run, wave, 2)
+    again = quiet_wave(run, 2)
+    assert hp(run)[0] == hp_max, "R-LOOP-1: the wave begins at full HP"
+    run.sim.world.set_player_hp(30.0, hp_max)
+    again.step()
+    assert hp(run)[0] == 30.0 + value("meat_on_bone") and heals(run, "heal_when_low") == [value("meat_on_bone")]
+
+
+def test_r_rel_1_no_healing_relic_heals_at_a_waves_end_any_more() -> None:
+    """R-REL-1: burning_blood and meat_on_bone no longer heal when a wave is won (their old
+    wave_end hook): the wave's last step leaves HP as it was, even at 50 of 110."""
+    run = run_with("burning_blood", "meat_on_bone")
+    wave = quiet_wave(run)
     skip_to_end(wave)
-    run.sim.world.set_player_hp(start_hp, BASE_HP + 10)
+    run.sim.world.set_player_hp(60.0, hp(run)[1])
+    run.sim.world.set_relic_rules(RelicRules())  # the core's rules off: only a wave-end hook could heal
     wave.finish()
-    assert hp(run)[0] == start_hp + healed
+    assert hp(run)[0] == 60.0
+
+
+def end_wave(run: Run, wave: WaveInProgress, next_wave: int) -> None:
+    """The wave's timer runs out now; it ends and the world is rebuilt between waves (as run_headless)."""
+    skip_to_end(wave)
+    wave.finish()
+    settle(run, next_wave)
 
 
 # --- player_damaged and attack_calc: the core's rules ---------------------------------------------
 
 
-CORE_RULES = {
-    "pen_nib": ("pen_nib_period", 10),
-    "the_boot": ("damage_floor", 5),
-    "akabeko": ("first_action_bonus", 8),
-    "champion_belt": ("vulnerable_weak", 1),
-    "bronze_scales": ("thorns", 3),
-    "centennial_puzzle": ("hurt_cast_budget", 3),
-    "self_forming_clay": ("hurt_ward", 3),
-    "bag_of_prep": ("first_cast_budget", 2),
+CORE_RULES: dict[str, dict[str, float]] = {
+    "pen_nib": {"pen_nib_period": 10},
+    "the_boot": {"damage_floor": 5},
+    "akabeko": {"first_action_bonus": 8},
+    "champion_belt": {"vulnerable_weak": 1},
+    "bronze_scales": {"thorns": 3},
+    "centennial_puzzle": {"hurt_cast_budget": 3},
+    "self_forming_clay": {"hurt_ward": 3},
+    "bag_of_prep": {"first_cast_budget": 2},
+    "burning_blood": {"heal_on_elite_kill": 6},
+    "blood_vial": {"heal_at_wave_time": 2, "heal_at_wave_time_seconds": 30},
+    "meat_on_bone": {"heal_when_low": 12, "heal_when_low_threshold": 0.5},
 }
 
 
 @pytest.mark.parametrize("relic_id", sorted(CORE_RULES))
 def test_r_rel_1_2_combat_relics_reach_the_cores_relic_rules(relic_id: str) -> None:
-    """R-REL-1/2: each attack_calc / player_damaged relic (and bag_of_prep) becomes its rule of the
-    core, at once, after the world is rebuilt between waves, and at the next wave start."""
-    name, expected = CORE_RULES[relic_id]
+    """R-REL-1/2: each attack_calc / player_damaged relic (and bag_of_prep, and the heals inside the
+    wave with their moment or threshold) becomes its rule of the core, at once, after the world is
+    rebuilt between waves, and at the next wave start."""
+    expected = CORE_RULES[relic_id]
     run = Run(CONTENT, 3)
     assert run.sim.world.relic_rules() == RelicRules()
     run.gain_relic(relic_id)
-    # That rule at its value, every other rule 0.
-    assert run.sim.world.relic_rules() == RelicRules(**{name: expected})
+    # That rule (and its parameter) at its value, every other rule 0.
+    assert run.sim.world.relic_rules() == RelicRules(**expected)
     run.waves.append(WaveStats(wave=1))  # as if wave 1 was played
     settle(run, 2)
-    assert getattr(run.sim.world.relic_rules(), name) == expected
+    assert run.sim.world.relic_rules() == RelicRules(**expected)
     run.start_wave(2)
-    assert getattr(run.sim.world.relic_rules(), name) == expected
+    assert run.sim.world.relic_rules() == RelicRules(**expected)
 
 
 # --- acquisition (R-REL-3) -------------------------------------------------------------------------
@@ -358,14 +462,65 @@ def test_check_content_reports_an_effect_on_the_wrong_hook_and_an_unknown_pool_i
     data = tmp_path / "data"
     shutil.copytree(DEFAULT_DATA_DIR, data)
     book = json.loads((data / "relics.json").read_text(encoding="utf-8"))
-    book["relics"]["anchor"]["hook"] = "wave_end"
+    book["relics"]["anchor"]["hook"] = "hp_low"
     last = len(book["pool"])
     book["pool"].append("anchorr")
     (data / "relics.json").write_text(json.dumps(book), encoding="utf-8")
     assert check_content(data) == EXIT_BAD_CONTENT
     out = capsys.readouterr().out
-    assert 'relics.json: $.relics.anchor.hook: effect "ward" acts on hook "wave_start", not "wave_end"' in out
+    assert 'relics.json: $.relics.anchor.hook: effect "ward" acts on hook "wave_start", not "hp_low"' in out
     assert f'relics.json: $.pool[{last}]: unknown relic "anchorr"' in out
+
+
+def broken_relics(tmp_path: Path, capsys: pytest.CaptureFixture[str], change: Callable[[Any], None]) -> list[str]:
+    """check-content's relics.json lines for the shipped data with `change` made to relics.json."""
+    data = tmp_path / "data"
+    shutil.copytree(DEFAULT_DATA_DIR, data)
+    book = json.loads((data / "relics.json").read_text(encoding="utf-8"))
+    change(book["relics"])
+    (data / "relics.json").write_text(json.dumps(book), encoding="utf-8")
+    assert check_content(data) == EXIT_BAD_CONTENT
+    lines = [line for line in capsys.readouterr().out.splitlines() if line.startswith("relics.json")]
+    assert "Traceback" not in "\n".join(lines)
+    return lines
+
+
+def test_check_content_refuses_the_old_wave_end_hook_and_a_negative_moment(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """R-REL-1: wave_end is no hook any more (no relic acts at a wave's end since R-LOOP-1), and a
+    moment is never negative: one line each, naming the hooks there are."""
+
+    def change(relics: Any) -> None:
+        relics["burning_blood"]["hook"] = "wave_end"
+        relics["blood_vial"]["seconds"] = -1
+
+    lines = broken_relics(tmp_path, capsys, change)
+    assert len(lines) == 2, lines
+    bad_hook = next(line for line in lines if line.startswith("relics.json: $.relics.burning_blood.hook: "))
+    assert all(f"'{h}'" in bad_hook for h in RelicHook) and 'got "wave_end"' in bad_hook
+    bad_seconds = next(line for line in lines if line.startswith("relics.json: $.relics.blood_vial.seconds: "))
+    assert "greater than or equal to 0" in bad_seconds
+
+
+def test_check_content_reports_each_bad_number_and_hook_of_the_in_wave_heals(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """R-REL-1: a moment missing, a threshold of 0, an elite heal on another hook — one line each,
+    with its JSON path and what the rule needs."""
+
+    def change(relics: Any) -> None:
+        del relics["blood_vial"]["seconds"]
+        relics["meat_on_bone"]["threshold"] = 0
+        relics["burning_blood"]["hook"] = "wave_time"
+
+    lines = broken_relics(tmp_path, capsys, change)
+    assert sorted(lines) == [
+        "relics.json: $.relics.blood_vial.seconds: heal_at_wave_time needs seconds above 0",
+        'relics.json: $.relics.burning_blood.hook: effect "heal_on_elite_kill" acts on hook "enemy_killed", '
+        'not "wave_time"',
+        "relics.json: $.relics.meat_on_bone.threshold: heal_when_low needs threshold above 0",
+    ]
 
 
 class _Still:

@@ -5,7 +5,8 @@ schema (`{relics: {id: {name, desc, hook, effect, value, icon}}, relicPool,
 startRelic}`) in this game's words: every relic's i18n name and description
 keys, its hook (when it acts), its effect (what it does, a closed set: the
 game's effects, whose code lives in `artificer.game.relics`, and the relic
-rules the core declares, `CORE_RULES`), its value, and the name
+rules the core declares, `CORE_RULES`), its value, the field a core rule's
+parameter comes from (`seconds`, `threshold`), and the name
 of its procedurally drawn icon; the run's start relics, the pool the
 acquisition draws from, the shop's price and the currency given instead when
 every relic is owned. The checks across entries (an effect on the wrong hook,
@@ -31,14 +32,20 @@ RELICS_FILE = "relics.json"
 
 
 class RelicHook(StrEnum):
-    """When a relic acts (R-REL-1; seed 000's combatStart / combatEnd / onPlayerDamaged /
-    CalcPlayerAttack / AddRelic, with combat read as wave)."""
+    """When a relic acts (R-REL-1; seed 000's combatStart / onPlayerDamaged / CalcPlayerAttack /
+    AddRelic, with combat read as wave). Seed 000's combatEnd is gone: every wave begins at full HP
+    (R-LOOP-1), so the relics that healed at a wave's end heal inside it (enemy_killed, hp_low)."""
 
     WAVE_START = "wave_start"
-    WAVE_END = "wave_end"
     PLAYER_DAMAGED = "player_damaged"
     ATTACK_CALC = "attack_calc"
     PASSIVE = "passive"
+    #: An enemy dies (burning_blood: an elite).
+    ENEMY_KILLED = "enemy_killed"
+    #: The wave clock reaches a moment (blood_vial: `seconds` into the wave).
+    WAVE_TIME = "wave_time"
+    #: The player's HP falls to a share of max HP (meat_on_bone: `threshold`, once a wave).
+    HP_LOW = "hp_low"
 
 
 class RelicEffect(StrEnum):
@@ -55,16 +62,10 @@ class RelicEffect(StrEnum):
     CURRENCY_BONUS = "currency_bonus"
     #: passive: the potion belt holds value slots (potion_belt).
     POTION_SLOTS = "potion_slots"
-    #: wave_end: heal value when the wave is won (burning_blood).
-    HEAL_ON_WIN = "heal_on_win"
-    #: wave_end: heal value when HP is at most `threshold` of max HP (meat_on_bone).
-    HEAL_WHEN_LOW = "heal_when_low"
     #: wave_start: + value permanent strength, each wave (vajra).
     STRENGTH = "strength"
     #: wave_start: value ward (anchor).
     WARD = "ward"
-    #: wave_start: heal value (blood_vial).
-    HEAL = "heal"
 
 
 class Combine(StrEnum):
@@ -78,11 +79,25 @@ class Combine(StrEnum):
 
 
 @dataclass(frozen=True)
+class CoreParam:
+    """A core rule's parameter: a second number it acts with (blood_vial's moment, meat_on_bone's
+    threshold), set from the relic's own field of that name."""
+
+    #: The `RelicRules` keyword (the rule's name and the field's).
+    name: str
+    #: The relics.json field of the relic that sets it ("seconds", "threshold").
+    field: str
+    most: float
+    #: How the parameters of several relics of the rule combine (their values combine as the rule says).
+    combine: Combine
+
+
+@dataclass(frozen=True)
 class CoreRule:
     """A relic rule the core runs (rust/sim/relics.rs `relic_rules!`, `_core.RELIC_RULE_SPECS`): a
     relic whose `effect` is the rule's name sets it. The core declares each rule once — its hook,
-    whether its value is a whole number, the most it takes, how relics of it combine and the RELIC
-    event it reports —, so a new rule needs no line here."""
+    whether its value is a whole number, the most it takes, how relics of it combine, its parameter
+    and the RELIC event it reports —, so a new rule needs no line here."""
 
     name: str
     hook: RelicHook
@@ -91,13 +106,25 @@ class CoreRule:
     combine: Combine
     #: The RELIC event's `a` when the rule acts (`_core.RELIC_RULES`).
     event: int
+    #: Its parameter, if it has one.
+    param: CoreParam | None = None
+
+
+def _core_rule(name: str, spec: _core._RelicRuleSpec) -> CoreRule:
+    param = spec["param"]
+    return CoreRule(
+        name,
+        RelicHook(spec["hook"]),
+        spec["whole"],
+        spec["most"],
+        Combine(spec["combine"]),
+        spec["event"],
+        None if param is None else CoreParam(param["name"], param["field"], param["most"], Combine(param["combine"])),
+    )
 
 
 #: The core's relic rules by name (= the relics.json effect that sets each), in the core's order.
-CORE_RULES: Mapping[str, CoreRule] = {
-    name: CoreRule(name, RelicHook(spec["hook"]), spec["whole"], spec["most"], Combine(spec["combine"]), spec["event"])
-    for name, spec in _core.RELIC_RULE_SPECS.items()
-}
+CORE_RULES: Mapping[str, CoreRule] = {name: _core_rule(name, spec) for name, spec in _core.RELIC_RULE_SPECS.items()}
 
 #: Every effect relics.json may name: the game's, then the core's rules.
 EFFECTS: tuple[str, ...] = (*RelicEffect, *CORE_RULES)
@@ -108,11 +135,8 @@ EFFECT_HOOKS: Mapping[str, RelicHook] = {
     RelicEffect.HEAL_PER_KILLS: RelicHook.PASSIVE,
     RelicEffect.CURRENCY_BONUS: RelicHook.PASSIVE,
     RelicEffect.POTION_SLOTS: RelicHook.PASSIVE,
-    RelicEffect.HEAL_ON_WIN: RelicHook.WAVE_END,
-    RelicEffect.HEAL_WHEN_LOW: RelicHook.WAVE_END,
     RelicEffect.STRENGTH: RelicHook.WAVE_START,
     RelicEffect.WARD: RelicHook.WAVE_START,
-    RelicEffect.HEAL: RelicHook.WAVE_START,
     **{name: rule.hook for name, rule in CORE_RULES.items()},
 }
 
@@ -122,6 +146,8 @@ MAX_RELIC_VALUE = 100_000.0
 MAX_POTION_SLOTS = 5
 #: currency_bonus: the most extra share of the currency picked up (+1000%).
 MAX_CURRENCY_BONUS = 10.0
+#: The latest moment of a wave a relic may name (an hour of wave time; the core takes more).
+MAX_RELIC_SECONDS = 3_600.0
 
 #: Effects whose value counts something, so it must be a whole number ≥ 1.
 WHOLE_EFFECTS = frozenset({RelicEffect.POTION_SLOTS, *(name for name, rule in CORE_RULES.items() if rule.whole)})
@@ -138,7 +164,9 @@ class Relic(ContentModel):
 
     name_key: I18nKey = Field(description="i18n key of the relic's name.")
     description_key: I18nKey = Field(description="i18n key of what the relic does, shown in its tooltip (R-REL-4).")
-    hook: RelicHook = Field(description="When it acts: wave_start, wave_end, player_damaged, attack_calc or passive.")
+    hook: RelicHook = Field(
+        description="When it acts: wave_start, player_damaged, attack_calc, passive, enemy_killed, wave_time or hp_low."
+    )
     effect: Annotated[str, AfterValidator(_known_effect)] = Field(
         json_schema_extra={"enum": list(EFFECTS)},
         description="What it does: a RelicEffect the game runs, or a relic rule of the core (CORE_RULES); "
@@ -150,7 +178,18 @@ class Relic(ContentModel):
     every: int = Field(
         default=0, ge=0, le=100_000, description="heal_per_kills: heal `value` for every this many kills."
     )
-    threshold: float = Field(default=0.0, ge=0, le=1, description="heal_when_low: heal when HP ≤ this share of max HP.")
+    threshold: float = Field(
+        default=0.0,
+        ge=0,
+        le=1,
+        description="heal_when_low: heal when HP falls to ≤ this share of max HP (once a wave).",
+    )
+    seconds: float = Field(
+        default=0.0,
+        ge=0,
+        le=MAX_RELIC_SECONDS,
+        description="heal_at_wave_time: heal this many seconds into each wave (the wave clock).",
+    )
     icon: str = Field(
         pattern=ID_PATTERN, description="The name of its icon, drawn by the game (artificer.ui.icons_relics)."
     )
@@ -224,8 +263,14 @@ def check_relics(book: RelicBook, texts: Mapping[str, str] | None) -> list[Probl
             )
         if relic.effect == RelicEffect.HEAL_PER_KILLS and relic.every < 1:
             problems.append(Problem(RELICS_FILE, f"{where}.every", "heal_per_kills needs every ≥ 1 (kills per heal)"))
-        if relic.effect == RelicEffect.HEAL_WHEN_LOW and relic.threshold <= 0:
-            problems.append(Problem(RELICS_FILE, f"{where}.threshold", "heal_when_low needs a threshold above 0"))
+        if rule is not None and rule.param is not None:
+            field = rule.param.field
+            number = getattr(relic, field)
+            if number <= 0:
+                problems.append(Problem(RELICS_FILE, f"{where}.{field}", f"{relic.effect} needs {field} above 0"))
+            elif number > rule.param.most:
+                reason = f"the core's rule {rule.name} takes {field} of at most {rule.param.most:g}, got {number:g}"
+                problems.append(Problem(RELICS_FILE, f"{where}.{field}", reason))
         if relic.icon in icons:
             problems.append(
                 Problem(

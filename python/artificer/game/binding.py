@@ -120,8 +120,8 @@ class WorldBinding:
         """A wave begins: R-LOOP-1's heal (balance.json `wave.heal_between`, a share of max HP: at
         1, every wave starts at full HP), the world's wave start (R-MANA-1: a full pool; R-REG-1:
         registers reset; strength back to 0), then the relics' wave_start hook (R-REL-1: vajra's
-        permanent strength set, the core's relic rules, anchor's ward and blood_vial's heal queued
-        for the first step)."""
+        permanent strength set, the core's relic rules — burning_blood, blood_vial and meat_on_bone
+        heal inside the wave, in the core —, anchor's ward queued for the first step)."""
         world, relics = self.sim.world, self.state.relics
         hp, hp_max = world.player_hp()
         if hp > 0:

@@ -13,16 +13,18 @@ vampire_fang's kills toward the next heal) and what each hook does:
   the potions rules);
 - wave_start (`wave_start`, after `World.begin_wave`, which resets strength
   to 0): vajra adds its value to the run's permanent strength, which the
-  run's binding then sets in the world (`World.set_strength`); anchor wards,
-  blood_vial heals (frame commands, applied in the wave's first step);
-- wave_end (`wave_end`, in the wave's last step, won waves only): both
-  conditions read the HP the wave ended with — burning_blood heals, and
-  meat_on_bone heals when that HP is at most its threshold of max HP;
+  run's binding then sets in the world (`World.set_strength`); anchor wards
+  (a frame command, applied in the wave's first step);
 - the relic rules of the core (`CORE_RULES`, declared once in
-  rust/sim/relics.rs; `core_rules` combines the owned relics' values and hands
-  them to `World.set_relic_rules`): bronze_scales' thorns, centennial_puzzle's
-  and bag_of_prep's action budget, self_forming_clay's ward, pen_nib,
-  the_boot, akabeko, champion_belt. The run re-applies them whenever its
+  rust/sim/relics.rs; `core_rules` combines the owned relics' values, and
+  their parameters, and hands them to `World.set_relic_rules`): bronze_scales'
+  thorns, centennial_puzzle's and bag_of_prep's action budget,
+  self_forming_clay's ward, pen_nib, the_boot, akabeko, champion_belt, and
+  the heals inside the wave (R-REL-1; every wave begins at full HP, R-LOOP-1):
+  burning_blood as an elite dies, blood_vial `seconds` into the wave,
+  meat_on_bone once a wave on falling to `threshold` of max HP. In the core,
+  so the headless run's frames the core plays alone heal as each frame from
+  Python would (`World.play_bot`). The run re-applies them whenever its
   relics change and at every wave start (the world is rebuilt between waves,
   `game.save`).
 
@@ -69,10 +71,12 @@ def wave_relic_count(wave: Wave, book: RelicBook) -> int:
 
 
 def relic_text_values(relic: Relic) -> dict[str, float]:
-    """The values a relic's description formats with: `{value}`, `{every}`, `{percent}`
-    (golden_idol's share or meat_on_bone's threshold, in percent)."""
-    share = relic.threshold if relic.effect == RelicEffect.HEAL_WHEN_LOW else relic.value
-    return {"value": relic.value, "every": relic.every, "percent": round(share * 100, 6)}
+    """The values a relic's description formats with: `{value}`, `{every}`, `{seconds}`,
+    `{percent}` (golden_idol's share or meat_on_bone's threshold, in percent)."""
+    rule = CORE_RULES.get(relic.effect)
+    by_threshold = rule is not None and rule.param is not None and rule.param.field == "threshold"
+    share = relic.threshold if by_threshold else relic.value
+    return {"value": relic.value, "every": relic.every, "seconds": relic.seconds, "percent": round(share * 100, 6)}
 
 
 class RunRelics:
@@ -151,13 +155,18 @@ class RunRelics:
     def core_rules(self) -> RelicRules:
         """R-REL-1/2: the relics whose effect is a rule of the core, as its rule parameters
         (`World.set_relic_rules`; 0 = off). Several relics of one rule combine as the core
-        declares (`CoreRule.combine`): summed, or the shortest period / highest floor."""
+        declares (`CoreRule.combine`): summed, or the shortest period / highest floor; a rule's
+        parameter comes from the relics' field of its name (`CoreParam`: blood_vial's `seconds`,
+        meat_on_bone's `threshold`), combined likewise (the earliest moment, the highest threshold)."""
         values: dict[str, float] = {}
         for name, rule in CORE_RULES.items():
-            owned = [relic.value for relic in self.relics() if relic.effect == name]
+            owned = [relic for relic in self.relics() if relic.effect == name]
             if owned:
-                value = COMBINE[rule.combine](owned)
+                value = COMBINE[rule.combine]([relic.value for relic in owned])
                 values[name] = int(value) if rule.whole else value
+                if rule.param is not None:
+                    field = rule.param.field
+                    values[rule.param.name] = COMBINE[rule.param.combine]([getattr(r, field) for r in owned])
         return RelicRules(**values)
 
     # --- hooks -----------------------------------------------------------------------------
@@ -169,14 +178,11 @@ class RunRelics:
     def wave_start(self, frame: FrameInput) -> None:
         """R-REL-1 wave_start, after `World.begin_wave`: vajra's strength grows (the run's binding
         then sets it in the world with the core's relic rules, `WorldBinding.begin_wave`);
-        anchor's ward and blood_vial's heal are queued for the wave's first step."""
+        anchor's ward is queued for the wave's first step."""
         self.strength += self.total(RelicEffect.STRENGTH)
         ward = self.total(RelicEffect.WARD)
         if ward > 0:
             frame.ward(ward)
-        heal = self.total(RelicEffect.HEAL)
-        if heal > 0:
-            frame.heal(heal)
 
     def fang(self) -> tuple[int, float]:
         """R-REL-1 vampire_fang as `on_kills` counts it: (kills per heal, the heal), (0, 0.0) for
@@ -197,22 +203,6 @@ class RunRelics:
         # Two relics of this effect (not in the shipped data) share the shorter count.
         times, self.kills = divmod(self.kills + kills, min(relic.every for relic in fangs))
         heal = times * sum(relic.value for relic in fangs)
-        if heal > 0:
-            frame.heal(heal)
-        return heal
-
-    def wave_end(self, hp: float, hp_max: float, won: bool, frame: FrameInput) -> float:
-        """R-REL-1 wave_end, on a won wave only: burning_blood heals; meat_on_bone heals when the
-        HP the wave ended with is at most its threshold of max HP. Queued for the wave's last
-        step; returns the HP queued."""
-        if not won:
-            return 0.0
-        heal = 0.0
-        for relic in self.relics():
-            if relic.effect == RelicEffect.HEAL_ON_WIN:
-                heal += relic.value
-            elif relic.effect == RelicEffect.HEAL_WHEN_LOW and hp <= relic.threshold * hp_max:
-                heal += relic.value
         if heal > 0:
             frame.heal(heal)
         return heal

@@ -309,7 +309,7 @@ class WaveInProgress:
         #: Enemies alive after the latest step (the director's cap counts them, R-WAVE-1).
         self._alive = 0
         # R-MANA-1: every wave starts with a full pool; R-REG-1 registers reset; R-REL-1 wave_start:
-        # vajra's strength, anchor's ward, blood_vial's heal, the core's relic rules.
+        # vajra's strength, anchor's ward, the core's relic rules (the heals inside the wave among them).
         run.binding.begin_wave()
 
     @property
@@ -571,8 +571,6 @@ class WaveInProgress:
         if self.potion_drop is not None and self.potion_drop.found:
             self.stats.potions_found += 1
         if won:
-            # R-REL-1 wave_end: burning_blood, meat_on_bone (on the HP the wave ended with).
-            run.relics.wave_end(*sim.world.player_hp(), won=True, frame=sim.input)
             sim.input.clear_enemies()
             sim.input.collect_pickups()
             sim.step()

@@ -177,6 +177,9 @@ impl World {
             en.dead[e] = true;
             let (kind, elite, x, y) = (en.kind[e], en.elite[e], en.x[e], en.y[e]);
             self.log.events.push(Event::new(EventKind::EnemyKilled, kind as f32, elite as u8 as f32, x, y, 0.0));
+            if elite {
+                self.relics_on_elite_death(kind, (x, y));
+            }
         }
     }
 }

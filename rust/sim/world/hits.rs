@@ -322,9 +322,13 @@ impl World {
         self.log.kills.push((x, y));
         // R-MANA-8: mana leech restores mana on every kill.
         self.player.mana = (self.player.mana + self.player.mana_leech).min(self.player.mana_max);
-        self.log.events.push(Event::new(EventKind::EnemyKilled, kind as f32, en.elite[e] as u8 as f32, x, y, reward));
+        let elite = en.elite[e];
+        self.log.events.push(Event::new(EventKind::EnemyKilled, kind as f32, elite as u8 as f32, x, y, reward));
         if reward > 0.0 {
             self.pools.pickups.push(x, y, reward as u32, self.cfg.pickups.radius);
+        }
+        if elite {
+            self.relics_on_elite_death(kind as u16, (x, y));
         }
         dealt
     }

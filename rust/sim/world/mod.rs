@@ -257,7 +257,8 @@ impl World {
     ///
     ///  1. commands — game flow's spawns, heals, wards, mana grants, statuses
     ///     (every row checked before any is applied; commands.rs); then the wave
-    ///     clock ticks (a new turn lands self_forming_clay's ward; relics.rs);
+    ///     clock ticks (a new turn lands self_forming_clay's ward, blood_vial's moment
+    ///     its heal; relics.rs);
     ///  2. player — movement and dash (R-LOOP-2), timers, mana regeneration;
     ///     a dash casts the dash-wave spell (spells.rs);
     ///  3. grid — rebuilt over the enemies' start-of-frame positions (spatial.rs);
@@ -285,6 +286,9 @@ impl World {
     ///     contact.rs); then the deaths that act — exploders burst, splitters split, in
     ///     the order they died (enemies.rs) — and once more after the `on_kill` entry;
     ///     8b. bosses — phases, enrage, speed, patterns (boss_fight.rs);
+    ///     8c. the frame's HP, once every hurt, HP paid and heal is done: meat_on_bone
+    ///     heals on the wave's first at or below its threshold (relics.rs; burning_blood
+    ///     heals as an elite dies, in 7–8, and blood_vial on its tick of the wave clock, in 1);
     ///  9. enemies move — archers plan their band and shoot; chase +
     ///     separation, both from the start-of-frame snapshot (R-WAVE-2: they
     ///     never collapse to a point), chilled enemies slowed, frozen ones
@@ -333,6 +337,8 @@ impl World {
             }
             None => self.fight(controls, None),
         };
+        // 8c. the frame's HP (meat_on_bone)
+        self.relics_watch_hp();
         // 9. enemies move, pushed apart by separation (computed here unless it ran beside 4–8b)
         if !beside && !self.cfg.rules.enemies_still {
             self.spatial.pushes.compute(&self.spatial.grid, self.cfg.separation());

@@ -2,7 +2,12 @@
 //! `sim/relics.rs`): the wave's turn clock, strength, fired ACTIONs
 //! (pen_nib, akabeko), the hooks on the player's hurt (bronze_scales,
 //! centennial_puzzle, self_forming_clay), the main cast's extra budget
-//! (bag_of_prep, centennial_puzzle) and champion_belt's weak.
+//! (bag_of_prep, centennial_puzzle), champion_belt's weak, and the heals
+//! inside the wave (R-REL-1, since R-LOOP-1 fills HP between waves):
+//! burning_blood as an elite dies, blood_vial when the wave clock reaches its
+//! moment, meat_on_bone when the frame ends with HP at or below its threshold
+//! for the wave's first time. Their heals follow `Player::heal`: never above
+//! max HP, never for the dead.
 //!
 //! "Turn" (§8 preamble) is one wand cycle: a fixed beat of
 //! `WorldConfig::turn_seconds` of wave time, counted in whole ticks from
@@ -89,7 +94,8 @@ impl World {
     }
 
     /// Step 1b: the wave clock ticks; on a turn's first tick, the ward
-    /// waiting from the last turn's HP losses lands (self_forming_clay).
+    /// waiting from the last turn's HP losses lands (self_forming_clay); on
+    /// the tick that reaches blood_vial's moment, it heals.
     pub(super) fn advance_turn_clock(&mut self) {
         self.clock.wave_ticks += 1;
         if self.clock.wave_ticks.is_multiple_of(self.clock.turn_ticks) && self.relics.state.pending_ward > 0.0 {
@@ -99,6 +105,17 @@ impl World {
                 self.relic_event(RelicRule::HurtWard, 0.0, (self.player.x, self.player.y), ward);
             }
         }
+        let rules = self.relics.rules;
+        if rules.heal_at_wave_time > 0.0 && self.clock.wave_ticks == self.wave_ticks_at(rules.heal_at_wave_time_seconds)
+        {
+            self.relic_heal(RelicRule::HealAtWaveTime, 0.0, (self.player.x, self.player.y), rules.heal_at_wave_time);
+        }
+    }
+
+    /// The wave clock's tick at which `seconds` of wave time have passed:
+    /// whole ticks, rounded, at least the wave's first (the turn's rounding).
+    fn wave_ticks_at(&self, seconds: f32) -> u64 {
+        ((f64::from(seconds) * f64::from(self.cfg.tick_hz)).round() as u64).max(1)
     }
 
     /// A fired ACTION (what counts: `sim/relics.rs`) of `damage`: counts it
@@ -160,6 +177,41 @@ impl World {
         self.relics.state.pending_ward += rules.hurt_ward;
     }
 
+    /// burning_blood: an elite enemy of `kind` died at `at`, whatever killed it.
+    pub(super) fn relics_on_elite_death(&mut self, kind: u16, at: (f32, f32)) {
+        let heal = self.relics.rules.heal_on_elite_kill;
+        if heal > 0.0 {
+            self.relic_heal(RelicRule::HealOnEliteKill, kind as f32, at, heal);
+        }
+    }
+
+    /// Step 8c, once the frame's hurts, HP paid for spells and heals are done:
+    /// meat_on_bone heals the first time in the wave that the player, alive,
+    /// has HP at or below its threshold of max HP (a wave that begins that
+    /// low: on its first frame).
+    pub(super) fn relics_watch_hp(&mut self) {
+        let rules = self.relics.rules;
+        if rules.heal_when_low <= 0.0 || self.relics.state.low_heal_done || !self.player.alive {
+            return;
+        }
+        if self.player.hp <= rules.heal_when_low_threshold * self.player.hp_max {
+            self.relics.state.low_heal_done = true;
+            self.relic_heal(RelicRule::HealWhenLow, 0.0, (self.player.x, self.player.y), rules.heal_when_low);
+        }
+    }
+
+    /// A relic's heal of `amount` (`Player::heal`: up to max HP, not when
+    /// dead), reported with the HP it restored; nothing for the dead.
+    fn relic_heal(&mut self, rule: RelicRule, b: f32, at: (f32, f32), amount: f32) {
+        if !self.player.alive {
+            return;
+        }
+        let before = self.player.hp;
+        self.player.heal(amount);
+        let restored = self.player.hp - before;
+        self.relic_event(rule, b, at, restored);
+    }
+
     /// bronze_scales: enemy `e` touched the player for damage; if it is
     /// alive it takes the thorns straight off its HP — no vulnerable, shock
     /// or armor — and a kill by them rewards as any kill.
@@ -200,7 +252,9 @@ impl World {
 
 impl Relics {
     /// The relics' section of the state hash: the rules, the wave's counters
-    /// and the turn clock (`wave_ticks`).
+    /// and the turn clock (`wave_ticks`); the rules hashed while on, only
+    /// while one is (`Hashed::WhileOn`: a world without them hashes as it did
+    /// before they were added).
     pub fn hash_into(&self, h: &mut StateHasher, wave_ticks: u64) {
         h.section("relics");
         let (mut floats, mut counts) = self.rules.by_kind();
@@ -211,6 +265,16 @@ impl Relics {
         counts.extend([self.state.actions_fired, self.state.pending_budget]);
         h.u32s(counts.into_iter());
         h.u64(wave_ticks);
-        h.u64(self.state.first_cast_done as u64 | (self.state.hurt_budget_done as u64) << 1);
+        let state = &self.state;
+        h.u64(state.first_cast_done as u64 | (state.hurt_budget_done as u64) << 1 | (state.low_heal_done as u64) << 2);
+        let on = self.rules.while_on();
+        if !on.is_empty() {
+            h.section("relics while on");
+            for (rule, value, param) in on {
+                h.u64(u64::from(rule));
+                h.f32(value);
+                h.f32(param);
+            }
+        }
     }
 }
