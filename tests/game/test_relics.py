@@ -1,4 +1,4 @@
-"""Relics (R-REL-1..3) through the real run: the data, each relic's effect at its
+"""Relics (R-REL-1..3) through the real run: the data and its texts, each relic's effect at its
 hook in the wave flow (`Run.start_wave` / `WaveInProgress.step` / `finish`) — the healing relics
 inside the wave, as every wave begins at full HP (R-LOOP-1) —, the core's rule parameters
 (`World.set_relic_rules`, read back with `World.relic_rules`), acquisition (elite waves, the
@@ -25,7 +25,7 @@ from artificer.content.relics import EFFECT_HOOKS, Relic, RelicHook
 from artificer.engine import EventKind
 from artificer.engine import events as ev
 from artificer.engine.events import relic_event
-from artificer.game.relics import RunRelics, wave_relic_count
+from artificer.game.relics import RunRelics, relic_text_values, wave_relic_count
 from artificer.game.run import Run, WaveInProgress, WaveStats
 from artificer.game.save import LoadedRun, load_run, run_save_path, save_run, settle
 from artificer.game.shop import ShopError
@@ -69,6 +69,32 @@ def test_r_rel_1_seed_000s_nineteen_relics_with_their_hooks_and_iron_heart_to_st
     assert {relic.hook for relic in BOOK.relics.values()} == set(RelicHook)
     assert value("iron_heart") == 10 and value("strawberry") == 7 and value("pen_nib") == 10
     assert BOOK.all_owned_currency == 25
+
+
+HEALING_TEXTS = {
+    "burning_blood": "An elite enemy dies: heal 6 HP.",
+    "blood_vial": "30 s into each wave: heal 2 HP.",
+    "meat_on_bone": "Once a wave, on falling to 50% HP or less: heal 12 HP.",
+}
+
+
+@pytest.mark.parametrize("language", ["en", "ja", "ko", "zh_CN"])
+def test_r_rel_1_the_healing_relics_say_they_heal_inside_the_wave_with_the_datas_numbers(language: str) -> None:
+    """R-REL-1, R-I18N-1: the three healing relics' descriptions say what they do now (an elite's
+    death, 30 s into the wave, once a wave at half HP), in each language, with the numbers of
+    relics.json: changing the data changes the text."""
+    table = json.loads((DEFAULT_DATA_DIR / "i18n" / f"{language}.json").read_text(encoding="utf-8"))
+    for relic_id, english in HEALING_TEXTS.items():
+        relic = BOOK.relic(relic_id)
+        text = table[relic.description_key].format(**relic_text_values(relic))
+        if language == "en":
+            assert text == english
+        numbers = {"6", "2", "30", "50", "12"} & set(english.replace("%", " ").split())
+        assert all(number in text for number in numbers), (relic_id, text)
+        other = relic.model_copy(update={"value": 7.5, "seconds": 45.0, "threshold": 0.4})
+        changed = table[relic.description_key].format(**relic_text_values(other))
+        assert "7.5" in changed, changed
+        assert ("45" in changed) == (relic_id == "blood_vial") and ("40" in changed) == (relic_id == "meat_on_bone")
 
 
 def test_r_rel_1_every_parameter_of_a_core_rule_is_a_relic_field() -> None:
