@@ -2,7 +2,8 @@
 (`World.play_bot`, `WaveInProgress.step_bot`) — and the run is the same, byte for byte, as
 stepping every frame from Python: each wave's report, the currency, the state hash. Checked on
 whole runs of every archetype's opening, on a run with the vampire fang and healing potions (the
-core queues the fang's heals and stops before the bot drinks), and on frame buffers too small for
+core queues the fang's heals and stops before the bot drinks), on a run with the three healing
+relics that heal inside the wave (R-REL-1: in the core's step), and on frame buffers too small for
 the crowd (the bot reads what an outgrown buffer holds, zeros and all)."""
 
 from __future__ import annotations
@@ -16,9 +17,10 @@ from tests.content_tweaks import with_balance
 from artificer import _core
 from artificer.content import Content, load_content
 from artificer.content.builds import load_builds
-from artificer.engine import Simulation
+from artificer.engine import EventKind, Simulation
+from artificer.engine.events import KIND, A, relic_event
 from artificer.game.flow import Phase, RunFlow
-from artificer.game.run import Run
+from artificer.game.run import Run, WaveStats
 from artificer.sim.bot import KitingBot, drink_share, drink_when_hurt
 from artificer.sim.headless import play_waves
 
@@ -100,6 +102,57 @@ def test_the_fangs_heals_and_the_potions_drunk_are_the_same() -> None:
     fast, slow = fanged_run(False), fanged_run(True)
     assert fast == slow
     assert fast["fang"] or any(r["kills"] for r in fast["reports"]), "the fang counted kills"
+
+
+HEALING_RELICS = ("burning_blood", "blood_vial", "meat_on_bone")
+
+
+def healed_run(frame_by_frame: bool) -> dict[str, Any]:
+    """Waves 6 and 7 with R-REL-1's three healing relics owned: each wave begun at 55% HP (its
+    archers' shots take it to half, meat_on_bone) with an elite brute beside the player
+    (burning_blood); blood_vial at 30 s. The heals the frame-by-frame run saw, by rule."""
+    run = Run(CONTENT, 7)
+    for relic_id in HEALING_RELICS:
+        run.gain_relic(relic_id)
+    run.waves.extend(WaveStats(wave=number) for number in range(1, 6))  # as if waves 1-5 were played
+    flow = RunFlow(run, first_wave=6)
+    bot = KitingBot()
+    brute = CONTENT.enemy_index("brute")
+    rules = {relic_event(CONTENT.relics.relic(relic_id).effect): relic_id for relic_id in HEALING_RELICS}
+    reports, healed = [], dict.fromkeys(HEALING_RELICS, 0)
+    for _ in range(2):
+        wave = flow.begin_wave() if flow.phase is Phase.LAB else flow.leave_shop()
+        hp_max = run.sim.world.player_hp()[1]
+        run.sim.world.set_player_hp(0.55 * hp_max, hp_max)
+        x, y = run.sim.world.player_position()
+        run.sim.input.spawn(brute, x + 90.0, y - 60.0, True)
+        while not wave.over:
+            bot.control(run.sim)
+            if frame_by_frame:
+                flow.step()
+                rows = run.sim.buffers.event_rows()
+                for rule in rows[rows[:, KIND] == EventKind.RELIC][:, A]:
+                    if int(rule) in rules:
+                        healed[rules[int(rule)]] += 1
+            else:
+                flow.step_bot(bot.tuning, drink_share(run))
+        reports.append(flow.end_wave().as_json())
+        if flow.phase is not Phase.CLEARED:
+            break
+        flow.open_shop()
+    return {"reports": reports, "hash": run.sim.state_hash(), "hp": run.sim.world.player_hp(), "healed": healed}
+
+
+def test_r_rel_1_the_healing_relics_heal_the_same_in_the_cores_frames() -> None:
+    """R-REL-1, R-SIM-1, R-DET-1: burning_blood, blood_vial and meat_on_bone heal inside the wave,
+    in the core, so a run owning all three is the same, byte for byte, whether the core plays the
+    bot's frames or Python steps each one — and each of them healed in it."""
+    fast, slow = healed_run(False), healed_run(True)
+    assert len(slow["reports"]) == 2
+    healed = slow.pop("healed")
+    assert healed == {"burning_blood": 2, "blood_vial": 2, "meat_on_bone": 2}, healed
+    del fast["healed"]  # the core's frames are not seen one by one
+    assert fast == slow
 
 
 def test_a_replay_recording_steps_frame_by_frame() -> None:
