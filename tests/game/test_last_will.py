@@ -21,7 +21,7 @@ from artificer.engine import EventKind
 from artificer.engine import events as ev
 from artificer.game.run import Run, WaveStats
 from artificer.game.save import LoadedRun, SaveProblem, load_run, run_save_path, save_run, settle
-from artificer.game.shop import Offer, ShopError
+from artificer.game.shop import Offer, ShopError, wave_price
 from artificer.sim.headless import run_headless
 from artificer.sim.shopper import ShoppingBot
 from content_tweaks import with_balance
@@ -163,7 +163,9 @@ def test_r_end_1_a_locked_talent_offer_stays_through_rerolls_and_into_the_next_s
     run.shop.close()
     run.shop.open(LAST_WILL.from_wave + 1)
     kept = run.shop.offer("stats", talent_index(run) or 0)
-    assert kept.talent == Talent.LAST_WILL and kept.locked and kept.price == LAST_WILL.price
+    # Its price follows the wave, as every price does (R-SHOP-1).
+    price = wave_price(CONTENT.balance.shop, LAST_WILL.price, LAST_WILL.from_wave + 1)
+    assert kept.talent == Talent.LAST_WILL and kept.locked and kept.price == price > LAST_WILL.price
     run.shop.toggle_lock("stats", talent_index(run) or 0)
     assert not kept.locked
 

@@ -516,7 +516,10 @@ class ShopSettings(ContentModel):
         description="Chance of each better core tier by wave and luck (tiers 2..5, R-CORE-5)."
     )
     price_growth_per_wave: float = Field(
-        ge=0, le=10, description="Spells and cores cost this fraction more per wave after wave 1 (0.05 = +5%)."
+        ge=0,
+        le=10,
+        description="Every price (spells, cores, stats, talents, the relic, the potion) is this fraction more per "
+        "wave after wave 1 (0.05 = +5%), R-SHOP-1.",
     )
     stat_offers: int = Field(ge=0, le=16, description="Stat upgrades on shelf C.")
     stats: tuple[StatOffer, ...] = Field(description="The stats shelf C draws from.")

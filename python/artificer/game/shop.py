@@ -478,8 +478,8 @@ class Shop:
 
     @property
     def relic_price(self) -> int:
-        """R-SHOP-1: the relic's price (relics.json `shop_price`)."""
-        return self.content.relics.shop_price
+        """R-SHOP-1: the relic's price (relics.json `shop_price`), grown with the wave."""
+        return wave_price(self.settings, self.content.relics.shop_price, self.wave)
 
     @journaled("shop")
     def buy_relic(self) -> str:
@@ -496,8 +496,8 @@ class Shop:
 
     @property
     def potion_price(self) -> int:
-        """R-POT-2: potions.json `shopPrice` (the same in every shop)."""
-        return self.content.potions.shop_price
+        """R-POT-2: potions.json `shopPrice`, grown with the wave (R-SHOP-1)."""
+        return wave_price(self.settings, self.content.potions.shop_price, self.wave)
 
     @journaled("shop")
     def buy_potion(self) -> str:
@@ -641,13 +641,15 @@ class Shop:
             return wave_price(self.settings, self.settings.spell_price(tier), self.wave)
         if kind == "cores":
             return wave_price(self.settings, self.content.core(item).price, self.wave)
+        # R-SHOP-1, R-CURVE-2: every price follows the wave, so gold stays short as income grows.
         if item in TALENT_IDS:
             talent = self._talent_offer(Talent(item))
             if talent is None:
                 raise ShopError(f"the shop does not sell the talent {item!r}")
-            return talent.price
+            return wave_price(self.settings, talent.price, self.wave)
         entry = self._stat_offer(WandStat(item))
-        return entry.price + entry.price_step * self.state.wand_stats.purchases[entry.stat]
+        base = entry.price + entry.price_step * self.state.wand_stats.purchases[entry.stat]
+        return wave_price(self.settings, base, self.wave)
 
     def _restock(self) -> None:
         """Keeps the locked offers in their places and draws the others (R-SHOP-1)."""
