@@ -132,3 +132,18 @@ def test_a_seeded_20_wave_run_is_the_same_json_twice() -> None:
     assert len(first["waves"]) == 20, "the steam archetype plays all 20 waves on this seed"
     assert max(wave["max_alive"] for wave in first["waves"]) >= 1000, "R-WAVE-1: the late waves reach 1,000+ alive"
     assert json.dumps(first) == json.dumps(second)
+
+
+def test_a_bought_card_is_idle_off_the_board_or_never_paid_and_not_when_a_summon_casts_it() -> None:
+    """R-CURVE (the bots build as players do): `idle_cards` names a bought card the wand does not
+    fire — in the backpack, or a nuke no 100-mana pool can pay — but not the fireball a turret
+    casts from the cards after it (its program)."""
+    run = Run(CONTENT, 1)
+    run.loadout.carried("starter_wand").cards[:] = ["spark_bolt", "spark_bolt", "summon_turret", "fireball", None]
+    run.loadout.stash("heavy_shot")
+    run.rearm()
+    bought = ["spells:fireball", "spells:heavy_shot", "spells:summon_turret", "stats:armor"]
+    assert idle_cards(run, bought) == ["heavy_shot"]
+    run.loadout.carried("starter_wand").cards[:] = ["spark_bolt", "nuke", None, None, None]
+    run.rearm()
+    assert idle_cards(run, ["spells:spark_bolt", "spells:nuke"]) == ["nuke"]

@@ -143,13 +143,16 @@ def play_waves(
 
 def idle_cards(run: Run, purchases: list[str]) -> list[str]:
     """The cards among `purchases` (`"spells:<id>"`) that `run`'s active wand does not fire: not on
-    its board, or on it but never cast in the lab's timeline (passed over, or behind what the pool
-    pays)."""
+    its board, or on it but passed over for mana in every cast of the lab's timeline that draws it
+    (R-VM-3c's unpaid cards). A card a summon casts (its program: the cards after it) fires
+    through the summon, so it is not idle though no cast of the wand's own lists it."""
     core_id, cards = run.loadout.wand()
     timeline = WandBonus.of(run).timeline(run.content, core_id, cards)
     fired = {card for cast in timeline["casts"] for card in cast["cards"]}
+    unpaid = {card for cast in timeline["casts"] for card in cast["unpaid_cards"]} - fired
+    board = {card for card in cards if card is not None}
     bought = [item.removeprefix("spells:") for item in purchases if item.startswith("spells:")]
-    return [card for card in bought if card not in fired]
+    return [card for card in bought if card not in board or card in unpaid]
 
 
 #: R-WAVE-1, R-CURVE-3: wave 1 presses a player who stands still with the starter wand: by this
