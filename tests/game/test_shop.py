@@ -141,6 +141,21 @@ def test_a_spell_costs_its_tier_price_grown_by_the_wave() -> None:
     )
 
 
+def test_r_shop_1_every_price_follows_the_wave_stats_relic_and_potion_too() -> None:
+    """R-SHOP-1, R-CURVE-2: not only spells and cores: a stat (its base and steps), the relic and the
+    potion cost `price_growth_per_wave` more each wave, so gold stays short as income grows."""
+    growth = 1 + SETTINGS.price_growth_per_wave * 10
+    early, late = shop_run(wave=1), shop_run(wave=11)
+    for offer in late.shop.shelves["stats"]:
+        assert offer is not None
+        if offer.talent is None:
+            entry = next(e for e in SETTINGS.stats if e.stat.value == offer.item)
+            assert offer.price == round(entry.price * growth)
+    assert early.shop.relic_price == CONTENT.relics.shop_price
+    assert late.shop.relic_price == round(CONTENT.relics.shop_price * growth)
+    assert late.shop.potion_price == round(CONTENT.potions.shop_price * growth) > early.shop.potion_price
+
+
 # --- reroll and lock -----------------------------------------------------------------------------
 
 

@@ -9,6 +9,7 @@ the crowd (the bot reads what an outgrown buffer holds, zeros and all)."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -20,7 +21,7 @@ from artificer.content.builds import load_builds
 from artificer.engine import EventKind, Simulation
 from artificer.engine.events import KIND, A, relic_event
 from artificer.game.flow import Phase, RunFlow
-from artificer.game.run import Run, WaveStats
+from artificer.game.run import Run, WaveInProgress, WaveStats
 from artificer.sim.bot import KitingBot, drink_share, drink_when_hurt
 from artificer.sim.headless import play_waves
 
@@ -70,6 +71,32 @@ def test_outgrown_frame_buffers_are_read_as_each_frame_reads_them() -> None:
     assert played(small, 5, 3, None, False) == played(small, 5, 3, None, True)
 
 
+def play_out(
+    flow: RunFlow,
+    run: Run,
+    wave: WaveInProgress,
+    bot: KitingBot,
+    frame_by_frame: bool,
+    drink: bool = False,
+    each_frame: Callable[[], None] | None = None,
+) -> int:
+    """The wave begun, to its end: each frame from Python (`each_frame` after each), or the core's
+    frames; with `drink`, the bot drinks when hurt (a frame Python steps). Returns the drinks."""
+    drank = 0
+    while not wave.over:
+        bot.control(run.sim)
+        if drink and drink_when_hurt(run, wave):
+            drank += 1
+            flow.step()
+        elif frame_by_frame:
+            flow.step()
+            if each_frame is not None:
+                each_frame()
+        else:
+            flow.step_bot(bot.tuning, drink_share(run))
+    return drank
+
+
 def fanged_run(frame_by_frame: bool) -> dict[str, Any]:
     """Three waves with vampire_fang owned and two healing potions on the belt."""
     run = Run(CONTENT, 7)
@@ -82,15 +109,7 @@ def fanged_run(frame_by_frame: bool) -> dict[str, Any]:
     drank = 0
     for _ in range(3):
         wave = flow.begin_wave() if flow.phase is Phase.LAB else flow.leave_shop()
-        while not wave.over:
-            bot.control(run.sim)
-            if drink_when_hurt(run, wave):
-                drank += 1
-                flow.step()
-            elif frame_by_frame:
-                flow.step()
-            else:
-                flow.step_bot(bot.tuning, drink_share(run))
+        drank += play_out(flow, run, wave, bot, frame_by_frame, drink=True)
         reports.append(flow.end_wave().as_json())
         if flow.phase is not Phase.CLEARED:
             break
@@ -126,16 +145,14 @@ def healed_run(frame_by_frame: bool) -> dict[str, Any]:
         run.sim.world.set_player_hp(0.55 * hp_max, hp_max)
         x, y = run.sim.world.player_position()
         run.sim.input.spawn(brute, x + 90.0, y - 60.0, True)
-        while not wave.over:
-            bot.control(run.sim)
-            if frame_by_frame:
-                flow.step()
-                rows = run.sim.buffers.event_rows()
-                for rule in rows[rows[:, KIND] == EventKind.RELIC][:, A]:
-                    if int(rule) in rules:
-                        healed[rules[int(rule)]] += 1
-            else:
-                flow.step_bot(bot.tuning, drink_share(run))
+
+        def count_heals() -> None:
+            rows = run.sim.buffers.event_rows()
+            for rule in rows[rows[:, KIND] == EventKind.RELIC][:, A]:
+                if int(rule) in rules:
+                    healed[rules[int(rule)]] += 1
+
+        play_out(flow, run, wave, bot, frame_by_frame, each_frame=count_heals)
         reports.append(flow.end_wave().as_json())
         if flow.phase is not Phase.CLEARED:
             break

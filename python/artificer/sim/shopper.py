@@ -107,11 +107,9 @@ class ShoppingBot:
         return wave_price(settings, settings.spell_price(min(tiers)), run.shop.wave)
 
     def _missing(self, run: Run) -> Counter[str]:
-        """Cards the build's board wants that the player does not own yet."""
-        loadout = run.loadout
-        owned = Counter(card for carried in loadout.cores for card in carried.cards if card is not None)
-        owned.update(loadout.backpack)
-        owned.update(loadout.waiting)
+        """Cards the build's board wants that the player does not own yet (the waiting area's too)."""
+        owned = self._owned(run)
+        owned.update(run.loadout.waiting)
         wanted = Counter(card for card in self.build.board if card is not None)
         return wanted - owned
 
