@@ -58,6 +58,7 @@ __all__ = [
     "STATUSES",
     "EVENT_KINDS",
     "REACTIONS",
+    "BOSS_PATTERNS",
     "RELIC_RULES",
     "RELIC_RULE_SPECS",
     "ENEMY_FLAGS",
@@ -125,6 +126,8 @@ OPS: Mapping[str, int]
 STATUSES: Mapping[str, int]
 EVENT_KINDS: Mapping[str, int]
 REACTIONS: Mapping[str, int]
+#: R-BOSS-3: a BOSS_TELEGRAPH's `a`, a boss status telegraph's `pattern`.
+BOSS_PATTERNS: Mapping[str, int]
 RELIC_RULES: Mapping[str, int]
 
 class _RelicParamSpec(TypedDict):

@@ -415,6 +415,8 @@ section! {
         shot: Section<BossShotIn>,
         enrage_after: F32,
         hyper: Section<EnrageIn>,
+        /// R-BOSS-3: seconds from a volley's wind-up to its shots.
+        telegraph: F32,
     }
 }
 
@@ -504,7 +506,8 @@ fn boss_def(item: &Bound<'_, PyAny>, path: &str, names: &[String]) -> PyResult<B
             last_will: p.last_will.map(|Section(l)| l.into()),
         });
     }
-    Ok(BossDef { phases: out, shot: b.shot.0.into(), enrage_after: b.enrage_after.0, hyper: b.hyper.0.into() })
+    let (shot, hyper) = (b.shot.0.into(), b.hyper.0.into());
+    Ok(BossDef { phases: out, shot, enrage_after: b.enrage_after.0, hyper, telegraph: b.telegraph.0 })
 }
 
 /// `config`: `{"arena", "sim", "player", "pickups", "elite", "vm",

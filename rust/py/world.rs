@@ -25,11 +25,11 @@ use crate::sim::{headless, packs, CoreError, World as CoreWorld};
 /// contract enums, so that Python never hard-codes a column number, op or kind:
 /// each buffer's width, `LAYOUTS` (each buffer's ordered column names) and the
 /// name → value tables `OPS`, `STATUSES`, `EVENT_KINDS`, `REACTIONS`,
-/// `RELIC_RULES`, `ENEMY_FLAGS` (and each flag as `ENEMY_FLAG_<NAME>`).
+/// `BOSS_PATTERNS`, `RELIC_RULES`, `ENEMY_FLAGS` (and each flag as `ENEMY_FLAG_<NAME>`).
 pub mod layout {
     use crate::sim::commands::{Op, Status};
     use crate::sim::contract::{self, EnemyFlag};
-    use crate::sim::events::{EventKind, Reaction};
+    use crate::sim::events::{BossPattern, EventKind, Reaction};
     use crate::sim::relics::RelicRule;
 
     pub const ENEMY_COLUMNS: usize = contract::ENEMY_FIELDS.len();
@@ -55,7 +55,7 @@ pub mod layout {
     ];
 
     /// The name → value tables, by their module constant's name.
-    pub fn tables() -> [(&'static str, Vec<(&'static str, u16)>); 6] {
+    pub fn tables() -> [(&'static str, Vec<(&'static str, u16)>); 7] {
         fn widen<R: Into<u16> + Copy>(names: &[(&'static str, R)]) -> Vec<(&'static str, u16)> {
             names.iter().map(|&(n, v)| (n, v.into())).collect()
         }
@@ -64,6 +64,7 @@ pub mod layout {
             ("STATUSES", widen(Status::NAMES)),
             ("EVENT_KINDS", widen(EventKind::NAMES)),
             ("REACTIONS", widen(Reaction::NAMES)),
+            ("BOSS_PATTERNS", widen(BossPattern::NAMES)),
             ("RELIC_RULES", widen(RelicRule::NAMES)),
             ("ENEMY_FLAGS", widen(EnemyFlag::NAMES)),
         ]
@@ -374,12 +375,32 @@ impl World {
     /// R-BOSS-1 every live boss, in the order they came (the HUD's boss bar):
     /// dicts of `kind`, `x`, `y`, `hp`, `hp_max`, `phase` (its number in the
     /// data), `plates`, `invulnerable` (seconds left), `enraged`, `linked`
-    /// (its clones and adds alive).
+    /// (its clones and adds alive), and R-BOSS-3's `telegraphs`: its volleys
+    /// wound up, oldest first, each a dict of `pattern` (a `BOSS_PATTERNS`
+    /// value), `x`, `y` (where the shots will come from), `angle` (radians: a
+    /// barrage's locked aim, a ring's first shot), `count`, `spread_degrees`,
+    /// `left` and `seconds` (the wind-up's time left, of its whole).
     fn boss_status<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, pyo3::types::PyDict>>> {
         self.inner
             .boss_status()
             .into_iter()
             .map(|b| {
+                let telegraphs = b
+                    .telegraphs
+                    .iter()
+                    .map(|t| {
+                        let d = pyo3::types::PyDict::new(py);
+                        d.set_item("pattern", t.pattern as u8)?;
+                        d.set_item("x", t.x)?;
+                        d.set_item("y", t.y)?;
+                        d.set_item("angle", t.angle)?;
+                        d.set_item("count", t.count)?;
+                        d.set_item("spread_degrees", t.spread_degrees)?;
+                        d.set_item("left", t.left)?;
+                        d.set_item("seconds", t.seconds)?;
+                        Ok(d)
+                    })
+                    .collect::<PyResult<Vec<_>>>()?;
                 let d = pyo3::types::PyDict::new(py);
                 d.set_item("kind", b.kind)?;
                 d.set_item("x", b.x)?;
@@ -391,6 +412,7 @@ impl World {
                 d.set_item("invulnerable", b.invulnerable)?;
                 d.set_item("enraged", b.enraged)?;
                 d.set_item("linked", b.linked)?;
+                d.set_item("telegraphs", telegraphs)?;
                 Ok(d)
             })
             .collect()

@@ -18,6 +18,13 @@
 //! of the weak element strips one), `adds` (enemies of a kind every t),
 //! `clones` (copies on entering the phase), `last_will`. Clones and adds die
 //! with their boss.
+//!
+//! R-BOSS-3: every volley (spread, barrage, burst) is telegraphed. When its
+//! timer runs out the boss winds up — a `BossTelegraph` event, the volley's
+//! origin and direction locked — and the volley fires `telegraph` seconds
+//! later, from the marked spot along the marked lines (a barrage keeps the aim
+//! it took at the wind-up, so a player can step out of it). The wind-up is
+//! never shortened by enrage: at least `MIN_TELEGRAPH` seconds, always.
 
 use super::config::{Element, Shield, ELEMENTS};
 
@@ -27,6 +34,10 @@ pub const MAX_ADDS: u32 = 64;
 pub const MAX_CLONES: u32 = 16;
 /// Most phases a boss may have.
 pub const MAX_PHASES: usize = 16;
+/// R-BOSS-3: a volley's wind-up, in seconds: at least half a second (a player can dodge it),
+/// at most three (longer reads as no attack at all). The content models hold the same range.
+pub const MIN_TELEGRAPH: f32 = 0.5;
+pub const MAX_TELEGRAPH: f32 = 3.0;
 
 /// A boss's projectiles: px/s, damage (through the player's armor), px, seconds.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
@@ -161,6 +172,8 @@ pub struct BossDef {
     pub shot: BossShot,
     pub enrage_after: f32,
     pub hyper: Enrage,
+    /// R-BOSS-3: seconds from a volley's wind-up (`BossTelegraph`) to its shots, every pattern's.
+    pub telegraph: f32,
 }
 
 impl BossDef {
@@ -199,6 +212,10 @@ impl BossDef {
         let (h, enrage) = (&self.hyper, ok(self.enrage_after, 0.0, 1e6));
         if !(enrage && ok(h.speed, 0.0, 100.0) && ok(h.damage, 0.0, 100.0) && ok(h.interval, 0.01, 100.0)) {
             return bad("enrage numbers out of range".into());
+        }
+        if !ok(self.telegraph, MIN_TELEGRAPH, MAX_TELEGRAPH) {
+            let t = self.telegraph;
+            return bad(format!("telegraph must be {MIN_TELEGRAPH} to {MAX_TELEGRAPH} s (R-BOSS-3), got {t}"));
         }
         if self.phases.is_empty() || self.phases.len() > MAX_PHASES {
             return bad(format!("1 to {MAX_PHASES} phases, got {}", self.phases.len()));
@@ -255,7 +272,11 @@ pub fn ring(n: u32, offset: f32) -> impl Iterator<Item = (f32, f32)> {
 /// The unit directions of a fan of `shots` centred on `aim` (a unit vector),
 /// `spread_degrees` wide from the first to the last.
 pub fn fan(aim: (f32, f32), shots: u32, spread_degrees: f32) -> impl Iterator<Item = (f32, f32)> {
-    let centre = libm::atan2f(aim.1, aim.0);
+    fan_at(libm::atan2f(aim.1, aim.0), shots, spread_degrees)
+}
+
+/// `fan` centred on the angle `centre` (radians).
+pub fn fan_at(centre: f32, shots: u32, spread_degrees: f32) -> impl Iterator<Item = (f32, f32)> {
     let spread = spread_degrees.to_radians();
     let step = if shots > 1 { spread / (shots - 1) as f32 } else { 0.0 };
     (0..shots).map(move |i| {
@@ -280,6 +301,7 @@ mod tests {
             shot: BossShot { speed: 200.0, damage: 5.0, radius: 6.0, lifetime: 3.0 },
             enrage_after: 180.0,
             hyper: Enrage { speed: 1.5, damage: 2.0, interval: 0.5, chase: true },
+            telegraph: 0.75,
         }
     }
 
@@ -310,6 +332,19 @@ mod tests {
         let mut b = three_phases();
         b.phases[0].spread = Some(Volley { count: 0, every: 1.0 });
         assert!(b.validate(1).is_err());
+    }
+
+    /// R-BOSS-3: a wind-up under half a second (or NaN, or absurdly long) is refused, by name.
+    #[test]
+    fn r_boss_3_a_telegraph_out_of_range_is_refused() {
+        for telegraph in [0.49, 0.0, -1.0, f32::NAN, 3.01] {
+            let b = BossDef { telegraph, ..three_phases() };
+            let why = b.validate(1).unwrap_err();
+            assert!(why.contains("telegraph") && why.contains("R-BOSS-3"), "{why}");
+        }
+        for telegraph in [MIN_TELEGRAPH, MAX_TELEGRAPH] {
+            assert!(BossDef { telegraph, ..three_phases() }.validate(1).is_ok());
+        }
     }
 
     #[test]

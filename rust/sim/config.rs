@@ -912,6 +912,7 @@ mod tests {
             shot: BossShot { speed: 1.0, damage: 1.0, radius: 1.0, lifetime: 1.0 },
             enrage_after: 1.0,
             hyper: Enrage { speed: 1.0, damage: 1.0, interval: 1.0, chase: false },
+            telegraph: 0.5,
         };
         vec![
             Behavior::Chase,

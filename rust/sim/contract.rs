@@ -119,7 +119,7 @@ named_enum! {
 mod tests {
     use super::*;
     use crate::sim::commands::{Op, Status};
-    use crate::sim::events::{EventKind, Reaction};
+    use crate::sim::events::{BossPattern, EventKind, Reaction};
     use crate::sim::relics::RelicRule;
     use std::collections::HashSet;
 
@@ -148,6 +148,7 @@ mod tests {
         check(Status::ALL, Status::NAMES, Status::name, |e| e as u8, Status::from_value);
         check(EventKind::ALL, EventKind::NAMES, EventKind::name, |e| e as u8, EventKind::from_value);
         check(Reaction::ALL, Reaction::NAMES, Reaction::name, |e| e as u8, Reaction::from_value);
+        check(BossPattern::ALL, BossPattern::NAMES, BossPattern::name, |e| e as u8, BossPattern::from_value);
         check(RelicRule::ALL, RelicRule::NAMES, RelicRule::name, |e| e as u8, RelicRule::from_value);
         check(EnemyFlag::ALL, EnemyFlag::NAMES, EnemyFlag::name, |e| e as u16, EnemyFlag::from_value);
         assert!(EnemyFlag::ALL.iter().all(|f| (*f as u16).is_power_of_two()), "flags are single bits");

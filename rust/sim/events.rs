@@ -1,7 +1,7 @@
 //! What a step tells game flow: a flat list of events, each carrying its
 //! own data (Event Queue). Python decodes them by `kind`; the numbering is
 //! part of the frame contract (exported as `_core.EVENT_KINDS` and
-//! `_core.REACTIONS`, from which `artificer.engine.events` builds its enums).
+//! `_core.REACTIONS` and `_core.BOSS_PATTERNS`, from which `artificer.engine.events` builds its enums).
 
 use super::contract::{named_enum, EVENT_FIELDS};
 
@@ -69,6 +69,23 @@ named_enum! {
         /// R-BOSS-2 the fight lasted `enrage_after`: the boss hyper-enrages;
         /// b = its kind, value = seconds fought; x, y = the boss.
         BossEnraged = 23 => "BOSS_ENRAGED",
+        /// R-BOSS-3 a boss winds up a volley, which fires its `telegraph` seconds later from
+        /// x, y along the lines locked now: a = the pattern (`BossPattern`), b = its kind,
+        /// value = the volley's angle in radians (a barrage's aim at the player, the centre of
+        /// its fan; a ring's first shot); x, y = the boss, where the shots will come from.
+        BossTelegraph = 24 => "BOSS_TELEGRAPH",
+    }
+}
+
+named_enum! {
+    /// What a `BossTelegraph` event's `a` names: the volley wound up (R-BOSS-1/3).
+    pub enum BossPattern: u8 {
+        /// A ring of shots, each volley turned half a gap.
+        Spread = 1 => "SPREAD",
+        /// A fan of shots aimed at the player (the aim locked at the wind-up).
+        Barrage = 2 => "BARRAGE",
+        /// The full-screen burst: a dense ring.
+        Burst = 3 => "BURST",
     }
 }
 

@@ -3,7 +3,8 @@
 //! armor plates stripped by the weak element, frontal physical reflection,
 //! stationary and chasing movement, the three shot patterns on their timers,
 //! hyper-enrage after the cap, NG+'s Last Will, clones and adds that die with
-//! their boss — and determinism (R-DET-1) with a boss on the field.
+//! their boss, every volley telegraphed (R-BOSS-3) — and determinism (R-DET-1)
+//! with a boss on the field.
 
 mod common;
 
@@ -11,7 +12,7 @@ use artificer_core::sim::boss::{
     Adds, Barrage, BossDef, BossPhase, BossShot, Clones, Enrage, LastWill, Plates, Volley,
 };
 use artificer_core::sim::config::{Behavior, Element, EnemyKind, Shield, WorldConfig};
-use artificer_core::sim::events::EventKind;
+use artificer_core::sim::events::{BossPattern, EventKind};
 use artificer_core::sim::player::Controls;
 use artificer_core::sim::pools::{NewProjectile, Owner};
 use artificer_core::sim::stress::stress_config;
@@ -20,6 +21,8 @@ use artificer_core::sim::world::World;
 const CENTRE: (f32, f32) = (1000.0, 1000.0);
 const BOSS_AT: (f32, f32) = (1300.0, 1000.0);
 const HP: f32 = 1000.0;
+/// R-BOSS-3: the wind-up of every volley in these tests (30 ticks at 60 Hz).
+const TELEGRAPH: f32 = 0.5;
 
 /// A phase that stands still and does nothing else (each test adds what it looks at).
 fn phase(number: u32, enter: f32, exit: f32) -> BossPhase {
@@ -33,6 +36,7 @@ fn boss_def(phases: Vec<BossPhase>) -> BossDef {
         shot: BossShot { speed: 200.0, damage: 6.0, radius: 6.0, lifetime: 10.0 },
         enrage_after: 1000.0,
         hyper: Enrage { speed: 2.0, damage: 3.0, interval: 0.5, chase: true },
+        telegraph: TELEGRAPH,
     }
 }
 
@@ -228,7 +232,8 @@ fn r_boss_1_stationary_stands_and_chase_player_walks() {
 }
 
 /// R-BOSS-1 patterns: spread 8 every 1 s, a barrage of 5 at the player every
-/// 2 s, a burst of 24 every 3 s — each first one interval after the phase began.
+/// 2 s, a burst of 24 every 3 s — each first wound up one interval after the
+/// phase began (R-BOSS-3: a BOSS_TELEGRAPH), fired `telegraph` (0.5 s) later.
 #[test]
 fn r_boss_1_spread_barrage_and_burst_fire_on_their_timers() {
     let mut all = phase(1, 1.0, 0.0);
@@ -236,17 +241,141 @@ fn r_boss_1_spread_barrage_and_burst_fire_on_their_timers() {
     all.barrage = Some(Barrage { every: 2.0, shots: 5, spread_degrees: 40.0 });
     all.burst = Some(Volley { count: 24, every: 3.0 });
     let mut w = world(vec![boss(vec![all])]);
-    let mut fired = Vec::new();
-    for f in 0..=180 {
-        let shots = step(&mut w).iter().filter(|e| e.0 == EventKind::ProjectileFired).count();
+    let (mut fired, mut wound) = (Vec::new(), Vec::new());
+    for f in 0..=210 {
+        let events = step(&mut w);
+        let shots = events.iter().filter(|e| e.0 == EventKind::ProjectileFired).count();
         if shots > 0 {
             fired.push((f, shots));
         }
+        wound.extend(events.iter().filter(|e| e.0 == EventKind::BossTelegraph).map(|e| (f, e.1 as u8)));
     }
-    // Frames 59, 119, 179 (1 s, 2 s, 3 s after the first step): 8; 8 + 5; 8 + 24.
-    assert_eq!(fired, [(59, 8), (119, 13), (179, 32)]);
+    // Wound up at frames 59, 119, 179 (1 s, 2 s, 3 s after the first step): spread; spread and
+    // barrage; spread and burst. Each fires 30 frames later: 8; 8 + 5; 8 + 24.
+    let (spread, barrage, burst) = (BossPattern::Spread as u8, BossPattern::Barrage as u8, BossPattern::Burst as u8);
+    assert_eq!(wound, [(59, spread), (119, spread), (119, barrage), (179, spread), (179, burst)]);
+    assert_eq!(fired, [(89, 8), (149, 13), (209, 32)]);
     let aimed: Vec<f32> = (0..w.pools.projectiles.len()).map(|i| w.pools.projectiles.vx[i]).collect();
     assert!(aimed.iter().filter(|&&vx| vx < 0.0).count() >= 5, "the barrage flies toward the player");
+}
+
+/// One boss shot fired at a step: where it came from and its direction (radians).
+fn boss_shots_fired(w: &World) -> Vec<((f32, f32), f32)> {
+    let p = &w.pools.projectiles;
+    // Shots fired at step 8b have not moved yet: their life is still whole.
+    (0..p.len())
+        .filter(|&i| p.owner[i] == Owner::Enemy && p.life[i] == 10.0)
+        .map(|i| ((p.x[i], p.y[i]), p.vy[i].atan2(p.vx[i])))
+        .collect()
+}
+
+fn angle_gap(a: f32, b: f32) -> f32 {
+    let d = (a - b).rem_euclid(std::f32::consts::TAU);
+    d.min(std::f32::consts::TAU - d)
+}
+
+/// R-BOSS-3: every volley is telegraphed. A chasing boss with all three patterns, hyper-enraged
+/// halfway (its patterns come twice as often), against a player who keeps moving: each volley
+/// fires `telegraph` seconds (≥ 0.5 s) after its BOSS_TELEGRAPH, from the spot the event named,
+/// with the shots the pattern says; a barrage flies along the aim locked at its wind-up (the
+/// event's angle), not at where the player has since gone; a boss that dies mid-wind-up fires
+/// nothing.
+#[test]
+fn r_boss_3_every_volley_comes_at_least_half_a_second_after_its_telegraph() {
+    let telegraph = 0.75;
+    let wind_up = (telegraph * 60.0_f32).round() as i32;
+    let mut all = phase(1, 1.0, 0.0);
+    all.stationary = false;
+    all.spread = Some(Volley { count: 8, every: 1.0 });
+    all.barrage = Some(Barrage { every: 1.5, shots: 5, spread_degrees: 40.0 });
+    all.burst = Some(Volley { count: 24, every: 2.5 });
+    let def = BossDef { enrage_after: 4.0, telegraph, ..boss_def(vec![all]) };
+    let mut w = world(vec![boss_kind(def)]);
+    // (frame, pattern, origin, angle) of each wind-up not yet matched by its volley.
+    let mut pending: Vec<(i32, u8, (f32, f32), f32)> = Vec::new();
+    let (mut volleys, mut barrages_off_the_player) = (0, 0);
+    for f in 0..600 {
+        // The player circles the centre: the aim a barrage locked is never where it is now.
+        let t = f as f32 / 60.0;
+        w.set_player_position(CENTRE.0 + 200.0 * (t * 2.0).cos(), CENTRE.1 + 200.0 * (t * 2.0).sin()).unwrap();
+        w.step(&Controls::default(), &[]);
+        let events: Vec<_> = w.events().to_vec();
+        for e in events.iter().filter(|e| e.kind == EventKind::BossTelegraph) {
+            let shown = w.boss_status()[0].telegraphs.iter().any(|t| (t.x, t.y, t.angle) == (e.x, e.y, e.value));
+            assert!(shown, "the wind-up shows in the boss's status, at the spot the event names");
+            pending.push((f, e.a as u8, (e.x, e.y), e.value));
+        }
+        let shots = boss_shots_fired(&w);
+        assert_eq!(shots.len(), events.iter().filter(|e| e.kind == EventKind::ProjectileFired).count());
+        let mut origins: Vec<(f32, f32)> = shots.iter().map(|s| s.0).collect();
+        origins.dedup();
+        for origin in origins {
+            let volley: Vec<f32> = shots.iter().filter(|s| s.0 == origin).map(|s| s.1).collect();
+            let Some(i) = pending.iter().position(|p| p.2 == origin && f - p.0 == wind_up) else {
+                panic!("frame {f}: a volley from {origin:?} without a telegraph {wind_up} frames before: {pending:?}");
+            };
+            let (at, pattern, _, angle) = pending.remove(i);
+            assert!((f - at) as f32 / 60.0 >= 0.5, "R-BOSS-3: at least half a second of warning");
+            let expected = match BossPattern::from_value(pattern).unwrap() {
+                BossPattern::Spread => 8,
+                BossPattern::Barrage => 5,
+                BossPattern::Burst => 24,
+            };
+            // Two wind-ups of one spot may fall due together (spread and burst): their shots add up.
+            let together = pending.iter().filter(|p| p.2 == origin && f - p.0 == wind_up).count();
+            if together == 0 {
+                assert_eq!(volley.len(), expected, "frame {f}: pattern {pattern}");
+            }
+            if pattern == BossPattern::Barrage as u8 && together == 0 {
+                let centre = volley[volley.len() / 2];
+                assert!(angle_gap(centre, angle) < 1e-4, "the barrage flies along the aim locked at its wind-up");
+                let (px, py) = (w.player.x, w.player.y);
+                if angle_gap(centre, (py - origin.1).atan2(px - origin.0)) > 0.2 {
+                    barrages_off_the_player += 1;
+                }
+            }
+            pending.retain(|p| !(p.2 == origin && f - p.0 == wind_up));
+            volleys += 1;
+        }
+        assert!(pending.iter().all(|p| f - p.0 < wind_up), "frame {f}: a wind-up never fired: {pending:?}");
+    }
+    assert!(w.boss_status()[0].enraged, "enraged halfway: its volleys came faster, their wind-ups did not");
+    assert!(volleys >= 12, "{volleys} volleys");
+    assert!(barrages_off_the_player >= 2, "the player had moved off the locked aim: {barrages_off_the_player}");
+
+    // Struck down mid-wind-up: the volley dies with the boss.
+    let mut spread = phase(1, 1.0, 0.0);
+    spread.spread = Some(Volley { count: 8, every: 1.0 });
+    let mut w = world(vec![boss(vec![spread])]);
+    while !step(&mut w).iter().any(|e| e.0 == EventKind::BossTelegraph) {}
+    assert_eq!(w.boss_status()[0].telegraphs.len(), 1, "its wind-up shows while it runs");
+    hit(&mut w, 5000.0, Element::Fire, 0);
+    for _ in 0..60 {
+        assert!(!step(&mut w).iter().any(|e| e.0 == EventKind::ProjectileFired), "no volley from a dead boss");
+    }
+}
+
+/// R-BOSS-3, R-DET-1: the state hash covers a volley being wound up (two worlds alike but for
+/// where the player stood when the barrage locked its aim hash apart while it winds up).
+#[test]
+fn r_boss_3_the_state_hash_covers_the_wind_ups() {
+    let mut barrage = phase(1, 1.0, 0.0);
+    barrage.barrage = Some(Barrage { every: 1.0, shots: 3, spread_degrees: 20.0 });
+    let wound_up = |player_y: f32| {
+        let mut w = world(vec![boss(vec![barrage])]);
+        for f in 0..60 {
+            let y = if f == 59 { player_y } else { CENTRE.1 };
+            w.set_player_position(CENTRE.0, y).unwrap();
+            w.step(&Controls::default(), &[]);
+        }
+        w.set_player_position(CENTRE.0, CENTRE.1).unwrap();
+        let status = &w.boss_status()[0];
+        assert_eq!(status.telegraphs.len(), 1);
+        assert_eq!((status.telegraphs[0].left, status.telegraphs[0].seconds), (TELEGRAPH, TELEGRAPH));
+        w.state_hash()
+    };
+    assert_eq!(wound_up(CENTRE.1), wound_up(CENTRE.1));
+    assert_ne!(wound_up(CENTRE.1), wound_up(CENTRE.1 + 50.0), "the locked aim is state");
 }
 
 /// R-BOSS-2: past `enrage_after` the boss hyper-enrages once (BOSS_ENRAGED):
@@ -292,7 +421,7 @@ fn r_boss_2_last_will_refuses_the_killing_blow_once_and_brings_clones() {
     assert_eq!(phases_entered(&events), [4], "the blow enters Last Will, not phases 2 and 3 by HP");
     assert!(!events.iter().any(|e| e.0 == EventKind::EnemyKilled), "refused");
     assert!((w.pools.enemies.hp[0] - 300.0).abs() < 1e-3);
-    let status = w.boss_status()[0];
+    let status = w.boss_status()[0].clone();
     assert_eq!((status.phase, status.linked), (4, 2), "phase 4, and its two clones came");
     hit(&mut w, 5000.0, Element::Fire, 0);
     step(&mut w);

@@ -81,6 +81,11 @@ def test_r_boss_1_the_four_shipped_bosses_load_one_file_each_by_id() -> None:
         assert boss.hyper_enrage.speed_multiplier > 1 and boss.hyper_enrage.interval_multiplier < 1
 
 
+def test_r_boss_3_every_shipped_boss_winds_up_its_volleys_for_at_least_half_a_second() -> None:
+    for boss in CONTENT.bosses.values():
+        assert 0.5 <= boss.telegraph <= 3.0, boss.boss_id
+
+
 def test_r_boss_2_bosses_by_wave_w8_one_w10_two_for_the_seed_to_choose_w20_one() -> None:
     assert [boss.boss_id for boss in CONTENT.bosses_for_wave(8)] == ["brood_mother"]
     assert [boss.boss_id for boss in CONTENT.bosses_for_wave(10)] == ["armor_lord", "mirror_mage"]
@@ -354,6 +359,15 @@ BROKEN: list[tuple[str, str, Edit, str, str]] = [
     ),
     ("a misspelt key", "void_lord", _phase(1, regen_on_physicl_hit=0.0), "$.phases[1].regen_on_physicl_hit", "did you mean"),
     ("a missing block", "void_lord", _pop("shot"), "$.shot", "required key is missing"),
+    (
+        "R-BOSS-3: a wind-up under half a second",
+        "brood_mother",
+        _set(("telegraph",), 0.3),
+        "$.telegraph",
+        "at least 0.5 s so a player can read and dodge it (R-BOSS-3), got 0.3",
+    ),
+    ("R-BOSS-3: a wind-up too long", "void_lord", _set(("telegraph",), 5), "$.telegraph", "0.5 to 3 s"),
+    ("R-BOSS-3: no wind-up", "mirror_mage", _pop("telegraph"), "$.telegraph", "required key is missing"),
     ("a boss too big for the grid", "void_lord", _set(("body", "radius"), 65), "$.body.radius", "64"),
     ("a name without a text", "void_lord", _set(("name_key",), "boss.void_lord.title"), "$.name_key", "no text"),
 ]  # fmt: skip
@@ -458,7 +472,8 @@ def test_r_boss_1_the_schema_export_covers_the_boss_file_with_every_range(tmp_pa
     assert len(written) == len(content_schemas())
     schema = json.loads((tmp_path / "schemas" / "bosses.schema.json").read_text(encoding="utf-8"))
     assert schema["title"].startswith("bosses/<boss_id>.json")
-    assert {"boss_id", "wave", "phases", "ng_plus_phase", "enrage_after"} <= set(schema["properties"])
+    assert {"boss_id", "wave", "phases", "ng_plus_phase", "enrage_after", "telegraph"} <= set(schema["properties"])
+    assert (schema["properties"]["telegraph"]["minimum"], schema["properties"]["telegraph"]["maximum"]) == (0.5, 3.0)
     phase = schema["$defs"]["BossPhase"]["properties"]
     assert set(TAG_PARAMETERS[BossTag.BARRAGE_MODE]) <= set(phase)
     assert set(phase["behavior_tags"]["items"]["$ref"].split("/")[-1:]) == {"BossTag"}

@@ -19,6 +19,7 @@ ENUMS: list[tuple[type[Enum], Mapping[str, int]]] = [
     (frame.EnemyFlag, _core.ENEMY_FLAGS),
     (events.EventKind, _core.EVENT_KINDS),
     (events.Reaction, _core.REACTIONS),
+    (events.BossPattern, _core.BOSS_PATTERNS),
 ]
 
 #: Each Python column enum and the buffer whose layout it indexes.

@@ -589,3 +589,17 @@ def test_random_boards_are_refused_or_compile(
     board["edges"] += [[f"s{a}", f"s{b}"] for a, b in extra_edges]
     board["entries"]["main"] = f"s{main}"
     clean(lambda: CATALOG.compile(data, cards))
+
+
+@pytest.mark.parametrize("telegraph", [0.3, 0.0, -1.0, float("nan"), 10.0])
+def test_r_boss_3_the_core_refuses_a_wind_up_out_of_range_itself(telegraph: float) -> None:
+    """R-BOSS-3: content refuses a telegraph under half a second first, but a config that skips content
+    is refused by the core too — one line naming the kind and the rule, never a panic."""
+    config = world_config(CONTENT)
+    boss = next(i for i, enemy in enumerate(config["enemies"]) if enemy.get("boss"))
+    config["enemies"][boss]["boss"]["telegraph"] = telegraph
+    words = ("boss.telegraph", "finite") if math.isnan(telegraph) else ("telegraph must be 0.5 to 3 s (R-BOSS-3)",)
+    message = refused(lambda: _core.World(config, 1), *words)
+    assert message.count("\n") == 0
+    del config["enemies"][boss]["boss"]["telegraph"]
+    refused(lambda: _core.World(config, 1), f"config.enemies[{boss}].boss.telegraph: missing")

@@ -4,7 +4,7 @@ This module owns what one well-formed boss file looks like — seed 001 §4.5's
 schema in this game's words: the boss's id (the file's stem), its i18n name
 and description keys, the wave it ends, its body and its shots, the seconds
 after which it hyper-enrages (so a run always ends, R-WAVE-1) and that
-block's multipliers, its phases (switched by HP thresholds, phase 1 first)
+block's multipliers, the wind-up of its volleys (`telegraph`, R-BOSS-3), its phases (switched by HP thresholds, phase 1 first)
 and an optional `ng_plus_phase` (NG+ only, R-LOOP-1). A phase picks its
 behaviours from a fixed vocabulary (`BossTag`); each tag needs its own
 parameters (`TAG_PARAMETERS`), which the phase carries beside the tags, as
@@ -56,6 +56,10 @@ Interval = Annotated[float, Field(ge=0.1, le=60)]
 Multiplier = Annotated[float, Field(ge=0.1, le=10)]
 #: A share of the boss's maximum HP, 0..1.
 HpShare = Annotated[float, Field(ge=0, le=1)]
+#: R-BOSS-3: seconds of a volley's wind-up, from half a second (a player can dodge it) to three
+#: (longer reads as no attack at all); the core holds the same range (rust/sim/boss.rs).
+MIN_TELEGRAPH = 0.5
+MAX_TELEGRAPH = 3.0
 
 #: `projectile_pattern`: "spread_N", N shots in an even ring, N 3..64.
 SPREAD_PATTERN = re.compile(r"^spread_([0-9]+)$")
@@ -290,10 +294,29 @@ class Boss(ContentModel):
         gt=0, le=MAX_SECONDS, description="Seconds of the boss fight after which it hyper-enrages (R-WAVE-1)."
     )
     hyper_enrage: HyperEnrage = Field(description="What hyper-enraging multiplies.")
+    telegraph: float = Field(
+        ge=MIN_TELEGRAPH,
+        le=MAX_TELEGRAPH,
+        description=f"R-BOSS-3: seconds every volley (spread, barrage, burst) is wound up before it fires — a "
+        f"marker the player can read and dodge; a barrage's aim is locked as it winds up ({MIN_TELEGRAPH:g}.."
+        f"{MAX_TELEGRAPH:g}; enrage never shortens it).",
+    )
     phases: tuple[BossPhase, ...] = Field(
         min_length=1, max_length=16, description="Its phases, phase 1 (entered at full HP) first."
     )
     ng_plus_phase: NgPlusPhase | None = Field(default=None, description="The phase it gains in NG+ (optional).")
+
+    @field_validator("telegraph", mode="before")
+    @classmethod
+    def _dodgeable(cls, seconds: object) -> object:
+        # Said in the rule's words before pydantic's range check says "greater than or equal to".
+        if isinstance(seconds, int | float) and not isinstance(seconds, bool):
+            if not MIN_TELEGRAPH <= seconds <= MAX_TELEGRAPH:
+                raise ValueError(
+                    f"a volley's wind-up lasts {MIN_TELEGRAPH:g} to {MAX_TELEGRAPH:g} s — at least {MIN_TELEGRAPH:g} s "
+                    f"so a player can read and dodge it (R-BOSS-3), got {seconds:g}"
+                )
+        return seconds
 
     def all_phases(self, ng_plus: bool) -> tuple[BossPhase, ...]:
         """The phases a fight plays: `phases`, and `ng_plus_phase` in NG+."""

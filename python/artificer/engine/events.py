@@ -1,6 +1,6 @@
 """Decoding the core's events (DESIGN §3): what game flow reacts to.
 
-The numbering is the core's (`_core.EVENT_KINDS`, `REACTIONS`, from
+The numbering is the core's (`_core.EVENT_KINDS`, `REACTIONS`, `BOSS_PATTERNS`, from
 rust/sim/events.rs, and the relic rules' events, `RELIC_RULE_SPECS`, from
 relics.rs); each member takes its value from those
 tables by name, and each event row's columns are `_core.LAYOUTS["events"]`
@@ -69,6 +69,9 @@ class EventKind(IntEnum):
     BOSS_PLATE = _core.EVENT_KINDS["BOSS_PLATE"]
     #: R-BOSS-2: the fight lasted its enrage_after: hyper-enrage; b = the boss's kind, value = seconds fought
     BOSS_ENRAGED = _core.EVENT_KINDS["BOSS_ENRAGED"]
+    #: R-BOSS-3: a boss winds up a volley, fired its `telegraph` seconds later from x, y; a = BossPattern,
+    #: b = the boss's kind, value = the volley's angle in radians (a barrage's locked aim, a ring's first shot)
+    BOSS_TELEGRAPH = _core.EVENT_KINDS["BOSS_TELEGRAPH"]
 
 
 class Reaction(IntEnum):
@@ -78,6 +81,17 @@ class Reaction(IntEnum):
     ELECTRIFIED = _core.REACTIONS["ELECTRIFIED"]
     #: fire on a wet target: the wet is gone
     DRIED = _core.REACTIONS["DRIED"]
+
+
+class BossPattern(IntEnum):
+    """A BOSS_TELEGRAPH's `a` (R-BOSS-1/3), and a boss status telegraph's `pattern`: the volley wound up."""
+
+    #: a ring of shots, each volley turned half a gap
+    SPREAD = _core.BOSS_PATTERNS["SPREAD"]
+    #: a fan aimed at the player, its aim locked at the wind-up
+    BARRAGE = _core.BOSS_PATTERNS["BARRAGE"]
+    #: the full-screen burst, a dense ring
+    BURST = _core.BOSS_PATTERNS["BURST"]
 
 
 #: A RELIC event's `a` → the core's relic rule that acted, by its name (= the relics.json effect

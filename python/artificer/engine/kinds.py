@@ -104,6 +104,7 @@ def _fight(boss: Boss) -> dict[str, Any]:
     return {
         "shot": boss.shot.model_dump(mode="json"),
         "enrage_after": boss.enrage_after,
+        "telegraph": boss.telegraph,
         "hyper": {
             "speed": hyper.speed_multiplier,
             "damage": hyper.damage_multiplier,

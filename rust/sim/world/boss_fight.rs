@@ -2,13 +2,23 @@
 //! enemies move: each live boss's phase follows its HP (`BossPhase` events,
 //! one per phase entered), the fight's clock hyper-enrages it after
 //! `enrage_after` (`BossEnraged`), its speed follows the phase, its patterns
-//! fire, adds and clones come; a dead boss takes its clones and adds with it.
+//! wind up and fire, adds and clones come; a dead boss takes its clones and
+//! adds with it.
+//!
+//! R-BOSS-3, the wind-up: a pattern whose timer runs out does not fire; it
+//! locks where the boss stands and the volley's lines (a barrage's aim at the
+//! player, a spread ring's turn), says so (`BossTelegraph`) and fires
+//! `BossDef::telegraph` seconds later — from that spot, along those lines,
+//! wherever the boss and the player have gone. A telegraph is a promise the
+//! player can read and dodge: the marker drawn is exactly where the shots go.
+//! The pattern's timer restarts at the wind-up, so volleys keep their cadence;
+//! enrage shortens the cadence, never the wind-up.
 
-use super::bosses::{boss_def, enter, ticks, BossState};
+use super::bosses::{boss_def, enter, ticks, BossState, WindUp};
 use super::World;
-use crate::sim::boss::{fan, ring};
+use crate::sim::boss::{fan_at, ring};
 use crate::sim::config::Element;
-use crate::sim::events::{Event, EventKind};
+use crate::sim::events::{BossPattern, Event, EventKind};
 use crate::sim::ids::Id;
 use crate::sim::pools::{Behaviour, NewProjectile, Owner};
 
@@ -75,11 +85,12 @@ impl World {
         self.pools.enemies.speed[e] = speed * dt;
     }
 
-    /// The phase's patterns on their timers; adds and clones.
+    /// The phase's patterns on their timers (each wound up, R-BOSS-3), the wind-ups that
+    /// have run their course fired; adds and clones.
     fn boss_patterns(&mut self, b: usize, e: usize) {
         let (hz, kind) = (self.cfg.tick_hz, self.bosses.live[b].kind);
         let def = boss_def(&self.cfg.enemy_kinds[kind as usize]);
-        let (phase, shot) = (def.phases[self.bosses.live[b].phase], def.shot);
+        let (phase, shot, wind_up) = (def.phases[self.bosses.live[b].phase], def.shot, ticks(def.telegraph, hz));
         let (_, damage, interval) = self.multipliers(b);
         let (x, y) = (self.pools.enemies.x[e], self.pools.enemies.y[e]);
         let due = |state: &mut BossState, slot: usize, every: f32| {
@@ -90,32 +101,75 @@ impl World {
             }
             fire
         };
-        let mut shots: Vec<(f32, f32)> = Vec::new();
+        // The wind-ups begun at earlier steps run down; those at 0 fire now, oldest first.
         let state = &mut self.bosses.live[b];
+        let mut volleys: Vec<WindUp> = Vec::new();
+        state.wind_ups.retain_mut(|w| {
+            w.left -= 1;
+            if w.left == 0 {
+                volleys.push(*w);
+            }
+            w.left > 0
+        });
+        let winding = |pattern, angle, count, spread_degrees| WindUp {
+            pattern,
+            x,
+            y,
+            angle,
+            count,
+            spread_degrees,
+            left: wind_up,
+            ticks: wind_up,
+        };
+        let mut begun: Vec<WindUp> = Vec::new();
         if let Some(s) = phase.spread {
             if due(state, SPREAD, s.every) {
                 let half_gap = std::f32::consts::PI / s.count as f32;
-                shots.extend(ring(s.count, half_gap * (state.volleys % 2) as f32));
+                begun.push(winding(BossPattern::Spread, half_gap * (state.volleys % 2) as f32, s.count, 0.0));
                 state.volleys += 1;
             }
         }
         if let Some(s) = phase.barrage {
             if self.player.alive && due(state, BARRAGE, s.every) {
                 let (dx, dy) = (self.player.x - x, self.player.y - y);
-                let d = (dx * dx + dy * dy).sqrt();
-                let aim = if d > 1e-6 { (dx / d, dy / d) } else { (1.0, 0.0) };
-                shots.extend(fan(aim, s.shots, s.spread_degrees));
+                let aim = if (dx * dx + dy * dy).sqrt() > 1e-6 { libm::atan2f(dy, dx) } else { 0.0 };
+                begun.push(winding(BossPattern::Barrage, aim, s.shots, s.spread_degrees));
             }
         }
         if let Some(s) = phase.burst {
             if due(state, BURST, s.every) {
-                shots.extend(ring(s.count, 0.0));
+                begun.push(winding(BossPattern::Burst, 0.0, s.count, 0.0));
             }
         }
         let adds = phase.adds.filter(|a| due(state, ADDS, a.every));
         let clones = phase.clones.filter(|_| std::mem::take(&mut state.clones_due));
-        for (ux, uy) in shots {
-            self.boss_shot(kind, (x, y), (ux, uy), shot.speed, shot.damage * damage, shot.radius, shot.lifetime);
+        state.wind_ups.extend_from_slice(&begun);
+        for w in &begun {
+            self.log.events.push(Event::new(
+                EventKind::BossTelegraph,
+                w.pattern as u8 as f32,
+                kind as f32,
+                x,
+                y,
+                w.angle,
+            ));
+        }
+        for w in volleys {
+            let directions: Vec<(f32, f32)> = match w.pattern {
+                BossPattern::Barrage => fan_at(w.angle, w.count, w.spread_degrees).collect(),
+                BossPattern::Spread | BossPattern::Burst => ring(w.count, w.angle).collect(),
+            };
+            for (ux, uy) in directions {
+                self.boss_shot(
+                    kind,
+                    (w.x, w.y),
+                    (ux, uy),
+                    shot.speed,
+                    shot.damage * damage,
+                    shot.radius,
+                    shot.lifetime,
+                );
+            }
         }
         let radius = self.pools.enemies.radius[e];
         if let Some(a) = adds {

@@ -11,7 +11,8 @@
 //! - damage (`boss_spares`, in `take_off_hp`): nothing while invulnerable;
 //!   the killing blow enters the Last Will phase instead, once;
 //! - step 8b (`bosses_step`, boss_fight.rs): the phase follows HP, the
-//!   fight's clock hyper-enrages it, the patterns fire, adds and clones come.
+//!   fight's clock hyper-enrages it, the patterns wind up and fire (R-BOSS-3:
+//!   each volley `telegraph` seconds after its wind-up), adds and clones come.
 //!
 //! With no boss alive none of this runs, and the state hash has no bosses
 //! section (worlds without bosses hash as they always did).
@@ -19,7 +20,7 @@
 use super::World;
 use crate::sim::boss::{BossDef, BossPhase};
 use crate::sim::config::{Element, EnemyKind, Shield, ELEMENTS};
-use crate::sim::events::{Event, EventKind};
+use crate::sim::events::{BossPattern, Event, EventKind};
 use crate::sim::hash::StateHasher;
 use crate::sim::ids::Id;
 
@@ -46,6 +47,49 @@ pub(super) struct BossState {
     pub clones_due: bool,
     /// Its clones and adds, which die with it.
     pub linked: Vec<Id>,
+    /// R-BOSS-3: the volleys wound up and not yet fired, oldest first (they fire even if the
+    /// phase changes meanwhile — they were announced; they die with the boss).
+    pub wind_ups: Vec<WindUp>,
+}
+
+/// R-BOSS-3: a volley wound up (a `BossTelegraph` event) that fires when `left` reaches 0,
+/// from (x, y), its shots along the lines locked at the wind-up.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WindUp {
+    pub pattern: BossPattern,
+    /// Where the shots come from: the boss where it stood at the wind-up.
+    pub x: f32,
+    pub y: f32,
+    /// Radians: a barrage's aim (its fan's centre), a ring's first shot.
+    pub angle: f32,
+    /// Shots in the volley, and a barrage's fan width (0 for rings).
+    pub count: u32,
+    pub spread_degrees: f32,
+    /// Ticks until it fires, of `ticks` in all (whole ticks: exact, R-DET-1).
+    pub left: u64,
+    pub ticks: u64,
+}
+
+impl WindUp {
+    fn hash_into(&self, h: &mut StateHasher) {
+        let head = [self.pattern as u8 as u32, self.count, self.left as u32, self.ticks as u32];
+        h.u32s(head.into_iter());
+        h.f32s(&[self.x, self.y, self.angle, self.spread_degrees]);
+    }
+}
+
+/// What `World::boss_status` reports of a wind-up (the arena draws it, R-BOSS-3).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Telegraph {
+    pub pattern: BossPattern,
+    pub x: f32,
+    pub y: f32,
+    pub angle: f32,
+    pub count: u32,
+    pub spread_degrees: f32,
+    /// Seconds until the volley, of `seconds` in all.
+    pub left: f32,
+    pub seconds: f32,
 }
 
 /// The bosses in the world: every live boss's state, in the order they came.
@@ -82,12 +126,16 @@ impl Bosses {
             for id in &s.linked {
                 h.u64(id.to_bits());
             }
+            h.u64(s.wind_ups.len() as u64);
+            for w in &s.wind_ups {
+                w.hash_into(h);
+            }
         }
     }
 }
 
-/// What `World::boss_status` reports of a live boss (the HUD's boss bar).
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// What `World::boss_status` reports of a live boss (the HUD's boss bar, the arena's telegraphs).
+#[derive(Clone, Debug, PartialEq)]
 pub struct BossStatus {
     pub kind: u16,
     pub x: f32,
@@ -101,6 +149,8 @@ pub struct BossStatus {
     pub enraged: bool,
     /// Its clones and adds alive.
     pub linked: u32,
+    /// R-BOSS-3: its volleys wound up, oldest first.
+    pub telegraphs: Vec<Telegraph>,
 }
 
 /// A boss kind's `BossDef`.
@@ -124,6 +174,7 @@ impl World {
             hyper: false,
             clones_due: false,
             linked: Vec::new(),
+            wind_ups: Vec::new(),
         };
         let phase = boss_def(&self.cfg.enemy_kinds[kind as usize]).phases[0];
         enter(&mut state, &phase, self.cfg.tick_hz);
@@ -242,9 +293,24 @@ impl World {
                 invulnerable: state.invulnerable as f32 / self.cfg.tick_hz as f32,
                 enraged: state.hyper,
                 linked: state.linked.iter().filter(alive).count() as u32,
+                telegraphs: state.wind_ups.iter().map(|w| telegraph(w, self.cfg.tick_hz)).collect(),
             });
         }
         out
+    }
+}
+
+fn telegraph(w: &WindUp, hz: u32) -> Telegraph {
+    let seconds = |t: u64| t as f32 / hz as f32;
+    Telegraph {
+        pattern: w.pattern,
+        x: w.x,
+        y: w.y,
+        angle: w.angle,
+        count: w.count,
+        spread_degrees: w.spread_degrees,
+        left: seconds(w.left),
+        seconds: seconds(w.ticks),
     }
 }
 

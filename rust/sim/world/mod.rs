@@ -56,8 +56,8 @@ mod workers;
 mod zones;
 
 pub use between_waves::WandMemory;
-pub use bosses::BossStatus;
 use bosses::Bosses;
+pub use bosses::{BossStatus, Telegraph};
 use enemies::EnemyBehaviours;
 use relics::Relics;
 use shots::BehaviourHit;
