@@ -31,6 +31,10 @@ awards is toasted ("Relic found"), as is the gold given instead when every
 relic is owned; a relic rule of the core acting (a RELIC event) flashes its
 slot — no toast.
 
+A boss's volleys are telegraphed (R-BOSS-3, `artificer.ui.telegraphs`): each wind-up the boss
+status reports is drawn over the world, under the player — a barrage's lines toward its locked
+aim, a ring's growing circle and spokes — filling as the wind-up runs out.
+
 Juice (R-FEEL-1, `artificer.ui.effects.Juice`): kill bursts, explosion rings,
 the dash trail and cooldown bar, the shield ring while invulnerable, the hurt
 flash and the low-HP vignette and heartbeat. A won wave's crystals fly to the
@@ -46,6 +50,7 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -76,6 +81,7 @@ from artificer.ui.scenes.menu import MenuScene
 from artificer.ui.scenes.summary import SummaryScene
 from artificer.ui.session import Session
 from artificer.ui.settings import POTION_ACTIONS, Action, AimMode, Context, key_label
+from artificer.ui.telegraphs import TELEGRAPH_COLOUR, WindUp, draw_wind_ups, wind_ups
 from artificer.ui.tips import show_once
 
 #: Screen shake when the player is hurt: pixels at full strength (× the shake setting), decay per second.
@@ -253,6 +259,14 @@ class ArenaScene(Scene):
         #: R-REL-4: the relic row under the HP/mana box (its top: the box's bottom, 86, + 8).
         self.relic_view = RelicRowView((12, 94), show_empty=False)
         self.mouse: tuple[int, int] = (-1, -1)
+        #: R-BOSS-3: the volleys the bosses are winding up, as the last step left them, and each boss
+        #: kind's (radius, shot reach) in px, where a telegraph's ring and lines begin and end.
+        self.telegraphs: tuple[WindUp, ...] = ()
+        self._boss_bodies = {
+            index: (kind.boss.body.radius, kind.boss.shot.speed * kind.boss.shot.lifetime)
+            for index, kind in enumerate(roster(content))
+            if kind.boss is not None
+        }
         #: Where the player was last drawn (screen px): the pause panel opens on the other side.
         self.player_at: tuple[float, float] | None = None
         self.aim_point: tuple[int, int] | None = None
@@ -531,7 +545,9 @@ class ArenaScene(Scene):
         self.hud_state.seconds_left = self.wave.seconds_left
         if (self.wave.boss_kind, self.wave.rush[0]) != self._announced_boss:
             self._announce_boss()  # R-END-3: a boss rush's next boss comes
-        self.hud_state.boss = self._boss_bar()
+        statuses = sim.world.boss_status()
+        self.hud_state.boss = self._boss_bar(statuses)
+        self.telegraphs = wind_ups(statuses, self._boss_bodies)
         self.hud_state.markers = self.wave.director.shown(self.wave.alive)  # R-WAVE-1: as the cap lets them land
         self.hud_state.wave_time = self.wave.stats.frames / sim.tick_hz
         assert self.camera is not None
@@ -587,12 +603,21 @@ class ArenaScene(Scene):
             self.hud_state.cast_abandoned()
         self._react_to_boss(report)
 
-    def _boss_bar(self) -> BossBar | None:
-        """R-BOSS-2: the wave's boss as its bar shows it, while it lives (None otherwise)."""
+    def _under_player(self, surface: pygame.Surface, offset: tuple[float, float]) -> None:
+        """Over the world, under the player: R-BOSS-3's telegraphs, then the juice's particles."""
+        assert self.juice is not None
+        if self.telegraphs and self.wave is not None and not self.dying:
+            colour = COLOUR_BLIND.role("warning") if self._colour_blind else TELEGRAPH_COLOUR
+            draw_wind_ups(surface, self.telegraphs, offset, colour)
+        self.juice.draw_world(surface, offset)
+
+    def _boss_bar(self, statuses: list[dict[str, Any]]) -> BossBar | None:
+        """R-BOSS-2: the wave's boss as its bar shows it (`statuses`: the world's boss status), while
+        it lives (None otherwise)."""
         wave = self.wave
         if wave is None or wave.boss is None:
             return None
-        status = next((b for b in self.run.sim.world.boss_status() if b["kind"] == wave.boss_kind), None)
+        status = next((b for b in statuses if b["kind"] == wave.boss_kind), None)
         if status is None:
             return None
         marks = tuple(phase.hp_threshold_enter for phase in wave.boss.phases[1:])
@@ -728,6 +753,7 @@ class ArenaScene(Scene):
             self.discoveries.observe_state(self.run.state)
             self.discoveries.flush()
         self.wave = None
+        self.telegraphs = ()
         self.potion_view.close()
         self.session.play("wave_end")
         if died and self.pilot is not None:  # the watched run fell: its moment, then the title
@@ -811,7 +837,7 @@ class ArenaScene(Scene):
         # in the death moment the player is gone, into its burst.
         self.renderer.draw(
             surface, buffers, self.camera, shift=shift, player=(px, py),
-            shots=self.wave is not None, show_player=not self.dying, under_player=self.juice.draw_world,
+            shots=self.wave is not None, show_player=not self.dying, under_player=self._under_player,
         )  # fmt: skip
         ox, oy = self.camera.offset
         self.camera.x, self.camera.y = cx, cy
