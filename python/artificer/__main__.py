@@ -436,7 +436,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
     finally:
         backend.shutdown(now=interrupted)
     wall = time.perf_counter() - started
-    written = write_outputs(args.out, result, plots=not args.no_plots)
+    written = write_outputs(args.out, result, plots=not args.no_plots, targets=content.balance.wave.boss.targets)
     timing = {
         "backend": backend.name,
         "workers": workers,

@@ -495,3 +495,32 @@ def test_the_schema_command_writes_into_its_folder_and_refuses_other_arguments(
     assert str(tmp_path / "bosses.schema.json") in capsys.readouterr().out.splitlines()
     assert main([]) == 2
     assert "usage" in capsys.readouterr().err
+
+
+# --- R-BOSS-3's bands (balance.json wave.boss.targets) -------------------------------------------
+
+
+def _targets(change: Callable[[Any], None]) -> Edit:
+    return lambda document: change(document["wave"]["boss"]["targets"])
+
+
+BAD_TARGETS: list[tuple[str, Edit, str, str]] = [
+    ("a band upside down", _targets(lambda t: t["ttk_bands"][1].update(max_s=40)), "$.wave.boss.targets.ttk_bands[1].max_s",
+     "must be above min_s (45), got 40"),
+    ("two bands for one wave", _targets(lambda t: t["ttk_bands"].append({"wave": 8, "min_s": 1, "max_s": 2})),
+     "$.wave.boss.targets.ttk_bands", "wave 8 has more than one"),
+    ("a boss wave without a band", _targets(lambda t: t["ttk_bands"].pop(0)), "$.wave.boss.targets.ttk_bands",
+     "no band for wave 8 (brood_mother): R-BOSS-3"),
+    ("a share of more than the whole", _targets(lambda t: t.update(min_hp_taken=1.5)),
+     "$.wave.boss.targets.min_hp_taken", "less than or equal to 1"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("change", "path", "words"), [c[1:] for c in BAD_TARGETS], ids=[c[0] for c in BAD_TARGETS])
+def test_r_boss_3_a_broken_band_is_one_clear_problem_in_balance_json(
+    data_dir: Path, capsys: pytest.CaptureFixture[str], change: Edit, path: str, words: str
+) -> None:
+    edit(data_dir, "balance.json", change)
+    problem = one_problem(data_dir, capsys)
+    assert (problem.file, problem.path) == ("balance.json", path), problem
+    assert words in problem.reason, problem

@@ -25,10 +25,10 @@ from artificer.sim.boss_arena import (
     fight,
     main,
     markdown,
-    median_ttk,
     parse_seeds,
     tabulate,
 )
+from artificer.sim.boss_targets import median_ttk
 from artificer.sim.headless import run_until
 
 CONTENT = load_content()
@@ -103,6 +103,9 @@ def test_a_fight_carries_the_hp_the_wave_before_left_or_starts_full_with_full_hp
     full = fight(CONTENT, hurt, boss, cap_s=1.0, full_hp=True)
     assert carried.start_hp == round(save.player.hp_max / 4, 1)
     assert full.start_hp == round(save.player.hp_max, 1)
+    # R-BOSS-3: the fight's HP taken is recorded against the player's max HP.
+    assert full.hp_max == round(save.player.hp_max, 3) and full.damage_taken >= 0.0
+    assert full.hp_taken_share == full.damage_taken / full.hp_max
 
 
 def test_a_boss_that_outlasts_the_cap_reports_none() -> None:
@@ -152,6 +155,56 @@ def test_the_checks_flag_a_trivial_final_boss_and_a_w10_boss_few_can_beat() -> N
     assert only_fair.ok and [check.boss_id for check in only_fair.checks] == ["void_lord"]
     unkillable = tabulate(results("void_lord", 20, {name: [None] * 3 for name in fair}), final_wave=20)
     assert not unkillable.ok and "does not kill it" in unkillable.checks[0].detail
+
+
+def hurt(boss_id: str, wave: int, fights: dict[str, list[tuple[float | None, float]]]) -> list[BossResult]:
+    """Made-up fights at full HP: per archetype, each seed's (TTK, HP taken of 100 max HP)."""
+    return [
+        BossResult(boss_id, wave, name, seed, ttk, (1,), False, False, (), 100.0, taken, 100.0)
+        for name, times in fights.items()
+        for seed, (ttk, taken) in enumerate(times, start=1)
+    ]
+
+
+def test_r_boss_3_full_hp_judges_each_boss_against_its_waves_band_and_the_hp_it_takes() -> None:
+    """The bands are balance.json's (W8 30-90 s, W10 45-150 s, W20 90-240 s, >= 25% of max HP): a
+    W8 boss killed in a median 40 s taking 30% passes both; a W10 boss killed in 20 s (under its band)
+    taking 10% fails both; a W20 boss not killed at the median fails its band; the figures are
+    medians over the archetypes of each archetype's median over seeds."""
+    targets = CONTENT.balance.wave.boss.targets
+    assert [(b.wave, b.min_s, b.max_s) for b in targets.ttk_bands] == [(8, 30, 90), (10, 45, 150), (20, 90, 240)]
+    assert targets.min_hp_taken == 0.25
+    made_up = [
+        *hurt("brood_mother", 8, {"a": [(40.0, 30.0)] * 3, "b": [(35.0, 20.0), (45.0, 35.0), (50.0, 40.0)]}),
+        *hurt("armor_lord", 10, {"a": [(20.0, 10.0)] * 3, "b": [(19.0, 5.0)] * 3}),
+        *hurt("void_lord", 20, {"a": [(None, 100.0)] * 3, "b": [(150.0, 50.0), (None, 60.0), (None, 70.0)]}),
+    ]
+    table = tabulate(made_up, final_wave=20, targets=targets)
+    rows = {row.boss_id: row for row in table.rows}
+    assert rows["brood_mother"].median_ttk_s == 42.5 and rows["brood_mother"].median_hp_taken == 0.325
+    assert rows["brood_mother"].cells["b"].median_hp_taken == 0.35
+    band = {c.boss_id: c for c in table.checks if "TTK within" in c.rule}
+    taken = {c.boss_id: c for c in table.checks if "max HP" in c.rule}
+    assert band["brood_mother"].ok and "30–90 s" in band["brood_mother"].rule
+    assert taken["brood_mother"].ok and taken["brood_mother"].detail == "median 32%"
+    assert not band["armor_lord"].ok and band["armor_lord"].detail == "median 19.5 s"
+    assert not taken["armor_lord"].ok
+    assert not band["void_lord"].ok and band["void_lord"].detail == "not killed at the median"
+    assert taken["void_lord"].ok
+    assert all(c.rule.startswith("R-BOSS-3") for c in [*band.values(), *taken.values()])
+    text = markdown(table)
+    assert "- PASS brood_mother: R-BOSS-3: median TTK within W8's 30–90 s — median 42.5 s" in text
+    assert "- FAIL armor_lord: R-BOSS-3: takes ≥ 25% of the player's max HP at the median — median 8%" in text
+    assert "| **median HP taken** | 32% | 8% | 80% |" in text
+    report = json.loads(json.dumps(as_json(table, made_up, 600.0, True, targets)))
+    bosses = {boss["boss_id"]: boss for boss in report["bosses"]}
+    assert bosses["brood_mother"]["ttk_band_s"] == [30, 90] and bosses["brood_mother"]["median_hp_taken"] == 0.325
+    assert bosses["brood_mother"]["archetypes"]["a"]["median_hp_taken"] == 0.3
+    assert {"median_ttk_s", "archetypes", "boss_id", "wave"} <= set(bosses["void_lord"]), "the old keys stay"
+    assert report["fights"][0]["damage_taken"] == 30.0 and report["fights"][0]["hp_max"] == 100.0
+    assert report["ok"] is False
+    # Without targets (not at full HP) the bands are not judged: the table as before.
+    assert not any("TTK within" in c.rule for c in tabulate(made_up, final_wave=20).checks)
 
 
 def test_seeds_parse_as_ranges_and_lists() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from artificer.content import load_content
 from artificer.sim.curve import curve_figures, curve_markdown
 from artificer.sim.sweep import FINAL_WAVE, SweepResult, Task
 
@@ -90,3 +91,51 @@ def test_flat_wands_piled_gold_and_an_idle_wave_one_fail_with_their_figures() ->
         "hit_share": 0.0,
     }
     assert "3.0×" in "\n".join(curve_markdown(figures))
+
+
+def _fought(
+    runs: list[tuple[dict[str, Any], list[dict[str, Any]]]], boss_id: str, wave: int, ttk: list, taken: float
+) -> None:
+    """Marks wave `wave` of each run (seed order) a fight with `boss_id`: its TTK (None: lost) and HP taken of 100."""
+    for (_, waves), seconds in zip(runs, ttk, strict=True):
+        row = next(w for w in waves if w["wave"] == wave)
+        row.update(boss_id=boss_id, boss_ttk_s=seconds, damage_taken=taken)
+
+
+def test_r_boss_3_the_sweep_report_judges_each_boss_against_its_band_from_the_wave_rows() -> None:
+    """R-BOSS-3 from the boss waves' rows (`boss_id`, `boss_ttk_s`, `damage_taken`, `hp_max`): the
+    W8 boss killed in a median 60 s taking 40% holds; the W10 boss killed in 20 s taking 10% fails
+    both its band (45-150 s) and the 25% floor; the W20 boss lost on most fights fails its band; the
+    control's fights do not count."""
+    targets = load_content().balance.wave.boss.targets
+    mage = [_run("mage", seed, grow=25, spend=0.9, short=True, hurt=0.3) for seed in range(3)]
+    brute = [_run("brute", seed, grow=25, spend=0.9, short=True, hurt=0.3) for seed in range(3)]
+    hold = [_run("hold", seed, grow=1, spend=0.5, short=False, hurt=0.3) for seed in range(3)]
+    _fought(mage, "brood_mother", 8, [50.0, 60.0, 70.0], 40.0)
+    _fought(brute, "brood_mother", 8, [55.0, 60.0, None], 40.0)
+    _fought(hold, "brood_mother", 8, [1.0, 1.0, 1.0], 0.0)
+    _fought(mage, "armor_lord", 10, [20.0, 20.0, 20.0], 10.0)
+    _fought(brute, "armor_lord", 10, [20.0, 20.0, 20.0], 10.0)
+    _fought(mage, "void_lord", 20, [100.0, None, None], 100.0)
+    _fought(brute, "void_lord", 20, [None, None, 120.0], 100.0)
+    result = _sweep([*mage, *brute, *hold], ["hold"])
+    figures = curve_figures(result, ["hold"], targets)
+    boss = figures["bosses"]
+    assert list(boss) == ["brood_mother", "armor_lord", "void_lord"]
+    assert boss["brood_mother"]["fights"] == 6 and boss["brood_mother"]["kills"] == 5, "the control's fights left out"
+    assert boss["brood_mother"]["median_ttk_s"] == 60.0 and boss["brood_mother"]["median_hp_taken"] == 0.4
+    verdicts = {t["asks"]: t["pass"] for t in figures["targets"] if t["rule"] == "R-BOSS-3"}
+    assert verdicts == {
+        "brood_mother: median TTK within W8's 30–90 s": True,
+        "brood_mother: takes ≥ 25% of the player's max HP at the median": True,
+        "armor_lord: median TTK within W10's 45–150 s": False,
+        "armor_lord: takes ≥ 25% of the player's max HP at the median": False,
+        "void_lord: median TTK within W20's 90–240 s": False,
+        "void_lord: takes ≥ 25% of the player's max HP at the median": True,
+    }
+    text = "\n".join(curve_markdown(figures))
+    assert "| R-BOSS-3 | armor_lord: median TTK within W10's 45–150 s | median 20.0 s (6/6 killed) | **fail** |" in text
+    assert "| void_lord | W20 | 6 (2) | not killed | 100% |" in text
+    assert not [t for t in curve_figures(result, ["hold"])["targets"] if t["rule"] == "R-BOSS-3"], (
+        "no targets, no verdicts"
+    )

@@ -224,6 +224,8 @@ def load_content(data_dir: Path | None = None) -> Content:
         problems.extend(check_wave_bounds(schedule, balance, roster))
     problems.extend(_check_vm_content(balance, spells, cores, recipes, texts))
     bosses = _load_bosses(directory, problems, roster, schedule, texts, looks)
+    if bosses is not None and balance is not None:
+        problems.extend(check_boss_bands(balance, bosses))
     if (
         problems
         or balance is None
@@ -304,6 +306,19 @@ def _in_file_order(problems: list[Problem]) -> list[Problem]:
 
 
 # --- the boss files -----------------------------------------------------------
+
+
+def check_boss_bands(balance: Balance, bosses: BossBook) -> list[Problem]:
+    """R-BOSS-3: every boss's wave has its time-to-kill band in balance.json (the simulator judges
+    every boss against one), one problem a wave without."""
+    problems: list[Problem] = []
+    targets = balance.wave.boss.targets
+    for wave in sorted({boss.wave for boss in bosses.bosses.values()}):
+        if targets.band(wave) is None:
+            named = ", ".join(boss_id for boss_id, boss in bosses.bosses.items() if boss.wave == wave)
+            reason = f"no band for wave {wave} ({named}): R-BOSS-3 judges every boss's time to kill against its wave's"
+            problems.append(Problem(BALANCE_FILE, "$.wave.boss.targets.ttk_bands", reason))
+    return problems
 
 
 def _boss_stems(directory: Path) -> list[str]:

@@ -223,6 +223,54 @@ class SpawnReach(ContentModel):
     half_height: float = Field(gt=0, le=MAX_DISTANCE, description="px above and below the player.")
 
 
+class TtkBand(ContentModel):
+    """R-BOSS-3: the median time to kill the bosses of one wave, fought at full HP by the archetype
+    bots, lies within `min_s`..`max_s`."""
+
+    wave: int = Field(ge=1, le=WAVE_COUNT, description="The boss wave this band judges (its bosses' `wave`).")
+    min_s: float = Field(
+        gt=0, le=MAX_SECONDS, description="The shortest median time to kill, s (a fight, not a formality)."
+    )
+    max_s: float = Field(gt=0, le=MAX_SECONDS, description="The longest median time to kill, s (above min_s).")
+
+    @field_validator("max_s")
+    @classmethod
+    def _above_min(cls, max_s: float, info: ValidationInfo) -> float:
+        min_s = info.data.get("min_s")
+        if min_s is not None and max_s <= min_s:
+            raise ValueError(f"must be above min_s ({min_s:g}), got {max_s:g}")
+        return max_s
+
+
+class BossFightTargets(ContentModel):
+    """R-BOSS-3's targets for the balance simulator (the boss arena `--full-hp`, and `artificer sim`'s
+    report): each boss wave's time-to-kill band and the least share of max HP a boss takes."""
+
+    ttk_bands: tuple[TtkBand, ...] = Field(
+        min_length=1,
+        max_length=WAVE_COUNT,
+        description="A band per boss wave (R-BOSS-3: W8 30-90 s, W10 45-150 s, W20 90-240 s).",
+    )
+    min_hp_taken: float = Field(
+        gt=0,
+        le=1,
+        description="Each boss takes at least this share of the player's max HP at the median (R-BOSS-3: 0.25).",
+    )
+
+    @field_validator("ttk_bands")
+    @classmethod
+    def _one_band_a_wave(cls, bands: tuple[TtkBand, ...]) -> tuple[TtkBand, ...]:
+        waves = [band.wave for band in bands]
+        repeated = sorted({wave for wave in waves if waves.count(wave) > 1})
+        if repeated:
+            raise ValueError(f"one band a wave: wave {', '.join(map(str, repeated))} has more than one")
+        return bands
+
+    def band(self, wave: int) -> TtkBand | None:
+        """The band of boss wave `wave` (None: no band for it)."""
+        return next((band for band in self.ttk_bands if band.wave == wave), None)
+
+
 class BossWaveSettings(ContentModel):
     """A boss wave's own numbers (R-WAVE-1, R-BOSS-2): where its boss comes, and when a fight
     that will not end is called stalled."""
@@ -240,6 +288,7 @@ class BossWaveSettings(ContentModel):
     phase_banner_seconds: float = Field(
         ge=0, le=30, description="Seconds the banner shows when the boss enters a phase or hyper-enrages."
     )
+    targets: BossFightTargets = Field(description="R-BOSS-3: what the balance simulator holds a boss fight to.")
 
 
 class NgPlusSettings(ContentModel):

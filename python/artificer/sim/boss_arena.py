@@ -21,7 +21,10 @@ This module owns three steps and the table they make:
   slower than any kill, so the median is None when most seeds did not kill it) and the kills;
   the median over the archetypes; and R-BOSS-3's checks: no archetype's final-wave TTK under
   1/3 of the median, and each boss of a wave that draws one of several (W10) killed on a
-  majority of seeds by at least four archetypes.
+  majority of seeds by at least four archetypes. With `--full-hp` (R-BOSS-3's "fought at full
+  HP"), also its bands (`sim.boss_targets`, the numbers in balance.json `wave.boss.targets`): per
+  boss, the median TTK against its wave's band, and the median HP the fight took as a share of
+  the player's max HP against `min_hp_taken` — PASS/FAIL lines, and keys in `--json`.
 
 `python -m artificer.sim.boss_arena --seeds 1-5 [--builds all] [--json] [--jobs N]` prints the
 table in markdown (the whole result with `--json`). Same seeds ⇒ the same numbers (R-DET-1);
@@ -32,8 +35,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
-import statistics
 import sys
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -44,12 +45,14 @@ from typing import Any
 from artificer.content import Content, load_content
 from artificer.content.bosses import Boss
 from artificer.content.builds import Build, load_builds
+from artificer.content.models import BossFightTargets
 from artificer.content.roster import kind_index
 from artificer.game.bosses import BossFight
 from artificer.game.flow import Ending, Phase, RunFlow
 from artificer.game.run import Run, WaveInProgress
 from artificer.game.save import RunSave, restore, snapshot
 from artificer.game.waves import WaveDirector
+from artificer.sim.boss_targets import RULE, hp_verdict, median_share, median_ttk, ttk_verdict
 from artificer.sim.bot import KitingBot, drink_when_hurt
 from artificer.sim.shopper import ShoppingBot
 
@@ -88,10 +91,19 @@ class BossResult:
     fell_before: tuple[int, ...] = ()
     #: The player's HP as the fight began (carried from the wave before, or full with `full_hp`).
     start_hp: float = 0.0
+    #: R-BOSS-3: the HP the fight took from the player (the boss's shots and touch, its adds and
+    #: clones; after ward), and the player's max HP.
+    damage_taken: float = 0.0
+    hp_max: float = 0.0
 
     @property
     def killed(self) -> bool:
         return self.ttk_s is not None
+
+    @property
+    def hp_taken_share(self) -> float | None:
+        """The HP the fight took as a share of the player's max HP (None: no max HP known)."""
+        return self.damage_taken / self.hp_max if self.hp_max > 0 else None
 
 
 class ArenaWave(WaveInProgress):
@@ -170,7 +182,7 @@ def fight(
     if full_hp:
         _, hp_max = run.sim.world.player_hp()
         run.sim.world.set_player_hp(hp_max, hp_max)
-    start_hp, _ = run.sim.world.player_hp()
+    start_hp, hp_max = run.sim.world.player_hp()
     # Run.start_wave's preparations: R-VM-2, the shop closed (R-CORE-3), the stats (R-STAT-1).
     run.require_can_fire()
     run.shop.close()
@@ -196,6 +208,8 @@ def fight(
         enraged=record.enraged,
         fell_before=tuple(fell_before),
         start_hp=round(start_hp, 1),
+        damage_taken=round(wave.stats.damage_taken, 3),
+        hp_max=round(hp_max, 3),
     )
 
 
@@ -279,6 +293,8 @@ class Cell:
     died: int
     #: Seeds whose loadout needed the fallback (the bot fell before the boss's wave).
     fell_before: int
+    #: R-BOSS-3: the median over the seeds of the HP the fight took, share of max HP.
+    median_hp_taken: float | None = None
 
     @property
     def beatable(self) -> bool:
@@ -303,6 +319,8 @@ class BossRow:
     cells: dict[str, Cell]
     #: The median of the archetypes' medians (a non-kill slower than any kill).
     median_ttk_s: float | None
+    #: R-BOSS-3: the median of the archetypes' median HP taken, share of max HP.
+    median_hp_taken: float | None = None
 
 
 @dataclass
@@ -317,26 +335,19 @@ class Table:
         return all(check.ok for check in self.checks)
 
 
-def median_ttk(times: Iterable[float | None]) -> float | None:
-    """The median of `times`, a None (not killed) counted as slower than any kill; None when the
-    median itself is a non-kill."""
-    values = [math.inf if t is None else t for t in times]
-    if not values:
-        return None
-    middle = statistics.median(values)
-    return None if math.isinf(middle) or math.isnan(middle) else round(middle, 3)
-
-
 def tabulate(
     results: Sequence[BossResult],
     final_wave: int,
     *,
     min_share: float = MIN_SHARE_OF_MEDIAN,
     min_beating: int = MIN_ARCHETYPES_BEATING,
+    targets: BossFightTargets | None = None,
 ) -> Table:
     """The table of `results`, with R-BOSS-3's checks: the bosses of `final_wave` (W20) — no
     archetype's median under `min_share` of the median over archetypes —, and each boss of a wave
-    with several bosses (W10) — beatable by at least `min_beating` archetypes."""
+    with several bosses (W10) — beatable by at least `min_beating` archetypes; with `targets`
+    (fights at full HP), every boss's median TTK against its wave's band and the median HP it
+    took against `targets.min_hp_taken`."""
     archetypes = list(dict.fromkeys(_name(r.build_id) for r in results))
     seeds = sorted({r.seed for r in results})
     bosses = sorted({(r.wave, r.boss_id) for r in results})
@@ -353,8 +364,17 @@ def tabulate(
                 seeds=len(mine),
                 died=sum(r.died for r in mine),
                 fell_before=sum(bool(r.fell_before) for r in mine),
+                median_hp_taken=median_share(r.hp_taken_share for r in mine),
             )
-        rows.append(BossRow(boss_id, wave, cells, median_ttk(cell.median_ttk_s for cell in cells.values())))
+        rows.append(
+            BossRow(
+                boss_id,
+                wave,
+                cells,
+                median_ttk(cell.median_ttk_s for cell in cells.values()),
+                median_share(cell.median_hp_taken for cell in cells.values()),
+            )
+        )
     checks: list[Check] = []
     per_wave = {wave: [row for row in rows if row.wave == wave] for wave in {row.wave for row in rows}}
     for row in rows:
@@ -362,7 +382,17 @@ def tabulate(
             checks.append(_spread_check(row, min_share))
         if len(per_wave[row.wave]) > 1:
             checks.append(_beatable_check(row, min_beating))
+        if targets is not None:
+            checks += _band_checks(row, targets)
     return Table(seeds, archetypes, rows, checks)
+
+
+def _band_checks(row: BossRow, targets: BossFightTargets) -> list[Check]:
+    """R-BOSS-3's bands on one boss (`sim.boss_targets`): its median TTK, the median HP it took."""
+    return [
+        Check(f"{RULE}: {verdict.asks}", row.boss_id, verdict.ok, verdict.figure)
+        for verdict in (ttk_verdict(targets, row.wave, row.median_ttk_s), hp_verdict(targets, row.median_hp_taken))
+    ]
 
 
 def _name(build_id: str | None) -> str:
@@ -405,6 +435,7 @@ def markdown(table: Table) -> str:
         cells = [_cell_text(row.cells.get(archetype)) for row in table.rows]
         lines.append(f"| {archetype} | " + " | ".join(cells) + " |")
     lines.append("| **median** | " + " | ".join(_seconds(row.median_ttk_s) for row in table.rows) + " |")
+    lines.append("| **median HP taken** | " + " | ".join(_share(row.median_hp_taken) for row in table.rows) + " |")
     lines.append("")
     for check in table.checks:
         lines.append(f"- {'PASS' if check.ok else 'FAIL'} {check.boss_id}: {check.rule} — {check.detail}")
@@ -415,6 +446,10 @@ def _seconds(value: float | None) -> str:
     return "—" if value is None else f"{value:.1f} s"
 
 
+def _share(value: float | None) -> str:
+    return "—" if value is None else f"{value:.0%}"
+
+
 def _cell_text(cell: Cell | None) -> str:
     if cell is None:
         return ""
@@ -422,8 +457,14 @@ def _cell_text(cell: Cell | None) -> str:
     return f"{_seconds(cell.median_ttk_s)} ({cell.kills}/{cell.seeds}){marks}"
 
 
-def as_json(table: Table, results: Sequence[BossResult], cap_s: float, full_hp: bool = False) -> dict[str, Any]:
-    """The table, the checks and every fight, JSON-ready."""
+def as_json(
+    table: Table,
+    results: Sequence[BossResult],
+    cap_s: float,
+    full_hp: bool = False,
+    targets: BossFightTargets | None = None,
+) -> dict[str, Any]:
+    """The table, the checks and every fight, JSON-ready (R-BOSS-3's band per boss with `targets`)."""
     return {
         "seeds": table.seeds,
         "archetypes": table.archetypes,
@@ -435,6 +476,8 @@ def as_json(table: Table, results: Sequence[BossResult], cap_s: float, full_hp: 
                 "wave": row.wave,
                 "median_ttk_s": row.median_ttk_s,
                 "archetypes": {name: asdict(cell) for name, cell in row.cells.items()},
+                "median_hp_taken": row.median_hp_taken,
+                **({"ttk_band_s": _band(targets, row.wave)} if targets is not None else {}),
             }
             for row in table.rows
         ],
@@ -445,6 +488,11 @@ def as_json(table: Table, results: Sequence[BossResult], cap_s: float, full_hp: 
             for result in results
         ],
     }
+
+
+def _band(targets: BossFightTargets, wave: int) -> list[float] | None:
+    band = targets.band(wave)
+    return None if band is None else [band.min_s, band.max_s]
 
 
 # --- the command ---------------------------------------------------------------------------------
@@ -502,14 +550,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(f"unknown boss(es) {', '.join(missing)}; the content has {', '.join(content.bosses)}")
         bosses = [content.bosses[name] for name in args.bosses.split(",")]
     results = measure(content, builds, args.seeds, bosses=bosses, cap_s=args.cap, jobs=args.jobs, full_hp=args.full_hp)
-    table = tabulate(results, len(content.waves))
+    # R-BOSS-3's bands judge fights at full HP only (the rule's "fought at full HP").
+    targets = content.balance.wave.boss.targets if args.full_hp else None
+    table = tabulate(results, len(content.waves), targets=targets)
     cap = (
         content.balance.wave.boss.stall_after
         if args.cap is None
         else min(args.cap, content.balance.wave.boss.stall_after)
     )
     if args.json:
-        print(json.dumps(as_json(table, results, cap, args.full_hp), indent=2, ensure_ascii=False))
+        print(json.dumps(as_json(table, results, cap, args.full_hp, targets), indent=2, ensure_ascii=False))
     else:
         print(markdown(table))
     return 0 if table.ok else 1

@@ -19,7 +19,11 @@ target with its figure and pass or fail. Every figure is a function of the rows 
 - The bots build as players do: the share of the cards they bought that their wand does not fire
   (a wave row's `cards_idle` of `cards_bought`), reported beside the targets.
 - R-CURVE-4, every build can win: each archetype clears W20 on `CLEARS` of seeds, and no clear rate
-  is more than `CLEAR_SPREAD` × another.
+  is more than `CLEAR_SPREAD` × another; and R-BOSS-3's bands hold: from the boss waves' rows
+  (`boss_id`, `boss_ttk_s`, `damage_taken`, `hp_max`; every wave starts at full HP, R-LOOP-1), per
+  boss the archetypes' median time to kill against its wave's band and the median share of max HP
+  it took against `min_hp_taken` (balance.json `wave.boss.targets`, judged by `sim.boss_targets`:
+  a fight the bot lost counts as slower than any kill).
 """
 
 from __future__ import annotations
@@ -30,6 +34,8 @@ from typing import Any
 
 import numpy as np
 
+from artificer.content.models import BossFightTargets
+from artificer.sim.boss_targets import RULE, hp_verdict, median_share, median_ttk, ttk_verdict
 from artificer.sim.headless import WAVE_ONE_ALIVE, WAVE_ONE_HIT_S
 from artificer.sim.sweep import FINAL_WAVE, SweepResult
 
@@ -49,9 +55,12 @@ def _median(values: Sequence[float]) -> float | None:
     return round(float(np.median(values)), 4) if values else None
 
 
-def curve_figures(result: SweepResult, controls: Sequence[str] = ()) -> dict[str, Any]:
+def curve_figures(
+    result: SweepResult, controls: Sequence[str] = (), targets: BossFightTargets | None = None
+) -> dict[str, Any]:
     """Every R-CURVE figure of the sweep: per build (archetypes and controls alike) and the targets'
-    verdicts over the archetypes (the builds not in `controls`)."""
+    verdicts over the archetypes (the builds not in `controls`); with `targets` (balance.json's
+    `wave.boss.targets`), R-BOSS-3's bands on each boss the archetypes fought."""
     waves_of: dict[tuple[str, int], dict[int, dict[str, Any]]] = defaultdict(dict)
     for row in result.waves:
         waves_of[(row["build"], row["seed"])][row["wave"]] = row
@@ -101,8 +110,13 @@ def curve_figures(result: SweepResult, controls: Sequence[str] = ()) -> dict[str
         row["w1_alive_10s"] >= WAVE_ONE_ALIVE and row["w1_hit_s"] is not None and row["w1_hit_s"] <= WAVE_ONE_HIT_S
         for row in seeds.values()
     ]
+    bosses = _boss_figures(result.waves, controls)
+    out_targets = _targets(builds, seeds, pressed)
+    if targets is not None:
+        out_targets += _boss_targets(bosses, targets)
     return {
         "builds": builds,
+        "bosses": bosses,
         "wave_one": {
             "seeds": len(seeds),
             "pressed_share": round(sum(pressed) / len(pressed), 4) if pressed else None,
@@ -112,8 +126,47 @@ def curve_figures(result: SweepResult, controls: Sequence[str] = ()) -> dict[str
             if seeds
             else None,
         },
-        "targets": _targets(builds, seeds, pressed),
+        "targets": out_targets,
     }
+
+
+def _boss_figures(waves: Sequence[dict[str, Any]], controls: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """R-BOSS-3 from the boss waves the archetypes played, per boss (in wave, then id order): its
+    wave, fights and kills, each archetype's median TTK and HP taken, and the medians over them."""
+    fights: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for row in waves:
+        if row.get("boss_id") is not None and row["build"] not in controls:
+            fights[row["boss_id"]].append(row)
+    out: dict[str, dict[str, Any]] = {}
+    for boss_id, rows in sorted(fights.items(), key=lambda item: (item[1][0]["wave"], item[0])):
+        per_build: dict[str, dict[str, float | None]] = {}
+        for build in dict.fromkeys(row["build"] for row in rows):
+            mine = [row for row in rows if row["build"] == build]
+            per_build[build] = {
+                "median_ttk_s": median_ttk(row.get("boss_ttk_s") for row in mine),
+                "median_hp_taken": median_share(
+                    row["damage_taken"] / row["hp_max"] if row.get("hp_max") else None for row in mine
+                ),
+            }
+        out[boss_id] = {
+            "wave": rows[0]["wave"],
+            "fights": len(rows),
+            "kills": sum(row.get("boss_ttk_s") is not None for row in rows),
+            "median_ttk_s": median_ttk(b["median_ttk_s"] for b in per_build.values()),
+            "median_hp_taken": median_share(b["median_hp_taken"] for b in per_build.values()),
+            "archetypes": per_build,
+        }
+    return out
+
+
+def _boss_targets(bosses: dict[str, dict[str, Any]], targets: BossFightTargets) -> list[dict[str, Any]]:
+    """R-BOSS-3's two targets a boss, as `_targets` lists them."""
+    out: list[dict[str, Any]] = []
+    for boss_id, b in bosses.items():
+        for verdict in (ttk_verdict(targets, b["wave"], b["median_ttk_s"]), hp_verdict(targets, b["median_hp_taken"])):
+            figure = f"{verdict.figure} ({b['kills']}/{b['fights']} killed)"
+            out.append({"rule": RULE, "asks": f"{boss_id}: {verdict.asks}", "figure": figure, "pass": verdict.ok})
+    return out
 
 
 def _gold(waves: dict[int, dict[str, Any]]) -> tuple[float, float] | None:
@@ -240,6 +293,21 @@ def curve_markdown(figures: dict[str, Any]) -> list[str]:
             f"{share(b['gold_held_share'])} | {share(b['shops_short_share'])} | {share(b['hp_lost_share'])} | "
             f"{b['cards_bought']} ({share(b['cards_idle_share'])}) |"
         )
+    bosses = figures.get("bosses") or {}
+    if bosses:
+        lines += [
+            "",
+            "R-BOSS-3, the boss waves the archetypes fought (each at full HP, R-LOOP-1): the archetypes' "
+            "median time to kill (a fight lost counts as slowest) and median HP taken, share of max HP.",
+            "",
+            "| boss | wave | fights (killed) | median TTK | median HP taken |",
+            "|---|---|---|---|---|",
+        ]
+        for boss_id, b in bosses.items():
+            ttk = "not killed" if b["median_ttk_s"] is None else f"{b['median_ttk_s']:.1f} s"
+            lines.append(
+                f"| {boss_id} | W{b['wave']} | {b['fights']} ({b['kills']}) | {ttk} | {share(b['median_hp_taken'])} |"
+            )
     one = figures["wave_one"]
     if one["seeds"]:
         lines += [

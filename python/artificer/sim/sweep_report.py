@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from artificer.content.models import BossFightTargets
 from artificer.sim.curve import BUILD_PAYS, curve_figures, curve_markdown
 from artificer.sim.sweep import FINAL_WAVE, SweepResult
 
@@ -151,14 +152,17 @@ def write_rows(out: Path, name: str, rows: list[dict[str, Any]]) -> Path:
     return path
 
 
-def write_outputs(out: Path, result: SweepResult, plots: bool = True) -> list[Path]:
-    """Every file of a sweep into `out` (made if missing); returns their paths."""
+def write_outputs(
+    out: Path, result: SweepResult, plots: bool = True, targets: BossFightTargets | None = None
+) -> list[Path]:
+    """Every file of a sweep into `out` (made if missing); returns their paths. `targets`: R-BOSS-3's
+    bands (balance.json `wave.boss.targets`), judged in the curve's section."""
     out.mkdir(parents=True, exist_ok=True)
     summary = summarize(result)
     flags = verdicts(summary, result.controls)
     written = [write_rows(out, "runs", result.runs), write_rows(out, "waves", _flat_waves(result.waves))]
     summary_path = out / "summary.json"
-    curve = curve_figures(result, result.controls)
+    curve = curve_figures(result, result.controls, targets)
     summary_path.write_text(
         json.dumps({"archetypes": summary, "verdicts": flags, "curve": curve}, indent=1, sort_keys=False) + "\n",
         encoding="utf-8",
