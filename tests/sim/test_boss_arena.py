@@ -186,15 +186,15 @@ def test_r_boss_3_full_hp_judges_each_boss_against_its_waves_band_and_the_hp_it_
     band = {c.boss_id: c for c in table.checks if "TTK within" in c.rule}
     taken = {c.boss_id: c for c in table.checks if "max HP" in c.rule}
     assert band["brood_mother"].ok and "30–90 s" in band["brood_mother"].rule
-    assert taken["brood_mother"].ok and taken["brood_mother"].detail == "median 32%"
-    assert not band["armor_lord"].ok and band["armor_lord"].detail == "median 19.5 s"
+    assert taken["brood_mother"].ok and taken["brood_mother"].detail == "median 32% over 2 archetypes"
+    assert not band["armor_lord"].ok and band["armor_lord"].detail == "median 19.5 s over 2 archetypes"
     assert not taken["armor_lord"].ok
-    assert not band["void_lord"].ok and band["void_lord"].detail == "not killed at the median"
+    assert not band["void_lord"].ok and band["void_lord"].detail == "not killed at the median over 2 archetypes"
     assert taken["void_lord"].ok
     assert all(c.rule.startswith("R-BOSS-3") for c in [*band.values(), *taken.values()])
     text = markdown(table)
-    assert "- PASS brood_mother: R-BOSS-3: median TTK within W8's 30–90 s — median 42.5 s" in text
-    assert "- FAIL armor_lord: R-BOSS-3: takes ≥ 25% of the player's max HP at the median — median 8%" in text
+    assert "- PASS brood_mother: R-BOSS-3: median TTK within W8's 30–90 s — median 42.5 s over 2 archetypes" in text
+    assert "- FAIL armor_lord: R-BOSS-3: takes ≥ 25% of the player's max HP at the median — median 8% over" in text
     assert "| **median HP taken** | 32% | 8% | 80% |" in text
     report = json.loads(json.dumps(as_json(table, made_up, 600.0, True, targets)))
     bosses = {boss["boss_id"]: boss for boss in report["bosses"]}
@@ -203,6 +203,11 @@ def test_r_boss_3_full_hp_judges_each_boss_against_its_waves_band_and_the_hp_it_
     assert {"median_ttk_s", "archetypes", "boss_id", "wave"} <= set(bosses["void_lord"]), "the old keys stay"
     assert report["fights"][0]["damage_taken"] == 30.0 and report["fights"][0]["hp_max"] == 100.0
     assert report["ok"] is False
+    # A control (builds.json's hold) is not an archetype: its fights are left out of the bands' medians.
+    slow_control = [*made_up, *hurt("brood_mother", 8, {"hold": [(500.0, 90.0)] * 3, "c": [(600.0, 90.0)] * 3})]
+    judged = tabulate(slow_control, final_wave=20, targets=targets, controls=["hold"])
+    check = next(c for c in judged.checks if c.boss_id == "brood_mother" and "TTK within" in c.rule)
+    assert check.detail == "median 45.0 s over 3 archetypes (hold left out)"
     # Without targets (not at full HP) the bands are not judged: the table as before.
     assert not any("TTK within" in c.rule for c in tabulate(made_up, final_wave=20).checks)
 

@@ -342,12 +342,14 @@ def tabulate(
     min_share: float = MIN_SHARE_OF_MEDIAN,
     min_beating: int = MIN_ARCHETYPES_BEATING,
     targets: BossFightTargets | None = None,
+    controls: Sequence[str] = (),
 ) -> Table:
     """The table of `results`, with R-BOSS-3's checks: the bosses of `final_wave` (W20) — no
     archetype's median under `min_share` of the median over archetypes —, and each boss of a wave
     with several bosses (W10) — beatable by at least `min_beating` archetypes; with `targets`
     (fights at full HP), every boss's median TTK against its wave's band and the median HP it
-    took against `targets.min_hp_taken`."""
+    took against `targets.min_hp_taken` — medians over the archetypes, the `controls` (builds.json's
+    `control` builds, such as `hold`) left out, as R-BOSS-3 speaks of the archetype bots."""
     archetypes = list(dict.fromkeys(_name(r.build_id) for r in results))
     seeds = sorted({r.seed for r in results})
     bosses = sorted({(r.wave, r.boss_id) for r in results})
@@ -383,15 +385,20 @@ def tabulate(
         if len(per_wave[row.wave]) > 1:
             checks.append(_beatable_check(row, min_beating))
         if targets is not None:
-            checks += _band_checks(row, targets)
+            checks += _band_checks(row, targets, controls)
     return Table(seeds, archetypes, rows, checks)
 
 
-def _band_checks(row: BossRow, targets: BossFightTargets) -> list[Check]:
-    """R-BOSS-3's bands on one boss (`sim.boss_targets`): its median TTK, the median HP it took."""
+def _band_checks(row: BossRow, targets: BossFightTargets, controls: Sequence[str]) -> list[Check]:
+    """R-BOSS-3's bands on one boss (`sim.boss_targets`): the archetypes' median TTK, the median
+    HP it took (the medians of the archetypes' medians, `controls` left out)."""
+    cells = [cell for name, cell in row.cells.items() if name not in controls]
+    ttk = median_ttk(cell.median_ttk_s for cell in cells)
+    taken = median_share(cell.median_hp_taken for cell in cells)
+    over = f" over {len(cells)} archetypes" + (f" ({', '.join(controls)} left out)" if controls else "")
     return [
-        Check(f"{RULE}: {verdict.asks}", row.boss_id, verdict.ok, verdict.figure)
-        for verdict in (ttk_verdict(targets, row.wave, row.median_ttk_s), hp_verdict(targets, row.median_hp_taken))
+        Check(f"{RULE}: {verdict.asks}", row.boss_id, verdict.ok, verdict.figure + over)
+        for verdict in (ttk_verdict(targets, row.wave, ttk), hp_verdict(targets, taken))
     ]
 
 
@@ -552,7 +559,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     results = measure(content, builds, args.seeds, bosses=bosses, cap_s=args.cap, jobs=args.jobs, full_hp=args.full_hp)
     # R-BOSS-3's bands judge fights at full HP only (the rule's "fought at full HP").
     targets = content.balance.wave.boss.targets if args.full_hp else None
-    table = tabulate(results, len(content.waves), targets=targets)
+    controls = [build.id for build in builds if build.control]
+    table = tabulate(results, len(content.waves), targets=targets, controls=controls)
     cap = (
         content.balance.wave.boss.stall_after
         if args.cap is None
