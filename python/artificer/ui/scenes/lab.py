@@ -656,7 +656,9 @@ class LabScene(Scene):
         self._layout_right(right_x, top, right_w, bottom)
         self.start_button.rect = pygame.Rect(w - margin - bw, buttons_y, bw, bh)
         self.test_button.rect = pygame.Rect(self.start_button.rect.x - bw - 16, buttons_y, bw, bh)
-        self.stats_button.rect = pygame.Rect(self.test_button.rect.x - bw - 16, buttons_y, bw, bh)
+        # The sheet's button is narrower: the row's free stretch left of it is where toasts go.
+        sw = 130 if self.compact else 150
+        self.stats_button.rect = pygame.Rect(self.test_button.rect.x - sw - 16, buttons_y, sw, bh)
         self.back_button.rect = pygame.Rect(margin, buttons_y, 160 if self.compact else 180, bh)
 
     def _layout_tabs(self, x: int, y: int, width: int, height: int) -> None:
@@ -1051,11 +1053,11 @@ class LabScene(Scene):
 
     def _draw_toasts(self, surface: pygame.Surface) -> None:
         """The latest messages, each on an opaque box so it reads over anything: the newest in the
-        button row's free stretch (it hides nothing there), older ones stacked above it, kept left
+        button row's free stretch, between Back and Stats (it hides nothing there), older ones stacked above it, kept left
         of the cast timeline (its mana and DPS figures are what the player decides with, R-LAB-1)."""
         w, _ = surface.get_size()
         left = self.back_button.rect.right + 12 if self.on_back is not None else self.backpack_rect.x
-        right = self.test_button.rect.x - 12
+        right = self.stats_button.rect.x - 12
         if right - left >= TOAST_MIN_ROW:
             centre_x, width, bottom = (
                 (left + right) // 2,
