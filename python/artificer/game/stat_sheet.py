@@ -21,6 +21,9 @@ from artificer.content.models import ATTUNEMENT_PREFIX, WandStat
 from artificer.game.run import Run
 from artificer.game.shop import tier_odds
 
+#: R-I18N-1: the sheet's keys are built per stat (`ui.stats.<stat>.value`, `.effect`).
+I18N_DYNAMIC_PREFIXES: tuple[str, ...] = ("ui.stats.",)
+
 #: The enemy whose touch the armor line weighs (R-DMG-1): the first wave's chaser.
 ARMOR_REFERENCE_ENEMY = "grunt"
 
