@@ -79,10 +79,10 @@ rule_class! {
     /// balance.json `player`: max HP points (raising it heals as much;
     /// lowering never kills), armor points, move speed share (0.1 = +10%),
     /// crit chance (0..1), pickup radius px, mana regen per second, mana per
-    /// kill. Each finite and ≥ 0, at most 10**4 for the move speed share,
+    /// kill, max mana added to the pool. Each finite and ≥ 0, at most 10**4 for the move speed share,
     /// 10**6 px for the pickup radius and 10**9 for the rest.
     PlayerStats(crate::sim::PlayerStats) as "PlayerStats", named "player stat",
-    text_signature "(*, max_hp_bonus=0.0, armor=0.0, move_speed_bonus=0.0, crit_chance_bonus=0.0, pickup_radius_bonus=0.0, mana_regen_bonus=0.0, mana_leech=0.0)" {
+    text_signature "(*, max_hp_bonus=0.0, armor=0.0, move_speed_bonus=0.0, crit_chance_bonus=0.0, pickup_radius_bonus=0.0, mana_regen_bonus=0.0, mana_leech=0.0, mana_max_bonus=0.0)" {
         max_hp_bonus: float in MAX_AMOUNT, default 0.0;
         armor: float in MAX_AMOUNT, default 0.0;
         move_speed_bonus: float in MAX_FACTOR, default 0.0;
@@ -90,6 +90,7 @@ rule_class! {
         pickup_radius_bonus: float in MAX_RADIUS, default 0.0;
         mana_regen_bonus: float in MAX_AMOUNT, default 0.0;
         mana_leech: float in MAX_AMOUNT, default 0.0;
+        mana_max_bonus: float in MAX_AMOUNT, default 0.0;
     }
 }
 

@@ -331,7 +331,7 @@ impl World {
     }
 
     /// The player's current stats: `{armor, move_speed (px/s), crit_chance,
-    /// pickup_radius (px), mana_regen, mana_leech}` after the bonuses.
+    /// pickup_radius (px), mana_regen, mana_leech, mana_max}` after the bonuses.
     fn player_stats(&self) -> std::collections::BTreeMap<&'static str, f32> {
         let p = &self.inner.player;
         let cfg = self.inner.config();
@@ -343,9 +343,41 @@ impl World {
             ("pickup_radius", reach),
             ("mana_regen", p.mana_regen),
             ("mana_leech", p.mana_leech),
+            ("mana_max", p.mana_max),
         ]
         .into_iter()
         .collect()
+    }
+
+    /// R-STAT-2: what the armed wand makes of the stats now, from the numbers the core casts with:
+    /// `{mana_max, mana_regen (the pool's: the core's and the bonus), cast_speed, wait_factor (what
+    /// a cast delay or recharge is multiplied by), accuracy, spread_factor (what random spread is
+    /// multiplied by), cpu_limit (the core's and the CPU stat), step_budget (node-steps per cast,
+    /// R-VM-8)}`; None with no wand armed.
+    fn wand_figures(&self) -> Option<std::collections::BTreeMap<&'static str, f64>> {
+        let crate::vm::Wand::Program(caster) = self.inner.wand() else { return None };
+        let rules = &caster.rules;
+        Some(
+            [
+                ("mana_max", caster.mana.max as f64),
+                ("mana_regen", (caster.mana.regen + self.inner.player.mana_regen) as f64),
+                ("cast_speed", rules.cast_speed as f64),
+                ("wait_factor", rules.wait_factor() as f64),
+                ("accuracy", rules.accuracy as f64),
+                ("spread_factor", rules.spread_factor() as f64),
+                ("cpu_limit", (caster.cpu_limit + rules.cpu_stat) as f64),
+                ("step_budget", caster.step_budget() as f64),
+            ]
+            .into_iter()
+            .collect(),
+        )
+    }
+
+    /// R-DMG-1, R-STAT-2: what a touch of `damage` (an enemy's contact damage, before armor)
+    /// takes off the player now: the core's own contact formula with the player's armor.
+    fn hit_taken(&self, damage: f64) -> PyResult<f64> {
+        let damage = limits::float("damage", damage, 0.0, MAX_AMOUNT)?;
+        Ok(crate::sim::combat::contact_damage(damage, 1.0, self.inner.player.armor) as f64)
     }
 
     /// Attunement points per element name.

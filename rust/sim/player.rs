@@ -172,7 +172,8 @@ impl Player {
     /// top of `base` (balance.json `player`). Raising the max HP bonus heals by
     /// the same amount; lowering it caps HP at the new max and never kills.
     /// Crit chance stops at 1. With a program wand armed (`program`), its
-    /// core's mana_regen regenerates the pool: the player's own regen is the bonus alone.
+    /// core's mana_regen regenerates the pool: the player's own regen is the bonus alone,
+    /// and the pool's max is the world's to set (the core's `mana_max` plus the bonus).
     pub fn buy(&mut self, stats: PlayerStats, base: &PlayerParams, dt: f32, program: bool) {
         let grow = stats.max_hp_bonus - self.bought.max_hp_bonus;
         self.hp_max = (self.hp_max + grow).max(1.0);
@@ -185,6 +186,11 @@ impl Player {
         self.crit_chance = (base.crit_chance + stats.crit_chance_bonus).min(1.0);
         let base_regen = if program { 0.0 } else { base.mana_regen };
         self.mana_regen = base_regen + stats.mana_regen_bonus;
+        if !program {
+            // Without a wand the pool is balance.json's; an armed wand's is its core's (`World::set_player_stats`).
+            self.mana_max = base.mana_max + stats.mana_max_bonus;
+            self.mana = self.mana.min(self.mana_max);
+        }
         self.mana_leech = base.mana_leech + stats.mana_leech;
         self.bought = stats;
     }
@@ -277,6 +283,8 @@ pub struct PlayerStats {
     pub pickup_radius_bonus: f32,
     /// Mana per second added.
     pub mana_regen_bonus: f32,
+    /// Max mana added to the pool (R-MANA-7: the armed core's `mana_max` plus this).
+    pub mana_max_bonus: f32,
     /// Mana restored per kill, added (R-MANA-8).
     pub mana_leech: f32,
 }
@@ -291,6 +299,7 @@ impl PlayerStats {
             ("crit_chance_bonus", self.crit_chance_bonus),
             ("pickup_radius_bonus", self.pickup_radius_bonus),
             ("mana_regen_bonus", self.mana_regen_bonus),
+            ("mana_max_bonus", self.mana_max_bonus),
             ("mana_leech", self.mana_leech),
         ];
         use super::limits::{MAX_AMOUNT, MAX_FACTOR, MAX_RADIUS};

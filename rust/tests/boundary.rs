@@ -152,7 +152,7 @@ proptest! {
     /// changed) or the world stays finite while the player runs and dashes.
     #[test]
     fn setters_refuse_or_keep_the_world_finite(
-        stats in proptest::collection::vec(wild_f32(), 7),
+        stats in proptest::collection::vec(wild_f32(), 8),
         strength in wild_f32(),
         hp in (wild_f32(), wild_f32()),
         attunement in proptest::collection::vec(wild_f32(), 6),
@@ -164,6 +164,7 @@ proptest! {
         let s = PlayerStats {
             max_hp_bonus: stats[0], armor: stats[1], move_speed_bonus: stats[2], crit_chance_bonus: stats[3],
             pickup_radius_bonus: stats[4], mana_regen_bonus: stats[5], mana_leech: stats[6],
+            mana_max_bonus: stats[7],
         };
         if w.set_player_stats(s).is_err() {
             prop_assert_eq!(w.state_hash(), before, "a refused call changes nothing");

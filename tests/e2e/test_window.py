@@ -311,7 +311,7 @@ def test_a_short_run_in_a_real_window(game: Game) -> None:
     assert difference(game.screenshot(), paused) < 0.5, "paused: the arena stands still"
 
     # 6. Abandon: the last menu line, "Abandon run" (the menu does not wrap: Up stays on Resume).
-    game.key("Up", "Down", "Down", "Return")
+    game.key("Up", "Down", "Down", "Down", "Return")
     runs = game.home / "data" / "runs"
     wait_until("the summary PNG", lambda: any(runs.glob("*.png")), 15)
     summary_shown = time.monotonic()  # the PNG is written as the summary opens

@@ -255,9 +255,9 @@ def test_mana_is_not_saved() -> None:
     """R-MANA-1: continuing a run starts with full mana — the file has no mana in it."""
     save_run(rich_run(), 3)
     text = run_save_path().read_text(encoding="utf-8")
-    # The stat names mana_leech and mana_regen (R-STAT-1 purchases) and the past waves'
+    # The stat names mana_leech, mana_regen and max_mana (R-STAT-1 purchases) and the past waves'
     # out_of_mana_s (R-FEEL-2) are not the mana level.
-    names = ('"mana_leech"', '"mana_regen"', '"out_of_mana_s"')
+    names = ('"mana_leech"', '"mana_regen"', '"max_mana"', '"out_of_mana_s"')
     for name in names:
         text = text.replace(name, "")
     assert "mana" not in text

@@ -372,3 +372,56 @@ def test_r_stat_1_cpu_raises_the_compile_time_cpu_limit() -> None:
     after = run.arm(core.id, list(heavy))
     assert after["cpu_limit"] == before["cpu_limit"] + 4
     assert len(after["dropped_slots"]) < len(before["dropped_slots"])
+
+
+# --- max mana ------------------------------------------------------------------------------------
+
+
+def test_r_stat_1_max_mana_raises_the_armed_cores_pool() -> None:
+    """R-STAT-1 max mana: the armed core's mana_max plus the max mana bought, in the world's pool
+    (the HUD's bar reads it); a wave starts with the bigger pool full (R-MANA-1); lowering it caps
+    what is in the pool."""
+    sim = drained_sim(unarm=False)
+    core_max = CONTENT.core(CONTENT.balance.starting_wand.core).mana_max
+    stats = WandStats()
+    stats.totals[WandStat.MAX_MANA] = 40.0
+    stats.apply(sim.world)
+    sim.step()
+    assert player(sim, "mana_max") == pytest.approx(core_max + 40.0)
+    assert sim.world.player_stats()["mana_max"] == pytest.approx(core_max + 40.0)
+    figures = sim.world.wand_figures()
+    assert figures is not None and figures["mana_max"] == pytest.approx(core_max + 40.0)
+    sim.world.begin_wave()
+    sim.step()
+    assert player(sim, "mana") == pytest.approx(core_max + 40.0, abs=1.0)
+    stats.totals[WandStat.MAX_MANA] = 0.0
+    stats.apply(sim.world)
+    sim.step()
+    assert player(sim, "mana") <= core_max and player(sim, "mana_max") == pytest.approx(core_max)
+
+
+def test_r_stat_1_max_mana_survives_a_new_wand_and_stays_without_one() -> None:
+    """R-STAT-1 max mana: a wand armed after the purchase (the lab, a new core) gets the bonus too;
+    with no wand the pool is balance.json's plus the bonus."""
+    run = Run(CONTENT, 5)
+    core_max = CONTENT.core(run.loadout.active).mana_max
+    run.wand_stats.totals[WandStat.MAX_MANA] = 60.0
+    run.rearm()
+    assert run.sim.world.wand_figures()["mana_max"] == pytest.approx(core_max + 60.0)  # type: ignore[index]
+    sim = still_sim()
+    sim.world.set_player_stats(PlayerStats(mana_max_bonus=60.0))
+    sim.step()
+    assert player(sim, "mana_max") == pytest.approx(CONTENT.balance.player.mana_max + 60.0)
+
+
+def test_r_mana_7_max_mana_bought_brings_a_card_above_the_cores_pool_within_reach() -> None:
+    """R-MANA-7 / R-STAT-1: nuke costs more than the starter's pool holds, so the lab's timeline
+    never pays it; enough max mana bought pays it (the lab figure counts the bonus, `WandBonus`)."""
+    from artificer.game.offer_effect import WandBonus
+
+    core = CONTENT.core("starter_wand")
+    nuke = CONTENT.spell("nuke").mana_cost
+    assert nuke > core.mana_max
+    plain = WandBonus().timeline(CONTENT, "starter_wand", ["nuke"])
+    bigger = WandBonus(mana_max=nuke - core.mana_max).timeline(CONTENT, "starter_wand", ["nuke"])
+    assert plain["sustained_dps"] == 0.0 and bigger["sustained_dps"] > 0.0

@@ -125,10 +125,11 @@ def test_an_unknown_build_name_is_a_usage_error_with_the_known_names(capsys: pyt
 def test_a_seeded_20_wave_run_is_the_same_json_twice() -> None:
     """R-DET-1 over a whole run: 20 waves with shopping, statuses, auto-aim claims and the
     late waves' crowds give the same report, byte for byte, from the same seed."""
-    # The steam archetype on seed 2 reaches wave 20 and lets the crowd grow past 1,000 (turret,
-    # the strongest, kills its crowds before they do since the W19-20 crowds were cut).
-    first = run_headless(CONTENT, 2, 20, build=BUILDS["steam"])
-    second = run_headless(CONTENT, 2, 20, build=BUILDS["steam"])
+    # The steam archetype on seed 1 reaches wave 20 and lets the crowd grow past 1,000 (turret,
+    # the strongest, kills its crowds before they do since the W19-20 crowds were cut). Seed 2 no
+    # longer does since shelf C draws from the max mana stat too (other stats offered, R-STAT-1).
+    first = run_headless(CONTENT, 1, 20, build=BUILDS["steam"])
+    second = run_headless(CONTENT, 1, 20, build=BUILDS["steam"])
     assert len(first["waves"]) == 20, "the steam archetype plays all 20 waves on this seed"
     assert max(wave["max_alive"] for wave in first["waves"]) >= 1000, "R-WAVE-1: the late waves reach 1,000+ alive"
     assert json.dumps(first) == json.dumps(second)

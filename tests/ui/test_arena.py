@@ -68,7 +68,10 @@ def test_escape_pauses_and_abandon_shows_the_summary(screen: pygame.Surface) -> 
     played = arena.wave.stats.frames if arena.wave else 0
     frames(stack, screen, 30)
     assert arena.wave is not None and arena.wave.stats.frames == played, "paused: the wave does not advance"
-    frames(stack, screen, 2, keys=[pygame.K_DOWN, pygame.K_DOWN, pygame.K_RETURN])  # down, down: Abandon, the last item
+    pause = stack.top
+    assert isinstance(pause, PauseScene)
+    # Down to Abandon, the last item (Resume, Settings, Stats, Abandon).
+    frames(stack, screen, 2, keys=[pygame.K_DOWN] * (len(pause.items) - 1) + [pygame.K_RETURN])
     assert isinstance(stack.top, SummaryScene)
 
 

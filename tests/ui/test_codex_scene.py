@@ -101,3 +101,18 @@ def test_r_save_1_a_corrupt_meta_json_restored_from_its_backup_says_so_on_the_ti
     assert isinstance(title, TitleScene)
     assert any("meta.json" in notice and "restored" in notice for notice in title.notices)
     assert load_meta().meta.aether == 33, "the progress came back"
+
+
+def test_r_meta_2_a_relics_and_a_potions_page_fill_their_numbers_from_their_data(display: pygame.Surface) -> None:
+    """R-META-2: a found relic's or potion's page says its numbers (`{value:g}` and the rest filled
+    from relics.json / potions.json, as the HUD's tooltips do), never a placeholder."""
+    relics, potions = CONTENT.relics.relics, CONTENT.potions.potions
+    save_meta(Meta(runs=1, codex={Section.RELICS: frozenset(relics), Section.POTIONS: frozenset(potions)}))
+    codex = CodexScene(CONTENT, Session.default())
+    for section in (Section.RELICS, Section.POTIONS):
+        for entry in codex.codex.entries(section):
+            _, _, text = codex._page_text(section, entry)
+            assert "{" not in text and "}" not in text, f"{entry.id}: {text}"
+    fang = next(e for e in codex.codex.entries(Section.RELICS) if e.id == "vampire_fang")
+    relic = relics["vampire_fang"]
+    assert codex._page_text(Section.RELICS, fang)[2] == tr(fang.description_key, value=relic.value, every=relic.every)

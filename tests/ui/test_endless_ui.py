@@ -58,7 +58,7 @@ def test_r_end_3_a_victory_goes_on_into_endless_and_its_end_makes_a_ranked_recor
     frames(stack, display, 60)
     key(pygame.K_ESCAPE)
     frames(stack, display, 2)
-    for k in (pygame.K_DOWN, pygame.K_DOWN, pygame.K_RETURN):  # abandon the endless run
+    for k in (pygame.K_DOWN, pygame.K_DOWN, pygame.K_DOWN, pygame.K_RETURN):  # abandon the endless run
         key(k)
     frames(stack, display, 2)
     end = stack.top

@@ -34,7 +34,7 @@ def test_title_to_arena_to_summary_and_back(
     pygame.image.save(display, f"{tmp_path}/arena.png")
     run_frames(stack, display, 3, (pygame.K_ESCAPE,))
     assert isinstance(stack.top, PauseScene)
-    run_frames(stack, display, 3, (pygame.K_DOWN, pygame.K_DOWN, pygame.K_RETURN))  # down, down: Abandon
+    run_frames(stack, display, 3, (pygame.K_DOWN,) * 3 + (pygame.K_RETURN,))  # down ×3: Abandon
     assert isinstance(stack.top, SummaryScene)
     pygame.image.save(display, f"{tmp_path}/summary.png")
     run_frames(stack, display, round(INPUT_GRACE * 60) + 1)  # the summary ignores keys at first
@@ -67,6 +67,6 @@ def test_the_window_plays_its_run_through_one_run_flow(
     run_frames(stack, display, 3, (pygame.K_RETURN,))  # Next wave
     assert stack.top is arena and flow.phase is Phase.WAVE and flow.number == 2 and arena.wave is flow.wave
     run_frames(stack, display, 3, (pygame.K_ESCAPE,))
-    run_frames(stack, display, 3, (pygame.K_DOWN, pygame.K_DOWN, pygame.K_RETURN))  # down, down: Abandon
+    run_frames(stack, display, 3, (pygame.K_DOWN,) * 3 + (pygame.K_RETURN,))  # down ×3: Abandon
     assert isinstance(stack.top, SummaryScene)
     assert flow.phase is Phase.OVER and flow.ending is Ending.ABANDONED

@@ -28,6 +28,7 @@ from artificer.ui.scenes.lab import LabScene
 from artificer.ui.scenes.shop import HP_BAR, ShopScene
 from artificer.ui.shop_widgets import Canvas, stat_value_text
 from artificer.ui.spell_text import MODIFIER_CHANGES, Tone, spell_lines
+from content_tweaks import with_balance
 
 CONTENT = load_content()
 
@@ -313,26 +314,45 @@ def written(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return texts
 
 
-def test_r_feel_2_the_shop_shows_the_players_hp(display: pygame.Surface, written: list[str]) -> None:
-    """HP 44 / 110: the text under the title, and a bar filled to 40%."""
-    scene, stack, run = shop()
-    run.sim.world.set_player_hp(44.0, 110.0)
-    stack.draw(display, 0.0)
-    assert "HP 44 / 110" in written
+def shop_healing(share: float) -> tuple[ShopScene, SceneStack, Run]:
+    """The shop of a run whose waves heal `share` of max HP before they start (R-LOOP-1)."""
+    run = Run(with_balance(CONTENT, "wave", heal_between=share), 21)
+    scene = ShopScene(run, 4, on_open_lab=None, on_next_wave=None)
+    stack = SceneStack()
+    stack.push(scene)
+    return scene, stack, run
+
+
+def hp_bar_filled(scene: ShopScene, display: pygame.Surface) -> float:
     bar = scene.hp_rect
     assert bar == scene.view.r(*HP_BAR)
     row = pygame.surfarray.array3d(display)[bar.left + 2 : bar.right - 2, bar.bottom - 3].astype(int)
-    filled = (np.abs(row - (213, 94, 0)).sum(axis=1) < 40).mean()
-    assert 0.33 < filled < 0.47
+    return float((np.abs(row - (213, 94, 0)).sum(axis=1) < 40).mean())
+
+
+def test_r_loop_1_the_shop_shows_the_hp_the_next_wave_starts_with(display: pygame.Surface, written: list[str]) -> None:
+    """R-LOOP-1 / R-FEEL-2: a wave left HP 44 / 110, but the next starts at full HP (heal_between 1):
+    the shop says so, bar full; with half a max HP healed it reads 99 / 110, the bar at 90%."""
+    scene, stack, run = shop()
+    run.sim.world.set_player_hp(44.0, 110.0)
+    stack.draw(display, 0.0)
+    assert "Next wave: HP 110 / 110" in written and not any("HP 44" in text for text in written)
+    assert hp_bar_filled(scene, display) > 0.95
+    written.clear()
+    scene, stack, run = shop_healing(0.5)
+    run.sim.world.set_player_hp(44.0, 110.0)
+    stack.draw(display, 0.0)
+    assert "Next wave: HP 99 / 110" in written
+    assert 0.85 < hp_bar_filled(scene, display) < 0.95
 
 
 def test_r_feel_2_a_living_player_never_reads_0_hp(display: pygame.Surface, written: list[str]) -> None:
-    """A sliver of HP (0.3) reads "HP 1": HP on screen rounds up (`shown_hp`, the shop's and the
-    HUD's), so 0 means dead (a playtest walked into the shop reading "HP 0 / 160")."""
-    _, stack, run = shop()
+    """A sliver of HP (0.3) that no heal raises reads "HP 1": HP on screen rounds up (`shown_hp`, the
+    shop's and the HUD's), so 0 means dead (a playtest walked into the shop reading "HP 0 / 160")."""
+    _, stack, run = shop_healing(0.0)
     run.sim.world.set_player_hp(0.3, 160.0)
     stack.draw(display, 0.0)
-    assert "HP 1 / 160" in written
+    assert "Next wave: HP 1 / 160" in written
     assert [shown_hp(hp) for hp in (0.0, 0.3, 1.0, 43.2, 159.99998, 160.0)] == [0, 1, 1, 44, 160, 160]
 
 

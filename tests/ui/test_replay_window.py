@@ -170,7 +170,7 @@ def test_leaving_a_watched_replay_from_the_pause_menu_returns_to_the_title(
     run_frames(stack, display, 30, (pygame.K_ESCAPE,))
     pause = stack.top
     assert isinstance(pause, PauseScene) and tr(pause.items[-1]) == "Leave the replay"
-    run_frames(stack, display, 3, (pygame.K_DOWN, pygame.K_DOWN, pygame.K_RETURN))
+    run_frames(stack, display, 3, (pygame.K_DOWN,) * (len(pause.items) - 1) + (pygame.K_RETURN,))
     assert isinstance(stack.top, TitleScene) and len(stack) == 1
 
 

@@ -85,7 +85,7 @@ def test_the_shop_saves_the_run_and_the_summary_deletes_it(display: pygame.Surfa
     assert stack.top is arena and arena.wave is not None and arena.wave.stats.wave == 2
     run_frames(stack, display, 3, (pygame.K_ESCAPE,))
     assert isinstance(stack.top, PauseScene)
-    run_frames(stack, display, 3, (pygame.K_DOWN, pygame.K_DOWN, pygame.K_RETURN))  # down, down: Abandon
+    run_frames(stack, display, 3, (pygame.K_DOWN,) * 3 + (pygame.K_RETURN,))  # down ×3: Abandon
     assert isinstance(stack.top, SummaryScene)
     assert not run_save_path().exists()
     run_frames(stack, display, round(INPUT_GRACE * 60) + 1)  # the summary ignores keys at first

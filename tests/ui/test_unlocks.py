@@ -130,7 +130,7 @@ def test_r_end_5_practice_starts_at_a_milestone_with_its_gold_and_the_shop_and_k
     frames(stack, display, 30)
     key(pygame.K_ESCAPE)
     frames(stack, display, 2)
-    for k in (pygame.K_DOWN, pygame.K_DOWN, pygame.K_RETURN):  # the pause menu's last item: Abandon
+    for k in (pygame.K_DOWN, pygame.K_DOWN, pygame.K_DOWN, pygame.K_RETURN):  # the pause menu's last item: Abandon
         key(k)
     frames(stack, display, 2)
     assert isinstance(stack.top, SummaryScene)

@@ -444,6 +444,7 @@ class WandStat(StrEnum):
     CRIT_CHANCE = "crit_chance"
     PICKUP_RADIUS = "pickup_radius"
     MANA_REGEN = "mana_regen"
+    MAX_MANA = "max_mana"
     LUCK = "luck"
     ATTUNEMENT_PHYSICAL = "attunement_physical"
     ATTUNEMENT_FIRE = "attunement_fire"

@@ -125,12 +125,18 @@ class WorldBinding:
         world, relics = self.sim.world, self.state.relics
         hp, hp_max = world.player_hp()
         if hp > 0:
-            share = self.state.content.balance.wave.heal_between
-            world.set_player_hp(min(hp_max, hp + share * hp_max), hp_max)
+            world.set_player_hp(self.next_wave_hp(hp, hp_max), hp_max)
         world.begin_wave()
         relics.wave_start(self.sim.input)
         world.set_strength(relics.strength)
         relics.apply_rules(world)
+
+    def next_wave_hp(self, hp: float, hp_max: float) -> float:
+        """R-LOOP-1: the HP a wave starts with after the last left `hp` of `hp_max` (balance.json
+        `wave.heal_between`, a share of max HP, healed at `begin_wave`; the dead stay at 0)."""
+        if hp <= 0:
+            return hp
+        return min(hp_max, hp + self.state.content.balance.wave.heal_between * hp_max)
 
     def carried(self) -> CarriedWorld:
         """What of the world the run carries into the next wave (a save's part)."""

@@ -40,12 +40,14 @@ class OfferEffect:
 class WandBonus:
     """What the player's stats and relics add to the figures of a wand (R-CURVE-1, R-STAT-1,
     R-REL-1), as the world applies them: the CPU and cast speed bought, the pool's regen (bought
-    and the relics'), the player's crit chance at its multiplier, and each attuned element's
+    and the relics') and max mana bought, the player's crit chance at its multiplier, and each attuned element's
     damage factor. `WandBonus()` adds nothing: a wand's own figures."""
 
     cpu: int = 0
     cast_speed: float = 0.0
     mana_regen: float = 0.0
+    #: R-STAT-1 max mana bought: added to the core's pool (R-MANA-7).
+    mana_max: float = 0.0
     crit_chance: float = 0.0
     crit_multiplier: float = 1.0
     #: (element, damage factor) for each attuned element.
@@ -66,6 +68,7 @@ class WandBonus:
             cpu=int(totals[WandStat.CPU]),
             cast_speed=totals[WandStat.CAST_SPEED],
             mana_regen=totals[WandStat.MANA_REGEN] + run.relics.player_bonus()["mana_regen_bonus"],
+            mana_max=totals[WandStat.MAX_MANA],
             crit_chance=min(1.0, player.crit_chance + totals[WandStat.CRIT_CHANCE]),
             crit_multiplier=player.crit_multiplier,
             damage=tuple(attuned),
@@ -82,6 +85,7 @@ class WandBonus:
                 cpu=self.cpu,
                 cast_speed=self.cast_speed,
                 mana_regen=self.mana_regen,
+                mana_max=self.mana_max,
                 damage=dict(self.damage),
                 crit_chance=self.crit_chance,
                 crit_multiplier=self.crit_multiplier,

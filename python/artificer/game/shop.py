@@ -445,8 +445,8 @@ class Shop:
         """R-FEEL-2: `stat` as the player has it now and after one more purchase (stopped at its
         `max`), in the units the player reads: max HP, armor, mana per kill, pickup radius (px),
         move speed (px/s), crit chance and attunement as the core reports them, relics and the
-        starting stats included; CPU and mana regen as the active core's plus what was bought
-        (and the relics' regen); cast speed, accuracy and luck as the shares bought."""
+        starting stats included; CPU, mana regen and max mana as the active core's plus what was
+        bought (and the relics' regen); cast speed, accuracy and luck as the shares bought."""
         entry = self._stat_offer(stat)
         bought = self.state.wand_stats.totals[stat]
         step = min(entry.max, bought + entry.amount) - bought
@@ -462,6 +462,8 @@ class Shop:
             now = core.cpu_limit + bought
         elif stat == WandStat.MANA_REGEN:
             now = core.mana_regen + bought + self.state.relics.player_bonus().get("mana_regen_bonus", 0.0)
+        elif stat == WandStat.MAX_MANA:
+            now = core.mana_max + bought
         elif stat == WandStat.MOVE_SPEED:
             # The bonus is a share of the starting speed (World.set_player_stats).
             now, step = player["move_speed"], step * self.content.balance.player.move_speed

@@ -166,6 +166,7 @@ class WandStats:
                 pickup_radius_bonus=totals[WandStat.PICKUP_RADIUS],
                 mana_regen_bonus=totals[WandStat.MANA_REGEN] + extra.get("mana_regen_bonus", 0.0),
                 mana_leech=totals[WandStat.MANA_LEECH],
+                mana_max_bonus=totals[WandStat.MAX_MANA],
             )
         )
         world.set_attunement(

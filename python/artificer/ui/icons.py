@@ -14,6 +14,7 @@ element. Holes are drawn transparent: the card's face shows through, whatever it
     armor           a half-filled shield   move_speed     a winged boot
     mana_leech      fangs over a drop      crit_chance    a star burst
     pickup_radius   a magnet and a crystal mana_regen     a crystal and a plus
+    max_mana        a crystal and an arrow up
     luck            a four-leaf clover     attunement_*   in a ring: a sword (physical),
                                            a flame, a snowflake, a bolt, a skull (poison), waves
     Last Will       a candle flame over a small heart
@@ -256,6 +257,14 @@ def _mana_regen(pen: _Pen) -> None:
     pen.stroke([(0.32, -0.54), (1.04, -0.54)], BOLD)
 
 
+def _max_mana(pen: _Pen) -> None:
+    gem = _moved([(0.0, -1.0), (0.58, -0.25), (0.0, 1.0), (-0.58, -0.25)], dx=-0.32, dy=0.08)
+    pen.fill(gem)
+    pen.stroke([gem[3], (gem[0][0], gem[3][1] + 0.18), gem[1]], THIN, HOLE)
+    pen.stroke([(0.7, 0.9), (0.7, -0.82)], BOLD)
+    pen.stroke([(0.38, -0.5), (0.7, -0.86), (1.02, -0.5)], BOLD)
+
+
 def _luck(pen: _Pen) -> None:
     pen.stroke(_spline([(0.0, 0.0), (0.45, 0.55), (0.6, 1.02)]), STROKE)
     leaf = _moved(_heart(), dy=-0.53, scale=0.47)  # its tip just off the middle, pointing in
@@ -350,6 +359,7 @@ _GLYPHS: dict[str, Callable[[_Pen], None]] = {
     WandStat.CRIT_CHANCE: _crit_chance,
     WandStat.PICKUP_RADIUS: _pickup_radius,
     WandStat.MANA_REGEN: _mana_regen,
+    WandStat.MAX_MANA: _max_mana,
     WandStat.LUCK: _luck,
     **{f"{ATTUNEMENT_PREFIX}{element}": _attunement(element) for element in _ELEMENT_GLYPHS},
     LAST_WILL: _last_will,

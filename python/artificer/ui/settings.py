@@ -82,6 +82,7 @@ class Action(StrEnum):
     PREVIOUS_TAB = "previous_tab"
     NEXT_TAB = "next_tab"
     SLOW_MOTION = "slow_motion"
+    STATS_SHEET = "stats_sheet"
 
 
 MOVE_ACTIONS = frozenset({Action.MOVE_UP, Action.MOVE_DOWN, Action.MOVE_LEFT, Action.MOVE_RIGHT})
@@ -105,9 +106,13 @@ class Context(StrEnum):
 #: focus with the arrow keys and Tab alone, as it always has).
 CONTEXT_ACTIONS: dict[Context, frozenset[Action]] = {
     Context.GAMEPLAY: MOVE_ACTIONS | {Action.DASH, Action.PAUSE, *POTION_ACTIONS},
-    Context.MENU: MOVE_ACTIONS | {Action.CONFIRM, Action.BACK},
-    Context.SHOP: frozenset({Action.START_WAVE, Action.SELECT, Action.REROLL, Action.OPEN_LAB, Action.BACK}),
-    Context.LAB: frozenset({Action.START_WAVE, Action.TEST_WAND, Action.PREVIOUS_TAB, Action.NEXT_TAB, Action.BACK}),
+    Context.MENU: MOVE_ACTIONS | {Action.CONFIRM, Action.BACK, Action.STATS_SHEET},
+    Context.SHOP: frozenset(
+        {Action.START_WAVE, Action.SELECT, Action.REROLL, Action.OPEN_LAB, Action.BACK, Action.STATS_SHEET}
+    ),
+    Context.LAB: frozenset(
+        {Action.START_WAVE, Action.TEST_WAND, Action.PREVIOUS_TAB, Action.NEXT_TAB, Action.BACK, Action.STATS_SHEET}
+    ),
     Context.TRAINING: frozenset({Action.SLOW_MOTION, Action.BACK}),
 }
 
@@ -133,6 +138,7 @@ DEFAULT_BINDINGS: dict[Action, str] = {
     Action.PREVIOUS_TAB: "q",
     Action.NEXT_TAB: "e",
     Action.SLOW_MOTION: "s",  # The range's 0.1× (it reads no movement, so S is free there).
+    Action.STATS_SHEET: "c",  # R-STAT-2: the stats sheet in the shop, the lab and the pause menu (Ctrl+C stays the lab's copy).
 }
 
 _key_codes: dict[str, int] = {}

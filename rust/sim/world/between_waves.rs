@@ -48,6 +48,13 @@ impl World {
         // the player's own regen is then the bonus alone.
         let program = matches!(self.spells.wand, Wand::Program(_));
         self.player.buy(stats, &self.cfg.player, self.clock.dt, program);
+        if let Wand::Program(caster) = &mut self.spells.wand {
+            // R-STAT-1 max mana: the armed core's pool plus the bonus; what is in it stays, capped.
+            caster.mana.max = self.spells.core_mana_max + stats.mana_max_bonus;
+            caster.mana.current = caster.mana.current.min(caster.mana.max);
+            self.player.mana_max = caster.mana.max;
+            self.player.mana = caster.mana.current;
+        }
         Ok(())
     }
 

@@ -32,6 +32,8 @@ pub(super) struct Spellcasting {
     pub fusions_to_report: Vec<u16>,
     /// R-STAT-1: (CPU, cast speed, accuracy) for whatever wand is armed.
     pub stats: (u32, f32, f32),
+    /// R-MANA-1: the armed core's own `mana_max` (the pool's max is this plus the max mana bought).
+    pub core_mana_max: f32,
     /// R-MOVE-3: the charge of the wand's charge spells.
     pub charge: Charge,
     /// R-MOVE-2: the dash-wave spell (spell, action, cooldown) and its timer.
@@ -67,6 +69,13 @@ impl World {
     /// Arms the player with a compiled program (R-VM-1). `elements[spell]`
     /// is each spell's own element (a shot without an infusion uses it).
     pub fn set_caster(&mut self, mut caster: Caster, elements: Vec<Option<Element>>) {
+        // R-STAT-1 max mana: the core's pool plus the max mana bought (a new pool starts full).
+        self.spells.core_mana_max = caster.mana.max;
+        let full = caster.mana.current >= caster.mana.max;
+        caster.mana.max += self.player.bought.mana_max_bonus;
+        if full {
+            caster.mana.current = caster.mana.max;
+        }
         if let Wand::Program(previous) = &self.spells.wand {
             // R-MANA-1: switching cores clamps mana into the new pool.
             caster.mana.current = previous.mana.current.clamp(0.0, caster.mana.max);
@@ -127,6 +136,11 @@ impl World {
         let emission = Emission { spell, action, shot: Default::default(), angle: 0.0, trigger: None, summon: None };
         let aim = Aim { origin, dir, target: (origin.0 + dir.0 * 64.0, origin.1 + dir.1 * 64.0) };
         self.emit(&emission, aim);
+    }
+
+    /// The armed wand (R-STAT-2: what the stats make of it is read from its caster).
+    pub fn wand(&self) -> &Wand {
+        &self.spells.wand
     }
 
     /// The wand stats last set: (CPU, cast speed, accuracy).

@@ -85,6 +85,18 @@ pub struct CastRules {
     pub inversion: Option<Inversion>,
 }
 
+impl CastRules {
+    /// R-STAT-1 cast speed: what every wait (cast delay, recharge) is multiplied by (before the floor).
+    pub fn wait_factor(&self) -> f32 {
+        1.0 - self.cast_speed
+    }
+
+    /// R-STAT-1 accuracy: what random spread is multiplied by.
+    pub fn spread_factor(&self) -> f32 {
+        1.0 - self.accuracy
+    }
+}
+
 /// The wand's running state: mana, cast timer, registers, cursors, counters.
 #[derive(Clone, Debug)]
 pub struct Caster {
@@ -214,7 +226,8 @@ impl Caster {
         }
     }
 
-    fn step_budget(&self) -> u32 {
+    /// R-VM-8: node-steps one cast may run: the core's limit and the CPU stat, × the multiplier.
+    pub fn step_budget(&self) -> u32 {
         (self.cpu_limit + self.rules.cpu_stat).max(1) * self.rules.step_multiplier
     }
 
@@ -310,6 +323,6 @@ impl Caster {
         // The recharge: the core's and every drawn card's adds (R-VM-14), never below zero.
         let recharge = (self.recharge + cast.recharge).max(0.0);
         let wait = if self.last_recharged { delay.max(recharge) } else { delay };
-        (wait * (1.0 - self.rules.cast_speed)).max(self.rules.delay_floor)
+        (wait * self.rules.wait_factor()).max(self.rules.delay_floor)
     }
 }

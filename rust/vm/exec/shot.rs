@@ -161,7 +161,7 @@ impl Caster {
         shot.damage_mult *= factor;
         for c in 0..copies {
             let spread = if copies > 1 { (c as f32 / (copies - 1) as f32 - 0.5) * copy_fan } else { 0.0 };
-            let jitter = (action.spread + d.shot.spread) * (1.0 - self.rules.accuracy) * (self.spread.unit() - 0.5);
+            let jitter = (action.spread + d.shot.spread) * self.rules.spread_factor() * (self.spread.unit() - 0.5);
             out.emissions.push(Emission {
                 spell,
                 action,

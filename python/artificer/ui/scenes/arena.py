@@ -80,7 +80,8 @@ from artificer.ui.scene import Scene, SceneStack
 from artificer.ui.scenes.menu import MenuScene
 from artificer.ui.scenes.summary import SummaryScene
 from artificer.ui.session import Session
-from artificer.ui.settings import POTION_ACTIONS, Action, AimMode, Context, key_label
+from artificer.ui.settings import POTION_ACTIONS, Action, AimMode, Context, key_hint, key_label
+from artificer.ui.stat_sheet import open_stat_sheet
 from artificer.ui.telegraphs import TELEGRAPH_COLOUR, WindUp, draw_wind_ups, wind_ups
 from artificer.ui.tips import show_once
 
@@ -866,12 +867,13 @@ class ArenaScene(Scene):
 
 
 class PauseScene(MenuScene):
-    """Pause (DESIGN §7): resume, settings, or abandon the run (kept last in the list).
+    """Pause (DESIGN §7): resume, settings, the stats sheet (R-STAT-2, also its key), or abandon the
+    run (kept last in the list).
     Keyboard, gamepad (through the session's controls) and mouse, as every `MenuScene`."""
 
     def __init__(self, arena: ArenaScene, on_quit: Callable[[SceneStack], None] | None) -> None:
         last = "ui.pause.leave_replay" if arena.pilot is not None else "ui.pause.abandon"
-        super().__init__(arena.session, ("ui.pause.resume", "ui.pause.settings", last))
+        super().__init__(arena.session, ("ui.pause.resume", "ui.pause.settings", "ui.pause.stats", last))
         self.arena = arena
         self.on_quit = on_quit
 
@@ -882,6 +884,8 @@ class PauseScene(MenuScene):
             self.close()
         elif key == "ui.pause.settings":
             self.open_settings()
+        elif key == "ui.pause.stats":
+            self.open_stats()
         elif self.arena.pilot is not None:  # watching a replay: leaving it is all there is (the title)
             if self.on_quit is not None:
                 self.on_quit(self.stack)
@@ -899,6 +903,10 @@ class PauseScene(MenuScene):
                 self.arena.run, True, self.on_quit, abandoned=True, controls=controls, discoveries=discoveries
             )
             self.stack.push(summary)
+
+    def open_stats(self) -> None:
+        """R-STAT-2: the stats sheet over the pause menu (its key or Esc closes it, back to the menu)."""
+        open_stat_sheet(self.stack, self.arena.run, self.session.controls)
 
     def panel_rect(self, size: tuple[int, int], header: int) -> pygame.Rect:
         """The menu's opaque side panel (`header` px of title, then the items): on the half of the window away from the player."""
@@ -933,6 +941,9 @@ class PauseScene(MenuScene):
             if chosen:
                 pygame.draw.rect(surface, (52, 44, 86), row, border_radius=8)
                 pygame.draw.rect(surface, (255, 215, 0), row, 1, border_radius=8)
-            img = fitted(tr(key), 30, row.width - 24, (255, 215, 0) if chosen else (200, 200, 210), bold=False)
+            label = tr(key)
+            if key == "ui.pause.stats":  # R-STAT-2: the sheet's key, shown where it opens
+                label += f"  [{key_hint(self.session.settings.key_for(Action.STATS_SHEET))}]"
+            img = fitted(label, 30, row.width - 24, (255, 215, 0) if chosen else (200, 200, 210), bold=False)
             surface.blit(img, img.get_rect(center=row.center))
             self.rects.append(row)

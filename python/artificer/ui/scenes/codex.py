@@ -27,6 +27,7 @@ from artificer.content import Content
 from artificer.content.looks import BodyLook
 from artificer.game.codex import Codex, Entry, goal, progress_value
 from artificer.game.meta import Meta, Section, load_meta
+from artificer.game.relics import relic_text_values
 from artificer.ui.atlas import body_sprite
 from artificer.ui.cards import CardArt
 from artificer.ui.fonts import font
@@ -314,6 +315,10 @@ class CodexScene(Scene):
             phases = len(boss.phases)
             facts = [tr("ui.codex.boss_numbers", wave=boss.wave, hp=f"{boss.body.hp:g}", phases=phases)]
             return name, facts, tr(entry.description_key)
+        if section is Section.RELICS:  # the description's {value}, {every}, {seconds}, {percent}: the relic's data
+            return name, [], tr(entry.description_key, **relic_text_values(c.relics.relic(entry.id)))
+        if section is Section.POTIONS:  # its {value}, as the belt's tooltip fills it
+            return name, [], tr(entry.description_key, value=c.potions.potions[entry.id].value)
         return name, [], tr(entry.description_key)
 
     def _achievements(self, surface: pygame.Surface, area: pygame.Rect, unit: float) -> None:

@@ -71,6 +71,7 @@ from artificer.ui.scene import Scene, SceneStack
 from artificer.ui.session import Session
 from artificer.ui.settings import Action, Context, Settings, key_hint
 from artificer.ui.spell_text import spell_tip
+from artificer.ui.stat_sheet import open_stat_sheet
 from artificer.ui.timeline import DrawnTimeline, draw_timeline
 from artificer.ui.tips import TIP_SECONDS, show_once
 from artificer.ui.widgets import (
@@ -259,6 +260,8 @@ class LabScene(Scene):
         self.test_button = Button(pygame.Rect(0, 0, 0, 0), tr("ui.lab.test"), "T")
         self.start_button = Button(pygame.Rect(0, 0, 0, 0), tr("ui.lab.start_wave"), "Enter")
         self.back_button = Button(pygame.Rect(0, 0, 0, 0), tr("ui.lab.back"), "Esc")
+        #: R-STAT-2: the stats sheet, left of Test.
+        self.stats_button = Button(pygame.Rect(0, 0, 0, 0), tr("ui.stats.button"), "C")
         self._layout((1280, 720))
 
     # ---- lifecycle ---------------------------------------------------------
@@ -413,6 +416,8 @@ class LabScene(Scene):
             self.start_wave()
         elif action is Action.TEST_WAND:
             self.open_test()
+        elif action is Action.STATS_SHEET:
+            self.open_stats()
         elif action is Action.BACK and self.on_back is not None and self.stack is not None:
             self.on_back(self.stack)
         elif action in (Action.PREVIOUS_TAB, Action.NEXT_TAB):
@@ -475,6 +480,8 @@ class LabScene(Scene):
             self.start_wave()
         elif self.test_button.contains(position):
             self.open_test()
+        elif self.stats_button.contains(position):
+            self.open_stats()
         elif self.on_back is not None and self.back_button.contains(position) and self.stack is not None:
             self.on_back(self.stack)
         elif tab is not None:
@@ -573,6 +580,10 @@ class LabScene(Scene):
         if self.on_start_wave is not None and self.stack is not None:
             self.on_start_wave(self.stack)
 
+    def open_stats(self) -> None:
+        """R-STAT-2: the stats sheet over the lab (its key or Esc closes it)."""
+        open_stat_sheet(self.stack, self.run, self.controls)
+
     def open_test(self) -> None:
         """The training range with the board shown as it is now (R-LAB-1): a core can be tried before it is made active."""
         if self.stack is None:
@@ -645,6 +656,9 @@ class LabScene(Scene):
         self._layout_right(right_x, top, right_w, bottom)
         self.start_button.rect = pygame.Rect(w - margin - bw, buttons_y, bw, bh)
         self.test_button.rect = pygame.Rect(self.start_button.rect.x - bw - 16, buttons_y, bw, bh)
+        # The sheet's button is narrower: the row's free stretch left of it is where toasts go.
+        sw = 130 if self.compact else 150
+        self.stats_button.rect = pygame.Rect(self.test_button.rect.x - sw - 16, buttons_y, sw, bh)
         self.back_button.rect = pygame.Rect(margin, buttons_y, 160 if self.compact else 180, bh)
 
     def _layout_tabs(self, x: int, y: int, width: int, height: int) -> None:
@@ -743,10 +757,13 @@ class LabScene(Scene):
         self._draw_heading(surface)
         self._draw_tabs(surface)
         core = self.run.content.core(self.shown)
+        # The pool the wand really gets (R-STAT-1): the core's with the max mana and regen bought and
+        # the relics' regen — the timeline's own regen, as the core counts it.
+        bonus = WandBonus.of(self.run)
         stats = tr(
             "ui.lab.core_stats",
-            mana=core.mana_max,
-            regen=core.mana_regen,
+            mana=core.mana_max + bonus.mana_max,
+            regen=self.timeline.get("regen", core.mana_regen + bonus.mana_regen),
             delay=core.cast_delay,
             recharge=core.recharge,
         )
@@ -809,7 +826,9 @@ class LabScene(Scene):
         self.test_button.hint = key_hint(bindings.key_for(Action.TEST_WAND))
         self.start_button.hint = key_hint(bindings.key_for(Action.START_WAVE))
         self.back_button.hint = key_hint(bindings.key_for(Action.BACK))
-        for button in (self.test_button, self.start_button):
+        self.stats_button.label = tr("ui.stats.button")
+        self.stats_button.hint = key_hint(bindings.key_for(Action.STATS_SHEET))
+        for button in (self.stats_button, self.test_button, self.start_button):
             button.draw(surface, self.mouse)
         if self.on_back is not None:
             self.back_button.draw(surface, self.mouse)
@@ -1034,11 +1053,11 @@ class LabScene(Scene):
 
     def _draw_toasts(self, surface: pygame.Surface) -> None:
         """The latest messages, each on an opaque box so it reads over anything: the newest in the
-        button row's free stretch (it hides nothing there), older ones stacked above it, kept left
+        button row's free stretch, between Back and Stats (it hides nothing there), older ones stacked above it, kept left
         of the cast timeline (its mana and DPS figures are what the player decides with, R-LAB-1)."""
         w, _ = surface.get_size()
         left = self.back_button.rect.right + 12 if self.on_back is not None else self.backpack_rect.x
-        right = self.test_button.rect.x - 12
+        right = self.stats_button.rect.x - 12
         if right - left >= TOAST_MIN_ROW:
             centre_x, width, bottom = (
                 (left + right) // 2,

@@ -9,7 +9,8 @@ subclass, which records their rects in `rects` as it draws them.
   stick) move the choice and stop at the first and the last button — the
   choice never wraps, so an Up from the first button cannot land on the
   last one (Abandon, Save and quit); Enter / Space / A activate it;
-  Back / Pause (Esc, B) close the menu.
+  Back / Pause (Esc, B) close the menu; the stats-sheet key calls `open_stats`
+  (the pause menu opens the sheet, R-STAT-2; other menus ignore it).
 - `open_settings()`: the settings scene on the session's settings, which
   both menus offer.
 """
@@ -72,7 +73,12 @@ class MenuScene(Scene, ABC):
             self.choice = min(len(self.items) - 1, self.choice + 1)
         elif action == Action.CONFIRM:  # Enter and Space confirm in every menu (Controls' fixed keys)
             self.activate(self.choice)
+        elif action == Action.STATS_SHEET:
+            self.open_stats()
         return None
+
+    def open_stats(self) -> None:
+        """The stats-sheet key (R-STAT-2): nothing, unless the menu offers the sheet (the pause menu)."""
 
     def open_settings(self) -> None:
         """The settings scene, over this menu (it pops back here)."""

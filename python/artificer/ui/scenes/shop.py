@@ -71,6 +71,7 @@ from artificer.game.offer_effect import OfferEffect, offer_effect
 from artificer.game.onboarding import TIP_SPECIAL_CORE, Onboarding, lesson_tip
 from artificer.game.run import Run
 from artificer.game.shop import NotEnoughGold, Offer, PotionBeltFull, ShelfName, ShopError
+from artificer.game.stat_sheet import next_wave_hp
 from artificer.ui.atlas import ELEMENT_COLOURS
 from artificer.ui.cards import FAMILY_COLOURS, CardArt
 from artificer.ui.hud import HP_COLOUR, shown_hp
@@ -105,6 +106,7 @@ from artificer.ui.shop_widgets import (
     talent_icon,
 )
 from artificer.ui.spell_text import spell_tip
+from artificer.ui.stat_sheet import open_stat_sheet
 from artificer.ui.tips import TIP_SECONDS, show_once
 from artificer.ui.widgets import (
     BAD,
@@ -326,6 +328,11 @@ class ShopScene(Scene):
         return self.view.r(664, 86, 186, 32)
 
     @property
+    def stats_rect(self) -> pygame.Rect:
+        """R-STAT-2: the stats sheet's button, in shelf C's title row."""
+        return self.view.r(716, 378, 138, 30)
+
+    @property
     def lab_rect(self) -> pygame.Rect:
         return self.view.r(874, 640, 180, 56)
 
@@ -507,6 +514,10 @@ class ShopScene(Scene):
         if self.on_open_lab is not None and self.stack is not None:
             self.on_open_lab(self.stack)
 
+    def open_stats(self) -> None:
+        """R-STAT-2: the stats sheet over the shop (its key or Esc closes it)."""
+        open_stat_sheet(self.stack, self.run, self.session.controls)
+
     def _closed_shelf(self, canvas: Canvas, area: pygame.Rect, text: str) -> None:
         """R-ONB-1: a shelf a first run does not stock — a padlock and when it opens, dimmed."""
         lock = pygame.Rect(0, 0, canvas.px(40), canvas.px(40))
@@ -658,6 +669,8 @@ class ShopScene(Scene):
             self.open_lab()
         elif action is Action.REROLL and not modal:
             self.reroll()
+        elif action is Action.STATS_SHEET and not modal:
+            self.open_stats()
         elif action is Action.SELECT:
             self._choose()
         elif action in (Action.MOVE_RIGHT, Action.MOVE_DOWN):  # Tab too; Shift+Tab is a step left
@@ -774,8 +787,10 @@ class ShopScene(Scene):
         return self.view.r(*HP_BAR)
 
     def _hp_bar(self, canvas: Canvas, rect: pygame.Rect) -> None:
-        """The player's HP as the wave left it, over max HP (relics and upgrades included)."""
-        hp, hp_max = self.run.sim.world.player_hp()
+        """R-LOOP-1: the HP the next wave starts with (the wave's heal on what the last one left), over
+        max HP (relics and upgrades included) — not the wound the heal will close."""
+        hp_max = self.run.sim.world.player_hp()[1]
+        hp = next_wave_hp(self.run)
         radius = canvas.px(5)
         pygame.draw.rect(canvas.surface, (40, 38, 56), rect, border_radius=radius)
         fill = rect.copy()
@@ -974,6 +989,9 @@ class ShopScene(Scene):
         area = canvas.r(510, 372, 352, 250)
         panel(canvas.surface, area)
         canvas.panel_title(area, "C", tr("ui.shop.shelf_stats"))
+        canvas.button(
+            self.stats_rect, tr("ui.stats.button"), self._key_hint(Action.STATS_SHEET), self.open_stats, "stats"
+        )
         for index, offer in enumerate(self.run.shop.shelves["stats"]):
             rect = self.offer_rect("stats", index)
             if offer is None:
