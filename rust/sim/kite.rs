@@ -6,8 +6,11 @@
 //! Each enemy within `danger` pushes the bot away, weighted `(danger − d) / danger / max(d, 1)`
 //! for its distance `d`, summed in row order; within `wall_margin` of a wall the bot steers back
 //! inward; with no enemy within `safe` it walks to the nearest pickup; the sum, normalised, is the
-//! move. An enemy within `panic` (centre to centre) with the dash ready makes it dash. Distances
-//! are `hypot` in f64 over the rows' f32 points.
+//! move. Within `wall_margin` of a wall with an enemy within `safe`, the push and the wall can
+//! cancel out and pin the bot in a corner (a player would slip along the wall): it takes instead
+//! the one of `HEADINGS` whose path (half and all of `wall_margin` ahead, inside the arena) has
+//! the thinnest crowd (`crowd`). An enemy within `panic` (centre to centre) with the dash ready
+//! makes it dash. Distances are `hypot` in f64 over the rows' f32 points.
 
 /// The bot's tuning (px; weights are plain factors).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -39,13 +42,17 @@ pub struct Bot {
 /// The bot's steering over `enemies` and `pickups` (points, in row order).
 pub fn steer<E, P>(bot: Bot, enemies: E, pickups: P, k: &KiteParams) -> Steer
 where
-    E: IntoIterator<Item = (f32, f32)>,
+    E: IntoIterator<Item = (f32, f32)> + Clone,
     P: IntoIterator<Item = (f32, f32)> + Clone,
 {
-    let (mut move_x, mut move_y, nearest) = repel(enemies, bot.x, bot.y, k.danger);
+    let (mut move_x, mut move_y, nearest) = repel(enemies.clone(), bot.x, bot.y, k.danger);
     move_x += inward(bot.x, bot.arena.0, k);
     move_y += inward(bot.y, bot.arena.1, k);
-    if nearest > k.safe {
+    if nearest <= k.safe && near_wall(&bot, k) {
+        if let Some((ux, uy)) = slip(&bot, enemies, k) {
+            (move_x, move_y) = (ux, uy);
+        }
+    } else if nearest > k.safe {
         if let Some((tx, ty)) = nearest_point(pickups, bot.x, bot.y) {
             let (to_x, to_y) = (f64::from(tx) - bot.x, f64::from(ty) - bot.y);
             let reach = to_x.hypot(to_y).max(1.0);
@@ -56,6 +63,77 @@ where
     let norm = move_x.hypot(move_y);
     let move_xy = (norm > 1e-6).then(|| ((move_x / norm) as f32, (move_y / norm) as f32));
     Steer { move_xy, dash: nearest < k.panic && bot.dash_cooldown <= 0.0 }
+}
+
+/// The headings the bot weighs against a wall: 16 unit vectors evenly round from +x (constants,
+/// not `cos`/`sin`, so every platform steers alike).
+const HEADINGS: [(f64, f64); 16] = {
+    const C1: f64 = 0.923_879_532_511_286_7; // cos 22.5°
+    const S1: f64 = 0.382_683_432_365_089_8; // sin 22.5°
+    const H: f64 = std::f64::consts::FRAC_1_SQRT_2;
+    [
+        (1.0, 0.0),
+        (C1, S1),
+        (H, H),
+        (S1, C1),
+        (0.0, 1.0),
+        (-S1, C1),
+        (-H, H),
+        (-C1, S1),
+        (-1.0, 0.0),
+        (-C1, -S1),
+        (-H, -H),
+        (-S1, -C1),
+        (0.0, -1.0),
+        (S1, -C1),
+        (H, -H),
+        (C1, -S1),
+    ]
+};
+
+/// Whether the bot stands within `wall_margin` of a wall.
+fn near_wall(bot: &Bot, k: &KiteParams) -> bool {
+    let near = |pos: f64, size: f64| pos < k.wall_margin || pos > size - k.wall_margin;
+    near(bot.x, bot.arena.0) || near(bot.y, bot.arena.1)
+}
+
+/// Against a wall: the heading whose path — the points half and all of `wall_margin` ahead, both
+/// inside the arena — has the thinnest crowd (`crowd` within `danger`, summed), the first of
+/// equals; None when every heading leaves the arena.
+fn slip<E>(bot: &Bot, enemies: E, k: &KiteParams) -> Option<(f64, f64)>
+where
+    E: IntoIterator<Item = (f32, f32)> + Clone,
+{
+    let inside = |x: f64, y: f64| (0.0..=bot.arena.0).contains(&x) && (0.0..=bot.arena.1).contains(&y);
+    let mut best: Option<(f64, (f64, f64))> = None;
+    for (ux, uy) in HEADINGS {
+        let ahead = |share: f64| (bot.x + ux * k.wall_margin * share, bot.y + uy * k.wall_margin * share);
+        let ((hx, hy), (fx, fy)) = (ahead(0.5), ahead(1.0));
+        if !inside(fx, fy) {
+            continue;
+        }
+        let score = crowd(enemies.clone(), hx, hy, k.danger) + crowd(enemies.clone(), fx, fy, k.danger);
+        if best.is_none_or(|(b, _)| score < b) {
+            best = Some((score, (ux, uy)));
+        }
+    }
+    best.map(|(_, heading)| heading)
+}
+
+/// How crowded `(x, y)` is: each point closer than `radius` counts `(radius − d) / radius`.
+fn crowd(points: impl IntoIterator<Item = (f32, f32)>, x: f64, y: f64, radius: f64) -> f64 {
+    let mut sum = 0.0;
+    for (px, py) in points {
+        let (ox, oy) = (x - f64::from(px), y - f64::from(py));
+        if !may_be_within(ox, oy, radius) {
+            continue;
+        }
+        let d = ox.hypot(oy);
+        if d < radius {
+            sum += (radius - d) / radius;
+        }
+    }
+    sum
 }
 
 /// The push back inward within `wall_margin` of a wall, on one axis of length `size`.
@@ -161,6 +239,17 @@ mod tests {
         let s = steer(bot(1000.0, 800.0), [], [(1000.0, 900.0), (1000.0, 700.0 - 1.0)], &K);
         assert_eq!(s.move_xy, Some((0.0, 1.0)));
         assert_eq!(steer(bot(1000.0, 800.0), [], [], &K).move_xy, None);
+    }
+
+    #[test]
+    fn pinned_in_a_corner_it_slips_out_along_the_emptier_wall() {
+        // The crowd comes from the open field and along the floor: the bot in the corner (10, 10)
+        // would be pushed into it; it leaves along the left wall, where nobody is.
+        let crowd: Vec<(f32, f32)> =
+            (0..12).map(|i| (60.0 + 15.0 * i as f32, 40.0 + 10.0 * (i % 3) as f32)).chain([(90.0, 90.0)]).collect();
+        let s = steer(bot(10.0, 10.0), crowd.iter().copied(), [], &K);
+        let (mx, my) = s.move_xy.expect("it moves");
+        assert!(my > 0.9 && mx.abs() < 0.4, "it slips up the left wall, not {mx}, {my}");
     }
 
     #[test]
