@@ -27,8 +27,8 @@ def numpy_tally(rows: npt.NDArray[np.float64]) -> ev.Tally:
 def test_the_cores_tally_is_numpys_to_the_bit() -> None:
     content = load_content()
     run = Run(content, 3)
-    run.state.practice, run.state.first_wave = True, 12
-    flow = RunFlow(run, first_wave=12)
+    run.state.practice, run.state.first_wave = True, 6
+    flow = RunFlow(run, first_wave=6)
     wave = flow.begin_wave()
     bot, seen = KitingBot(), set()
     for _ in range(900):

@@ -1192,6 +1192,18 @@ class Wave(ContentModel):
         default=False,
         description="R-REL-3: a boss wave; winning it gives relics.json boss_bonus_relics relics besides an elite wave's one.",
     )
+    enemy_hp: float = Field(
+        default=1.0,
+        ge=0.1,
+        le=MAX_MULTIPLIER,
+        description="R-WAVE-1, R-CURVE-3: every enemy's and boss's HP in this wave × this (the threat grows with the wave).",
+    )
+    enemy_damage: float = Field(
+        default=1.0,
+        ge=0.1,
+        le=MAX_MULTIPLIER,
+        description="R-WAVE-1, R-CURVE-3: every enemy's and boss's damage in this wave (contact, shots, blasts) × this.",
+    )
 
     def total_enemies(self) -> int:
         """How many enemies the wave spawns in total."""

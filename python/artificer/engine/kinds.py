@@ -19,40 +19,48 @@ from artificer.content.roster import clone_id, clone_phase, roster
 
 
 def core_kinds(
-    content: Content, ng_plus: int = 0, cursed: bool = False, difficulty: float = 1.0
+    content: Content,
+    ng_plus: int = 0,
+    cursed: bool = False,
+    difficulty: float = 1.0,
+    wave_hp: float = 1.0,
+    wave_damage: float = 1.0,
 ) -> list[dict[str, Any]]:
     """Every kind of the roster as the core's config dict, in the core's order; at NG+ level
     `ng_plus` its HP and damage × enemy_stat_multiplier**level and its shots' speed ×
     enemy_projectile_speed_multiplier**level (R-END-2, balance.json `ng_plus`); in cursed waves
-    (R-META-1's challenge mode) its HP × balance.json `meta.cursed_waves.enemy_hp_multiplier`."""
+    (R-META-1's challenge mode) its HP × balance.json `meta.cursed_waves.enemy_hp_multiplier`;
+    in an endless wave its HP and damage × `difficulty` (R-END-3); in any wave its HP ×
+    `wave_hp` and its damage × `wave_damage`, the wave's own (waves.json, R-WAVE-1)."""
     kinds = _kinds(content, ng_plus)
     if ng_plus > 0:
         settings = content.balance.ng_plus
         stat = settings.enemy_stat_multiplier**ng_plus
         speed = settings.enemy_projectile_speed_multiplier**ng_plus
         for kind in kinds:
-            _harder(kind, stat, speed)
+            _harder(kind, stat, stat, speed)
     if cursed:
         for kind in kinds:
             kind["hp"] *= content.balance.meta.cursed_waves.enemy_hp_multiplier
-    if difficulty != 1.0:  # R-END-3: an endless wave's HP and damage, its shots' speed as they were
+    hp, damage = difficulty * wave_hp, difficulty * wave_damage
+    if (hp, damage) != (1.0, 1.0):  # the wave's HP and damage; its shots' speed as they were
         for kind in kinds:
-            _harder(kind, difficulty, 1.0)
+            _harder(kind, hp, damage, 1.0)
     return kinds
 
 
-def _harder(kind: dict[str, Any], stat: float, speed: float) -> None:
-    """NG+: `kind`'s HP and damage × `stat`, its shots' speed × `speed` (in place)."""
-    kind["hp"] *= stat
-    kind["contact_damage"] *= stat
+def _harder(kind: dict[str, Any], hp: float, damage: float, speed: float) -> None:
+    """`kind`'s HP × `hp`, its damage × `damage`, its shots' speed × `speed` (in place)."""
+    kind["hp"] *= hp
+    kind["contact_damage"] *= damage
     for block in ("attack", "explode"):
         if kind.get(block):
-            kind[block] = {**kind[block], "damage": kind[block]["damage"] * stat}
+            kind[block] = {**kind[block], "damage": kind[block]["damage"] * damage}
     if kind.get("attack"):
         kind["attack"]["speed"] *= speed
     if kind.get("boss"):
         shot = kind["boss"]["shot"]
-        kind["boss"]["shot"] = {**shot, "damage": shot["damage"] * stat, "speed": shot["speed"] * speed}
+        kind["boss"]["shot"] = {**shot, "damage": shot["damage"] * damage, "speed": shot["speed"] * speed}
 
 
 def _kinds(content: Content, ng_plus: int) -> list[dict[str, Any]]:

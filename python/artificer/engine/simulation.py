@@ -30,6 +30,10 @@ class WorldMode:
     difficulty: float = 1.0
     mutator: str | None = None
     arena_scale: float = 1.0
+    #: R-WAVE-1, R-CURVE-3: the wave's own enemy HP and damage multipliers (waves.json `enemy_hp`,
+    #: `enemy_damage`; an endless wave has its template's).
+    wave_hp: float = 1.0
+    wave_damage: float = 1.0
 
 
 def core_mutators(content: Content, mutator: str | None) -> dict[str, Any]:
@@ -55,7 +59,8 @@ def world_config(
 def _config(content: Content, rules: Mapping[str, bool] | None, mode: WorldMode) -> dict[str, Any]:
     """`world_config`, made once per content, rules and mode, and shared: the core only reads
     it, and a run's world is rebuilt at every settle (issue 44's profile: making it was 5% of a
-    headless run). An endless wave's is made each time: each wave has its own difficulty."""
+    headless run). An endless wave's is made each time: each wave has its own difficulty (the
+    main waves' own HP and damage are at most one a wave)."""
     if mode.difficulty != 1.0:
         return _make_config(content, rules, mode)
     key = ("world_config", tuple(sorted((rules or {}).items())), mode)
@@ -76,7 +81,7 @@ def _make_config(content: Content, rules: Mapping[str, bool] | None, mode: World
         "statuses": balance["statuses"],
         "turn": balance["turn"],
         "combat": balance["combat"],
-        "enemies": core_kinds(content, mode.ng_plus, mode.cursed, mode.difficulty),
+        "enemies": core_kinds(content, mode.ng_plus, mode.cursed, mode.difficulty, mode.wave_hp, mode.wave_damage),
         "rules": dict(rules or {}),
         "mutators": core_mutators(content, mode.mutator),
     }

@@ -238,6 +238,11 @@ class RunFlow:
         if self.run.tape is not None:  # the replay: the run as the wave begins, and the moves before it
             self.run.tape.wave_begins(self.number, self.run)
         with self._unrecorded():
+            state = self.run.state
+            if state.next_wave == self.number and self.run.sim.mode != state.world_mode():
+                # A fresh run begun past wave 1 (practice, `--start-wave`): its world made for that
+                # wave's enemies (R-WAVE-1's HP and damage), as a shop's settle would have.
+                settle(self.run, self.number)
             self.wave = self.run.start_wave(self.number)
         self.phase = Phase.WAVE
         return self.wave

@@ -20,6 +20,7 @@ from artificer.content import Content
 from artificer.content.models import Talent
 from artificer.engine import WorldMode
 from artificer.game.draws import Key
+from artificer.game.endless import wave_for
 from artificer.game.journal import journaled
 from artificer.game.loadout import Loadout
 from artificer.game.potions import PotionBelt
@@ -144,10 +145,25 @@ class RunState:
         state.fit_belt()
         return state
 
+    @property
+    def next_wave(self) -> int:
+        """The wave the run plays next (or plays now): the first, then one a wave played."""
+        return self.first_wave + len(self.waves)
+
     def world_mode(self) -> WorldMode:
         """How the run's world differs from the content as it ships: its NG+ level, cursed waves,
-        and the next wave's endless difficulty, mutator and arena."""
-        return WorldMode(self.ng_plus, self.cursed, self.difficulty, self.mutator, self.arena_scale)
+        the next wave's endless difficulty, mutator and arena, and its own enemy HP and damage
+        (waves.json `enemy_hp`, `enemy_damage`, R-WAVE-1; past the last wave, its template's)."""
+        wave = wave_for(self.content, min(self.next_wave, self.content.balance.endless.max_wave))
+        return WorldMode(
+            self.ng_plus,
+            self.cursed,
+            self.difficulty,
+            self.mutator,
+            self.arena_scale,
+            wave_hp=wave.enemy_hp,
+            wave_damage=wave.enemy_damage,
+        )
 
     def bosses_met(self) -> set[str]:
         """R-END-3: the bosses the run's waves have fought (a boss rush draws from them)."""

@@ -35,6 +35,10 @@ CARD_GAIN = 0.05
 CORE_GAIN = 0.15
 #: Stats bought in each look at the shelves before the upgrades (the rest after them).
 FIRST_STATS = 2
+#: A better core the gold does not pay yet is saved for (locked, so the next shop keeps it, and
+#: nothing more bought) when its price is at most this many times the gold held: a player saves
+#: for the core that makes the wand (R-CORE-5), not for one out of reach.
+SAVE_FOR_CORE = 3.0
 
 
 class ShoppingBot:
@@ -58,6 +62,8 @@ class ShoppingBot:
                 self._buy_one_stat(run, self._reserve(run) + self._card_budget(run), bought)
             if not self.build.control:  # a control (the hold bot) keeps its wand
                 self._buy_upgrades(run, bought)
+                if self._save_for_core(run, wave):
+                    break
             while self._buy_one_stat(run, self._reserve(run) + self._card_budget(run), bought):
                 pass
             self._buy_talents(run, self._reserve(run) + self._card_budget(run), bought)
@@ -202,6 +208,20 @@ class ShoppingBot:
                 return
             bought.append(f"{offer.kind}:{offer.item}")
             self.arrange(run)
+
+    def _save_for_core(self, run: Run, wave: int) -> bool:
+        """Locks the best core upgrade on the shelf that the gold does not pay yet, when one is worth
+        saving for (`SAVE_FOR_CORE`) and a shop after this one can still sell it (not the last
+        shop of the run); True if the bot saves (it buys nothing more in this shop)."""
+        if wave >= len(run.content.waves) - 1:
+            return False
+        budget = run.currency - self._reserve(run)
+        for offer, _ in self._upgrades(run, affordable=False):
+            if offer.kind == "cores" and budget < offer.price <= SAVE_FOR_CORE * max(1, run.currency):
+                if not offer.locked:
+                    run.shop.toggle_lock("cores", run.shop.shelves["cores"].index(offer))
+                return True
+        return False
 
     def _upgrades(self, run: Run, affordable: bool) -> list[tuple[Offer, float]]:
         """The offers off the plan worth buying, as (offer, DPS gained per gold), best first: a card
