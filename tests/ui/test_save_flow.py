@@ -233,7 +233,7 @@ def test_every_shop_change_is_in_run_json_quit_and_continue_after_each(display: 
         lab = stack.top
         assert isinstance(lab, LabScene) and lab.on_change is not None
         # An edit as the lab makes it: a slotted card back to the backpack; the lab then calls on_change.
-        carried = shop.run.loadout.cores[0]  # the starter, with its spark bolts
+        carried = shop.run.loadout.carried(shop.run.loadout.active)  # the switch carried the spark bolts onto it
         slot = next(i for i, card in enumerate(carried.cards) if card is not None)
         shop.run.loadout.backpack.append(carried.cards[slot] or "")
         carried.cards[slot] = None

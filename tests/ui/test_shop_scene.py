@@ -168,11 +168,22 @@ def test_switching_the_active_core_and_selling_one(display: pygame.Surface) -> N
     switch = next(h for h in scene.hots if h.key == "switch:siege_core")
     post(stack, click(switch.rect.center))
     assert run.loadout.active == "siege_core"
+    # R-SHOP-1: the wand the core offer's preview showed — the cards moved onto the new, empty core.
+    assert run.loadout.carried("siege_core").cards[:3] == ["spark_bolt"] * 3
+    assert run.loadout.carried("starter_wand").cards == [None] * 5
+    assert run.diagnostics["can_fire"]
     stack.draw(display, 0.0)
     sell = next(h for h in scene.hots if h.key == "sell_core:starter_wand")
     post(stack, click(sell.rect.center))
     assert [c.core for c in run.loadout.cores] == ["siege_core"]
-    assert run.loadout.waiting == ["spark_bolt"] * 3 and run.currency == 500, "R-SHOP-1: the starter is discarded"
+    assert run.loadout.waiting == [] and run.currency == 500, "R-SHOP-1: the starter is discarded"
+    # Switching back onto the (now carried again) empty core carries nothing from a board that
+    # stays: a core with cards of its own keeps them.
+    run.loadout.add_core("forked_core")
+    run.loadout.carried("forked_core").cards[0] = "fireball"
+    run.shop.switch_core("forked_core", carry=True)
+    assert run.loadout.carried("forked_core").cards[0] == "fireball"
+    assert run.loadout.carried("siege_core").cards[:3] == ["spark_bolt"] * 3
 
 
 def test_a_waiting_card_goes_into_an_empty_slot(display: pygame.Surface) -> None:

@@ -156,11 +156,20 @@ class Loadout:
         return cards
 
     @journaled("loadout")
-    def switch(self, core_id: str, in_shop: bool) -> None:
-        """Makes a carried core the active one — only in the shop."""
+    def switch(self, core_id: str, in_shop: bool, carry: bool = False) -> None:
+        """Makes a carried core the active one — only in the shop. `carry` (the shop's Switch,
+        R-SHOP-1: what the core offer's "now → after" showed): onto a core whose board is empty,
+        the active board's cards move over in their order, as many as it has slots (the rest stay
+        where they were)."""
         if not in_shop:
             raise LoadoutError("the active core is switched only in the shop")
-        self.active = self.carried(core_id).core
+        target = self.carried(core_id)
+        if carry and target.core != self.active and all(card is None for card in target.cards):
+            source = self.carried(self.active)
+            moving = [slot for slot, card in enumerate(source.cards) if card is not None][: len(target.cards)]
+            for to, slot in enumerate(moving):
+                target.cards[to], source.cards[slot] = source.cards[slot], None
+        self.active = target.core
 
     def place(self, card: str, core_id: str, slot: int) -> None:
         """A waiting card into an empty slot of a carried core (the shop)."""

@@ -575,9 +575,10 @@ class Shop:
     # --- the loadout, in the shop -------------------------------------------------------
 
     @journaled("shop")
-    def switch_core(self, core_id: str) -> None:
-        """R-CORE-3: makes a carried core the active one — refused once the shop is closed."""
-        self.state.loadout.switch(core_id, in_shop=self.is_open)
+    def switch_core(self, core_id: str, carry: bool = False) -> None:
+        """R-CORE-3: makes a carried core the active one — refused once the shop is closed.
+        `carry`: onto an empty board, the active board's cards move over (`Loadout.switch`)."""
+        self.state.loadout.switch(core_id, in_shop=self.is_open, carry=carry)
         self.state.mark(Change.WAND)
         self._changed()
 

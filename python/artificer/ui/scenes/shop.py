@@ -405,7 +405,8 @@ class ShopScene(Scene):
         self._attempt(lambda: self.run.shop.toggle_lock(shelf, index))
 
     def switch(self, core_id: str) -> None:
-        if self._attempt(lambda: self.run.shop.switch_core(core_id)):
+        # R-SHOP-1: the player gets the wand the offer's preview showed — the cards move onto a new, empty core.
+        if self._attempt(lambda: self.run.shop.switch_core(core_id, carry=True)):
             self.toasts.show(tr("ui.shop.switched", name=tr(self.run.content.core(core_id).name_key)))
 
     def sell_core(self, core_id: str) -> None:
