@@ -150,7 +150,9 @@ def test_r_boss_2_bosses_are_far_tougher_than_the_roster_and_grow_by_wave() -> N
     toughest = max(enemy.hp for enemy in CONTENT.enemies) * CONTENT.balance.elite.hp_multiplier
     hp = {boss_id: boss.body.hp for boss_id, boss in CONTENT.bosses.items()}
     assert min(hp.values()) > 5 * toughest
-    assert hp["brood_mother"] < min(hp["mirror_mage"], hp["armor_lord"]) < hp["void_lord"]
+    # As fought: the body's HP × its wave's own enemy HP multiplier (R-WAVE-1).
+    fought = {boss_id: boss.body.hp * CONTENT.wave(boss.wave).enemy_hp for boss_id, boss in CONTENT.bosses.items()}
+    assert fought["brood_mother"] < min(fought["mirror_mage"], fought["armor_lord"]) < fought["void_lord"]
 
 
 def test_every_boss_has_a_bigger_look_than_the_roster_and_a_name_in_four_languages() -> None:

@@ -182,3 +182,15 @@ def test_the_builder_saves_for_a_better_core_it_cannot_pay_yet_and_buys_it_in_th
     late.shop.shelves["cores"][0] = Offer("cores", "archmage_core", 5, 5000)
     late.currency = 2000
     assert not bot._save_for_core(late, len(CONTENT.waves) - 1)
+
+
+def test_in_the_run_s_last_shop_the_bot_spends_its_gold_on_any_stat() -> None:
+    """R-CURVE-2: a player spends it all before the last wave — the bot, in the last shop, buys
+    stats beyond its build's list while the gold pays, and leaves holding little of it."""
+    build = BUILDS["spark"]
+    run = Run(CONTENT, 11)
+    run.currency = 3000
+    bought = ShoppingBot(build).shop(run, len(CONTENT.waves) - 1)
+    others = [item for item in bought if item.startswith("stats:") and item.removeprefix("stats:") not in build.stats]
+    assert others, "stats off the build's list bought in the last shop"
+    assert run.currency < 0.2 * 3000

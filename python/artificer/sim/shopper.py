@@ -66,6 +66,9 @@ class ShoppingBot:
                     break
             while self._buy_one_stat(run, self._reserve(run) + self._card_budget(run), bought):
                 pass
+            if wave >= len(run.content.waves) - 1:  # the last shop: a player spends it all before the last wave
+                while self._buy_any_stat(run, bought):
+                    pass
             self._buy_talents(run, self._reserve(run) + self._card_budget(run), bought)
             # Reroll while the gold lasts: for the cards still missing, or to spend on stats.
             if run.currency - self._reserve(run) < shop.reroll_cost + REROLL_RESERVE:
@@ -158,6 +161,16 @@ class ShoppingBot:
                 if self._take_from_shelf_c(run, index, bought):
                     return True
         return False
+
+    def _buy_any_stat(self, run: Run, bought: list[str]) -> bool:
+        """Buys the cheapest stat on shelf C (the build's or not) the gold pays for; False if none."""
+        shelf = run.shop.shelves["stats"]
+        priced = [
+            (offer.price, index)
+            for index, offer in enumerate(shelf)
+            if offer is not None and offer.talent is None and offer.price <= run.currency
+        ]
+        return bool(priced) and self._take_from_shelf_c(run, min(priced)[1], bought)
 
     def _buy_talents(self, run: Run, reserve: int, bought: list[str]) -> None:
         """Buys each talent on shelf C it can pay for beyond `reserve` (recorded as `"stats:<talent>"`)."""
