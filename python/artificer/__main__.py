@@ -436,7 +436,10 @@ def cmd_sim(args: argparse.Namespace) -> int:
     finally:
         backend.shutdown(now=interrupted)
     wall = time.perf_counter() - started
-    written = write_outputs(args.out, result, plots=not args.no_plots, targets=content.balance.wave.boss.targets)
+    wave = content.balance.wave
+    written = write_outputs(
+        args.out, result, plots=not args.no_plots, targets=wave.boss.targets, press=wave.first_wave_press
+    )
     timing = {
         "backend": backend.name,
         "workers": workers,

@@ -9,6 +9,8 @@ from artificer.content import load_content
 from artificer.sim.curve import curve_figures, curve_markdown
 from artificer.sim.sweep import FINAL_WAVE, SweepResult, Task
 
+PRESS = load_content().balance.wave.first_wave_press  # R-WAVE-1's wave-1 figures (data)
+
 
 def _run(build: str, seed: int, *, grow: float, spend: float, short: bool, hurt: float, reached: int = FINAL_WAVE):
     """One made-up run: its wand's DPS grows `grow`× from the first shop to W20, it spends `spend`
@@ -54,7 +56,7 @@ def _sweep(runs: list[tuple[dict[str, Any], list[dict[str, Any]]]], controls: li
 
 
 def _verdicts(result: SweepResult) -> dict[str, bool | None]:
-    figures = curve_figures(result, result.controls)
+    figures = curve_figures(result, result.controls, press=PRESS)
     return {t["asks"]: t["pass"] for t in figures["targets"]}
 
 
@@ -68,7 +70,7 @@ def test_a_curve_that_holds_passes_every_target() -> None:
         runs.append(_run("hold", seed, grow=1, spend=0.5, short=False, hurt=0.8, reached=6))
     verdicts = _verdicts(_sweep(runs, ["hold"]))
     assert all(verdicts.values()), verdicts
-    text = "\n".join(curve_markdown(curve_figures(_sweep(runs, ["hold"]), ["hold"])))
+    text = "\n".join(curve_markdown(curve_figures(_sweep(runs, ["hold"]), ["hold"], press=PRESS)))
     assert "fail" not in text and "hold (control)" in text
 
 
@@ -77,7 +79,7 @@ def test_flat_wands_piled_gold_and_an_idle_wave_one_fail_with_their_figures() ->
     runs += [_run("hold", seed, grow=1, spend=0.2, short=False, hurt=0.02) for seed in range(4)]
     for run, _ in runs:
         run["w1_alive_10s"], run["w1_hit_s"] = 4, None
-    figures = curve_figures(_sweep(runs, ["hold"]), ["hold"])
+    figures = curve_figures(_sweep(runs, ["hold"]), ["hold"], press=PRESS)
     failed = {t["rule"]: t["figure"] for t in figures["targets"] if t["pass"] is False}
     assert set(failed) == {"R-CURVE-1", "R-CURVE-2", "R-CURVE-3", "R-CURVE-4"}
     mage = figures["builds"]["mage"]

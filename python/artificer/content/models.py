@@ -304,6 +304,15 @@ class NgPlusSettings(ContentModel):
     max_level: int = Field(ge=1, le=10, description="The highest NG+ level a clear can unlock.")
 
 
+class FirstWavePress(ContentModel):
+    """R-WAVE-1, R-CURVE-3: how wave 1 presses a player who stands still with the starter wand,
+    as the balance simulator measures it (`sim.headless.wave_one_still`)."""
+
+    alive_at_s: float = Field(gt=0, le=MAX_SECONDS, description="The second the crowd is counted (10).")
+    alive: int = Field(ge=1, le=MAX_WAVE_SPAWNS, description="Enemies spawned and alive by then (12).")
+    hit_within_s: float = Field(gt=0, le=MAX_SECONDS, description="The first hit comes within this many s (15).")
+
+
 class WaveTiming(ContentModel):
     """Timing shared by all waves (R-WAVE-1)."""
 
@@ -336,6 +345,9 @@ class WaveTiming(ContentModel):
         "brings only those that fit, the rest never come (elites and bosses always come); without it, no cap.",
     )
     boss: BossWaveSettings = Field(description="Boss waves: where the boss comes, the stall cap, the banner.")
+    first_wave_press: FirstWavePress = Field(
+        description="R-WAVE-1: wave 1 against the starter wand standing still, as the balance simulator checks it."
+    )
 
 
 class Elite(ContentModel):

@@ -13,8 +13,8 @@ target with its figure and pass or fail. Every figure is a function of the rows 
   of shops whose wants (`gold_wanted`, the bot's) cost more than the gold it came in with (> ½:
   the median shop cannot buy everything).
 - R-CURVE-3, every wave presses: wave 1 against the starter wand standing still (`w1_*` on each
-  run row, one figure a seed): ≥ 12 alive at 10 s and hit within 15 s on ≥ `WAVE_ONE_SEEDS` of
-  seeds; from W2 on, the median share of max HP an archetype loses in a wave, and the median
+  run row, one figure a seed): balance.json `wave.first_wave_press` (≥ 12 alive at 10 s and hit
+  within 15 s) on ≥ `WAVE_ONE_SEEDS` of seeds, judged when the caller hands it in (`press`); from W2 on, the median share of max HP an archetype loses in a wave, and the median
   archetype's within `HP_LOST`.
 - The bots build as players do: the share of the cards they bought that their wand does not fire
   (a wave row's `cards_idle` of `cards_bought`), reported beside the targets.
@@ -34,9 +34,8 @@ from typing import Any
 
 import numpy as np
 
-from artificer.content.models import BossFightTargets
+from artificer.content.models import BossFightTargets, FirstWavePress
 from artificer.sim.boss_targets import RULE, hp_verdict, median_share, median_ttk, ttk_verdict
-from artificer.sim.headless import WAVE_ONE_ALIVE, WAVE_ONE_HIT_S
 from artificer.sim.sweep import FINAL_WAVE, SweepResult
 
 BUILD_PAYS = 20.0
@@ -56,7 +55,10 @@ def _median(values: Sequence[float]) -> float | None:
 
 
 def curve_figures(
-    result: SweepResult, controls: Sequence[str] = (), targets: BossFightTargets | None = None
+    result: SweepResult,
+    controls: Sequence[str] = (),
+    targets: BossFightTargets | None = None,
+    press: FirstWavePress | None = None,
 ) -> dict[str, Any]:
     """Every R-CURVE figure of the sweep: per build (archetypes and controls alike) and the targets'
     verdicts over the archetypes (the builds not in `controls`); with `targets` (balance.json's
@@ -107,11 +109,12 @@ def curve_figures(
         if "w1_alive_10s" in row:
             seeds.setdefault(row["seed"], row)
     pressed = [
-        row["w1_alive_10s"] >= WAVE_ONE_ALIVE and row["w1_hit_s"] is not None and row["w1_hit_s"] <= WAVE_ONE_HIT_S
+        row["w1_alive_10s"] >= press.alive and row["w1_hit_s"] is not None and row["w1_hit_s"] <= press.hit_within_s
         for row in seeds.values()
+        if press is not None
     ]
     bosses = _boss_figures(result.waves, controls)
-    out_targets = _targets(builds, seeds, pressed)
+    out_targets = _targets(builds, seeds, pressed, press)
     if targets is not None:
         out_targets += _boss_targets(bosses, targets)
     return {
@@ -187,7 +190,9 @@ def _gold(waves: dict[int, dict[str, Any]]) -> tuple[float, float] | None:
     return spent / earned, last["gold_start"] / earned
 
 
-def _targets(builds: dict[str, dict[str, Any]], seeds: dict[int, Any], pressed: list[bool]) -> list[dict[str, Any]]:
+def _targets(
+    builds: dict[str, dict[str, Any]], seeds: dict[int, Any], pressed: list[bool], press: FirstWavePress | None
+) -> list[dict[str, Any]]:
     """Each R-CURVE target: its rule, what it asks, the figure, and whether it holds (None: not
     measurable in this sweep)."""
     arche = {name: b for name, b in builds.items() if not b["control"]}
@@ -232,8 +237,13 @@ def _targets(builds: dict[str, dict[str, Any]], seeds: dict[int, Any], pressed: 
     share = sum(pressed) / len(pressed) if pressed else None
     target(
         "R-CURVE-3",
-        f"wave 1, starter wand standing still: ≥ {WAVE_ONE_ALIVE} alive at 10 s and hit within "
-        f"{WAVE_ONE_HIT_S:g} s on ≥ {WAVE_ONE_SEEDS:.0%} of seeds",
+        "wave 1, starter wand standing still: "
+        + (
+            "—"
+            if press is None
+            else f"≥ {press.alive} alive at {press.alive_at_s:g} s and hit within {press.hit_within_s:g} s"
+        )
+        + f" on ≥ {WAVE_ONE_SEEDS:.0%} of seeds",
         "—" if share is None else f"{share:.0%} of {len(seeds)} seeds",
         None if share is None else share >= WAVE_ONE_SEEDS,
     )

@@ -155,23 +155,17 @@ def idle_cards(run: Run, purchases: list[str]) -> list[str]:
     return [card for card in bought if card not in board or card in unpaid]
 
 
-#: R-WAVE-1, R-CURVE-3: wave 1 presses a player who stands still with the starter wand: by this
-#: second this many are alive, and the first hit comes within `WAVE_ONE_HIT_S` (the rule's figures).
-WAVE_ONE_ALIVE_AT_S = 10.0
-WAVE_ONE_ALIVE = 12
-WAVE_ONE_HIT_S = 15.0
-
-
 def wave_one_still(content: Content, seed: int) -> dict[str, Any]:
     """R-CURVE-3 (R-WAVE-1's wave-1 figures): a fresh run of `seed` plays wave 1 with the starter
-    wand, the player standing still, for `WAVE_ONE_HIT_S` seconds (or until hit, past
-    `WAVE_ONE_ALIVE_AT_S`). Returns `alive_10s` (enemies alive at that second), `spawned_10s` (spawned
-    by then) and `hit_s` (the second of the first hit; None when none came in time)."""
+    wand, the player standing still, for balance.json `wave.first_wave_press.hit_within_s` seconds
+    (or until hit, past its `alive_at_s`). Returns `alive_10s` (enemies alive at that second),
+    `spawned_10s` (spawned by then) and `hit_s` (the second of the first hit; None when none came in time)."""
     run = Run(content, seed)
     flow = RunFlow(run)
     wave = flow.begin_wave()
     hz = run.sim.tick_hz
-    at, last = round(WAVE_ONE_ALIVE_AT_S * hz), round(WAVE_ONE_HIT_S * hz)
+    press = content.balance.wave.first_wave_press
+    at, last = round(press.alive_at_s * hz), round(press.hit_within_s * hz)
     alive = spawned = 0
     hit: float | None = None
     while not wave.over and wave.stats.frames < last:

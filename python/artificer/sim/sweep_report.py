@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from artificer.content.models import BossFightTargets
+from artificer.content.models import BossFightTargets, FirstWavePress
 from artificer.sim.curve import BUILD_PAYS, curve_figures, curve_markdown
 from artificer.sim.sweep import FINAL_WAVE, SweepResult
 
@@ -153,16 +153,21 @@ def write_rows(out: Path, name: str, rows: list[dict[str, Any]]) -> Path:
 
 
 def write_outputs(
-    out: Path, result: SweepResult, plots: bool = True, targets: BossFightTargets | None = None
+    out: Path,
+    result: SweepResult,
+    plots: bool = True,
+    targets: BossFightTargets | None = None,
+    press: FirstWavePress | None = None,
 ) -> list[Path]:
     """Every file of a sweep into `out` (made if missing); returns their paths. `targets`: R-BOSS-3's
-    bands (balance.json `wave.boss.targets`), judged in the curve's section."""
+    bands (balance.json `wave.boss.targets`) and `press`: R-WAVE-1's wave-1 figures (balance.json
+    `wave.first_wave_press`), judged in the curve's section."""
     out.mkdir(parents=True, exist_ok=True)
     summary = summarize(result)
     flags = verdicts(summary, result.controls)
     written = [write_rows(out, "runs", result.runs), write_rows(out, "waves", _flat_waves(result.waves))]
     summary_path = out / "summary.json"
-    curve = curve_figures(result, result.controls, targets)
+    curve = curve_figures(result, result.controls, targets, press)
     summary_path.write_text(
         json.dumps({"archetypes": summary, "verdicts": flags, "curve": curve}, indent=1, sort_keys=False) + "\n",
         encoding="utf-8",
